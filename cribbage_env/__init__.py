@@ -1,0 +1,37 @@
+"""cribbage-env: the rules engine, scoring and environments for two-player six-card cribbage."""
+
+from __future__ import annotations
+
+from .actions import action_str, discard_action, discard_cards, parse_action
+from .cards import Card, CardParseError, card_str, cards_str, parse_card, parse_cards
+from .engine import (
+    Event,
+    EventKind,
+    GameState,
+    IllegalActionError,
+    Phase,
+    RecordError,
+    new_game,
+    replay,
+    skunk_level,
+)
+from .scoring import (
+    ScoreItem,
+    ScoreKind,
+    narrate,
+    score_hand,
+    score_hand_breakdown,
+    score_play,
+    score_play_breakdown,
+)
+from .views import PlayerView, visible_events
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Card", "CardParseError", "Event", "EventKind", "GameState", "IllegalActionError", "Phase",
+    "PlayerView", "RecordError", "ScoreItem", "ScoreKind", "action_str", "card_str", "cards_str",
+    "discard_action", "discard_cards", "narrate", "new_game", "parse_action", "parse_card",
+    "parse_cards", "replay", "score_hand", "score_hand_breakdown", "score_play",
+    "score_play_breakdown", "skunk_level", "visible_events",
+]

@@ -1,0 +1,328 @@
+"""Show scoring (R9) and pegging scoring (R7, R8): fast totals from precomputed tables, plus
+breakdowns that say which cards scored what, so people and the GUI can read the count.
+
+Totals for fifteens, pairs and runs depend only on the multiset of ranks, so they are looked up in
+a table keyed by rank counts; flush and nobs are added from suits. The breakdown functions
+enumerate combinations and are the readable (slower) path; tests check both agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from itertools import combinations
+
+from .cards import JACK, RANK, SUIT, VALUE, card_str, cards_str
+
+
+class ScoreKind(str, Enum):
+    """Why points were scored; the value is a stable string used in records."""
+
+    FIFTEEN = "fifteen"
+    PAIR = "pair"
+    PAIR_ROYAL = "pair royal"  # three of a kind while pegging (R7.2)
+    DOUBLE_PAIR_ROYAL = "double pair royal"  # four of a kind while pegging (R7.2)
+    RUN = "run"
+    FLUSH = "flush"
+    NOBS = "nobs"
+    THIRTY_ONE = "thirty-one"
+    GO = "go"
+    LAST_CARD = "last card"
+    HIS_HEELS = "his heels"
+
+
+@dataclass(frozen=True)
+class ScoreItem:
+    """One scoring combination: its kind, the cards that make it and its points."""
+
+    kind: ScoreKind
+    cards: tuple[int, ...]
+    points: int
+
+    def __str__(self) -> str:
+        return f"{self.kind.value} {cards_str(self.cards)} for {self.points}"
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind.value, "cards": [card_str(c) for c in self.cards],
+                "points": self.points}
+
+    @classmethod
+    def from_json(cls, data: dict) -> ScoreItem:
+        from .cards import parse_card
+
+        return cls(ScoreKind(data["kind"]), tuple(parse_card(c) for c in data["cards"]),
+                   int(data["points"]))
+
+
+# ---------------------------------------------------------------------------------------------
+# Rank-multiset table: key = sum of 5**rank over the cards (counts never exceed 4, so the key is
+# unique). Built once at import from the combinatorial definition (R9.2-R9.4).
+
+_POW5 = tuple(5**r for r in range(13))
+#: Key contribution of each card id.
+KEY: tuple[int, ...] = tuple(_POW5[RANK[c]] for c in range(52))
+
+
+def _rank_points(ranks: Sequence[int]) -> int:
+    """Fifteens + pairs + runs of a rank multiset, by enumerating subsets (the definition)."""
+    values = [min(r + 1, 10) for r in ranks]
+    n = len(ranks)
+    pts = 0
+    for k in range(2, n + 1):
+        for idx in combinations(range(n), k):
+            if sum(values[i] for i in idx) == 15:
+                pts += 2
+    for i, j in combinations(range(n), 2):
+        if ranks[i] == ranks[j]:
+            pts += 2
+    # Runs: the longest stretch of consecutive distinct ranks (>= 3); each way to pick one card
+    # per rank is a distinct run, so it scores length x product of the counts.
+    counts = [ranks.count(r) for r in range(13)]
+    r = 0
+    while r < 13:
+        if counts[r]:
+            end = r
+            while end + 1 < 13 and counts[end + 1]:
+                end += 1
+            length = end - r + 1
+            if length >= 3:
+                ways = 1
+                for q in range(r, end + 1):
+                    ways *= counts[q]
+                pts += length * ways
+            r = end + 1
+        else:
+            r += 1
+    return pts
+
+
+def _rank_multisets(n: int, start: int = 0) -> Iterable[tuple[int, ...]]:
+    if n == 0:
+        yield ()
+        return
+    for r in range(start, 13):
+        for rest in _rank_multisets(n - 1, r):
+            ms = (r, *rest)
+            if ms.count(r) <= 4:
+                yield ms
+
+
+def _build_table() -> dict[int, int]:
+    table: dict[int, int] = {}
+    for n in (4, 5):
+        for ms in _rank_multisets(n):
+            table[sum(_POW5[r] for r in ms)] = _rank_points(ms)
+    return table
+
+
+#: Fifteens + pairs + runs keyed by the rank key of 4 or 5 cards.
+RANK_POINTS: dict[int, int] = _build_table()
+
+
+def _check_show_cards(hand: Sequence[int], starter: int | None) -> None:
+    cards = list(hand) + ([] if starter is None else [starter])
+    if len(hand) != 4:
+        raise ValueError(f"a show hand has 4 cards, got {len(hand)}: {list(hand)!r}")
+    if any(not isinstance(c, int) or not 0 <= c < 52 for c in cards):
+        raise ValueError(f"card ids must be ints 0..51, got {cards!r}")
+    if len(set(cards)) != len(cards):
+        raise ValueError(f"duplicate cards in {cards_str(cards)}")
+
+
+def score_hand(hand: Sequence[int], starter: int, crib: bool = False) -> int:
+    """Show points of four cards with the starter (R9). ``crib=True`` applies the crib flush rule.
+
+    >>> from cribbage_env.cards import parse_cards
+    >>> score_hand(parse_cards("5H 5D 5C JS"), parse_cards("5S")[0])
+    29
+    >>> score_hand(parse_cards("2H 4H 7H 9H"), parse_cards("TC")[0])  # fifteen 2 + flush 4
+    6
+    >>> score_hand(parse_cards("2H 4H 7H 9H"), parse_cards("TC")[0], crib=True)  # no crib flush
+    2
+    """
+    _check_show_cards(hand, starter)
+    return _score_fast(hand[0], hand[1], hand[2], hand[3], starter, crib)
+
+
+def _score_fast(a: int, b: int, c: int, d: int, s: int, crib: bool) -> int:
+    """Unchecked show score (the engine's hot path)."""
+    pts = RANK_POINTS[KEY[a] + KEY[b] + KEY[c] + KEY[d] + KEY[s]]
+    su = SUIT[a]
+    if SUIT[b] == su and SUIT[c] == su and SUIT[d] == su:
+        if SUIT[s] == su:
+            pts += 5
+        elif not crib:
+            pts += 4
+    nob = SUIT[s] * 13 + JACK
+    if a == nob or b == nob or c == nob or d == nob:
+        pts += 1
+    return pts
+
+
+def score_hand_breakdown(hand: Sequence[int], starter: int, crib: bool = False) -> list[ScoreItem]:
+    """Every scoring combination of a show, in the order people count: fifteens, pairs, runs,
+    flush, nobs.
+
+    >>> from cribbage_env.cards import parse_cards
+    >>> items = score_hand_breakdown(parse_cards("5H 5D 4C 6S"), parse_cards("KD")[0])
+    >>> [(i.kind.value, i.points) for i in items]  # doctest: +NORMALIZE_WHITESPACE
+    [('fifteen', 2), ('fifteen', 2), ('fifteen', 2), ('fifteen', 2), ('pair', 2), ('run', 3),
+     ('run', 3)]
+    >>> narrate(items)
+    'fifteen 2, fifteen 4, fifteen 6, fifteen 8, a pair is 10, a run of 3 is 13, a run of 3 is 16'
+    """
+    _check_show_cards(hand, starter)
+    cards = list(hand) + [starter]
+    items: list[ScoreItem] = []
+    for k in range(2, 6):
+        for combo in combinations(cards, k):
+            if sum(VALUE[c] for c in combo) == 15:
+                items.append(ScoreItem(ScoreKind.FIFTEEN, combo, 2))
+    for x, y in combinations(cards, 2):
+        if RANK[x] == RANK[y]:
+            items.append(ScoreItem(ScoreKind.PAIR, (x, y), 2))
+    for k in (5, 4, 3):
+        runs = []
+        for combo in combinations(cards, k):
+            rs = sorted(RANK[c] for c in combo)
+            if all(rs[t + 1] == rs[t] + 1 for t in range(k - 1)):
+                runs.append(ScoreItem(ScoreKind.RUN, tuple(sorted(combo, key=RANK.__getitem__)), k))
+        if runs:
+            items.extend(runs)
+            break
+    suits = {SUIT[c] for c in hand}
+    if len(suits) == 1:
+        if SUIT[starter] in suits:
+            items.append(ScoreItem(ScoreKind.FLUSH, tuple(cards), 5))
+        elif not crib:
+            items.append(ScoreItem(ScoreKind.FLUSH, tuple(hand), 4))
+    nob = SUIT[starter] * 13 + JACK
+    if nob in hand:
+        items.append(ScoreItem(ScoreKind.NOBS, (nob,), 1))
+    return items
+
+
+# ---------------------------------------------------------------------------------------------
+# Pegging (R7): points for the card just laid, given the sequence since the last reset.
+
+
+def score_play(sequence: Sequence[int]) -> int:
+    """Points for the last card of a play sequence (cards since the last reset, R7).
+
+    >>> from cribbage_env.cards import parse_cards
+    >>> score_play(parse_cards("5H 5D 4C 6S"))  # run of three in the tail 5-4-6 (R7.3)
+    3
+    >>> score_play(parse_cards("7H 8D 7C"))  # no pair, no run, 22
+    0
+    >>> score_play(parse_cards("TH 5D"))  # fifteen
+    2
+    """
+    return sum(item.points for item in score_play_breakdown(sequence))
+
+
+def score_play_breakdown(sequence: Sequence[int]) -> list[ScoreItem]:
+    """What the last card of a play sequence scores: fifteen / thirty-one, pairs, the one run.
+
+    >>> from cribbage_env.cards import parse_cards
+    >>> [str(i) for i in score_play_breakdown(parse_cards("4H 6D 5C"))]
+    ['fifteen 4H 6D 5C for 2', 'run 4H 5C 6D for 3']
+    """
+    n = len(sequence)
+    if n == 0:
+        raise ValueError("an empty play sequence has no last card to score")
+    if len(set(sequence)) != n or any(not 0 <= c < 52 for c in sequence):
+        raise ValueError(f"a play sequence holds distinct card ids 0..51, got {list(sequence)!r}")
+    total = sum(VALUE[c] for c in sequence)
+    if total > 31:
+        raise ValueError(f"play sequence {cards_str(sequence)} totals {total}, over 31 (R6.2)")
+    items: list[ScoreItem] = []
+    seq = tuple(sequence)
+    if total == 15:
+        items.append(ScoreItem(ScoreKind.FIFTEEN, seq, 2))
+    elif total == 31:
+        items.append(ScoreItem(ScoreKind.THIRTY_ONE, seq, 2))
+    last = RANK[seq[-1]]
+    same = 1
+    while same < n and RANK[seq[-1 - same]] == last:
+        same += 1
+    if same >= 2:
+        kind = {2: ScoreKind.PAIR, 3: ScoreKind.PAIR_ROYAL, 4: ScoreKind.DOUBLE_PAIR_ROYAL}[same]
+        items.append(ScoreItem(kind, seq[-same:], {2: 2, 3: 6, 4: 12}[same]))
+    run = play_run_length(seq)
+    if run:
+        items.append(ScoreItem(ScoreKind.RUN, tuple(sorted(seq[-run:], key=RANK.__getitem__)), run))
+    return items
+
+
+def play_run_length(seq: Sequence[int]) -> int:
+    """Length of the longest run (>= 3) ending at the last card, or 0 (R7.3)."""
+    n = len(seq)
+    for k in range(n, 2, -1):
+        ranks = [RANK[c] for c in seq[n - k:]]
+        if max(ranks) - min(ranks) == k - 1 and len(set(ranks)) == k:
+            return k
+    return 0
+
+
+def play_points_fast(seq: list[int], total: int) -> int:
+    """Unchecked :func:`score_play` for the engine's hot path; ``total`` is the running count."""
+    pts = 2 if total == 15 or total == 31 else 0
+    n = len(seq)
+    if n < 2:
+        return pts
+    last = RANK[seq[-1]]
+    if RANK[seq[-2]] == last:
+        if n >= 3 and RANK[seq[-3]] == last:
+            if n >= 4 and RANK[seq[-4]] == last:
+                return pts + 12
+            return pts + 6
+        return pts + 2
+    if n >= 3:
+        for k in range(n, 2, -1):
+            lo = hi = last
+            mask = 1 << last
+            ok = True
+            for i in range(n - k, n - 1):
+                r = RANK[seq[i]]
+                bit = 1 << r
+                if mask & bit:
+                    ok = False
+                    break
+                mask |= bit
+                if r < lo:
+                    lo = r
+                elif r > hi:
+                    hi = r
+            if ok and hi - lo == k - 1:
+                return pts + k
+    return pts
+
+
+_NUMBER_WORDS = {3: "3", 4: "4", 5: "5"}
+
+
+def narrate(items: Iterable[ScoreItem]) -> str:
+    """The count as a player says it, with running totals (English; the GUI has catalogs).
+
+    >>> from cribbage_env.cards import parse_cards
+    >>> narrate(score_hand_breakdown(parse_cards("5H 5D 5C JS"), parse_cards("5S")[0]))[:40]
+    'fifteen 2, fifteen 4, fifteen 6, fifteen'
+    """
+    parts = []
+    running = 0
+    for item in items:
+        running += item.points
+        if item.kind is ScoreKind.FIFTEEN:
+            parts.append(f"fifteen {running}")
+        elif item.kind is ScoreKind.PAIR:
+            parts.append(f"a pair is {running}")
+        elif item.kind is ScoreKind.RUN:
+            parts.append(f"a run of {len(item.cards)} is {running}")
+        elif item.kind is ScoreKind.FLUSH:
+            parts.append(f"a flush of {len(item.cards)} is {running}")
+        elif item.kind is ScoreKind.NOBS:
+            parts.append(f"one for his nobs is {running}")
+        else:
+            parts.append(f"{item.kind.value} is {running}")
+    return ", ".join(parts) if parts else "nineteen (nothing)"

@@ -1,0 +1,109 @@
+"""PlayerView: exactly what one seat may know. Agents, observations and the GUI read only this.
+
+A view is built from the state but holds no reference to it, so nothing hidden (the opponent's
+hand, the crib before the show, the deck order, the seed) can be reached through it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import cards_str
+from .engine import Event, EventKind, GameState, Phase
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """One seat's knowledge of the game at this moment."""
+
+    seat: int
+    phase: Phase
+    to_act: int | None  # whose decision it is (None when the game is over)
+    legal_actions: tuple[int, ...]  # this seat's legal actions (empty when not its turn)
+    dealer: int
+    deal: int  # deal number, 0-based
+    scores: tuple[int, int]
+    hand: tuple[int, ...]  # cards held now (six before the discard, then the unplayed ones)
+    kept: tuple[int, ...]  # the four kept for the show (after the discard)
+    discards: tuple[int, ...]  # own two crib cards (after the discard)
+    opponent_discarded: bool
+    starter: int | None
+    count: int  # running total of the current play sequence
+    sequence: tuple[int, ...]  # cards since the last reset
+    played: tuple[tuple[int, int], ...]  # (player, card) laid this deal, in order
+    go_said: tuple[bool, bool]  # who has said go in the current sequence
+    opponent_cards_left: int  # cards the opponent still holds
+    winner: int | None
+
+    @property
+    def is_dealer(self) -> bool:
+        return self.dealer == self.seat
+
+    @property
+    def my_turn(self) -> bool:
+        return self.to_act == self.seat
+
+    def own_cards_this_deal(self) -> tuple[int, ...]:
+        """The six cards this seat was dealt (hand before discard, or kept + discards)."""
+        if self.phase is Phase.DISCARD and not self.discards:
+            return self.hand
+        return self.kept + self.discards
+
+    def unseen_cards(self) -> list[int]:
+        """Cards this seat has not seen this deal: the opponent's hand, crib and deck are among them."""
+        seen = set(self.own_cards_this_deal())
+        if self.starter is not None:
+            seen.add(self.starter)
+        seen.update(c for _, c in self.played)
+        return [c for c in range(52) if c not in seen]
+
+    def __str__(self) -> str:
+        star = cards_str([self.starter]) if self.starter is not None else "--"
+        return (f"P{self.seat} {self.phase.value} deal {self.deal} dealer P{self.dealer} "
+                f"scores {self.scores} hand [{cards_str(self.hand)}] starter {star} "
+                f"count {self.count} seq [{cards_str(self.sequence)}]")
+
+
+def make_view(state: GameState, seat: int) -> PlayerView:
+    if seat not in (0, 1):
+        raise ValueError(f"seat must be 0 or 1, got {seat!r}")
+    to_act = state.current_player
+    disc = state.discards
+    return PlayerView(
+        seat=seat,
+        phase=state.phase,
+        to_act=to_act,
+        legal_actions=tuple(state.legal_actions()) if to_act == seat else (),
+        dealer=state.dealer,
+        deal=max(state.deal_no, 0),
+        scores=state.scores,
+        hand=tuple(state.hands[seat]),
+        kept=tuple(state.kept[seat]) if disc[seat] else (),
+        discards=tuple(disc[seat]),
+        opponent_discarded=bool(disc[1 - seat]),
+        starter=state.starter,
+        count=state.count,
+        sequence=tuple(state.seq),
+        played=tuple(state.played),
+        go_said=(state.go_said[0], state.go_said[1]),
+        opponent_cards_left=len(state.hands[1 - seat]),
+        winner=state.winner,
+    )
+
+
+def visible_events(state: GameState, seat: int | None) -> list[Event]:
+    """The event history as ``seat`` saw it (``None``: a spectator who sees only public events).
+
+    Hidden cards are removed: the opponent's deal and discards; the crib stays hidden until
+    its show event.
+    """
+    out = []
+    for e in state.events:
+        if e.kind is EventKind.DEAL:
+            pone = 1 - e.player
+            own = () if seat is None else (e.cards[:6] if seat == pone else e.cards[6:])
+            e = Event(e.kind, e.deal, e.player, own, 0, (), e.scores)
+        elif e.kind is EventKind.DISCARD and e.player != seat:
+            e = Event(e.kind, e.deal, e.player, (), 0, (), e.scores)
+        out.append(e)
+    return out

@@ -1,0 +1,1 @@
+"""The cribbage command line and the Arcade game."""

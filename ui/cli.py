@@ -1,0 +1,58 @@
+"""The ``cribbage`` command line. Each subcommand lives in its own module ``ui.cmd_<name>`` with
+``add_arguments(parser)`` and ``run(args) -> int``; modules are imported only when used, so
+``cribbage analyze`` never loads Arcade.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+#: subcommand -> one-line help. The module ui.cmd_<name> implements it.
+COMMANDS: dict[str, str] = {
+    "play": "open the Arcade game (extra 'gui')",
+    "analyze": "rank the 15 discards of a six-card hand",
+    "bench": "run a self-play tournament between agents",
+    "results": "list and compare saved tournament runs",
+    "replay": "replay a game record on the table or as text",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cribbage", description="Two-player six-card cribbage to 121: play, analyze, benchmark."
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, help_text in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        try:
+            module = importlib.import_module(f"ui.cmd_{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"ui.cmd_{name}":
+                raise
+            p.set_defaults(_module=None)
+            continue
+        module.add_arguments(p)
+        p.set_defaults(_module=module)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    if args._module is None:
+        print(f"cribbage: '{args.command}' is not available in this build", file=sys.stderr)
+        return 2
+    try:
+        return int(args._module.run(args) or 0)
+    except KeyboardInterrupt:
+        print("cribbage: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
