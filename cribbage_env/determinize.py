@@ -98,4 +98,5 @@ def determinize(view: PlayerView, opponent_hand: Sequence[int],
     g.winner = view.winner
     g._cut_attempt = 0
     g._cut_cards = []
+    g.set_up = True
     return g
