@@ -21,7 +21,7 @@ from .views import PlayerView
 
 __all__ = [
     "CribbageEnv", "EpisodeOverError", "InvalidActionError", "OpponentError",
-    "RLlibMaskObservation", "episode_seeds", "render_view", "resolve_opponent",
+    "RLlibMaskObservation", "episode_seeds", "finished_deal_view", "render_view", "resolve_opponent",
 ]
 
 Policy = Callable[[PlayerView, np.random.Generator], int]
@@ -340,12 +340,7 @@ class CribbageEnv(gym.Env):
         g = self.game
         view = g.view(self.seat)
         if self.episode == "deal" and g.deal_no > 0 and g.winner is None:
-            # The engine has already dealt the next hand: show only the finished deal's result.
-            view = dataclasses.replace(
-                view, phase=Phase.GAME_OVER, to_act=None, legal_actions=(), dealer=self._deal_dealer,
-                deal=0, hand=(), kept=(), discards=(), opponent_discarded=False, starter=None,
-                count=0, sequence=(), played=(), go_said=(False, False), opponent_cards_left=0,
-            )
+            view = finished_deal_view(view, self._deal_dealer)
         return view
 
     def _observe(self) -> dict[str, np.ndarray]:
@@ -378,6 +373,18 @@ class CribbageEnv(gym.Env):
         if g.phase is Phase.DISCARD:
             return "discard, " + ("second pick" if self._pending is not None else "first pick")
         return g.phase.value
+
+
+def finished_deal_view(view: PlayerView, dealer: int) -> PlayerView:
+    """The terminal view of a one-deal episode: scores and dealer of the finished deal, no cards.
+
+    After the show the engine has already dealt the next hand; the episode must not show it.
+    """
+    return dataclasses.replace(
+        view, phase=Phase.GAME_OVER, to_act=None, legal_actions=(), dealer=dealer, deal=0,
+        hand=(), kept=(), discards=(), opponent_discarded=False, starter=None, count=0,
+        sequence=(), played=(), go_said=(False, False), opponent_cards_left=0,
+    )
 
 
 def render_view(view: PlayerView, pending: int | None = None, *, names: tuple[str, str]) -> str:
