@@ -19,7 +19,13 @@ from agents.backends import BACKENDS, BackendError
 from agents.base import AgentSpecError
 from agents.results_store import ResultsStore, ResultsStoreError, default_db_path
 from agents.runner import run_plan
-from agents.tournament import DEFAULT_BLOCK, AgentFailure, TournamentError, make_plan, result_to_dict
+from agents.tournament import (
+    DEFAULT_BLOCK,
+    AgentFailure,
+    TournamentError,
+    make_plan,
+    result_to_dict,
+)
 
 from .bench_report import format_summary, pairing_rows, to_csv
 
