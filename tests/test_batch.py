@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from brute_force_reference import brute_show
 
 from cribbage_env import scoring
 from cribbage_env.batch import (
@@ -15,7 +16,6 @@ from cribbage_env.batch import (
     score_batch,
     show_distribution,
 )
-from tests.brute_scoring import brute_show
 
 #: Published distribution of 4-card hand + starter scores under hand rules (S. Lumetta,
 #: "Amusing Cribbage Facts", lumetta.web.engr.illinois.edu/humor/cribbage.html; also Wikipedia,

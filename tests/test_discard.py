@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from brute_force_reference import brute_show
 
 import cribbage_env as ce
 from cribbage_env.discard import (
@@ -13,7 +14,6 @@ from cribbage_env.discard import (
     analyze_discards,
     default_crib_table,
 )
-from tests.brute_scoring import brute_show
 
 HANDS = ["5H 5D JS QC 2C 3D", "2H 4H 7H 9H JH KC", "AC 2D 3H 4S 5C 6D", "JD 5D 5S TC 4D 6D",
          "7C 8C 7D 8D 9S KH"]
