@@ -225,8 +225,11 @@ class GameState:
         """The current player's legal decisions (never chance, never a forced go)."""
         phase = self.phase
         if phase is _PLAY:
+            hand = self.hands[self.to_act]
             lim = 31 - self.count
-            return [c for c in self.hands[self.to_act] if VALUE[c] <= lim]
+            if lim >= 10:  # every card fits (values are at most 10)
+                return hand[:]
+            return [c for c in hand if VALUE[c] <= lim]
         if phase is _DISCARD:
             h = self.hands[self.to_act]
             return [_DISCARD_ID[52 * h[i] + h[j]] for i, j in _PAIR_INDEXES]
