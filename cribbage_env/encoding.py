@@ -306,9 +306,11 @@ def describe(obs: np.ndarray) -> str:
         if not len(nz):
             continue
         if name in ("phase", "flags", "count", "scores", "opponent_cards_left"):
-            labels = FLAG_NAMES if name == "flags" else None
-            if name == "phase":
-                labels = ("discard_first", "discard_second", "play", "over")
+            labels = {
+                "flags": FLAG_NAMES,
+                "phase": ("discard_first", "discard_second", "play", "over"),
+                "scores": ("own", "opponent"),
+            }.get(name)
             shown = ", ".join(
                 f"{labels[i] if labels else i}={values[i]:.3g}" for i in nz
             )
