@@ -223,6 +223,8 @@ class TableController:
             return self.tr("You") if seat == 0 else self.tr("Computer")
         if self.mode is Mode.HOTSEAT:
             return self.tr("Player {n}", n=seat + 1)
+        if self.script is not None:
+            return self.tr("Player {n}", n=seat + 1)
         return self.tr("Computer {n} ({spec})", n=seat + 1, spec=self.seats[seat].spec)
 
     def card(self, card: int) -> str:
@@ -368,7 +370,7 @@ class TableController:
             what = self._action_text(action)
             key = N_("{cards}: {value} points expected") if self.phase is Phase.DISCARD else N_(
                 "{cards}: {value} points now")
-            lines.append(("★ " if best else "") + self.tr(key, cards=what, value=f"{value:.1f}"))
+            lines.append(("→ " if best else "") + self.tr(key, cards=what, value=f"{value:.1f}"))
         self.hint = HintView(hint[0], tuple(cards), tuple(lines))
         self.version += 1
         return self.hint
@@ -442,6 +444,7 @@ class TableController:
     # ----------------------------------------------------------------------------- decisions
     def _decide(self, action: int) -> None:
         prev_player = self.to_act
+        prev_deal = self.game.deal_no
         self.game.apply(action)
         del self._actions[self._cursor:]
         del self._actors[self._cursor:]
@@ -449,13 +452,15 @@ class TableController:
         self._actors.append(prev_player)
         self._cursor += 1
         self._epoch += 1
-        self._after_decision(prev_player)
+        self._after_decision(prev_player, prev_deal)
 
-    def _after_decision(self, prev_player: int | None) -> None:
+    def _after_decision(self, prev_player: int | None, prev_deal: int) -> None:
         self.selection = ()
         self.hint = None
         self.focus = 0
-        if self.mode is Mode.HOTSEAT and self.to_act != prev_player:
+        # Hands go face down between turns: a new player, a new deal, or a cut (R11.4).
+        if (self.to_act != prev_player or self.game.deal_no != prev_deal
+                or self.phase not in (Phase.DISCARD, Phase.PLAY)):
             self.revealed = None
         self._read_new_events()
         self.version += 1
@@ -571,7 +576,6 @@ class TableController:
                      else self.tr("{title}: nineteen (nothing)", title=title))
             steps.append(ShowStep(title, e.player, e.what, cards, starter, (), final,
                                   tuple(said) + (final,), running, e.scores))
-            self._say(final)
         self.show_steps = steps
         self.show_pos = 0
 

@@ -5,8 +5,8 @@ a small parser, so no compile step and no system gettext are needed). A message 
 text with ``{placeholders}``; code marks literal ids with :func:`N_` or looks them up with
 :meth:`Catalog.tr`, which is what the catalog test scans for.
 
->>> Catalog("es").tr("See my hand")
-'Ver mi mano'
+>>> Catalog("es").tr("See my hand — {name}", name="Ana")
+'Ver mi mano — Ana'
 >>> Catalog("fr").tr("{name} says Go", name="Ana")
 'Ana dit Passe'
 """

@@ -24,7 +24,7 @@ TABLE_RIGHT = 990  # the board and the buttons live right of this
 
 Color = tuple[int, int, int] | tuple[int, int, int, int]
 FELT: Color = (22, 92, 58)
-PANEL: Color = (12, 52, 34, 235)
+PANEL: Color = (12, 52, 34, 255)
 WOOD: Color = (146, 98, 52)
 WHITE: Color = (250, 250, 245)
 GOLD: Color = (255, 205, 60)
@@ -112,19 +112,36 @@ class Scene:
     buttons: list[Button] = field(default_factory=list)
     targets: list[Target] = field(default_factory=list)
     board: Board | None = None
-    overlay: bool = False  # a modal panel: only its buttons answer
+    layer: Scene | None = None  # drawn on top (show, game over, hotseat screen)
+    modal: bool = False  # as a layer: nothing below it answers clicks
 
     def button(self, id_: str) -> Button | None:
-        return next((b for b in self.buttons if b.id == id_), None)
+        for sc in (self.layer, self):
+            if sc is not None:
+                b = next((b for b in sc.buttons if b.id == id_), None)
+                if b is not None:
+                    return b
+        return None
+
+    def all_cards(self) -> list[CardItem]:
+        return self.cards + (self.layer.cards if self.layer else [])
+
+    def all_labels(self) -> list[Label]:
+        return self.labels + (self.layer.labels if self.layer else [])
 
 
 def hit(scene: Scene, x: float, y: float) -> str | None:
-    """The id of what is at (x, y): buttons first (last drawn on top), then targets."""
+    """The id of what is at (x, y): the top layer first, buttons before targets."""
+    layer = scene.layer
+    if layer is not None:
+        for b in reversed(layer.buttons):
+            if b.enabled and b.rect.contains(x, y):
+                return b.id
+        if layer.modal:
+            return None
     for b in reversed(scene.buttons):
         if b.enabled and b.rect.contains(x, y):
             return b.id
-    if scene.overlay:
-        return None
     for t in reversed(scene.targets):
         if t.rect.contains(x, y):
             return t.id
@@ -297,30 +314,31 @@ def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
         _game_over_overlay(s, ctl)
     elif ctl.needs_reveal:
         p = ctl.to_act
+        o = s.layer = Scene()  # not modal: undo etc. stay available; hands stay face down
         r = Rect(200, 300, 600, 220)
-        s.panels.append((r, PANEL))
-        s.labels.append(Label(tr("Pass the screen to {name}", name=ctl.name(p)), r.cx, r.y + 170,
+        o.panels.append((r, PANEL))
+        o.labels.append(Label(tr("Pass the screen to {name}", name=ctl.name(p)), r.cx, r.y + 170,
                               22, WHITE, bold=True))
-        s.buttons.append(Button("reveal", tr("See my hand — {name}", name=ctl.name(p)),
+        o.buttons.append(Button("reveal", tr("See my hand — {name}", name=ctl.name(p)),
                                 Rect(r.cx - 200, r.y + 50, 400, 80), primary=True))
-        s.overlay = False  # undo etc. stay available; hands remain face down
     return s
 
 
-def _show_overlay(s: Scene, ctl: TableController, step, paused: bool) -> None:
+def _show_overlay(base: Scene, ctl: TableController, step, paused: bool) -> None:
     tr = ctl.tr
-    r = Rect(40, 150, 920, 470)
+    s = base.layer = Scene(modal=True)
+    r = Rect(40, 130, 920, 560)
     s.panels.append((r, PANEL))
     s.labels.append(Label(step.title, r.cx, r.y + r.h - 40, 24, PLAYER_COLORS[step.player],
                           bold=True))
     hl = set(step.highlight)
     cards = list(step.cards) + [step.starter]
-    rects = _hand_row(cards, r.y + r.h - 230, CARD_W, CARD_H, r.cx, 16)
+    rects = _hand_row(cards, r.y + r.h - 250, CARD_W, CARD_H, r.cx, 16)
     for i, (c, rc) in enumerate(zip(cards, rects, strict=True)):
         x = rc.x + (24 if i == 4 else 0)
         s.cards.append(CardItem(c, Rect(x, rc.y + (18 if c in hl else 0), rc.w, rc.h),
                                 highlight=c in hl))
-    s.labels.append(Label(tr("Starter"), rects[4].cx + 24, rects[4].y - 18, 13, SOFT))
+    s.labels.append(Label(tr("Starter"), rects[4].cx + 24, rects[4].y - 14, 13, SOFT))
     prev = step.said[:-1][-3:] if step.line else step.said[-3:]
     for i, line in enumerate(prev):
         s.labels.append(Label(line, r.cx, r.y + 150 + (len(prev) - 1 - i) * 22, 15, SOFT))
@@ -329,11 +347,11 @@ def _show_overlay(s: Scene, ctl: TableController, step, paused: bool) -> None:
     s.buttons.append(Button("next", tr("Next"), Rect(r.x + r.w - 300, r.y + 20, 130, 56),
                             primary=True))
     s.buttons.append(Button("skip", tr("Skip"), Rect(r.x + r.w - 160, r.y + 20, 130, 56)))
-    s.overlay = True
 
 
-def _game_over_overlay(s: Scene, ctl: TableController) -> None:
+def _game_over_overlay(base: Scene, ctl: TableController) -> None:
     tr = ctl.tr
+    s = base.layer = Scene(modal=True)
     r = Rect(170, 230, 660, 330)
     s.panels.append((r, PANEL))
     for i, line in enumerate(ctl.game_over_lines()):
@@ -342,7 +360,6 @@ def _game_over_overlay(s: Scene, ctl: TableController) -> None:
     s.buttons.append(Button("newgame", tr("New game"), Rect(r.cx - 250, r.y + 30, 230, 64),
                             primary=True))
     s.buttons.append(Button("restart", tr("Restart"), Rect(r.cx + 20, r.y + 30, 230, 64)))
-    s.overlay = True
 
 
 # --------------------------------------------------------------------------------- start screen

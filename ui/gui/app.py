@@ -28,6 +28,7 @@ from ..scene import (
     PLAYER_COLORS,
     WIDTH,
     Board,
+    Label,
     Scene,
     StartOptions,
     apply_click,
@@ -60,8 +61,7 @@ class Renderer:
         arcade.resources.load_liberation_fonts()
         self._textures: dict[int | None, arcade.Texture] = {}
         self._texts: dict[tuple, arcade.Text] = {}
-        self._scene_id: int | None = None
-        self._sprites = arcade.SpriteList()
+        self._sprite_cache: dict[int, tuple[Scene, arcade.SpriteList]] = {}
         self._board_shapes: ShapeElementList | None = None
         self._board_rect = None
 
@@ -89,15 +89,21 @@ class Renderer:
             self._texts[key] = t
         return t
 
-    def _rebuild_sprites(self, scene: Scene) -> None:
-        self._sprites.clear()
+    def _sprites_for(self, scene: Scene, slot: int) -> arcade.SpriteList:
+        """The card sprites of a scene layer, rebuilt only when the scene changes."""
+        cached = self._sprite_cache.get(slot)
+        if cached is not None and cached[0] is scene:
+            return cached[1]
+        sprites = arcade.SpriteList()
         for item in scene.cards:
             sp = arcade.Sprite(self.texture(item.card))
             sp.width, sp.height = item.rect.w, item.rect.h
             sp.center_x, sp.center_y = item.rect.cx, item.rect.cy
             if item.dimmed:
                 sp.color = (120, 120, 120, 255)
-            self._sprites.append(sp)
+            sprites.append(sp)
+        self._sprite_cache[slot] = (scene, sprites)
+        return sprites
 
     def _board(self, board: Board) -> None:
         if self._board_shapes is None or self._board_rect != board.rect:
@@ -128,19 +134,16 @@ class Renderer:
 
     def draw(self, scene: Scene) -> None:
         arcade.draw_lbwh_rectangle_filled(0, 0, WIDTH, HEIGHT, FELT)
-        overlay_at = None
-        panels = scene.panels
-        for i, (r, color) in enumerate(panels):
+        self._draw_layer(scene, 0)
+        if scene.layer is not None:
+            self._draw_layer(scene.layer, 1)
+
+    def _draw_layer(self, scene: Scene, slot: int) -> None:
+        for r, color in scene.panels:
             arcade.draw_lbwh_rectangle_filled(r.x, r.y, r.w, r.h, color)
-            if len(color) == 4 and color[3] > 200:
-                overlay_at = i
-        if id(scene) != self._scene_id:
-            self._rebuild_sprites(scene)
-            self._scene_id = id(scene)
         if scene.board is not None:
             self._board(scene.board)
-        # Cards under a modal panel are drawn before it; the panel's own cards after it.
-        self._sprites.draw()
+        self._sprites_for(scene, slot).draw()
         for item in scene.cards:
             r = item.rect
             if item.selected or item.highlight:
@@ -149,8 +152,7 @@ class Renderer:
                 arcade.draw_lbwh_rectangle_outline(r.x - 7, r.y - 7, r.w + 14, r.h + 14,
                                                    (90, 210, 255), 4)
             if item.focus:
-                arcade.draw_lbwh_rectangle_outline(r.x - 1, r.y - 12, r.w + 2, 6, (255, 255, 255), 3)
-        del overlay_at
+                arcade.draw_lbwh_rectangle_filled(r.x + 10, r.y - 14, r.w - 20, 6, (255, 255, 255))
         for label in scene.labels:
             t = self.text(label)
             t.x, t.y = label.x, label.y
@@ -163,13 +165,14 @@ class Renderer:
                 fill = (40, 120, 200)
             else:
                 fill = (236, 232, 220) if b.enabled else (110, 116, 112)
-            fg = (25, 25, 25) if b.enabled and not b.toggled else (235, 235, 235)
-            if b.primary and b.enabled:
+            if not b.enabled:
+                fg = (200, 200, 195)
+            elif b.toggled:
+                fg = (255, 255, 255)
+            else:
                 fg = (25, 25, 25)
             arcade.draw_lbwh_rectangle_filled(r.x, r.y, r.w, r.h, fill)
             arcade.draw_lbwh_rectangle_outline(r.x, r.y, r.w, r.h, (20, 40, 30), 2)
-            from ..scene import Label
-
             t = self.text(Label(b.label, 0, 0, 17 if r.h >= 60 else 15, fg, "center", bold=True))
             t.x, t.y = r.cx, r.cy
             t.draw()
@@ -455,7 +458,10 @@ def autoplay(window: GameWindow, decisions: int, outdir: Path | str | None, *,
 
     def center_of(target_id: str) -> tuple[float, float] | None:
         scene = window.current_scene()
-        for t in list(scene.buttons) + list(scene.targets):
+        b = scene.button(target_id)
+        if b is not None:
+            return b.rect.cx, b.rect.cy
+        for t in scene.targets:
             if t.id == target_id:
                 return t.rect.cx, t.rect.cy
         return None
