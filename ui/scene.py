@@ -155,11 +155,10 @@ def hole_position(board: Rect, player: int, hole: int) -> tuple[float, float]:
     Each track goes up one column (holes 1-60) and down the next (61-120); 121 is the game hole
     at the foot of the down column, the start hole at the foot of the up column.
     """
-    col_gap = board.w / 5
-    x_up = board.x + col_gap * (1 + 2 * player) - col_gap * 0.25
-    x_down = x_up + col_gap * 0.7
-    bottom = board.y + 26
-    span = board.h - 52
+    x_up = board.x + board.w * (0.16 + 0.46 * player)
+    x_down = x_up + board.w * 0.22
+    bottom = board.y + 30
+    span = board.h - 60
     step = span / (60 + 11 * 0.6)
 
     def y_of(i: int) -> float:  # i = 0..59 from the bottom; a gap between groups of five
@@ -196,12 +195,14 @@ def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
     s.panels.append((Rect(TABLE_RIGHT, 0, WIDTH - TABLE_RIGHT, HEIGHT), (16, 66, 42)))
 
     # ---- names, dealer chips, Go bubbles
-    for seat, y in ((top, HEIGHT - 22), (bottom, 278)):
+    for seat, y in ((top, HEIGHT - 22), (bottom, 250)):
         name = ctl.name(seat)
         tag = f"{name} — {tr('dealer')}" if g.dealer == seat and g.deal_no >= 0 else name
-        s.labels.append(Label(tag, 40, y, 17, PLAYER_COLORS[seat], "left", bold=True))
+        s.labels.append(Label(tag, 30, y, 15, PLAYER_COLORS[seat], "left", bold=True))
         if view.go_said[seat] and g.phase is Phase.PLAY:
-            s.labels.append(Label(tr("Go!"), 300, y, 17, GOLD, "left", bold=True))
+            gy = HEIGHT - 115 if seat == top else 275
+            s.labels.append(Label(tr("Go!"), 820 if seat == top else 30, gy, 22, GOLD, "left",
+                                  bold=True))
 
     # ---- opponent hand (always face down unless watching)
     top_cards = ctl.hand_cards(top) if ctl.hand_visible(top) else [None] * len(g.hands[top])
@@ -228,14 +229,14 @@ def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
             s.targets.append(Target(f"card:{card}", Rect(r.x, r.y, r.w, r.h + 30)))
 
     # ---- crib, deck and starter on the left
-    crib_y = 470 if g.dealer == top else 300
+    crib_y = 480 if g.dealer == top else 300
     crib = [None] * len(g.crib)
     crib_rect = Rect(30, crib_y, SMALL_W + 3 * 6, SMALL_H + 22)
     for i, _ in enumerate(crib):
         s.cards.append(CardItem(None, Rect(30 + i * 6, crib_y, SMALL_W, SMALL_H)))
     if g.deal_no >= 0 and g.phase is not Phase.CUT_FOR_DEAL:
-        s.labels.append(Label(tr("Crib: {name}", name=ctl.name(g.dealer)), 30, crib_y - 18, 13,
-                              SOFT, "left"))
+        s.labels.append(Label(tr("Crib: {name}", name=ctl.name(g.dealer)), 30,
+                              crib_y + SMALL_H + 14, 13, SOFT, "left"))
         if g.phase is Phase.DISCARD and ctl.can_confirm:
             s.targets.append(Target("crib", Rect(crib_rect.x, crib_rect.y, max(crib_rect.w, 120),
                                                  crib_rect.h)))
@@ -275,25 +276,25 @@ def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
                 s.labels.append(Label(ctl.name(seat), x + SMALL_W / 2, 485, 13, SOFT))
 
     # ---- prompt and recent messages
-    s.labels.append(Label(ctl.prompt(), center, 240, 20, WHITE, bold=True))
+    s.labels.append(Label(ctl.prompt(), center + 60, 250, 19, WHITE, bold=True))
     for i, text in enumerate(reversed(ctl.messages[-3:])):
         s.labels.append(Label(text, 370, 590 - i * 24, 14, SOFT if i else WHITE, "left"))
 
     # ---- hint
     if ctl.hint:
         for i, line in enumerate(ctl.hint.lines):
-            s.labels.append(Label(line, 370, 300 - i * 20 + 10, 13, (150, 230, 255), "left"))
+            s.labels.append(Label(line, 370, 320 - i * 20, 14, (150, 230, 255), "left"))
 
     # ---- board and scores
     names = (ctl.name(0), ctl.name(1))
     scores = ctl.display_scores
-    s.board = Board(Rect(TABLE_RIGHT + 20, 200, 240, 520), ctl.pegs(), names, scores)
+    s.board = Board(Rect(TABLE_RIGHT + 20, 200, 250, 520), ctl.pegs(), names, scores)
     for seat in (0, 1):
-        s.labels.append(Label(f"{names[seat]}: {scores[seat]}", TABLE_RIGHT + 24,
-                              HEIGHT - 28 - seat * 30, 17, PLAYER_COLORS[seat], "left", bold=True))
+        s.labels.append(Label(f"{names[seat]}: {scores[seat]}", TABLE_RIGHT + 44,
+                              HEIGHT - 28 - seat * 32, 17, PLAYER_COLORS[seat], "left", bold=True))
 
     # ---- buttons
-    bx, bw, bh = TABLE_RIGHT + 18, 118, 52
+    bx, bw, bh = TABLE_RIGHT + 16, 124, 52
     s.buttons += [
         Button("undo", tr("Undo"), Rect(bx, 132, bw, bh), ctl.can_undo),
         Button("redo", tr("Redo"), Rect(bx + bw + 10, 132, bw, bh), ctl.can_redo),
@@ -327,6 +328,7 @@ def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
 def _show_overlay(base: Scene, ctl: TableController, step, paused: bool) -> None:
     tr = ctl.tr
     s = base.layer = Scene(modal=True)
+    s.panels.append((Rect(0, 0, TABLE_RIGHT, HEIGHT), (0, 0, 0, 140)))
     r = Rect(40, 130, 920, 560)
     s.panels.append((r, PANEL))
     s.labels.append(Label(step.title, r.cx, r.y + r.h - 40, 24, PLAYER_COLORS[step.player],
@@ -352,7 +354,8 @@ def _show_overlay(base: Scene, ctl: TableController, step, paused: bool) -> None
 def _game_over_overlay(base: Scene, ctl: TableController) -> None:
     tr = ctl.tr
     s = base.layer = Scene(modal=True)
-    r = Rect(170, 230, 660, 330)
+    s.panels.append((Rect(0, 0, TABLE_RIGHT, HEIGHT), (0, 0, 0, 150)))
+    r = Rect(120, 190, 760, 440)
     s.panels.append((r, PANEL))
     for i, line in enumerate(ctl.game_over_lines()):
         s.labels.append(Label(line, r.cx, r.y + r.h - 60 - i * 42, 30 if i == 0 else 20,
@@ -381,31 +384,31 @@ def start_scene(opts: StartOptions) -> Scene:
     cat = Catalog(opts.lang)
     tr = cat.tr
     s = Scene()
-    s.panels.append((Rect(240, 60, 800, 690), PANEL))
-    s.labels.append(Label(tr("Cribbage"), WIDTH / 2, 680, 44, GOLD, bold=True))
-    s.labels.append(Label(tr("Six cards, two players, first to 121"), WIDTH / 2, 640, 16, SOFT))
+    s.panels.append((Rect(200, 40, 880, 720), PANEL))
+    s.labels.append(Label(tr("Cribbage"), WIDTH / 2, 690, 46, GOLD, bold=True))
+    s.labels.append(Label(tr("Six cards, two players, first to 121"), WIDTH / 2, 638, 17, SOFT))
     rows = [
-        (tr("Opponent"), 540, [(f"level:{k}", tr(v), not opts.hotseat and opts.level == k)
+        (tr("Opponent"), 500, [(f"level:{k}", tr(v), not opts.hotseat and opts.level == k)
                                for k, v in LEVEL_LABELS.items()]),
-        (tr("Players"), 430, [("mode:computer", tr("Against the computer"), not opts.hotseat),
+        (tr("Players"), 370, [("mode:computer", tr("Against the computer"), not opts.hotseat),
                               ("mode:hotseat", tr("Pass and play"), opts.hotseat)]),
-        (tr("Language"), 320, [(f"lang:{k}", LANGUAGE_NAMES[k], opts.lang == k)
+        (tr("Language"), 240, [(f"lang:{k}", LANGUAGE_NAMES[k], opts.lang == k)
                                for k in LANGUAGES]),
     ]
     for title, y, choices in rows:
-        s.labels.append(Label(title, WIDTH / 2, y + 70, 18, WHITE, bold=True))
-        w = 220 if len(choices) == 2 else 180
+        s.labels.append(Label(title, WIDTH / 2, y + 82, 18, WHITE, bold=True))
+        w = 280 if len(choices) == 2 else 200
         total = len(choices) * w + (len(choices) - 1) * 16
         for i, (bid, label, on) in enumerate(choices):
             enabled = not (bid.startswith("level:") and opts.hotseat)
             s.buttons.append(Button(bid, label, Rect(WIDTH / 2 - total / 2 + i * (w + 16), y, w,
                                                      56), enabled, toggled=on))
-    s.buttons.append(Button("play", tr("New game"), Rect(WIDTH / 2 - 330, 120, 310, 72),
+    s.buttons.append(Button("play", tr("New game"), Rect(WIDTH / 2 - 330, 90, 310, 76),
                             primary=True))
     s.buttons.append(Button("continue", tr("Continue saved game"),
-                            Rect(WIDTH / 2 + 20, 120, 310, 72), opts.has_save))
+                            Rect(WIDTH / 2 + 20, 90, 310, 76), opts.has_save))
     if opts.message:
-        s.labels.append(Label(opts.message, WIDTH / 2, 90, 13, GOLD, width=760))
+        s.labels.append(Label(opts.message, WIDTH / 2, 190, 13, GOLD, width=760))
     return s
 
 

@@ -114,7 +114,7 @@ class Renderer:
             for p in (0, 1):
                 for hole in range(0, 122):
                     x, y = hole_position(r, p, hole)
-                    size = 7 if hole in (0, 121) else 5
+                    size = 9 if hole in (0, 121) else 6
                     shapes.append(create_ellipse_filled(x, y, size, size, (50, 30, 14),
                                                         num_segments=8))
             self._board_shapes = shapes
@@ -123,14 +123,12 @@ class Renderer:
         r = board.rect
         for p in (0, 1):
             front, back = board.pegs[p]
-            for hole, rad in ((back, 5.5), (front, 6.5)):
+            for hole, rad in ((back, 6.0), (front, 7.5)):
                 x, y = hole_position(r, p, min(hole, 121))
                 arcade.draw_circle_filled(x, y, rad, PLAYER_COLORS[p])
                 arcade.draw_circle_outline(x, y, rad, (20, 20, 20), 1)
-        label_y = r.y + r.h + 12
-        for p in (0, 1):
-            x, _ = hole_position(r, p, 1)
-            arcade.draw_circle_filled(x + 10, label_y, 6, PLAYER_COLORS[p])
+        for p in (0, 1):  # peg colour beside each score line
+            arcade.draw_circle_filled(r.x + 12, HEIGHT - 28 - p * 32, 8, PLAYER_COLORS[p])
 
     def draw(self, scene: Scene) -> None:
         arcade.draw_lbwh_rectangle_filled(0, 0, WIDTH, HEIGHT, FELT)
@@ -173,7 +171,9 @@ class Renderer:
                 fg = (25, 25, 25)
             arcade.draw_lbwh_rectangle_filled(r.x, r.y, r.w, r.h, fill)
             arcade.draw_lbwh_rectangle_outline(r.x, r.y, r.w, r.h, (20, 40, 30), 2)
-            t = self.text(Label(b.label, 0, 0, 17 if r.h >= 60 else 15, fg, "center", bold=True))
+            size = 17 if r.h >= 60 else 15
+            size = max(10, min(size, int((r.w - 12) / (0.6 * max(len(b.label), 1)))))
+            t = self.text(Label(b.label, 0, 0, size, fg, "center", bold=True))
             t.x, t.y = r.cx, r.cy
             t.draw()
 
