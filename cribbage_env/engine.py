@@ -159,6 +159,7 @@ class GameState:
         "seed", "interactive_cuts", "_chance", "phase", "dealer", "deal_no", "hands", "kept",
         "discards", "crib", "starter", "scores_", "to_act", "seq", "count", "last_player",
         "go_said", "goes", "played", "decisions", "log", "winner", "_cut_attempt", "_cut_cards",
+        "set_up",
     )
 
     def __init__(self, seed: int = 0, *, interactive_cuts: bool = False) -> None:
@@ -188,6 +189,8 @@ class GameState:
         self.winner: int | None = None
         self._cut_attempt = 0
         self._cut_cards: list[int] = []
+        #: True for a position made by :meth:`from_position` (it has no replayable record).
+        self.set_up = False
         if not self.interactive_cuts:
             while self.phase is Phase.CUT_FOR_DEAL:
                 self._cut_for_deal(0)
@@ -272,7 +275,7 @@ class GameState:
             if not is_discard(action):
                 self._illegal(action)
             a, b = divmod(action - DISCARD_BASE, 52)
-            if a == b or a not in hand or b not in hand:
+            if a >= b or a not in hand or b not in hand:  # ids are canonical: a < b
                 self._illegal(action)
             self.decisions.append(action)
             hand.remove(a)
@@ -449,6 +452,70 @@ class GameState:
                 return
         self._start_deal()
 
+    @classmethod
+    def from_position(
+        cls,
+        hands: Sequence[Sequence[int]],
+        crib: Sequence[int],
+        starter: int,
+        *,
+        dealer: int = 0,
+        scores: Sequence[int] = (0, 0),
+        seed: int = 0,
+    ) -> GameState:
+        """A game set up at the start of the play with chosen cards (R6.1: the pone leads).
+
+        For tests, puzzles and analysis of particular positions: ``hands[p]`` are the four cards
+        seat ``p`` kept, ``crib`` the four discards (the pone's two, then the dealer's), ``starter``
+        the cut card. His heels is not scored (the position starts after the cut). Later deals
+        come from ``seed`` as usual. Such a state is marked :attr:`set_up` and has no record.
+
+        >>> from cribbage_env.cards import parse_cards
+        >>> g = GameState.from_position([parse_cards("5H 5D 5C JS"), parse_cards("2C 3C 4C 6C")],
+        ...                             parse_cards("KH KD QS QC"), parse_cards("5S")[0])
+        >>> g.phase.value, g.current_player, g.scores
+        ('play', 1, (0, 0))
+        """
+        if dealer not in (0, 1) or isinstance(dealer, bool):
+            raise ValueError(f"dealer must be 0 or 1, got {dealer!r}")
+        if len(hands) != 2 or any(len(h) != 4 for h in hands) or len(crib) != 4:
+            raise ValueError("a position needs two hands of four cards and a crib of four")
+        cards = [*hands[0], *hands[1], *crib, starter]
+        if any(isinstance(c, bool) or not isinstance(c, (int, np.integer)) or not 0 <= c < 52
+               for c in cards):
+            raise ValueError(f"card ids must be ints 0..51, got {cards!r}")
+        if len(set(cards)) != 13:
+            raise ValueError(f"a position needs 13 different cards, got {cards_str(cards)}")
+        if len(scores) != 2 or any(isinstance(s, bool) or not isinstance(s, (int, np.integer))
+                                   or not 0 <= s < WINNING_SCORE for s in scores):
+            raise ValueError(f"scores must be two ints 0..{WINNING_SCORE - 1}, got {scores!r}")
+        g = cls(seed)
+        pone = 1 - dealer
+        kept = [[int(c) for c in hands[0]], [int(c) for c in hands[1]]]
+        crib_ = [int(c) for c in crib]
+        discards = [(), ()]
+        discards[pone] = (crib_[0], crib_[1])
+        discards[dealer] = (crib_[2], crib_[3])
+        g.log = []
+        g.dealer = dealer
+        g.deal_no = 0
+        g.hands = [kept[0][:], kept[1][:]]
+        g.kept = kept
+        g.discards = discards
+        g.crib = crib_
+        g.starter = int(starter)
+        g.scores_ = [int(scores[0]), int(scores[1])]
+        g.seq, g.count, g.last_player, g.go_said, g.played = [], 0, -1, [False, False], []
+        six = (*kept[pone], *discards[pone], *kept[dealer], *discards[dealer])
+        g.log.append((EventKind.DEAL, dealer, six, 0))
+        for p in (pone, dealer):
+            g.log.append((EventKind.DISCARD, p, discards[p], 0))
+        g.log.append((EventKind.STARTER, None, (g.starter,), 0))
+        g.phase = Phase.PLAY
+        g.to_act = pone
+        g.set_up = True
+        return g
+
     # ----------------------------------------------------------------------------- copies & views
     def clone(self) -> GameState:
         """An independent copy (chance is shared: it is fixed by the seed)."""
@@ -477,6 +544,7 @@ class GameState:
         g.winner = self.winner
         g._cut_attempt = self._cut_attempt
         g._cut_cards = self._cut_cards[:]
+        g.set_up = self.set_up
         return g
 
     def view(self, seat: int) -> PlayerView:
@@ -493,7 +561,7 @@ class GameState:
             tuple(self.crib), self.starter, tuple(self.scores_), self.to_act, tuple(self.seq),
             self.count, self.last_player, tuple(self.go_said), tuple(self.goes), tuple(self.played),
             tuple(self.decisions), tuple(self.log), self.winner, self._cut_attempt,
-            tuple(self._cut_cards),
+            tuple(self._cut_cards), self.set_up,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -512,7 +580,10 @@ class GameState:
         return list(self._typed_events())
 
     def _typed_events(self):
-        scores = [0, 0]
+        scores = self.scores_[:]  # running scores start from what preceded the log (set-ups)
+        for entry in self.log:
+            if entry[3]:
+                scores[entry[1]] -= entry[3]
         deal = -1
         for entry in self.log:
             kind, player, cards, pts = entry[0], entry[1], entry[2], entry[3]
@@ -535,6 +606,10 @@ class GameState:
     def to_record(self) -> dict:
         """The JSON game record (format documented in docs/RECORD_FORMAT.md)."""
         from .records import build_record
+
+        if self.set_up:
+            raise RecordError("a position made by GameState.from_position is not a function of "
+                              "(seed, decisions), so it has no replayable record")
 
         return build_record(self)
 
