@@ -16,6 +16,7 @@ AGENTS: dict[str, str] = {
     "novice": "agents.greedy:NoviceAgent",
     "greedy": "agents.greedy:GreedyAgent",
     "expectimax": "agents.expectimax:ExpectimaxAgent",
+    "maskable_ppo": "agents.maskable_ppo_agent:MaskablePPOAgent",  # extra "rl"; path=model.zip
 }
 #: difficulty levels of the game -> agent spec: easy = random discard + greedy pegging,
 #: medium = greedy (best hand EV, most points now), hard = expectimax (analyzer discard,

@@ -279,7 +279,12 @@ def play_run_length(seq: Sequence[int]) -> int:
 
 
 def play_points_fast(seq: list[int], total: int) -> int:
-    """Unchecked :func:`score_play` for the engine's hot path; ``total`` is the running count."""
+    """Unchecked :func:`score_play` for the engine's hot path; ``total`` is the running count.
+
+    Runs are found in one backward scan: tails grow one card at a time until a rank repeats
+    (every longer tail then repeats it too); the longest tail spanning exactly its length in
+    ranks is the run (R7.3).
+    """
     pts = 2 if total == 15 or total == 31 else 0
     n = len(seq)
     if n < 2:
@@ -291,25 +296,22 @@ def play_points_fast(seq: list[int], total: int) -> int:
                 return pts + 12
             return pts + 6
         return pts + 2
-    if n >= 3:
-        for k in range(n, 2, -1):
-            lo = hi = last
-            mask = 1 << last
-            ok = True
-            for i in range(n - k, n - 1):
-                r = RANK[seq[i]]
-                bit = 1 << r
-                if mask & bit:
-                    ok = False
-                    break
-                mask |= bit
-                if r < lo:
-                    lo = r
-                elif r > hi:
-                    hi = r
-            if ok and hi - lo == k - 1:
-                return pts + k
-    return pts
+    lo = hi = last
+    seen = 1 << last
+    run = 0
+    for i in range(n - 2, -1, -1):
+        r = RANK[seq[i]]
+        bit = 1 << r
+        if seen & bit:
+            break
+        seen |= bit
+        if r < lo:
+            lo = r
+        elif r > hi:
+            hi = r
+        if hi - lo == n - 1 - i >= 2:
+            run = n - i
+    return pts + run
 
 
 _NUMBER_WORDS = {3: "3", 4: "4", 5: "5"}
