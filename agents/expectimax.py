@@ -106,7 +106,8 @@ class ExpectimaxAgent:
         return h
 
     # ------------------------------------------------------------------ hints
-    def hint(self, view: PlayerView, top: int = 3) -> Hint:
+    def hint(self, view: PlayerView, rng: np.random.Generator | None = None, *,
+             top: int = 3) -> Hint:
         """The suggested action with the numbers behind it (discard: the top splits; play: every
         legal card with its expected value)."""
         if view.phase is Phase.DISCARD:

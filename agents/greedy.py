@@ -62,7 +62,8 @@ class GreedyAgent:
             return greedy_card(view)
         return other_decision(view, rng)
 
-    def hint(self, view: PlayerView, top: int = 3) -> Hint:
+    def hint(self, view: PlayerView, rng: np.random.Generator | None = None, *,
+             top: int = 3) -> Hint:
         if view.phase is Phase.DISCARD:
             return discard_hint(view, _NO_CRIB, top, "greedy")
         if view.phase is Phase.PLAY:

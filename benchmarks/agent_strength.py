@@ -9,7 +9,7 @@ agent's decision latency per phase (median, p99, in ms, timing ``act`` only).
 Run:
     python benchmarks/agent_strength.py expectimax random --games 2000
     python benchmarks/agent_strength.py expectimax greedy --games 10000 --checkpoint 1000
-Writes benchmarks/out/strength_<a>_vs_<b>.json (rewritten at every checkpoint, so a long run in
+Writes benchmarks/results/strength_<a>_vs_<b>.json (rewritten at every checkpoint, so a long run in
 the background always leaves its latest figures).
 """
 
@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         agent_a, agent_b = make_agent(args.a), make_agent(args.b)
     except ValueError as exc:
         ap.error(str(exc))
-    out = args.out or ROOT / "benchmarks" / "out" / (
+    out = args.out or ROOT / "benchmarks" / "results" / (
         f"strength_{args.a.replace(':', '_')}_vs_{args.b.replace(':', '_')}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     seeds = game_seeds(args.seed, args.games // 2)

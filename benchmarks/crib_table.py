@@ -15,8 +15,8 @@ once for the pone's, by seeded simulation:
   deck (a small, stated approximation).
 
 Run: python benchmarks/crib_table.py [--samples 20000 --iterations 3 --seed 2024]
-(default: about 4 minutes on one core). Writes cribbage_env/data/crib_table.json and
-benchmarks/out/crib_table_iterations.json (how much each iteration moved the table).
+(default: about 5 minutes on one core). Writes cribbage_env/data/crib_table.json with its
+parameters, including how much each iteration moved the table ("history").
 """
 
 from __future__ import annotations

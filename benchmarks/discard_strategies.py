@@ -8,8 +8,8 @@ on the real starter). Strategies: random discard, keep the best hand EV (crib ig
 analyzer (hand EV +/- the shipped crib table).
 
 Run: python benchmarks/discard_strategies.py [--deals 20000 --seed 7]
-Prints a table, saves benchmarks/out/discard_strategies.png (per-deal distributions) and
-benchmarks/out/discard_strategies.json.
+Prints a table, saves benchmarks/results/discard_strategies.png (per-deal distributions) and
+benchmarks/results/discard_strategies.json.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="compare discard strategies on the same deals")
     ap.add_argument("--deals", type=int, default=20000)
     ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out")
+    ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
     ap.add_argument("--no-plot", action="store_true")
     args = ap.parse_args(argv)
     if args.deals < 1:

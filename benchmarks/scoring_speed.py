@@ -3,7 +3,7 @@ with the ``cribbage-scorer`` package from PyPI when it is installed (optional: t
 extra; ``pip install cribbage-scorer``).
 
 Run: python benchmarks/scoring_speed.py [--hands 20000 --batch 1000000 --analyze 2000]
-Prints the figures and writes benchmarks/out/scoring_speed.json.
+Prints the figures and writes benchmarks/results/scoring_speed.json.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=1_000_000, help="batch sample size")
     ap.add_argument("--analyze", type=int, default=2000, help="six-card hands for the analyzer")
     ap.add_argument("--seed", type=int, default=3)
-    ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out" / "scoring_speed.json")
+    ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "scoring_speed.json")
     args = ap.parse_args(argv)
     res: dict = {"python": platform.python_version(), "numpy": np.__version__}
 
