@@ -42,20 +42,27 @@ from .pegging import PegEstimate, describe_play, expectimax_estimates
 FIVE = 4
 
 
+def _flag(value: bool | str) -> bool:
+    return str(value).lower() not in ("0", "false", "no", "off")
+
+
 class ExpectimaxAgent:
     """Analyzer discards, one-ply expectimax pegging with expert tie-breaks."""
 
     name = "expectimax"
 
     def __init__(self, counter: float | str = 0.5, endgame: int | str = 15,
-                 heuristics: bool | str = True) -> None:
+                 heuristics: bool | str = True, crib: bool | str = True) -> None:
+        """Knobs (for ablations, e.g. ``expectimax:crib=off``): ``counter`` weight of our best
+        answer to their reply (0..1); ``endgame`` distance to 121 where board weights start;
+        ``heuristics`` the tie-breaks above; ``crib`` use the crib table in discards."""
         self.counter = float(counter)
         self.endgame = int(endgame)
-        self.heuristics = str(heuristics).lower() not in ("0", "false", "no", "off")
+        self.heuristics = _flag(heuristics)
         if not 0.0 <= self.counter <= 1.0:
             raise ValueError(f"counter must be within 0..1, got {counter!r}")
         self.spec = "expectimax"
-        self._table: CribTable = default_crib_table()
+        self._table: CribTable = default_crib_table() if _flag(crib) else CribTable.zeros()
 
     # ------------------------------------------------------------------ decisions
     def act(self, view: PlayerView, rng: np.random.Generator) -> int:
