@@ -42,6 +42,24 @@ from .pegging import PegEstimate, describe_play, expectimax_estimates
 FIVE = 4
 
 
+def _heuristics(view: PlayerView, card: int, low_cards: int) -> list[tuple[float, str]]:
+    """The tie-break adjustments that apply to laying ``card`` (weight, reason)."""
+    out = []
+    count = view.count + VALUE[card]
+    if view.count == 0:
+        if any(RANK[c] == RANK[card] for c in view.hand if c != card):
+            out.append((0.15, "leads from a pair"))
+        if VALUE[card] < 5:
+            out.append((0.05, "a lead below 5 cannot be made fifteen"))
+        if RANK[card] == FIVE:
+            out.append((-0.15, "leading a 5 invites a fifteen"))
+    if count in (5, 21):
+        out.append((-0.10, f"leaves {count} for a ten-card"))
+    if VALUE[card] <= 4 and low_cards == 1 and len(view.hand) > 1:
+        out.append((-0.10, "spends the last low card kept for the go"))
+    return out
+
+
 def _flag(value: bool | str) -> bool:
     return str(value).lower() not in ("0", "false", "no", "off")
 
@@ -97,20 +115,7 @@ class ExpectimaxAgent:
 
     @staticmethod
     def _heuristic(view: PlayerView, card: int, low_cards: int) -> float:
-        h = 0.0
-        count = view.count + VALUE[card]
-        if view.count == 0:
-            if any(RANK[c] == RANK[card] for c in view.hand if c != card):
-                h += 0.15
-            if VALUE[card] < 5:
-                h += 0.05
-            if RANK[card] == FIVE:
-                h -= 0.15
-        if count in (5, 21):
-            h -= 0.10
-        if VALUE[card] <= 4 and low_cards == 1 and len(view.hand) > 1:
-            h -= 0.10
-        return h
+        return sum(w for w, _ in _heuristics(view, card, low_cards))
 
     # ------------------------------------------------------------------ hints
     def hint(self, view: PlayerView, rng: np.random.Generator | None = None, *,
@@ -130,6 +135,9 @@ class ExpectimaxAgent:
                               f"~{e.given_up:.2f} on average")
                     if e.go_chance > 0.5:
                         reason += f"; they likely cannot reply (go {e.go_chance:.0%})"
+                    if self.heuristics:
+                        low = sum(1 for c in view.hand if VALUE[c] <= 4)
+                        reason += "".join(f"; {why}" for _, why in _heuristics(view, e.card, low))
                 opts.append(Option(e.card, round(e.value, 4), reason, {
                     "now": e.now, "given_up": e.given_up, "counter": e.counter,
                     "go": e.go_chance, "heuristic": e.heuristic}))
