@@ -277,16 +277,27 @@ def play_points_fast(seq: list[int], total: int) -> int:
     if n < 2:
         return pts
     last = RANK[seq[-1]]
-    if RANK[seq[-2]] == last:
+    prev = RANK[seq[-2]]
+    if prev == last:
         if n >= 3 and RANK[seq[-3]] == last:
             if n >= 4 and RANK[seq[-4]] == last:
                 return pts + 12
             return pts + 6
         return pts + 2
+    if n < 3:
+        return pts
+    third = RANK[seq[-3]]
+    if third == last or third == prev:
+        return pts  # the last three repeat a rank: no run ends here
     lo = hi = last
-    seen = 1 << last
-    run = 0
-    for i in range(n - 2, -1, -1):
+    for r in (prev, third):
+        if r < lo:
+            lo = r
+        elif r > hi:
+            hi = r
+    run = 3 if hi - lo == 2 else 0
+    seen = (1 << last) | (1 << prev) | (1 << third)
+    for i in range(n - 4, -1, -1):
         r = RANK[seq[i]]
         bit = 1 << r
         if seen & bit:
@@ -296,7 +307,7 @@ def play_points_fast(seq: list[int], total: int) -> int:
             lo = r
         elif r > hi:
             hi = r
-        if hi - lo == n - 1 - i >= 2:
+        if hi - lo == n - 1 - i:
             run = n - i
     return pts + run
 
