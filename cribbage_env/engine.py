@@ -252,9 +252,9 @@ class GameState:
         """
         if self.winner is not None:
             raise IllegalActionError(f"the game is over (winner: player {self.winner}); no action is legal")
-        if player is not None and player != self.to_act:
+        if player is not None and (player != self.to_act or isinstance(player, (bool, float))):
             raise IllegalActionError(
-                f"it is player {self.to_act}'s turn, not player {player}'s ({self.phase.value})"
+                f"it is player {self.to_act}'s turn, not player {player!r}'s ({self.phase.value})"
             )
         if type(action) is not int:
             action = self._coerce(action)

@@ -4,6 +4,8 @@ replay to identical states (R11.6), and a PlayerView never holds hidden cards.""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 from brute_force_reference import _value, brute_peg, brute_show
 from hypothesis import given, settings
@@ -15,7 +17,8 @@ from cribbage_env.engine import _Chance
 
 K = ce.EventKind
 seeds = st.integers(0, 2**63 - 1)
-GAMES = settings(max_examples=25, deadline=None)
+#: Random games per run; CRIBBAGE_GAMES=500 for a long fuzzing run (marked slow by its size only).
+GAMES = settings(max_examples=int(os.environ.get("CRIBBAGE_GAMES", "25")), deadline=None)
 
 
 def check_cards(g: ce.GameState) -> None:
