@@ -121,11 +121,12 @@ RANK_POINTS: dict[int, int] = _build_table()
 
 
 def _check_show_cards(hand: Sequence[int], starter: int | None) -> None:
-    cards = list(hand) + ([] if starter is None else [starter])
     if len(hand) != 4:
         raise ValueError(f"a show hand has 4 cards, got {len(hand)}: {list(hand)!r}")
-    if any(not isinstance(c, int) or not 0 <= c < 52 for c in cards):
-        raise ValueError(f"card ids must be ints 0..51, got {cards!r}")
+    cards = [*hand] if starter is None else [*hand, starter]
+    for c in cards:
+        if not isinstance(c, int) or not 0 <= c < 52:
+            raise ValueError(f"card ids must be ints 0..51, got {cards!r}")
     if len(set(cards)) != len(cards):
         raise ValueError(f"duplicate cards in {cards_str(cards)}")
 
