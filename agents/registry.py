@@ -13,6 +13,7 @@ from .base import Agent, AgentSpecError
 #: name -> "module:Class" (imported lazily so cheap agents stay cheap to build).
 AGENTS: dict[str, str] = {
     "random": "agents.random_agent:RandomAgent",
+    "maskable_ppo": "agents.maskable_ppo_agent:MaskablePPOAgent",  # extra "rl"; path=model.zip
 }
 #: difficulty levels of the game -> agent spec.
 LEVELS: dict[str, str] = {}

@@ -28,6 +28,13 @@ from .views import PlayerView, visible_events
 
 __version__ = "0.1.0"
 
+# Environments: registered at import (Gymnasium 1.x has no plugin discovery), built lazily.
+from .registration import register_gymnasium as _register_gymnasium  # noqa: E402
+from .registration import register_pettingzoo as _register_pettingzoo  # noqa: E402
+
+_register_gymnasium()
+_register_pettingzoo()
+
 __all__ = [
     "Card", "CardParseError", "Event", "EventKind", "GameState", "IllegalActionError", "Phase",
     "PlayerView", "RecordError", "ScoreItem", "ScoreKind", "action_str", "card_str", "cards_str",

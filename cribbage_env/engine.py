@@ -165,7 +165,7 @@ class GameState:
     __slots__ = (
         "seed", "interactive_cuts", "_chance", "phase", "dealer", "deal_no", "hands", "kept",
         "discards", "crib", "starter", "scores_", "to_act", "seq", "count", "last_player",
-        "go_said", "played", "decisions", "log", "winner", "_cut_attempt", "_cut_cards",
+        "go_said", "goes", "played", "decisions", "log", "winner", "_cut_attempt", "_cut_cards",
         "set_up",
     )
 
@@ -189,6 +189,7 @@ class GameState:
         self.count = 0
         self.last_player = -1
         self.go_said = [False, False]
+        self.goes: list[tuple[int, int]] = []
         self.played: list[tuple[int, int]] = []
         self.decisions: list[int] = []
         self.log: list[tuple] = []
@@ -398,6 +399,7 @@ class GameState:
         self.count = 0
         self.last_player = -1
         self.go_said = [False, False]
+        self.goes = []
         self.played = []
         self.log.append((EventKind.DEAL, self.dealer, tuple(deck[0:12:2]) + tuple(deck[1:12:2]), 0))
         self.phase = Phase.DISCARD
@@ -441,6 +443,7 @@ class GameState:
                 return
             if hands[q] and not self.go_said[q]:
                 self.go_said[q] = True
+                self.goes.append((q, self.count))
                 log.append((_EV_GO, q, (), 0))
             o = 1 - q
             if _fits(hands[o], lim):
@@ -555,6 +558,7 @@ class GameState:
         g.count = self.count
         g.last_player = self.last_player
         g.go_said = self.go_said[:]
+        g.goes = self.goes[:]
         g.played = self.played[:]
         g.decisions = self.decisions[:]
         g.log = self.log[:]
@@ -576,7 +580,7 @@ class GameState:
             self.seed, self.interactive_cuts, self.phase, self.dealer, self.deal_no,
             tuple(map(tuple, self.hands)), tuple(map(tuple, self.kept)), tuple(self.discards),
             tuple(self.crib), self.starter, tuple(self.scores_), self.to_act, tuple(self.seq),
-            self.count, self.last_player, tuple(self.go_said), tuple(self.played),
+            self.count, self.last_player, tuple(self.go_said), tuple(self.goes), tuple(self.played),
             tuple(self.decisions), tuple(self.log), self.winner, self._cut_attempt,
             tuple(self._cut_cards), self.set_up,
         )

@@ -119,6 +119,13 @@ def _build_table() -> dict[int, int]:
 #: Fifteens + pairs + runs keyed by the rank key of 4 or 5 cards.
 RANK_POINTS: dict[int, int] = _build_table()
 
+#: Flush points (R9.5) indexed ``[crib][state]``; state 0: no four-card flush, 1: four of a suit
+#: but the starter differs, 2: all five of one suit. Shared by :func:`_score_fast` and the batch
+#: scorer (``cribbage_env.batch``) so the rule lives once.
+FLUSH_POINTS: tuple[tuple[int, int, int], tuple[int, int, int]] = ((0, 4, 5), (0, 0, 5))
+#: Nobs (R9.6): a Jack in hand or crib of the starter's suit.
+NOBS_POINTS = 1
+
 
 def _check_show_cards(hand: Sequence[int], starter: int | None) -> None:
     if len(hand) != 4:
@@ -151,13 +158,10 @@ def _score_fast(a: int, b: int, c: int, d: int, s: int, crib: bool) -> int:
     pts = RANK_POINTS[KEY[a] + KEY[b] + KEY[c] + KEY[d] + KEY[s]]
     su = SUIT[a]
     if SUIT[b] == su and SUIT[c] == su and SUIT[d] == su:
-        if SUIT[s] == su:
-            pts += 5
-        elif not crib:
-            pts += 4
+        pts += FLUSH_POINTS[crib][2 if SUIT[s] == su else 1]
     nob = SUIT[s] * 13 + JACK
     if a == nob or b == nob or c == nob or d == nob:
-        pts += 1
+        pts += NOBS_POINTS
     return pts
 
 

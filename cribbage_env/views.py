@@ -32,6 +32,7 @@ class PlayerView:
     sequence: tuple[int, ...]  # cards since the last reset
     played: tuple[tuple[int, int], ...]  # (player, card) laid this deal, in order
     go_said: tuple[bool, bool]  # who has said go in the current sequence
+    goes: tuple[tuple[int, int], ...]  # (player, count when they said go) this deal
     opponent_cards_left: int  # cards the opponent still holds
     winner: int | None
 
@@ -86,6 +87,7 @@ def make_view(state: GameState, seat: int) -> PlayerView:
         sequence=tuple(state.seq),
         played=tuple(state.played),
         go_said=(state.go_said[0], state.go_said[1]),
+        goes=tuple(state.goes),
         opponent_cards_left=len(state.hands[1 - seat]),
         winner=state.winner,
     )

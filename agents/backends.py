@@ -1,0 +1,171 @@
+"""Where tournament blocks run: in this process, a local process pool, or a Ray cluster.
+
+Every backend runs the same pure function (:func:`agents.tournament.play_task`) on the same
+tasks and yields each block's games as it finishes; the runner sorts them by their keys, so the
+results never depend on the backend, the number of workers or the order blocks finish in.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import signal
+import socket
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from pathlib import Path
+
+from .tournament import GameResult, Task, TournamentError, play_task
+
+BACKENDS = ("serial", "pool", "ray")
+
+
+class BackendError(RuntimeError):
+    """A backend that cannot start (Ray missing, cluster unreachable, pool broken)."""
+
+
+class SerialBackend:
+    """Runs blocks one after another in this process (debugging, tiny runs, the reference)."""
+
+    name = "serial"
+    workers = 1
+
+    def run(self, tasks: Sequence[Task]) -> Iterator[list[GameResult]]:
+        for task in tasks:
+            yield play_task(task)
+
+    def close(self) -> None:
+        pass
+
+
+def _ignore_sigint() -> None:
+    # Ctrl-C reaches the whole process group; the parent decides what stops, workers carry on.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def default_start_method() -> str:
+    """``forkserver`` where the platform has it (fast, no inherited state), else ``spawn``."""
+    return "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+
+
+class PoolBackend:
+    """A local process pool (``forkserver`` or ``spawn``, never ``fork``)."""
+
+    name = "pool"
+
+    def __init__(self, workers: int | None = None, start_method: str | None = None) -> None:
+        self.workers = workers or os.cpu_count() or 1
+        method = start_method or default_start_method()
+        if method not in ("forkserver", "spawn"):
+            raise TournamentError(f"start method must be 'forkserver' or 'spawn', got {method!r}")
+        self._executor = ProcessPoolExecutor(
+            max_workers=self.workers, mp_context=mp.get_context(method), initializer=_ignore_sigint
+        )
+        self._pending: set[Future] = set()
+
+    def run(self, tasks: Sequence[Task]) -> Iterator[list[GameResult]]:
+        self._pending = {self._executor.submit(play_task, t) for t in tasks}
+        while self._pending:
+            done, self._pending = wait(self._pending, return_when=FIRST_COMPLETED)
+            for fut in done:
+                yield fut.result()
+
+    def close(self) -> None:
+        for fut in self._pending:
+            fut.cancel()
+        processes = list(getattr(self._executor, "_processes", {}).values())
+        self._executor.shutdown(wait=False, cancel_futures=True)
+        if self._pending:
+            # Interrupted: the blocks still running would be thrown away anyway; stop our workers.
+            for proc in processes:
+                if proc.is_alive():
+                    proc.terminate()
+        for proc in processes:
+            proc.join(timeout=5)
+        self._pending = set()
+
+
+def _check_address(address: str, timeout: float = 5.0) -> None:
+    """Fail fast and clearly when a ``host:port`` cluster address does not answer."""
+    if address in ("auto", "local"):
+        return
+    hostport = address.split("://", 1)[-1]
+    host, sep, port = hostport.rpartition(":")
+    if not sep or not port.isdigit():
+        raise BackendError(f"Ray address must be 'auto' or host:port (optionally ray://host:port), got {address!r}")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except OSError as exc:
+        raise BackendError(f"cannot reach the Ray cluster at {address}: {exc}") from None
+
+
+class RayBackend:
+    """Blocks as Ray tasks: joins ``address`` if given, else starts a local Ray with ``workers`` CPUs."""
+
+    name = "ray"
+
+    def __init__(self, workers: int | None = None, address: str | None = None) -> None:
+        try:
+            import ray
+        except ImportError:
+            raise BackendError("the Ray backend needs Ray: pip install 'cribbage-env[ray]'") from None
+        self._ray = ray
+        root = str(Path(__file__).resolve().parent.parent)
+        pkgs = [str(Path(__file__).resolve().parent), str(Path(root) / "cribbage_env")]
+        self._owns = not ray.is_initialized()
+        if self._owns:
+            if address:
+                _check_address(address)
+                # Ship this checkout's packages so every node runs exactly the driver's code.
+                env = {"py_modules": pkgs}
+                try:
+                    ray.init(address=address, runtime_env=env, logging_level="ERROR", log_to_driver=False)
+                except Exception as exc:  # ConnectionError, RuntimeError... all mean "cannot join"
+                    raise BackendError(f"cannot join the Ray cluster at {address}: {exc}") from None
+            else:
+                pythonpath = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
+                ray.init(
+                    num_cpus=workers or os.cpu_count() or 1, include_dashboard=False,
+                    runtime_env={"env_vars": {"PYTHONPATH": pythonpath}},
+                    logging_level="ERROR", log_to_driver=False,
+                )
+        self.workers = int(ray.cluster_resources().get("CPU", workers or 1))
+        self._remote = ray.remote(num_cpus=1, max_retries=2)(play_task)
+        self._pending: list = []
+
+    def run(self, tasks: Sequence[Task]) -> Iterator[list[GameResult]]:
+        ray = self._ray
+        self._pending = [self._remote.remote(t) for t in tasks]
+        while self._pending:
+            done, self._pending = ray.wait(self._pending, num_returns=1)
+            for ref in done:
+                yield ray.get(ref)
+
+    def close(self) -> None:
+        ray = self._ray
+        for ref in self._pending:
+            try:
+                ray.cancel(ref, force=True)
+            except Exception:  # already finished or gone
+                pass
+        self._pending = []
+        if self._owns and ray.is_initialized():
+            ray.shutdown()
+
+
+def make_backend(name: str = "pool", workers: int | None = None, address: str | None = None):
+    """A backend by name: ``serial``, ``pool`` (default) or ``ray``."""
+    if name not in BACKENDS:
+        raise TournamentError(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise TournamentError(f"workers must be a positive integer, got {workers!r}")
+    if address and name != "ray":
+        raise TournamentError("--address joins a Ray cluster: use it with --backend ray")
+    if name == "serial":
+        return SerialBackend()
+    if name == "pool":
+        if workers == 1:
+            return SerialBackend()
+        return PoolBackend(workers)
+    return RayBackend(workers, address)

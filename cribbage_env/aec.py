@@ -1,0 +1,252 @@
+"""PettingZoo AEC environment: two learners, ``player_0`` and ``player_1``, over the same engine.
+
+Needs the optional extra ``pettingzoo`` (``pip install ".[pettingzoo]"``). Observations, masks and
+the two-pick discard are exactly those of :class:`cribbage_env.env.CribbageEnv` (same
+:mod:`cribbage_env.encoding` functions), and ``reset(seed=s)`` deals the same cards as the Gym
+env's ``reset(seed=s)``.
+
+>>> from cribbage_env.aec import env as make_env
+>>> e = make_env()
+>>> e.reset(seed=1)
+>>> while e.agents:
+...     obs, reward, terminated, truncated, info = e.last()
+...     action = None if terminated or truncated else int(obs["action_mask"].argmax())
+...     e.step(action)
+>>> e.unwrapped.game.is_over
+True
+
+Also registered where PettingZoo has a registry (1.26+): ``pettingzoo.make("aec",
+"cribbage/Cribbage-v0")`` and ``"cribbage/CribbageDeal-v0"`` after ``import cribbage_env``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle, seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .encoding import (
+    NUM_ACTIONS,
+    action_mask,
+    as_action,
+    encode,
+    observation_space,
+    picks_to_engine_action,
+)
+from .engine import GameState, IllegalActionError, Phase, new_game, skunk_level
+from .env import (
+    _EPISODES,
+    _REWARDS,
+    _check_choice,
+    episode_seeds,
+    finished_deal_view,
+    render_view,
+)
+from .views import PlayerView
+
+AGENTS = ("player_0", "player_1")
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The AEC env with PettingZoo's standard wrappers (like the classic games).
+
+    An illegal card ends the game with ``-1`` for the player who chose it
+    (``TerminateIllegalWrapper``); out-of-range actions fail an assertion; calling out of order
+    raises.
+    """
+    e: AECEnv = raw_env(**kwargs)
+    e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e
+
+
+class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
+    """
+    ## Description
+
+    Two-player cribbage for two learners. Agents are ``player_0`` and ``player_1`` (engine seats 0
+    and 1). Only real choices are asked: cuts, dealing, forced "go"s and counting are automatic.
+    The agent to act is the engine's player to act; during the discard the same agent acts twice
+    in a row (two picks).
+
+    ## Action Space
+
+    ``Discrete(52)`` card ids, as in the Gym env (two picks for the discard). The raw env raises
+    :class:`~cribbage_env.IllegalActionError` on an illegal card; :func:`env` wraps it with
+    ``TerminateIllegalWrapper`` instead.
+
+    ## Observation Space
+
+    ``Dict({"observation": Box(0, 1, (534,), float32), "action_mask": Box(0, 1, (52,), int8)})``
+    from that agent's PlayerView (see :mod:`cribbage_env.encoding`); the mask is all zeros for the
+    agent not to act. ``infos[agent]["action_mask"]`` holds the same mask.
+
+    ## Rewards
+
+    ``reward="points"``: after every step each agent gets its points minus the other's points
+    scored in that step (zero-sum), so an agent's cumulative reward between its turns is the
+    margin change since its last decision and the episode total is the final margin.
+    ``reward="win"``: ±1 at the end (±2/±3 for skunks with ``skunk_bonus``; sign of the margin in
+    the one-deal episode).
+
+    ## Episode End
+
+    All agents terminate when a player reaches 121 (``episode="game"``) or after the first deal's
+    show (``episode="deal"``). Never truncated.
+
+    ## Arguments
+
+    ``episode`` ("game" | "deal"), ``reward`` ("points" | "win"), ``skunk_bonus`` (bool),
+    ``render_mode`` (None | "ansi": a spectator's table, no hidden cards). ``reset`` accepts and
+    ignores ``options``.
+
+    ## Version History
+
+    - v0: initial version.
+    """
+
+    metadata = {"render_modes": ["ansi"], "name": "cribbage_v0", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        episode: str = "game",
+        reward: str = "points",
+        skunk_bonus: bool = False,
+        render_mode: str | None = None,
+    ) -> None:
+        _check_choice("episode", episode, _EPISODES)
+        _check_choice("reward", reward, _REWARDS)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
+        EzPickle.__init__(self, episode, reward, skunk_bonus, render_mode)
+        super().__init__()
+        self.episode = episode
+        self.reward_mode = reward
+        self.skunk_bonus = bool(skunk_bonus)
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        self.observation_spaces = {a: observation_space() for a in AGENTS}
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
+        self.game: GameState | None = None
+        self.np_random: np.random.Generator | None = None
+        self._pending: list[int | None] = [None, None]
+        self._views: list[PlayerView | None] = [None, None]
+        self._deal_dealer = 0
+        self._margin = 0  # seat 0's score minus seat 1's
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------------- AEC API
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None or self.np_random is None:
+            self.np_random, _ = seeding.np_random(seed)
+        game_seed, _opponent_seed = episode_seeds(self.np_random)  # same draws as CribbageEnv
+        self.game = new_game(game_seed)
+        self._pending = [None, None]
+        self._views = [None, None]
+        self._deal_dealer = self.game.dealer
+        self._margin = 0
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.agent_selection = AGENTS[self.game.current_player]
+        self._update_infos()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = AGENTS.index(agent)
+        obs, mask = encode(self._view(seat), self._pending[seat])
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = AGENTS.index(agent)
+        card = as_action(action)
+        g = self.game
+        mask = action_mask(self._view(seat), self._pending[seat])
+        if not mask[card]:
+            legal = np.flatnonzero(mask).tolist()
+            raise IllegalActionError(
+                f"card {card} is not legal for {agent} now ({g.phase.value}); legal: {legal}"
+            )
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._views = [None, None]
+        if g.phase is Phase.DISCARD and self._pending[seat] is None:
+            self._pending[seat] = card
+        else:
+            if g.phase is Phase.DISCARD:
+                g.apply(picks_to_engine_action(self._pending[seat], card))
+                self._pending[seat] = None
+            else:
+                g.apply(card)
+            s = g.scores
+            margin = s[0] - s[1]
+            over = g.winner is not None or (self.episode == "deal" and g.deal_no > 0)
+            if self.reward_mode == "points":
+                delta = float(margin - self._margin)
+                self.rewards = {AGENTS[0]: delta, AGENTS[1]: -delta}
+            elif over:
+                if self.episode == "deal":
+                    r = float(np.sign(margin))
+                else:
+                    level = skunk_level(s) if self.skunk_bonus else 1
+                    r = float(level if g.winner == 0 else -level)
+                self.rewards = {AGENTS[0]: r, AGENTS[1]: -r}
+            self._margin = margin
+            if over:
+                self.terminations = dict.fromkeys(self.agents, True)
+        self._accumulate_rewards()
+        if not any(self.terminations.values()):
+            self.agent_selection = AGENTS[g.current_player]
+        else:
+            self.agent_selection = AGENTS[1 - seat]
+        self._update_infos()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render mode; use render_mode='ansi'")
+            return None
+        if self.game is None:
+            return "(no game: call reset())"
+        # A spectator sees only public information: seat 0's view without its hidden cards.
+        view = dataclasses.replace(self._view(0), hand=(), kept=(), discards=(), legal_actions=())
+        return render_view(view, None, names=AGENTS)
+
+    def close(self) -> None:
+        pass
+
+    # ------------------------------------------------------------------------- internals
+    def _view(self, seat: int) -> PlayerView:
+        """Seat's view of the current state (cached until the next step or reset)."""
+        view = self._views[seat]
+        if view is not None:
+            return view
+        g = self.game
+        view = g.view(seat)
+        if self.episode == "deal" and g.deal_no > 0 and g.winner is None:
+            view = finished_deal_view(view, self._deal_dealer)
+        self._views[seat] = view
+        return view
+
+    def _update_infos(self) -> None:
+        self.infos = {}
+        for seat, agent in enumerate(AGENTS):
+            self.infos[agent] = {"action_mask": action_mask(self._view(seat), self._pending[seat])}

@@ -1,0 +1,446 @@
+"""CribbageEnv: one learner against an opponent agent, as a Gymnasium environment.
+
+The env wraps the rules engine (:mod:`cribbage_env.engine`); observations and masks come from
+:mod:`cribbage_env.encoding`, built only from the learner's PlayerView.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from .cards import cards_str
+from .encoding import NUM_ACTIONS, InvalidActionError, as_action, encode, picks_to_engine_action
+from .engine import GameState, IllegalActionError, Phase, new_game, skunk_level
+from .views import PlayerView
+
+__all__ = [
+    "CribbageEnv", "EpisodeOverError", "FlatObservation", "InvalidActionError", "OpponentError",
+    "RLlibMaskObservation", "episode_seeds", "finished_deal_view", "render_view", "resolve_opponent",
+]
+
+Policy = Callable[[PlayerView, np.random.Generator], int]
+
+_SEATS = (0, 1, "alternate")
+_REWARDS = ("points", "win")
+_EPISODES = ("game", "deal")
+_ILLEGAL = ("penalize", "raise")
+_OPTION_KEYS = frozenset({"opponent", "seat"})
+
+
+class EpisodeOverError(IllegalActionError):
+    """``step`` after the episode ended: call ``reset()`` first."""
+
+
+class OpponentError(IllegalActionError):
+    """The opponent agent returned an action the engine rejects."""
+
+
+def episode_seeds(np_random: np.random.Generator) -> tuple[int, int]:
+    """The (game seed, opponent seed) of the next episode, drawn from the env's generator.
+
+    Both environments (Gym and AEC) draw the game seed this way, so the same ``reset(seed=...)``
+    deals the same cards in both.
+
+    >>> from gymnasium.utils import seeding
+    >>> a, _ = seeding.np_random(3)
+    >>> b, _ = seeding.np_random(3)
+    >>> episode_seeds(a) == episode_seeds(b)
+    True
+    """
+    game_seed, opponent_seed = np_random.integers(0, 2**63 - 1, size=2).tolist()
+    return game_seed, opponent_seed
+
+
+class _CallablePolicy:
+    """Adapts a plain ``f(view, rng) -> action`` to the agent protocol."""
+
+    def __init__(self, fn: Policy) -> None:
+        self.fn = fn
+        self.name = getattr(fn, "__name__", "callable")
+
+    def act(self, view: PlayerView, rng: np.random.Generator) -> int:
+        return self.fn(view, rng)
+
+
+def resolve_opponent(opponent: Any) -> Any:
+    """An object with ``act(view, rng)`` from an agent, a callable or a spec string like "random".
+
+    Names are resolved through :func:`agents.make_agent` at call time, so ``cribbage_env`` does not
+    import ``agents`` until an opponent is named.
+    """
+    if isinstance(opponent, str):
+        from agents import make_agent  # lazy: agents depends on cribbage_env, not the reverse
+
+        return make_agent(opponent)
+    if hasattr(opponent, "act"):
+        return opponent
+    if callable(opponent):
+        return _CallablePolicy(opponent)
+    raise ValueError(
+        f"opponent must be an agent name (e.g. 'random'), an object with act(view, rng) or a "
+        f"callable f(view, rng) -> action; got {opponent!r}"
+    )
+
+
+def _check_choice(name: str, value: Any, allowed: tuple) -> None:
+    if isinstance(value, bool) or value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
+
+
+class CribbageEnv(gym.Env):
+    """
+    ## Description
+
+    Two-player six-card cribbage to 121 (``cribbage/Cribbage-v0``) or a single deal
+    (``cribbage/CribbageDeal-v0``), played by one learner against an opponent agent. The learner is
+    asked only when it has a real choice: dealing, all cuts (the cut card never depends on where
+    one cuts, RULES R11.1), a forced "go", pegging of go/last card and the show are resolved
+    automatically, and the opponent's decisions are made inside ``step``.
+
+    ## Action Space
+
+    ``Discrete(52)``: a card id (``13 * suit + rank``, suits C D H S, ranks A..K) in every phase.
+    In the play the card is laid. The discard is **two picks in a row**: the first pick is held
+    (the observation marks it in ``pending_discard`` and the ``phase`` one-hot says "discard
+    second pick", reward 0), the second completes the two-card discard. Accepted action values:
+    Python/numpy integers 0..51 (also 0-d or one-element integer arrays). Anything else (floats,
+    bools, None, out-of-range ints) raises :class:`~cribbage_env.encoding.InvalidActionError`
+    (a ``ValueError``) in both illegal-action modes and changes nothing.
+
+    ## Observation Space
+
+    ``Dict({"observation": Box(0, 1, (534,), float32), "action_mask": Box(0, 1, (52,), int8)})``.
+    The vector is documented slice by slice in :mod:`cribbage_env.encoding` (own hand, pending
+    discard pick, own discards and kept cards, starter, current sequence and its recent ranks in
+    order, cards played by each side this deal, phase, dealer/turn/go flags, count, both scores,
+    opponent cards left). The mask marks the legal card ids. The same mask is also in
+    ``info["action_mask"]`` (a fresh int8 array), from :meth:`action_masks` (bool, for
+    sb3-contrib MaskablePPO) and, through :class:`RLlibMaskObservation`, under RLlib's key names.
+
+    ## Rewards
+
+    - ``reward="points"`` (default): the learner's points minus the opponent's points scored since
+      the learner's previous decision (its own pegging, the opponent's replies, the show, his
+      heels...). Over an episode the rewards sum to the final margin (learner score minus opponent
+      score).
+    - ``reward="win"``: 0 until the end, then +1 for a win and -1 for a loss; with
+      ``skunk_bonus=True`` ±2 for a skunk (loser under 91) and ±3 for a double skunk (under 61).
+      In ``CribbageDeal-v0`` it is the sign of the deal's margin (0 for a tie); no skunks.
+    - An illegal card with ``illegal_action="penalize"`` gives ``illegal_penalty`` (default -1)
+      and changes nothing else.
+
+    ## Starting State
+
+    A new game from a seed drawn from the env's generator: players cut for first deal, the cards
+    are dealt, and (if the opponent is pone) the opponent discards; the first observation is the
+    learner's first discard pick.
+
+    ## Episode End
+
+    Terminated when a player reaches 121 (``Cribbage-v0``) or when the first deal's show is over
+    (``CribbageDeal-v0``; the terminal observation then shows the final scores, phase "over" and
+    no cards). Never truncated (every game ends: each deal scores at least the last card).
+
+    ## Information
+
+    ``info`` holds ``action_mask`` (int8), ``seat`` (the learner's seat) and ``illegal_action``
+    (bool); at the end also ``scores`` (learner, opponent), ``margin`` and ``won``.
+
+    ## Arguments
+
+    ```python
+    gym.make("cribbage/Cribbage-v0", opponent="random", seat=0, reward="points",
+             skunk_bonus=False, illegal_action="penalize", illegal_penalty=-1.0, render_mode=None)
+    ```
+
+    - ``opponent``: an agent name resolved with ``agents.make_agent`` ("random", "greedy",
+      "expectimax", ...), an object with ``act(view, rng) -> action`` or a callable
+      ``f(view, rng) -> action`` returning *engine* actions (discards as
+      ``cribbage_env.discard_action``). Swap it per episode with
+      ``reset(options={"opponent": ...})``. Its generator is derived from the env's seed.
+    - ``seat``: the learner's seat, 0, 1 or "alternate" (0, 1, 0, ... counted from the last
+      seeded reset); also ``reset(options={"seat": ...})``. Who deals first is decided by the cut.
+    - ``episode``: "game" (to 121) or "deal" (one deal); set by the registered ids.
+    - ``illegal_action``: "penalize" (default; ``check_env`` steps with unmasked actions) or
+      "raise" (:class:`~cribbage_env.IllegalActionError`, state unchanged).
+    - ``render_mode``: None or "ansi" (a text table of the learner's situation).
+
+    ## Version History
+
+    - v0: initial version.
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+
+    def __init__(
+        self,
+        opponent: Any = "random",
+        *,
+        seat: int | str = 0,
+        episode: str = "game",
+        reward: str = "points",
+        skunk_bonus: bool = False,
+        illegal_action: str = "penalize",
+        illegal_penalty: float = -1.0,
+        render_mode: str | None = None,
+    ) -> None:
+        _check_choice("seat", seat, _SEATS)
+        _check_choice("episode", episode, _EPISODES)
+        _check_choice("reward", reward, _REWARDS)
+        _check_choice("illegal_action", illegal_action, _ILLEGAL)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
+        if not isinstance(opponent, str) and not hasattr(opponent, "act") and not callable(opponent):
+            resolve_opponent(opponent)  # raises the explanatory ValueError
+        self.opponent_spec = opponent
+        self.seat_option = seat
+        self.episode = episode
+        self.reward_mode = reward
+        self.skunk_bonus = bool(skunk_bonus)
+        self.illegal_action = illegal_action
+        self.illegal_penalty = float(illegal_penalty)
+        self.render_mode = render_mode
+        self.action_space = spaces.Discrete(NUM_ACTIONS)
+        from .encoding import observation_space
+
+        self.observation_space = observation_space()
+        self._opponent: Any = None
+        self._opponent_key: Any = None
+        self.opponent_rng: np.random.Generator | None = None
+        self.game: GameState | None = None
+        self.seat = 0
+        self._episode_index = 0
+        self._pending: int | None = None
+        self._obs: np.ndarray | None = None
+        self._mask: np.ndarray | None = None
+        self._margin = 0
+        self._done = False
+        self._deal_dealer = 0
+
+    # ------------------------------------------------------------------------- gymnasium API
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        options = dict(options or {})
+        unknown = set(options) - _OPTION_KEYS
+        if unknown:
+            raise ValueError(f"unknown reset option(s) {sorted(unknown)}; known: {sorted(_OPTION_KEYS)}")
+        if "seat" in options:
+            _check_choice("seat", options["seat"], _SEATS)
+            self.seat_option = options["seat"]
+        if "opponent" in options:
+            self.opponent_spec = options["opponent"]
+        if seed is not None:
+            self._episode_index = 0
+        self.seat = (
+            self._episode_index % 2 if self.seat_option == "alternate" else int(self.seat_option)
+        )
+        self._episode_index += 1
+        self._ensure_opponent()
+        game_seed, opponent_seed = episode_seeds(self.np_random)
+        self.opponent_rng = np.random.Generator(np.random.PCG64(opponent_seed))
+        self.game = new_game(game_seed)
+        self._pending = None
+        self._done = False
+        self._margin = 0
+        self._deal_dealer = self.game.dealer
+        self._run_opponent()
+        return self._observe(), self._info(False)
+
+    def step(self, action: Any):
+        card = as_action(action)
+        if self._done or self.game is None:
+            raise EpisodeOverError("the episode is over (or was never started): call reset() first")
+        if not self._mask[card]:
+            if self.illegal_action == "raise":
+                legal = np.flatnonzero(self._mask).tolist()
+                raise IllegalActionError(
+                    f"card {card} ({cards_str([card])}) is not legal now "
+                    f"({self._phase_name()}); legal: "
+                    + (", ".join(f"{c} ({cards_str([c])})" for c in legal) or "none")
+                )
+            return self._observe(), self.illegal_penalty, False, False, self._info(True)
+        g = self.game
+        if g.phase is Phase.DISCARD:
+            if self._pending is None:
+                self._pending = card
+                return self._observe(), 0.0, False, False, self._info(False)
+            g.apply(picks_to_engine_action(self._pending, card))
+            self._pending = None
+        else:
+            g.apply(card)
+        self._run_opponent()
+        seat = self.seat
+        scores = g.scores
+        margin = scores[seat] - scores[1 - seat]
+        terminated = g.winner is not None or (self.episode == "deal" and g.deal_no > 0)
+        if self.reward_mode == "points":
+            reward = float(margin - self._margin)
+        elif terminated:
+            reward = self._win_reward(margin)
+        else:
+            reward = 0.0
+        self._margin = margin
+        self._done = terminated
+        return self._observe(), reward, terminated, False, self._info(False)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gym.logger.warn(
+                "render() called without a render mode; use CribbageEnv(render_mode='ansi')"
+            )
+            return None
+        if self.game is None:
+            return "(no game: call reset())"
+        return render_view(self._view(), self._pending, names=("you", "opponent"))
+
+    def action_masks(self) -> np.ndarray:
+        """The legal-action mask as bool (the method sb3-contrib's MaskablePPO looks for)."""
+        if self._mask is None:
+            raise EpisodeOverError("no mask before reset(): call reset() first")
+        return self._mask.astype(bool)
+
+    @property
+    def opponent(self) -> Any:
+        """The resolved opponent agent of the current episode."""
+        self._ensure_opponent()
+        return self._opponent
+
+    # ------------------------------------------------------------------------- internals
+    def _ensure_opponent(self) -> None:
+        spec = self.opponent_spec
+        if self._opponent is None or self._opponent_key is not spec:
+            self._opponent = resolve_opponent(spec)
+            self._opponent_key = spec
+
+    def _run_opponent(self) -> None:
+        """Let the opponent decide until it is the learner's turn or the episode is over."""
+        g = self.game
+        seat = self.seat
+        opp = 1 - seat
+        agent = self._opponent
+        rng = self.opponent_rng
+        deal_only = self.episode == "deal"
+        while g.winner is None and g.to_act != seat:
+            if deal_only and g.deal_no > 0:
+                return
+            action = agent.act(g.view(opp), rng)
+            try:
+                g.apply(action)
+            except IllegalActionError as exc:
+                name = getattr(agent, "name", type(agent).__name__)
+                raise OpponentError(f"opponent {name!r} chose an illegal action: {exc}") from None
+
+    def _view(self) -> PlayerView:
+        g = self.game
+        view = g.view(self.seat)
+        if self.episode == "deal" and g.deal_no > 0 and g.winner is None:
+            view = finished_deal_view(view, self._deal_dealer)
+        return view
+
+    def _observe(self) -> dict[str, np.ndarray]:
+        obs, mask = encode(self._view(), self._pending)
+        self._mask = mask
+        return {"observation": obs, "action_mask": mask.copy()}
+
+    def _info(self, illegal: bool) -> dict[str, Any]:
+        info: dict[str, Any] = {
+            "action_mask": self._mask.copy(), "seat": self.seat, "illegal_action": illegal,
+        }
+        if self._done:
+            s = self.game.scores
+            info["scores"] = (s[self.seat], s[1 - self.seat])
+            info["margin"] = self._margin
+            info["won"] = (
+                self.game.winner == self.seat if self.episode == "game" else self._margin > 0
+            )
+        return info
+
+    def _win_reward(self, margin: int) -> float:
+        g = self.game
+        if self.episode == "deal":
+            return float(np.sign(margin))
+        level = skunk_level(g.scores) if self.skunk_bonus else 1
+        return float(level if g.winner == self.seat else -level)
+
+    def _phase_name(self) -> str:
+        g = self.game
+        if g.phase is Phase.DISCARD:
+            return "discard, " + ("second pick" if self._pending is not None else "first pick")
+        return g.phase.value
+
+
+def finished_deal_view(view: PlayerView, dealer: int) -> PlayerView:
+    """The terminal view of a one-deal episode: scores and dealer of the finished deal, no cards.
+
+    After the show the engine has already dealt the next hand; the episode must not show it.
+    """
+    return dataclasses.replace(
+        view, phase=Phase.GAME_OVER, to_act=None, legal_actions=(), dealer=dealer, deal=0,
+        hand=(), kept=(), discards=(), opponent_discarded=False, starter=None, count=0,
+        sequence=(), played=(), go_said=(False, False), opponent_cards_left=0,
+    )
+
+
+def render_view(view: PlayerView, pending: int | None = None, *, names: tuple[str, str]) -> str:
+    """A text table of one seat's situation (only what that seat may see)."""
+    seat = view.seat
+    me, them = names
+    star = cards_str([view.starter]) if view.starter is not None else "--"
+    dealer = me if view.dealer == seat else them
+    own = [c for _, c in view.played if _ == seat]
+    opp = [c for p, c in view.played if p != seat]
+    lines = [
+        f"deal {view.deal}  phase: {view.phase.value}  dealer: {dealer}",
+        f"score  {me}: {view.scores[seat]:>3}   {them}: {view.scores[1 - seat]:>3}",
+        f"starter: {star}   count: {view.count:>2}   sequence: [{cards_str(view.sequence)}]",
+        f"{me} hand: [{cards_str(view.hand)}]"
+        + (f"  pending discard: {cards_str([pending])}" if pending is not None else "")
+        + (f"  crib cards: [{cards_str(view.discards)}]" if view.discards else ""),
+        f"{me} played: [{cards_str(own)}]   {them} played: [{cards_str(opp)}]   "
+        f"{them} holds {view.opponent_cards_left} card(s)",
+    ]
+    if view.winner is not None:
+        lines.append(f"game over: {me if view.winner == seat else them} won")
+    elif view.to_act is not None:
+        lines.append(f"to act: {me if view.to_act == seat else them}")
+    return "\n".join(lines) + "\n"
+
+
+class FlatObservation(gym.ObservationWrapper):
+    """Only the float32 vector as observation (``Box``); the mask stays in ``info["action_mask"]``
+    and :meth:`CribbageEnv.action_masks` (reached through ``get_wrapper_attr``).
+
+    For libraries whose policies want a Box (sb3-contrib ``MaskablePPO("MlpPolicy")``, CleanRL).
+    """
+
+    def __init__(self, env: gym.Env) -> None:
+        super().__init__(env)
+        self.observation_space = env.observation_space["observation"]
+
+    def observation(self, observation: dict[str, np.ndarray]) -> np.ndarray:
+        return observation["observation"]
+
+
+class RLlibMaskObservation(gym.ObservationWrapper):
+    """Renames the observation keys to RLlib's action-masking convention.
+
+    ``{"observation", "action_mask"}`` -> ``{"observations", "action_mask"}`` (what RLlib's
+    action-masking RLModule example reads). The mask itself comes from the same function.
+    """
+
+    def __init__(self, env: gym.Env) -> None:
+        super().__init__(env)
+        inner = env.observation_space
+        self.observation_space = spaces.Dict(
+            {"observations": inner["observation"], "action_mask": inner["action_mask"]}
+        )
+
+    def observation(self, observation: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        return {"observations": observation["observation"], "action_mask": observation["action_mask"]}
+

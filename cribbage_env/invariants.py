@@ -1,0 +1,88 @@
+"""Invariants every reachable game state satisfies, checked by the soak benchmark and fuzz tests.
+
+These are consequences of the rules stated independently of how the engine enforces them: card
+conservation, counts, scores, phase bookkeeping and what a PlayerView may hold.
+"""
+
+from __future__ import annotations
+
+from .cards import VALUE
+from .engine import WINNING_SCORE, GameState, Phase
+
+
+class InvariantViolation(AssertionError):
+    """A game state that breaks a rule-level invariant (an engine bug)."""
+
+
+def _fail(state: GameState, what: str) -> None:
+    raise InvariantViolation(f"{what} [{state!r}, decisions={len(state.decisions)}]")
+
+
+def check_state(state: GameState, previous_scores: tuple[int, int] | None = None) -> None:
+    """Raise :class:`InvariantViolation` if ``state`` breaks an invariant.
+
+    >>> from cribbage_env.engine import new_game
+    >>> check_state(new_game(2))
+    """
+    s0, s1 = state.scores
+    if previous_scores is not None and (s0 < previous_scores[0] or s1 < previous_scores[1]):
+        _fail(state, f"scores went down: {previous_scores} -> {(s0, s1)}")
+    if s0 < 0 or s1 < 0:
+        _fail(state, "negative score")
+    over = [p for p in (0, 1) if state.scores[p] >= WINNING_SCORE]
+    if len(over) > 1:
+        _fail(state, "both players at 121 or more (R10: the game stops at the first)")
+    if over and state.winner != over[0]:
+        _fail(state, f"player {over[0]} reached 121 but the winner is {state.winner}")
+    if state.winner is not None:
+        if not over or state.phase is not Phase.GAME_OVER or state.legal_actions():
+            _fail(state, "a finished game must be at GAME_OVER with a winner >= 121 and no actions")
+        return
+    if state.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT):
+        return
+    legal = state.legal_actions()
+    if not legal:
+        _fail(state, f"no legal action in phase {state.phase.value}")
+    # Card conservation within the deal: dealt cards are in hands, crib or played, once each.
+    dealt = state._chance.deck(state.deal_no)[:12]
+    held = state.hands[0] + state.hands[1]
+    played = [c for _, c in state.played]
+    places = held + state.crib + played
+    if len(places) != len(set(places)):
+        _fail(state, "a card is in two places")
+    if sorted(places) != sorted(dealt):
+        _fail(state, "dealt cards are not exactly hands + crib + played cards")
+    if state.starter is not None and state.starter in places:
+        _fail(state, "the starter is also in a hand, the crib or the play")
+    if state.phase is Phase.DISCARD:
+        for p in (0, 1):
+            expected = 4 if state.discards[p] else 6
+            if len(state.hands[p]) != expected:
+                _fail(state, f"player {p} holds {len(state.hands[p])} cards in the discard")
+        if len(state.crib) != 2 * sum(bool(d) for d in state.discards):
+            _fail(state, "crib size does not match the discards made")
+    if state.phase is Phase.PLAY:
+        if state.starter is None or len(state.crib) != 4:
+            _fail(state, "play without a starter or a full crib")
+        if state.count != sum(VALUE[c] for c in state.seq) or state.count > 31:
+            _fail(state, f"count {state.count} does not match the sequence or exceeds 31")
+        for p in (0, 1):
+            mine = [c for q, c in state.played if q == p]
+            if sorted(mine + state.hands[p]) != sorted(state.kept[p]):
+                _fail(state, f"player {p}'s played + held cards are not the four kept")
+        p = state.to_act
+        if not any(VALUE[c] <= 31 - state.count for c in state.hands[p]):
+            _fail(state, f"player {p} is asked to play but cannot (a go must be automatic)")
+
+
+def check_view(state: GameState, seat: int) -> None:
+    """The seat's view holds none of the opponent's unplayed cards nor the hidden crib."""
+    view = state.view(seat)
+    opp = 1 - seat
+    visible = set(view.hand) | set(view.kept) | set(view.discards) | set(view.sequence)
+    visible |= {c for _, c in view.played}
+    hidden = set(state.hands[opp]) | set(state.discards[opp])
+    if visible & hidden:
+        _fail(state, f"seat {seat}'s view shows hidden cards {sorted(visible & hidden)}")
+    if view.opponent_cards_left != len(state.hands[opp]):
+        _fail(state, "view miscounts the opponent's cards")

@@ -1,0 +1,44 @@
+"""Register the environments with Gymnasium (and PettingZoo, where it has a registry) at import.
+
+Gymnasium 1.x has no plugin auto-discovery, so ``import cribbage_env`` registers the ids; the form
+``gym.make("cribbage_env:cribbage/Cribbage-v0")`` imports the package first and so always works.
+Entry points are strings: nothing heavy is imported until an env is made.
+"""
+
+from __future__ import annotations
+
+GYM_IDS = {
+    "cribbage/Cribbage-v0": {"episode": "game"},
+    "cribbage/CribbageDeal-v0": {"episode": "deal"},
+}
+#: PettingZoo ids (``pettingzoo.make("aec", id)``, PettingZoo >= 1.26 has a registry).
+AEC_IDS = {
+    "cribbage/Cribbage-v0": {"episode": "game"},
+    "cribbage/CribbageDeal-v0": {"episode": "deal"},
+}
+
+
+def register_gymnasium() -> None:
+    try:
+        from gymnasium.envs.registration import register, registry
+    except ImportError:  # pragma: no cover - gymnasium is a core dependency
+        return
+    for env_id, kwargs in GYM_IDS.items():
+        if env_id not in registry:
+            register(id=env_id, entry_point="cribbage_env.env:CribbageEnv", kwargs=kwargs)
+
+
+def register_pettingzoo() -> bool:
+    """Register the AEC ids if PettingZoo is installed and has ``register``; True if it did."""
+    try:
+        import pettingzoo
+    except ImportError:
+        return False
+    register = getattr(pettingzoo, "register", None)
+    registry = getattr(pettingzoo, "aec_registry", None)
+    if register is None or registry is None:
+        return False
+    for env_id, kwargs in AEC_IDS.items():
+        if env_id not in registry:
+            register("aec", env_id, entry_point="cribbage_env.aec:env", kwargs=kwargs)
+    return True

@@ -1,0 +1,177 @@
+"""`cribbage bench` and `cribbage results` end to end, on small runs with temporary databases."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from agents.results_store import ResultsStore, ResultsStoreError
+from ui.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _bench(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(["bench", *args])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_bench_json_has_the_stable_names(capsys, tmp_path) -> None:
+    db = tmp_path / "r.sqlite"
+    code, out, _ = _bench(capsys, "random", "random:", "--games", "6", "--seed", "3", "--workers", "1",
+                          "--db", str(db), "--json")
+    assert code == 0
+    data = json.loads(out)
+    (p,) = data["pairings"]
+    assert p["agents"] == ["random", "random:"]
+    assert p["games"] == 6 and sum(p["wins"]) == 6
+    lo, hi = p["win_rate_ci"]
+    assert 0 <= lo <= p["wins"][0] / 6 <= hi <= 1
+    assert isinstance(p["mean_margin"], float)
+    assert data["run"]["status"] == "complete"
+    with ResultsStore(db, create=False) as store:
+        assert len(store.games(data["run"]["id"])) == 6
+
+
+def test_bench_same_seed_same_answer_on_serial_and_pool(capsys, tmp_path) -> None:
+    common = ["random", "random:", "--games", "8", "--seed", "21", "--block", "1", "--json", "--db",
+              str(tmp_path / "r.sqlite")]
+    _, serial, _ = _bench(capsys, *common, "--backend", "serial")
+    _, pool, _ = _bench(capsys, *common, "--workers", "2")
+    a, b = json.loads(serial), json.loads(pool)
+    assert a["run"]["workers"] == 1 and b["run"]["workers"] == 2
+    assert a["pairings"] == b["pairings"] and a["ratings"] == b["ratings"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["random", "wizard"], "unknown agent 'wizard'"),
+        (["random", "random", "--games", "0"], "positive integer"),
+        (["random", "random", "--games", "lots"], "positive integer"),
+        (["random", "random", "--games", "5"], "even"),
+        (["random"], "at least two agents"),
+        (["random", "random", "--address", "127.0.0.1:1"], "--backend ray"),
+    ],
+)
+def test_bench_usage_errors_exit_2(capsys, tmp_path, args, message) -> None:
+    try:
+        code = main(["bench", *args, "--db", str(tmp_path / "r.sqlite")])
+    except SystemExit as exc:  # argparse type errors
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2
+    assert message in err
+    assert not (tmp_path / "r.sqlite").exists()  # nothing ran, nothing written
+
+
+def test_bench_corrupt_db_exits_1_and_keeps_the_file(capsys, tmp_path) -> None:
+    db = tmp_path / "bad.sqlite"
+    db.write_bytes(b"garbage" * 50)
+    code, out, err = _bench(capsys, "random", "random", "--games", "2", "--workers", "1", "--db", str(db))
+    assert code == 1
+    assert "not a valid results database" in err and str(db) in err
+    assert db.read_bytes() == b"garbage" * 50
+
+
+def test_bench_db_failure_mid_run_writes_every_game_to_a_recovery_file(capsys, tmp_path, monkeypatch) -> None:
+    calls = []
+    real = ResultsStore.add_games
+
+    def flaky(self, run_id, games):
+        calls.append(len(games))
+        if len(calls) >= 2:
+            raise ResultsStoreError("results database x: database is locked (test)")
+        real(self, run_id, games)
+
+    monkeypatch.setattr(ResultsStore, "add_games", flaky)
+    code, out, err = _bench(capsys, "random", "random:", "--games", "8", "--block", "1", "--workers", "1",
+                            "--db", str(tmp_path / "r.sqlite"), "--json")
+    assert code == 1
+    assert "database is locked" in err
+    summary = json.loads(out)
+    rec = Path(summary["run"]["recovery_file"])
+    saved = json.loads(rec.read_text())
+    assert len(saved["games"]) == 8 and saved["summary"]["pairings"] == summary["pairings"]
+
+
+def test_bench_interrupted_run_saves_finished_games_and_exits_130(capsys, tmp_path, monkeypatch) -> None:
+    calls = []
+    real = ResultsStore.add_games
+
+    def interrupt_on_third(self, run_id, games):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt  # Ctrl-C while saving a block: the block is saved at the end
+        real(self, run_id, games)
+
+    monkeypatch.setattr(ResultsStore, "add_games", interrupt_on_third)
+    db = tmp_path / "r.sqlite"
+    code, out, err = _bench(capsys, "random", "random:", "--games", "20", "--block", "1", "--workers", "1",
+                            "--db", str(db), "--json")
+    assert code == 130
+    assert "interrupted" in err
+    summary = json.loads(out)
+    assert summary["games_played"] == 6 and summary["run"]["status"] == "interrupted"
+    monkeypatch.undo()
+    with ResultsStore(db, create=False) as store:
+        run = store.run(summary["run"]["id"])
+        assert run["status"] == "interrupted" and run["games_done"] == 6
+        assert len(store.games(run["id"])) == 6
+
+
+def test_results_lists_shows_compares_and_exports(capsys, tmp_path) -> None:
+    db = str(tmp_path / "r.sqlite")
+    for seed in ("1", "2"):
+        assert _bench(capsys, "random", "random:", "--games", "4", "--seed", seed, "--workers", "1",
+                      "--db", db)[0] == 0
+    assert main(["results", "--db", db, "--json"]) == 0
+    runs = json.loads(capsys.readouterr().out)["runs"]
+    assert [r["id"] for r in runs] == [2, 1] and runs[0]["games_done"] == 4
+    assert main(["results", "1", "--db", db]) == 0
+    assert "random vs random:" in capsys.readouterr().out
+    assert main(["results", "1", "2", "--db", db, "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["pairings"]
+    assert row["agent_a"] == "random" and row["games_1"] == row["games_2"] == 4
+    csv_path = tmp_path / "games.csv"
+    assert main(["results", "2", "--per-game", "--csv", str(csv_path), "--db", db]) == 0
+    lines = csv_path.read_text().splitlines()
+    assert lines[0].startswith("pairing,index,swapped,seed,winner") and len(lines) == 5
+    assert main(["results", "7", "--db", db]) == 1
+    assert "no run 7" in capsys.readouterr().err
+    assert main(["results", "--db", str(tmp_path / "missing.sqlite")]) == 1
+
+
+def test_bench_csv_and_plots(capsys, tmp_path) -> None:
+    pytest.importorskip("matplotlib")
+    csv_path, plots = tmp_path / "p.csv", tmp_path / "plots"
+    code, out, _ = _bench(capsys, "random", "random:", "random", "--games", "4", "--workers", "1",
+                          "--db", str(tmp_path / "r.sqlite"), "--csv", str(csv_path), "--plot", str(plots))
+    assert code == 0
+    assert "ratings" in out
+    assert len(csv_path.read_text().splitlines()) == 1 + 3
+    for name in ("win_rates.png", "points_per_deal.png", "sample_game.png"):
+        assert (plots / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_bench_ray_unreachable_address_exits_1(capsys, tmp_path) -> None:
+    pytest.importorskip("ray")
+    code, _, err = _bench(capsys, "random", "random", "--games", "2", "--backend", "ray", "--address",
+                          "127.0.0.1:1", "--db", str(tmp_path / "r.sqlite"))
+    assert code == 1
+    assert "cannot reach the Ray cluster" in err
+
+
+def test_python_m_ui_bench_runs_as_a_command(tmp_path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "ui", "bench", "random", "random:", "--games", "4", "--workers", "2",
+         "--db", str(tmp_path / "r.sqlite"), "--json"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["pairings"][0]["games"] == 4
