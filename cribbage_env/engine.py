@@ -526,7 +526,7 @@ class GameState:
         g.crib = crib_
         g.starter = int(starter)
         g.scores_ = [int(scores[0]), int(scores[1])]
-        g.seq, g.count, g.last_player, g.go_said, g.played = [], 0, -1, [False, False], []
+        g.seq, g.count, g.last_player, g.go_said, g.goes, g.played = [], 0, -1, [False, False], [], []
         six = (*kept[pone], *discards[pone], *kept[dealer], *discards[dealer])
         g.log.append((EventKind.DEAL, dealer, six, 0))
         for p in (pone, dealer):
