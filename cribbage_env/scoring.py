@@ -149,8 +149,17 @@ def score_hand(hand: Sequence[int], starter: int, crib: bool = False) -> int:
     >>> score_hand(parse_cards("2H 4H 7H 9H"), parse_cards("TC")[0], crib=True)  # no crib flush
     2
     """
+    if len(hand) == 4:  # fast path: four distinct plain ints 0..51 with the starter
+        a, b, c, d = hand
+        five = {a, b, c, d, starter}
+        if (len(five) == 5 and five <= _CARD_IDS and type(a) is int and type(b) is int
+                and type(c) is int and type(d) is int and type(starter) is int):
+            return _score_fast(a, b, c, d, starter, crib)
     _check_show_cards(hand, starter)
     return _score_fast(hand[0], hand[1], hand[2], hand[3], starter, crib)
+
+
+_CARD_IDS = frozenset(range(52))
 
 
 def _score_fast(a: int, b: int, c: int, d: int, s: int, crib: bool) -> int:
