@@ -138,6 +138,7 @@ class RayBackend:
             else:
                 pythonpath = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
                 ray.init(
+                    address="local",  # a new one-machine Ray, even if a `ray start` cluster exists
                     num_cpus=workers or os.cpu_count() or 1, include_dashboard=False,
                     runtime_env={"env_vars": {"PYTHONPATH": pythonpath}},
                     logging_level="ERROR", log_to_driver=False,
