@@ -42,10 +42,10 @@ def make_agent(spec: str | Agent | Callable) -> Agent:
 
     >>> make_agent("random").name
     'random'
-    >>> make_agent("nope")
+    >>> make_agent("nope")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    agents.base.AgentSpecError: unknown agent 'nope'; known: random
+    agents.base.AgentSpecError: unknown agent 'nope'; known: ...random...
     """
     if not isinstance(spec, str):
         if hasattr(spec, "act"):
