@@ -253,6 +253,10 @@ def test_opponent_by_name_callable_instance_and_swap_per_episode() -> None:
         CribbageEnv(opponent="nope").reset(seed=0)
     with pytest.raises(ValueError, match="unknown reset option"):
         env.reset(options={"oponent": "random"})
+    with pytest.raises(ValueError, match="unknown agent"):
+        env.reset(options={"opponent": "nope", "seat": 1})
+    assert isinstance(env.opponent, RandomAgent)  # a bad swap changes nothing
+    assert env.reset(seed=0)[1]["seat"] == 0
 
 
 def test_opponent_randomness_comes_from_the_env_seed() -> None:
