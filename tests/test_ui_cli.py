@@ -1,0 +1,164 @@
+"""`cribbage play` / `cribbage replay` from the outside, and autosave surviving SIGKILL (issue 8)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import cribbage_env as ce
+from ui.controller import TableController
+from ui.saves import SaveStore
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def cribbage(*args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "ui", *args], cwd=ROOT, capture_output=True,
+                          text=True, env=env, timeout=timeout)
+
+
+@pytest.fixture(scope="module")
+def record_file(tmp_path_factory) -> Path:
+    g = ce.new_game(7)
+    while not g.is_over:
+        g.apply(g.legal_actions()[0])
+    p = tmp_path_factory.mktemp("rec") / "game.json"
+    p.write_text(json.dumps(g.to_record()), encoding="utf-8")
+    return p
+
+
+def test_replay_text_explains_every_score(record_file: Path) -> None:
+    r = cribbage("replay", str(record_file), "--text", "--lang", "en")
+    assert r.returncode == 0, r.stderr
+    g = ce.GameState.from_record(record_file.read_text())
+    out = r.stdout
+    assert out.count("Deal ") >= g.deal_no + 1
+    assert "fifteen" in out and "wins!" in out
+    assert f"{g.scores[0]} – {g.scores[1]}" in out
+    scored = [e for e in g.events if e.points]
+    # Every scoring event shows the scores after it, so the account can be followed point by point.
+    assert sum(out.count(f"[{e.scores[0]}–{e.scores[1]}]") > 0 for e in scored) == len(
+        {e.scores for e in scored})
+
+
+def test_replay_text_in_spanish(record_file: Path) -> None:
+    r = cribbage("replay", str(record_file), "--text", "--lang", "es")
+    assert r.returncode == 0 and "Mano 1" in r.stdout and "quince" in r.stdout
+
+
+@pytest.mark.parametrize("content", [
+    "", "not json", "[]", '{"format": "something else"}',
+    '{"format": "cribbage-env/game-record", "version": 0, "seed": 1, "decisions": []}',
+])
+def test_replay_refuses_bad_records_and_leaves_them(tmp_path: Path, content: str) -> None:
+    p = tmp_path / "bad.json"
+    p.write_text(content, encoding="utf-8")
+    r = cribbage("replay", str(p), "--text")
+    assert r.returncode != 0
+    assert "cribbage replay:" in r.stderr and "Traceback" not in r.stderr
+    assert p.read_text(encoding="utf-8") == content
+
+
+def test_replay_refuses_illegal_decisions(tmp_path: Path, record_file: Path) -> None:
+    rec = json.loads(record_file.read_text())
+    rec["decisions"][5] = "cut 99"
+    p = tmp_path / "edited.json"
+    text = json.dumps(rec)
+    p.write_text(text)
+    r = cribbage("replay", str(p), "--text")
+    assert r.returncode == 1 and "decision 5" in r.stderr and p.read_text() == text
+
+
+def test_replay_missing_file() -> None:
+    r = cribbage("replay", "/nonexistent/game.json", "--text")
+    assert r.returncode == 1 and "cannot read" in r.stderr
+
+
+def test_play_without_display_says_so() -> None:
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "ARCADE_HEADLESS")}
+    r = cribbage("play", env=env)
+    assert r.returncode == 1
+    assert "no display" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("args", [["play", "--opponent", "nope"], ["play", "--size", "big"],
+                                  ["play", "--screenshots", "x"], ["play", "--lang", "de"]])
+def test_play_misuse_exits_2(args: list[str]) -> None:
+    r = cribbage(*args)
+    assert r.returncode == 2 and r.stderr
+
+
+# ------------------------------------------------------------------------------------ SIGKILL
+CHILD = r"""
+import sys
+import numpy as np
+from ui.controller import TableController
+from ui.saves import SaveStore
+sys.path.insert(0, sys.argv[2])
+from test_ui_controller import advance
+store = SaveStore(sys.argv[1])
+rng = np.random.default_rng(0)
+seed = 100
+while True:
+    c = TableController(seed, opponent="random", on_change=store.save)
+    while not c.game.is_over:
+        advance(c, rng)
+        print(seed, " ".join(map(str, c.decisions)), flush=True)
+    seed += 1
+"""
+
+
+@pytest.mark.parametrize("delay", [0.1, 0.5, 1.2])
+def test_autosave_survives_sigkill(tmp_path: Path, delay: float) -> None:
+    """Kill an autosaving game at an arbitrary moment; the save resumes at the last decision."""
+    proc = subprocess.Popen([sys.executable, "-c", CHILD, str(tmp_path), str(ROOT / "tests")],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(delay)
+    # Wait for at least one completed decision, then kill without warning.
+    first = proc.stdout.readline()
+    assert first, proc.stderr.read()
+    os.kill(proc.pid, signal.SIGKILL)
+    rest = proc.stdout.read()
+    proc.wait()
+    lines = [ln for ln in (first + rest).splitlines() if ln.strip()]
+    last_seed, *last = lines[-1].split(" ")
+    store = SaveStore(tmp_path)
+    assert not list(tmp_path.glob(".autosave.json.*.tmp")) or store.exists()
+    if not store.exists():  # killed just as a game finished: it is in the history
+        assert list(store.history.glob("*.json"))
+        return
+    ctl = store.load()  # never a torn or corrupt file
+    saved = [str(a) for a in ctl.decisions]
+    if ctl.seed == int(last_seed):
+        assert saved[: len(last)] == last  # everything reported done is saved
+        assert len(saved) - len(last) <= 1  # at most the decision being reported when killed
+    else:
+        assert ctl.seed == int(last_seed) + 1 and len(saved) <= 1
+    assert ctl.game == ce.replay(ctl.seed, ctl.decisions, interactive_cuts=True)
+    # And play goes on from there.
+    ctl.skip_show()
+    assert isinstance(ctl, TableController) and not ctl.game.is_over
+
+
+def test_autoplay_screenshots_headless(tmp_path: Path) -> None:
+    if importlib.util.find_spec("arcade") is None:  # not imported here: the GUI tests need
+        pytest.skip("arcade is not installed")      # it imported headless first
+    env = dict(os.environ, CRIBBAGE_DATA_DIR=str(tmp_path / "data"))
+    r = cribbage("play", "--autoplay", "12", "--screenshots", str(tmp_path / "shots"), "--seed",
+                 "3", env=env)
+    if r.returncode != 0 and ("cannot open a window" in r.stderr):
+        pytest.skip(f"no headless GL here: {r.stderr.strip()}")
+    assert r.returncode == 0, r.stderr
+    shots = sorted((tmp_path / "shots").glob("*.png"))
+    assert len(shots) >= 4
+    assert shots[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert SaveStore(tmp_path / "data").exists()

@@ -1,0 +1,364 @@
+"""The real Arcade window, headless: clicks and keys go through the window's event dispatch and
+the results are checked in the game and in the pixels of screenshots (RULES R11.2, R11.4, R11.7).
+
+Skipped cleanly when Arcade or a headless OpenGL (EGL + Mesa) is not available. The monkey test
+sends thousands of random clicks and keys; ``CRIBBAGE_MONKEY_EVENTS=100000`` runs a long one.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from cribbage_env.actions import discard_cards, is_discard
+from cribbage_env.engine import Phase
+from ui.controller import Mode, TableController
+from ui.saves import SaveStore
+
+pytestmark = pytest.mark.gui
+
+
+@pytest.fixture(scope="module")
+def window(tmp_path_factory):
+    os.environ["ARCADE_HEADLESS"] = "1"  # before the first import of arcade
+    pytest.importorskip("arcade")
+    from ui.gui.app import GameWindow, Settings
+
+    store = SaveStore(tmp_path_factory.mktemp("saves"))
+    try:
+        w = GameWindow(settings=Settings(computer_delay=0.0, show_delay=0.0, threaded=False),
+                       store=store)
+    except Exception as exc:  # noqa: BLE001 - no EGL/GL on this machine
+        pytest.skip(f"cannot open a headless Arcade window: {exc}")
+    yield w
+    w.close()
+
+
+def click(w, wx: float, wy: float) -> None:
+    """A left click at virtual table coordinates, through the window's event queue."""
+    import arcade
+
+    sx, sy = w.to_screen(wx, wy)
+    w.dispatch_event("on_mouse_press", int(round(sx)), int(round(sy)), arcade.MOUSE_BUTTON_LEFT, 0)
+    w.dispatch_event("on_mouse_release", int(round(sx)), int(round(sy)), arcade.MOUSE_BUTTON_LEFT, 0)
+    w.dispatch_events()
+
+
+def click_id(w, target: str) -> None:
+    scene = w.current_scene()
+    b = scene.button(target)
+    rect = b.rect if b is not None else next(t.rect for t in scene.targets if t.id == target)
+    click(w, rect.cx, rect.cy)
+
+
+def key(w, symbol: int, modifiers: int = 0) -> None:
+    w.dispatch_event("on_key_press", symbol, modifiers)
+    w.dispatch_event("on_key_release", symbol, modifiers)
+    w.dispatch_events()
+
+
+def image(w) -> np.ndarray:
+    import arcade
+
+    w.on_draw()
+    img = np.asarray(arcade.get_image(0, 0, w.width, w.height).convert("RGB"))
+    return img[::-1]  # row 0 = bottom, like the table's coordinates
+
+
+def patch(img: np.ndarray, w, rect, fx: float = 0.5, fy: float = 0.5, r: int = 3) -> np.ndarray:
+    sx, sy = w.to_screen(rect.x + rect.w * fx, rect.y + rect.h * fy)
+    x, y = int(sx), int(sy)
+    return img[y - r:y + r + 1, x - r:x + r + 1].reshape(-1, 3).mean(axis=0)
+
+
+def to_phase(w, phase: Phase, *, human: bool = True) -> None:
+    """Click cuts (and skip shows) until the person must decide in ``phase``."""
+    ctl = w.ctl
+    rng = np.random.default_rng(0)
+    for _ in range(400):
+        ctl.skip_show()
+        if ctl.phase is phase and (ctl.human_to_act or not human):
+            return
+        if ctl.computer_to_act:
+            ctl.step_computer()
+        elif ctl.needs_reveal:
+            click_id(w, "reveal")
+        elif ctl.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT):
+            t = next(t for t in w.current_scene().targets if t.id.startswith("spread:"))
+            click(w, t.rect.x + t.rect.w * rng.uniform(0.05, 0.95), t.rect.cy)
+        else:
+            legal = ctl.game.legal_actions()
+            a = legal[int(rng.integers(len(legal)))]
+            for c in discard_cards(a) if is_discard(a) else (a,):
+                click_id(w, f"card:{c}")
+            click_id(w, "confirm")
+    raise AssertionError(f"never reached {phase}")
+
+
+def test_start_screen_by_mouse(window) -> None:
+    window.show_menu()
+    click_id(window, "mode:hotseat")
+    click_id(window, "lang:es")
+    assert window.options.hotseat and window.options.lang == "es"
+    labels = {lb.text for lb in window.current_scene().labels}
+    assert "Jugadores" in labels and "Idioma" in labels
+    click_id(window, "lang:fr")
+    click_id(window, "mode:computer")
+    click_id(window, "level:hard")
+    assert window.options.level == "hard" and not window.options.hotseat
+    click_id(window, "play")
+    assert window.ctl is not None and window.ctl.mode is Mode.COMPUTER and window.ctl.lang == "fr"
+    assert window.ctl.seats[1].spec
+    window.options.lang = "en"
+
+
+def test_cut_discard_and_play_by_clicking_with_pixels_R11_2(window) -> None:
+    window.start_table(TableController(5, mode=Mode.COMPUTER, lang="en"))
+    ctl = window.ctl
+    to_phase(window, Phase.DISCARD)
+    hand = ctl.hand_cards(0)
+    before = ctl.game.fingerprint()
+    click_id(window, f"card:{hand[0]}")
+    click_id(window, f"card:{hand[3]}")
+    assert set(ctl.selection) == {hand[0], hand[3]}
+    assert ctl.game.fingerprint() == before  # selection is a preview
+    img = image(window)
+    scene = window.current_scene()
+    item = next(i for i in scene.cards if i.card == hand[0])
+    gold = patch(img, window, item.rect, fx=-3 / item.rect.w, fy=0.5, r=1)  # frame left of it
+    ref = next(i for i in scene.cards if i.card == hand[1])
+    plain = patch(img, window, ref.rect, fx=-3 / ref.rect.w, fy=0.5, r=1)
+    assert gold[0] > 200 and gold[1] > 150 and gold[2] < 120, gold  # gold selection frame
+    assert item.rect.y > ref.rect.y  # selected cards are lifted
+    assert not (plain[0] > 200 and plain[2] < 120)
+    click_id(window, "confirm")
+    assert set(ctl.game.discards[0]) == {hand[0], hand[3]}
+    to_phase(window, Phase.PLAY)
+    card = ctl.game.legal_actions()[0]
+    click_id(window, f"card:{card}")
+    click_id(window, "confirm")
+    assert card in ctl.game.view(0).sequence or card in [c for _, c in ctl.game.played]
+
+
+def test_tap_on_the_crib_confirms(window) -> None:
+    window.start_table(TableController(8, mode=Mode.COMPUTER))
+    ctl = window.ctl
+    to_phase(window, Phase.DISCARD)
+    hand = ctl.hand_cards(0)
+    click_id(window, f"card:{hand[1]}")
+    click_id(window, f"card:{hand[2]}")
+    click_id(window, "crib")
+    assert set(ctl.game.discards[0]) == {hand[1], hand[2]}
+
+
+def test_unplayable_cards_are_drawn_dimmed(window) -> None:
+    for seed in range(40):
+        window.start_table(TableController(seed, mode=Mode.COMPUTER))
+        ctl = window.ctl
+        to_phase(window, Phase.PLAY)
+        for _ in range(8):
+            ctl.skip_show()
+            if ctl.phase is not Phase.PLAY or not ctl.human_to_act:
+                break
+            scene = window.current_scene()
+            dim = [i for i in scene.cards if i.dimmed and i.card in ctl.game.hands[0]]
+            ok = [i for i in scene.cards if i.card in ctl.game.legal_actions()]
+            if dim and ok:
+                img = image(window)
+                # The white margin near a card's right edge: grey when dimmed.
+                d = patch(img, window, dim[0].rect, fx=0.93, fy=0.5, r=2).mean()
+                n = patch(img, window, ok[0].rect, fx=0.93, fy=0.5, r=2).mean()
+                assert d < 0.75 * n, (d, n)
+                return
+            click_id(window, f"card:{ok[0].card}")
+            click_id(window, "confirm")
+            while ctl.computer_to_act:
+                ctl.step_computer()
+    pytest.fail("no position with a dimmed card found")
+
+
+def test_hotseat_shows_backs_until_see_my_hand_R11_4(window) -> None:
+    window.start_table(TableController(3, mode=Mode.HOTSEAT))
+    ctl = window.ctl
+    to_phase(window, Phase.DISCARD)
+    assert ctl.needs_reveal
+    img = image(window)
+    scene = window.current_scene()
+    own = [i for i in scene.cards if i.rect.y < 100]
+    assert len(own) == 6 and all(i.card is None for i in own)
+    back = patch(img, window, own[0].rect, r=4)
+    assert back[2] > back[0] + 40  # a blue card back, not a white face
+    assert scene.layer is not None
+    assert "Player" in scene.layer.buttons[0].label
+    click_id(window, "reveal")
+    scene = window.current_scene()
+    own = [i for i in scene.cards if i.rect.y < 100 and i.card is not None]
+    assert {i.card for i in own} == set(ctl.game.hands[ctl.to_act])
+    img = image(window)
+    face = patch(img, window, own[0].rect, fx=0.93, fy=0.5, r=2)
+    assert face.min() > 200  # white card face
+
+
+def test_keyboard_aids_R11_7(window) -> None:
+    import arcade
+
+    window.start_table(TableController(11, mode=Mode.COMPUTER))
+    ctl = window.ctl
+    to_phase(window, Phase.DISCARD)
+    hand = ctl.hand_cards(0)
+    key(window, arcade.key.KEY_1)
+    key(window, arcade.key.RIGHT)
+    key(window, arcade.key.RIGHT)
+    key(window, arcade.key.UP)  # toggles the focused card (the third)
+    assert set(ctl.selection) == {hand[0], hand[2]}
+    key(window, arcade.key.H)
+    assert ctl.hint is not None
+    key(window, arcade.key.ENTER)
+    assert set(ctl.game.discards[0]) == {hand[0], hand[2]}
+    key(window, arcade.key.Z, arcade.key.MOD_CTRL)
+    assert ctl.phase is Phase.DISCARD and not ctl.game.discards[0]
+    key(window, arcade.key.Y, arcade.key.MOD_CTRL)
+    assert set(ctl.game.discards[0]) == {hand[0], hand[2]}
+
+
+def test_resized_window_scales_the_table(window) -> None:
+    window.start_table(TableController(2, mode=Mode.COMPUTER))
+    ctl = window.ctl
+    to_phase(window, Phase.DISCARD)
+    window.on_resize(900, 800)
+    try:
+        assert window.scale_ < 1 and window.offset[1] > 0  # letterboxed
+        hand = ctl.hand_cards(0)
+        click_id(window, f"card:{hand[4]}")
+        assert ctl.selection == (hand[4],)
+    finally:
+        window.on_resize(1280, 800)
+    assert window.scale_ == 1
+
+
+def test_computer_thinks_without_blocking_the_window(window) -> None:
+    import threading
+
+    from ui.gui.app import GameWindow, Settings
+
+    gate = threading.Event()
+
+    class Slow:
+        name = "slow"
+
+        def act(self, view, rng):
+            gate.wait(5)
+            return view.legal_actions[0]
+
+    w2 = GameWindow.__new__(GameWindow)  # reuse the window, with a worker thread
+    del w2
+    old = window.settings, window._pool
+    import concurrent.futures as cf
+
+    window.settings = Settings(computer_delay=0.0, show_delay=0.0, threaded=True)
+    window._pool = cf.ThreadPoolExecutor(max_workers=1)
+    try:
+        ctl = TableController(6, mode=Mode.COMPUTER)
+        ctl.seats[1].agent = Slow()
+        window.start_table(ctl)
+        to_phase(window, Phase.DISCARD, human=False)
+        # Put the computer on turn: it is the dealer's discard or the pone's; step until it acts.
+        for _ in range(50):
+            if ctl.computer_to_act and ctl.phase is Phase.DISCARD:
+                break
+            if ctl.human_to_act:
+                hand = ctl.hand_cards(0)
+                ctl.toggle(hand[0])
+                ctl.toggle(hand[1])
+                ctl.confirm()
+        n = len(ctl.decisions)
+        for _ in range(5):
+            window.pump(0.1)  # frames keep coming while the agent is still thinking
+        assert len(ctl.decisions) == n and window._future is not None
+        gate.set()
+        window._future.result(timeout=5)
+        window.pump(0.1)
+        assert len(ctl.decisions) == n + 1
+    finally:
+        gate.set()
+        window._pool.shutdown(wait=True)
+        window.settings, window._pool = old
+    assert isinstance(window, GameWindow)
+
+
+def test_game_over_screen_and_new_game(window) -> None:
+    ctl = TableController(4, mode=Mode.COMPUTER)
+    window.start_table(ctl)
+    rng = np.random.default_rng(0)
+    while not ctl.game.is_over:
+        ctl.skip_show()
+        if ctl.computer_to_act:
+            ctl.step_computer()
+        elif ctl.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT):
+            ctl.cut_at(20)
+        else:
+            legal = ctl.game.legal_actions()
+            ctl._decide(legal[int(rng.integers(len(legal)))])
+    window.pump(0.1)
+    while ctl.show_running:
+        click_id(window, "next")
+    labels = {lb.text for lb in window.current_scene().all_labels()}
+    assert any("win" in t for t in labels)
+    image(window)
+    click_id(window, "newgame")
+    assert window.ctl is not ctl and window.ctl.game.deal_no == -1
+
+
+def test_monkey_random_clicks_and_keys(window) -> None:
+    """Thousands of random clicks, taps and keys across phases, languages and both modes."""
+    import arcade
+
+    from ui.scene import HEIGHT, WIDTH
+
+    events = int(os.environ.get("CRIBBAGE_MONKEY_EVENTS", "2000"))
+    rng = np.random.default_rng(int(os.environ.get("CRIBBAGE_MONKEY_SEED", "0")))
+    keys = [arcade.key.KEY_1, arcade.key.KEY_2, arcade.key.KEY_3, arcade.key.KEY_4,
+            arcade.key.KEY_5, arcade.key.KEY_6, arcade.key.LEFT, arcade.key.RIGHT, arcade.key.UP,
+            arcade.key.ENTER, arcade.key.SPACE, arcade.key.H, arcade.key.Z, arcade.key.Y,
+            arcade.key.ESCAPE]
+    finished = 0
+    langs = ("en", "es", "fr")
+    window.store.durable = False  # the saves are still written, without waiting for the disk
+    for i in range(events):
+        if window.ctl is None or i % 700 == 0:
+            window.options.lang = langs[(i // 700) % 3]
+            window.options.hotseat = bool((i // 350) % 2)
+            window.new_game(seed=int(rng.integers(1 << 30)))
+        ctl = window.ctl
+        r = rng.random()
+        scene = window.current_scene()
+        if r < 0.55:  # aim at something that answers
+            spots = [b.rect for b in scene.buttons if b.enabled and b.id not in ("menu",)]
+            spots += [t.rect for t in scene.targets]
+            if scene.layer is not None:
+                spots += [b.rect for b in scene.layer.buttons]
+            rect = spots[int(rng.integers(len(spots)))] if spots else None
+            if rect is not None:
+                click(window, rect.x + rect.w * rng.random(), rect.y + rect.h * rng.random())
+        elif r < 0.8:
+            click(window, rng.uniform(0, WIDTH), rng.uniform(0, HEIGHT))
+        else:
+            k = keys[int(rng.integers(len(keys)))]
+            mod = arcade.key.MOD_CTRL if k in (arcade.key.Z, arcade.key.Y) and rng.random() < 0.7 else 0
+            key(window, k, mod)
+        if window.ctl is None:  # Escape or Menu: back to the start screen, then on
+            click_id(window, "play" if rng.random() < 0.5 or not window.options.has_save
+                     else "continue")
+        window.on_update(0.05)
+        if i % 25 == 0:
+            window.on_draw()
+        ctl = window.ctl
+        if ctl is not None and ctl.game.is_over:
+            assert max(ctl.game.scores) >= 121 and ctl.game.winner is not None
+            assert ctl.game.scores[ctl.game.winner] >= 121
+            finished += 1
+            window.new_game(seed=int(rng.integers(1 << 30)))
+    window.store.durable = True
+    assert not window.errors

@@ -1,0 +1,79 @@
+"""Catalogs: every visible string exists in Spanish, French and English (RULES R11.8)."""
+
+from __future__ import annotations
+
+import pytest
+from i18n_keys import message_ids
+
+from ui.i18n import (
+    LANGUAGES,
+    Catalog,
+    CatalogError,
+    load_entries,
+    parse_po,
+    placeholders,
+    system_language,
+)
+
+IDS = message_ids()
+
+
+def test_the_code_marks_messages() -> None:
+    assert len(IDS) > 80
+    assert "See my hand — {name}" in IDS and "{name} says Go" in IDS
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_catalog_has_every_key_and_no_stale_ones_R11_8(lang: str) -> None:
+    entries = load_entries(lang)
+    missing = sorted(set(IDS) - set(entries))
+    assert not missing, f"{lang}.po misses {missing} (used in {[IDS[m] for m in missing]})"
+    stale = sorted(set(entries) - set(IDS))
+    assert not stale, f"{lang}.po has entries no code uses: {stale}"
+
+
+@pytest.mark.parametrize("lang", ["es", "fr"])
+def test_every_string_is_translated_R11_8(lang: str) -> None:
+    for msgid, e in load_entries(lang).items():
+        assert e.msgstr.strip(), f"{lang}: {msgid!r} has an empty translation"
+        if e.msgstr == msgid:
+            assert e.identical, f"{lang}: {msgid!r} is left in English (flag '#, identical' if meant)"
+        assert placeholders(e.msgstr) == placeholders(msgid), f"{lang}: placeholders of {msgid!r}"
+
+
+def test_english_catalog_is_the_identity() -> None:
+    for msgid, e in load_entries("en").items():
+        assert e.msgstr == msgid
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("es", {"See my hand — {name}": "Ver mi mano", "{name} says Go": "Paso", "dealer": "repartidor",
+            "fifteen {total}": "quince", "a run of {n} is {total}": "escalera",
+            "a flush of {n} is {total}": "color", "Crib: {name}": "Criba"}),
+    ("fr", {"See my hand — {name}": "Voir ma main", "{name} says Go": "Passe", "dealer": "donneur",
+            "fifteen {total}": "quinze", "a run of {n} is {total}": "séquence",
+            "a flush of {n} is {total}": "couleur", "Crib: {name}": "Crib"}),
+])
+def test_players_vocabulary(lang: str, words: dict[str, str]) -> None:
+    cat = Catalog(lang)
+    for msgid, word in words.items():
+        assert word in cat.tr(msgid, name="X", total=2, n=3)
+
+
+def test_bad_catalog_is_reported(tmp_path) -> None:
+    p = tmp_path / "xx.po"
+    p.write_text('msgid "a"\nmsgstr "b"\nmsgid "a"\nmsgstr "c"\n', encoding="utf-8")
+    with pytest.raises(CatalogError, match="twice"):
+        parse_po(p)
+    p.write_text('msgid "a"\nnonsense\n', encoding="utf-8")
+    with pytest.raises(CatalogError, match="cannot read"):
+        parse_po(p)
+    with pytest.raises(CatalogError, match="no catalog"):
+        Catalog("de")
+
+
+def test_system_language_falls_back_to_english() -> None:
+    assert system_language({"LANG": "fr_CA.UTF-8"}) == "fr"
+    assert system_language({"LC_ALL": "es_AR.UTF-8", "LANG": "fr_FR"}) == "es"
+    assert system_language({"LANG": "de_DE.UTF-8"}) == "en"
+    assert system_language({}) == "en"

@@ -1,0 +1,128 @@
+"""``cribbage play``: open the Arcade table (extra ``gui``).
+
+Without a display it exits with a message instead of a traceback; ``--autoplay N --screenshots
+DIR`` runs headless and saves PNGs (tests, documentation).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+LEVEL_NAMES = ("easy", "medium", "hard")
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--opponent", default="medium", metavar="LEVEL_OR_SPEC",
+                   help="easy, medium, hard, or an agent spec such as 'random' (default: medium)")
+    p.add_argument("--hotseat", action="store_true", help="two people on one screen (pass and play)")
+    p.add_argument("--seed", type=int, default=None, help="seed of the game (default: random)")
+    p.add_argument("--lang", choices=("es", "fr", "en"), default=None,
+                   help="language (default: from the system locale, else English)")
+    p.add_argument("--fullscreen", action="store_true")
+    p.add_argument("--watch", nargs=2, metavar=("A", "B"), default=None,
+                   help="two agents play each other on the table")
+    p.add_argument("--autoplay", type=int, default=None, metavar="N",
+                   help="play N decisions headless (the person's seat steered by --pilot)")
+    p.add_argument("--screenshots", type=Path, default=None, metavar="DIR",
+                   help="with --autoplay: save PNG screenshots in DIR")
+    p.add_argument("--pilot", default="random", help="agent that steers the person's seat in --autoplay")
+    p.add_argument("--delay", type=float, default=0.6, metavar="SECONDS",
+                   help="pause before each computer move (default 0.6)")
+    p.add_argument("--show-delay", type=float, default=1.0, metavar="SECONDS",
+                   help="pause per combination counted in the show (default 1.0)")
+    p.add_argument("--size", default="1280x800", metavar="WxH", help="window size (default 1280x800)")
+    p.add_argument("--data-dir", type=Path, default=None,
+                   help="where the autosave and history live (default: the user's data directory)")
+
+
+def resolve_opponent(name: str) -> str:
+    """A level name -> its agent spec (random until the level's agent exists); specs pass."""
+    from agents import LEVELS, make_agent
+
+    spec = LEVELS.get(name, "random") if name in LEVEL_NAMES else name
+    make_agent(spec)  # raises AgentSpecError for a bad spec
+    return spec
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise ValueError(f"--size must look like 1280x800, got {text!r}") from None
+    if w < 320 or h < 200:
+        raise ValueError(f"--size {text} is too small (at least 320x200)")
+    return w, h
+
+
+def run(args: argparse.Namespace) -> int:
+    from agents import AgentSpecError
+
+    from .i18n import system_language
+
+    try:
+        size = _size(args.size)
+        opponent = resolve_opponent(args.opponent)
+        watch = tuple(resolve_opponent(a) for a in args.watch) if args.watch else None
+    except (ValueError, AgentSpecError) as exc:
+        print(f"cribbage play: {exc}", file=sys.stderr)
+        return 2
+    if args.screenshots is not None and args.autoplay is None:
+        print("cribbage play: --screenshots needs --autoplay N", file=sys.stderr)
+        return 2
+    lang = args.lang or system_language()
+    headless = args.autoplay is not None
+
+    from .gui import DisplayUnavailable, prepare
+
+    try:
+        prepare(headless=headless)
+    except DisplayUnavailable as exc:
+        print(f"cribbage play: {exc}", file=sys.stderr)
+        return 1
+    try:
+        import arcade  # noqa: F401
+    except ImportError:
+        print("cribbage play: the game needs Arcade: pip install 'cribbage-env[gui]'", file=sys.stderr)
+        return 1
+    from .controller import TableController
+    from .gui.app import GameWindow, Settings, autoplay
+    from .saves import SaveStore
+    from .scene import StartOptions
+
+    level = args.opponent if args.opponent in LEVEL_NAMES else "medium"
+    options = StartOptions(level=level, hotseat=args.hotseat, lang=lang)
+    settings = Settings(computer_delay=args.delay, show_delay=args.show_delay,
+                        threaded=not headless, seed=args.seed, watch=watch)
+    store = SaveStore(args.data_dir) if not watch else None
+    try:
+        window = GameWindow(settings=settings, store=store, options=options,
+                            fullscreen=args.fullscreen, size=size)
+    except Exception as exc:  # noqa: BLE001 - no GL / no display: say so, no traceback
+        print(f"cribbage play: cannot open a window: {exc}", file=sys.stderr)
+        return 1
+    seed = args.seed if args.seed is not None else None
+    if watch:
+        window.start_table(TableController(seed or 0, mode="watch", agents=watch, lang=lang))
+    elif headless or args.opponent not in LEVEL_NAMES:
+        from .controller import Mode
+
+        window.start_table(TableController(seed or 0, mode=Mode.HOTSEAT if args.hotseat
+                                           else Mode.COMPUTER, opponent=opponent, lang=lang))
+    if headless:
+        shots = autoplay(window, args.autoplay, args.screenshots, pilot=args.pilot,
+                         seed=seed or 0)
+        ctl = window.ctl
+        if ctl is not None:
+            print(f"played {len(ctl.decisions)} decisions; scores {ctl.game.scores}"
+                  + (f"; winner {ctl.name(ctl.game.winner)}" if ctl.game.is_over else ""))
+        if args.screenshots is not None:
+            print(f"saved {len(shots)} screenshots in {args.screenshots}")
+        window.close()
+        return 0
+    import arcade
+
+    arcade.run()
+    return 0
+

@@ -1,0 +1,143 @@
+"""Translations for every visible string of the game (RULES R11.8), gettext style.
+
+Catalogs are plain ``.po`` files in ``ui/locale/<lang>.po`` (shipped as package data and read with
+a small parser, so no compile step and no system gettext are needed). A message id is the English
+text with ``{placeholders}``; code marks literal ids with :func:`N_` or looks them up with
+:meth:`Catalog.tr`, which is what the catalog test scans for.
+
+>>> Catalog("es").tr("See my hand — {name}", name="Ana")
+'Ver mi mano — Ana'
+>>> Catalog("fr").tr("{name} says Go", name="Ana")
+'Ana dit Passe'
+"""
+
+from __future__ import annotations
+
+import locale
+import os
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+LANGUAGES: tuple[str, ...] = ("en", "es", "fr")
+LANGUAGE_NAMES = {"en": "English", "es": "Español", "fr": "Français"}
+LOCALE_DIR = Path(__file__).with_name("locale")
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+class CatalogError(ValueError):
+    """A catalog file that cannot be parsed, or a language we have no catalog for."""
+
+
+def N_(msgid: str) -> str:  # noqa: N802 (gettext convention)
+    """Mark a literal as a message id without translating it (translated later by ``tr``)."""
+    return msgid
+
+
+def placeholders(text: str) -> set[str]:
+    return set(_PLACEHOLDER.findall(text))
+
+
+@dataclass(frozen=True)
+class Entry:
+    msgid: str
+    msgstr: str
+    identical: bool  # flagged "#, identical": the translation is deliberately the same text
+
+
+def _unquote(s: str, path: Path, lineno: int) -> str:
+    s = s.strip()
+    if len(s) < 2 or s[0] != '"' or s[-1] != '"':
+        raise CatalogError(f"{path}:{lineno}: expected a quoted string, got {s!r}")
+    body = s[1:-1]
+    return body.replace('\\"', '"').replace("\\n", "\n").replace("\\\\", "\\")
+
+
+def parse_po(path: Path) -> dict[str, Entry]:
+    """Read a ``.po`` file (msgid/msgstr pairs, continuation lines, ``#,`` flags)."""
+    entries: dict[str, Entry] = {}
+    msgid: str | None = None
+    msgstr: str | None = None
+    target = ""
+    flags: set[str] = set()
+    pending_flags: set[str] = set()
+
+    def flush() -> None:
+        nonlocal msgid, msgstr, flags
+        if msgid is not None:
+            if msgstr is None:
+                raise CatalogError(f"{path}: msgid {msgid!r} has no msgstr")
+            if msgid:  # the empty msgid is the header
+                if msgid in entries:
+                    raise CatalogError(f"{path}: msgid {msgid!r} appears twice")
+                entries[msgid] = Entry(msgid, msgstr, "identical" in flags)
+        msgid, msgstr, flags = None, None, set()
+
+    for lineno, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = raw.strip()
+        if not line:
+            continue
+        if line.startswith("#,"):
+            pending_flags |= {f.strip() for f in line[2:].split(",")}
+        elif line.startswith("#"):
+            continue
+        elif line.startswith("msgid "):
+            flush()
+            msgid, target = _unquote(line[6:], path, lineno), "id"
+            flags, pending_flags = pending_flags, set()
+        elif line.startswith("msgstr "):
+            if msgid is None:
+                raise CatalogError(f"{path}:{lineno}: msgstr without msgid")
+            msgstr, target = _unquote(line[7:], path, lineno), "str"
+        elif line.startswith('"'):
+            text = _unquote(line, path, lineno)
+            if target == "id" and msgid is not None:
+                msgid += text
+            elif target == "str" and msgstr is not None:
+                msgstr += text
+            else:
+                raise CatalogError(f"{path}:{lineno}: continuation line outside an entry")
+        else:
+            raise CatalogError(f"{path}:{lineno}: cannot read {line!r}")
+    flush()
+    return entries
+
+
+@cache
+def load_entries(lang: str) -> dict[str, Entry]:
+    if lang not in LANGUAGES:
+        raise CatalogError(f"no catalog for language {lang!r}; available: {', '.join(LANGUAGES)}")
+    return parse_po(LOCALE_DIR / f"{lang}.po")
+
+
+class Catalog:
+    """Look up and format messages for one language; unknown ids fall back to the English id."""
+
+    def __init__(self, lang: str = "en") -> None:
+        self.lang = lang
+        self._map = {k: (e.msgstr or k) for k, e in load_entries(lang).items()}
+
+    def tr(self, msgid: str, /, **kwargs: object) -> str:
+        text = self._map.get(msgid, msgid)
+        return text.format(**kwargs) if kwargs else text
+
+
+def system_language(env: dict[str, str] | None = None) -> str:
+    """The player's language from LC_ALL / LC_MESSAGES / LANG or the locale, else English.
+
+    >>> system_language({"LANG": "es_ES.UTF-8"}), system_language({"LANG": "C.UTF-8"})
+    ('es', 'en')
+    """
+    env = os.environ if env is None else env
+    candidates = [env.get(k, "") for k in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE")]
+    if env is os.environ:
+        try:
+            candidates.append(locale.getlocale()[0] or "")
+        except ValueError:
+            pass
+    for value in candidates:
+        code = value.split(":")[0][:2].lower()
+        if code in LANGUAGES:
+            return code
+    return "en"
