@@ -2,7 +2,8 @@
 
 The bot sees exactly what it saw in training: each decision goes through the env's own encoding
 (:func:`cribbage_env.encoding.observation_dict`, the ``{"observation", "action_mask"}`` dict of
-``cribbage/Cribbage-v0``), and a discard is made as in the env, as two picks in a row, the first
+``cribbage/Cribbage-v0``, or its vector alone for models trained through ``FlatObservation`` as
+``benchmarks/train_maskable_ppo.py`` does), and a discard is made as in the env, as two picks in a row, the first
 held as ``pending`` in the second observation. Actions are the policy's most likely legal card
 (``deterministic=true``, the default, as ``model.predict(..., deterministic=True)``) or sampled
 from its masked distribution with the agent's seeded generator (``deterministic=false``), so a
@@ -16,7 +17,7 @@ from typing import Protocol
 
 import numpy as np
 
-from cribbage_env.encoding import observation_dict, picks_to_engine_action
+from cribbage_env.encoding import OBS_SIZE, observation_dict, picks_to_engine_action
 from cribbage_env.engine import Phase
 from cribbage_env.views import PlayerView
 
@@ -49,13 +50,33 @@ class SB3MaskablePolicy:
             self.model = MaskablePPO.load(str(p), device="cpu")
         except Exception as exc:  # zip, pickle or shape errors: all mean "not a usable model"
             raise AgentSpecError(f"maskable_ppo: cannot load {str(p)!r}: {exc}") from None
+        self._adapt = _adapter(self.model.observation_space, p)
 
     def probabilities(self, obs: dict[str, np.ndarray]) -> np.ndarray:
         policy = self.model.policy
-        obs_t, _ = policy.obs_to_tensor(obs)
+        obs_t, _ = policy.obs_to_tensor(self._adapt(obs))
         with self._torch.no_grad():
             dist = policy.get_distribution(obs_t, action_masks=obs["action_mask"].astype(bool))
             return dist.distribution.probs[0].cpu().numpy().astype(np.float64)
+
+
+def _adapter(space, path: Path):
+    """How the model saw the env: the Dict itself, RLlib key names, or ``FlatObservation``'s Box."""
+    want = (OBS_SIZE,)
+    spaces_ = getattr(space, "spaces", None)
+    if spaces_ is not None:
+        key = "observations" if "observations" in spaces_ else "observation"
+        shape = getattr(spaces_.get(key), "shape", None)
+        if shape != want or "action_mask" not in spaces_:
+            raise AgentSpecError(f"maskable_ppo: {str(path)!r} was trained on observations {space}, "
+                                 f"not this build's {{'observation': {want}, 'action_mask': (52,)}}")
+        if key == "observation":
+            return lambda obs: obs
+        return lambda obs: {"observations": obs["observation"], "action_mask": obs["action_mask"]}
+    if getattr(space, "shape", None) != want:
+        raise AgentSpecError(f"maskable_ppo: {str(path)!r} was trained on observations of shape "
+                             f"{getattr(space, 'shape', space)}, this build encodes {want}")
+    return lambda obs: obs["observation"]
 
 
 def _load_policy(path: str) -> Policy:

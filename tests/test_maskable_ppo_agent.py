@@ -68,8 +68,10 @@ def test_bad_specs_are_clear(tmp_path) -> None:
         make_agent(f"maskable_ppo:path={bad}")
 
 
-def test_agent_matches_model_predict_on_the_env(tmp_path) -> None:
-    """The agent's choice equals MaskablePPO.predict(deterministic=True) on the env's observations."""
+@pytest.mark.parametrize("flat", [False, True], ids=["dict-obs", "flat-obs"])
+def test_agent_matches_model_predict_on_the_env(tmp_path, flat) -> None:
+    """The agent's choice equals MaskablePPO.predict(deterministic=True) on the env's observations
+    (Dict observations with MultiInputPolicy, or FlatObservation with MlpPolicy)."""
     pytest.importorskip("sb3_contrib")
     import gymnasium as gym
     import torch
@@ -79,7 +81,11 @@ def test_agent_matches_model_predict_on_the_env(tmp_path) -> None:
 
     torch.set_num_threads(1)
     env = gym.make("cribbage/Cribbage-v0", opponent="random")
-    model = MaskablePPO("MultiInputPolicy", env, n_steps=32, batch_size=32, n_epochs=1, seed=0,
+    if flat:
+        from cribbage_env.env import FlatObservation
+
+        env = FlatObservation(env)
+    model = MaskablePPO("MlpPolicy" if flat else "MultiInputPolicy", env, n_steps=32, batch_size=32, n_epochs=1, seed=0,
                         device="cpu", policy_kwargs={"net_arch": [16]})
     model.learn(32)
     path = tmp_path / "model.zip"
