@@ -122,6 +122,9 @@ class ExpectimaxAgent:
              top: int = 3) -> Hint:
         """The suggested action with the numbers behind it (discard: the top splits; play: every
         legal card with its expected value)."""
+        if not view.legal_actions:
+            raise ValueError(f"no decision to hint for seat {view.seat} now "
+                             f"(phase {view.phase.value}, player to act: {view.to_act})")
         if view.phase is Phase.DISCARD:
             return discard_hint(view, self._table, top, "expectimax")
         if view.phase is Phase.PLAY:
