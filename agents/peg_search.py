@@ -45,14 +45,16 @@ def rollout_card(g: GameState) -> int:
     return best
 
 
-def play_out(g: GameState, seat: int, card: int) -> float:
+def play_out(g: GameState, seat: int, card: int, policy=None) -> float:
     """Lay ``card`` and play the deal to its end; the seat's margin gained (or the win/loss
-    utility). ``g`` is consumed."""
+    utility). ``g`` is consumed. ``policy(g)`` picks the rollout cards (default
+    :func:`rollout_card`)."""
+    policy = rollout_card if policy is None else policy
     start = g.scores_[seat] - g.scores_[1 - seat]
     deal = g.deal_no
     g.apply(card)
     while g.winner is None and g.deal_no == deal:
-        g.apply(rollout_card(g))
+        g.apply(policy(g))
     margin = g.scores_[seat] - g.scores_[1 - seat] - start
     if g.winner is not None:
         return margin + (WIN_UTILITY if g.winner == seat else -WIN_UTILITY)
@@ -108,17 +110,18 @@ class SearchEstimate:
 
 
 def search_play(view: PlayerView, rng: np.random.Generator, sims: int,
-                beta: float = 0.0) -> list[SearchEstimate]:
+                beta: float = 0.0, policy=None, guesses=None) -> list[SearchEstimate]:
     """Estimates for every legal card, best first."""
     legal = list(view.legal_actions)
     if len(legal) == 1:
         return [SearchEstimate(legal[0], 0.0, 0)]
     totals = dict.fromkeys(legal, 0.0)
-    guesses = sample_guesses(view, rng, sims, beta)
+    if guesses is None:
+        guesses = sample_guesses(view, rng, sims, beta)
     for hand, disc in guesses:
         base = determinize(view, hand, disc)
         for c in legal:
-            totals[c] += play_out(base.clone(), view.seat, c)
+            totals[c] += play_out(base.clone(), view.seat, c, policy)
     n = len(guesses)
     ests = [SearchEstimate(c, totals[c] / n, n) for c in legal]
     ests.sort(key=lambda e: (-e.value, VALUE[e.card]))
