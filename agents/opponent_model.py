@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from cribbage_env.batch import _FLUSH, KEY_HI, KEY_LO, RANK_ARR, SUIT_ARR, _FLAT, _HI_MAP, _LO_MAP
+from cribbage_env.batch import _FLAT, _FLUSH, _HI_MAP, _LO_MAP, KEY_HI, KEY_LO, RANK_ARR, SUIT_ARR
 from cribbage_env.cards import JACK, VALUE
-from cribbage_env.scoring import NOBS_POINTS
 from cribbage_env.discard import DISCARD_INDEX, KEEP_INDEX, CribTable, default_crib_table
+from cribbage_env.scoring import NOBS_POINTS
 from cribbage_env.views import PlayerView
 
 _ALL = np.arange(52, dtype=np.intp)

@@ -8,8 +8,8 @@ import pytest
 
 import cribbage_env as ce
 from agents import make_agent
-from agents.peg_search import sample_guesses
 from agents.opponent_model import sample_modelled_guesses, split_nets
+from agents.peg_search import sample_guesses
 from cribbage_env.cards import VALUE
 from cribbage_env.discard import DISCARD_INDEX, default_crib_table, discard_values
 from cribbage_env.scoring import score_hand
