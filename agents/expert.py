@@ -7,9 +7,15 @@ search and win-probability play near the end of the game.
   few splits are compared by playing the deal out on guesses of the hidden cards, with a won or
   lost game worth far more than points (board position).
 - **Pegging**: determinized Monte Carlo search to the end of the deal
-  (:mod:`agents.peg_search`), guesses weighted towards hands the opponent would have kept.
+  (:mod:`agents.peg_search`) on guesses drawn from an opponent model
+  (:mod:`agents.opponent_model`): the opponent kept four of its six cards the way the discard
+  analyzer would (softmax of the 15 splits' net values, temperature ``tau``), and its plays and
+  go's this deal agree with the guess.
 
-The knob ``sims`` sets guesses per decision (default 40: well under a second per decision).
+Knobs: ``sims`` guesses per decision; ``tau`` the model's temperature in points (``0`` draws
+guesses uniformly from the unseen cards, the first version of this agent); ``rollout``
+``heuristic`` (fast, default) or ``expectimax`` (both sides play the expectimax pegging policy
+inside the play-outs: stronger with perfect information, ~3x slower).
 """
 
 from __future__ import annotations
@@ -29,12 +35,16 @@ from cribbage_env.engine import WINNING_SCORE, Phase
 from cribbage_env.views import PlayerView
 
 from .base import Hint, Option
+from .expectimax import ExpectimaxAgent
+from .opponent_model import sample_modelled_guesses, sample_opponent_deals
 from .peg_search import WIN_UTILITY, play_out, rollout_card, search_play
 
 #: Within this many points of 121 (either player) discards are chosen by playing the deal out.
 ENDGAME_MARGIN = 30
 #: Splits compared by play-outs in the endgame.
 ENDGAME_CANDIDATES = 4
+#: Rollout policies for the pegging search (knob ``rollout``).
+ROLLOUTS = ("heuristic", "expectimax")
 
 
 @lru_cache(maxsize=1)
@@ -65,13 +75,36 @@ class ExpertAgent:
     name = "expert"
 
     def __init__(self, sims: int | str = 40, beta: float | str = 0.0,
-                 endgame: int | str = ENDGAME_MARGIN) -> None:
+                 endgame: int | str = ENDGAME_MARGIN, tau: float | str = 0.5,
+                 rollout: str = "heuristic") -> None:
         self.sims = int(sims)
         self.beta = float(beta)
         self.endgame = int(endgame)
+        self.tau = float(tau)
         if self.sims < 1:
             raise ValueError(f"sims must be at least 1, got {sims!r}")
-        self.spec = f"expert:sims={self.sims}"
+        if not self.tau >= 0:
+            raise ValueError(f"tau must be 0 (uniform guesses) or a positive temperature, "
+                             f"got {tau!r}")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+        self.rollout = rollout
+        self._policy = self._expectimax_policy if rollout == "expectimax" else None
+        self._ex = ExpectimaxAgent()
+        self.spec = f"expert:sims={self.sims},tau={self.tau:g},rollout={rollout}"
+
+    def _expectimax_policy(self, g) -> int:
+        """Rollout policy: the expectimax pegging choice from the mover's own view."""
+        legal = g.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        return self._ex._rank_cards(g.view(g.current_player))[0].card
+
+    def _search(self, view: PlayerView, rng: np.random.Generator):
+        guesses = None
+        if self.tau > 0:
+            guesses = sample_modelled_guesses(view, rng, self.sims, self.tau) or None
+        return search_play(view, rng, self.sims, self.beta, self._policy, guesses)
 
     # ------------------------------------------------------------------ decisions
     def act(self, view: PlayerView, rng: np.random.Generator) -> int:
@@ -83,7 +116,7 @@ class ExpertAgent:
         if view.phase is Phase.DISCARD:
             return self._discard_options(view, rng)[0].action
         if view.phase is Phase.PLAY:
-            return search_play(view, rng, self.sims, self.beta)[0].card
+            return self._search(view, rng)[0].card
         return legal[0]  # cuts: the depth never matters (R11.1)
 
     def hint(self, view: PlayerView, rng: np.random.Generator | None = None, *,
@@ -96,7 +129,7 @@ class ExpertAgent:
             return Hint(best.action, tuple(opts[:top]),
                         f"keep {best.details['keep']}: {best.reason}")
         if view.phase is Phase.PLAY:
-            ests = search_play(view, rng, self.sims, self.beta)
+            ests = self._search(view, rng)
             opts = tuple(Option(e.card, e.value, f"expected margin to the end of the deal "
                                 f"{e.value:+.2f} over {e.samples} guesses") for e in ests)
             return Hint(ests[0].card, opts, opts[0].reason)
@@ -124,12 +157,8 @@ class ExpertAgent:
                         opts: list[Option]) -> list[Option]:
         """Compare the best splits by playing the deal out: wins and losses dominate points."""
         head = opts[:ENDGAME_CANDIDATES]
-        own_all = set(view.hand)
-        unseen = np.array([c for c in range(52) if c not in own_all])
         totals = np.zeros(len(head))
-        for _ in range(self.sims):
-            pick = rng.permutation(unseen)[:7].tolist()
-            starter, opp_hand, opp_disc = pick[0], pick[1:5], pick[5:7]
+        for opp_hand, opp_disc, starter in sample_opponent_deals(view, rng, self.sims, self.tau):
             for i, o in enumerate(head):
                 disc = discard_cards(o.action)
                 keep = [c for c in view.hand if c not in disc]
@@ -138,7 +167,8 @@ class ExpertAgent:
                     totals[i] += WIN_UTILITY if view.dealer == view.seat else -WIN_UTILITY
                     continue
                 # Whoever leads, the first card comes from the rollout policy too.
-                totals[i] += play_out(g, view.seat, rollout_card(g))
+                policy = self._policy or rollout_card
+                totals[i] += play_out(g, view.seat, policy(g), self._policy)
         scored = [Option(o.action, float(t / self.sims) + 1e-6 * o.value,
                          o.reason + f"; play-out value {t / self.sims:+.1f}", o.details)
                   for o, t in zip(head, totals, strict=True)]

@@ -119,3 +119,27 @@ def sample_modelled_guesses(view: PlayerView, rng: np.random.Generator, n: int,
         disc = [int(c) for c in hand6[DISCARD_INDEX[split]]]
         out.append((keep, disc))
     return out
+
+
+def sample_opponent_deals(view: PlayerView, rng: np.random.Generator, n: int,
+                          tau: float = 0.5, table: CribTable | None = None
+                          ) -> list[tuple[list[int], list[int], int]]:
+    """At the discard: ``n`` guesses (opponent's kept four, its two discards, the starter) with
+    the opponent's split drawn from ``softmax(net / tau)`` of its six cards (``tau <= 0``: a
+    uniformly random split)."""
+    own = set(view.own_cards_this_deal())
+    unseen = np.array([c for c in range(52) if c not in own], dtype=np.intp)
+    draws = unseen[np.argsort(rng.random((n, unseen.size)), axis=1)[:, :7]]
+    hands6, starters = draws[:, :6], draws[:, 6]
+    if tau > 0:
+        nets = split_nets(hands6, view.dealer != view.seat, table)
+        p = np.exp((nets - nets.max(axis=1, keepdims=True)) / tau)
+        p /= p.sum(axis=1, keepdims=True)
+    else:
+        p = np.full((n, 15), 1 / 15)
+    out = []
+    for i in range(n):
+        split = int(rng.choice(15, p=p[i]))
+        out.append(([int(c) for c in hands6[i, KEEP_INDEX[split]]],
+                    [int(c) for c in hands6[i, DISCARD_INDEX[split]]], int(starters[i])))
+    return out

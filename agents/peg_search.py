@@ -15,9 +15,11 @@ import numpy as np
 
 from cribbage_env.cards import VALUE
 from cribbage_env.determinize import consistent_with_goes, determinize
-from cribbage_env.engine import GameState
+from cribbage_env.engine import WINNING_SCORE, GameState
 from cribbage_env.scoring import KEY, RANK_POINTS, play_points_fast
 from cribbage_env.views import PlayerView
+
+from .pegging import points_now
 
 #: Utility of a game won or lost inside a rollout, in points of margin.
 WIN_UTILITY = 1000.0
@@ -57,7 +59,8 @@ def play_out(g: GameState, seat: int, card: int, policy=None) -> float:
         g.apply(policy(g))
     margin = g.scores_[seat] - g.scores_[1 - seat] - start
     if g.winner is not None:
-        return margin + (WIN_UTILITY if g.winner == seat else -WIN_UTILITY)
+        # A game won is won: the margin only breaks ties (sooner wins are not worth less).
+        return 0.001 * margin + (WIN_UTILITY if g.winner == seat else -WIN_UTILITY)
     return float(margin)
 
 
@@ -115,6 +118,11 @@ def search_play(view: PlayerView, rng: np.random.Generator, sims: int,
     legal = list(view.legal_actions)
     if len(legal) == 1:
         return [SearchEstimate(legal[0], 0.0, 0)]
+    me = view.scores[view.seat]
+    for c in legal:  # a card that reaches 121 now wins whatever is hidden (R10.1)
+        if me + points_now(view, c) >= WINNING_SCORE:
+            return [SearchEstimate(c, WIN_UTILITY, 0)] + [
+                SearchEstimate(o, 0.0, 0) for o in legal if o != c]
     totals = dict.fromkeys(legal, 0.0)
     if guesses is None:
         guesses = sample_guesses(view, rng, sims, beta)
