@@ -32,6 +32,7 @@ from cribbage_env.cards import JACK, RANK, cards_str
 from cribbage_env.determinize import determinize
 from cribbage_env.discard import analyze_discards
 from cribbage_env.engine import WINNING_SCORE, Phase
+from cribbage_env.scoring import _score_fast
 from cribbage_env.views import PlayerView
 
 from .base import Hint, Option
@@ -45,6 +46,9 @@ ENDGAME_MARGIN = 30
 ENDGAME_CANDIDATES = 4
 #: Rollout policies for the pegging search (knob ``rollout``).
 ROLLOUTS = ("heuristic", "expectimax")
+#: Discard valuations (knob ``discard``): analyzer net plus the pegging table, or plus pegging
+#: play-outs on modelled deals for the best few splits.
+DISCARDS = ("table", "sim")
 
 
 @lru_cache(maxsize=1)
@@ -76,7 +80,7 @@ class ExpertAgent:
 
     def __init__(self, sims: int | str = 40, beta: float | str = 0.0,
                  endgame: int | str = ENDGAME_MARGIN, tau: float | str = 0.5,
-                 rollout: str = "heuristic") -> None:
+                 rollout: str = "heuristic", discard: str = "table") -> None:
         self.sims = int(sims)
         self.beta = float(beta)
         self.endgame = int(endgame)
@@ -89,9 +93,13 @@ class ExpertAgent:
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         self.rollout = rollout
+        if discard not in DISCARDS:
+            raise ValueError(f"discard must be one of {', '.join(DISCARDS)}, got {discard!r}")
+        self.discard = discard
         self._policy = self._expectimax_policy if rollout == "expectimax" else None
         self._ex = ExpectimaxAgent()
-        self.spec = f"expert:sims={self.sims},tau={self.tau:g},rollout={rollout}"
+        self.spec = (f"expert:sims={self.sims},tau={self.tau:g},rollout={rollout},"
+                     f"discard={discard}")
 
     def _expectimax_policy(self, g) -> int:
         """Rollout policy: the expectimax pegging choice from the mover's own view."""
@@ -151,7 +159,34 @@ class ExpertAgent:
         opts.sort(key=lambda o: -o.value)
         if max(view.scores) >= WINNING_SCORE - self.endgame:
             opts = self._endgame_rerank(view, rng, opts)
+        elif self.discard == "sim":
+            opts = self._pegging_rerank(view, rng, opts)
         return opts
+
+    def _pegging_rerank(self, view: PlayerView, rng: np.random.Generator,
+                        opts: list[Option]) -> list[Option]:
+        """Re-rank the best splits by analyzer net plus the pegging margin measured by playing
+        the play out on modelled deals (the same deals for every split)."""
+        head = sorted(opts, key=lambda o: -o.details["hand_ev"] - o.details["crib_ev"])
+        head = head[:ENDGAME_CANDIDATES]
+        totals = np.zeros(len(head))
+        deals = sample_opponent_deals(view, rng, self.sims, self.tau)
+        for opp_hand, opp_disc, starter in deals:
+            for i, o in enumerate(head):
+                disc = discard_cards(o.action)
+                keep = [c for c in view.hand if c not in disc]
+                g = determinize(_play_view(view, keep, disc, starter), opp_hand, opp_disc)
+                totals[i] += _pegging_margin(g, view.seat, self._policy or rollout_card)
+        scored = []
+        for o, t in zip(head, totals, strict=True):
+            peg = float(t / len(deals))
+            net = o.details["hand_ev"] + o.details["crib_ev"]
+            scored.append(Option(o.action, net + peg,
+                                 f"hand {o.details['hand_ev']:.2f}, crib {o.details['crib_ev']:+.2f}, "
+                                 f"pegging {peg:+.2f} (play-outs)",
+                                 {**o.details, "peg_ev": peg, "net": net + peg}))
+        scored.sort(key=lambda o: -o.value)
+        return scored + [o for o in opts if o.action not in {h.action for h in head}]
 
     def _endgame_rerank(self, view: PlayerView, rng: np.random.Generator,
                         opts: list[Option]) -> list[Option]:
@@ -174,6 +209,23 @@ class ExpertAgent:
                   for o, t in zip(head, totals, strict=True)]
         scored.sort(key=lambda o: -o.value)
         return scored + opts[ENDGAME_CANDIDATES:]
+
+
+def _pegging_margin(g, seat: int, policy) -> float:
+    """Play a guessed deal's play to its end: this seat's pegging margin (the show, which the
+    analyzer already values exactly, is taken out again)."""
+    start = g.scores_[seat] - g.scores_[1 - seat]
+    deal = g.deal_no
+    kept = [list(k) for k in g.kept]
+    crib, starter, dealer = list(g.crib), g.starter, g.dealer
+    while g.winner is None and g.deal_no == deal:
+        g.apply(policy(g))
+    margin = g.scores_[seat] - g.scores_[1 - seat] - start
+    if g.winner is not None:
+        return float(margin)
+    show = [_score_fast(*kept[p], starter, False) for p in (0, 1)]
+    show[dealer] += _score_fast(*crib, starter, True)
+    return float(margin - show[seat] + show[1 - seat])
 
 
 def _play_view(view: PlayerView, keep: list[int], disc: tuple[int, int],
