@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cribbage_env.cards import VALUE
+from cribbage_env.cards import RANK, VALUE
 from cribbage_env.determinize import consistent_with_goes, determinize
 from cribbage_env.engine import WINNING_SCORE, GameState
 from cribbage_env.scoring import KEY, RANK_POINTS, play_points_fast
@@ -123,14 +123,20 @@ def search_play(view: PlayerView, rng: np.random.Generator, sims: int,
         if me + points_now(view, c) >= WINNING_SCORE:
             return [SearchEstimate(c, WIN_UTILITY, 0)] + [
                 SearchEstimate(o, 0.0, 0) for o in legal if o != c]
-    totals = dict.fromkeys(legal, 0.0)
+    # Cards of one rank are interchangeable from here on: play points depend on ranks (R7) and
+    # the show counts the kept four whatever order they are laid in (R6). Search one of each.
+    by_rank: dict[int, int] = {}
+    for c in legal:
+        by_rank.setdefault(RANK[c], c)
+    distinct = list(by_rank.values())
+    totals = dict.fromkeys(distinct, 0.0)
     if guesses is None:
         guesses = sample_guesses(view, rng, sims, beta)
     for hand, disc in guesses:
         base = determinize(view, hand, disc)
-        for c in legal:
+        for c in distinct:
             totals[c] += play_out(base.clone(), view.seat, c, policy)
     n = len(guesses)
-    ests = [SearchEstimate(c, totals[c] / n, n) for c in legal]
+    ests = [SearchEstimate(c, totals[by_rank[RANK[c]]] / n, n) for c in legal]
     ests.sort(key=lambda e: (-e.value, VALUE[e.card]))
     return ests

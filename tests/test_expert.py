@@ -140,3 +140,15 @@ def test_sim_discard_keeps_the_fifteen_hand_over_a_weaker_split() -> None:
     keep = set(parse_cards(opts[0].details["keep"]))
     assert set(parse_cards("5H 5D")) <= keep
     assert all("play-outs" in o.reason for o in opts[:4])
+
+
+def test_search_values_cards_of_one_rank_alike() -> None:
+    """R7 scores ranks only and the show (R6) does not depend on the order cards are laid, so two
+    cards of one rank get the same estimate."""
+    g = ce.GameState.from_position(
+        [parse_cards("5H 5D 9C KS"), parse_cards("TC 3D 4H 7S")],
+        parse_cards("AC AD AH AS"), parse_card("QD"), dealer=0, scores=(10, 20))
+    g.apply(parse_card("TC"))
+    ests = {e.card: e.value for e in search_play(g.view(0), np.random.default_rng(3), sims=8)}
+    assert ests[parse_card("5H")] == ests[parse_card("5D")]
+    assert len(ests) == 4
