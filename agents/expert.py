@@ -80,11 +80,15 @@ class ExpertAgent:
 
     def __init__(self, sims: int | str = 40, beta: float | str = 0.0,
                  endgame: int | str = ENDGAME_MARGIN, tau: float | str = 0.5,
-                 rollout: str = "heuristic", discard: str = "table") -> None:
+                 rollout: str = "heuristic", discard: str = "table",
+                 stop: float | str = 0.0) -> None:
         self.sims = int(sims)
         self.beta = float(beta)
         self.endgame = int(endgame)
         self.tau = float(tau)
+        self.stop = float(stop)
+        if not self.stop >= 0:
+            raise ValueError(f"stop must be 0 (never stop early) or a z-score > 0, got {stop!r}")
         if self.sims < 1:
             raise ValueError(f"sims must be at least 1, got {sims!r}")
         if not self.tau >= 0:
@@ -99,7 +103,7 @@ class ExpertAgent:
         self._policy = self._expectimax_policy if rollout == "expectimax" else None
         self._ex = ExpectimaxAgent()
         self.spec = (f"expert:sims={self.sims},tau={self.tau:g},rollout={rollout},"
-                     f"discard={discard}")
+                     f"discard={discard},stop={self.stop:g}")
 
     def _expectimax_policy(self, g) -> int:
         """Rollout policy: the expectimax pegging choice from the mover's own view."""
@@ -112,7 +116,7 @@ class ExpertAgent:
         guesses = None
         if self.tau > 0:
             guesses = sample_modelled_guesses(view, rng, self.sims, self.tau) or None
-        return search_play(view, rng, self.sims, self.beta, self._policy, guesses)
+        return search_play(view, rng, self.sims, self.beta, self._policy, guesses, self.stop)
 
     # ------------------------------------------------------------------ decisions
     def act(self, view: PlayerView, rng: np.random.Generator) -> int:

@@ -23,6 +23,9 @@ from .pegging import points_now
 
 #: Utility of a game won or lost inside a rollout, in points of margin.
 WIN_UTILITY = 1000.0
+#: Early stop of the search: checked every STOP_EVERY guesses from STOP_MIN on.
+STOP_MIN = 16
+STOP_EVERY = 8
 #: Rollout tie-break: leaving the count at 5 or 21 invites a ten-card for 15 or 31.
 DANGER_COUNTS = {5: 0.6, 21: 0.6}
 
@@ -112,9 +115,23 @@ class SearchEstimate:
     samples: int
 
 
+def _clear_best(values: np.ndarray, z: float) -> bool:
+    """Whether the best candidate leads every other by ``z`` standard errors of the paired
+    difference (the same guesses for all: common random numbers)."""
+    n = values.shape[0]
+    best = int(np.argmax(values.mean(axis=0)))
+    d = values[:, best:best + 1] - np.delete(values, best, axis=1)
+    mean = d.mean(axis=0)
+    se = d.std(axis=0) / np.sqrt(n)
+    return bool(np.all(mean > z * se))
+
+
 def search_play(view: PlayerView, rng: np.random.Generator, sims: int,
-                beta: float = 0.0, policy=None, guesses=None) -> list[SearchEstimate]:
-    """Estimates for every legal card, best first."""
+                beta: float = 0.0, policy=None, guesses=None,
+                stop_z: float = 0.0) -> list[SearchEstimate]:
+    """Estimates for every legal card, best first. With ``stop_z > 0`` the search stops early
+    (after at least :data:`STOP_MIN` guesses) once the best card leads every other by ``stop_z``
+    standard errors of the paired difference."""
     legal = list(view.legal_actions)
     if len(legal) == 1:
         return [SearchEstimate(legal[0], 0.0, 0)]
@@ -129,14 +146,21 @@ def search_play(view: PlayerView, rng: np.random.Generator, sims: int,
     for c in legal:
         by_rank.setdefault(RANK[c], c)
     distinct = list(by_rank.values())
-    totals = dict.fromkeys(distinct, 0.0)
+    if len(distinct) == 1:
+        return [SearchEstimate(c, 0.0, 0) for c in legal]
     if guesses is None:
         guesses = sample_guesses(view, rng, sims, beta)
+    values = np.zeros((len(guesses), len(distinct)))
+    n = 0
     for hand, disc in guesses:
         base = determinize(view, hand, disc)
-        for c in distinct:
-            totals[c] += play_out(base.clone(), view.seat, c, policy)
-    n = len(guesses)
-    ests = [SearchEstimate(c, totals[by_rank[RANK[c]]] / n, n) for c in legal]
+        for j, c in enumerate(distinct):
+            values[n, j] = play_out(base.clone(), view.seat, c, policy)
+        n += 1
+        if stop_z > 0 and n >= STOP_MIN and n % STOP_EVERY == 0 and _clear_best(values[:n], stop_z):
+            break
+    means = values[:n].mean(axis=0)
+    mean_of = {RANK[c]: float(m) for c, m in zip(distinct, means, strict=True)}
+    ests = [SearchEstimate(c, mean_of[RANK[c]], n) for c in legal]
     ests.sort(key=lambda e: (-e.value, VALUE[e.card]))
     return ests
