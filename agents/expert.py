@@ -12,10 +12,12 @@ search and win-probability play near the end of the game.
   analyzer would (softmax of the 15 splits' net values, temperature ``tau``), and its plays and
   go's this deal agree with the guess.
 
-Knobs: ``sims`` guesses per decision; ``tau`` the model's temperature in points (``0`` draws
+Knobs: ``sims`` guesses per decision (default 60: pegging gains grow with it, see RESULTS.md);
+``stop`` end the search early once the best card leads by that many standard errors; ``tau`` the model's temperature in points (``0`` draws
 guesses uniformly from the unseen cards, the first version of this agent); ``rollout``
 ``heuristic`` (fast, default) or ``expectimax`` (both sides play the expectimax pegging policy
-inside the play-outs: stronger with perfect information, ~3x slower).
+inside the play-outs: stronger with perfect information, ~3x slower); ``discard`` ``table``
+(analyzer net plus the pegging table, default) or ``sim`` (pegging play-outs of the best splits).
 """
 
 from __future__ import annotations
@@ -78,7 +80,7 @@ class ExpertAgent:
 
     name = "expert"
 
-    def __init__(self, sims: int | str = 40, beta: float | str = 0.0,
+    def __init__(self, sims: int | str = 60, beta: float | str = 0.0,
                  endgame: int | str = ENDGAME_MARGIN, tau: float | str = 0.5,
                  rollout: str = "heuristic", discard: str = "table",
                  stop: float | str = 0.0) -> None:
