@@ -12,7 +12,7 @@ subtracted when it is the opponent's (pone). ``net = hand_ev + crib_ev``.
 >>> cards_str(best.keep), cards_str(best.discard)
 ('5H 5D JS QC', '2C 3D')
 >>> round(best.hand_ev, 3), best.hand_min, best.hand_max
-(9.043, 6, 20)
+(12.696, 10, 21)
 """
 
 from __future__ import annotations

@@ -253,9 +253,9 @@ class GameState:
         """
         if self.winner is not None:
             raise IllegalActionError(f"the game is over (winner: player {self.winner}); no action is legal")
-        if player is not None and player != self.to_act:
+        if player is not None and (player != self.to_act or isinstance(player, (bool, float))):
             raise IllegalActionError(
-                f"it is player {self.to_act}'s turn, not player {player}'s ({self.phase.value})"
+                f"it is player {self.to_act}'s turn, not player {player!r}'s ({self.phase.value})"
             )
         if type(action) is not int:
             action = self._coerce(action)
@@ -526,7 +526,7 @@ class GameState:
         g.crib = crib_
         g.starter = int(starter)
         g.scores_ = [int(scores[0]), int(scores[1])]
-        g.seq, g.count, g.last_player, g.go_said, g.played = [], 0, -1, [False, False], []
+        g.seq, g.count, g.last_player, g.go_said, g.goes, g.played = [], 0, -1, [False, False], [], []
         six = (*kept[pone], *discards[pone], *kept[dealer], *discards[dealer])
         g.log.append((EventKind.DEAL, dealer, six, 0))
         for p in (pone, dealer):

@@ -128,11 +128,12 @@ NOBS_POINTS = 1
 
 
 def _check_show_cards(hand: Sequence[int], starter: int | None) -> None:
-    cards = list(hand) + ([] if starter is None else [starter])
     if len(hand) != 4:
         raise ValueError(f"a show hand has 4 cards, got {len(hand)}: {list(hand)!r}")
-    if any(not isinstance(c, int) or not 0 <= c < 52 for c in cards):
-        raise ValueError(f"card ids must be ints 0..51, got {cards!r}")
+    cards = [*hand] if starter is None else [*hand, starter]
+    for c in cards:
+        if not isinstance(c, int) or not 0 <= c < 52:
+            raise ValueError(f"card ids must be ints 0..51, got {cards!r}")
     if len(set(cards)) != len(cards):
         raise ValueError(f"duplicate cards in {cards_str(cards)}")
 
@@ -148,8 +149,17 @@ def score_hand(hand: Sequence[int], starter: int, crib: bool = False) -> int:
     >>> score_hand(parse_cards("2H 4H 7H 9H"), parse_cards("TC")[0], crib=True)  # no crib flush
     2
     """
+    if len(hand) == 4:  # fast path: four distinct plain ints 0..51 with the starter
+        a, b, c, d = hand
+        five = {a, b, c, d, starter}
+        if (len(five) == 5 and five <= _CARD_IDS and type(a) is int and type(b) is int
+                and type(c) is int and type(d) is int and type(starter) is int):
+            return _score_fast(a, b, c, d, starter, crib)
     _check_show_cards(hand, starter)
     return _score_fast(hand[0], hand[1], hand[2], hand[3], starter, crib)
+
+
+_CARD_IDS = frozenset(range(52))
 
 
 def _score_fast(a: int, b: int, c: int, d: int, s: int, crib: bool) -> int:
@@ -281,16 +291,27 @@ def play_points_fast(seq: list[int], total: int) -> int:
     if n < 2:
         return pts
     last = RANK[seq[-1]]
-    if RANK[seq[-2]] == last:
+    prev = RANK[seq[-2]]
+    if prev == last:
         if n >= 3 and RANK[seq[-3]] == last:
             if n >= 4 and RANK[seq[-4]] == last:
                 return pts + 12
             return pts + 6
         return pts + 2
+    if n < 3:
+        return pts
+    third = RANK[seq[-3]]
+    if third == last or third == prev:
+        return pts  # the last three repeat a rank: no run ends here
     lo = hi = last
-    seen = 1 << last
-    run = 0
-    for i in range(n - 2, -1, -1):
+    for r in (prev, third):
+        if r < lo:
+            lo = r
+        elif r > hi:
+            hi = r
+    run = 3 if hi - lo == 2 else 0
+    seen = (1 << last) | (1 << prev) | (1 << third)
+    for i in range(n - 4, -1, -1):
         r = RANK[seq[i]]
         bit = 1 << r
         if seen & bit:
@@ -300,7 +321,7 @@ def play_points_fast(seq: list[int], total: int) -> int:
             lo = r
         elif r > hi:
             hi = r
-        if hi - lo == n - 1 - i >= 2:
+        if hi - lo == n - 1 - i:
             run = n - i
     return pts + run
 

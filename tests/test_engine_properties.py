@@ -4,6 +4,8 @@ replay to identical states (R11.6), and a PlayerView never holds hidden cards.""
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 from brute_force_reference import _value, brute_peg, brute_show
 from hypothesis import given, settings
@@ -15,7 +17,8 @@ from cribbage_env.engine import _Chance
 
 K = ce.EventKind
 seeds = st.integers(0, 2**63 - 1)
-GAMES = settings(max_examples=25, deadline=None)
+#: Random games per run; CRIBBAGE_GAMES=500 for a long fuzzing run (marked slow by its size only).
+GAMES = settings(max_examples=int(os.environ.get("CRIBBAGE_GAMES", "25")), deadline=None)
 
 
 def check_cards(g: ce.GameState) -> None:
@@ -168,3 +171,25 @@ def test_r6_legal_plays_are_exactly_the_cards_that_fit(seed: int) -> None:
         g.apply(acts[int(rng.integers(len(acts)))])
         if g.deal_no >= 2:
             break
+
+
+def test_views_hold_plain_values_only_and_spectators_see_no_hands() -> None:
+    """A PlayerView holds no reference to the state (nothing hidden is reachable through it)."""
+    import dataclasses
+
+    g = ce.new_game(12)
+    g.apply(g.legal_actions()[0])
+    g.apply(g.legal_actions()[0])
+    plain = (int, bool, str, tuple, type(None), ce.Phase)
+
+    def is_plain(x) -> bool:
+        return isinstance(x, plain) and (not isinstance(x, tuple) or all(is_plain(y) for y in x))
+
+    for seat in (0, 1):
+        v = g.view(seat)
+        assert all(is_plain(getattr(v, f.name)) for f in dataclasses.fields(v))
+        assert set(v.hand) == set(g.hands[seat]) and not set(v.hand) & set(g.hands[1 - seat])
+        assert not set(cards_in_view(v)) & (set(g.crib) - set(g.discards[seat]))
+    for e in ce.visible_events(g, None):
+        if e.kind in (K.DEAL, K.DISCARD):
+            assert e.cards == ()

@@ -192,7 +192,7 @@ def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
     view = ctl.view(bottom)
     center = TABLE_RIGHT / 2
     show = ctl.show_step
-    s.panels.append((Rect(TABLE_RIGHT, 0, WIDTH - TABLE_RIGHT, HEIGHT), (16, 66, 42)))
+    s.panels.append((Rect(TABLE_RIGHT, 0, 3, HEIGHT), (12, 60, 38)))  # the board's side
 
     # ---- names, dealer chips, Go bubbles
     for seat, y in ((top, HEIGHT - 22), (bottom, 250)):
@@ -328,7 +328,6 @@ def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
 def _show_overlay(base: Scene, ctl: TableController, step, paused: bool) -> None:
     tr = ctl.tr
     s = base.layer = Scene(modal=True)
-    s.panels.append((Rect(0, 0, TABLE_RIGHT, HEIGHT), (0, 0, 0, 140)))
     r = Rect(40, 130, 920, 560)
     s.panels.append((r, PANEL))
     s.labels.append(Label(step.title, r.cx, r.y + r.h - 40, 24, PLAYER_COLORS[step.player],
@@ -354,7 +353,6 @@ def _show_overlay(base: Scene, ctl: TableController, step, paused: bool) -> None
 def _game_over_overlay(base: Scene, ctl: TableController) -> None:
     tr = ctl.tr
     s = base.layer = Scene(modal=True)
-    s.panels.append((Rect(0, 0, TABLE_RIGHT, HEIGHT), (0, 0, 0, 150)))
     r = Rect(120, 190, 760, 440)
     s.panels.append((r, PANEL))
     for i, line in enumerate(ctl.game_over_lines()):
@@ -384,7 +382,6 @@ def start_scene(opts: StartOptions) -> Scene:
     cat = Catalog(opts.lang)
     tr = cat.tr
     s = Scene()
-    s.panels.append((Rect(200, 40, 880, 720), PANEL))
     s.labels.append(Label(tr("Cribbage"), WIDTH / 2, 690, 46, GOLD, bold=True))
     s.labels.append(Label(tr("Six cards, two players, first to 121"), WIDTH / 2, 638, 17, SOFT))
     rows = [

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import arcade
-from arcade.shape_list import ShapeElementList, create_ellipse_filled, create_rectangle_filled
+from arcade.shape_list import ShapeElementList, create_ellipse_filled
 
 from cribbage_env.engine import Phase
 
@@ -26,6 +26,7 @@ from ..scene import (
     GOLD,
     HEIGHT,
     PLAYER_COLORS,
+    TABLE_RIGHT,
     WIDTH,
     Board,
     Label,
@@ -57,8 +58,9 @@ class Settings:
 class Renderer:
     """Draws a Scene with cached textures, sprites and text objects."""
 
-    def __init__(self) -> None:
+    def __init__(self, window: ScaledWindow | None = None) -> None:
         arcade.resources.load_liberation_fonts()
+        self.window = window
         self._textures: dict[int | None, arcade.Texture] = {}
         self._texts: dict[tuple, arcade.Text] = {}
         self._sprite_cache: dict[int, tuple[Scene, arcade.SpriteList]] = {}
@@ -109,8 +111,6 @@ class Renderer:
         if self._board_shapes is None or self._board_rect != board.rect:
             r = board.rect
             shapes = ShapeElementList()
-            shapes.append(create_rectangle_filled(r.cx, r.cy, r.w, r.h, (139, 90, 43)))
-            shapes.append(create_rectangle_filled(r.cx, r.cy, r.w - 10, r.h - 10, (160, 108, 58)))
             for p in (0, 1):
                 for hole in range(0, 122):
                     x, y = hole_position(r, p, hole)
@@ -119,6 +119,8 @@ class Renderer:
                                                         num_segments=8))
             self._board_shapes = shapes
             self._board_rect = board.rect
+        r = board.rect
+        self.fill(r.x, r.y, r.w, r.h, (160, 108, 58))
         self._board_shapes.draw()
         r = board.rect
         for p in (0, 1):
@@ -130,17 +132,42 @@ class Renderer:
         for p in (0, 1):  # peg colour beside each score line
             arcade.draw_circle_filled(r.x + 12, HEIGHT - 28 - p * 32, 8, PLAYER_COLORS[p])
 
-    def draw(self, scene: Scene) -> None:
-        arcade.draw_lbwh_rectangle_filled(0, 0, WIDTH, HEIGHT, FELT)
-        self._draw_layer(scene, 0)
-        if scene.layer is not None:
-            self._draw_layer(scene.layer, 1)
+    def fill(self, x: float, y: float, w: float, h: float, color) -> None:
+        """A filled rectangle. Opaque ones are scissored clears (a memset for the software
+        renderer, far cheaper than blending a quad); translucent ones are drawn."""
+        win = self.window
+        if win is not None and (len(color) == 3 or color[3] == 255):
+            sx, sy = win.to_screen(x, y)
+            s = win.scale_
+            x0, y0 = round(sx), round(sy)
+            vp = (x0, y0, max(round(sx + w * s) - x0, 0), max(round(sy + h * s) - y0, 0))
+            if vp[2] and vp[3]:
+                win.ctx.screen.clear(color=(color[0], color[1], color[2], 255), viewport=vp)
+        else:
+            arcade.draw_lbwh_rectangle_filled(x, y, w, h, color)
 
-    def _draw_layer(self, scene: Scene, slot: int) -> None:
+    def draw(self, scene: Scene) -> None:
+        layer = scene.layer
+        hide_table = layer is not None and layer.modal
+        self._draw_layer(scene, 0, hide_table=hide_table)
+        if layer is not None:
+            self._draw_layer(layer, 1)
+
+    def _draw_layer(self, scene: Scene, slot: int, *, hide_table: bool = False) -> None:
+        """Draw one layer; under a modal layer the table itself is not drawn (only the board
+        and the buttons beside it), which keeps those frames cheap."""
         for r, color in scene.panels:
-            arcade.draw_lbwh_rectangle_filled(r.x, r.y, r.w, r.h, color)
+            self.fill(r.x, r.y, r.w, r.h, color)
         if scene.board is not None:
             self._board(scene.board)
+        if hide_table:
+            for label in scene.labels:
+                if label.x >= TABLE_RIGHT:
+                    t = self.text(label)
+                    t.x, t.y = label.x, label.y
+                    t.draw()
+            self._draw_buttons(scene)
+            return
         self._sprites_for(scene, slot).draw()
         for item in scene.cards:
             r = item.rect
@@ -155,6 +182,9 @@ class Renderer:
             t = self.text(label)
             t.x, t.y = label.x, label.y
             t.draw()
+        self._draw_buttons(scene)
+
+    def _draw_buttons(self, scene: Scene) -> None:
         for b in scene.buttons:
             r = b.rect
             if b.primary:
@@ -169,8 +199,8 @@ class Renderer:
                 fg = (255, 255, 255)
             else:
                 fg = (25, 25, 25)
-            arcade.draw_lbwh_rectangle_filled(r.x, r.y, r.w, r.h, fill)
-            arcade.draw_lbwh_rectangle_outline(r.x, r.y, r.w, r.h, (20, 40, 30), 2)
+            self.fill(r.x, r.y, r.w, r.h, (20, 40, 30))
+            self.fill(r.x + 2, r.y + 2, r.w - 4, r.h - 4, fill)
             size = 17 if r.h >= 60 else 15
             size = max(10, min(size, int((r.w - 12) / (0.6 * max(len(b.label), 1)))))
             t = self.text(Label(b.label, 0, 0, size, fg, "center", bold=True))
@@ -185,6 +215,9 @@ class ScaledWindow(arcade.Window):
                  title: str = "Cribbage") -> None:
         super().__init__(width, height, title, resizable=True, fullscreen=fullscreen)
         self.camera = arcade.Camera2D()
+        self._redraw = True
+        self._drawn_key: tuple | None = None
+        self._scene_key: tuple | None = None
         self.scale_ = 1.0
         self.offset = (0.0, 0.0)
         self._fit(self.width, self.height)
@@ -200,6 +233,7 @@ class ScaledWindow(arcade.Window):
     def on_resize(self, width: int, height: int) -> None:
         super().on_resize(width, height)
         self._fit(width, height)
+        self._redraw = True
 
     def to_world(self, x: float, y: float) -> tuple[float, float]:
         """Window pixels -> virtual table coordinates."""
@@ -234,7 +268,7 @@ class GameWindow(ScaledWindow):
         self.settings = settings or Settings()
         self.store = store
         self.options = options or StartOptions()
-        self.renderer = Renderer()
+        self.renderer = Renderer(self)
         self.ctl: TableController | None = None
         self.scene: Scene | None = None
         self._scene_key: tuple | None = None
@@ -305,9 +339,28 @@ class GameWindow(ScaledWindow):
         return self.scene
 
     def on_draw(self) -> None:
-        self.clear(color=(8, 30, 20))
+        self.clear(color=FELT)  # the felt, and the letterbox bars in the same colour
+        scene = self.current_scene()
         with self.camera.activate():
-            self.renderer.draw(self.current_scene())
+            self.renderer.draw(scene)
+        self._drawn_key = self._scene_key
+        self._redraw = False
+
+    def draw(self, dt: float) -> None:
+        """Called by the event loop every frame: the table is redrawn (and the buffers swapped)
+        only when something on it changed, so an idle table costs almost nothing. Skipping the
+        swap leaves the last frame on screen."""
+        self.current_scene()
+        if self._redraw or self._scene_key != self._drawn_key:
+            self.switch_to()
+            self.on_draw()
+            self.flip()
+
+    def on_expose(self) -> None:
+        self._redraw = True
+
+    def on_show(self) -> None:
+        self._redraw = True
 
     def on_update(self, delta_time: float) -> None:
         ctl = self.ctl
