@@ -215,3 +215,22 @@ def test_ctrl_c_on_a_pool_run_stops_quickly_and_keeps_saved_games(tmp_path) -> N
         run = store.run(summary["run"]["id"])
         assert run["status"] == "interrupted"
         assert len(store.games(run["id"])) == summary["games_played"]
+
+
+def test_bench_locked_db_exits_1_before_playing(capsys, tmp_path, monkeypatch) -> None:
+    import sqlite3
+
+    db = tmp_path / "r.sqlite"
+    ResultsStore(db).close()
+    monkeypatch.setitem(ResultsStore.__init__.__kwdefaults__, "timeout", 0.1)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        code, out, err = _bench(capsys, "random", "random", "--games", "2", "--workers", "1", "--db", str(db))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert code == 1
+    assert "database is locked" in err and "another process" in err
+    with ResultsStore(db, create=False) as store:
+        assert store.runs() == []
