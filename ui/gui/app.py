@@ -202,8 +202,10 @@ class Renderer:
             self.fill(r.x, r.y, r.w, r.h, (20, 40, 30))
             self.fill(r.x + 2, r.y + 2, r.w - 4, r.h - 4, fill)
             size = 17 if r.h >= 60 else 15
-            size = max(10, min(size, int((r.w - 12) / (0.6 * max(len(b.label), 1)))))
             t = self.text(Label(b.label, 0, 0, size, fg, "center", bold=True))
+            while t.content_width > r.w - 14 and size > 9:  # long translations shrink to fit
+                size -= 1
+                t = self.text(Label(b.label, 0, 0, size, fg, "center", bold=True))
             t.x, t.y = r.cx, r.cy
             t.draw()
 
