@@ -11,6 +11,7 @@ import multiprocessing as mp
 import os
 import signal
 import socket
+import sys
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
@@ -85,6 +86,11 @@ class PoolBackend:
         self._pending = set()
 
 
+def _is_loopback(address: str) -> bool:
+    host = address.split("://", 1)[-1].rpartition(":")[0].strip("[]")
+    return host in ("localhost", "::1") or host.startswith("127.")
+
+
 def _check_address(address: str, timeout: float = 5.0) -> None:
     """Fail fast and clearly when a ``host:port`` cluster address does not answer."""
     if address in ("auto", "local"):
@@ -106,6 +112,13 @@ class RayBackend:
     name = "ray"
 
     def __init__(self, workers: int | None = None, address: str | None = None) -> None:
+        if address:
+            _check_address(address)
+        if "ray" not in sys.modules and (not address or _is_loopback(address)):
+            # A one-machine Ray (ours, or a head started on 127.0.0.1) must use the loopback
+            # address: otherwise Ray advertises the machine's network address, listens on it, and
+            # a driver joining a 127.0.0.1 head waits forever for a node it cannot match.
+            os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
         try:
             import ray
         except ImportError:
@@ -116,7 +129,6 @@ class RayBackend:
         self._owns = not ray.is_initialized()
         if self._owns:
             if address:
-                _check_address(address)
                 # Ship this checkout's packages so every node runs exactly the driver's code.
                 env = {"py_modules": pkgs}
                 try:
@@ -126,6 +138,7 @@ class RayBackend:
             else:
                 pythonpath = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
                 ray.init(
+                    address="local",  # a new one-machine Ray, even if a `ray start` cluster exists
                     num_cpus=workers or os.cpu_count() or 1, include_dashboard=False,
                     runtime_env={"env_vars": {"PYTHONPATH": pythonpath}},
                     logging_level="ERROR", log_to_driver=False,

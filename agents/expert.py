@@ -20,11 +20,11 @@ from functools import lru_cache
 from importlib import resources
 
 import numpy as np
-from cribbage_env.discard import analyze_discards
 
 from cribbage_env.actions import discard_action, discard_cards
 from cribbage_env.cards import JACK, RANK, cards_str
 from cribbage_env.determinize import determinize
+from cribbage_env.discard import analyze_discards
 from cribbage_env.engine import WINNING_SCORE, Phase
 from cribbage_env.views import PlayerView
 

@@ -13,9 +13,19 @@ from .base import Agent, AgentSpecError
 #: name -> "module:Class" (imported lazily so cheap agents stay cheap to build).
 AGENTS: dict[str, str] = {
     "random": "agents.random_agent:RandomAgent",
+    "novice": "agents.greedy:NoviceAgent",
+    "greedy": "agents.greedy:GreedyAgent",
+    "expectimax": "agents.expectimax:ExpectimaxAgent",
+    "maskable_ppo": "agents.maskable_ppo_agent:MaskablePPOAgent",  # extra "rl"; path=model.zip
 }
-#: difficulty levels of the game -> agent spec.
-LEVELS: dict[str, str] = {}
+#: difficulty levels of the game -> agent spec: easy = random discard + greedy pegging,
+#: medium = greedy (best hand EV, most points now), hard = expectimax (analyzer discard,
+#: one-ply expectimax pegging).
+LEVELS: dict[str, str] = {
+    "easy": "novice",
+    "medium": "greedy",
+    "hard": "expectimax",
+}
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -41,10 +51,10 @@ def make_agent(spec: str | Agent | Callable) -> Agent:
 
     >>> make_agent("random").name
     'random'
-    >>> make_agent("nope")
+    >>> make_agent("nope")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    agents.base.AgentSpecError: unknown agent 'nope'; known: random
+    agents.base.AgentSpecError: unknown agent 'nope'; known: ...random...
     """
     if not isinstance(spec, str):
         if hasattr(spec, "act"):

@@ -22,7 +22,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import cribbage_env as ce  # noqa: E402
-from agents import AGENTS, make_agent  # noqa: E402
+from agents import AGENTS, AgentSpecError, make_agent  # noqa: E402
 from cribbage_env.invariants import InvariantViolation, check_state, check_view  # noqa: E402
 
 
@@ -62,11 +62,23 @@ def soak_game(seed: int, specs: tuple[str, str], interactive_cuts: bool,
     return len(g.decisions), problems
 
 
+def default_agents() -> list[str]:
+    """Every registered agent that needs no parameters (a trained policy needs its model file)."""
+    specs = []
+    for name in sorted(AGENTS):
+        try:
+            make_agent(name)
+        except (AgentSpecError, ImportError):
+            continue
+        specs.append(name)
+    return specs
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="games in total (default 1000)")
     parser.add_argument("--agents", nargs="+", default=None,
-                        help=f"agent specs (default: every registered agent: {sorted(AGENTS)})")
+                        help="agent specs (default: every registered agent that needs no parameters)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--record-every", type=int, default=10,
                         help="check the record round trip every N games (default 10)")
@@ -74,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
-    specs = args.agents or sorted(AGENTS)
+    specs = args.agents or default_agents()
     pairs = list(itertools.product(specs, repeat=2))
     seeds = np.random.SeedSequence(args.seed).generate_state(args.games, dtype=np.uint32)
     problems: list[str] = []

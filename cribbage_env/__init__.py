@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from .actions import action_str, discard_action, discard_cards, parse_action
+from .batch import BatchInputError, score_batch, show_distribution
 from .cards import Card, CardParseError, card_str, cards_str, parse_card, parse_cards
+from .discard import DiscardInputError, DiscardOption, analyze_discards
 from .engine import (
     Event,
     EventKind,
@@ -41,4 +43,7 @@ __all__ = [
     "discard_action", "discard_cards", "narrate", "new_game", "parse_action", "parse_card",
     "parse_cards", "replay", "score_hand", "score_hand_breakdown", "score_play",
     "score_play_breakdown", "skunk_level", "visible_events",
+    # discard analysis
+    "BatchInputError", "DiscardInputError", "DiscardOption", "analyze_discards", "score_batch",
+    "show_distribution",
 ]

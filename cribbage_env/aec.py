@@ -137,6 +137,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         self.game: GameState | None = None
         self.np_random: np.random.Generator | None = None
         self._pending: list[int | None] = [None, None]
+        self._views: list[PlayerView | None] = [None, None]
         self._deal_dealer = 0
         self._margin = 0  # seat 0's score minus seat 1's
 
@@ -153,6 +154,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         game_seed, _opponent_seed = episode_seeds(self.np_random)  # same draws as CribbageEnv
         self.game = new_game(game_seed)
         self._pending = [None, None]
+        self._views = [None, None]
         self._deal_dealer = self.game.dealer
         self._margin = 0
         self.agents = list(AGENTS)
@@ -184,6 +186,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
             )
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._views = [None, None]
         if g.phase is Phase.DISCARD and self._pending[seat] is None:
             self._pending[seat] = card
         else:
@@ -232,10 +235,15 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
 
     # ------------------------------------------------------------------------- internals
     def _view(self, seat: int) -> PlayerView:
+        """Seat's view of the current state (cached until the next step or reset)."""
+        view = self._views[seat]
+        if view is not None:
+            return view
         g = self.game
         view = g.view(seat)
         if self.episode == "deal" and g.deal_no > 0 and g.winner is None:
             view = finished_deal_view(view, self._deal_dealer)
+        self._views[seat] = view
         return view
 
     def _update_infos(self) -> None:

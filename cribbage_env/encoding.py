@@ -118,7 +118,8 @@ _RECENT = SLICES["recent_ranks"].start
 _PHASE = SLICES["phase"].start
 _FLAGS = SLICES["flags"].start
 _REAL = SLICES["count"].start  # count, scores (2), opponent_cards_left: the non-binary tail
-_RANK13 = tuple(13 * i for i in range(MAX_SEQUENCE))
+#: _RECENT_INDEX[i][r]: index of rank r at position i (0 = most recent) of recent_ranks.
+_RECENT_INDEX = tuple(tuple(_RECENT + 13 * i + r for r in range(13)) for i in range(MAX_SEQUENCE))
 
 
 class InvalidActionError(IllegalActionError):
@@ -232,18 +233,17 @@ def encode(view: PlayerView, pending: int | None = None) -> tuple[np.ndarray, np
     """
     seat = view.seat
     phase = view.phase
+    seq = view.sequence
+    n = len(seq)
+    played = view.played
     ones = [_HAND + c for c in view.hand]
-    ones.extend(_DISCARDS + c for c in view.discards)
-    ones.extend(_KEPT + c for c in view.kept)
+    ones += [_DISCARDS + c for c in view.discards]
+    ones += [_KEPT + c for c in view.kept]
+    ones += [_SEQ + c for c in seq]
+    ones += [(_PLAYED_OWN if who == seat else _PLAYED_OPP) + c for who, c in played]
+    ones += [_RECENT_INDEX[i][RANK[c]] for i, c in enumerate(reversed(seq))]
     if view.starter is not None:
         ones.append(_STARTER + view.starter)
-    seq = view.sequence
-    ones.extend(_SEQ + c for c in seq)
-    for who, c in view.played:
-        ones.append((_PLAYED_OWN if who == seat else _PLAYED_OPP) + c)
-    n = len(seq)
-    ones.extend(_RECENT + _RANK13[i] + RANK[seq[n - 1 - i]] for i in range(n))
-    my_turn = view.to_act == seat
     if phase is Phase.DISCARD:
         if pending is not None:
             ones.append(_PENDING + pending)
@@ -256,7 +256,7 @@ def encode(view: PlayerView, pending: int | None = None) -> tuple[np.ndarray, np
         ones.append(_PHASE + PHASE_OVER)
     if view.dealer == seat:
         ones.append(_FLAGS)
-    if my_turn:
+    if view.to_act == seat:
         ones.append(_FLAGS + 1)
     if view.opponent_discarded:
         ones.append(_FLAGS + 2)
@@ -265,7 +265,7 @@ def encode(view: PlayerView, pending: int | None = None) -> tuple[np.ndarray, np
         ones.append(_FLAGS + 3)
     if go[1 - seat]:
         ones.append(_FLAGS + 4)
-    if n and view.played and view.played[-1][0] == seat:
+    if n and played[-1][0] == seat:
         ones.append(_FLAGS + 5)
     obs = np.zeros(OBS_SIZE, np.float32)
     obs[ones] = 1.0
@@ -306,9 +306,11 @@ def describe(obs: np.ndarray) -> str:
         if not len(nz):
             continue
         if name in ("phase", "flags", "count", "scores", "opponent_cards_left"):
-            labels = FLAG_NAMES if name == "flags" else None
-            if name == "phase":
-                labels = ("discard_first", "discard_second", "play", "over")
+            labels = {
+                "flags": FLAG_NAMES,
+                "phase": ("discard_first", "discard_second", "play", "over"),
+                "scores": ("own", "opponent"),
+            }.get(name)
             shown = ", ".join(
                 f"{labels[i] if labels else i}={values[i]:.3g}" for i in nz
             )

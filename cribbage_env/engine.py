@@ -32,7 +32,6 @@ from .actions import (
     CUT_MARGIN,
     DISCARD_BASE,
     action_str,
-    discard_action,
     is_discard,
 )
 from .cards import JACK, RANK, VALUE, cards_str
@@ -54,6 +53,8 @@ _DEALS_PER_BLOCK = 16
 _STREAM_DEALS = 1
 _STREAM_FIRST_CUT = 2
 _PAIR_INDEXES = tuple(combinations(range(6), 2))
+#: Discard action id of every ordered card pair, flat by ``52 * a + b`` (a == b: unused).
+_DISCARD_ID = tuple(DISCARD_BASE + 52 * min(a, b) + max(a, b) for a in range(52) for b in range(52))
 
 
 class Phase(str, Enum):
@@ -80,6 +81,12 @@ class EventKind(str, Enum):
     SCORE = "score"  # go / last card / his heels points; reasons say which
     SHOW = "show"  # player, cards = 4 cards + starter, points; crib flag in `what`
     GAME_OVER = "game over"  # player = winner
+
+
+# Module-level aliases keep the hot path to one global lookup per name.
+_PLAY, _DISCARD, _GAME_OVER = Phase.PLAY, Phase.DISCARD, Phase.GAME_OVER
+_EV_PLAY, _EV_GO, _EV_RESET, _EV_SCORE, _EV_SHOW = (
+    EventKind.PLAY, EventKind.GO, EventKind.RESET, EventKind.SCORE, EventKind.SHOW)
 
 
 class IllegalActionError(ValueError):
@@ -218,12 +225,15 @@ class GameState:
     def legal_actions(self) -> list[int]:
         """The current player's legal decisions (never chance, never a forced go)."""
         phase = self.phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
+            hand = self.hands[self.to_act]
             lim = 31 - self.count
-            return [c for c in self.hands[self.to_act] if VALUE[c] <= lim]
-        if phase is Phase.DISCARD:
+            if lim >= 10:  # every card fits (values are at most 10)
+                return hand[:]
+            return [c for c in hand if VALUE[c] <= lim]
+        if phase is _DISCARD:
             h = self.hands[self.to_act]
-            return [discard_action(h[i], h[j]) for i, j in _PAIR_INDEXES]
+            return [_DISCARD_ID[52 * h[i] + h[j]] for i, j in _PAIR_INDEXES]
         if phase is Phase.GAME_OVER:
             return []
         n = 52 if phase is not Phase.STARTER_CUT else 40
@@ -243,34 +253,43 @@ class GameState:
         """
         if self.winner is not None:
             raise IllegalActionError(f"the game is over (winner: player {self.winner}); no action is legal")
-        if player is not None and player != self.to_act:
+        if player is not None and (player != self.to_act or isinstance(player, (bool, float))):
             raise IllegalActionError(
-                f"it is player {self.to_act}'s turn, not player {player}'s ({self.phase.value})"
+                f"it is player {self.to_act}'s turn, not player {player!r}'s ({self.phase.value})"
             )
         if type(action) is not int:
             action = self._coerce(action)
         phase = self.phase
         p = self.to_act
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             hand = self.hands[p]
-            if action not in hand or VALUE[action] > 31 - self.count:
+            if action not in hand:
+                self._illegal(action)
+            count = self.count + VALUE[action]
+            if count > 31:
                 self._illegal(action)
             self.decisions.append(action)
             hand.remove(action)
             seq = self.seq
             seq.append(action)
-            self.count += VALUE[action]
+            self.count = count
             self.played.append((p, action))
             self.last_player = p
-            pts = play_points_fast(seq, self.count)
-            self.log.append((EventKind.PLAY, p, tuple(seq), pts))
+            pts = play_points_fast(seq, count)
+            self.log.append((_EV_PLAY, p, tuple(seq), pts))
             if pts and self._add(p, pts):
                 return
-            if self.count == 31:
+            if count == 31:
                 self._reset()
-            self.to_act = 1 - p
+            q = 1 - p
+            self.to_act = q
+            # Fast exit of the common case: the other player holds a card that fits (R6.3).
+            lim = 31 - self.count
+            for c in self.hands[q]:
+                if VALUE[c] <= lim:
+                    return
             self._advance_play()
-        elif phase is Phase.DISCARD:
+        elif phase is _DISCARD:
             hand = self.hands[p]
             if not is_discard(action):
                 self._illegal(action)
@@ -403,35 +422,36 @@ class GameState:
         self.seq = []
         self.count = 0
         self.go_said = [False, False]
-        self.log.append((EventKind.RESET, None, (), 0))
+        self.log.append((_EV_RESET, None, (), 0))
 
     def _advance_play(self) -> None:
         """Resolve go's, go points, resets and the last card until someone must decide (R6-R8)."""
         hands = self.hands
+        log = self.log
         while True:
             if not hands[0] and not hands[1]:
                 if self.seq:  # R8.3: last card scores 1 unless it made 31 (then seq was reset)
                     lp = self.last_player
-                    self.log.append((EventKind.SCORE, lp, (self.seq[-1],), 1, ScoreKind.LAST_CARD))
+                    log.append((_EV_SCORE, lp, (self.seq[-1],), 1, ScoreKind.LAST_CARD))
                     if self._add(lp, 1):
                         return
                 self._show()
                 return
             q = self.to_act
             lim = 31 - self.count
-            if any(VALUE[c] <= lim for c in hands[q]):
+            if _fits(hands[q], lim):
                 return
             if hands[q] and not self.go_said[q]:
                 self.go_said[q] = True
                 self.goes.append((q, self.count))
-                self.log.append((EventKind.GO, q, (), 0))
+                log.append((_EV_GO, q, (), 0))
             o = 1 - q
-            if any(VALUE[c] <= lim for c in hands[o]):
+            if _fits(hands[o], lim):
                 self.to_act = o
                 return
             # R8.1: neither can play: the last to lay a card scores 1 and the other leads.
             lp = self.last_player
-            self.log.append((EventKind.SCORE, lp, (self.seq[-1],), 1, ScoreKind.GO))
+            log.append((_EV_SCORE, lp, (self.seq[-1],), 1, ScoreKind.GO))
             if self._add(lp, 1):
                 return
             self._reset()
@@ -439,15 +459,16 @@ class GameState:
 
     def _show(self) -> None:
         """R9: pone's hand, dealer's hand, then the crib, each stopping at 121 (R10)."""
-        starter = self.starter
-        pone = 1 - self.dealer
-        for p, cards, crib in (
-            (pone, self.kept[pone], False),
-            (self.dealer, self.kept[self.dealer], False),
-            (self.dealer, self.crib, True),
+        s = self.starter
+        dealer = self.dealer
+        log = self.log
+        for p, (a, b, c, d), crib, what in (
+            (1 - dealer, self.kept[1 - dealer], False, "hand"),
+            (dealer, self.kept[dealer], False, "hand"),
+            (dealer, self.crib, True, "crib"),
         ):
-            pts = _score_fast(cards[0], cards[1], cards[2], cards[3], starter, crib)
-            self.log.append((EventKind.SHOW, p, (*cards, starter), pts, "crib" if crib else "hand"))
+            pts = _score_fast(a, b, c, d, s, crib)
+            log.append((_EV_SHOW, p, (a, b, c, d, s), pts, what))
             if pts and self._add(p, pts):
                 return
         self._start_deal()
@@ -505,7 +526,7 @@ class GameState:
         g.crib = crib_
         g.starter = int(starter)
         g.scores_ = [int(scores[0]), int(scores[1])]
-        g.seq, g.count, g.last_player, g.go_said, g.played = [], 0, -1, [False, False], []
+        g.seq, g.count, g.last_player, g.go_said, g.goes, g.played = [], 0, -1, [False, False], [], []
         six = (*kept[pone], *discards[pone], *kept[dealer], *discards[dealer])
         g.log.append((EventKind.DEAL, dealer, six, 0))
         for p in (pone, dealer):
@@ -619,6 +640,14 @@ class GameState:
         from .records import load_record
 
         return load_record(record)
+
+
+def _fits(hand: list[int], limit: int) -> bool:
+    """Whether any card of ``hand`` can be laid on a count leaving ``limit`` (R6.2)."""
+    for c in hand:
+        if VALUE[c] <= limit:
+            return True
+    return False
 
 
 def new_game(seed: int = 0, *, interactive_cuts: bool = False) -> GameState:

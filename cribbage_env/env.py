@@ -20,7 +20,7 @@ from .engine import GameState, IllegalActionError, Phase, new_game, skunk_level
 from .views import PlayerView
 
 __all__ = [
-    "CribbageEnv", "EpisodeOverError", "InvalidActionError", "OpponentError",
+    "CribbageEnv", "EpisodeOverError", "FlatObservation", "InvalidActionError", "OpponentError",
     "RLlibMaskObservation", "episode_seeds", "finished_deal_view", "render_view", "resolve_opponent",
 ]
 
@@ -410,6 +410,21 @@ def render_view(view: PlayerView, pending: int | None = None, *, names: tuple[st
     elif view.to_act is not None:
         lines.append(f"to act: {me if view.to_act == seat else them}")
     return "\n".join(lines) + "\n"
+
+
+class FlatObservation(gym.ObservationWrapper):
+    """Only the float32 vector as observation (``Box``); the mask stays in ``info["action_mask"]``
+    and :meth:`CribbageEnv.action_masks` (reached through ``get_wrapper_attr``).
+
+    For libraries whose policies want a Box (sb3-contrib ``MaskablePPO("MlpPolicy")``, CleanRL).
+    """
+
+    def __init__(self, env: gym.Env) -> None:
+        super().__init__(env)
+        self.observation_space = env.observation_space["observation"]
+
+    def observation(self, observation: dict[str, np.ndarray]) -> np.ndarray:
+        return observation["observation"]
 
 
 class RLlibMaskObservation(gym.ObservationWrapper):

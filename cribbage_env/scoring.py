@@ -119,13 +119,21 @@ def _build_table() -> dict[int, int]:
 #: Fifteens + pairs + runs keyed by the rank key of 4 or 5 cards.
 RANK_POINTS: dict[int, int] = _build_table()
 
+#: Flush points (R9.5) indexed ``[crib][state]``; state 0: no four-card flush, 1: four of a suit
+#: but the starter differs, 2: all five of one suit. Shared by :func:`_score_fast` and the batch
+#: scorer (``cribbage_env.batch``) so the rule lives once.
+FLUSH_POINTS: tuple[tuple[int, int, int], tuple[int, int, int]] = ((0, 4, 5), (0, 0, 5))
+#: Nobs (R9.6): a Jack in hand or crib of the starter's suit.
+NOBS_POINTS = 1
+
 
 def _check_show_cards(hand: Sequence[int], starter: int | None) -> None:
-    cards = list(hand) + ([] if starter is None else [starter])
     if len(hand) != 4:
         raise ValueError(f"a show hand has 4 cards, got {len(hand)}: {list(hand)!r}")
-    if any(not isinstance(c, int) or not 0 <= c < 52 for c in cards):
-        raise ValueError(f"card ids must be ints 0..51, got {cards!r}")
+    cards = [*hand] if starter is None else [*hand, starter]
+    for c in cards:
+        if not isinstance(c, int) or not 0 <= c < 52:
+            raise ValueError(f"card ids must be ints 0..51, got {cards!r}")
     if len(set(cards)) != len(cards):
         raise ValueError(f"duplicate cards in {cards_str(cards)}")
 
@@ -141,8 +149,17 @@ def score_hand(hand: Sequence[int], starter: int, crib: bool = False) -> int:
     >>> score_hand(parse_cards("2H 4H 7H 9H"), parse_cards("TC")[0], crib=True)  # no crib flush
     2
     """
+    if len(hand) == 4:  # fast path: four distinct plain ints 0..51 with the starter
+        a, b, c, d = hand
+        five = {a, b, c, d, starter}
+        if (len(five) == 5 and five <= _CARD_IDS and type(a) is int and type(b) is int
+                and type(c) is int and type(d) is int and type(starter) is int):
+            return _score_fast(a, b, c, d, starter, crib)
     _check_show_cards(hand, starter)
     return _score_fast(hand[0], hand[1], hand[2], hand[3], starter, crib)
+
+
+_CARD_IDS = frozenset(range(52))
 
 
 def _score_fast(a: int, b: int, c: int, d: int, s: int, crib: bool) -> int:
@@ -150,13 +167,10 @@ def _score_fast(a: int, b: int, c: int, d: int, s: int, crib: bool) -> int:
     pts = RANK_POINTS[KEY[a] + KEY[b] + KEY[c] + KEY[d] + KEY[s]]
     su = SUIT[a]
     if SUIT[b] == su and SUIT[c] == su and SUIT[d] == su:
-        if SUIT[s] == su:
-            pts += 5
-        elif not crib:
-            pts += 4
+        pts += FLUSH_POINTS[crib][2 if SUIT[s] == su else 1]
     nob = SUIT[s] * 13 + JACK
     if a == nob or b == nob or c == nob or d == nob:
-        pts += 1
+        pts += NOBS_POINTS
     return pts
 
 
@@ -266,37 +280,50 @@ def play_run_length(seq: Sequence[int]) -> int:
 
 
 def play_points_fast(seq: list[int], total: int) -> int:
-    """Unchecked :func:`score_play` for the engine's hot path; ``total`` is the running count."""
+    """Unchecked :func:`score_play` for the engine's hot path; ``total`` is the running count.
+
+    Runs are found in one backward scan: tails grow one card at a time until a rank repeats
+    (every longer tail then repeats it too); the longest tail spanning exactly its length in
+    ranks is the run (R7.3).
+    """
     pts = 2 if total == 15 or total == 31 else 0
     n = len(seq)
     if n < 2:
         return pts
     last = RANK[seq[-1]]
-    if RANK[seq[-2]] == last:
+    prev = RANK[seq[-2]]
+    if prev == last:
         if n >= 3 and RANK[seq[-3]] == last:
             if n >= 4 and RANK[seq[-4]] == last:
                 return pts + 12
             return pts + 6
         return pts + 2
-    if n >= 3:
-        for k in range(n, 2, -1):
-            lo = hi = last
-            mask = 1 << last
-            ok = True
-            for i in range(n - k, n - 1):
-                r = RANK[seq[i]]
-                bit = 1 << r
-                if mask & bit:
-                    ok = False
-                    break
-                mask |= bit
-                if r < lo:
-                    lo = r
-                elif r > hi:
-                    hi = r
-            if ok and hi - lo == k - 1:
-                return pts + k
-    return pts
+    if n < 3:
+        return pts
+    third = RANK[seq[-3]]
+    if third == last or third == prev:
+        return pts  # the last three repeat a rank: no run ends here
+    lo = hi = last
+    for r in (prev, third):
+        if r < lo:
+            lo = r
+        elif r > hi:
+            hi = r
+    run = 3 if hi - lo == 2 else 0
+    seen = (1 << last) | (1 << prev) | (1 << third)
+    for i in range(n - 4, -1, -1):
+        r = RANK[seq[i]]
+        bit = 1 << r
+        if seen & bit:
+            break
+        seen |= bit
+        if r < lo:
+            lo = r
+        elif r > hi:
+            hi = r
+        if hi - lo == n - 1 - i:
+            run = n - i
+    return pts + run
 
 
 _NUMBER_WORDS = {3: "3", 4: "4", 5: "5"}

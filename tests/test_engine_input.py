@@ -175,6 +175,8 @@ def test_actions_out_of_turn_are_refused() -> None:
     for g in (_discard_state(), _play_state()):
         me = g.current_player
         _refused(g, g.legal_actions()[0], player=1 - me, match="turn")
+        for bad_player in (2, -1, "0", float(me), bool(me)):
+            _refused(g, g.legal_actions()[0], player=bad_player, match="turn")
         g.apply(g.legal_actions()[0], player=me)  # the right player is fine
 
 

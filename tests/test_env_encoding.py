@@ -210,3 +210,14 @@ def test_r4_discard_picks_round_trip_through_the_engine_action() -> None:
     assert engine_action_to_picks(30) == [30]
     with pytest.raises(ValueError, match="cuts"):
         engine_action_to_picks(3010)
+
+
+def test_describe_names_the_hand_cards_and_the_phase() -> None:
+    from cribbage_env.encoding import describe
+
+    g = ce.new_game(2)
+    view = g.view(g.current_player)
+    text = describe(encode(view)[0])
+    hand_line = next(line for line in text.splitlines() if line.startswith("hand:"))
+    assert sorted(hand_line.split()[1:]) == sorted(ce.cards_str(view.hand).split())
+    assert "phase: discard_first=1" in text

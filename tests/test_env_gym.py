@@ -337,3 +337,31 @@ def test_make_vec_rejects_bad_arguments() -> None:
         make_vec(0)
     with pytest.raises(ValueError, match="vectorization_mode"):
         make_vec(2, vectorization_mode="threads")
+
+
+def test_package_import_registers_envs_without_importing_agents_or_arcade() -> None:
+    """Boundaries: cribbage_env resolves opponent names lazily and never imports arcade."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, gymnasium, cribbage_env; "
+        "assert 'cribbage/Cribbage-v0' in gymnasium.registry; "
+        "assert 'cribbage/CribbageDeal-v0' in gymnasium.registry; "
+        "import cribbage_env.env, cribbage_env.vector; "
+        "print('agents' in sys.modules, 'arcade' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"]
+
+
+@pytest.mark.parametrize("name", ["greedy", "expectimax"])
+def test_named_stronger_opponents_play_a_deal_when_registered(name) -> None:
+    from agents.registry import AGENTS
+
+    if name not in AGENTS:
+        pytest.skip(f"agent {name!r} is not registered yet")
+    env = CribbageEnv(name, episode="deal")
+    _, rewards, info, term, _ = play_masked(env, 0, np.random.default_rng(0))
+    assert term and sum(rewards) == info["margin"]
+    assert env.opponent.name == name

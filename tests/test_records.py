@@ -58,6 +58,8 @@ def check_deal_account(deal: dict, before: list[int]) -> list[int]:
             assert item["count"] == sum(_value(c) for c in seq) <= 31
             assert item["points"] == brute_peg(seq)
             assert sum(r["points"] for r in item["reasons"]) == item["points"]
+            for r in item["reasons"]:  # each reason names cards of the current sequence
+                assert set(P(r["cards"])) <= set(seq) and ce.parse_card(item["card"]) in P(r["cards"])
             scores[item["player"]] += item["points"]
         else:
             assert item["reason"] in ("go", "last card") and item["points"] == 1
@@ -72,6 +74,8 @@ def check_deal_account(deal: dict, before: list[int]) -> list[int]:
             assert sorted(cards) == sorted(set(hands[s["player"]]) - set(discards[s["player"]]))
         assert s["points"] == brute_show(cards, starter, s["what"] == "crib")
         assert sum(b["points"] for b in s["breakdown"]) == s["points"]
+        for b in s["breakdown"]:
+            assert set(P(b["cards"])) <= set(cards) | {starter}
         scores[s["player"]] += s["points"]
     assert deal["scores_after"] == scores
     return scores
