@@ -368,9 +368,8 @@ class TableController:
         lines = []
         for action, value, best in hint[1][:3]:
             what = self._action_text(action)
-            key = N_("{cards}: {value} points expected") if self.phase is Phase.DISCARD else N_(
-                "{cards}: {value} points now")
-            lines.append(("→ " if best else "") + self.tr(key, cards=what, value=f"{value:.1f}"))
+            lines.append(("→ " if best else "") + self.tr("{cards}: {value} points expected",
+                                                          cards=what, value=f"{value:.1f}"))
         self.hint = HintView(hint[0], tuple(cards), tuple(lines))
         self.version += 1
         return self.hint
@@ -794,14 +793,24 @@ def _make_agent(spec: str):
     return make_agent(spec)
 
 
+_HINT_AGENT: list = []
+
+
+def _hint_agent():
+    """The strongest level's agent, built once (it may load tables)."""
+    if not _HINT_AGENT:
+        from agents import LEVELS, make_agent
+
+        spec = LEVELS.get("hard")
+        _HINT_AGENT.append(make_agent(spec) if spec else None)
+    return _HINT_AGENT[0]
+
+
 def _hint_for(view: ce.PlayerView, rng: np.random.Generator):
     """(suggested action, [(action, value, is_best)...]) from the strongest agent that explains
     itself; otherwise a plain evaluation with the engine's scoring functions."""
     try:
-        from agents import LEVELS, make_agent
-
-        spec = LEVELS.get("hard")
-        agent = make_agent(spec) if spec else None
+        agent = _hint_agent()
         if agent is not None and hasattr(agent, "hint"):
             h = agent.hint(view, rng)
             opts = [(o.action, float(o.value), o.action == h.action) for o in h.options]
