@@ -311,6 +311,47 @@ def test_game_over_screen_and_new_game(window) -> None:
     assert window.ctl is not ctl and window.ctl.game.deal_no == -1
 
 
+def test_continue_resumes_the_autosaved_game(window) -> None:
+    """Issue 8.1: the start screen's Continue resumes where the game was, redo tail included."""
+    window.options.hotseat = False
+    window.options.lang = "fr"
+    window.new_game(seed=77)
+    ctl = window.ctl
+    to_phase(window, Phase.PLAY)
+    ctl.undo()
+    state, actions, cursor = ctl.game.fingerprint(), list(ctl._actions), ctl._cursor
+    click_id(window, "menu")
+    assert window.ctl is None and window.options.has_save
+    click_id(window, "continue")
+    resumed = window.ctl
+    assert resumed is not ctl and resumed.game.fingerprint() == state
+    assert resumed._actions == actions and resumed._cursor == cursor and resumed.lang == "fr"
+    window.options.lang = "en"
+
+
+def test_corrupt_save_is_reported_on_the_start_screen(window) -> None:
+    store = window.store
+    store.path.write_text('{"format": "cribbage-env/autosave", "version": 1, "seed": 3}')
+    before = store.path.read_bytes()
+    window.show_menu()
+    click_id(window, "continue")
+    assert window.ctl is None
+    assert "cannot be resumed" in window.options.message
+    assert any("cannot be resumed" in lb.text for lb in window.current_scene().labels)
+    assert store.path.read_bytes() == before
+    image(window)
+
+
+def test_watch_mode_on_the_table(window) -> None:
+    from ui.gui.app import autoplay
+
+    window.start_table(TableController(1, mode=Mode.WATCH, agents=("hard", "medium")))
+    autoplay(window, 400, None)
+    ctl = window.ctl
+    assert ctl.game.is_over or len(ctl.decisions) == 400
+    assert ctl.hand_visible(0) and ctl.hand_visible(1)
+
+
 def test_monkey_random_clicks_and_keys(window) -> None:
     """Thousands of random clicks, taps and keys across phases, languages and both modes."""
     import arcade

@@ -592,11 +592,20 @@ class TableController:
         if self.show_running:
             self.show_pos += 1
             self.version += 1
+            if not self.show_running:
+                self._show_done()
 
     def skip_show(self) -> None:
         if self.show_running:
             self.show_pos = len(self.show_steps)
             self.version += 1
+            self._show_done()
+
+    def _show_done(self) -> None:
+        """After the count, its totals stay in the message log."""
+        for step in self.show_steps:
+            if step.said and step.line == step.said[-1] and not step.highlight:
+                self._say(step.line)
 
     # ----------------------------------------------------------------------------- scores & pegs
     @property

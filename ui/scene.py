@@ -243,8 +243,10 @@ def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
             s.panels.append((Rect(crib_rect.x - 6, crib_rect.y - 6, crib_rect.w + 12,
                                   crib_rect.h + 12), (255, 205, 60, 110)))
     deck_x = 170
-    s.cards.append(CardItem(None, Rect(deck_x, 385, SMALL_W, SMALL_H)))
-    s.labels.append(Label(tr("Starter"), deck_x + SMALL_W + 60, 372, 13, SOFT))
+    cutting = g.phase in CUT_SPREAD and not ctl.show_running
+    if not cutting:  # while cutting, the deck is the spread itself
+        s.cards.append(CardItem(None, Rect(deck_x, 385, SMALL_W, SMALL_H)))
+        s.labels.append(Label(tr("Starter"), deck_x + SMALL_W + 60, 372, 13, SOFT))
     if g.starter is not None and g.phase is Phase.PLAY:
         s.cards.append(CardItem(g.starter, Rect(deck_x + SMALL_W + 20, 385, SMALL_W, SMALL_H)))
 
@@ -265,15 +267,16 @@ def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
         left, right = 120, 880
         step = (right - left - SMALL_W) / (n - 1)
         for i in range(n):
-            s.cards.append(CardItem(None, Rect(left + i * step, 360, SMALL_W, SMALL_H)))
+            s.cards.append(CardItem(None, Rect(left + i * step, 320, SMALL_W, SMALL_H)))
         if ctl.human_to_act:
-            s.targets.append(Target(f"spread:{n}", Rect(left, 360, right - left, SMALL_H)))
+            s.targets.append(Target(f"spread:{n}", Rect(left, 320, right - left, SMALL_H)))
     if g.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT) and g.deal_no <= 0 and not ctl.show_running:
         for seat, card in enumerate(ctl.cut.cards):
             if card is not None:
-                x = 380 + seat * 160
-                s.cards.append(CardItem(card, Rect(x, 500, SMALL_W, SMALL_H)))
-                s.labels.append(Label(ctl.name(seat), x + SMALL_W / 2, 485, 13, SOFT))
+                x = 720 + seat * 130
+                s.cards.append(CardItem(card, Rect(x, 440, SMALL_W, SMALL_H)))
+                s.labels.append(Label(ctl.name(seat), x + SMALL_W / 2, 440 + SMALL_H + 14, 13,
+                                      SOFT))
 
     # ---- prompt and recent messages
     s.labels.append(Label(ctl.prompt(), center + 60, 250, 19, WHITE, bold=True))
