@@ -227,6 +227,12 @@ class TableController:
             return self.tr("Player {n}", n=seat + 1)
         return self.tr("Computer {n} ({spec})", n=seat + 1, spec=self.seats[seat].spec)
 
+    def short_name(self, seat: int) -> str:
+        """A name that fits beside the board: the agent's spec when two agents play."""
+        if self.mode is Mode.WATCH and self.script is None:
+            return str(self.seats[seat].spec)[:16]
+        return self.name(seat)
+
     def card(self, card: int) -> str:
         return card_label(card, self.cat)
 

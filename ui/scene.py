@@ -293,8 +293,11 @@ def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
     scores = ctl.display_scores
     s.board = Board(Rect(TABLE_RIGHT + 20, 200, 250, 520), ctl.pegs(), names, scores)
     for seat in (0, 1):
-        s.labels.append(Label(f"{names[seat]}: {scores[seat]}", TABLE_RIGHT + 44,
-                              HEIGHT - 28 - seat * 32, 17, PLAYER_COLORS[seat], "left", bold=True))
+        y = HEIGHT - 28 - seat * 32
+        s.labels.append(Label(ctl.short_name(seat), TABLE_RIGHT + 44, y, 16, PLAYER_COLORS[seat],
+                              "left", bold=True))
+        s.labels.append(Label(str(scores[seat]), WIDTH - 20, y, 20, PLAYER_COLORS[seat], "right",
+                              bold=True))
 
     # ---- buttons
     bx, bw, bh = TABLE_RIGHT + 16, 124, 52

@@ -18,7 +18,7 @@ from arcade.shape_list import ShapeElementList, create_ellipse_filled
 
 from cribbage_env.engine import Phase
 
-from ..controller import SaveError, TableController
+from ..controller import Mode, SaveError, TableController
 from ..i18n import LANGUAGES
 from ..saves import SaveStore
 from ..scene import (
@@ -317,6 +317,12 @@ class GameWindow(ScaledWindow):
             self._scene_key = None
             return
         self.options.lang = ctl.lang
+        self.options.hotseat = ctl.mode is Mode.HOTSEAT
+        from agents import LEVELS
+
+        level = {spec: name for name, spec in LEVELS.items()}.get(str(ctl.seats[1].spec))
+        if level is not None:
+            self.options.level = level
         self.start_table(ctl)
 
     def show_menu(self) -> None:
@@ -412,8 +418,22 @@ class GameWindow(ScaledWindow):
         if what == "menu":
             self.show_menu()
         elif what == "newgame":
-            self.new_game()
+            self.next_game()
         return what
+
+    def next_game(self) -> None:
+        """New game after a game over: the same seats (two agents keep watching each other; a
+        replayed record starts again)."""
+        ctl = self.ctl
+        if ctl is not None and ctl.mode is Mode.WATCH:
+            if ctl.script is not None:
+                ctl.restart()
+                return
+            seed = int(time.time_ns() % 2_000_000_000)
+            self.start_table(TableController(seed, mode=Mode.WATCH, lang=ctl.lang,
+                                             agents=[str(s.spec) for s in ctl.seats]))
+            return
+        self.new_game()
 
     def _start_click(self, what: str | None) -> None:
         o = self.options
@@ -457,7 +477,7 @@ class GameWindow(ScaledWindow):
                 ctl.advance_show()
         elif ctl.game.is_over:
             if symbol in (k.ENTER, k.RETURN, k.SPACE):
-                self.new_game()
+                self.next_game()
         elif ctl.needs_reveal:
             if symbol in (k.ENTER, k.RETURN, k.SPACE):
                 ctl.reveal()
@@ -553,6 +573,8 @@ def autoplay(window: GameWindow, decisions: int, outdir: Path | str | None, *,
             press("reveal")
             continue
         if ctl.computer_to_act:
+            if ctl.mode is Mode.WATCH:
+                shot("move")
             ctl.step_computer()
             made += 1
             continue
