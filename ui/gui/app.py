@@ -315,9 +315,7 @@ class GameWindow(ScaledWindow):
         spec = LEVELS.get(o.level, "random")
         ctl = TableController(seed, mode="hotseat" if o.hotseat else "computer", opponent=spec,
                               lang=o.lang)
-        self.start_table(ctl)
-        if ctl.on_change is not None:
-            ctl.on_change(ctl)
+        self.start_table(ctl)  # saved from its first decision on
 
     def continue_saved(self) -> None:
         if self.store is None:
@@ -325,7 +323,11 @@ class GameWindow(ScaledWindow):
         try:
             ctl = self.store.load()
         except SaveError as exc:
-            self.options.message = str(exc)
+            from ..i18n import Catalog
+
+            self.options.message = Catalog(self.options.lang).tr(
+                "The saved game could not be resumed (the file is left as it was): {error}",
+                error=str(exc))
             self.options.has_save = False
             self._scene_key = None
             return
