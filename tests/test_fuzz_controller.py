@@ -38,6 +38,7 @@ from cribbage_env.engine import WINNING_SCORE, Phase
 from cribbage_env.invariants import check_state, check_view
 from ui.controller import SAVE_FORMAT, SAVE_VERSION, Mode, TableController
 from ui.i18n import LANGUAGES
+from ui.scene import table_scene
 
 CUT_PHASES = (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT)
 OPPONENTS = ("random", "greedy", "novice")
@@ -383,6 +384,14 @@ class TableMachine(RuleBasedStateMachine):
             assert len(c.game_over_lines()) >= 2
         else:  # someone can always move on: the person, the computer, or the show being counted
             assert c.human_to_act or c.computer_to_act or c.show_running
+        # What the table draws face up: never a hand that may not be seen (R11.4). (The show
+        # overlay draws the last deal's counted cards, which may share ids with the new hands.)
+        scene = table_scene(c)
+        drawn = scene.cards if c.show_running else scene.all_cards()
+        face_up = {item.card for item in drawn if item.card is not None}
+        for seat in (0, 1):
+            if not c.hand_visible(seat):
+                assert not face_up & set(g.hands[seat]), f"seat {seat}'s hidden hand is drawn"
         # Hotseat: a hand is face up only for the player who pressed "See my hand" (R11.4).
         if c.mode is Mode.HOTSEAT:
             for seat in (0, 1):
