@@ -42,20 +42,45 @@ from .pegging import PegEstimate, describe_play, expectimax_estimates
 FIVE = 4
 
 
+def _heuristics(view: PlayerView, card: int, low_cards: int) -> list[tuple[float, str]]:
+    """The tie-break adjustments that apply to laying ``card`` (weight, reason)."""
+    out = []
+    count = view.count + VALUE[card]
+    if view.count == 0:
+        if any(RANK[c] == RANK[card] for c in view.hand if c != card):
+            out.append((0.15, "leads from a pair"))
+        if VALUE[card] < 5:
+            out.append((0.05, "a lead below 5 cannot be made fifteen"))
+        if RANK[card] == FIVE:
+            out.append((-0.15, "leading a 5 invites a fifteen"))
+    if count in (5, 21):
+        out.append((-0.10, f"leaves {count} for a ten-card"))
+    if VALUE[card] <= 4 and low_cards == 1 and len(view.hand) > 1:
+        out.append((-0.10, "spends the last low card kept for the go"))
+    return out
+
+
+def _flag(value: bool | str) -> bool:
+    return str(value).lower() not in ("0", "false", "no", "off")
+
+
 class ExpectimaxAgent:
     """Analyzer discards, one-ply expectimax pegging with expert tie-breaks."""
 
     name = "expectimax"
 
     def __init__(self, counter: float | str = 0.5, endgame: int | str = 15,
-                 heuristics: bool | str = True) -> None:
+                 heuristics: bool | str = True, crib: bool | str = True) -> None:
+        """Knobs (for ablations, e.g. ``expectimax:crib=off``): ``counter`` weight of our best
+        answer to their reply (0..1); ``endgame`` distance to 121 where board weights start;
+        ``heuristics`` the tie-breaks above; ``crib`` use the crib table in discards."""
         self.counter = float(counter)
         self.endgame = int(endgame)
-        self.heuristics = str(heuristics).lower() not in ("0", "false", "no", "off")
+        self.heuristics = _flag(heuristics)
         if not 0.0 <= self.counter <= 1.0:
             raise ValueError(f"counter must be within 0..1, got {counter!r}")
         self.spec = "expectimax"
-        self._table: CribTable = default_crib_table()
+        self._table: CribTable = default_crib_table() if _flag(crib) else CribTable.zeros()
 
     # ------------------------------------------------------------------ decisions
     def act(self, view: PlayerView, rng: np.random.Generator) -> int:
@@ -90,26 +115,16 @@ class ExpectimaxAgent:
 
     @staticmethod
     def _heuristic(view: PlayerView, card: int, low_cards: int) -> float:
-        h = 0.0
-        count = view.count + VALUE[card]
-        if view.count == 0:
-            if any(RANK[c] == RANK[card] for c in view.hand if c != card):
-                h += 0.15
-            if VALUE[card] < 5:
-                h += 0.05
-            if RANK[card] == FIVE:
-                h -= 0.15
-        if count in (5, 21):
-            h -= 0.10
-        if VALUE[card] <= 4 and low_cards == 1 and len(view.hand) > 1:
-            h -= 0.10
-        return h
+        return sum(w for w, _ in _heuristics(view, card, low_cards))
 
     # ------------------------------------------------------------------ hints
     def hint(self, view: PlayerView, rng: np.random.Generator | None = None, *,
              top: int = 3) -> Hint:
         """The suggested action with the numbers behind it (discard: the top splits; play: every
         legal card with its expected value)."""
+        if not view.legal_actions:
+            raise ValueError(f"no decision to hint for seat {view.seat} now "
+                             f"(phase {view.phase.value}, player to act: {view.to_act})")
         if view.phase is Phase.DISCARD:
             return discard_hint(view, self._table, top, "expectimax")
         if view.phase is Phase.PLAY:
@@ -123,6 +138,9 @@ class ExpectimaxAgent:
                               f"~{e.given_up:.2f} on average")
                     if e.go_chance > 0.5:
                         reason += f"; they likely cannot reply (go {e.go_chance:.0%})"
+                    if self.heuristics:
+                        low = sum(1 for c in view.hand if VALUE[c] <= 4)
+                        reason += "".join(f"; {why}" for _, why in _heuristics(view, e.card, low))
                 opts.append(Option(e.card, round(e.value, 4), reason, {
                     "now": e.now, "given_up": e.given_up, "counter": e.counter,
                     "go": e.go_chance, "heuristic": e.heuristic}))

@@ -86,12 +86,14 @@ class ExpertAgent:
             return search_play(view, rng, self.sims, self.beta)[0].card
         return legal[0]  # cuts: the depth never matters (R11.1)
 
-    def hint(self, view: PlayerView, rng: np.random.Generator | None = None) -> Hint:
+    def hint(self, view: PlayerView, rng: np.random.Generator | None = None, *,
+             top: int = 3) -> Hint:
+        """The suggested action with the numbers behind it (``top`` discard splits)."""
         rng = rng if rng is not None else np.random.default_rng(0)
         if view.phase is Phase.DISCARD:
             opts = self._discard_options(view, rng)
             best = opts[0]
-            return Hint(best.action, tuple(opts),
+            return Hint(best.action, tuple(opts[:top]),
                         f"keep {best.details['keep']}: {best.reason}")
         if view.phase is Phase.PLAY:
             ests = search_play(view, rng, self.sims, self.beta)

@@ -64,6 +64,9 @@ class GreedyAgent:
 
     def hint(self, view: PlayerView, rng: np.random.Generator | None = None, *,
              top: int = 3) -> Hint:
+        if not view.legal_actions:
+            raise ValueError(f"no decision to hint for seat {view.seat} now "
+                             f"(phase {view.phase.value}, player to act: {view.to_act})")
         if view.phase is Phase.DISCARD:
             return discard_hint(view, _NO_CRIB, top, "greedy")
         if view.phase is Phase.PLAY:

@@ -101,18 +101,18 @@ def _uniform_guesses(view: PlayerView, rng: np.random.Generator, n: int,
 
 
 @dataclass(frozen=True)
-class PegEstimate:
+class SearchEstimate:
     card: int
     value: float  # mean utility over the guesses
     samples: int
 
 
 def search_play(view: PlayerView, rng: np.random.Generator, sims: int,
-                beta: float = 0.0) -> list[PegEstimate]:
+                beta: float = 0.0) -> list[SearchEstimate]:
     """Estimates for every legal card, best first."""
     legal = list(view.legal_actions)
     if len(legal) == 1:
-        return [PegEstimate(legal[0], 0.0, 0)]
+        return [SearchEstimate(legal[0], 0.0, 0)]
     totals = dict.fromkeys(legal, 0.0)
     guesses = sample_guesses(view, rng, sims, beta)
     for hand, disc in guesses:
@@ -120,6 +120,6 @@ def search_play(view: PlayerView, rng: np.random.Generator, sims: int,
         for c in legal:
             totals[c] += play_out(base.clone(), view.seat, c)
     n = len(guesses)
-    ests = [PegEstimate(c, totals[c] / n, n) for c in legal]
+    ests = [SearchEstimate(c, totals[c] / n, n) for c in legal]
     ests.sort(key=lambda e: (-e.value, VALUE[e.card]))
     return ests

@@ -16,6 +16,7 @@ AGENTS: dict[str, str] = {
     "novice": "agents.greedy:NoviceAgent",
     "greedy": "agents.greedy:GreedyAgent",
     "expectimax": "agents.expectimax:ExpectimaxAgent",
+    "expert": "agents.expert:ExpertAgent",
     "maskable_ppo": "agents.maskable_ppo_agent:MaskablePPOAgent",  # extra "rl"; path=model.zip
 }
 #: difficulty levels of the game -> agent spec: easy = random discard + greedy pegging,
@@ -25,6 +26,7 @@ LEVELS: dict[str, str] = {
     "easy": "novice",
     "medium": "greedy",
     "hard": "expectimax",
+    "expert": "expert",
 }
 
 
@@ -61,7 +63,7 @@ def make_agent(spec: str | Agent | Callable) -> Agent:
             return spec  # type: ignore[return-value]
         raise AgentSpecError(f"an agent is a spec string or an object with act(view, rng), got {spec!r}")
     name, params = parse_spec(spec)
-    if name in LEVELS:
+    if name in LEVELS and LEVELS[name] != name and not params:
         return make_agent(LEVELS[name])
     target = AGENTS.get(name)
     if target is None:

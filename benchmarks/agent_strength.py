@@ -34,31 +34,38 @@ from agents.stats import wilson_interval  # noqa: E402
 from agents.tournament import agent_rng, game_seeds  # noqa: E402
 
 
-def play(agents, seed: int, timings: list[dict[str, list[float]]]) -> ce.GameState:
-    """One game, agents[p] in seat p; appends act() durations (s) per phase per seat."""
+def play(agents, seed: int, timings: list[dict[str, list[tuple[float, float]]]]) -> ce.GameState:
+    """One game, agents[p] in seat p; appends act() (wall, thread CPU) seconds per phase/seat."""
     rngs = (agent_rng(seed, 0), agent_rng(seed, 1))
     g = ce.new_game(seed)
-    clock = time.perf_counter
+    clock, cpu = time.perf_counter, time.thread_time
     while not g.is_over:
         p = g.current_player
         view = g.view(p)
-        t0 = clock()
+        c0, t0 = cpu(), clock()
         action = agents[p].act(view, rngs[p])
-        timings[p].setdefault(view.phase.value, []).append(clock() - t0)
+        t1, c1 = clock(), cpu()
+        timings[p].setdefault(view.phase.value, []).append((t1 - t0, c1 - c0))
         g.apply(action, p)
     return g
 
 
-def _lat(samples: list[float]) -> dict:
+def _lat(samples: list[tuple[float, float]]) -> dict:
+    """Wall-clock and thread-CPU latency: on a shared machine the wall p99 includes time the
+    process was preempted, the CPU p99 does not."""
     if not samples:
         return {}
     arr = np.array(samples) * 1000
-    return {"n": len(samples), "median_ms": round(float(np.median(arr)), 4),
-            "p99_ms": round(float(np.percentile(arr, 99)), 4)}
+    wall, cpu = arr[:, 0], arr[:, 1]
+    return {"n": len(samples), "median_ms": round(float(np.median(wall)), 4),
+            "p99_ms": round(float(np.percentile(wall, 99)), 4),
+            "cpu_median_ms": round(float(np.median(cpu)), 4),
+            "cpu_p99_ms": round(float(np.percentile(cpu, 99)), 4)}
 
 
 def summarize(a: str, b: str, rows: list[tuple[int, int, int, int]],
-              lat: dict[str, dict[str, list[float]]], seconds: float, root: int) -> dict:
+              lat: dict[str, dict[str, list[tuple[float, float]]]], seconds: float,
+              root: int) -> dict:
     """rows: (winner is A: 1/0, score A, score B, skunk level for the winner)."""
     n = len(rows)
     wins = sum(r[0] for r in rows)
@@ -87,7 +94,8 @@ def report(s: dict) -> str:
         for ph, d in phases.items():
             if d:
                 lines.append(f"  latency {name:<12} {ph:<8} median {d['median_ms']:.3f} ms  "
-                             f"p99 {d['p99_ms']:.3f} ms  (n={d['n']})")
+                             f"p99 {d['p99_ms']:.3f} ms  (CPU: median {d['cpu_median_ms']:.3f}"
+                             f" p99 {d['cpu_p99_ms']:.3f} ms; n={d['n']})")
     return "\n".join(lines)
 
 
@@ -111,15 +119,15 @@ def main(argv: list[str] | None = None) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     seeds = game_seeds(args.seed, args.games // 2)
     rows: list[tuple[int, int, int, int]] = []
-    lat_a: dict[str, list[float]] = {}
-    lat_b: dict[str, list[float]] = {}
+    lat_a: dict[str, list[tuple[float, float]]] = {}
+    lat_b: dict[str, list[tuple[float, float]]] = {}
     t0 = time.perf_counter()
     summary: dict = {}
     bar = tqdm(total=args.games, unit="game", mininterval=2.0)
     for seed in seeds:
         for swapped in (False, True):
             seats = (agent_b, agent_a) if swapped else (agent_a, agent_b)
-            timing: list[dict[str, list[float]]] = [{}, {}]
+            timing: list[dict[str, list[tuple[float, float]]]] = [{}, {}]
             g = play(seats, seed, timing)
             a_seat = 1 if swapped else 0
             for ph, v in timing[a_seat].items():

@@ -51,7 +51,7 @@ def simulate(seed: int, top_k: int, rng: np.random.Generator) -> tuple[bool, lis
         choice = opts[int(rng.integers(min(top_k, len(opts))))] if p == studied else opts[0]
         keeps[p] = choice.keep
         g.apply(choice.action)
-    deal = g.deal_no
+    deal, dealer = g.deal_no, g.dealer
     while not g.is_over and g.deal_no == deal:
         g.apply(rollout_card(g))
     peg = [0, 0]
@@ -59,7 +59,7 @@ def simulate(seed: int, top_k: int, rng: np.random.Generator) -> tuple[bool, lis
         if e.kind is EventKind.PLAY or (e.kind is EventKind.SCORE
                                         and e.reasons[0].kind is not ScoreKind.HIS_HEELS):
             peg[e.player] += e.points
-    return g.dealer == studied, features(keeps[studied]), float(peg[studied] - peg[1 - studied])
+    return dealer == studied, features(keeps[studied]), float(peg[studied] - peg[1 - studied])
 
 
 def fit(rows: list[tuple[list[float], float]]) -> tuple[np.ndarray, float, float]:

@@ -232,9 +232,12 @@ class CribbageEnv(gym.Env):
             raise ValueError(f"unknown reset option(s) {sorted(unknown)}; known: {sorted(_OPTION_KEYS)}")
         if "seat" in options:
             _check_choice("seat", options["seat"], _SEATS)
+        if "opponent" in options:  # resolve first: a bad spec leaves the env as it was
+            spec = options["opponent"]
+            agent = resolve_opponent(spec)
+            self._opponent, self._opponent_key, self.opponent_spec = agent, spec, spec
+        if "seat" in options:
             self.seat_option = options["seat"]
-        if "opponent" in options:
-            self.opponent_spec = options["opponent"]
         if seed is not None:
             self._episode_index = 0
         self.seat = (

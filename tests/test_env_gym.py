@@ -253,6 +253,10 @@ def test_opponent_by_name_callable_instance_and_swap_per_episode() -> None:
         CribbageEnv(opponent="nope").reset(seed=0)
     with pytest.raises(ValueError, match="unknown reset option"):
         env.reset(options={"oponent": "random"})
+    with pytest.raises(ValueError, match="unknown agent"):
+        env.reset(options={"opponent": "nope", "seat": 1})
+    assert isinstance(env.opponent, RandomAgent)  # a bad swap changes nothing
+    assert env.reset(seed=0)[1]["seat"] == 0
 
 
 def test_opponent_randomness_comes_from_the_env_seed() -> None:
@@ -365,3 +369,21 @@ def test_named_stronger_opponents_play_a_deal_when_registered(name) -> None:
     _, rewards, info, term, _ = play_masked(env, 0, np.random.default_rng(0))
     assert term and sum(rewards) == info["margin"]
     assert env.opponent.name == name
+
+
+def test_sync_and_async_vector_envs_give_the_same_trajectory() -> None:
+    def run(mode: str) -> list[bytes]:
+        vec = make_vec(2, vectorization_mode=mode, seat="alternate")
+        try:
+            obs, _ = vec.reset(seed=5)
+            rng = np.random.default_rng(1)
+            out = [obs["observation"].tobytes()]
+            for _ in range(60):
+                acts = np.array([rng.choice(np.flatnonzero(m)) for m in obs["action_mask"]])
+                obs, rewards, *_ = vec.step(acts)
+                out += [obs["observation"].tobytes(), rewards.tobytes()]
+            return out
+        finally:
+            vec.close()
+
+    assert run("sync") == run("async")

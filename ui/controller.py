@@ -227,6 +227,12 @@ class TableController:
             return self.tr("Player {n}", n=seat + 1)
         return self.tr("Computer {n} ({spec})", n=seat + 1, spec=self.seats[seat].spec)
 
+    def short_name(self, seat: int) -> str:
+        """A name that fits beside the board: the agent's spec when two agents play."""
+        if self.mode is Mode.WATCH and self.script is None:
+            return str(self.seats[seat].spec)[:16]
+        return self.name(seat)
+
     def card(self, card: int) -> str:
         return card_label(card, self.cat)
 
@@ -368,9 +374,8 @@ class TableController:
         lines = []
         for action, value, best in hint[1][:3]:
             what = self._action_text(action)
-            key = N_("{cards}: {value} points expected") if self.phase is Phase.DISCARD else N_(
-                "{cards}: {value} points now")
-            lines.append(("→ " if best else "") + self.tr(key, cards=what, value=f"{value:.1f}"))
+            lines.append(("→ " if best else "") + self.tr("{cards}: {value} points expected",
+                                                          cards=what, value=f"{value:.1f}"))
         self.hint = HintView(hint[0], tuple(cards), tuple(lines))
         self.version += 1
         return self.hint
@@ -593,11 +598,20 @@ class TableController:
         if self.show_running:
             self.show_pos += 1
             self.version += 1
+            if not self.show_running:
+                self._show_done()
 
     def skip_show(self) -> None:
         if self.show_running:
             self.show_pos = len(self.show_steps)
             self.version += 1
+            self._show_done()
+
+    def _show_done(self) -> None:
+        """After the count, its totals stay in the message log."""
+        for step in self.show_steps:
+            if step.said and step.line == step.said[-1] and not step.highlight:
+                self._say(step.line)
 
     # ----------------------------------------------------------------------------- scores & pegs
     @property
@@ -794,14 +808,24 @@ def _make_agent(spec: str):
     return make_agent(spec)
 
 
+_HINT_AGENT: list = []
+
+
+def _hint_agent():
+    """The strongest level's agent, built once (it may load tables)."""
+    if not _HINT_AGENT:
+        from agents import LEVELS, make_agent
+
+        spec = LEVELS.get("hard")
+        _HINT_AGENT.append(make_agent(spec) if spec else None)
+    return _HINT_AGENT[0]
+
+
 def _hint_for(view: ce.PlayerView, rng: np.random.Generator):
     """(suggested action, [(action, value, is_best)...]) from the strongest agent that explains
     itself; otherwise a plain evaluation with the engine's scoring functions."""
     try:
-        from agents import LEVELS, make_agent
-
-        spec = LEVELS.get("hard")
-        agent = make_agent(spec) if spec else None
+        agent = _hint_agent()
         if agent is not None and hasattr(agent, "hint"):
             h = agent.hint(view, rng)
             opts = [(o.action, float(o.value), o.action == h.action) for o in h.options]

@@ -137,11 +137,12 @@ def hit(scene: Scene, x: float, y: float) -> str | None:
         for b in reversed(layer.buttons):
             if b.enabled and b.rect.contains(x, y):
                 return b.id
-        if layer.modal:
-            return None
-    for b in reversed(scene.buttons):
-        if b.enabled and b.rect.contains(x, y):
+    modal = layer is not None and layer.modal
+    for b in reversed(scene.buttons):  # under a modal layer only the side buttons still answer
+        if b.enabled and b.rect.contains(x, y) and not (modal and b.rect.x < TABLE_RIGHT):
             return b.id
+    if modal:
+        return None
     for t in reversed(scene.targets):
         if t.rect.contains(x, y):
             return t.id
@@ -231,20 +232,21 @@ def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
     # ---- crib, deck and starter on the left
     crib_y = 480 if g.dealer == top else 300
     crib = [None] * len(g.crib)
-    crib_rect = Rect(30, crib_y, SMALL_W + 3 * 6, SMALL_H + 22)
+    crib_rect = Rect(30, crib_y, 120, SMALL_H)
     for i, _ in enumerate(crib):
         s.cards.append(CardItem(None, Rect(30 + i * 6, crib_y, SMALL_W, SMALL_H)))
     if g.deal_no >= 0 and g.phase is not Phase.CUT_FOR_DEAL:
         s.labels.append(Label(tr("Crib: {name}", name=ctl.name(g.dealer)), 30,
                               crib_y + SMALL_H + 14, 13, SOFT, "left"))
         if g.phase is Phase.DISCARD and ctl.can_confirm:
-            s.targets.append(Target("crib", Rect(crib_rect.x, crib_rect.y, max(crib_rect.w, 120),
-                                                 crib_rect.h)))
-            s.panels.append((Rect(crib_rect.x - 4, crib_rect.y - 4, max(crib_rect.w, 120) + 8,
-                                  crib_rect.h + 8), (255, 205, 60, 90)))
+            s.targets.append(Target("crib", crib_rect))
+            s.panels.append((Rect(crib_rect.x - 6, crib_rect.y - 6, crib_rect.w + 12,
+                                  crib_rect.h + 12), (255, 205, 60, 110)))
     deck_x = 170
-    s.cards.append(CardItem(None, Rect(deck_x, 385, SMALL_W, SMALL_H)))
-    s.labels.append(Label(tr("Starter"), deck_x + SMALL_W + 60, 372, 13, SOFT))
+    cutting = g.phase in CUT_SPREAD and not ctl.show_running
+    if not cutting:  # while cutting, the deck is the spread itself
+        s.cards.append(CardItem(None, Rect(deck_x, 385, SMALL_W, SMALL_H)))
+        s.labels.append(Label(tr("Starter"), deck_x + SMALL_W + 60, 372, 13, SOFT))
     if g.starter is not None and g.phase is Phase.PLAY:
         s.cards.append(CardItem(g.starter, Rect(deck_x + SMALL_W + 20, 385, SMALL_W, SMALL_H)))
 
@@ -265,15 +267,16 @@ def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
         left, right = 120, 880
         step = (right - left - SMALL_W) / (n - 1)
         for i in range(n):
-            s.cards.append(CardItem(None, Rect(left + i * step, 360, SMALL_W, SMALL_H)))
+            s.cards.append(CardItem(None, Rect(left + i * step, 320, SMALL_W, SMALL_H)))
         if ctl.human_to_act:
-            s.targets.append(Target(f"spread:{n}", Rect(left, 360, right - left, SMALL_H)))
+            s.targets.append(Target(f"spread:{n}", Rect(left, 320, right - left, SMALL_H)))
     if g.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT) and g.deal_no <= 0 and not ctl.show_running:
         for seat, card in enumerate(ctl.cut.cards):
             if card is not None:
-                x = 380 + seat * 160
-                s.cards.append(CardItem(card, Rect(x, 500, SMALL_W, SMALL_H)))
-                s.labels.append(Label(ctl.name(seat), x + SMALL_W / 2, 485, 13, SOFT))
+                x = 720 + seat * 130
+                s.cards.append(CardItem(card, Rect(x, 440, SMALL_W, SMALL_H)))
+                s.labels.append(Label(ctl.name(seat), x + SMALL_W / 2, 440 + SMALL_H + 14, 13,
+                                      SOFT))
 
     # ---- prompt and recent messages
     s.labels.append(Label(ctl.prompt(), center + 60, 250, 19, WHITE, bold=True))
@@ -290,8 +293,11 @@ def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
     scores = ctl.display_scores
     s.board = Board(Rect(TABLE_RIGHT + 20, 200, 250, 520), ctl.pegs(), names, scores)
     for seat in (0, 1):
-        s.labels.append(Label(f"{names[seat]}: {scores[seat]}", TABLE_RIGHT + 44,
-                              HEIGHT - 28 - seat * 32, 17, PLAYER_COLORS[seat], "left", bold=True))
+        y = HEIGHT - 28 - seat * 32
+        s.labels.append(Label(ctl.short_name(seat), TABLE_RIGHT + 44, y, 16, PLAYER_COLORS[seat],
+                              "left", bold=True))
+        s.labels.append(Label(str(scores[seat]), WIDTH - 20, y, 20, PLAYER_COLORS[seat], "right",
+                              bold=True))
 
     # ---- buttons
     bx, bw, bh = TABLE_RIGHT + 16, 124, 52
@@ -353,7 +359,7 @@ def _show_overlay(base: Scene, ctl: TableController, step, paused: bool) -> None
 def _game_over_overlay(base: Scene, ctl: TableController) -> None:
     tr = ctl.tr
     s = base.layer = Scene(modal=True)
-    r = Rect(120, 190, 760, 440)
+    r = Rect(150, 240, 700, 330)
     s.panels.append((r, PANEL))
     for i, line in enumerate(ctl.game_over_lines()):
         s.labels.append(Label(line, r.cx, r.y + r.h - 60 - i * 42, 30 if i == 0 else 20,

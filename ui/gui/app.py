@@ -18,7 +18,7 @@ from arcade.shape_list import ShapeElementList, create_ellipse_filled
 
 from cribbage_env.engine import Phase
 
-from ..controller import SaveError, TableController
+from ..controller import Mode, SaveError, TableController
 from ..i18n import LANGUAGES
 from ..saves import SaveStore
 from ..scene import (
@@ -53,6 +53,19 @@ class Settings:
     threaded: bool = True  # compute the computer's move in a worker thread
     seed: int | None = None
     watch: tuple[str, str] | None = None
+
+
+def color_clear(window: arcade.Window, color, box: tuple[int, int, int, int]) -> None:
+    """Clear only the colour buffer inside ``box`` (window pixels). Arcade's clear also clears
+    the depth buffer, which the table never uses and which costs the software renderer as much
+    again as the colour."""
+    from pyglet import gl
+
+    gl.glClearColor(color[0] / 255, color[1] / 255, color[2] / 255, 1.0)
+    gl.glScissor(*box)
+    gl.glClear(gl.GL_COLOR_BUFFER_BIT)
+    screen = window.ctx.screen
+    screen.scissor = screen.scissor  # back to arcade's own scissor state
 
 
 class Renderer:
@@ -142,7 +155,7 @@ class Renderer:
             x0, y0 = round(sx), round(sy)
             vp = (x0, y0, max(round(sx + w * s) - x0, 0), max(round(sy + h * s) - y0, 0))
             if vp[2] and vp[3]:
-                win.ctx.screen.clear(color=(color[0], color[1], color[2], 255), viewport=vp)
+                color_clear(win, color, vp)
         else:
             arcade.draw_lbwh_rectangle_filled(x, y, w, h, color)
 
@@ -202,8 +215,10 @@ class Renderer:
             self.fill(r.x, r.y, r.w, r.h, (20, 40, 30))
             self.fill(r.x + 2, r.y + 2, r.w - 4, r.h - 4, fill)
             size = 17 if r.h >= 60 else 15
-            size = max(10, min(size, int((r.w - 12) / (0.6 * max(len(b.label), 1)))))
             t = self.text(Label(b.label, 0, 0, size, fg, "center", bold=True))
+            while t.content_width > r.w - 14 and size > 9:  # long translations shrink to fit
+                size -= 1
+                t = self.text(Label(b.label, 0, 0, size, fg, "center", bold=True))
             t.x, t.y = r.cx, r.cy
             t.draw()
 
@@ -300,9 +315,7 @@ class GameWindow(ScaledWindow):
         spec = LEVELS.get(o.level, "random")
         ctl = TableController(seed, mode="hotseat" if o.hotseat else "computer", opponent=spec,
                               lang=o.lang)
-        self.start_table(ctl)
-        if ctl.on_change is not None:
-            ctl.on_change(ctl)
+        self.start_table(ctl)  # saved from its first decision on
 
     def continue_saved(self) -> None:
         if self.store is None:
@@ -310,11 +323,21 @@ class GameWindow(ScaledWindow):
         try:
             ctl = self.store.load()
         except SaveError as exc:
-            self.options.message = str(exc)
+            from ..i18n import Catalog
+
+            self.options.message = Catalog(self.options.lang).tr(
+                "The saved game could not be resumed (the file is left as it was): {error}",
+                error=str(exc))
             self.options.has_save = False
             self._scene_key = None
             return
         self.options.lang = ctl.lang
+        self.options.hotseat = ctl.mode is Mode.HOTSEAT
+        from agents import LEVELS
+
+        level = {spec: name for name, spec in LEVELS.items()}.get(str(ctl.seats[1].spec))
+        if level is not None:
+            self.options.level = level
         self.start_table(ctl)
 
     def show_menu(self) -> None:
@@ -339,7 +362,8 @@ class GameWindow(ScaledWindow):
         return self.scene
 
     def on_draw(self) -> None:
-        self.clear(color=FELT)  # the felt, and the letterbox bars in the same colour
+        self.ctx.screen.use()
+        color_clear(self, FELT, (0, 0, *self.get_framebuffer_size()))  # felt + letterbox bars
         scene = self.current_scene()
         with self.camera.activate():
             self.renderer.draw(scene)
@@ -410,8 +434,22 @@ class GameWindow(ScaledWindow):
         if what == "menu":
             self.show_menu()
         elif what == "newgame":
-            self.new_game()
+            self.next_game()
         return what
+
+    def next_game(self) -> None:
+        """New game after a game over: the same seats (two agents keep watching each other; a
+        replayed record starts again)."""
+        ctl = self.ctl
+        if ctl is not None and ctl.mode is Mode.WATCH:
+            if ctl.script is not None:
+                ctl.restart()
+                return
+            seed = int(time.time_ns() % 2_000_000_000)
+            self.start_table(TableController(seed, mode=Mode.WATCH, lang=ctl.lang,
+                                             agents=[str(s.spec) for s in ctl.seats]))
+            return
+        self.new_game()
 
     def _start_click(self, what: str | None) -> None:
         o = self.options
@@ -455,7 +493,7 @@ class GameWindow(ScaledWindow):
                 ctl.advance_show()
         elif ctl.game.is_over:
             if symbol in (k.ENTER, k.RETURN, k.SPACE):
-                self.new_game()
+                self.next_game()
         elif ctl.needs_reveal:
             if symbol in (k.ENTER, k.RETURN, k.SPACE):
                 ctl.reveal()
@@ -551,6 +589,8 @@ def autoplay(window: GameWindow, decisions: int, outdir: Path | str | None, *,
             press("reveal")
             continue
         if ctl.computer_to_act:
+            if ctl.mode is Mode.WATCH:
+                shot("move")
             ctl.step_computer()
             made += 1
             continue

@@ -1,0 +1,102 @@
+"""The expert tier (issue 9): determinized guesses respect the view, the search prefers what
+wins, the endgame and the knob behave."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cribbage_env as ce
+from agents import make_agent
+from agents.expert import ExpertAgent, peg_value
+from agents.peg_search import sample_guesses, search_play
+from cribbage_env.cards import VALUE, parse_card, parse_cards
+from cribbage_env.determinize import DeterminizeError, consistent_with_goes, determinize
+
+
+def _to_play(seed: int) -> ce.GameState:
+    g = ce.new_game(seed)
+    while g.phase is not ce.Phase.PLAY:
+        g.apply(g.legal_actions()[0])
+    return g
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_determinized_state_matches_the_real_one_when_the_guess_is_right(seed: int) -> None:
+    g = _to_play(seed)
+    for _ in range(seed % 4):
+        g.apply(g.legal_actions()[-1])
+    seat = g.current_player
+    opp = 1 - seat
+    d = determinize(g.view(seat), g.hands[opp], g.discards[opp])
+    assert d.hands == g.hands and d.count == g.count and d.seq == g.seq
+    assert d.legal_actions() == g.legal_actions() and d.scores == g.scores
+    # Played out the same way, both reach the same scores at the end of the deal (R6-R9).
+    deal = g.deal_no
+    while g.deal_no == deal and not g.is_over:
+        a = g.legal_actions()[0]
+        g.apply(a)
+        d.apply(a)
+    assert d.scores == g.scores
+
+
+def test_determinize_refuses_a_guess_of_the_wrong_size() -> None:
+    g = _to_play(1)
+    v = g.view(g.current_player)
+    with pytest.raises(DeterminizeError):
+        determinize(v, [0, 1, 2], [3, 4])
+
+
+def test_guesses_never_use_seen_cards_and_respect_goes() -> None:
+    """R6.3: a player who said go at count c held no card of value <= 31 - c."""
+    rng = np.random.default_rng(0)
+    for seed in range(30):
+        g = _to_play(seed)
+        while not g.goes and g.phase is ce.Phase.PLAY and g.deal_no == 0:
+            g.apply(g.legal_actions()[0])
+        if g.phase is not ce.Phase.PLAY or not g.goes:
+            continue
+        seat = g.current_player
+        v = g.view(seat)
+        seen = set(v.hand) | set(v.kept) | set(v.discards) | {v.starter} | {c for _, c in v.played}
+        for hand, disc in sample_guesses(v, rng, 20):
+            assert not (set(hand) | set(disc)) & seen
+            assert len(hand) == v.opponent_cards_left
+            if any(p == 1 - seat for p, _ in v.goes):
+                assert consistent_with_goes(v, hand)
+                count = max(c for p, c in v.goes if p == 1 - seat)
+                assert all(VALUE[c] > 31 - count for c in hand)
+
+
+def test_search_plays_the_card_that_wins_the_game_now() -> None:
+    """R10.1: at 119 with a card that makes fifteen, the search takes the game."""
+    g = ce.GameState.from_position(
+        [parse_cards("5H 9C 8D 2S"), parse_cards("TC 3D 4H 7S")],
+        parse_cards("AC AD AH AS"), parse_card("KD"), dealer=0, scores=(119, 60))
+    g.apply(parse_card("TC"))  # the pone (seat 1) leads a ten: count 10
+    v = g.view(0)
+    best = search_play(v, np.random.default_rng(1), sims=10)[0]
+    assert best.card == parse_card("5H")  # fifteen for 2 reaches 121
+    assert ExpertAgent(sims=10).act(v, np.random.default_rng(2)) == parse_card("5H")
+
+
+def test_pegging_table_is_shipped_and_values_fives_for_the_dealer() -> None:
+    fives = parse_cards("5H 5D 9C KS")
+    tens = parse_cards("TH QD 9C KS")
+    assert peg_value(fives, dealer=True) > peg_value(tens, dealer=True)
+
+
+def test_expert_knob_and_bad_parameters() -> None:
+    assert make_agent("expert:sims=5").sims == 5
+    with pytest.raises(ValueError, match="sims"):
+        make_agent("expert:sims=0")
+
+
+def test_expert_hint_lists_discards_with_their_numbers() -> None:
+    g = ce.new_game(4)
+    v = g.view(g.current_player)
+    h = ExpertAgent(sims=5).hint(v, np.random.default_rng(0), top=3)
+    assert len(h.options) == 3 and h.action == h.options[0].action
+    assert h.options[0].value >= h.options[1].value >= h.options[2].value
+    d = h.options[0].details
+    assert d["net"] == pytest.approx(d["hand_ev"] + d["crib_ev"] + d["peg_ev"])
