@@ -326,6 +326,13 @@ def test_continue_resumes_the_autosaved_game(window) -> None:
     resumed = window.ctl
     assert resumed is not ctl and resumed.game.fingerprint() == state
     assert resumed._actions == actions and resumed._cursor == cursor and resumed.lang == "fr"
+    # The language picked on the start screen applies to the resumed game.
+    click_id(window, "menu")
+    click_id(window, "lang:es")
+    click_id(window, "continue")
+    assert window.ctl.lang == "es" and window.ctl.game.fingerprint() == state
+    es_words = ("Juega", "Elige", "Corta", "Pasa")
+    assert any(w in window.ctl.prompt() for w in es_words), window.ctl.prompt()
     window.options.lang = "en"
 
 

@@ -186,8 +186,10 @@ class TableController:
         return self.cat.tr(msgid, **kwargs)
 
     def set_language(self, lang: str) -> None:
+        """Switch the table's language (messages already said are not re-said)."""
         self.cat = Catalog(lang)
         self.lang = lang
+        self.messages = []
         self.version += 1
 
     @property

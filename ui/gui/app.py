@@ -331,7 +331,8 @@ class GameWindow(ScaledWindow):
             self.options.has_save = False
             self._scene_key = None
             return
-        self.options.lang = ctl.lang
+        if ctl.lang != self.options.lang:  # the language chosen on the start screen wins
+            ctl.set_language(self.options.lang)
         self.options.hotseat = ctl.mode is Mode.HOTSEAT
         from agents import LEVELS
 
