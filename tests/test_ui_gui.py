@@ -252,9 +252,7 @@ def test_computer_thinks_without_blocking_the_window(window) -> None:
             gate.wait(5)
             return view.legal_actions[0]
 
-    w2 = GameWindow.__new__(GameWindow)  # reuse the window, with a worker thread
-    del w2
-    old = window.settings, window._pool
+    old = window.settings, window._pool  # reuse the window, with a worker thread
     import concurrent.futures as cf
 
     window.settings = Settings(computer_delay=0.0, show_delay=0.0, threaded=True)
