@@ -167,3 +167,43 @@ def test_autoplay_screenshots_headless(tmp_path: Path) -> None:
     assert len(shots) >= 4
     assert shots[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert SaveStore(tmp_path / "data").exists()
+
+
+REAL_LOOP = r"""
+import sys
+import arcade, pyglet
+from ui.gui import prepare
+prepare()
+from ui.gui.app import GameWindow, Settings
+from ui.controller import TableController, Mode
+w = GameWindow(settings=Settings(computer_delay=0.05, show_delay=0.05))
+w.start_table(TableController(3, mode=Mode.WATCH, agents=("hard", "medium")))
+draws = [0]
+draw = w.on_draw
+def counted():
+    draws[0] += 1
+    draw()
+w.on_draw = counted
+pyglet.clock.schedule_once(lambda dt: arcade.exit(), 3.0)
+arcade.run()
+print(draws[0], len(w.ctl.decisions), len(w.errors))
+"""
+
+
+@pytest.mark.gui
+def test_real_event_loop_under_xvfb() -> None:
+    """The window in Arcade's real event loop (X server in memory): the computer moves from its
+    worker thread, and frames are drawn only when something changed."""
+    import shutil
+
+    if shutil.which("xvfb-run") is None or importlib.util.find_spec("arcade") is None:
+        pytest.skip("xvfb-run or arcade not installed")
+    env = {k: v for k, v in os.environ.items() if k != "ARCADE_HEADLESS"}
+    r = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", sys.executable, "-c",
+                        REAL_LOOP], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    if r.returncode != 0 and "cannot" in r.stderr.lower() and "display" in r.stderr.lower():
+        pytest.skip(f"no X server: {r.stderr.strip()[-200:]}")
+    assert r.returncode == 0, r.stderr[-2000:]
+    draws, decisions, errors = map(int, r.stdout.split()[-3:])
+    assert decisions >= 5 and errors == 0
+    assert 0 < draws < 3.0 * 60  # fewer frames drawn than the loop ran: idle frames skipped
