@@ -286,6 +286,32 @@ def test_computer_thinks_without_blocking_the_window(window) -> None:
     assert isinstance(window, GameWindow)
 
 
+def test_a_failing_agent_does_not_stop_the_table(window) -> None:
+    class Broken:
+        name = "broken"
+
+        def act(self, view, rng):
+            raise RuntimeError("agent bug")
+
+    ctl = TableController(2, mode=Mode.COMPUTER)
+    ctl.seats[1].agent = Broken()
+    window.start_table(ctl)
+    try:
+        for _ in range(300):
+            if ctl.phase is Phase.PLAY or ctl.game.is_over:
+                break
+            ctl.skip_show()
+            if ctl.human_to_act:
+                legal = ctl.game.legal_actions()
+                ctl._decide(legal[len(legal) // 2])
+            else:
+                window.on_update(0.1)
+        assert window.errors and "agent bug" in window.errors[0]
+        assert ctl.phase is Phase.PLAY and len(ctl.game.discards[1]) == 2  # it went on
+    finally:
+        window.errors.clear()
+
+
 def test_game_over_screen_and_new_game(window) -> None:
     ctl = TableController(4, mode=Mode.COMPUTER)
     window.start_table(ctl)

@@ -407,8 +407,7 @@ class GameWindow(ScaledWindow):
                 try:
                     ctl.apply_computer(fut.result(), self._ticket)
                 except Exception as exc:  # noqa: BLE001 - an agent bug must not kill the window
-                    self.errors.append(f"computer move failed: {exc!r}")
-                    raise
+                    self._agent_failed(ctl, exc)
             return
         if ctl.computer_should_move:
             self._wait += delta_time
@@ -419,9 +418,21 @@ class GameWindow(ScaledWindow):
                 if self._pool is not None:
                     self._future = self._pool.submit(job)
                 else:
-                    ctl.apply_computer(job(), ticket)
+                    try:
+                        ctl.apply_computer(job(), ticket)
+                    except Exception as exc:  # noqa: BLE001 - see _agent_failed
+                        self._agent_failed(ctl, exc)
         else:
             self._wait = 0.0
+
+    def _agent_failed(self, ctl: TableController, exc: Exception) -> None:
+        """An agent raised or answered an illegal move: keep the game going with the first legal
+        move of its own view, and keep the error (tests assert there are none)."""
+        self.errors.append(f"computer move failed: {exc!r}")
+        if ctl.computer_to_act:
+            legal = ctl.game.view(ctl.to_act).legal_actions
+            if legal:
+                ctl.apply_computer(int(legal[0]))
 
     # ------------------------------------------------------------------------ input
     def click(self, wx: float, wy: float) -> str | None:
