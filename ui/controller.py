@@ -176,6 +176,7 @@ class TableController:
         self.revealed: int | None = None
         self.messages: list[str] = []
         self.show_steps: list[ShowStep] = []
+        self.show_intro: tuple[str, ...] = ()  # how the play ended, shown beside the count
         self.show_pos = 0
         self.cut = CutResult()
         self._events_seen = len(self.game.log)
@@ -584,6 +585,7 @@ class TableController:
             steps.append(ShowStep(title, e.player, e.what, cards, starter, (), final,
                                   tuple(said) + (final,), running, e.scores))
         self.show_steps = steps
+        self.show_intro = tuple(self.messages[-2:])
         self.show_pos = 0
 
     # ----------------------------------------------------------------------------- the show

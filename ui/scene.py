@@ -349,6 +349,8 @@ def _show_overlay(base: Scene, ctl: TableController, step) -> None:
         s.cards.append(CardItem(c, Rect(x, rc.y + (18 if c in hl else 0), rc.w, rc.h),
                                 highlight=c in hl))
     s.labels.append(Label(tr("Starter"), rects[4].cx + 24, rects[4].y - 14, 13, SOFT))
+    for i, note in enumerate(ctl.show_intro):  # how the play ended, under the count
+        s.labels.append(Label(note, r.x + 24, r.y + 70 - i * 22, 13, SOFT, "left"))
     prev = step.said[:-1][-3:] if step.line else step.said[-3:]
     for i, line in enumerate(prev):
         s.labels.append(Label(line, r.cx, r.y + 150 + (len(prev) - 1 - i) * 22, 15, SOFT))
