@@ -499,3 +499,21 @@ def test_cut_actions_are_cuts() -> None:
     c = TableController(1, mode=Mode.HOTSEAT)
     c.cut_at(100)  # spots past the end snap to the last legal spot
     assert is_cut(c.decisions[0]) and c.decisions[0] >= CUT_BASE
+
+
+def test_cut_tie_is_announced_and_recut_R2_2() -> None:
+    from cribbage_env.cards import RANK
+
+    for seed in range(500):
+        c = TableController(seed, mode=Mode.HOTSEAT)
+        c.cut_at(10)
+        c.cut_at(20)
+        a, b = c.cut.cards
+        if RANK[a] == RANK[b]:
+            assert c.cut.tie and c.phase is Phase.CUT_FOR_DEAL
+            assert any("Tie" in m for m in c.messages)
+            shown = {i.card for i in table_scene(c).cards if i.card is not None}
+            assert {a, b} <= shown  # both cut cards stay on the table
+            return
+        assert not c.cut.tie and c.cut.first_dealer == (0 if RANK[a] < RANK[b] else 1)
+    pytest.fail("no tie in 500 seeds")
