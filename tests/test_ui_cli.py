@@ -89,6 +89,8 @@ def test_play_without_display_says_so() -> None:
     r = cribbage("play", env=env)
     assert r.returncode == 1
     assert "no display" in r.stderr and "Traceback" not in r.stderr
+    r = cribbage("play", env=dict(env, ARCADE_HEADLESS="1"))  # an invisible window: refused
+    assert r.returncode == 1 and "--autoplay" in r.stderr and "Traceback" not in r.stderr
 
 
 @pytest.mark.parametrize("args", [["play", "--opponent", "nope"], ["play", "--size", "big"],
