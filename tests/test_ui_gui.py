@@ -383,6 +383,18 @@ def test_watch_mode_on_the_table(window) -> None:
     assert ctl.hand_visible(0) and ctl.hand_visible(1)
 
 
+@pytest.mark.parametrize(("mode", "lang"), [(Mode.COMPUTER, "es"), (Mode.HOTSEAT, "fr")])
+def test_a_whole_game_by_mouse_R11_7(window, mode: Mode, lang: str) -> None:
+    """Every decision of a game to 121 made by clicks on the cards, the spread, Confirm and
+    See my hand, through the window's event dispatch (the computer at 'hard')."""
+    from ui.gui.app import autoplay
+
+    window.start_table(TableController(21, mode=mode, opponent="hard", lang=lang))
+    autoplay(window, 5000, None, pilot="greedy")
+    g = window.ctl.game
+    assert g.is_over and g.scores[g.winner] >= 121
+
+
 def test_monkey_random_clicks_and_keys(window) -> None:
     """Thousands of random clicks, taps and keys across phases, languages and both modes."""
     import arcade

@@ -576,7 +576,7 @@ def autoplay(window: GameWindow, decisions: int, outdir: Path | str | None, *,
         sx, sy = window.to_screen(*pos)
         window.dispatch_event("on_mouse_press", int(sx), int(sy), arcade.MOUSE_BUTTON_LEFT, 0)
         window.dispatch_event("on_mouse_release", int(sx), int(sy), arcade.MOUSE_BUTTON_LEFT, 0)
-        window.pump(0.0)
+        window.dispatch_events()  # drawn only when a screenshot is taken
         return True
 
     while made < decisions:
@@ -615,7 +615,7 @@ def autoplay(window: GameWindow, decisions: int, outdir: Path | str | None, *,
             depth = rng.uniform(0.1, 0.9)
             sx, sy = window.to_screen(t.rect.x + depth * t.rect.w, t.rect.cy)
             window.dispatch_event("on_mouse_press", int(sx), int(sy), arcade.MOUSE_BUTTON_LEFT, 0)
-            window.pump(0.0)
+            window.dispatch_events()
         else:
             cards = discard_cards(action) if is_discard(action) else (action,)
             for c in cards:
