@@ -175,3 +175,62 @@ def test_python_m_ui_bench_runs_as_a_command(tmp_path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["pairings"][0]["games"] == 4
+
+
+def test_ctrl_c_on_a_pool_run_stops_quickly_and_keeps_saved_games(tmp_path) -> None:
+    """SIGINT to the whole process group (what a terminal's Ctrl-C does) during a pool run."""
+    import os
+    import signal
+    import sqlite3
+    import time
+
+    db = tmp_path / "r.sqlite"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ui", "bench", "random", "random:", "--games", "200000", "--workers", "2",
+         "--block", "2", "--db", str(db), "--json"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 90
+        done = 0
+        while done == 0 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.5)
+            if db.exists():
+                try:
+                    with sqlite3.connect(db, timeout=1) as con:
+                        done = con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+                except sqlite3.Error:
+                    pass
+        assert done > 0, "no game was saved before the deadline"
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    summary = json.loads(out)
+    assert summary["run"]["status"] == "interrupted"
+    assert 0 < summary["games_played"] < 200000
+    with ResultsStore(db, create=False) as store:
+        run = store.run(summary["run"]["id"])
+        assert run["status"] == "interrupted"
+        assert len(store.games(run["id"])) == summary["games_played"]
+
+
+def test_bench_locked_db_exits_1_before_playing(capsys, tmp_path, monkeypatch) -> None:
+    import sqlite3
+
+    db = tmp_path / "r.sqlite"
+    ResultsStore(db).close()
+    monkeypatch.setitem(ResultsStore.__init__.__kwdefaults__, "timeout", 0.1)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        code, out, err = _bench(capsys, "random", "random", "--games", "2", "--workers", "1", "--db", str(db))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert code == 1
+    assert "database is locked" in err and "another process" in err
+    with ResultsStore(db, create=False) as store:
+        assert store.runs() == []

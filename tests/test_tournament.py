@@ -73,13 +73,19 @@ def test_points_are_classified_by_role_with_heels_as_dealer_pegging() -> None:
 
 
 def test_classified_points_add_up_to_the_final_scores() -> None:
-    for seed in range(30):
+    from agents.tournament import _seat_stats_fast
+
+    heels = 0
+    for seed in range(60):
         g = play_game("random", "random", seed)
         stats = seat_stats(g.events)
+        assert _seat_stats_fast(g) == stats  # the raw-log fast path agrees with typed events
+        heels += stats[0].heels + stats[1].heels
         for seat in (0, 1):
             s = stats[seat]
             assert s.peg_dealer + s.peg_pone + s.hand_dealer + s.hand_pone + s.crib == g.scores[seat]
         assert stats[0].deals_dealer + stats[0].deals_pone == g.deal_no + 1
+    assert heels > 0  # the sample exercises his heels (R5.2)
 
 
 def test_duplicate_pairs_share_seed_cards_and_first_dealer_seat() -> None:
