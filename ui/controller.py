@@ -696,10 +696,9 @@ class TableController:
         return True
 
     def restart(self) -> None:
-        """The same game from the start: same seed, same shuffles (R11.6)."""
-        self._actions, self._actors = [], []
-        self._cursor = 0
-        self._reset_game()
+        """The same game from the start: same seed, same shuffles (R11.6). The decisions made
+        stay as the redo list, so a restart by mistake is taken back with Redo."""
+        self._rebuild(0)
         if self.on_change is not None:
             self.on_change(self)
 
