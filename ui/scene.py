@@ -259,6 +259,11 @@ def table_scene(ctl: TableController) -> Scene:
         for i, c in enumerate(older[-8:]):
             s.cards.append(CardItem(c, Rect(370 + i * 22, 440, SMALL_W * 0.7, SMALL_H * 0.7),
                                     dimmed=True))
+        if ctl.can_confirm:  # tap the pile to lay the selected card, like the crib for discards
+            pile = Rect(360, 330, 370, SMALL_H + 20)
+            s.panels.append((Rect(pile.x - 4, pile.y - 4, pile.w + 8, pile.h + 8),
+                             (255, 205, 60, 50)))
+            s.targets.append(Target("pile", pile))
         for i, c in enumerate(view.sequence):
             s.cards.append(CardItem(c, Rect(370 + i * 46, 340, SMALL_W, SMALL_H)))
         s.labels.append(Label(tr("Count: {count}", count=view.count), 830, 395, 26, GOLD,
@@ -436,7 +441,7 @@ def apply_click(ctl: TableController, scene: Scene, x: float, y: float) -> str |
         t = next(t for t in scene.targets if t.id == what)
         depth = round((x - t.rect.x) / t.rect.w * n)
         ctl.cut_at(depth)
-    elif what in ("confirm", "crib"):
+    elif what in ("confirm", "crib", "pile"):
         ctl.confirm()
     elif what == "hint":
         if ctl.hint is None:
