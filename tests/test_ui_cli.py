@@ -209,3 +209,15 @@ def test_real_event_loop_under_xvfb() -> None:
     draws, decisions, errors = map(int, r.stdout.split()[-3:])
     assert decisions >= 5 and errors == 0
     assert 0 < draws < 3.0 * 60  # fewer frames drawn than the loop ran: idle frames skipped
+
+
+def test_replay_on_the_table_headless(tmp_path: Path, record_file: Path) -> None:
+    if importlib.util.find_spec("arcade") is None:
+        pytest.skip("arcade is not installed")
+    r = cribbage("replay", str(record_file), "--screenshots", str(tmp_path), "--every", "40")
+    if r.returncode != 0 and "cannot open a window" in r.stderr:
+        pytest.skip(f"no headless GL here: {r.stderr.strip()}")
+    assert r.returncode == 0, r.stderr
+    g = ce.GameState.from_record(record_file.read_text())
+    assert f"replayed {len(g.decisions)} decisions" in r.stdout
+    assert list(tmp_path.glob("*-over.png"))  # the game-over screen of the replay

@@ -554,7 +554,7 @@ def autoplay(window: GameWindow, decisions: int, outdir: Path | str | None, *,
     def shot(tag: str) -> None:
         nonlocal frame
         frame += 1
-        if out is not None and (frame % every == 0 or tag in ("show", "over", "reveal")):
+        if out is not None and (frame % every == 0 or tag == "over"):
             path = out / f"{len(shots) + 1:04d}-{tag}.png"
             window.screenshot(path)
             shots.append(path)
@@ -625,4 +625,10 @@ def autoplay(window: GameWindow, decisions: int, outdir: Path | str | None, *,
             shot("select")
             press("confirm")
         made += 1
+    ctl = window.ctl
+    if ctl is not None and ctl.game.is_over and not any(p.stem.endswith("-over") for p in shots):
+        while ctl.show_running:  # the last count, then the game-over screen
+            shot("show")
+            ctl.advance_show()
+        shot("over")
     return shots
