@@ -138,8 +138,13 @@ def test_cut_discard_and_play_by_clicking_with_pixels_R11_2(window) -> None:
     to_phase(window, Phase.PLAY)
     card = ctl.game.legal_actions()[0]
     click_id(window, f"card:{card}")
+    click_id(window, "pile")  # a tap on the pile lays the selected card
+    assert card in [c for _, c in ctl.game.played]
+    to_phase(window, Phase.PLAY)
+    card = ctl.game.legal_actions()[-1]
+    click_id(window, f"card:{card}")
     click_id(window, "confirm")
-    assert card in ctl.game.view(0).sequence or card in [c for _, c in ctl.game.played]
+    assert card in [c for _, c in ctl.game.played]
 
 
 def test_tap_on_the_crib_confirms(window) -> None:
@@ -252,9 +257,7 @@ def test_computer_thinks_without_blocking_the_window(window) -> None:
             gate.wait(5)
             return view.legal_actions[0]
 
-    w2 = GameWindow.__new__(GameWindow)  # reuse the window, with a worker thread
-    del w2
-    old = window.settings, window._pool
+    old = window.settings, window._pool  # reuse the window, with a worker thread
     import concurrent.futures as cf
 
     window.settings = Settings(computer_delay=0.0, show_delay=0.0, threaded=True)
@@ -286,6 +289,32 @@ def test_computer_thinks_without_blocking_the_window(window) -> None:
         window._pool.shutdown(wait=True)
         window.settings, window._pool = old
     assert isinstance(window, GameWindow)
+
+
+def test_a_failing_agent_does_not_stop_the_table(window) -> None:
+    class Broken:
+        name = "broken"
+
+        def act(self, view, rng):
+            raise RuntimeError("agent bug")
+
+    ctl = TableController(2, mode=Mode.COMPUTER)
+    ctl.seats[1].agent = Broken()
+    window.start_table(ctl)
+    try:
+        for _ in range(300):
+            if ctl.phase is Phase.PLAY or ctl.game.is_over:
+                break
+            ctl.skip_show()
+            if ctl.human_to_act:
+                legal = ctl.game.legal_actions()
+                ctl._decide(legal[len(legal) // 2])
+            else:
+                window.on_update(0.1)
+        assert window.errors and "agent bug" in window.errors[0]
+        assert ctl.phase is Phase.PLAY and len(ctl.game.discards[1]) == 2  # it went on
+    finally:
+        window.errors.clear()
 
 
 def test_game_over_screen_and_new_game(window) -> None:
@@ -326,6 +355,13 @@ def test_continue_resumes_the_autosaved_game(window) -> None:
     resumed = window.ctl
     assert resumed is not ctl and resumed.game.fingerprint() == state
     assert resumed._actions == actions and resumed._cursor == cursor and resumed.lang == "fr"
+    # The language picked on the start screen applies to the resumed game.
+    click_id(window, "menu")
+    click_id(window, "lang:es")
+    click_id(window, "continue")
+    assert window.ctl.lang == "es" and window.ctl.game.fingerprint() == state
+    es_words = ("Juega", "Elige", "Corta", "Pasa")
+    assert any(w in window.ctl.prompt() for w in es_words), window.ctl.prompt()
     window.options.lang = "en"
 
 
@@ -350,6 +386,18 @@ def test_watch_mode_on_the_table(window) -> None:
     ctl = window.ctl
     assert ctl.game.is_over or len(ctl.decisions) == 400
     assert ctl.hand_visible(0) and ctl.hand_visible(1)
+
+
+@pytest.mark.parametrize(("mode", "lang"), [(Mode.COMPUTER, "es"), (Mode.HOTSEAT, "fr")])
+def test_a_whole_game_by_mouse_R11_7(window, mode: Mode, lang: str) -> None:
+    """Every decision of a game to 121 made by clicks on the cards, the spread, Confirm and
+    See my hand, through the window's event dispatch (the computer at 'hard')."""
+    from ui.gui.app import autoplay
+
+    window.start_table(TableController(21, mode=mode, opponent="hard", lang=lang))
+    autoplay(window, 5000, None, pilot="greedy")
+    g = window.ctl.game
+    assert g.is_over and g.scores[g.winner] >= 121
 
 
 def test_monkey_random_clicks_and_keys(window) -> None:

@@ -24,6 +24,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="language (default: from the system locale, else English)")
     p.add_argument("--delay", type=float, default=0.8, metavar="SECONDS",
                    help="pause between decisions on the table (default 0.8)")
+    p.add_argument("--screenshots", type=Path, default=None, metavar="DIR",
+                   help="replay headless and save the table as PNGs in DIR (no display needed)")
+    p.add_argument("--every", type=int, default=1, metavar="N",
+                   help="with --screenshots: keep one decision in N (default 1)")
 
 
 def load(path: Path) -> ce.GameState:
@@ -124,8 +128,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from .gui import DisplayUnavailable, prepare
 
+    if args.every < 1:
+        print("cribbage replay: --every must be at least 1", file=sys.stderr)
+        return 2
     try:
-        prepare()
+        prepare(headless=args.screenshots is not None)
     except DisplayUnavailable as exc:
         print(f"cribbage replay: {exc} (or use --text)", file=sys.stderr)
         return 1
@@ -142,5 +149,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"cribbage replay: cannot open a window: {exc}", file=sys.stderr)
         return 1
     window.start_table(ctl)
+    if args.screenshots is not None:
+        from .gui.app import autoplay
+
+        shots = autoplay(window, len(g.decisions), args.screenshots, every=args.every)
+        window.close()
+        print(f"replayed {len(ctl.decisions)} decisions; saved {len(shots)} screenshots in "
+              f"{args.screenshots}")
+        return 0
     arcade.run()
     return 0

@@ -176,6 +176,7 @@ class TableController:
         self.revealed: int | None = None
         self.messages: list[str] = []
         self.show_steps: list[ShowStep] = []
+        self.show_intro: tuple[str, ...] = ()  # how the play ended, shown beside the count
         self.show_pos = 0
         self.cut = CutResult()
         self._events_seen = len(self.game.log)
@@ -186,8 +187,10 @@ class TableController:
         return self.cat.tr(msgid, **kwargs)
 
     def set_language(self, lang: str) -> None:
+        """Switch the table's language (messages already said are not re-said)."""
         self.cat = Catalog(lang)
         self.lang = lang
+        self.messages = []
         self.version += 1
 
     @property
@@ -582,6 +585,7 @@ class TableController:
             steps.append(ShowStep(title, e.player, e.what, cards, starter, (), final,
                                   tuple(said) + (final,), running, e.scores))
         self.show_steps = steps
+        self.show_intro = tuple(self.messages[-2:])
         self.show_pos = 0
 
     # ----------------------------------------------------------------------------- the show
@@ -692,10 +696,9 @@ class TableController:
         return True
 
     def restart(self) -> None:
-        """The same game from the start: same seed, same shuffles (R11.6)."""
-        self._actions, self._actors = [], []
-        self._cursor = 0
-        self._reset_game()
+        """The same game from the start: same seed, same shuffles (R11.6). The decisions made
+        stay as the redo list, so a restart by mistake is taken back with Redo."""
+        self._rebuild(0)
         if self.on_change is not None:
             self.on_change(self)
 

@@ -183,7 +183,7 @@ def _hand_row(cards: list[int | None], y: float, w: float, h: float, center: flo
     return [Rect(left + i * (w + gap), y, w, h) for i in range(n)]
 
 
-def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
+def table_scene(ctl: TableController) -> Scene:
     """Lay out the whole table for the current state of ``ctl``."""
     s = Scene()
     tr = ctl.tr
@@ -206,13 +206,16 @@ def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
                                   bold=True))
 
     # ---- opponent hand (always face down unless watching)
-    top_cards = ctl.hand_cards(top) if ctl.hand_visible(top) else [None] * len(g.hands[top])
+    # Everything below about cards comes from the drawn seat's PlayerView; the other hand is
+    # only a number of backs unless it may be shown (watching two agents).
+    top_cards = (ctl.hand_cards(top) if ctl.hand_visible(top)
+                 else [None] * view.opponent_cards_left)
     for card, r in zip(top_cards, _hand_row(list(top_cards), HEIGHT - 180, SMALL_W, SMALL_H,
                                               center, 8), strict=True):
         s.cards.append(CardItem(card, r))
 
     # ---- own hand
-    hand = ctl.hand_cards(bottom)
+    hand = sorted(view.hand, key=lambda c: (c % 13, c // 13))  # as ctl.hand_cards orders them
     visible = ctl.hand_visible(bottom) and not ctl.needs_reveal
     rects = _hand_row(list(hand), 40, CARD_W, CARD_H, center - 60, 14)
     hint_cards = set(ctl.hint.cards) if ctl.hint else set()
@@ -231,7 +234,7 @@ def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
 
     # ---- crib, deck and starter on the left
     crib_y = 480 if g.dealer == top else 300
-    crib = [None] * len(g.crib)
+    crib = [None] * (len(view.discards) + (2 if view.opponent_discarded else 0))
     crib_rect = Rect(30, crib_y, 120, SMALL_H)
     for i, _ in enumerate(crib):
         s.cards.append(CardItem(None, Rect(30 + i * 6, crib_y, SMALL_W, SMALL_H)))
@@ -247,8 +250,8 @@ def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
     if not cutting:  # while cutting, the deck is the spread itself
         s.cards.append(CardItem(None, Rect(deck_x, 385, SMALL_W, SMALL_H)))
         s.labels.append(Label(tr("Starter"), deck_x + SMALL_W + 60, 372, 13, SOFT))
-    if g.starter is not None and g.phase is Phase.PLAY:
-        s.cards.append(CardItem(g.starter, Rect(deck_x + SMALL_W + 20, 385, SMALL_W, SMALL_H)))
+    if view.starter is not None and g.phase is Phase.PLAY:
+        s.cards.append(CardItem(view.starter, Rect(deck_x + SMALL_W + 20, 385, SMALL_W, SMALL_H)))
 
     # ---- the play: cards of the current sequence and the running count
     if g.phase is Phase.PLAY:
@@ -256,9 +259,14 @@ def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
         for i, c in enumerate(older[-8:]):
             s.cards.append(CardItem(c, Rect(370 + i * 22, 440, SMALL_W * 0.7, SMALL_H * 0.7),
                                     dimmed=True))
+        if ctl.can_confirm:  # tap the pile to lay the selected card, like the crib for discards
+            pile = Rect(360, 330, 370, SMALL_H + 20)
+            s.panels.append((Rect(pile.x - 4, pile.y - 4, pile.w + 8, pile.h + 8),
+                             (255, 205, 60, 50)))
+            s.targets.append(Target("pile", pile))
         for i, c in enumerate(view.sequence):
             s.cards.append(CardItem(c, Rect(370 + i * 46, 340, SMALL_W, SMALL_H)))
-        s.labels.append(Label(tr("Count: {count}", count=g.count), 830, 395, 26, GOLD,
+        s.labels.append(Label(tr("Count: {count}", count=view.count), 830, 395, 26, GOLD,
                               bold=True))
 
     # ---- cut spreads (R2, R3.1, R5.1): one big target; where you tap is only a gesture
@@ -316,7 +324,7 @@ def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
 
     # ---- modal overlays: hotseat reveal, the show, game over
     if show is not None:
-        _show_overlay(s, ctl, show, paused)
+        _show_overlay(s, ctl, show)
     elif g.is_over:
         _game_over_overlay(s, ctl)
     elif ctl.needs_reveal:
@@ -331,7 +339,7 @@ def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
     return s
 
 
-def _show_overlay(base: Scene, ctl: TableController, step, paused: bool) -> None:
+def _show_overlay(base: Scene, ctl: TableController, step) -> None:
     tr = ctl.tr
     s = base.layer = Scene(modal=True)
     r = Rect(40, 130, 920, 560)
@@ -346,6 +354,8 @@ def _show_overlay(base: Scene, ctl: TableController, step, paused: bool) -> None
         s.cards.append(CardItem(c, Rect(x, rc.y + (18 if c in hl else 0), rc.w, rc.h),
                                 highlight=c in hl))
     s.labels.append(Label(tr("Starter"), rects[4].cx + 24, rects[4].y - 14, 13, SOFT))
+    for i, note in enumerate(ctl.show_intro):  # how the play ended, under the count
+        s.labels.append(Label(note, r.x + 24, r.y + 70 - i * 22, 13, SOFT, "left"))
     prev = step.said[:-1][-3:] if step.line else step.said[-3:]
     for i, line in enumerate(prev):
         s.labels.append(Label(line, r.cx, r.y + 150 + (len(prev) - 1 - i) * 22, 15, SOFT))
@@ -431,7 +441,7 @@ def apply_click(ctl: TableController, scene: Scene, x: float, y: float) -> str |
         t = next(t for t in scene.targets if t.id == what)
         depth = round((x - t.rect.x) / t.rect.w * n)
         ctl.cut_at(depth)
-    elif what in ("confirm", "crib"):
+    elif what in ("confirm", "crib", "pile"):
         ctl.confirm()
     elif what == "hint":
         if ctl.hint is None:

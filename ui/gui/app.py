@@ -331,7 +331,8 @@ class GameWindow(ScaledWindow):
             self.options.has_save = False
             self._scene_key = None
             return
-        self.options.lang = ctl.lang
+        if ctl.lang != self.options.lang:  # the language chosen on the start screen wins
+            ctl.set_language(self.options.lang)
         self.options.hotseat = ctl.mode is Mode.HOTSEAT
         from agents import LEVELS
 
@@ -406,8 +407,7 @@ class GameWindow(ScaledWindow):
                 try:
                     ctl.apply_computer(fut.result(), self._ticket)
                 except Exception as exc:  # noqa: BLE001 - an agent bug must not kill the window
-                    self.errors.append(f"computer move failed: {exc!r}")
-                    raise
+                    self._agent_failed(ctl, exc)
             return
         if ctl.computer_should_move:
             self._wait += delta_time
@@ -418,9 +418,21 @@ class GameWindow(ScaledWindow):
                 if self._pool is not None:
                     self._future = self._pool.submit(job)
                 else:
-                    ctl.apply_computer(job(), ticket)
+                    try:
+                        ctl.apply_computer(job(), ticket)
+                    except Exception as exc:  # noqa: BLE001 - see _agent_failed
+                        self._agent_failed(ctl, exc)
         else:
             self._wait = 0.0
+
+    def _agent_failed(self, ctl: TableController, exc: Exception) -> None:
+        """An agent raised or answered an illegal move: keep the game going with the first legal
+        move of its own view, and keep the error (tests assert there are none)."""
+        self.errors.append(f"computer move failed: {exc!r}")
+        if ctl.computer_to_act:
+            legal = ctl.game.view(ctl.to_act).legal_actions
+            if legal:
+                ctl.apply_computer(int(legal[0]))
 
     # ------------------------------------------------------------------------ input
     def click(self, wx: float, wy: float) -> str | None:
@@ -542,7 +554,7 @@ def autoplay(window: GameWindow, decisions: int, outdir: Path | str | None, *,
     def shot(tag: str) -> None:
         nonlocal frame
         frame += 1
-        if out is not None and (frame % every == 0 or tag in ("show", "over", "reveal")):
+        if out is not None and (frame % every == 0 or tag == "over"):
             path = out / f"{len(shots) + 1:04d}-{tag}.png"
             window.screenshot(path)
             shots.append(path)
@@ -564,7 +576,7 @@ def autoplay(window: GameWindow, decisions: int, outdir: Path | str | None, *,
         sx, sy = window.to_screen(*pos)
         window.dispatch_event("on_mouse_press", int(sx), int(sy), arcade.MOUSE_BUTTON_LEFT, 0)
         window.dispatch_event("on_mouse_release", int(sx), int(sy), arcade.MOUSE_BUTTON_LEFT, 0)
-        window.pump(0.0)
+        window.dispatch_events()  # drawn only when a screenshot is taken
         return True
 
     while made < decisions:
@@ -603,7 +615,7 @@ def autoplay(window: GameWindow, decisions: int, outdir: Path | str | None, *,
             depth = rng.uniform(0.1, 0.9)
             sx, sy = window.to_screen(t.rect.x + depth * t.rect.w, t.rect.cy)
             window.dispatch_event("on_mouse_press", int(sx), int(sy), arcade.MOUSE_BUTTON_LEFT, 0)
-            window.pump(0.0)
+            window.dispatch_events()
         else:
             cards = discard_cards(action) if is_discard(action) else (action,)
             for c in cards:
@@ -613,4 +625,10 @@ def autoplay(window: GameWindow, decisions: int, outdir: Path | str | None, *,
             shot("select")
             press("confirm")
         made += 1
+    ctl = window.ctl
+    if ctl is not None and ctl.game.is_over and not any(p.stem.endswith("-over") for p in shots):
+        while ctl.show_running:  # the last count, then the game-over screen
+            shot("show")
+            ctl.advance_show()
+        shot("over")
     return shots
