@@ -7,9 +7,15 @@ search and win-probability play near the end of the game.
   few splits are compared by playing the deal out on guesses of the hidden cards, with a won or
   lost game worth far more than points (board position).
 - **Pegging**: determinized Monte Carlo search to the end of the deal
-  (:mod:`agents.peg_search`), guesses weighted towards hands the opponent would have kept.
+  (:mod:`agents.peg_search`) on guesses drawn from an opponent model
+  (:mod:`agents.opponent_model`): the opponent kept four of its six cards the way the discard
+  analyzer would (softmax of the 15 splits' net values, temperature ``tau``), and its plays and
+  go's this deal agree with the guess.
 
-The knob ``sims`` sets guesses per decision (default 40: well under a second per decision).
+Knobs: ``sims`` guesses per decision; ``tau`` the model's temperature in points (``0`` draws
+guesses uniformly from the unseen cards, the first version of this agent); ``rollout``
+``heuristic`` (fast, default) or ``expectimax`` (both sides play the expectimax pegging policy
+inside the play-outs: stronger with perfect information, ~3x slower).
 """
 
 from __future__ import annotations
@@ -26,15 +32,23 @@ from cribbage_env.cards import JACK, RANK, cards_str
 from cribbage_env.determinize import determinize
 from cribbage_env.discard import analyze_discards
 from cribbage_env.engine import WINNING_SCORE, Phase
+from cribbage_env.scoring import _score_fast
 from cribbage_env.views import PlayerView
 
 from .base import Hint, Option
+from .expectimax import ExpectimaxAgent
+from .opponent_model import sample_modelled_guesses, sample_opponent_deals
 from .peg_search import WIN_UTILITY, play_out, rollout_card, search_play
 
 #: Within this many points of 121 (either player) discards are chosen by playing the deal out.
 ENDGAME_MARGIN = 30
 #: Splits compared by play-outs in the endgame.
 ENDGAME_CANDIDATES = 4
+#: Rollout policies for the pegging search (knob ``rollout``).
+ROLLOUTS = ("heuristic", "expectimax")
+#: Discard valuations (knob ``discard``): analyzer net plus the pegging table, or plus pegging
+#: play-outs on modelled deals for the best few splits.
+DISCARDS = ("table", "sim")
 
 
 @lru_cache(maxsize=1)
@@ -65,13 +79,44 @@ class ExpertAgent:
     name = "expert"
 
     def __init__(self, sims: int | str = 40, beta: float | str = 0.0,
-                 endgame: int | str = ENDGAME_MARGIN) -> None:
+                 endgame: int | str = ENDGAME_MARGIN, tau: float | str = 0.5,
+                 rollout: str = "heuristic", discard: str = "table",
+                 stop: float | str = 0.0) -> None:
         self.sims = int(sims)
         self.beta = float(beta)
         self.endgame = int(endgame)
+        self.tau = float(tau)
+        self.stop = float(stop)
+        if not self.stop >= 0:
+            raise ValueError(f"stop must be 0 (never stop early) or a z-score > 0, got {stop!r}")
         if self.sims < 1:
             raise ValueError(f"sims must be at least 1, got {sims!r}")
-        self.spec = f"expert:sims={self.sims}"
+        if not self.tau >= 0:
+            raise ValueError(f"tau must be 0 (uniform guesses) or a positive temperature, "
+                             f"got {tau!r}")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+        self.rollout = rollout
+        if discard not in DISCARDS:
+            raise ValueError(f"discard must be one of {', '.join(DISCARDS)}, got {discard!r}")
+        self.discard = discard
+        self._policy = self._expectimax_policy if rollout == "expectimax" else None
+        self._ex = ExpectimaxAgent()
+        self.spec = (f"expert:sims={self.sims},tau={self.tau:g},rollout={rollout},"
+                     f"discard={discard},stop={self.stop:g}")
+
+    def _expectimax_policy(self, g) -> int:
+        """Rollout policy: the expectimax pegging choice from the mover's own view."""
+        legal = g.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        return self._ex._rank_cards(g.view(g.current_player))[0].card
+
+    def _search(self, view: PlayerView, rng: np.random.Generator):
+        guesses = None
+        if self.tau > 0:
+            guesses = sample_modelled_guesses(view, rng, self.sims, self.tau) or None
+        return search_play(view, rng, self.sims, self.beta, self._policy, guesses, self.stop)
 
     # ------------------------------------------------------------------ decisions
     def act(self, view: PlayerView, rng: np.random.Generator) -> int:
@@ -83,7 +128,7 @@ class ExpertAgent:
         if view.phase is Phase.DISCARD:
             return self._discard_options(view, rng)[0].action
         if view.phase is Phase.PLAY:
-            return search_play(view, rng, self.sims, self.beta)[0].card
+            return self._search(view, rng)[0].card
         return legal[0]  # cuts: the depth never matters (R11.1)
 
     def hint(self, view: PlayerView, rng: np.random.Generator | None = None, *,
@@ -96,7 +141,7 @@ class ExpertAgent:
             return Hint(best.action, tuple(opts[:top]),
                         f"keep {best.details['keep']}: {best.reason}")
         if view.phase is Phase.PLAY:
-            ests = search_play(view, rng, self.sims, self.beta)
+            ests = self._search(view, rng)
             opts = tuple(Option(e.card, e.value, f"expected margin to the end of the deal "
                                 f"{e.value:+.2f} over {e.samples} guesses") for e in ests)
             return Hint(ests[0].card, opts, opts[0].reason)
@@ -118,18 +163,41 @@ class ExpertAgent:
         opts.sort(key=lambda o: -o.value)
         if max(view.scores) >= WINNING_SCORE - self.endgame:
             opts = self._endgame_rerank(view, rng, opts)
+        elif self.discard == "sim":
+            opts = self._pegging_rerank(view, rng, opts)
         return opts
+
+    def _pegging_rerank(self, view: PlayerView, rng: np.random.Generator,
+                        opts: list[Option]) -> list[Option]:
+        """Re-rank the best splits by analyzer net plus the pegging margin measured by playing
+        the play out on modelled deals (the same deals for every split)."""
+        head = sorted(opts, key=lambda o: -o.details["hand_ev"] - o.details["crib_ev"])
+        head = head[:ENDGAME_CANDIDATES]
+        totals = np.zeros(len(head))
+        deals = sample_opponent_deals(view, rng, self.sims, self.tau)
+        for opp_hand, opp_disc, starter in deals:
+            for i, o in enumerate(head):
+                disc = discard_cards(o.action)
+                keep = [c for c in view.hand if c not in disc]
+                g = determinize(_play_view(view, keep, disc, starter), opp_hand, opp_disc)
+                totals[i] += _pegging_margin(g, view.seat, self._policy or rollout_card)
+        scored = []
+        for o, t in zip(head, totals, strict=True):
+            peg = float(t / len(deals))
+            net = o.details["hand_ev"] + o.details["crib_ev"]
+            scored.append(Option(o.action, net + peg,
+                                 f"hand {o.details['hand_ev']:.2f}, crib {o.details['crib_ev']:+.2f}, "
+                                 f"pegging {peg:+.2f} (play-outs)",
+                                 {**o.details, "peg_ev": peg, "net": net + peg}))
+        scored.sort(key=lambda o: -o.value)
+        return scored + [o for o in opts if o.action not in {h.action for h in head}]
 
     def _endgame_rerank(self, view: PlayerView, rng: np.random.Generator,
                         opts: list[Option]) -> list[Option]:
         """Compare the best splits by playing the deal out: wins and losses dominate points."""
         head = opts[:ENDGAME_CANDIDATES]
-        own_all = set(view.hand)
-        unseen = np.array([c for c in range(52) if c not in own_all])
         totals = np.zeros(len(head))
-        for _ in range(self.sims):
-            pick = rng.permutation(unseen)[:7].tolist()
-            starter, opp_hand, opp_disc = pick[0], pick[1:5], pick[5:7]
+        for opp_hand, opp_disc, starter in sample_opponent_deals(view, rng, self.sims, self.tau):
             for i, o in enumerate(head):
                 disc = discard_cards(o.action)
                 keep = [c for c in view.hand if c not in disc]
@@ -138,12 +206,30 @@ class ExpertAgent:
                     totals[i] += WIN_UTILITY if view.dealer == view.seat else -WIN_UTILITY
                     continue
                 # Whoever leads, the first card comes from the rollout policy too.
-                totals[i] += play_out(g, view.seat, rollout_card(g))
+                policy = self._policy or rollout_card
+                totals[i] += play_out(g, view.seat, policy(g), self._policy)
         scored = [Option(o.action, float(t / self.sims) + 1e-6 * o.value,
                          o.reason + f"; play-out value {t / self.sims:+.1f}", o.details)
                   for o, t in zip(head, totals, strict=True)]
         scored.sort(key=lambda o: -o.value)
         return scored + opts[ENDGAME_CANDIDATES:]
+
+
+def _pegging_margin(g, seat: int, policy) -> float:
+    """Play a guessed deal's play to its end: this seat's pegging margin (the show, which the
+    analyzer already values exactly, is taken out again)."""
+    start = g.scores_[seat] - g.scores_[1 - seat]
+    deal = g.deal_no
+    kept = [list(k) for k in g.kept]
+    crib, starter, dealer = list(g.crib), g.starter, g.dealer
+    while g.winner is None and g.deal_no == deal:
+        g.apply(policy(g))
+    margin = g.scores_[seat] - g.scores_[1 - seat] - start
+    if g.winner is not None:
+        return float(margin)
+    show = [_score_fast(*kept[p], starter, False) for p in (0, 1)]
+    show[dealer] += _score_fast(*crib, starter, True)
+    return float(margin - show[seat] + show[1 - seat])
 
 
 def _play_view(view: PlayerView, keep: list[int], disc: tuple[int, int],

@@ -13,14 +13,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cribbage_env.cards import VALUE
+from cribbage_env.cards import RANK, VALUE
 from cribbage_env.determinize import consistent_with_goes, determinize
-from cribbage_env.engine import GameState
+from cribbage_env.engine import WINNING_SCORE, GameState
 from cribbage_env.scoring import KEY, RANK_POINTS, play_points_fast
 from cribbage_env.views import PlayerView
 
+from .pegging import points_now
+
 #: Utility of a game won or lost inside a rollout, in points of margin.
 WIN_UTILITY = 1000.0
+#: Early stop of the search: checked every STOP_EVERY guesses from STOP_MIN on.
+STOP_MIN = 16
+STOP_EVERY = 8
 #: Rollout tie-break: leaving the count at 5 or 21 invites a ten-card for 15 or 31.
 DANGER_COUNTS = {5: 0.6, 21: 0.6}
 
@@ -45,17 +50,20 @@ def rollout_card(g: GameState) -> int:
     return best
 
 
-def play_out(g: GameState, seat: int, card: int) -> float:
+def play_out(g: GameState, seat: int, card: int, policy=None) -> float:
     """Lay ``card`` and play the deal to its end; the seat's margin gained (or the win/loss
-    utility). ``g`` is consumed."""
+    utility). ``g`` is consumed. ``policy(g)`` picks the rollout cards (default
+    :func:`rollout_card`)."""
+    policy = rollout_card if policy is None else policy
     start = g.scores_[seat] - g.scores_[1 - seat]
     deal = g.deal_no
     g.apply(card)
     while g.winner is None and g.deal_no == deal:
-        g.apply(rollout_card(g))
+        g.apply(policy(g))
     margin = g.scores_[seat] - g.scores_[1 - seat] - start
     if g.winner is not None:
-        return margin + (WIN_UTILITY if g.winner == seat else -WIN_UTILITY)
+        # A game won is won: the margin only breaks ties (sooner wins are not worth less).
+        return 0.001 * margin + (WIN_UTILITY if g.winner == seat else -WIN_UTILITY)
     return float(margin)
 
 
@@ -107,19 +115,52 @@ class SearchEstimate:
     samples: int
 
 
+def _clear_best(values: np.ndarray, z: float) -> bool:
+    """Whether the best candidate leads every other by ``z`` standard errors of the paired
+    difference (the same guesses for all: common random numbers)."""
+    n = values.shape[0]
+    best = int(np.argmax(values.mean(axis=0)))
+    d = values[:, best:best + 1] - np.delete(values, best, axis=1)
+    mean = d.mean(axis=0)
+    se = d.std(axis=0) / np.sqrt(n)
+    return bool(np.all(mean > z * se))
+
+
 def search_play(view: PlayerView, rng: np.random.Generator, sims: int,
-                beta: float = 0.0) -> list[SearchEstimate]:
-    """Estimates for every legal card, best first."""
+                beta: float = 0.0, policy=None, guesses=None,
+                stop_z: float = 0.0) -> list[SearchEstimate]:
+    """Estimates for every legal card, best first. With ``stop_z > 0`` the search stops early
+    (after at least :data:`STOP_MIN` guesses) once the best card leads every other by ``stop_z``
+    standard errors of the paired difference."""
     legal = list(view.legal_actions)
     if len(legal) == 1:
         return [SearchEstimate(legal[0], 0.0, 0)]
-    totals = dict.fromkeys(legal, 0.0)
-    guesses = sample_guesses(view, rng, sims, beta)
+    me = view.scores[view.seat]
+    for c in legal:  # a card that reaches 121 now wins whatever is hidden (R10.1)
+        if me + points_now(view, c) >= WINNING_SCORE:
+            return [SearchEstimate(c, WIN_UTILITY, 0)] + [
+                SearchEstimate(o, 0.0, 0) for o in legal if o != c]
+    # Cards of one rank are interchangeable from here on: play points depend on ranks (R7) and
+    # the show counts the kept four whatever order they are laid in (R6). Search one of each.
+    by_rank: dict[int, int] = {}
+    for c in legal:
+        by_rank.setdefault(RANK[c], c)
+    distinct = list(by_rank.values())
+    if len(distinct) == 1:
+        return [SearchEstimate(c, 0.0, 0) for c in legal]
+    if guesses is None:
+        guesses = sample_guesses(view, rng, sims, beta)
+    values = np.zeros((len(guesses), len(distinct)))
+    n = 0
     for hand, disc in guesses:
         base = determinize(view, hand, disc)
-        for c in legal:
-            totals[c] += play_out(base.clone(), view.seat, c)
-    n = len(guesses)
-    ests = [SearchEstimate(c, totals[c] / n, n) for c in legal]
+        for j, c in enumerate(distinct):
+            values[n, j] = play_out(base.clone(), view.seat, c, policy)
+        n += 1
+        if stop_z > 0 and n >= STOP_MIN and n % STOP_EVERY == 0 and _clear_best(values[:n], stop_z):
+            break
+    means = values[:n].mean(axis=0)
+    mean_of = {RANK[c]: float(m) for c, m in zip(distinct, means, strict=True)}
+    ests = [SearchEstimate(c, mean_of[RANK[c]], n) for c in legal]
     ests.sort(key=lambda e: (-e.value, VALUE[e.card]))
     return ests

@@ -234,3 +234,11 @@ def test_bench_locked_db_exits_1_before_playing(capsys, tmp_path, monkeypatch) -
     assert "database is locked" in err and "another process" in err
     with ResultsStore(db, create=False) as store:
         assert store.runs() == []
+
+
+def test_bench_ray_backend_without_ray_says_how_to_install(capsys, tmp_path, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
+    code, _, err = _bench(capsys, "random", "random", "--games", "2", "--backend", "ray",
+                          "--db", str(tmp_path / "r.sqlite"))
+    assert code == 1
+    assert "pip install 'cribbage-env[ray]'" in err

@@ -100,3 +100,55 @@ def test_expert_hint_lists_discards_with_their_numbers() -> None:
     assert h.options[0].value >= h.options[1].value >= h.options[2].value
     d = h.options[0].details
     assert d["net"] == pytest.approx(d["hand_ev"] + d["crib_ev"] + d["peg_ev"])
+
+
+def test_expert_knobs_reject_bad_values_with_the_allowed_ones() -> None:
+    with pytest.raises(ValueError, match="heuristic, expectimax"):
+        make_agent("expert:rollout=magic")
+    with pytest.raises(ValueError, match="table, sim"):
+        make_agent("expert:discard=guess")
+    with pytest.raises(ValueError, match="tau"):
+        make_agent("expert:tau=-1")
+    a = make_agent("expert:sims=7,tau=0,rollout=expectimax,discard=sim")
+    assert (a.sims, a.tau, a.rollout, a.discard) == (7, 0.0, "expectimax", "sim")
+
+
+@pytest.mark.parametrize("spec", ["expert:sims=4,discard=sim", "expert:sims=4,rollout=expectimax",
+                                  "expert:sims=4,tau=0"])
+def test_expert_variants_play_legal_games_to_the_end(spec: str) -> None:
+    """Every knob setting plays whole games legally (R1-R10) against expectimax."""
+    agents = [make_agent(spec), make_agent("expectimax")]
+    g = ce.new_game(21)
+    rng = np.random.default_rng(21)
+    while not g.is_over:
+        p = g.current_player
+        a = agents[p].act(g.view(p), rng)
+        assert a in g.legal_actions()
+        g.apply(a)
+    assert max(g.scores) >= 121
+
+
+def test_sim_discard_keeps_the_fifteen_hand_over_a_weaker_split() -> None:
+    """The play-out discard adds pegging to the analyzer net; it still keeps 5-5-J-Q over
+    throwing the fives when the net gap is large (several points)."""
+    v = ce.new_game(4).view(0)
+    hand = parse_cards("5H 5D JS QC 2C 9D")
+    from dataclasses import replace
+    v = replace(v, hand=tuple(hand), legal_actions=tuple(
+        ce.discard_action(a, b) for i, a in enumerate(hand) for b in hand[i + 1:]))
+    opts = ExpertAgent(sims=12, discard="sim").hint(v, np.random.default_rng(0), top=4).options
+    keep = set(parse_cards(opts[0].details["keep"]))
+    assert set(parse_cards("5H 5D")) <= keep
+    assert all("play-outs" in o.reason for o in opts[:4])
+
+
+def test_search_values_cards_of_one_rank_alike() -> None:
+    """R7 scores ranks only and the show (R6) does not depend on the order cards are laid, so two
+    cards of one rank get the same estimate."""
+    g = ce.GameState.from_position(
+        [parse_cards("5H 5D 9C KS"), parse_cards("TC 3D 4H 7S")],
+        parse_cards("AC AD AH AS"), parse_card("QD"), dealer=0, scores=(10, 20))
+    g.apply(parse_card("TC"))
+    ests = {e.card: e.value for e in search_play(g.view(0), np.random.default_rng(3), sims=8)}
+    assert ests[parse_card("5H")] == ests[parse_card("5D")]
+    assert len(ests) == 4

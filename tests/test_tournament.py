@@ -182,6 +182,20 @@ def test_serial_and_pool_backends_give_identical_results() -> None:
     assert other.results == serial.results
 
 
+def test_registered_agents_are_backend_independent() -> None:
+    """Agents are cached per worker process: their choices must not depend on earlier games."""
+    plan = make_plan(["expectimax", "greedy", "novice"], 6, seed=8, block=1)
+    serial = run_plan(plan, backend="serial")
+    pool = run_plan(plan, backend="pool", workers=2)
+    assert pool.results == serial.results
+    # Reversed task order within one process: a fresh cache must give the same games too.
+    import agents.tournament as t
+
+    t._AGENT_CACHE.clear()
+    reversed_rows = [g for task in reversed(plan.tasks()) for g in t.play_task(task)]
+    assert sorted(reversed_rows, key=lambda r: r.key) == list(serial.results)
+
+
 def test_ray_backend_gives_identical_results() -> None:
     pytest.importorskip("ray")
     plan = make_plan(["random", "random:"], 8, seed=11, block=2)
