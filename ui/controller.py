@@ -696,8 +696,8 @@ class TableController:
         return True
 
     def restart(self) -> None:
-        """The same game from the start: same seed, same shuffles (R11.6). The decisions made
-        stay as the redo list, so a restart by mistake is taken back with Redo."""
+        """The same game from the start: same seed, same shuffles, empty history (R11.6)."""
+        self._actions, self._actors = [], []
         self._rebuild(0)
         if self.on_change is not None:
             self.on_change(self)
