@@ -152,3 +152,14 @@ def test_search_values_cards_of_one_rank_alike() -> None:
     ests = {e.card: e.value for e in search_play(g.view(0), np.random.default_rng(3), sims=8)}
     assert ests[parse_card("5H")] == ests[parse_card("5D")]
     assert len(ests) == 4
+
+
+def test_the_game_offers_the_expert_level() -> None:
+    """Issue 9: the start screen and `cribbage play --opponent expert` offer the expert."""
+    from agents import LEVELS
+    from ui.cmd_play import LEVEL_NAMES
+    from ui.scene import StartOptions, start_scene
+
+    ids = {b.id for b in start_scene(StartOptions(level="expert")).buttons}
+    assert "level:expert" in ids and "expert" in LEVEL_NAMES
+    assert isinstance(make_agent(LEVELS["expert"]), ExpertAgent)

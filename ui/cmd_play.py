@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-LEVEL_NAMES = ("easy", "medium", "hard")
+LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 
 
 def _seed(text: str) -> int:
@@ -43,7 +43,7 @@ def _seconds(text: str) -> float:
     return value
 
 
-USAGE = ("usage: cribbage play [--opponent easy|medium|hard|SPEC] [--hotseat] [--seed N] "
+USAGE = ("usage: cribbage play [--opponent easy|medium|hard|expert|SPEC] [--hotseat] [--seed N] "
          "[--lang es|fr|en] [--fullscreen] [--watch A B] [--autoplay N [--screenshots DIR]] "
          "[--size WxH] [--data-dir DIR]")
 
@@ -56,7 +56,7 @@ def _usage(msg: str) -> int:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--opponent", default="medium", metavar="LEVEL_OR_SPEC",
-                   help="easy, medium, hard, or an agent spec such as 'random' (default: medium)")
+                   help="easy, medium, hard, expert, or an agent spec such as 'random' (default: medium)")
     p.add_argument("--hotseat", action="store_true", help="two people on one screen (pass and play)")
     p.add_argument("--seed", type=_seed, default=None, help="seed of the game (default: random)")
     p.add_argument("--lang", choices=("es", "fr", "en"), default=None,
