@@ -285,7 +285,7 @@ class TableController:
         if self.phase is Phase.DISCARD:
             return card in self.game.hands[p]
         if self.phase is Phase.PLAY:
-            return card in self.game.hands[p] and VALUE[card] <= 31 - self.game.count
+            return self.game.is_legal(card)  # the engine's rule (R6.2)
         return False
 
     def toggle(self, card: int) -> bool:
