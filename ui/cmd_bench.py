@@ -125,6 +125,8 @@ def run(args: argparse.Namespace) -> int:
         return _usage("name at least two agents (two for a head-to-head, three or more for a round robin)")
     if args.address and args.backend != "ray":
         return _usage("--address joins a Ray cluster: use it with --backend ray")
+    if not args.prior >= 0:
+        return _usage(f"--prior is a number of virtual games >= 0, got {args.prior}")
     try:
         plan = make_plan(args.agents, args.games, args.seed, duplicate=args.duplicate, block=args.block)
     except (AgentSpecError, TournamentError) as exc:
