@@ -293,3 +293,35 @@ def test_corrupt_autosave_is_refused_and_left_untouched(tmp_path, content: bytes
     with pytest.raises(SaveError, match="saved game"):
         store.load()
     assert store.path.read_bytes() == content
+
+
+# ------------------------------------------------------------------------------------ history
+def _finished_table_game(tmp_path: Path) -> Path:
+    from ui.controller import Mode, TableController
+
+    ctl = TableController(12, mode=Mode.WATCH, agents=("random", "greedy"))
+    while not ctl.game.is_over:
+        ctl.skip_show()
+        assert ctl.step_computer()
+    return SaveStore(tmp_path).archive(ctl)
+
+
+def test_a_finished_table_game_from_history_replays_as_text(tmp_path, capsys) -> None:
+    """Issue 8.2: games played at the table are kept in history/ and `cribbage replay` reads them."""
+    path = _finished_table_game(tmp_path)
+    content = path.read_bytes()
+    record = json.loads(content)["record"]
+    assert main(["replay", str(path), "--text", "--lang", "en"]) == 0
+    a, b = record["scores"]
+    assert f"Final score: {a} – {b}" in capsys.readouterr().out
+    assert path.read_bytes() == content
+
+
+def test_an_edited_history_file_is_refused_and_left_alone(tmp_path, capsys) -> None:
+    path = _finished_table_game(tmp_path)
+    data = json.loads(path.read_bytes())
+    data["record"]["scores"][0] += 1
+    content = json.dumps(data).encode()
+    path.write_bytes(content)
+    code = main(["replay", str(path), "--text"])
+    _check_refused(path, content, code, capsys.readouterr().err, ".scores[0]")

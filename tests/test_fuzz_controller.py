@@ -15,7 +15,7 @@ After every step it checks, independently of the controller's own bookkeeping:
 - previews (selection, hint, focus, show steps, reveal, language) never change the game or the
   redo tail (R11.2);
 - undo lands before a person's decision and undo-all then redo-all returns the identical state
-  (R11.5); restart is a fresh game with the seed (R11.6);
+  (R11.5); restart is a fresh game with the seed (R11.6) that keeps the decisions to redo;
 - in hotseat no hand is face up unless that player pressed "See my hand" and still holds the
   screen, and nothing about a hand (selection, hint) exists before the press (R11.4).
 
@@ -38,6 +38,7 @@ from cribbage_env.engine import WINNING_SCORE, Phase
 from cribbage_env.invariants import check_state, check_view
 from ui.controller import SAVE_FORMAT, SAVE_VERSION, Mode, TableController
 from ui.i18n import LANGUAGES
+from ui.scene import table_scene
 
 CUT_PHASES = (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT)
 OPPONENTS = ("random", "greedy", "novice")
@@ -346,9 +347,12 @@ class TableMachine(RuleBasedStateMachine):
     @rule()
     def restart(self) -> None:
         c = self.ctl
+        tail = tuple(c._actions)
         c.restart()
-        assert c.decisions == () and not c.can_redo and not c.can_undo
+        assert c.decisions == () and not c.can_undo
         assert c.game == ce.new_game(c.seed, interactive_cuts=c.interactive_cuts)
+        # The decisions made stay as the redo list (a restart by mistake is taken back by redo).
+        assert tuple(c._actions) == tail and c.can_redo == bool(tail)
         self._history_reset()
 
     @precondition(lambda self: self.ctl.interactive_cuts)
@@ -383,6 +387,14 @@ class TableMachine(RuleBasedStateMachine):
             assert len(c.game_over_lines()) >= 2
         else:  # someone can always move on: the person, the computer, or the show being counted
             assert c.human_to_act or c.computer_to_act or c.show_running
+        # What the table draws face up: never a hand that may not be seen (R11.4). (The show
+        # overlay draws the last deal's counted cards, which may share ids with the new hands.)
+        scene = table_scene(c)
+        drawn = scene.cards if c.show_running else scene.all_cards()
+        face_up = {item.card for item in drawn if item.card is not None}
+        for seat in (0, 1):
+            if not c.hand_visible(seat):
+                assert not face_up & set(g.hands[seat]), f"seat {seat}'s hidden hand is drawn"
         # Hotseat: a hand is face up only for the player who pressed "See my hand" (R11.4).
         if c.mode is Mode.HOTSEAT:
             for seat in (0, 1):

@@ -7,6 +7,7 @@ refused with a clear message and a non-zero exit; the file is only ever read.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -37,9 +38,23 @@ def load(path: Path) -> ce.GameState:
     except (OSError, UnicodeDecodeError) as exc:
         raise ValueError(f"cannot read {path}: {exc}") from None
     try:
-        return ce.GameState.from_record(text)
+        return ce.GameState.from_record(_record_of_history_file(text))
     except ce.RecordError as exc:
         raise ValueError(f"{path} is not a valid game record: {exc}") from None
+
+
+def _record_of_history_file(text: str) -> str | dict:
+    """A finished game in the table's ``history/`` folder holds its record under ``"record"``:
+    replay that; anything else is handed to the record loader unchanged."""
+    if '"cribbage-env/autosave"' not in text:
+        return text
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return text
+    if isinstance(data, dict) and isinstance(data.get("record"), dict):
+        return data["record"]
+    return text
 
 
 def game_text(g: ce.GameState, cat: Catalog) -> str:
