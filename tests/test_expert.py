@@ -163,3 +163,37 @@ def test_the_game_offers_the_expert_level() -> None:
     ids = {b.id for b in start_scene(StartOptions(level="expert")).buttons}
     assert "level:expert" in ids and "expert" in LEVEL_NAMES
     assert isinstance(make_agent(LEVELS["expert"]), ExpertAgent)
+
+def test_early_stop_rule_needs_a_clear_paired_lead() -> None:
+    from agents.peg_search import _clear_best
+    rng = np.random.default_rng(0)
+    noise = rng.normal(0, 5, size=(24, 1))
+    # The same guesses move both candidates alike (common random numbers): a steady +1 is clear.
+    assert _clear_best(np.hstack([noise + 1.0, noise]), 2.0)
+    # Independent noise of the same size hides a +1 lead over 24 guesses.
+    assert not _clear_best(np.hstack([noise + 1.0, rng.normal(0, 5, size=(24, 1))]), 2.0)
+    # Equal candidates are never "clearly" apart.
+    assert not _clear_best(np.hstack([noise, noise]), 2.0)
+
+
+def test_search_uses_every_guess_unless_told_to_stop_early() -> None:
+    g = ce.GameState.from_position(
+        [parse_cards("5H 9C 8D 2S"), parse_cards("TC 3D 4H 7S")],
+        parse_cards("AC AD AH AS"), parse_card("KD"), dealer=0, scores=(10, 20))
+    g.apply(parse_card("TC"))  # count 10: the 5 makes fifteen for 2, the others score nothing
+    v = g.view(0)
+    full = search_play(v, np.random.default_rng(1), sims=48)
+    assert all(e.samples == 48 for e in full)
+    early = search_play(v, np.random.default_rng(1), sims=48, stop_z=0.5)
+    assert all(e.samples == early[0].samples for e in early)
+    assert 16 <= early[0].samples <= 48
+
+
+def test_endgame_discards_are_compared_by_play_outs() -> None:
+    """Near 121 (R10) the best splits are re-ranked by playing the deal out on modelled deals."""
+    g = ce.new_game(8)
+    g.scores_ = [110, 100]
+    v = g.view(g.current_player)
+    opts = ExpertAgent(sims=6).hint(v, np.random.default_rng(0), top=4).options
+    assert all("play-out value" in o.reason for o in opts)
+    assert opts[0].action in v.legal_actions
