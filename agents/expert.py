@@ -4,18 +4,23 @@ search and win-probability play near the end of the game.
 - **Discard**: analyzer net (exact hand EV over the 46 starters ± crib table) plus the expected
   pegging margin of the kept four for this seat's role, from the table built by
   ``benchmarks/peg_table.py`` (``agents/data/peg_table.json``). Near the end of the game the best
-  few splits are compared by playing the deal out on guesses of the hidden cards, with a won or
-  lost game worth far more than points (board position).
+  few splits are compared by playing the deal out on modelled deals (the opponent's six cards
+  and its analyzer-like split, the starter), with a won or lost game worth far more than points
+  (board position). The pegging search also scores a game won or lost in the play-out (pone's
+  show first) by the win utility, and a card that reaches 121 now is always played.
 - **Pegging**: determinized Monte Carlo search to the end of the deal
   (:mod:`agents.peg_search`) on guesses drawn from an opponent model
   (:mod:`agents.opponent_model`): the opponent kept four of its six cards the way the discard
   analyzer would (softmax of the 15 splits' net values, temperature ``tau``), and its plays and
   go's this deal agree with the guess.
 
-Knobs: ``sims`` guesses per decision; ``tau`` the model's temperature in points (``0`` draws
-guesses uniformly from the unseen cards, the first version of this agent); ``rollout``
+Knobs: ``sims`` guesses per decision (default 60: the pegging gain over expectimax grows with
+it, see benchmarks/RESULTS.md); ``stop`` ends the search early once the best card leads every
+other by that many standard errors (0: never); ``tau`` the model's temperature in points (``0``
+draws guesses uniformly from the unseen cards, the first version of this agent); ``rollout``
 ``heuristic`` (fast, default) or ``expectimax`` (both sides play the expectimax pegging policy
-inside the play-outs: stronger with perfect information, ~3x slower).
+inside the play-outs: stronger with perfect information, ~3x slower); ``discard`` ``table``
+(analyzer net plus the pegging table, default) or ``sim`` (pegging play-outs of the best splits).
 """
 
 from __future__ import annotations
@@ -78,7 +83,7 @@ class ExpertAgent:
 
     name = "expert"
 
-    def __init__(self, sims: int | str = 40, beta: float | str = 0.0,
+    def __init__(self, sims: int | str = 60, beta: float | str = 0.0,
                  endgame: int | str = ENDGAME_MARGIN, tau: float | str = 0.5,
                  rollout: str = "heuristic", discard: str = "table",
                  stop: float | str = 0.0) -> None:

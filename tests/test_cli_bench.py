@@ -57,6 +57,7 @@ def test_bench_same_seed_same_answer_on_serial_and_pool(capsys, tmp_path) -> Non
         (["random", "random", "--games", "5"], "even"),
         (["random"], "at least two agents"),
         (["random", "random", "--address", "127.0.0.1:1"], "--backend ray"),
+        (["random", "random", "--prior", "-1"], "--prior"),
     ],
 )
 def test_bench_usage_errors_exit_2(capsys, tmp_path, args, message) -> None:

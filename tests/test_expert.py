@@ -98,8 +98,14 @@ def test_expert_hint_lists_discards_with_their_numbers() -> None:
     h = ExpertAgent(sims=5).hint(v, np.random.default_rng(0), top=3)
     assert len(h.options) == 3 and h.action == h.options[0].action
     assert h.options[0].value >= h.options[1].value >= h.options[2].value
-    d = h.options[0].details
-    assert d["net"] == pytest.approx(d["hand_ev"] + d["crib_ev"] + d["peg_ev"])
+    # The hand figure is the exact mean over the 46 starters this seat cannot see (brute force).
+    from brute_force_reference import brute_show
+
+    for o in h.options:
+        keep = parse_cards(o.details["keep"])
+        starters = [c for c in range(52) if c not in v.hand]
+        exact = sum(brute_show(keep, s, False) for s in starters) / len(starters)
+        assert o.details["hand_ev"] == pytest.approx(exact)
 
 
 def test_expert_knobs_reject_bad_values_with_the_allowed_ones() -> None:
@@ -152,3 +158,48 @@ def test_search_values_cards_of_one_rank_alike() -> None:
     ests = {e.card: e.value for e in search_play(g.view(0), np.random.default_rng(3), sims=8)}
     assert ests[parse_card("5H")] == ests[parse_card("5D")]
     assert len(ests) == 4
+
+
+def test_the_game_offers_the_expert_level() -> None:
+    """Issue 9: the start screen and `cribbage play --opponent expert` offer the expert."""
+    from agents import LEVELS
+    from ui.cmd_play import LEVEL_NAMES
+    from ui.scene import StartOptions, start_scene
+
+    ids = {b.id for b in start_scene(StartOptions(level="expert")).buttons}
+    assert "level:expert" in ids and "expert" in LEVEL_NAMES
+    assert isinstance(make_agent(LEVELS["expert"]), ExpertAgent)
+
+def test_early_stop_rule_needs_a_clear_paired_lead() -> None:
+    from agents.peg_search import _clear_best
+    rng = np.random.default_rng(0)
+    noise = rng.normal(0, 5, size=(24, 1))
+    # The same guesses move both candidates alike (common random numbers): a steady +1 is clear.
+    assert _clear_best(np.hstack([noise + 1.0, noise]), 2.0)
+    # Independent noise of the same size hides a +1 lead over 24 guesses.
+    assert not _clear_best(np.hstack([noise + 1.0, rng.normal(0, 5, size=(24, 1))]), 2.0)
+    # Equal candidates are never "clearly" apart.
+    assert not _clear_best(np.hstack([noise, noise]), 2.0)
+
+
+def test_search_uses_every_guess_unless_told_to_stop_early() -> None:
+    g = ce.GameState.from_position(
+        [parse_cards("5H 9C 8D 2S"), parse_cards("TC 3D 4H 7S")],
+        parse_cards("AC AD AH AS"), parse_card("KD"), dealer=0, scores=(10, 20))
+    g.apply(parse_card("TC"))  # count 10: the 5 makes fifteen for 2, the others score nothing
+    v = g.view(0)
+    full = search_play(v, np.random.default_rng(1), sims=48)
+    assert all(e.samples == 48 for e in full)
+    early = search_play(v, np.random.default_rng(1), sims=48, stop_z=0.5)
+    assert all(e.samples == early[0].samples for e in early)
+    assert 16 <= early[0].samples <= 48
+
+
+def test_endgame_discards_are_compared_by_play_outs() -> None:
+    """Near 121 (R10) the best splits are re-ranked by playing the deal out on modelled deals."""
+    g = ce.new_game(8)
+    g.scores_ = [110, 100]
+    v = g.view(g.current_player)
+    opts = ExpertAgent(sims=6).hint(v, np.random.default_rng(0), top=4).options
+    assert all("play-out value" in o.reason for o in opts)
+    assert opts[0].action in v.legal_actions

@@ -178,6 +178,8 @@ def run(args: argparse.Namespace) -> int:
         return _usage("--address joins a Ray cluster: use it with --backend ray")
     if args.record_every is not None and args.records is None:
         return _usage("--record-every K says which games --records DIR keeps: give --records too")
+    if not args.prior >= 0:
+        return _usage(f"--prior is a number of virtual games >= 0, got {args.prior}")
     try:
         plan = make_plan(args.agents, args.games, args.seed, duplicate=args.duplicate, block=args.block)
     except (AgentSpecError, TournamentError) as exc:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
-LEVEL_NAMES = ("easy", "medium", "hard")
+LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 
 
 def _seed(text: str) -> int:
@@ -43,7 +44,7 @@ def _seconds(text: str) -> float:
     return value
 
 
-USAGE = ("usage: cribbage play [--opponent easy|medium|hard|SPEC] [--hotseat] [--seed N] "
+USAGE = ("usage: cribbage play [--opponent easy|medium|hard|expert|SPEC] [--hotseat] [--seed N] "
          "[--lang es|fr|en] [--fullscreen] [--watch A B] [--autoplay N [--screenshots DIR]] "
          "[--size WxH] [--data-dir DIR]")
 
@@ -56,9 +57,9 @@ def _usage(msg: str) -> int:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--opponent", default="medium", metavar="LEVEL_OR_SPEC",
-                   help="easy, medium, hard, or an agent spec such as 'random' (default: medium)")
+                   help="easy, medium, hard, expert, or an agent spec such as 'random' (default: medium)")
     p.add_argument("--hotseat", action="store_true", help="two people on one screen (pass and play)")
-    p.add_argument("--seed", type=_seed, default=None, help="seed of the game (default: random)")
+    p.add_argument("--seed", type=_seed, default=None, help="seed of the game (default: random; 0 with --autoplay, for reproducible runs)")
     p.add_argument("--lang", choices=("es", "fr", "en"), default=None,
                    help="language (default: from the system locale, else English)")
     p.add_argument("--fullscreen", action="store_true")
@@ -141,17 +142,19 @@ def run(args: argparse.Namespace) -> int:
     except Exception as exc:  # noqa: BLE001 - no GL / no display: say so, no traceback
         print(f"cribbage play: cannot open a window: {exc}", file=sys.stderr)
         return 1
-    seed = args.seed if args.seed is not None else None
+    seed = args.seed
+    if seed is None:  # a fresh game each time; headless autoplay stays reproducible
+        seed = 0 if headless else int(time.time_ns() % 2_000_000_000)
     if watch:
-        window.start_table(TableController(seed or 0, mode="watch", agents=watch, lang=lang))
+        window.start_table(TableController(seed, mode="watch", agents=watch, lang=lang))
     elif headless or args.opponent not in LEVEL_NAMES:
         from .controller import Mode
 
-        window.start_table(TableController(seed or 0, mode=Mode.HOTSEAT if args.hotseat
+        window.start_table(TableController(seed, mode=Mode.HOTSEAT if args.hotseat
                                            else Mode.COMPUTER, opponent=opponent, lang=lang))
     if headless:
         shots = autoplay(window, args.autoplay, args.screenshots, pilot=args.pilot,
-                         seed=seed or 0)
+                         seed=seed)
         ctl = window.ctl
         if ctl is not None:
             print(f"played {len(ctl.decisions)} decisions; scores {ctl.game.scores}"

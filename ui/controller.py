@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from itertools import combinations
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -30,9 +30,12 @@ import cribbage_env as ce
 from cribbage_env.actions import CUT_BASE, discard_cards, is_cut, is_discard
 from cribbage_env.cards import RANK, SUIT, VALUE
 from cribbage_env.engine import EventKind, Phase
-from cribbage_env.scoring import ScoreKind, score_hand, score_play
+from cribbage_env.scoring import ScoreKind
 
 from .i18n import N_, Catalog
+
+if TYPE_CHECKING:
+    import agents
 
 SAVE_FORMAT = "cribbage-env/autosave"
 SAVE_VERSION = 1
@@ -285,7 +288,7 @@ class TableController:
         if self.phase is Phase.DISCARD:
             return card in self.game.hands[p]
         if self.phase is Phase.PLAY:
-            return card in self.game.hands[p] and VALUE[card] <= 31 - self.game.count
+            return self.game.is_legal(card)  # the engine's rule (R6.2)
         return False
 
     def toggle(self, card: int) -> bool:
@@ -373,13 +376,20 @@ class TableController:
         seat = self.to_act
         view = self.game.view(seat)
         hint = _hint_for(view, self._rng(77))
-        cards = discard_cards(hint[0]) if is_discard(hint[0]) else (hint[0],)
+        cards = discard_cards(hint.action) if is_discard(hint.action) else (hint.action,)
         lines = []
-        for action, value, best in hint[1][:3]:
-            what = self._action_text(action)
-            lines.append(("→ " if best else "") + self.tr("{cards}: {value} points expected",
-                                                          cards=what, value=f"{value:.1f}"))
-        self.hint = HintView(hint[0], tuple(cards), tuple(lines))
+        for o in hint.options[:3]:
+            what = self._action_text(o.action)
+            d = o.details
+            if "hand_ev" in d and "crib_ev" in d:  # discards: hand EV, crib EV, net
+                text = self.tr("{cards}: hand {hand}, crib {crib}, net {net}", cards=what,
+                               hand=f"{d['hand_ev']:.1f}", crib=f"{d['crib_ev']:+.1f}",
+                               net=f"{o.value:.1f}")
+            else:
+                text = self.tr("{cards}: {value} points expected", cards=what,
+                               value=f"{o.value:.1f}")
+            lines.append(("→ " if o.action == hint.action else "") + text)
+        self.hint = HintView(hint.action, tuple(cards), tuple(lines))
         self.version += 1
         return self.hint
 
@@ -696,8 +706,8 @@ class TableController:
         return True
 
     def restart(self) -> None:
-        """The same game from the start: same seed, same shuffles (R11.6). The decisions made
-        stay as the redo list, so a restart by mistake is taken back with Redo."""
+        """The same game from the start: same seed, same shuffles, empty history (R11.6)."""
+        self._actions, self._actors = [], []
         self._rebuild(0)
         if self.on_change is not None:
             self.on_change(self)
@@ -819,38 +829,10 @@ def _hint_agent():
     if not _HINT_AGENT:
         from agents import LEVELS, make_agent
 
-        spec = LEVELS.get("hard")
-        _HINT_AGENT.append(make_agent(spec) if spec else None)
+        _HINT_AGENT.append(make_agent(LEVELS["hard"]))
     return _HINT_AGENT[0]
 
 
-def _hint_for(view: ce.PlayerView, rng: np.random.Generator):
-    """(suggested action, [(action, value, is_best)...]) from the strongest agent that explains
-    itself; otherwise a plain evaluation with the engine's scoring functions."""
-    try:
-        agent = _hint_agent()
-        if agent is not None and hasattr(agent, "hint"):
-            h = agent.hint(view, rng)
-            opts = [(o.action, float(o.value), o.action == h.action) for o in h.options]
-            if opts:
-                return h.action, opts
-    except Exception:  # noqa: BLE001 - a hint must never break the table; fall back below
-        pass
-    return _plain_hint(view)
-
-
-def _plain_hint(view: ce.PlayerView):
-    """Discard: average hand points over the starters this seat has not seen. Play: points now."""
-    options: list[tuple[int, float]] = []
-    if view.phase is Phase.DISCARD:
-        unseen = [c for c in view.unseen_cards()]
-        for a, b in combinations(view.hand, 2):
-            kept = [c for c in view.hand if c not in (a, b)]
-            value = sum(score_hand(kept, s) for s in unseen) / len(unseen)
-            options.append((ce.discard_action(a, b), value))
-    else:
-        for c in view.legal_actions:
-            options.append((c, float(score_play(list(view.sequence) + [c]))))
-    options.sort(key=lambda o: -o[1])
-    best = options[0][0]
-    return best, [(a, v, a == best) for a, v in options]
+def _hint_for(view: ce.PlayerView, rng: np.random.Generator) -> agents.Hint:
+    """The hint agent's suggestion with its ranked options (the numbers behind it)."""
+    return _hint_agent().hint(view, rng)

@@ -380,7 +380,8 @@ def _game_over_overlay(base: Scene, ctl: TableController) -> None:
 
 
 # --------------------------------------------------------------------------------- start screen
-LEVEL_LABELS = {"easy": N_("Easy"), "medium": N_("Medium"), "hard": N_("Hard")}
+LEVEL_LABELS = {"easy": N_("Easy"), "medium": N_("Medium"), "hard": N_("Hard"),
+                "expert": N_("Expert")}
 
 
 @dataclass
