@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from .actions import action_str, parse_action
-from .cards import VALUE, CardParseError, card_str
+from .cards import CardParseError, card_str
 from .engine import (
     EventKind,
     GameState,
@@ -58,7 +58,7 @@ def build_record(state: GameState) -> dict:
             deal["starter"] = card_str(e.cards[0])
         elif k is EventKind.PLAY:
             deal["play"].append({"player": e.player, "card": card_str(e.cards[-1]),
-                                 "count": sum(VALUE[c] for c in e.cards),
+                                 "count": e.count,
                                  "points": e.points, "reasons": [r.to_json() for r in e.reasons]})
         elif k is EventKind.GO:
             deal["play"].append({"player": e.player, "go": True})

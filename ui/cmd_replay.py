@@ -94,7 +94,7 @@ def game_text(g: ce.GameState, cat: Catalog) -> str:
             out.append("  " + tr("Starter: {card}", card=cards(e.cards)))
         elif k is EventKind.PLAY:
             line = tr("{name} plays {card} ({count})", name=name(e.player), card=cards(e.cards[-1:]),
-                      count=sum(ce.cards.VALUE[c] for c in e.cards))
+                      count=e.count)
             if e.points:
                 line += f" — {reasons(e.reasons)} {sc}"
             out.append("    " + line)

@@ -28,7 +28,7 @@ import numpy as np
 
 import cribbage_env as ce
 from cribbage_env.actions import CUT_BASE, discard_cards, is_cut, is_discard
-from cribbage_env.cards import RANK, SUIT, VALUE
+from cribbage_env.cards import RANK, SUIT, SUIT_SYMBOLS
 from cribbage_env.engine import EventKind, Phase
 from cribbage_env.scoring import ScoreKind
 
@@ -42,7 +42,6 @@ SAVE_VERSION = 1
 #: Number of face-down cards spread for a cut (the whole deck, or the 40 left for the starter).
 CUT_SPREAD = {Phase.CUT_FOR_DEAL: 52, Phase.DEAL_CUT: 52, Phase.STARTER_CUT: 40}
 _RANK_IDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", N_("J"), N_("Q"), N_("K"))
-_SUIT_SYMBOLS = "♣♦♥♠"
 
 #: How a show combination is said, with the running total (R9).
 SHOW_LINES: dict[ScoreKind, str] = {
@@ -122,7 +121,7 @@ class _Seat:
 def card_label(card: int, cat: Catalog) -> str:
     """A card as players write it, with the rank letter of the language: ``5♥``, ``V♠`` (fr)."""
     rank = _RANK_IDS[RANK[card]]
-    return cat.tr(rank) + _SUIT_SYMBOLS[SUIT[card]]
+    return cat.tr(rank) + SUIT_SYMBOLS[SUIT[card]]
 
 
 class TableController:
@@ -534,7 +533,7 @@ class TableController:
                 self._say(self.tr("Starter: {card}", card=self.card(e.cards[0])))
             elif k is EventKind.PLAY:
                 card = self.card(e.cards[-1])
-                count = sum(VALUE[c] for c in e.cards)
+                count = e.count
                 text = self._who(e.player, N_("You play {card} ({count})"),
                                  N_("{name} plays {card} ({count})"), card=card, count=count)
                 if e.points:
