@@ -1,7 +1,8 @@
 """Where tournament blocks run: in this process, a local process pool, or a Ray cluster.
 
 Every backend runs the same pure function (:func:`agents.tournament.play_task`) on the same
-tasks and yields each block's games as it finishes; the runner sorts them by their keys, so the
+tasks and yields each block's games as it finishes (and ``None`` now and then while waiting, so
+the runner can react to Ctrl-C without an exception landing inside the pool's locks); the runner sorts them by their keys, so the
 results never depend on the backend, the number of workers or the order blocks finish in.
 """
 
@@ -19,6 +20,8 @@ from pathlib import Path
 from .tournament import GameResult, Task, TournamentError, play_task
 
 BACKENDS = ("serial", "pool", "ray")
+#: seconds a backend waits for a block before yielding ``None`` so the runner can check for Ctrl-C.
+HEARTBEAT = 0.25
 
 
 class BackendError(RuntimeError):
@@ -31,7 +34,7 @@ class SerialBackend:
     name = "serial"
     workers = 1
 
-    def run(self, tasks: Sequence[Task]) -> Iterator[list[GameResult]]:
+    def run(self, tasks: Sequence[Task]) -> Iterator[list[GameResult] | None]:
         for task in tasks:
             yield play_task(task)
 
@@ -59,15 +62,26 @@ class PoolBackend:
         method = start_method or default_start_method()
         if method not in ("forkserver", "spawn"):
             raise TournamentError(f"start method must be 'forkserver' or 'spawn', got {method!r}")
+        ctx = mp.get_context(method)
+        if method == "forkserver":
+            # Import the engine (its scoring tables take ~0.3 s) once in the fork server, so each
+            # worker starts as a fork of a warm process instead of importing it all again.
+            ctx.set_forkserver_preload(["agents.tournament"])
         self._executor = ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=mp.get_context(method), initializer=_ignore_sigint
+            max_workers=self.workers, mp_context=ctx, initializer=_ignore_sigint
         )
         self._pending: set[Future] = set()
 
-    def run(self, tasks: Sequence[Task]) -> Iterator[list[GameResult]]:
-        self._pending = {self._executor.submit(play_task, t) for t in tasks}
+    def run(self, tasks: Sequence[Task]) -> Iterator[list[GameResult] | None]:
+        self._pending = set()
+        for t in tasks:
+            self._pending.add(self._executor.submit(play_task, t))
+            if len(self._pending) % 256 == 0:
+                yield None  # let the runner look at Ctrl-C while submitting
         while self._pending:
-            done, self._pending = wait(self._pending, return_when=FIRST_COMPLETED)
+            done, self._pending = wait(self._pending, timeout=HEARTBEAT, return_when=FIRST_COMPLETED)
+            if not done:
+                yield None
             for fut in done:
                 yield fut.result()
 
@@ -147,11 +161,17 @@ class RayBackend:
         self._remote = ray.remote(num_cpus=1, max_retries=2)(play_task)
         self._pending: list = []
 
-    def run(self, tasks: Sequence[Task]) -> Iterator[list[GameResult]]:
+    def run(self, tasks: Sequence[Task]) -> Iterator[list[GameResult] | None]:
         ray = self._ray
-        self._pending = [self._remote.remote(t) for t in tasks]
+        self._pending = []
+        for t in tasks:
+            self._pending.append(self._remote.remote(t))
+            if len(self._pending) % 256 == 0:
+                yield None
         while self._pending:
-            done, self._pending = ray.wait(self._pending, num_returns=1)
+            done, self._pending = ray.wait(self._pending, num_returns=1, timeout=HEARTBEAT)
+            if not done:
+                yield None
             for ref in done:
                 yield ray.get(ref)
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from cribbage_env.actions import discard_action
-from cribbage_env.cards import RANK, VALUE, cards_str
+from cribbage_env.cards import FIVE, RANK, VALUE, cards_str
 from cribbage_env.discard import DISCARD_INDEX, CribTable, default_crib_table, discard_values
 from cribbage_env.engine import WINNING_SCORE, Phase
 from cribbage_env.views import PlayerView
@@ -38,8 +38,6 @@ from cribbage_env.views import PlayerView
 from .base import Hint, Option
 from .greedy import discard_hint, other_decision
 from .pegging import PegEstimate, describe_play, expectimax_estimates
-
-FIVE = 4
 
 
 def _heuristics(view: PlayerView, card: int, low_cards: int) -> list[tuple[float, str]]:

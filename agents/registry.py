@@ -63,8 +63,12 @@ def make_agent(spec: str | Agent | Callable) -> Agent:
             return spec  # type: ignore[return-value]
         raise AgentSpecError(f"an agent is a spec string or an object with act(view, rng), got {spec!r}")
     name, params = parse_spec(spec)
-    if name in LEVELS and LEVELS[name] != name and not params:
-        return make_agent(LEVELS[name])
+    if name in LEVELS and LEVELS[name] != name:
+        # A level with parameters ("hard:counter=1") passes them to the agent it names.
+        base, _, base_params = LEVELS[name].partition(":")
+        extra = ",".join(f"{k}={v}" for k, v in params.items())
+        return make_agent(base + (":" if base_params or extra else "")
+                          + ",".join(filter(None, (base_params, extra))))
     target = AGENTS.get(name)
     if target is None:
         raise AgentSpecError(f"unknown agent {name!r}; known: {', '.join(sorted({**AGENTS, **LEVELS}))}")

@@ -8,7 +8,9 @@
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -47,8 +49,11 @@ def run_plan(
 ) -> RunOutcome:
     """Play every game of ``plan``; ``on_block`` sees each finished block (e.g. to save it).
 
-    A ``KeyboardInterrupt`` stops the run: blocks already finished are kept and returned with
-    ``interrupted=True``; blocks in flight are dropped (each block is small).
+    Ctrl-C (SIGINT) stops the run: blocks already finished are kept and returned with
+    ``interrupted=True``; blocks in flight are dropped (each block is small). In the main thread
+    the first SIGINT only sets a flag that the loop checks between blocks (an exception raised at
+    an arbitrary point could leave the process pool's locks held and hang the shutdown); a second
+    one raises ``KeyboardInterrupt`` as usual. A ``KeyboardInterrupt`` from ``on_block`` also stops.
     """
     be = make_backend(backend, workers, address) if isinstance(backend, str) else backend
     results: list[GameResult] = []
@@ -59,17 +64,39 @@ def run_plan(
 
         bar = tqdm(total=plan.total_games, unit="game", file=sys.stderr, dynamic_ncols=True,
                    desc=f"{be.name} x{be.workers}")
+    stop = threading.Event()
+
+    def on_sigint(signum, frame) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGINT, on_sigint)
     start = time.perf_counter()
     try:
         for block in be.run(plan.tasks()):
-            results.extend(block)
-            if on_block is not None:
-                on_block(block)
-            if bar is not None:
-                bar.update(len(block))
+            if block:
+                results.extend(block)
+                if on_block is not None:
+                    on_block(block)
+                if bar is not None:
+                    bar.update(len(block))
+            if stop.is_set():
+                interrupted = True
+                break
     except KeyboardInterrupt:
         interrupted = True
+    except Exception:
+        # Ctrl-C reaches the whole process group; a pool worker still starting up (before it
+        # ignores SIGINT) dies of it and breaks the pool. That is the interruption, not a failure.
+        if not stop.is_set():
+            raise
+        interrupted = True
     finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
         elapsed = time.perf_counter() - start
         if bar is not None:
             bar.close()

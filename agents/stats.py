@@ -35,8 +35,8 @@ def wilson_interval(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
 def mean_ci(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
     """``(mean, low, high)``: the normal-approximation 95% interval of the mean (sample SD, n-1).
 
-    >>> mean_ci([1.0, 3.0])
-    (2.0, 0.04003601545945446, 3.9599639845405455)
+    >>> [round(x, 4) for x in mean_ci([1.0, 3.0])]  # sd sqrt(2), se 1: 2 -/+ 1.96
+    [2.0, 0.04, 3.96]
     """
     n = len(values)
     if n == 0:

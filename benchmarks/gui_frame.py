@@ -7,7 +7,7 @@ per-screen figures are full redraws; "scene rebuilt every frame" also rebuilds t
 sprites (what a decision costs). The "played session" runs the window's event-loop ``draw`` for
 simulated minutes of play: the window redraws only frames where something changed.
 
-    python benchmarks/gui_frame.py --frames 300 --out benchmarks/out/gui_frame.json
+    python benchmarks/gui_frame.py --frames 300 --out benchmarks/results/gui_frame.json
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def summary(ms: list[float]) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=300)
-    ap.add_argument("--out", type=Path, default=Path("benchmarks/out/gui_frame.json"))
+    ap.add_argument("--out", type=Path, default=Path("benchmarks/results/gui_frame.json"))
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--session-seconds", type=float, default=60.0,
                     help="simulated seconds of play for the event-loop measurement")

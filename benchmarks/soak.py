@@ -27,8 +27,8 @@ from cribbage_env.invariants import InvariantViolation, check_state, check_view 
 
 
 def soak_game(seed: int, specs: tuple[str, str], interactive_cuts: bool,
-              check_record: bool) -> tuple[int, list[str]]:
-    """Play one game; returns (decisions, violations)."""
+              check_record: bool, stats: dict[str, int] | None = None) -> tuple[int, list[str]]:
+    """Play one game; returns (decisions, violations) and adds its events to ``stats``."""
     agents = [make_agent(s) for s in specs]
     rngs = [np.random.default_rng([seed, seat]) for seat in (0, 1)]
     g = ce.new_game(seed, interactive_cuts=interactive_cuts)
@@ -46,6 +46,8 @@ def soak_game(seed: int, specs: tuple[str, str], interactive_cuts: bool,
             check_view(g, 1)
             prev = g.scores
         events = g.events
+        if stats is not None:
+            stats["events"] = stats.get("events", 0) + len(events)
         totals = [0, 0]
         for e in events:
             if e.points:
@@ -91,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     seeds = np.random.SeedSequence(args.seed).generate_state(args.games, dtype=np.uint32)
     problems: list[str] = []
     decisions = 0
+    stats: dict[str, int] = {"events": 0}
     start = time.perf_counter()
     try:
         from tqdm import tqdm
@@ -100,11 +103,12 @@ def main(argv: list[str] | None = None) -> int:
         it = range(args.games)
     for i in it:
         n, probs = soak_game(int(seeds[i]), pairs[i % len(pairs)], interactive_cuts=i % 2 == 1,
-                             check_record=i % args.record_every == 0)
+                             check_record=i % args.record_every == 0, stats=stats)
         decisions += n
         problems.extend(probs)
     elapsed = time.perf_counter() - start
-    summary = {"games": args.games, "decisions": decisions, "violations": len(problems),
+    summary = {"games": args.games, "decisions": decisions, "events": stats["events"],
+               "violations": len(problems),
                "agents": specs, "seconds": round(elapsed, 2),
                "games_per_s": round(args.games / elapsed, 1), "first_problems": problems[:10]}
     print(json.dumps(summary, indent=2))

@@ -110,6 +110,11 @@ class Event:
     scores: tuple[int, int] = (0, 0)
     what: str = ""  # "hand" / "crib" for SHOW
 
+    @property
+    def count(self) -> int:
+        """The running total after a PLAY event (its cards are the sequence since the reset)."""
+        return sum(VALUE[c] for c in self.cards) if self.kind is EventKind.PLAY else 0
+
     def __str__(self) -> str:
         who = "" if self.player is None else f"P{self.player} "
         pts = f" +{self.points}" if self.points else ""

@@ -152,6 +152,10 @@ class CribbageEnv(gym.Env):
     ``info`` holds ``action_mask`` (int8), ``seat`` (the learner's seat) and ``illegal_action``
     (bool); at the end also ``scores`` (learner, opponent), ``margin`` and ``won``.
 
+    ``env.unwrapped.game`` is the full engine state, hidden cards included: it is there for
+    evaluation, logging and tests. A policy must read only the observation; the opponent agent
+    only ever receives its ``PlayerView``.
+
     ## Arguments
 
     ```python

@@ -82,6 +82,11 @@ def check_view(state: GameState, seat: int) -> None:
     visible = set(view.hand) | set(view.kept) | set(view.discards) | set(view.sequence)
     visible |= {c for _, c in view.played}
     hidden = set(state.hands[opp]) | set(state.discards[opp])
+    if state.deal_no >= 0 and state.phase not in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT):
+        undealt = state._chance.deck(state.deal_no)[12:]  # the starter until cut, then the stock
+        hidden |= set(undealt) - ({state.starter} if state.starter is not None else set())
+    if view.starter is not None and view.starter != state.starter:
+        _fail(state, f"seat {seat}'s view shows a starter that is not the cut card")
     if visible & hidden:
         _fail(state, f"seat {seat}'s view shows hidden cards {sorted(visible & hidden)}")
     if view.opponent_cards_left != len(state.hands[opp]):

@@ -58,7 +58,7 @@ def build_record(state: GameState) -> dict:
             deal["starter"] = card_str(e.cards[0])
         elif k is EventKind.PLAY:
             deal["play"].append({"player": e.player, "card": card_str(e.cards[-1]),
-                                 "count": sum(min(c % 13 + 1, 10) for c in e.cards),
+                                 "count": e.count,
                                  "points": e.points, "reasons": [r.to_json() for r in e.reasons]})
         elif k is EventKind.GO:
             deal["play"].append({"player": e.player, "go": True})
@@ -120,13 +120,15 @@ def load_record(record: dict | str) -> GameState:
             record = json.loads(record)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise RecordError(f"record is not valid JSON: {exc}") from None
+        except RecursionError:  # absurdly deep nesting: no record looks like that
+            raise RecordError("record is not valid JSON: nested too deeply for a game record") from None
     if not isinstance(record, dict):
         raise RecordError(f"a record is a JSON object, got {type(record).__name__}")
     if record.get("format") != RECORD_FORMAT:
         raise RecordError(f"not a cribbage-env game record (format is {record.get('format')!r}, "
                           f"expected {RECORD_FORMAT!r})")
     version = record.get("version")
-    if version != RECORD_VERSION:
+    if type(version) is not int or version != RECORD_VERSION:
         raise RecordError(f"record version {version!r} is not supported; this version of "
                           f"cribbage-env reads version {RECORD_VERSION}")
     seed = record.get("seed")

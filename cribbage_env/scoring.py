@@ -326,9 +326,6 @@ def play_points_fast(seq: list[int], total: int) -> int:
     return pts + run
 
 
-_NUMBER_WORDS = {3: "3", 4: "4", 5: "5"}
-
-
 def narrate(items: Iterable[ScoreItem]) -> str:
     """The count as a player says it, with running totals (English; the GUI has catalogs).
 

@@ -57,6 +57,7 @@ def test_bench_same_seed_same_answer_on_serial_and_pool(capsys, tmp_path) -> Non
         (["random", "random", "--games", "5"], "even"),
         (["random"], "at least two agents"),
         (["random", "random", "--address", "127.0.0.1:1"], "--backend ray"),
+        (["random", "random", "--prior", "-1"], "--prior"),
     ],
 )
 def test_bench_usage_errors_exit_2(capsys, tmp_path, args, message) -> None:
@@ -175,3 +176,70 @@ def test_python_m_ui_bench_runs_as_a_command(tmp_path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["pairings"][0]["games"] == 4
+
+
+def test_ctrl_c_on_a_pool_run_stops_quickly_and_keeps_saved_games(tmp_path) -> None:
+    """SIGINT to the whole process group (what a terminal's Ctrl-C does) during a pool run."""
+    import os
+    import signal
+    import sqlite3
+    import time
+
+    db = tmp_path / "r.sqlite"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ui", "bench", "random", "random:", "--games", "200000", "--workers", "2",
+         "--block", "2", "--db", str(db), "--json"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 90
+        done = 0
+        while done == 0 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.5)
+            if db.exists():
+                try:
+                    with sqlite3.connect(db, timeout=1) as con:
+                        done = con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+                except sqlite3.Error:
+                    pass
+        assert done > 0, "no game was saved before the deadline"
+        os.killpg(proc.pid, signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    summary = json.loads(out)
+    assert summary["run"]["status"] == "interrupted"
+    assert 0 < summary["games_played"] < 200000
+    with ResultsStore(db, create=False) as store:
+        run = store.run(summary["run"]["id"])
+        assert run["status"] == "interrupted"
+        assert len(store.games(run["id"])) == summary["games_played"]
+
+
+def test_bench_locked_db_exits_1_before_playing(capsys, tmp_path, monkeypatch) -> None:
+    import sqlite3
+
+    db = tmp_path / "r.sqlite"
+    ResultsStore(db).close()
+    monkeypatch.setitem(ResultsStore.__init__.__kwdefaults__, "timeout", 0.1)
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        code, out, err = _bench(capsys, "random", "random", "--games", "2", "--workers", "1", "--db", str(db))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert code == 1
+    assert "database is locked" in err and "another process" in err
+    with ResultsStore(db, create=False) as store:
+        assert store.runs() == []
+
+
+def test_bench_ray_backend_without_ray_says_how_to_install(capsys, tmp_path, monkeypatch) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
+    code, _, err = _bench(capsys, "random", "random", "--games", "2", "--backend", "ray",
+                          "--db", str(tmp_path / "r.sqlite"))
+    assert code == 1
+    assert "pip install 'cribbage-env[ray]'" in err

@@ -98,8 +98,14 @@ def test_expert_hint_lists_discards_with_their_numbers() -> None:
     h = ExpertAgent(sims=5).hint(v, np.random.default_rng(0), top=3)
     assert len(h.options) == 3 and h.action == h.options[0].action
     assert h.options[0].value >= h.options[1].value >= h.options[2].value
-    d = h.options[0].details
-    assert d["net"] == pytest.approx(d["hand_ev"] + d["crib_ev"] + d["peg_ev"])
+    # The hand figure is the exact mean over the 46 starters this seat cannot see (brute force).
+    from brute_force_reference import brute_show
+
+    for o in h.options:
+        keep = parse_cards(o.details["keep"])
+        starters = [c for c in range(52) if c not in v.hand]
+        exact = sum(brute_show(keep, s, False) for s in starters) / len(starters)
+        assert o.details["hand_ev"] == pytest.approx(exact)
 
 
 def test_expert_knobs_reject_bad_values_with_the_allowed_ones() -> None:
@@ -153,6 +159,16 @@ def test_search_values_cards_of_one_rank_alike() -> None:
     assert ests[parse_card("5H")] == ests[parse_card("5D")]
     assert len(ests) == 4
 
+
+def test_the_game_offers_the_expert_level() -> None:
+    """Issue 9: the start screen and `cribbage play --opponent expert` offer the expert."""
+    from agents import LEVELS
+    from ui.cmd_play import LEVEL_NAMES
+    from ui.scene import StartOptions, start_scene
+
+    ids = {b.id for b in start_scene(StartOptions(level="expert")).buttons}
+    assert "level:expert" in ids and "expert" in LEVEL_NAMES
+    assert isinstance(make_agent(LEVELS["expert"]), ExpertAgent)
 
 def test_early_stop_rule_needs_a_clear_paired_lead() -> None:
     from agents.peg_search import _clear_best

@@ -1,7 +1,11 @@
 """Stateful fuzzing of the engine (issue 8.4): random legal and illegal actions, clones, undo by
-replaying a prefix and record round trips, with every invariant checked after every step."""
+replaying a prefix and record round trips, with every invariant checked after every step.
+
+``CRIBBAGE_FUZZ_EXAMPLES=500`` (and ``CRIBBAGE_FUZZ_STEPS``) run a long fuzz."""
 
 from __future__ import annotations
+
+import os
 
 import hypothesis.strategies as st
 from hypothesis import settings
@@ -79,5 +83,7 @@ class EngineMachine(RuleBasedStateMachine):
                 check_state(c)
 
 
-EngineMachine.TestCase.settings = settings(max_examples=40, stateful_step_count=60, deadline=None)
+EngineMachine.TestCase.settings = settings(
+    max_examples=int(os.environ.get("CRIBBAGE_FUZZ_EXAMPLES", "40")),
+    stateful_step_count=int(os.environ.get("CRIBBAGE_FUZZ_STEPS", "60")), deadline=None)
 TestEngineFuzz = EngineMachine.TestCase

@@ -18,6 +18,7 @@ def test_short_soak_has_no_violations(tmp_path: Path) -> None:
     summary = json.loads(out.read_text())
     assert summary["violations"] == 0
     assert summary["games"] == 40 and summary["decisions"] > 40 * 60
+    assert summary["events"] > summary["decisions"]  # deals, shows, go points are events too
 
 
 def test_soak_reports_a_violating_agent(tmp_path: Path) -> None:

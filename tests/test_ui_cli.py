@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import cribbage_env as ce
+from ui.cli import main as cli_main
 from ui.controller import TableController
 from ui.saves import SaveStore
 
@@ -58,12 +59,12 @@ def test_replay_text_in_spanish(record_file: Path) -> None:
     "", "not json", "[]", '{"format": "something else"}',
     '{"format": "cribbage-env/game-record", "version": 0, "seed": 1, "decisions": []}',
 ])
-def test_replay_refuses_bad_records_and_leaves_them(tmp_path: Path, content: str) -> None:
+def test_replay_refuses_bad_records_and_leaves_them(tmp_path: Path, content: str, capsys) -> None:
     p = tmp_path / "bad.json"
     p.write_text(content, encoding="utf-8")
-    r = cribbage("replay", str(p), "--text")
-    assert r.returncode != 0
-    assert "cribbage replay:" in r.stderr and "Traceback" not in r.stderr
+    assert cli_main(["replay", str(p), "--text"]) != 0
+    err = capsys.readouterr().err
+    assert "cribbage replay:" in err and str(p) in err
     assert p.read_text(encoding="utf-8") == content
 
 
@@ -88,19 +89,25 @@ def test_play_without_display_says_so() -> None:
     r = cribbage("play", env=env)
     assert r.returncode == 1
     assert "no display" in r.stderr and "Traceback" not in r.stderr
+    r = cribbage("play", env=dict(env, ARCADE_HEADLESS="1"))  # an invisible window: refused
+    assert r.returncode == 1 and "--autoplay" in r.stderr and "Traceback" not in r.stderr
 
 
 @pytest.mark.parametrize("args", [["play", "--opponent", "nope"], ["play", "--size", "big"],
                                   ["play", "--screenshots", "x"], ["play", "--lang", "de"]])
-def test_play_misuse_exits_2(args: list[str]) -> None:
-    r = cribbage(*args)
-    assert r.returncode == 2 and r.stderr
+def test_play_misuse_exits_2(args: list[str], capsys) -> None:
+    try:
+        code = cli_main(args)
+    except SystemExit as exc:  # argparse's own usage errors
+        code = exc.code
+    assert code == 2 and capsys.readouterr().err
 
 
 # ------------------------------------------------------------------------------------ SIGKILL
 CHILD = r"""
 import sys
 import numpy as np
+from ui.cli import main as cli_main
 from ui.controller import TableController
 from ui.saves import SaveStore
 sys.path.insert(0, sys.argv[2])
@@ -117,7 +124,7 @@ while True:
 """
 
 
-@pytest.mark.parametrize("delay", [0.1, 0.5, 1.2])
+@pytest.mark.parametrize("delay", [0.1, 0.8])
 def test_autosave_survives_sigkill(tmp_path: Path, delay: float) -> None:
     """Kill an autosaving game at an arbitrary moment; the save resumes at the last decision."""
     proc = subprocess.Popen([sys.executable, "-c", CHILD, str(tmp_path), str(ROOT / "tests")],
@@ -162,3 +169,55 @@ def test_autoplay_screenshots_headless(tmp_path: Path) -> None:
     assert len(shots) >= 4
     assert shots[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert SaveStore(tmp_path / "data").exists()
+
+
+REAL_LOOP = r"""
+import sys
+import arcade, pyglet
+from ui.gui import prepare
+prepare()
+from ui.gui.app import GameWindow, Settings
+from ui.controller import TableController, Mode
+w = GameWindow(settings=Settings(computer_delay=0.05, show_delay=0.05))
+w.start_table(TableController(3, mode=Mode.WATCH, agents=("hard", "medium")))
+draws = [0]
+draw = w.on_draw
+def counted():
+    draws[0] += 1
+    draw()
+w.on_draw = counted
+pyglet.clock.schedule_once(lambda dt: arcade.exit(), 3.0)
+arcade.run()
+print(draws[0], len(w.ctl.decisions), len(w.errors))
+"""
+
+
+@pytest.mark.gui
+def test_real_event_loop_under_xvfb() -> None:
+    """The window in Arcade's real event loop (X server in memory): the computer moves from its
+    worker thread, and frames are drawn only when something changed."""
+    import shutil
+
+    if shutil.which("xvfb-run") is None or importlib.util.find_spec("arcade") is None:
+        pytest.skip("xvfb-run or arcade not installed")
+    env = {k: v for k, v in os.environ.items() if k != "ARCADE_HEADLESS"}
+    r = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", sys.executable, "-c",
+                        REAL_LOOP], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    if r.returncode != 0 and "cannot" in r.stderr.lower() and "display" in r.stderr.lower():
+        pytest.skip(f"no X server: {r.stderr.strip()[-200:]}")
+    assert r.returncode == 0, r.stderr[-2000:]
+    draws, decisions, errors = map(int, r.stdout.split()[-3:])
+    assert decisions >= 5 and errors == 0
+    assert 0 < draws < 3.0 * 60  # fewer frames drawn than the loop ran: idle frames skipped
+
+
+def test_replay_on_the_table_headless(tmp_path: Path, record_file: Path) -> None:
+    if importlib.util.find_spec("arcade") is None:
+        pytest.skip("arcade is not installed")
+    r = cribbage("replay", str(record_file), "--screenshots", str(tmp_path), "--every", "40")
+    if r.returncode != 0 and "cannot open a window" in r.stderr:
+        pytest.skip(f"no headless GL here: {r.stderr.strip()}")
+    assert r.returncode == 0, r.stderr
+    g = ce.GameState.from_record(record_file.read_text())
+    assert f"replayed {len(g.decisions)} decisions" in r.stdout
+    assert list(tmp_path.glob("*-over.png"))  # the game-over screen of the replay

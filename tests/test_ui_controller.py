@@ -267,13 +267,15 @@ def test_restart_is_the_same_game_R11_6() -> None:
     while c.game.deal_no < 2:
         advance(c, rng)
     played = c.decisions
+    final = c.game.fingerprint()
     c.restart()
     assert c.game == ce.new_game(31, interactive_cuts=True)
-    assert c.decisions == () and not c.can_redo
+    assert c.decisions == () and not c.can_redo and not c.can_undo
+    fresh = ce.new_game(31, interactive_cuts=True)
     for a in played:  # the same decisions meet the same shuffles
-        c.skip_show()
-        c.game.apply(a)
-    assert c.game == ce.replay(31, played, interactive_cuts=True)
+        fresh.apply(a)
+    assert fresh == ce.replay(31, played, interactive_cuts=True)
+    assert fresh.fingerprint() == final
 
 
 # ------------------------------------------------------------------------------------ table flow
@@ -499,3 +501,21 @@ def test_cut_actions_are_cuts() -> None:
     c = TableController(1, mode=Mode.HOTSEAT)
     c.cut_at(100)  # spots past the end snap to the last legal spot
     assert is_cut(c.decisions[0]) and c.decisions[0] >= CUT_BASE
+
+
+def test_cut_tie_is_announced_and_recut_R2_2() -> None:
+    from cribbage_env.cards import RANK
+
+    for seed in range(500):
+        c = TableController(seed, mode=Mode.HOTSEAT)
+        c.cut_at(10)
+        c.cut_at(20)
+        a, b = c.cut.cards
+        if RANK[a] == RANK[b]:
+            assert c.cut.tie and c.phase is Phase.CUT_FOR_DEAL
+            assert any("Tie" in m for m in c.messages)
+            shown = {i.card for i in table_scene(c).cards if i.card is not None}
+            assert {a, b} <= shown  # both cut cards stay on the table
+            return
+        assert not c.cut.tie and c.cut.first_dealer == (0 if RANK[a] < RANK[b] else 1)
+    pytest.fail("no tie in 500 seeds")

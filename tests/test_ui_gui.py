@@ -138,8 +138,13 @@ def test_cut_discard_and_play_by_clicking_with_pixels_R11_2(window) -> None:
     to_phase(window, Phase.PLAY)
     card = ctl.game.legal_actions()[0]
     click_id(window, f"card:{card}")
+    click_id(window, "pile")  # a tap on the pile lays the selected card
+    assert card in [c for _, c in ctl.game.played]
+    to_phase(window, Phase.PLAY)
+    card = ctl.game.legal_actions()[-1]
+    click_id(window, f"card:{card}")
     click_id(window, "confirm")
-    assert card in ctl.game.view(0).sequence or card in [c for _, c in ctl.game.played]
+    assert card in [c for _, c in ctl.game.played]
 
 
 def test_tap_on_the_crib_confirms(window) -> None:
@@ -252,9 +257,7 @@ def test_computer_thinks_without_blocking_the_window(window) -> None:
             gate.wait(5)
             return view.legal_actions[0]
 
-    w2 = GameWindow.__new__(GameWindow)  # reuse the window, with a worker thread
-    del w2
-    old = window.settings, window._pool
+    old = window.settings, window._pool  # reuse the window, with a worker thread
     import concurrent.futures as cf
 
     window.settings = Settings(computer_delay=0.0, show_delay=0.0, threaded=True)
@@ -288,6 +291,32 @@ def test_computer_thinks_without_blocking_the_window(window) -> None:
     assert isinstance(window, GameWindow)
 
 
+def test_a_failing_agent_does_not_stop_the_table(window) -> None:
+    class Broken:
+        name = "broken"
+
+        def act(self, view, rng):
+            raise RuntimeError("agent bug")
+
+    ctl = TableController(2, mode=Mode.COMPUTER)
+    ctl.seats[1].agent = Broken()
+    window.start_table(ctl)
+    try:
+        for _ in range(300):
+            if ctl.phase is Phase.PLAY or ctl.game.is_over:
+                break
+            ctl.skip_show()
+            if ctl.human_to_act:
+                legal = ctl.game.legal_actions()
+                ctl._decide(legal[len(legal) // 2])
+            else:
+                window.on_update(0.1)
+        assert window.errors and "agent bug" in window.errors[0]
+        assert ctl.phase is Phase.PLAY and len(ctl.game.discards[1]) == 2  # it went on
+    finally:
+        window.errors.clear()
+
+
 def test_game_over_screen_and_new_game(window) -> None:
     ctl = TableController(4, mode=Mode.COMPUTER)
     window.start_table(ctl)
@@ -311,6 +340,66 @@ def test_game_over_screen_and_new_game(window) -> None:
     assert window.ctl is not ctl and window.ctl.game.deal_no == -1
 
 
+def test_continue_resumes_the_autosaved_game(window) -> None:
+    """Issue 8.1: the start screen's Continue resumes where the game was, redo tail included."""
+    window.options.hotseat = False
+    window.options.lang = "fr"
+    window.new_game(seed=77)
+    ctl = window.ctl
+    to_phase(window, Phase.PLAY)
+    ctl.undo()
+    state, actions, cursor = ctl.game.fingerprint(), list(ctl._actions), ctl._cursor
+    click_id(window, "menu")
+    assert window.ctl is None and window.options.has_save
+    click_id(window, "continue")
+    resumed = window.ctl
+    assert resumed is not ctl and resumed.game.fingerprint() == state
+    assert resumed._actions == actions and resumed._cursor == cursor and resumed.lang == "fr"
+    # The language picked on the start screen applies to the resumed game.
+    click_id(window, "menu")
+    click_id(window, "lang:es")
+    click_id(window, "continue")
+    assert window.ctl.lang == "es" and window.ctl.game.fingerprint() == state
+    es_words = ("Juega", "Elige", "Corta", "Pasa")
+    assert any(w in window.ctl.prompt() for w in es_words), window.ctl.prompt()
+    window.options.lang = "en"
+
+
+def test_corrupt_save_is_reported_on_the_start_screen(window) -> None:
+    store = window.store
+    store.path.write_text('{"format": "cribbage-env/autosave", "version": 1, "seed": 3}')
+    before = store.path.read_bytes()
+    window.show_menu()
+    click_id(window, "continue")
+    assert window.ctl is None
+    assert "cannot be resumed" in window.options.message
+    assert any("cannot be resumed" in lb.text for lb in window.current_scene().labels)
+    assert store.path.read_bytes() == before
+    image(window)
+
+
+def test_watch_mode_on_the_table(window) -> None:
+    from ui.gui.app import autoplay
+
+    window.start_table(TableController(1, mode=Mode.WATCH, agents=("hard", "medium")))
+    autoplay(window, 400, None)
+    ctl = window.ctl
+    assert ctl.game.is_over or len(ctl.decisions) == 400
+    assert ctl.hand_visible(0) and ctl.hand_visible(1)
+
+
+@pytest.mark.parametrize(("mode", "lang"), [(Mode.COMPUTER, "es"), (Mode.HOTSEAT, "fr")])
+def test_a_whole_game_by_mouse_R11_7(window, mode: Mode, lang: str) -> None:
+    """Every decision of a game to 121 made by clicks on the cards, the spread, Confirm and
+    See my hand, through the window's event dispatch (the computer at 'hard')."""
+    from ui.gui.app import autoplay
+
+    window.start_table(TableController(21, mode=mode, opponent="hard", lang=lang))
+    autoplay(window, 5000, None, pilot="greedy")
+    g = window.ctl.game
+    assert g.is_over and g.scores[g.winner] >= 121
+
+
 def test_monkey_random_clicks_and_keys(window) -> None:
     """Thousands of random clicks, taps and keys across phases, languages and both modes."""
     import arcade
@@ -326,21 +415,41 @@ def test_monkey_random_clicks_and_keys(window) -> None:
     finished = 0
     langs = ("en", "es", "fr")
     window.store.durable = False  # the saves are still written, without waiting for the disk
+    weights = {"restart": 0.0005, "undo": 0.02, "redo": 0.02, "newgame": 0.3, "hint": 0.1,
+               "skip": 0.3}
+    games = 0
+
+    def fresh_game() -> None:
+        nonlocal games
+        window.options.lang = langs[games % 3]
+        window.options.hotseat = bool((games // 3) % 2) if games else False
+        window.new_game(seed=int(rng.integers(1 << 30)))
+        games += 1
+        if games % 2 == 0:  # half the games start near the end, so endings get hammered too
+            c = window.ctl
+            while max(c.game.scores) < 100 and not c.game.is_over:
+                legal = c.game.legal_actions()
+                c._decide(legal[int(rng.integers(len(legal)))])
+            if c.game.is_over:
+                c.restart()
+
+    fresh_game()
     for i in range(events):
-        if window.ctl is None or i % 700 == 0:
-            window.options.lang = langs[(i // 700) % 3]
-            window.options.hotseat = bool((i // 350) % 2)
-            window.new_game(seed=int(rng.integers(1 << 30)))
-        ctl = window.ctl
+        if window.ctl is None:
+            fresh_game()
+        if i and i % 1500 == 0:  # every language and both modes, even without a finished game
+            fresh_game()
         r = rng.random()
         scene = window.current_scene()
-        if r < 0.55:  # aim at something that answers
-            spots = [b.rect for b in scene.buttons if b.enabled and b.id not in ("menu",)]
-            spots += [t.rect for t in scene.targets]
+        if r < 0.65:  # aim at something that answers, mostly the game's own moves
+            spots = [(b.rect, weights.get(b.id, 1.0)) for b in scene.buttons
+                     if b.enabled and b.id != "menu"]
+            spots += [(t.rect, 1.0) for t in scene.targets]
             if scene.layer is not None:
-                spots += [b.rect for b in scene.layer.buttons]
-            rect = spots[int(rng.integers(len(spots)))] if spots else None
-            if rect is not None:
+                spots += [(b.rect, weights.get(b.id, 1.0)) for b in scene.layer.buttons]
+            if spots:
+                p = np.array([w for _, w in spots])
+                rect = spots[int(rng.choice(len(spots), p=p / p.sum()))][0]
                 click(window, rect.x + rect.w * rng.random(), rect.y + rect.h * rng.random())
         elif r < 0.8:
             click(window, rng.uniform(0, WIDTH), rng.uniform(0, HEIGHT))
@@ -348,9 +457,9 @@ def test_monkey_random_clicks_and_keys(window) -> None:
             k = keys[int(rng.integers(len(keys)))]
             mod = arcade.key.MOD_CTRL if k in (arcade.key.Z, arcade.key.Y) and rng.random() < 0.7 else 0
             key(window, k, mod)
-        if window.ctl is None:  # Escape or Menu: back to the start screen, then on
-            click_id(window, "play" if rng.random() < 0.5 or not window.options.has_save
-                     else "continue")
+        if window.ctl is None:  # Escape: back to the start screen, then on
+            click_id(window, "continue" if window.options.has_save and rng.random() < 0.9
+                     else "play")
         window.on_update(0.05)
         if i % 25 == 0:
             window.on_draw()
@@ -359,6 +468,8 @@ def test_monkey_random_clicks_and_keys(window) -> None:
             assert max(ctl.game.scores) >= 121 and ctl.game.winner is not None
             assert ctl.game.scores[ctl.game.winner] >= 121
             finished += 1
-            window.new_game(seed=int(rng.integers(1 << 30)))
+            fresh_game()
     window.store.durable = True
+    print(f"monkey: {events} events, {games} games started, {finished} finished, "
+          "every winner >= 121")
     assert not window.errors

@@ -35,8 +35,12 @@ def plot_win_rates(summary: dict, path: Path) -> Path:
     ax.barh(y, rates, color="#4C72B0", height=0.55)
     ax.errorbar(rates, y, xerr=[lo, hi], fmt="none", ecolor="black", capsize=6, lw=1.5)
     for yi, r, p in zip(y, rates, pairings, strict=True):
-        ax.text(min(r + 100 * (p["win_rate_ci"][1] - p["win_rate"]) + 1.5, 96), yi,
-                f"{r:.1f}%  (n={p['games']})", va="center", fontsize=9)
+        label = (f"{r:.1f}%  [{100 * p['win_rate_ci'][0]:.1f}, {100 * p['win_rate_ci'][1]:.1f}]"
+                 f"  n={p['games']}")
+        if r >= 45:  # inside the bar, clear of the error bar at its end
+            ax.text(1.5, yi, label, va="center", ha="left", fontsize=9, color="white")
+        else:
+            ax.text(100 * p["win_rate_ci"][1] + 1.5, yi, label, va="center", fontsize=9)
     ax.axvline(50, color="grey", ls="--", lw=1)
     ax.set_yticks(y, labels, fontsize=9)
     ax.set_xlim(0, 100)

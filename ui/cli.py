@@ -52,6 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("cribbage: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # e.g. `cribbage analyze ... | head`: the reader left, not an error
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

@@ -3,6 +3,10 @@
 Two agents play a head-to-head, three or more a round robin. Duplicate deals are on by default
 (every seed is played twice with the seats swapped). Exit codes: 0 done, 1 a run-time failure
 (database, backend, agent), 2 bad usage, 130 interrupted (finished games are saved).
+
+``--records DIR [--record-every K]`` also keeps the JSON game record (docs/RECORD_FORMAT.md) of
+the games of every K-th seed, one file each, written atomically, so any game of a tournament can
+be read or watched again with ``cribbage replay FILE [--text]``.
 """
 
 from __future__ import annotations
@@ -71,6 +75,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plot", type=Path, default=None, metavar="DIR", help="write PNG charts to DIR (matplotlib)")
     p.add_argument("--prior", type=float, default=1.0,
                    help="virtual games per pairing in the ratings (default 1: keeps 100%% scores finite)")
+    p.add_argument("--records", type=Path, default=None, metavar="DIR",
+                   help="keep the game record (docs/RECORD_FORMAT.md) of chosen games in DIR, "
+                        "with an index.json naming the agents in each seat")
+    p.add_argument("--record-every", type=_positive_int, default=None, metavar="K",
+                   help="with --records: keep the games of every K-th seed (both seats of a "
+                        "duplicate pair; default 1: every game)")
     prog = p.add_mutually_exclusive_group()
     prog.add_argument("--progress", dest="progress", action="store_true", default=None,
                       help="show a progress bar (default: when stderr is a terminal)")
@@ -83,7 +93,8 @@ def _err(msg: str) -> None:
 
 def _usage(msg: str) -> int:
     print("usage: cribbage bench AGENT AGENT [AGENT ...] [--games N] [--seed S] [--workers W] "
-          "[--backend {serial,pool,ray}] [--address ADDR] [--db PATH] [--json] [--csv FILE] [--plot DIR]",
+          "[--backend {serial,pool,ray}] [--address ADDR] [--db PATH] [--json] [--csv FILE] [--plot DIR] "
+          "[--records DIR [--record-every K]]",
           file=sys.stderr)
     _err(f"error: {msg}")
     return 2
@@ -120,11 +131,55 @@ class _Saver:
             self(missing)
 
 
+def _slug(spec: str) -> str:
+    """An agent spec as a file-name part: ``expectimax:counter=0`` -> ``expectimax_counter-0``."""
+    out = "".join(ch if ch.isalnum() or ch in "-." else "_" if ch in ":," else "-" for ch in spec)
+    return out.strip("_-") or "agent"
+
+
+def write_records(plan, results, directory: Path, every: int = 1, *, run_id: int | None = None
+                  ) -> list[Path]:
+    """Write the JSON game record of every game whose duplicate-pair index is a multiple of
+    ``every`` (the same games whatever the backend), each file atomically, plus ``index.json``
+    (file, seats' agents, seed, winner, scores). A replay that disagrees with the tournament's
+    result raises ValueError (a tournament bug, never written as a record).
+    """
+    import cribbage_env as ce
+
+    from .saves import atomic_write_json
+
+    directory.mkdir(parents=True, exist_ok=True)
+    entries, written = [], []
+    for r in results:
+        if r.index % every:
+            continue
+        pairing = plan.pairings[r.pairing]
+        seats = (pairing.b, pairing.a) if r.swapped else (pairing.a, pairing.b)
+        g = ce.replay(r.seed, r.moves)  # tournaments deal with automatic cuts (ce.new_game)
+        if g.winner != r.winner or g.scores != tuple(r.scores):
+            raise ValueError(f"game seed {r.seed} does not replay to its result {r.scores}")
+        name = (f"p{r.pairing}-g{r.index:05d}{'b' if r.swapped else 'a'}-"
+                f"{_slug(seats[0])}-vs-{_slug(seats[1])}.json")
+        atomic_write_json(directory / name, g.to_record())
+        written.append(directory / name)
+        entries.append({"file": name, "pairing": r.pairing, "index": r.index, "swapped": r.swapped,
+                        "seats": list(seats), "seed": r.seed, "winner": r.winner,
+                        "scores": list(r.scores)})
+    atomic_write_json(directory / "index.json", {
+        "format": "cribbage-env/bench-records", "run": run_id, "params": plan.params(),
+        "record_every": every, "games": entries})
+    return written
+
+
 def run(args: argparse.Namespace) -> int:
     if len(args.agents) < 2:
         return _usage("name at least two agents (two for a head-to-head, three or more for a round robin)")
     if args.address and args.backend != "ray":
         return _usage("--address joins a Ray cluster: use it with --backend ray")
+    if args.record_every is not None and args.records is None:
+        return _usage("--record-every K says which games --records DIR keeps: give --records too")
+    if not args.prior >= 0:
+        return _usage(f"--prior is a number of virtual games >= 0, got {args.prior}")
     try:
         plan = make_plan(args.agents, args.games, args.seed, duplicate=args.duplicate, block=args.block)
     except (AgentSpecError, TournamentError) as exc:
@@ -134,6 +189,12 @@ def run(args: argparse.Namespace) -> int:
             import matplotlib  # noqa: F401
         except ImportError:
             _err("--plot needs matplotlib: pip install 'cribbage-env[plot]'")
+            return 1
+    if args.records is not None:
+        try:
+            args.records.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            _err(f"cannot create the records folder {args.records}: {exc}")
             return 1
     db_path = args.db if args.db is not None else default_db_path()
     try:
@@ -199,6 +260,15 @@ def run(args: argparse.Namespace) -> int:
         print(format_summary(summary))
     if outcome.interrupted:
         _err(f"interrupted: {len(outcome.results)} finished games kept (run {run_id})")
+    if args.records is not None and outcome.results:
+        try:
+            written = write_records(plan, outcome.results, args.records, args.record_every or 1,
+                                    run_id=run_id)
+            if not args.json:
+                print(f"wrote {len(written)} game records to {args.records}")
+        except (OSError, ValueError) as exc:
+            _err(f"cannot write game records to {args.records}: {exc}")
+            code = code or 1
     if args.csv is not None:
         try:
             args.csv.write_text(to_csv(pairing_rows(summary)))

@@ -8,29 +8,71 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
-LEVEL_NAMES = ("easy", "medium", "hard")
+LEVEL_NAMES = ("easy", "medium", "hard", "expert")
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer seed, got {text!r}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds >= 0, got {text!r}")
+    return value
+
+
+USAGE = ("usage: cribbage play [--opponent easy|medium|hard|expert|SPEC] [--hotseat] [--seed N] "
+         "[--lang es|fr|en] [--fullscreen] [--watch A B] [--autoplay N [--screenshots DIR]] "
+         "[--size WxH] [--data-dir DIR]")
+
+
+def _usage(msg: str) -> int:
+    print(USAGE, file=sys.stderr)
+    print(f"cribbage play: error: {msg}", file=sys.stderr)
+    return 2
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--opponent", default="medium", metavar="LEVEL_OR_SPEC",
-                   help="easy, medium, hard, or an agent spec such as 'random' (default: medium)")
+                   help="easy, medium, hard, expert, or an agent spec such as 'random' (default: medium)")
     p.add_argument("--hotseat", action="store_true", help="two people on one screen (pass and play)")
-    p.add_argument("--seed", type=int, default=None, help="seed of the game (default: random)")
+    p.add_argument("--seed", type=_seed, default=None, help="seed of the game (default: random; 0 with --autoplay, for reproducible runs)")
     p.add_argument("--lang", choices=("es", "fr", "en"), default=None,
                    help="language (default: from the system locale, else English)")
     p.add_argument("--fullscreen", action="store_true")
     p.add_argument("--watch", nargs=2, metavar=("A", "B"), default=None,
                    help="two agents play each other on the table")
-    p.add_argument("--autoplay", type=int, default=None, metavar="N",
+    p.add_argument("--autoplay", type=_positive_int, default=None, metavar="N",
                    help="play N decisions headless (the person's seat steered by --pilot)")
     p.add_argument("--screenshots", type=Path, default=None, metavar="DIR",
                    help="with --autoplay: save PNG screenshots in DIR")
     p.add_argument("--pilot", default="random", help="agent that steers the person's seat in --autoplay")
-    p.add_argument("--delay", type=float, default=0.6, metavar="SECONDS",
+    p.add_argument("--delay", type=_seconds, default=0.6, metavar="SECONDS",
                    help="pause before each computer move (default 0.6)")
-    p.add_argument("--show-delay", type=float, default=1.0, metavar="SECONDS",
+    p.add_argument("--show-delay", type=_seconds, default=1.0, metavar="SECONDS",
                    help="pause per combination counted in the show (default 1.0)")
     p.add_argument("--size", default="1280x800", metavar="WxH", help="window size (default 1280x800)")
     p.add_argument("--data-dir", type=Path, default=None,
@@ -66,11 +108,9 @@ def run(args: argparse.Namespace) -> int:
         opponent = resolve_opponent(args.opponent)
         watch = tuple(resolve_opponent(a) for a in args.watch) if args.watch else None
     except (ValueError, AgentSpecError) as exc:
-        print(f"cribbage play: {exc}", file=sys.stderr)
-        return 2
+        return _usage(str(exc))
     if args.screenshots is not None and args.autoplay is None:
-        print("cribbage play: --screenshots needs --autoplay N", file=sys.stderr)
-        return 2
+        return _usage("--screenshots needs --autoplay N")
     lang = args.lang or system_language()
     headless = args.autoplay is not None
 
@@ -102,17 +142,19 @@ def run(args: argparse.Namespace) -> int:
     except Exception as exc:  # noqa: BLE001 - no GL / no display: say so, no traceback
         print(f"cribbage play: cannot open a window: {exc}", file=sys.stderr)
         return 1
-    seed = args.seed if args.seed is not None else None
+    seed = args.seed
+    if seed is None:  # a fresh game each time; headless autoplay stays reproducible
+        seed = 0 if headless else int(time.time_ns() % 2_000_000_000)
     if watch:
-        window.start_table(TableController(seed or 0, mode="watch", agents=watch, lang=lang))
+        window.start_table(TableController(seed, mode="watch", agents=watch, lang=lang))
     elif headless or args.opponent not in LEVEL_NAMES:
         from .controller import Mode
 
-        window.start_table(TableController(seed or 0, mode=Mode.HOTSEAT if args.hotseat
+        window.start_table(TableController(seed, mode=Mode.HOTSEAT if args.hotseat
                                            else Mode.COMPUTER, opponent=opponent, lang=lang))
     if headless:
         shots = autoplay(window, args.autoplay, args.screenshots, pilot=args.pilot,
-                         seed=seed or 0)
+                         seed=seed)
         ctl = window.ctl
         if ctl is not None:
             print(f"played {len(ctl.decisions)} decisions; scores {ctl.game.scores}"

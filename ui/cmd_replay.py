@@ -7,6 +7,7 @@ refused with a clear message and a non-zero exit; the file is only ever read.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -24,6 +25,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="language (default: from the system locale, else English)")
     p.add_argument("--delay", type=float, default=0.8, metavar="SECONDS",
                    help="pause between decisions on the table (default 0.8)")
+    p.add_argument("--screenshots", type=Path, default=None, metavar="DIR",
+                   help="replay headless and save the table as PNGs in DIR (no display needed)")
+    p.add_argument("--every", type=int, default=1, metavar="N",
+                   help="with --screenshots: keep one decision in N (default 1)")
 
 
 def load(path: Path) -> ce.GameState:
@@ -33,9 +38,23 @@ def load(path: Path) -> ce.GameState:
     except (OSError, UnicodeDecodeError) as exc:
         raise ValueError(f"cannot read {path}: {exc}") from None
     try:
-        return ce.GameState.from_record(text)
+        return ce.GameState.from_record(_record_of_history_file(text))
     except ce.RecordError as exc:
         raise ValueError(f"{path} is not a valid game record: {exc}") from None
+
+
+def _record_of_history_file(text: str) -> str | dict:
+    """A finished game in the table's ``history/`` folder holds its record under ``"record"``:
+    replay that; anything else is handed to the record loader unchanged."""
+    if '"cribbage-env/autosave"' not in text:
+        return text
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return text
+    if isinstance(data, dict) and isinstance(data.get("record"), dict):
+        return data["record"]
+    return text
 
 
 def game_text(g: ce.GameState, cat: Catalog) -> str:
@@ -75,7 +94,7 @@ def game_text(g: ce.GameState, cat: Catalog) -> str:
             out.append("  " + tr("Starter: {card}", card=cards(e.cards)))
         elif k is EventKind.PLAY:
             line = tr("{name} plays {card} ({count})", name=name(e.player), card=cards(e.cards[-1:]),
-                      count=sum(ce.cards.VALUE[c] for c in e.cards))
+                      count=e.count)
             if e.points:
                 line += f" — {reasons(e.reasons)} {sc}"
             out.append("    " + line)
@@ -124,8 +143,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from .gui import DisplayUnavailable, prepare
 
+    if args.every < 1:
+        print("cribbage replay: --every must be at least 1", file=sys.stderr)
+        return 2
     try:
-        prepare()
+        prepare(headless=args.screenshots is not None)
     except DisplayUnavailable as exc:
         print(f"cribbage replay: {exc} (or use --text)", file=sys.stderr)
         return 1
@@ -142,5 +164,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"cribbage replay: cannot open a window: {exc}", file=sys.stderr)
         return 1
     window.start_table(ctl)
+    if args.screenshots is not None:
+        from .gui.app import autoplay
+
+        shots = autoplay(window, len(g.decisions), args.screenshots, every=args.every)
+        window.close()
+        print(f"replayed {len(ctl.decisions)} decisions; saved {len(shots)} screenshots in "
+              f"{args.screenshots}")
+        return 0
     arcade.run()
     return 0

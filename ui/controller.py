@@ -22,24 +22,26 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from itertools import combinations
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 import cribbage_env as ce
 from cribbage_env.actions import CUT_BASE, discard_cards, is_cut, is_discard
-from cribbage_env.cards import RANK, SUIT, VALUE
+from cribbage_env.cards import RANK, SUIT, SUIT_SYMBOLS
 from cribbage_env.engine import EventKind, Phase
-from cribbage_env.scoring import ScoreKind, score_hand, score_play
+from cribbage_env.scoring import ScoreKind
 
 from .i18n import N_, Catalog
+
+if TYPE_CHECKING:
+    import agents
 
 SAVE_FORMAT = "cribbage-env/autosave"
 SAVE_VERSION = 1
 #: Number of face-down cards spread for a cut (the whole deck, or the 40 left for the starter).
 CUT_SPREAD = {Phase.CUT_FOR_DEAL: 52, Phase.DEAL_CUT: 52, Phase.STARTER_CUT: 40}
 _RANK_IDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", N_("J"), N_("Q"), N_("K"))
-_SUIT_SYMBOLS = "♣♦♥♠"
 
 #: How a show combination is said, with the running total (R9).
 SHOW_LINES: dict[ScoreKind, str] = {
@@ -119,7 +121,7 @@ class _Seat:
 def card_label(card: int, cat: Catalog) -> str:
     """A card as players write it, with the rank letter of the language: ``5♥``, ``V♠`` (fr)."""
     rank = _RANK_IDS[RANK[card]]
-    return cat.tr(rank) + _SUIT_SYMBOLS[SUIT[card]]
+    return cat.tr(rank) + SUIT_SYMBOLS[SUIT[card]]
 
 
 class TableController:
@@ -176,6 +178,7 @@ class TableController:
         self.revealed: int | None = None
         self.messages: list[str] = []
         self.show_steps: list[ShowStep] = []
+        self.show_intro: tuple[str, ...] = ()  # how the play ended, shown beside the count
         self.show_pos = 0
         self.cut = CutResult()
         self._events_seen = len(self.game.log)
@@ -186,8 +189,10 @@ class TableController:
         return self.cat.tr(msgid, **kwargs)
 
     def set_language(self, lang: str) -> None:
+        """Switch the table's language (messages already said are not re-said)."""
         self.cat = Catalog(lang)
         self.lang = lang
+        self.messages = []
         self.version += 1
 
     @property
@@ -226,6 +231,12 @@ class TableController:
         if self.script is not None:
             return self.tr("Player {n}", n=seat + 1)
         return self.tr("Computer {n} ({spec})", n=seat + 1, spec=self.seats[seat].spec)
+
+    def short_name(self, seat: int) -> str:
+        """A name that fits beside the board: the agent's spec when two agents play."""
+        if self.mode is Mode.WATCH and self.script is None:
+            return str(self.seats[seat].spec)[:16]
+        return self.name(seat)
 
     def card(self, card: int) -> str:
         return card_label(card, self.cat)
@@ -276,7 +287,7 @@ class TableController:
         if self.phase is Phase.DISCARD:
             return card in self.game.hands[p]
         if self.phase is Phase.PLAY:
-            return card in self.game.hands[p] and VALUE[card] <= 31 - self.game.count
+            return self.game.is_legal(card)  # the engine's rule (R6.2)
         return False
 
     def toggle(self, card: int) -> bool:
@@ -364,14 +375,20 @@ class TableController:
         seat = self.to_act
         view = self.game.view(seat)
         hint = _hint_for(view, self._rng(77))
-        cards = discard_cards(hint[0]) if is_discard(hint[0]) else (hint[0],)
+        cards = discard_cards(hint.action) if is_discard(hint.action) else (hint.action,)
         lines = []
-        for action, value, best in hint[1][:3]:
-            what = self._action_text(action)
-            key = N_("{cards}: {value} points expected") if self.phase is Phase.DISCARD else N_(
-                "{cards}: {value} points now")
-            lines.append(("→ " if best else "") + self.tr(key, cards=what, value=f"{value:.1f}"))
-        self.hint = HintView(hint[0], tuple(cards), tuple(lines))
+        for o in hint.options[:3]:
+            what = self._action_text(o.action)
+            d = o.details
+            if "hand_ev" in d and "crib_ev" in d:  # discards: hand EV, crib EV, net
+                text = self.tr("{cards}: hand {hand}, crib {crib}, net {net}", cards=what,
+                               hand=f"{d['hand_ev']:.1f}", crib=f"{d['crib_ev']:+.1f}",
+                               net=f"{o.value:.1f}")
+            else:
+                text = self.tr("{cards}: {value} points expected", cards=what,
+                               value=f"{o.value:.1f}")
+            lines.append(("→ " if o.action == hint.action else "") + text)
+        self.hint = HintView(hint.action, tuple(cards), tuple(lines))
         self.version += 1
         return self.hint
 
@@ -516,7 +533,7 @@ class TableController:
                 self._say(self.tr("Starter: {card}", card=self.card(e.cards[0])))
             elif k is EventKind.PLAY:
                 card = self.card(e.cards[-1])
-                count = sum(VALUE[c] for c in e.cards)
+                count = e.count
                 text = self._who(e.player, N_("You play {card} ({count})"),
                                  N_("{name} plays {card} ({count})"), card=card, count=count)
                 if e.points:
@@ -577,6 +594,7 @@ class TableController:
             steps.append(ShowStep(title, e.player, e.what, cards, starter, (), final,
                                   tuple(said) + (final,), running, e.scores))
         self.show_steps = steps
+        self.show_intro = tuple(self.messages[-2:])
         self.show_pos = 0
 
     # ----------------------------------------------------------------------------- the show
@@ -593,11 +611,20 @@ class TableController:
         if self.show_running:
             self.show_pos += 1
             self.version += 1
+            if not self.show_running:
+                self._show_done()
 
     def skip_show(self) -> None:
         if self.show_running:
             self.show_pos = len(self.show_steps)
             self.version += 1
+            self._show_done()
+
+    def _show_done(self) -> None:
+        """After the count, its totals stay in the message log."""
+        for step in self.show_steps:
+            if step.said and step.line == step.said[-1] and not step.highlight:
+                self._say(step.line)
 
     # ----------------------------------------------------------------------------- scores & pegs
     @property
@@ -678,10 +705,9 @@ class TableController:
         return True
 
     def restart(self) -> None:
-        """The same game from the start: same seed, same shuffles (R11.6)."""
+        """The same game from the start: same seed, same shuffles, empty history (R11.6)."""
         self._actions, self._actors = [], []
-        self._cursor = 0
-        self._reset_game()
+        self._rebuild(0)
         if self.on_change is not None:
             self.on_change(self)
 
@@ -794,36 +820,18 @@ def _make_agent(spec: str):
     return make_agent(spec)
 
 
-def _hint_for(view: ce.PlayerView, rng: np.random.Generator):
-    """(suggested action, [(action, value, is_best)...]) from the strongest agent that explains
-    itself; otherwise a plain evaluation with the engine's scoring functions."""
-    try:
+_HINT_AGENT: list = []
+
+
+def _hint_agent():
+    """The strongest level's agent, built once (it may load tables)."""
+    if not _HINT_AGENT:
         from agents import LEVELS, make_agent
 
-        spec = LEVELS.get("hard")
-        agent = make_agent(spec) if spec else None
-        if agent is not None and hasattr(agent, "hint"):
-            h = agent.hint(view, rng)
-            opts = [(o.action, float(o.value), o.action == h.action) for o in h.options]
-            if opts:
-                return h.action, opts
-    except Exception:  # noqa: BLE001 - a hint must never break the table; fall back below
-        pass
-    return _plain_hint(view)
+        _HINT_AGENT.append(make_agent(LEVELS["hard"]))
+    return _HINT_AGENT[0]
 
 
-def _plain_hint(view: ce.PlayerView):
-    """Discard: average hand points over the starters this seat has not seen. Play: points now."""
-    options: list[tuple[int, float]] = []
-    if view.phase is Phase.DISCARD:
-        unseen = [c for c in view.unseen_cards()]
-        for a, b in combinations(view.hand, 2):
-            kept = [c for c in view.hand if c not in (a, b)]
-            value = sum(score_hand(kept, s) for s in unseen) / len(unseen)
-            options.append((ce.discard_action(a, b), value))
-    else:
-        for c in view.legal_actions:
-            options.append((c, float(score_play(list(view.sequence) + [c]))))
-    options.sort(key=lambda o: -o[1])
-    best = options[0][0]
-    return best, [(a, v, a == best) for a, v in options]
+def _hint_for(view: ce.PlayerView, rng: np.random.Generator) -> agents.Hint:
+    """The hint agent's suggestion with its ranked options (the numbers behind it)."""
+    return _hint_agent().hint(view, rng)

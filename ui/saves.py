@@ -122,6 +122,8 @@ class SaveStore:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise SaveError(f"saved game {self.path} is corrupt (not valid JSON: {exc})") from None
+        except RecursionError:
+            raise SaveError(f"saved game {self.path} is corrupt (JSON nested too deeply)") from None
         return data
 
     def load(self, *, on_change=None) -> TableController:

@@ -137,11 +137,12 @@ def hit(scene: Scene, x: float, y: float) -> str | None:
         for b in reversed(layer.buttons):
             if b.enabled and b.rect.contains(x, y):
                 return b.id
-        if layer.modal:
-            return None
-    for b in reversed(scene.buttons):
-        if b.enabled and b.rect.contains(x, y):
+    modal = layer is not None and layer.modal
+    for b in reversed(scene.buttons):  # under a modal layer only the side buttons still answer
+        if b.enabled and b.rect.contains(x, y) and not (modal and b.rect.x < TABLE_RIGHT):
             return b.id
+    if modal:
+        return None
     for t in reversed(scene.targets):
         if t.rect.contains(x, y):
             return t.id
@@ -182,7 +183,7 @@ def _hand_row(cards: list[int | None], y: float, w: float, h: float, center: flo
     return [Rect(left + i * (w + gap), y, w, h) for i in range(n)]
 
 
-def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
+def table_scene(ctl: TableController) -> Scene:
     """Lay out the whole table for the current state of ``ctl``."""
     s = Scene()
     tr = ctl.tr
@@ -205,13 +206,16 @@ def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
                                   bold=True))
 
     # ---- opponent hand (always face down unless watching)
-    top_cards = ctl.hand_cards(top) if ctl.hand_visible(top) else [None] * len(g.hands[top])
+    # Everything below about cards comes from the drawn seat's PlayerView; the other hand is
+    # only a number of backs unless it may be shown (watching two agents).
+    top_cards = (ctl.hand_cards(top) if ctl.hand_visible(top)
+                 else [None] * view.opponent_cards_left)
     for card, r in zip(top_cards, _hand_row(list(top_cards), HEIGHT - 180, SMALL_W, SMALL_H,
                                               center, 8), strict=True):
         s.cards.append(CardItem(card, r))
 
     # ---- own hand
-    hand = ctl.hand_cards(bottom)
+    hand = sorted(view.hand, key=lambda c: (c % 13, c // 13))  # as ctl.hand_cards orders them
     visible = ctl.hand_visible(bottom) and not ctl.needs_reveal
     rects = _hand_row(list(hand), 40, CARD_W, CARD_H, center - 60, 14)
     hint_cards = set(ctl.hint.cards) if ctl.hint else set()
@@ -230,23 +234,24 @@ def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
 
     # ---- crib, deck and starter on the left
     crib_y = 480 if g.dealer == top else 300
-    crib = [None] * len(g.crib)
-    crib_rect = Rect(30, crib_y, SMALL_W + 3 * 6, SMALL_H + 22)
+    crib = [None] * (len(view.discards) + (2 if view.opponent_discarded else 0))
+    crib_rect = Rect(30, crib_y, 120, SMALL_H)
     for i, _ in enumerate(crib):
         s.cards.append(CardItem(None, Rect(30 + i * 6, crib_y, SMALL_W, SMALL_H)))
     if g.deal_no >= 0 and g.phase is not Phase.CUT_FOR_DEAL:
         s.labels.append(Label(tr("Crib: {name}", name=ctl.name(g.dealer)), 30,
                               crib_y + SMALL_H + 14, 13, SOFT, "left"))
         if g.phase is Phase.DISCARD and ctl.can_confirm:
-            s.targets.append(Target("crib", Rect(crib_rect.x, crib_rect.y, max(crib_rect.w, 120),
-                                                 crib_rect.h)))
-            s.panels.append((Rect(crib_rect.x - 4, crib_rect.y - 4, max(crib_rect.w, 120) + 8,
-                                  crib_rect.h + 8), (255, 205, 60, 90)))
+            s.targets.append(Target("crib", crib_rect))
+            s.panels.append((Rect(crib_rect.x - 6, crib_rect.y - 6, crib_rect.w + 12,
+                                  crib_rect.h + 12), (255, 205, 60, 110)))
     deck_x = 170
-    s.cards.append(CardItem(None, Rect(deck_x, 385, SMALL_W, SMALL_H)))
-    s.labels.append(Label(tr("Starter"), deck_x + SMALL_W + 60, 372, 13, SOFT))
-    if g.starter is not None and g.phase is Phase.PLAY:
-        s.cards.append(CardItem(g.starter, Rect(deck_x + SMALL_W + 20, 385, SMALL_W, SMALL_H)))
+    cutting = g.phase in CUT_SPREAD and not ctl.show_running
+    if not cutting:  # while cutting, the deck is the spread itself
+        s.cards.append(CardItem(None, Rect(deck_x, 385, SMALL_W, SMALL_H)))
+        s.labels.append(Label(tr("Starter"), deck_x + SMALL_W + 60, 372, 13, SOFT))
+    if view.starter is not None and g.phase is Phase.PLAY:
+        s.cards.append(CardItem(view.starter, Rect(deck_x + SMALL_W + 20, 385, SMALL_W, SMALL_H)))
 
     # ---- the play: cards of the current sequence and the running count
     if g.phase is Phase.PLAY:
@@ -254,9 +259,14 @@ def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
         for i, c in enumerate(older[-8:]):
             s.cards.append(CardItem(c, Rect(370 + i * 22, 440, SMALL_W * 0.7, SMALL_H * 0.7),
                                     dimmed=True))
+        if ctl.can_confirm:  # tap the pile to lay the selected card, like the crib for discards
+            pile = Rect(360, 330, 370, SMALL_H + 20)
+            s.panels.append((Rect(pile.x - 4, pile.y - 4, pile.w + 8, pile.h + 8),
+                             (255, 205, 60, 50)))
+            s.targets.append(Target("pile", pile))
         for i, c in enumerate(view.sequence):
             s.cards.append(CardItem(c, Rect(370 + i * 46, 340, SMALL_W, SMALL_H)))
-        s.labels.append(Label(tr("Count: {count}", count=g.count), 830, 395, 26, GOLD,
+        s.labels.append(Label(tr("Count: {count}", count=view.count), 830, 395, 26, GOLD,
                               bold=True))
 
     # ---- cut spreads (R2, R3.1, R5.1): one big target; where you tap is only a gesture
@@ -265,15 +275,16 @@ def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
         left, right = 120, 880
         step = (right - left - SMALL_W) / (n - 1)
         for i in range(n):
-            s.cards.append(CardItem(None, Rect(left + i * step, 360, SMALL_W, SMALL_H)))
+            s.cards.append(CardItem(None, Rect(left + i * step, 320, SMALL_W, SMALL_H)))
         if ctl.human_to_act:
-            s.targets.append(Target(f"spread:{n}", Rect(left, 360, right - left, SMALL_H)))
+            s.targets.append(Target(f"spread:{n}", Rect(left, 320, right - left, SMALL_H)))
     if g.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT) and g.deal_no <= 0 and not ctl.show_running:
         for seat, card in enumerate(ctl.cut.cards):
             if card is not None:
-                x = 380 + seat * 160
-                s.cards.append(CardItem(card, Rect(x, 500, SMALL_W, SMALL_H)))
-                s.labels.append(Label(ctl.name(seat), x + SMALL_W / 2, 485, 13, SOFT))
+                x = 720 + seat * 130
+                s.cards.append(CardItem(card, Rect(x, 440, SMALL_W, SMALL_H)))
+                s.labels.append(Label(ctl.name(seat), x + SMALL_W / 2, 440 + SMALL_H + 14, 13,
+                                      SOFT))
 
     # ---- prompt and recent messages
     s.labels.append(Label(ctl.prompt(), center + 60, 250, 19, WHITE, bold=True))
@@ -290,8 +301,11 @@ def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
     scores = ctl.display_scores
     s.board = Board(Rect(TABLE_RIGHT + 20, 200, 250, 520), ctl.pegs(), names, scores)
     for seat in (0, 1):
-        s.labels.append(Label(f"{names[seat]}: {scores[seat]}", TABLE_RIGHT + 44,
-                              HEIGHT - 28 - seat * 32, 17, PLAYER_COLORS[seat], "left", bold=True))
+        y = HEIGHT - 28 - seat * 32
+        s.labels.append(Label(ctl.short_name(seat), TABLE_RIGHT + 44, y, 16, PLAYER_COLORS[seat],
+                              "left", bold=True))
+        s.labels.append(Label(str(scores[seat]), WIDTH - 20, y, 20, PLAYER_COLORS[seat], "right",
+                              bold=True))
 
     # ---- buttons
     bx, bw, bh = TABLE_RIGHT + 16, 124, 52
@@ -310,7 +324,7 @@ def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
 
     # ---- modal overlays: hotseat reveal, the show, game over
     if show is not None:
-        _show_overlay(s, ctl, show, paused)
+        _show_overlay(s, ctl, show)
     elif g.is_over:
         _game_over_overlay(s, ctl)
     elif ctl.needs_reveal:
@@ -325,7 +339,7 @@ def table_scene(ctl: TableController, *, paused: bool = False) -> Scene:
     return s
 
 
-def _show_overlay(base: Scene, ctl: TableController, step, paused: bool) -> None:
+def _show_overlay(base: Scene, ctl: TableController, step) -> None:
     tr = ctl.tr
     s = base.layer = Scene(modal=True)
     r = Rect(40, 130, 920, 560)
@@ -340,6 +354,8 @@ def _show_overlay(base: Scene, ctl: TableController, step, paused: bool) -> None
         s.cards.append(CardItem(c, Rect(x, rc.y + (18 if c in hl else 0), rc.w, rc.h),
                                 highlight=c in hl))
     s.labels.append(Label(tr("Starter"), rects[4].cx + 24, rects[4].y - 14, 13, SOFT))
+    for i, note in enumerate(ctl.show_intro):  # how the play ended, under the count
+        s.labels.append(Label(note, r.x + 24, r.y + 70 - i * 22, 13, SOFT, "left"))
     prev = step.said[:-1][-3:] if step.line else step.said[-3:]
     for i, line in enumerate(prev):
         s.labels.append(Label(line, r.cx, r.y + 150 + (len(prev) - 1 - i) * 22, 15, SOFT))
@@ -353,7 +369,7 @@ def _show_overlay(base: Scene, ctl: TableController, step, paused: bool) -> None
 def _game_over_overlay(base: Scene, ctl: TableController) -> None:
     tr = ctl.tr
     s = base.layer = Scene(modal=True)
-    r = Rect(120, 190, 760, 440)
+    r = Rect(150, 240, 700, 330)
     s.panels.append((r, PANEL))
     for i, line in enumerate(ctl.game_over_lines()):
         s.labels.append(Label(line, r.cx, r.y + r.h - 60 - i * 42, 30 if i == 0 else 20,
@@ -364,7 +380,8 @@ def _game_over_overlay(base: Scene, ctl: TableController) -> None:
 
 
 # --------------------------------------------------------------------------------- start screen
-LEVEL_LABELS = {"easy": N_("Easy"), "medium": N_("Medium"), "hard": N_("Hard")}
+LEVEL_LABELS = {"easy": N_("Easy"), "medium": N_("Medium"), "hard": N_("Hard"),
+                "expert": N_("Expert")}
 
 
 @dataclass
@@ -425,7 +442,7 @@ def apply_click(ctl: TableController, scene: Scene, x: float, y: float) -> str |
         t = next(t for t in scene.targets if t.id == what)
         depth = round((x - t.rect.x) / t.rect.w * n)
         ctl.cut_at(depth)
-    elif what in ("confirm", "crib"):
+    elif what in ("confirm", "crib", "pile"):
         ctl.confirm()
     elif what == "hint":
         if ctl.hint is None:

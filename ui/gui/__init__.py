@@ -14,18 +14,25 @@ class DisplayUnavailable(RuntimeError):
 
 
 def prepare(headless: bool = False) -> None:
-    """Choose headless rendering before Arcade is imported, or check that a display exists."""
+    """Choose headless rendering before Arcade is imported, or check that a display exists.
+
+    An interactive window needs a display: with ``ARCADE_HEADLESS`` set (and ``headless`` not
+    asked for) nobody could see or click it, so that is refused too.
+    """
     if headless:
         os.environ["ARCADE_HEADLESS"] = "1"
         return
     if os.environ.get("ARCADE_HEADLESS"):
-        return
+        raise DisplayUnavailable(
+            "ARCADE_HEADLESS is set, so a window would be invisible. Unset it to play, or run "
+            "headless with --autoplay N --screenshots DIR."
+        )
     if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")) and os.name == "posix":
         import sys
 
         if sys.platform.startswith("linux"):
             raise DisplayUnavailable(
-                "no display found (DISPLAY is not set). Run it on a desktop, under "
-                "`xvfb-run -a -s '-screen 0 1280x800x24' cribbage play`, or headless with "
-                "ARCADE_HEADLESS=1 (e.g. with --autoplay N --screenshots DIR)."
+                "no display found (DISPLAY is not set). Run it on a desktop or under "
+                "`xvfb-run -a -s '-screen 0 1280x800x24' cribbage play`; without a display, "
+                "`cribbage play --autoplay N --screenshots DIR` plays headless."
             )

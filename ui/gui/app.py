@@ -18,7 +18,7 @@ from arcade.shape_list import ShapeElementList, create_ellipse_filled
 
 from cribbage_env.engine import Phase
 
-from ..controller import SaveError, TableController
+from ..controller import Mode, SaveError, TableController
 from ..i18n import LANGUAGES
 from ..saves import SaveStore
 from ..scene import (
@@ -53,6 +53,19 @@ class Settings:
     threaded: bool = True  # compute the computer's move in a worker thread
     seed: int | None = None
     watch: tuple[str, str] | None = None
+
+
+def color_clear(window: arcade.Window, color, box: tuple[int, int, int, int]) -> None:
+    """Clear only the colour buffer inside ``box`` (window pixels). Arcade's clear also clears
+    the depth buffer, which the table never uses and which costs the software renderer as much
+    again as the colour."""
+    from pyglet import gl
+
+    gl.glClearColor(color[0] / 255, color[1] / 255, color[2] / 255, 1.0)
+    gl.glScissor(*box)
+    gl.glClear(gl.GL_COLOR_BUFFER_BIT)
+    screen = window.ctx.screen
+    screen.scissor = screen.scissor  # back to arcade's own scissor state
 
 
 class Renderer:
@@ -142,7 +155,7 @@ class Renderer:
             x0, y0 = round(sx), round(sy)
             vp = (x0, y0, max(round(sx + w * s) - x0, 0), max(round(sy + h * s) - y0, 0))
             if vp[2] and vp[3]:
-                win.ctx.screen.clear(color=(color[0], color[1], color[2], 255), viewport=vp)
+                color_clear(win, color, vp)
         else:
             arcade.draw_lbwh_rectangle_filled(x, y, w, h, color)
 
@@ -202,8 +215,10 @@ class Renderer:
             self.fill(r.x, r.y, r.w, r.h, (20, 40, 30))
             self.fill(r.x + 2, r.y + 2, r.w - 4, r.h - 4, fill)
             size = 17 if r.h >= 60 else 15
-            size = max(10, min(size, int((r.w - 12) / (0.6 * max(len(b.label), 1)))))
             t = self.text(Label(b.label, 0, 0, size, fg, "center", bold=True))
+            while t.content_width > r.w - 14 and size > 9:  # long translations shrink to fit
+                size -= 1
+                t = self.text(Label(b.label, 0, 0, size, fg, "center", bold=True))
             t.x, t.y = r.cx, r.cy
             t.draw()
 
@@ -300,9 +315,7 @@ class GameWindow(ScaledWindow):
         spec = LEVELS.get(o.level, "random")
         ctl = TableController(seed, mode="hotseat" if o.hotseat else "computer", opponent=spec,
                               lang=o.lang)
-        self.start_table(ctl)
-        if ctl.on_change is not None:
-            ctl.on_change(ctl)
+        self.start_table(ctl)  # saved from its first decision on
 
     def continue_saved(self) -> None:
         if self.store is None:
@@ -310,11 +323,22 @@ class GameWindow(ScaledWindow):
         try:
             ctl = self.store.load()
         except SaveError as exc:
-            self.options.message = str(exc)
+            from ..i18n import Catalog
+
+            self.options.message = Catalog(self.options.lang).tr(
+                "The saved game could not be resumed (the file is left as it was): {error}",
+                error=str(exc))
             self.options.has_save = False
             self._scene_key = None
             return
-        self.options.lang = ctl.lang
+        if ctl.lang != self.options.lang:  # the language chosen on the start screen wins
+            ctl.set_language(self.options.lang)
+        self.options.hotseat = ctl.mode is Mode.HOTSEAT
+        from agents import LEVELS
+
+        level = {spec: name for name, spec in LEVELS.items()}.get(str(ctl.seats[1].spec))
+        if level is not None:
+            self.options.level = level
         self.start_table(ctl)
 
     def show_menu(self) -> None:
@@ -339,7 +363,8 @@ class GameWindow(ScaledWindow):
         return self.scene
 
     def on_draw(self) -> None:
-        self.clear(color=FELT)  # the felt, and the letterbox bars in the same colour
+        self.ctx.screen.use()
+        color_clear(self, FELT, (0, 0, *self.get_framebuffer_size()))  # felt + letterbox bars
         scene = self.current_scene()
         with self.camera.activate():
             self.renderer.draw(scene)
@@ -382,8 +407,7 @@ class GameWindow(ScaledWindow):
                 try:
                     ctl.apply_computer(fut.result(), self._ticket)
                 except Exception as exc:  # noqa: BLE001 - an agent bug must not kill the window
-                    self.errors.append(f"computer move failed: {exc!r}")
-                    raise
+                    self._agent_failed(ctl, exc)
             return
         if ctl.computer_should_move:
             self._wait += delta_time
@@ -394,9 +418,21 @@ class GameWindow(ScaledWindow):
                 if self._pool is not None:
                     self._future = self._pool.submit(job)
                 else:
-                    ctl.apply_computer(job(), ticket)
+                    try:
+                        ctl.apply_computer(job(), ticket)
+                    except Exception as exc:  # noqa: BLE001 - see _agent_failed
+                        self._agent_failed(ctl, exc)
         else:
             self._wait = 0.0
+
+    def _agent_failed(self, ctl: TableController, exc: Exception) -> None:
+        """An agent raised or answered an illegal move: keep the game going with the first legal
+        move of its own view, and keep the error (tests assert there are none)."""
+        self.errors.append(f"computer move failed: {exc!r}")
+        if ctl.computer_to_act:
+            legal = ctl.game.view(ctl.to_act).legal_actions
+            if legal:
+                ctl.apply_computer(int(legal[0]))
 
     # ------------------------------------------------------------------------ input
     def click(self, wx: float, wy: float) -> str | None:
@@ -410,8 +446,22 @@ class GameWindow(ScaledWindow):
         if what == "menu":
             self.show_menu()
         elif what == "newgame":
-            self.new_game()
+            self.next_game()
         return what
+
+    def next_game(self) -> None:
+        """New game after a game over: the same seats (two agents keep watching each other; a
+        replayed record starts again)."""
+        ctl = self.ctl
+        if ctl is not None and ctl.mode is Mode.WATCH:
+            if ctl.script is not None:
+                ctl.restart()
+                return
+            seed = int(time.time_ns() % 2_000_000_000)
+            self.start_table(TableController(seed, mode=Mode.WATCH, lang=ctl.lang,
+                                             agents=[str(s.spec) for s in ctl.seats]))
+            return
+        self.new_game()
 
     def _start_click(self, what: str | None) -> None:
         o = self.options
@@ -455,7 +505,7 @@ class GameWindow(ScaledWindow):
                 ctl.advance_show()
         elif ctl.game.is_over:
             if symbol in (k.ENTER, k.RETURN, k.SPACE):
-                self.new_game()
+                self.next_game()
         elif ctl.needs_reveal:
             if symbol in (k.ENTER, k.RETURN, k.SPACE):
                 ctl.reveal()
@@ -504,7 +554,7 @@ def autoplay(window: GameWindow, decisions: int, outdir: Path | str | None, *,
     def shot(tag: str) -> None:
         nonlocal frame
         frame += 1
-        if out is not None and (frame % every == 0 or tag in ("show", "over", "reveal")):
+        if out is not None and (frame % every == 0 or tag == "over"):
             path = out / f"{len(shots) + 1:04d}-{tag}.png"
             window.screenshot(path)
             shots.append(path)
@@ -526,7 +576,7 @@ def autoplay(window: GameWindow, decisions: int, outdir: Path | str | None, *,
         sx, sy = window.to_screen(*pos)
         window.dispatch_event("on_mouse_press", int(sx), int(sy), arcade.MOUSE_BUTTON_LEFT, 0)
         window.dispatch_event("on_mouse_release", int(sx), int(sy), arcade.MOUSE_BUTTON_LEFT, 0)
-        window.pump(0.0)
+        window.dispatch_events()  # drawn only when a screenshot is taken
         return True
 
     while made < decisions:
@@ -551,6 +601,8 @@ def autoplay(window: GameWindow, decisions: int, outdir: Path | str | None, *,
             press("reveal")
             continue
         if ctl.computer_to_act:
+            if ctl.mode is Mode.WATCH:
+                shot("move")
             ctl.step_computer()
             made += 1
             continue
@@ -563,7 +615,7 @@ def autoplay(window: GameWindow, decisions: int, outdir: Path | str | None, *,
             depth = rng.uniform(0.1, 0.9)
             sx, sy = window.to_screen(t.rect.x + depth * t.rect.w, t.rect.cy)
             window.dispatch_event("on_mouse_press", int(sx), int(sy), arcade.MOUSE_BUTTON_LEFT, 0)
-            window.pump(0.0)
+            window.dispatch_events()
         else:
             cards = discard_cards(action) if is_discard(action) else (action,)
             for c in cards:
@@ -573,4 +625,10 @@ def autoplay(window: GameWindow, decisions: int, outdir: Path | str | None, *,
             shot("select")
             press("confirm")
         made += 1
+    ctl = window.ctl
+    if ctl is not None and ctl.game.is_over and not any(p.stem.endswith("-over") for p in shots):
+        while ctl.show_running:  # the last count, then the game-over screen
+            shot("show")
+            ctl.advance_show()
+        shot("over")
     return shots
