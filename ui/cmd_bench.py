@@ -31,41 +31,22 @@ from agents.tournament import (
     result_to_dict,
 )
 
+from . import argtypes
 from .bench_report import format_summary, pairing_rows, to_csv
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer seed, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer seed, got {value}")
-    return value
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("agents", nargs="+", metavar="AGENT",
                    help="agent specs, e.g. random greedy expectimax 'name:key=value' (2 = head-to-head, 3+ = round robin)")
-    p.add_argument("--games", type=_positive_int, default=1000,
+    p.add_argument("--games", type=argtypes.positive_int, default=1000,
                    help="games per pairing (even with duplicate deals; default 1000)")
-    p.add_argument("--seed", type=_seed, default=0, help="root seed of the deals (default 0)")
-    p.add_argument("--workers", type=_positive_int, default=None,
+    p.add_argument("--seed", type=argtypes.seed, default=0, help="root seed of the deals (default 0)")
+    p.add_argument("--workers", type=argtypes.positive_int, default=None,
                    help=f"worker processes (default: all cores, {os.cpu_count()})")
     p.add_argument("--backend", choices=BACKENDS, default="pool",
                    help="serial, local process pool (default) or ray (extra 'ray')")
     p.add_argument("--address", default=None, help="Ray cluster to join (host:port, ray://host:port or auto)")
-    p.add_argument("--block", type=_positive_int, default=DEFAULT_BLOCK,
+    p.add_argument("--block", type=argtypes.positive_int, default=DEFAULT_BLOCK,
                    help=f"duplicate pairs per task (default {DEFAULT_BLOCK})")
     p.add_argument("--no-duplicate", dest="duplicate", action="store_false",
                    help="play each seed once (seat 0 = first-listed agent) instead of twice with seats swapped")
@@ -78,7 +59,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--records", type=Path, default=None, metavar="DIR",
                    help="keep the game record (docs/RECORD_FORMAT.md) of chosen games in DIR, "
                         "with an index.json naming the agents in each seat")
-    p.add_argument("--record-every", type=_positive_int, default=None, metavar="K",
+    p.add_argument("--record-every", type=argtypes.positive_int, default=None, metavar="K",
                    help="with --records: keep the games of every K-th seed (both seats of a "
                         "duplicate pair; default 1: every game)")
     prog = p.add_mutually_exclusive_group()

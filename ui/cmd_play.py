@@ -11,37 +11,9 @@ import sys
 import time
 from pathlib import Path
 
+from . import argtypes
+
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer seed, got {text!r}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a number of seconds >= 0, got {text!r}")
-    return value
 
 
 USAGE = ("usage: cribbage play [--opponent easy|medium|hard|expert|SPEC] [--hotseat] [--seed N] "
@@ -59,20 +31,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--opponent", default="medium", metavar="LEVEL_OR_SPEC",
                    help="easy, medium, hard, expert, or an agent spec such as 'random' (default: medium)")
     p.add_argument("--hotseat", action="store_true", help="two people on one screen (pass and play)")
-    p.add_argument("--seed", type=_seed, default=None, help="seed of the game (default: random; 0 with --autoplay, for reproducible runs)")
+    p.add_argument("--seed", type=argtypes.seed, default=None, help="seed of the game (default: random; 0 with --autoplay, for reproducible runs)")
     p.add_argument("--lang", choices=("es", "fr", "en"), default=None,
                    help="language (default: from the system locale, else English)")
     p.add_argument("--fullscreen", action="store_true")
     p.add_argument("--watch", nargs=2, metavar=("A", "B"), default=None,
                    help="two agents play each other on the table")
-    p.add_argument("--autoplay", type=_positive_int, default=None, metavar="N",
+    p.add_argument("--autoplay", type=argtypes.positive_int, default=None, metavar="N",
                    help="play N decisions headless (the person's seat steered by --pilot)")
     p.add_argument("--screenshots", type=Path, default=None, metavar="DIR",
                    help="with --autoplay: save PNG screenshots in DIR")
     p.add_argument("--pilot", default="random", help="agent that steers the person's seat in --autoplay")
-    p.add_argument("--delay", type=_seconds, default=0.6, metavar="SECONDS",
+    p.add_argument("--delay", type=argtypes.seconds, default=0.6, metavar="SECONDS",
                    help="pause before each computer move (default 0.6)")
-    p.add_argument("--show-delay", type=_seconds, default=1.0, metavar="SECONDS",
+    p.add_argument("--show-delay", type=argtypes.seconds, default=1.0, metavar="SECONDS",
                    help="pause per combination counted in the show (default 1.0)")
     p.add_argument("--size", default="1280x800", metavar="WxH", help="window size (default 1280x800)")
     p.add_argument("--data-dir", type=Path, default=None,

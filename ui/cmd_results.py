@@ -15,21 +15,12 @@ from pathlib import Path
 from agents.results_store import ResultsStore, ResultsStoreError, default_db_path, game_row
 from agents.tournament import SEAT_FIELDS
 
+from . import argtypes
 from .bench_report import format_summary, pairing_rows, to_csv
 
 
-def _run_id(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a run id is a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"a run id is a positive integer, got {value}")
-    return value
-
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("runs", nargs="*", type=_run_id, metavar="RUN",
+    p.add_argument("runs", nargs="*", type=argtypes.whole_number(1, "a run id (a positive integer)"), metavar="RUN",
                    help="none: list runs; one: show it; two: compare them")
     p.add_argument("--db", type=Path, default=None, help=f"results database (default {default_db_path()})")
     p.add_argument("--json", action="store_true", help="print JSON")
