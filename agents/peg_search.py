@@ -92,7 +92,6 @@ def _uniform_guesses(view: PlayerView, rng: np.random.Generator, n: int,
                      max_tries: int) -> list[tuple[list[int], list[int]]]:
     unseen = np.array(view.unseen_cards())
     k = view.opponent_cards_left
-    own_discards = set(view.discards)
     guesses = []
     for _ in range(n):
         for _try in range(max_tries):
@@ -101,9 +100,10 @@ def _uniform_guesses(view: PlayerView, rng: np.random.Generator, n: int,
             if consistent_with_goes(view, hand):
                 break
         else:
-            # Rare: go constraints leave few hands; fall back to the lowest-value legal guess.
+            # Rare: go constraints leave few hands; fall back to the highest-value cards (a
+            # player who said go holds high cards). unseen_cards() already excludes our own.
             pool = sorted(unseen.tolist(), key=VALUE.__getitem__, reverse=True)
-            hand, disc = pool[:k], [c for c in pool[k:] if c not in own_discards][:2]
+            hand, disc = pool[:k], pool[k:k + 2]
         guesses.append((hand, disc))
     return guesses
 

@@ -18,7 +18,8 @@ from cribbage_env.views import PlayerView
 
 #: Rank r's representative card id (clubs) for rank-only play scoring.
 _RANK_CARD = tuple(range(13))
-_RANK_VALUE = tuple(min(r + 1, 10) for r in range(13))
+#: Counting value of rank r (R1.2), read from the card table: ids 0..12 are the clubs A..K.
+_RANK_VALUE = VALUE[:13]
 
 
 def points_now(view: PlayerView, card: int) -> int:
