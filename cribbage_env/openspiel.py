@@ -1,0 +1,423 @@
+"""An OpenSpiel game over our engine: ``pyspiel.load_game("python_cribbage")``.
+
+Importing this module registers the game (extra ``openspiel``). Every rule is the engine's: this
+module only turns its chance into OpenSpiel's explicit chance nodes and its discard into two
+picks, so OpenSpiel's algorithms (ISMCTS, MCTS, CFR-style tools, ``rl_environment``) run on the
+rules of ``docs/RULES.md`` (a crib flush needs five cards; the game stops at the target).
+
+Chance nodes (player ``pyspiel.PlayerId.CHANCE``):
+
+- the cut for the first deal, as its outcome: action 0 or 1 = that player deals first, each with
+  probability 1/2 (the exact odds of R2's cut, ties recut);
+- each deal's twelve cards one at a time, in dealing order (R3.2: the pone's first card, the
+  dealer's first, ...), each uniform over the cards not yet dealt;
+- the starter (R5) after both discards, uniform over the 40 cards left.
+  The players' cut gestures are not decisions: where a player cuts never changes the card (R11.1).
+
+Decisions: actions are card ids ``0..51`` (``13 * suit + rank``), as in our Gym env. A discard
+is two picks in ascending card order (the first pick is any card but the highest, the second a
+higher card), so each of the 15 discards has exactly one path. A play is the card laid.
+
+Returns: ``returns="win"`` (default) gives +1 / -1; ``"skunk"`` the game points (1, 2 for a skunk, 3
+for a double skunk); ``"points"`` the final margin with the winner's score capped at the target.
+
+>>> import pyspiel, cribbage_env.openspiel
+>>> game = pyspiel.load_game("python_cribbage")
+>>> state = game.new_initial_state()
+>>> state.is_chance_node(), [p for _, p in state.chance_outcomes()]
+(True, [0.5, 0.5])
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+import numpy as np
+import pyspiel
+
+from .actions import discard_action
+from .cards import card_str, cards_str
+from .encoding import OBS_SIZE, encode
+from .engine import GameState, IllegalActionError, Phase, skunk_level
+from .views import PlayerView
+
+SHORT_NAME = "python_cribbage"
+_DEFAULT_TARGET = 121
+_RETURNS = ("win", "skunk", "points")
+_CHANCE_PHASES = (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT)
+#: Cards cut for the first deal, as (player 0's, player 1's): the lower rank deals (R2).
+_FIRST_CUTS = ((0, 14), (14, 0))  # AC vs 2D; 2D vs AC
+#: Every deal scores at least the last card's point, so a game has at most 241 deals of at most
+#: 12 + 1 chance draws, 4 discard picks and 8 plays, after the first cut.
+_MAX_GAME_LENGTH = 1 + 241 * 25
+
+
+class ScriptedChance:
+    """The engine's chance source with draws made outside it (OpenSpiel's chance nodes).
+
+    It answers the engine's two questions (a deal's deck, the cards cut for the first deal) from
+    the outcomes applied so far. ``fork`` copies it for a cloned state.
+    """
+
+    __slots__ = ("first_dealer", "decks")
+
+    def __init__(self, first_dealer: int = 0, decks: dict[int, list[int]] | None = None) -> None:
+        self.first_dealer = first_dealer
+        self.decks: dict[int, list[int]] = decks if decks is not None else {}
+
+    def deck(self, deal: int) -> list[int]:
+        return self.decks[deal]
+
+    def first_cut(self, attempt: int) -> tuple[int, int]:
+        return _FIRST_CUTS[self.first_dealer]
+
+    def fork(self) -> ScriptedChance:
+        return ScriptedChance(self.first_dealer, {k: v[:] for k, v in self.decks.items()})
+
+
+def _engine(chance: ScriptedChance) -> GameState:
+    """A fresh engine game whose cuts pause for chance and whose draws come from ``chance``."""
+    g = GameState(0, interactive_cuts=True)
+    g._chance = chance  # the one place the adapter swaps the engine's chance source
+    return g
+
+
+def _clone_engine(g: GameState, chance: ScriptedChance) -> GameState:
+    c = g.clone()
+    c._chance = chance
+    return c
+
+
+def _params(params: dict | None) -> tuple[int, str]:
+    params = dict(params or {})
+    target = int(params.get("target", _DEFAULT_TARGET))
+    returns = str(params.get("returns", "win"))
+    if target != _DEFAULT_TARGET:
+        raise ValueError(f"target={target}: this engine plays to {_DEFAULT_TARGET}")
+    if returns not in _RETURNS:
+        raise ValueError(f"returns={returns!r}: one of {', '.join(_RETURNS)}")
+    return target, returns
+
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Python Cribbage (cribbage-env rules)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=2,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"target": _DEFAULT_TARGET, "returns": "win"},
+)
+
+
+def _game_info(target: int, returns: str) -> pyspiel.GameInfo:
+    bound = {"win": 1.0, "skunk": 3.0, "points": float(target)}[returns]
+    return pyspiel.GameInfo(
+        num_distinct_actions=52,
+        max_chance_outcomes=52,
+        num_players=2,
+        min_utility=-bound,
+        max_utility=bound,
+        utility_sum=0.0,
+        max_game_length=_MAX_GAME_LENGTH,
+    )
+
+
+class CribbageGame(pyspiel.Game):
+    """Two-player six-card cribbage to 121 over the cribbage-env engine."""
+
+    def __init__(self, params: dict | None = None) -> None:
+        self.target, self.returns_mode = _params(params)
+        super().__init__(_GAME_TYPE, _game_info(self.target, self.returns_mode),
+                         {"target": self.target, "returns": self.returns_mode})
+
+    def new_initial_state(self) -> CribbageState:
+        return CribbageState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> CribbageObserver:
+        perfect_recall = bool(iig_obs_type and iig_obs_type.perfect_recall)
+        return CribbageObserver(perfect_recall, params)
+
+
+class CribbageState(pyspiel.State):
+    """One game: the engine's state plus the draws and picks OpenSpiel sees as actions."""
+
+    def __init__(self, game: CribbageGame) -> None:
+        super().__init__(game)
+        self._chance = ScriptedChance()
+        self._g = _engine(self._chance)
+        self._drawn: list[int] = []  # this deal's cards dealt so far (while dealing)
+        self._pending: int | None = None  # the first discard pick of the player to act
+        #: (seat that sees it or None for both, text): the perfect-recall information strings.
+        self._trace: list[tuple[int | None, str]] = []
+        #: (tag, action) of every action so far; tags name hidden items for resampling.
+        self._hist: list[tuple[tuple, int]] = []
+
+    # ------------------------------------------------------------------ OpenSpiel API
+    def current_player(self) -> int:
+        g = self._g
+        if g.is_over:
+            return pyspiel.PlayerId.TERMINAL
+        if g.phase in _CHANCE_PHASES:
+            return pyspiel.PlayerId.CHANCE
+        return g.to_act
+
+    def _legal_actions(self, player: int) -> list[int]:
+        g = self._g
+        if g.phase is Phase.DISCARD:
+            hand = sorted(g.hands[player])
+            if self._pending is None:
+                return hand[:-1]
+            return [c for c in hand if c > self._pending]
+        return sorted(g.legal_actions())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        g = self._g
+        if g.phase is Phase.CUT_FOR_DEAL:
+            return [(0, 0.5), (1, 0.5)]
+        if g.phase is Phase.DEAL_CUT:
+            left = sorted(set(range(52)).difference(self._drawn))
+        else:
+            left = sorted(set(range(52)).difference(self._chance.deck(g.deal_no)))
+        p = 1.0 / len(left)
+        return [(c, p) for c in left]
+
+    def _apply_action(self, action: int) -> None:
+        action = int(action)
+        g = self._g
+        deal, scores = g.deal_no, g.scores
+        goes = len(g.goes) if g.phase is Phase.PLAY else None
+        if g.phase in _CHANCE_PHASES:
+            self._apply_chance(action)
+        elif g.phase is Phase.DISCARD:
+            self._apply_pick(g.to_act, action)
+        else:
+            self._hist.append((("play",), action))
+            self._trace.append((None, f"P{g.to_act} plays {card_str(action)}"))
+            g.apply(action)
+        self._trace_public(deal, scores, goes)
+
+    def _trace_public(self, deal: int, scores: tuple[int, int], goes: int | None) -> None:
+        """What both seats saw the engine do on its own: go's, points, the show."""
+        g = self._g
+        if goes is not None:
+            self._trace.extend((None, f"P{p} go at {c}") for p, c in g.goes[goes:])
+        if g.scores != scores:
+            self._trace.append((None, f"scores {g.scores}"))
+        if g.deal_no != deal and deal >= 0 and not g.is_over:
+            self._reveal_show()
+
+    def _apply_chance(self, action: int) -> None:
+        g = self._g
+        if g.phase is Phase.CUT_FOR_DEAL:
+            self._hist.append((("first",), action))
+            self._chance.first_dealer = action
+            while g.phase is Phase.CUT_FOR_DEAL:
+                g.apply(g.legal_actions()[0])
+            self._trace.append((None, f"P{g.dealer} deals first"))
+        elif g.phase is Phase.DEAL_CUT:
+            k = len(self._drawn)
+            to = (1 - g.dealer) if k % 2 == 0 else g.dealer
+            self._hist.append((("deal", g.deal_no, k, to), action))
+            self._trace.append((to, f"P{to} dealt {card_str(action)}"))
+            self._drawn.append(action)
+            if len(self._drawn) == 12:
+                self._chance.decks[g.deal_no] = self._drawn
+                self._drawn = []
+                g.apply(g.legal_actions()[0])
+        else:
+            self._hist.append((("starter",), action))
+            self._chance.decks[g.deal_no].append(action)
+            g.apply(g.legal_actions()[0])
+            self._trace.append((None, f"starter {card_str(action)}"))
+
+    def _apply_pick(self, p: int, card: int) -> None:
+        g = self._g
+        self._hist.append((("pick", g.deal_no, p), card))
+        self._trace.append((p, f"P{p} discards {card_str(card)}"))
+        if self._pending is None:
+            self._pending = card
+            return
+        first, self._pending = self._pending, None
+        g.apply(discard_action(first, card))
+        self._trace.append((None, f"P{p} discarded"))
+
+    def _reveal_show(self) -> None:
+        """The show laid both hands and the crib face up (R9): they join both seats' knowledge."""
+        g = self._g
+        old_dealer = 1 - g.dealer
+        self._trace.append((None, f"show: P{1 - old_dealer} {cards_str(g.kept[1 - old_dealer])}, "
+                                  f"P{old_dealer} {cards_str(g.kept[old_dealer])}, "
+                                  f"crib {cards_str(g.crib)}"))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            if self._g.phase is Phase.CUT_FOR_DEAL:
+                return f"P{action} deals first"
+            return f"deal {card_str(action)}"
+        verb = "discard" if self._g.phase is Phase.DISCARD else "play"
+        return f"{verb} {card_str(action)}"
+
+    def is_terminal(self) -> bool:
+        return self._g.is_over
+
+    def returns(self) -> list[float]:
+        g = self._g
+        if not g.is_over:
+            return [0.0, 0.0]
+        w = g.winner
+        mode = self.get_game().returns_mode
+        if mode == "win":
+            value = 1.0
+        elif mode == "skunk":
+            value = float(skunk_level(g.scores))
+        else:
+            value = float(min(g.scores[w], self.get_game().target) - g.scores[1 - w])
+        return [value, -value] if w == 0 else [-value, value]
+
+    def __str__(self) -> str:
+        g = self._g
+        hands = " / ".join(cards_str(sorted(h)) for h in g.hands)
+        return (f"deal {g.deal_no} {g.phase.value} dealer P{g.dealer} scores {g.scores} "
+                f"hands {hands} count {g.count}")
+
+    def clone(self) -> CribbageState:
+        return self.__deepcopy__({})
+
+    def __deepcopy__(self, memo: dict) -> CribbageState:
+        c = self.get_game().new_initial_state()
+        # new_initial_state gives a fresh C++ state; copy the history it keeps too.
+        c._chance = self._chance.fork()
+        c._g = _clone_engine(self._g, c._chance)
+        c._drawn = self._drawn[:]
+        c._pending = self._pending
+        c._trace = self._trace[:]
+        c._hist = self._hist[:]
+        return c
+
+    # ------------------------------------------------------------------ views
+    @property
+    def engine(self) -> GameState:
+        """The engine state (privileged: it holds both hands; bots must read only views)."""
+        return self._g
+
+    def player_view(self, seat: int) -> tuple[PlayerView, int | None]:
+        """What ``seat`` sees now, and its own pending discard pick (None if none)."""
+        g = self._g
+        view = g.view(seat)
+        if g.phase is Phase.DEAL_CUT:  # dealing: only the cards dealt to this seat so far
+            pone = 1 - g.dealer
+            mine = tuple(c for k, c in enumerate(self._drawn) if (k % 2 == 0) == (seat == pone))
+            view = dataclasses.replace(
+                view, phase=Phase.DISCARD, to_act=None, legal_actions=(), hand=mine, kept=(),
+                discards=(), opponent_discarded=False, starter=None, count=0, sequence=(),
+                played=(), go_said=(False, False), goes=(),
+                opponent_cards_left=len(self._drawn) - len(mine))
+        pending = self._pending if g.phase is Phase.DISCARD and g.to_act == seat else None
+        return view, pending
+
+    def information_state_string(self, player: int | None = None) -> str:
+        p = self.current_player() if player is None else player
+        return f"P{p}: " + "; ".join(t for seat, t in self._trace if seat is None or seat == p)
+
+    def observation_string(self, player: int | None = None) -> str:
+        p = self.current_player() if player is None else player
+        view, pending = self.player_view(p)
+        extra = f" pick {card_str(pending)}" if pending is not None else ""
+        return f"{view}{extra}"
+
+    # ------------------------------------------------------------------ resampling (ISMCTS)
+    def resample_from_infostate(self, player_id: int, probability_sampler) -> CribbageState:
+        """A state the seat ``player_id`` cannot tell from this one, hidden cards drawn anew.
+
+        The opponent's unseen cards of the current deal (and its discards or pending pick) are
+        drawn uniformly among the cards the seat has not seen, keeping only draws that fit the
+        opponent's go's (R6.2); everything else replays as it happened.
+        """
+        rng = np.random.default_rng(int(probability_sampler() * 2**62))
+        key = self.information_state_string(player_id)
+        for _ in range(2000):
+            actions = self._resampled_history(player_id, rng)
+            if actions is None:
+                continue
+            try:  # a draw that contradicts a go, or a pass the opponent could not have made
+                state = self._replay(actions)
+            except IllegalActionError:
+                continue
+            if (state.current_player() == self.current_player()
+                    and state.information_state_string(player_id) == key):
+                return state
+        return self.clone()  # the true world always fits; reached only for vanishing odds
+
+    def _resampled_history(self, me: int, rng: np.random.Generator) -> list[int] | None:
+        g = self._g
+        opp = 1 - me
+        deal = g.deal_no
+        hist = self._hist
+        mine = [a for tag, a in hist if tag[0] == "deal" and tag[1] == deal and tag[3] == me]
+        slots = [i for i, (tag, _) in enumerate(hist)
+                 if tag[0] == "deal" and tag[1] == deal and tag[3] == opp]
+        picks = [i for i, (tag, _) in enumerate(hist)
+                 if tag[0] == "pick" and tag[1] == deal and tag[2] == opp]
+        played = [c for p, c in g.played if p == opp] if g.phase is Phase.PLAY else []
+        seen = set(mine).union(played)
+        if g.phase in (Phase.PLAY, Phase.GAME_OVER) and g.starter is not None:
+            seen.add(g.starter)
+        pool = sorted(set(range(52)) - seen)
+        hidden = [int(c) for c in rng.permutation(pool)[: len(slots) - len(played)]]
+        picked = sorted(hidden[: len(picks)])
+        if len(picks) == 1 and picked[0] == max(hidden):
+            return None  # a first pick is never the highest card (its second must be higher)
+        cards = [*played, *hidden]
+        rng.shuffle(cards)
+        actions = [a for _, a in hist]
+        for i, c in zip(slots, cards):
+            actions[i] = c
+        for i, c in zip(picks, picked):
+            actions[i] = c
+        return actions
+
+    def _replay(self, actions: Sequence[int]) -> CribbageState:
+        s = self.get_game().new_initial_state()
+        for a in actions:
+            s.apply_action(a)
+        return s
+
+
+class CribbageObserver:
+    """Observer (OpenSpiel's PyObserver): our observation encoding for both tensor kinds.
+
+    The tensor is :func:`cribbage_env.encoding.encode` of the seat's view (the Gym env's vector,
+    named slices in ``dict``); the perfect-recall string lists every action the seat has seen.
+    """
+
+    def __init__(self, perfect_recall: bool, params: dict | None) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(OBS_SIZE, np.float32)
+        from .encoding import SLICES
+
+        self.dict = {name: self.tensor[s] for name, s in SLICES.items()}
+
+    def set_from(self, state: CribbageState, player: int) -> None:
+        view, pending = state.player_view(player)
+        self.tensor[:] = encode(view, pending)[0]
+
+    def string_from(self, state: CribbageState, player: int) -> str:
+        if self.perfect_recall:
+            return state.information_state_string(player)
+        return state.observation_string(player)
+
+
+pyspiel.register_game(_GAME_TYPE, CribbageGame)
+
+__all__ = ["SHORT_NAME", "CribbageGame", "CribbageObserver", "CribbageState", "ScriptedChance"]
