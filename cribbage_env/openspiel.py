@@ -136,8 +136,11 @@ class CribbageGame(pyspiel.Game):
 
     def __init__(self, params: dict | None = None) -> None:
         self.target, self.returns_mode = _params(params)
-        super().__init__(_GAME_TYPE, _game_info(self.target, self.returns_mode),
-                         {"target": self.target, "returns": self.returns_mode})
+        super().__init__(
+            _GAME_TYPE,
+            _game_info(self.target, self.returns_mode),
+            {"target": self.target, "returns": self.returns_mode},
+        )
 
     def new_initial_state(self) -> CribbageState:
         return CribbageState(self)
@@ -254,9 +257,14 @@ class CribbageState(pyspiel.State):
         """The show laid both hands and the crib face up (R9): they join both seats' knowledge."""
         g = self._g
         old_dealer = 1 - g.dealer
-        self._trace.append((None, f"show: P{1 - old_dealer} {cards_str(g.kept[1 - old_dealer])}, "
-                                  f"P{old_dealer} {cards_str(g.kept[old_dealer])}, "
-                                  f"crib {cards_str(g.crib)}"))
+        self._trace.append(
+            (
+                None,
+                f"show: P{1 - old_dealer} {cards_str(g.kept[1 - old_dealer])}, "
+                f"P{old_dealer} {cards_str(g.kept[old_dealer])}, "
+                f"crib {cards_str(g.crib)}",
+            )
+        )
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -286,8 +294,10 @@ class CribbageState(pyspiel.State):
     def __str__(self) -> str:
         g = self._g
         hands = " / ".join(cards_str(sorted(h)) for h in g.hands)
-        return (f"deal {g.deal_no} {g.phase.value} dealer P{g.dealer} scores {g.scores} "
-                f"hands {hands} count {g.count}")
+        return (
+            f"deal {g.deal_no} {g.phase.value} dealer P{g.dealer} scores {g.scores} "
+            f"hands {hands} count {g.count}"
+        )
 
     def clone(self) -> CribbageState:
         return self.__deepcopy__({})
@@ -317,10 +327,22 @@ class CribbageState(pyspiel.State):
             pone = 1 - g.dealer
             mine = tuple(c for k, c in enumerate(self._drawn) if (k % 2 == 0) == (seat == pone))
             view = dataclasses.replace(
-                view, phase=Phase.DISCARD, to_act=None, legal_actions=(), hand=mine, kept=(),
-                discards=(), opponent_discarded=False, starter=None, count=0, sequence=(),
-                played=(), go_said=(False, False), goes=(),
-                opponent_cards_left=len(self._drawn) - len(mine))
+                view,
+                phase=Phase.DISCARD,
+                to_act=None,
+                legal_actions=(),
+                hand=mine,
+                kept=(),
+                discards=(),
+                opponent_discarded=False,
+                starter=None,
+                count=0,
+                sequence=(),
+                played=(),
+                go_said=(False, False),
+                goes=(),
+                opponent_cards_left=len(self._drawn) - len(mine),
+            )
         pending = self._pending if g.phase is Phase.DISCARD and g.to_act == seat else None
         return view, pending
 
@@ -352,8 +374,10 @@ class CribbageState(pyspiel.State):
                 state = self._replay(actions)
             except IllegalActionError:
                 continue
-            if (state.current_player() == self.current_player()
-                    and state.information_state_string(player_id) == key):
+            if (
+                state.current_player() == self.current_player()
+                and state.information_state_string(player_id) == key
+            ):
                 return state
         return self.clone()  # the true world always fits; reached only for vanishing odds
 
@@ -363,10 +387,16 @@ class CribbageState(pyspiel.State):
         deal = g.deal_no
         hist = self._hist
         mine = [a for tag, a in hist if tag[0] == "deal" and tag[1] == deal and tag[3] == me]
-        slots = [i for i, (tag, _) in enumerate(hist)
-                 if tag[0] == "deal" and tag[1] == deal and tag[3] == opp]
-        picks = [i for i, (tag, _) in enumerate(hist)
-                 if tag[0] == "pick" and tag[1] == deal and tag[2] == opp]
+        slots = [
+            i
+            for i, (tag, _) in enumerate(hist)
+            if tag[0] == "deal" and tag[1] == deal and tag[3] == opp
+        ]
+        picks = [
+            i
+            for i, (tag, _) in enumerate(hist)
+            if tag[0] == "pick" and tag[1] == deal and tag[2] == opp
+        ]
         played = [c for p, c in g.played if p == opp] if g.phase is Phase.PLAY else []
         seen = set(mine).union(played)
         if g.phase in (Phase.PLAY, Phase.GAME_OVER) and g.starter is not None:
@@ -379,9 +409,9 @@ class CribbageState(pyspiel.State):
         cards = [*played, *hidden]
         rng.shuffle(cards)
         actions = [a for _, a in hist]
-        for i, c in zip(slots, cards):
+        for i, c in zip(slots, cards, strict=True):
             actions[i] = c
-        for i, c in zip(picks, picked):
+        for i, c in zip(picks, picked, strict=True):
             actions[i] = c
         return actions
 
