@@ -173,3 +173,42 @@ def test_openspiel_ismcts_finishes_a_whole_game():
         else:
             s.apply_action(bot.step(s))
     assert max(s.engine.scores) >= 121 and sorted(s.returns()) == [-1.0, 1.0]
+
+
+def test_our_agents_play_in_openspiel_as_bots():
+    from open_spiel.python.algorithms import evaluate_bots
+
+    from agents.openspiel_bots import AgentBot
+
+    game = pyspiel.load_game("python_cribbage")
+    wins = 0
+    for seed in range(4):
+        bots = [AgentBot("expectimax", 0, seed), AgentBot("random", 1, seed)]
+        returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(seed))
+        wins += returns[0] > 0
+    assert wins >= 3  # expectimax beats random in 99% of games
+
+
+def test_an_agent_bot_sees_only_its_view():
+    from agents.openspiel_bots import AgentBot
+
+    seen = []
+
+    class Spy:
+        name = "spy"
+
+        def act(self, view, rng):
+            seen.append(view)
+            return view.legal_actions[0]
+
+    game = pyspiel.load_game("python_cribbage")
+    s = game.new_initial_state()
+    bots = [AgentBot(Spy(), 0), AgentBot("random", 1)]
+    rng = np.random.default_rng(0)
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply_action(int(rng.choice([o for o, _ in s.chance_outcomes()])))
+        else:
+            p = s.current_player()
+            s.apply_action(bots[p].step(s))
+    assert seen and all(isinstance(v, ce.PlayerView) and v.seat == 0 for v in seen)
