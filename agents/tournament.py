@@ -254,7 +254,7 @@ def seat_stats(events: Iterable[ce.Event]) -> tuple[SeatStats, SeatStats]:
         role = "dealer" if p == dealer else "pone"
         if kind is ce.EventKind.PLAY or kind is ce.EventKind.SCORE:
             acc[p]["peg_" + role] += e.points
-            if kind is ce.EventKind.SCORE and any(r.kind is ScoreKind.HIS_HEELS for r in e.reasons):
+            if kind is ce.EventKind.SCORE and e.score_kind is ScoreKind.HIS_HEELS:
                 acc[p]["heels"] += e.points
         elif kind is ce.EventKind.SHOW:
             if e.what == "crib":
@@ -265,17 +265,16 @@ def seat_stats(events: Iterable[ce.Event]) -> tuple[SeatStats, SeatStats]:
 
 
 def _seat_stats_fast(g: ce.GameState) -> tuple[SeatStats, SeatStats]:
-    """:func:`seat_stats` of ``g.events`` read straight from the engine's raw event log.
+    """:func:`seat_stats` of ``g.events``, in the tight loop the tournament runs per game.
 
-    ``g.events`` also builds every scoring breakdown (the reasons), which costs more than playing
-    the game; the tallies need only kind, player, points and the SCORE kind. A test checks this
-    equals :func:`seat_stats` on the typed events.
+    The typed events work out their scoring reasons only when read; the tallies need only kind,
+    player, points, ``what`` and ``score_kind``. A test checks this equals :func:`seat_stats`.
     """
     K = ce.EventKind
     acc = [dict.fromkeys(SEAT_FIELDS, 0), dict.fromkeys(SEAT_FIELDS, 0)]
     dealer = 0
-    for entry in g.log:
-        kind, p, pts = entry[0], entry[1], entry[3]
+    for e in g.events:
+        kind, p, pts = e.kind, e.player, e.points
         if kind is K.DEAL:
             dealer = p
             acc[p]["deals_dealer"] += 1
@@ -284,10 +283,10 @@ def _seat_stats_fast(g: ce.GameState) -> tuple[SeatStats, SeatStats]:
             continue
         elif kind is K.PLAY or kind is K.SCORE:
             acc[p]["peg_dealer" if p == dealer else "peg_pone"] += pts
-            if kind is K.SCORE and len(entry) > 4 and entry[4] is ScoreKind.HIS_HEELS:
+            if e.score_kind is ScoreKind.HIS_HEELS:
                 acc[p]["heels"] += pts
         elif kind is K.SHOW:
-            if entry[4] == "crib":
+            if e.what == "crib":
                 acc[p]["crib"] += pts
             else:
                 acc[p]["hand_dealer" if p == dealer else "hand_pone"] += pts
@@ -317,7 +316,7 @@ def play_game(spec0: str, spec1: str, seed: int) -> ce.GameState:
 
 
 def result_of(g: ce.GameState, pairing: int, index: int, swapped: bool) -> GameResult:
-    first = next(entry[1] for entry in g.log if entry[0] is ce.EventKind.DEAL)
+    first = next(e.player for e in g.events if e.kind is ce.EventKind.DEAL)
     return GameResult(
         pairing=pairing,
         index=index,

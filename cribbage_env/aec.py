@@ -15,8 +15,10 @@ env's ``reset(seed=s)``.
 >>> e.unwrapped.game.is_over
 True
 
-Also registered where PettingZoo has a registry (1.26+): ``pettingzoo.make("aec",
-"cribbage/Cribbage-v0")`` and ``"cribbage/CribbageDeal-v0"`` after ``import cribbage_env``.
+Importing this module registers the ids where PettingZoo has a registry (1.26+):
+``pettingzoo.make("aec", "cribbage/Cribbage-v0")``, ``"cribbage/CribbageDeal-v0"`` and
+``"cribbage/CribbageShort-v0"`` after ``import cribbage_env.aec`` (``import cribbage_env``
+alone does not import PettingZoo).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from .core import Rules
 from .encoding import (
     NUM_ACTIONS,
     action_mask,
@@ -38,7 +41,7 @@ from .encoding import (
     observation_space,
     picks_to_engine_action,
 )
-from .engine import GameState, IllegalActionError, Phase, new_game, skunk_level
+from .engine import GameState, IllegalActionError, Phase, new_game
 from .env import (
     _EPISODES,
     _REWARDS,
@@ -47,6 +50,7 @@ from .env import (
     finished_deal_view,
     render_view,
 )
+from .registration import register_pettingzoo as _register_pettingzoo
 from .views import PlayerView
 
 AGENTS = ("player_0", "player_1")
@@ -68,47 +72,48 @@ def env(**kwargs: Any) -> AECEnv:
 
 class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
     """
-    ## Description
+        ## Description
 
-    Two-player cribbage for two learners. Agents are ``player_0`` and ``player_1`` (engine seats 0
-    and 1). Only real choices are asked: cuts, dealing, forced "go"s and counting are automatic.
-    The agent to act is the engine's player to act; during the discard the same agent acts twice
-    in a row (two picks).
+        Two-player cribbage for two learners. Agents are ``player_0`` and ``player_1`` (engine seats 0
+        and 1). Only real choices are asked: cuts, dealing, forced "go"s and counting are automatic.
+        The agent to act is the engine's player to act; during the discard the same agent acts twice
+        in a row (two picks).
 
-    ## Action Space
+        ## Action Space
 
-    ``Discrete(52)`` card ids, as in the Gym env (two picks for the discard). The raw env raises
-    :class:`~cribbage_env.IllegalActionError` on an illegal card; :func:`env` wraps it with
-    ``TerminateIllegalWrapper`` instead.
+        ``Discrete(52)`` card ids, as in the Gym env (two picks for the discard). The raw env raises
+        :class:`~cribbage_env.IllegalActionError` on an illegal card; :func:`env` wraps it with
+        ``TerminateIllegalWrapper`` instead.
 
-    ## Observation Space
+        ## Observation Space
 
-    ``Dict({"observation": Box(0, 1, (534,), float32), "action_mask": Box(0, 1, (52,), int8)})``
-    from that agent's PlayerView (see :mod:`cribbage_env.encoding`); the mask is all zeros for the
-    agent not to act. ``infos[agent]["action_mask"]`` holds the same mask.
+        ``Dict({"observation": Box(0, 1, (534,), float32), "action_mask": Box(0, 1, (52,), int8)})``
+        from that agent's PlayerView (see :mod:`cribbage_env.encoding`); the mask is all zeros for the
+        agent not to act. ``infos[agent]["action_mask"]`` holds the same mask.
 
-    ## Rewards
+        ## Rewards
 
-    ``reward="points"``: after every step each agent gets its points minus the other's points
-    scored in that step (zero-sum), so an agent's cumulative reward between its turns is the
-    margin change since its last decision and the episode total is the final margin.
-    ``reward="win"``: ±1 at the end (±2/±3 for skunks with ``skunk_bonus``; sign of the margin in
-    the one-deal episode).
+        ``reward="points"``: after every step each agent gets its points minus the other's points
+        scored in that step (zero-sum), so an agent's cumulative reward between its turns is the
+        margin change since its last decision and the episode total is the final margin.
+        ``reward="win"``: ±1 at the end (±2/±3 for skunks with ``skunk_bonus``; sign of the margin in
+        the one-deal episode).
 
-    ## Episode End
+        ## Episode End
 
-    All agents terminate when a player reaches 121 (``episode="game"``) or after the first deal's
-    show (``episode="deal"``). Never truncated.
+        All agents terminate when a player reaches the target, 121 or 61 (``episode="game"``) or after the first deal's
+        show (``episode="deal"``). Never truncated.
 
-    ## Arguments
+        ## Arguments
 
-    ``episode`` ("game" | "deal"), ``reward`` ("points" | "win"), ``skunk_bonus`` (bool),
-    ``render_mode`` (None | "ansi": a spectator's table, no hidden cards). ``reset`` accepts and
-    ignores ``options``.
+        ``episode`` ("game" | "deal"), ``reward`` ("points" | "win"), ``skunk_bonus`` (bool),
+        ``render_mode`` (None | "ansi": a spectator's table, no hidden cards), ``rules`` (a
+    :class:`~cribbage_env.Rules` or "standard" | "short"). ``reset`` accepts and
+        ignores ``options``.
 
-    ## Version History
+        ## Version History
 
-    - v0: initial version.
+        - v0: initial version.
     """
 
     metadata = {"render_modes": ["ansi"], "name": "cribbage_v0", "is_parallelizable": False}
@@ -119,12 +124,14 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         reward: str = "points",
         skunk_bonus: bool = False,
         render_mode: str | None = None,
+        rules: Rules | str = "standard",
     ) -> None:
+        self.rules = Rules.named(rules)
         _check_choice("episode", episode, _EPISODES)
         _check_choice("reward", reward, _REWARDS)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
-        EzPickle.__init__(self, episode, reward, skunk_bonus, render_mode)
+        EzPickle.__init__(self, episode, reward, skunk_bonus, render_mode, rules)
         super().__init__()
         self.episode = episode
         self.reward_mode = reward
@@ -152,7 +159,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         if seed is not None or self.np_random is None:
             self.np_random, _ = seeding.np_random(seed)
         game_seed, _opponent_seed = episode_seeds(self.np_random)  # same draws as CribbageEnv
-        self.game = new_game(game_seed)
+        self.game = new_game(game_seed, rules=self.rules)
         self._pending = [None, None]
         self._views = [None, None]
         self._deal_dealer = self.game.dealer
@@ -205,7 +212,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
                 if self.episode == "deal":
                     r = float(np.sign(margin))
                 else:
-                    level = skunk_level(s) if self.skunk_bonus else 1
+                    level = g.rules.game_points(s) if self.skunk_bonus else 1
                     r = float(level if g.winner == 0 else -level)
                 self.rewards = {AGENTS[0]: r, AGENTS[1]: -r}
             self._margin = margin
@@ -250,3 +257,6 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         self.infos = {}
         for seat, agent in enumerate(AGENTS):
             self.infos[agent] = {"action_mask": action_mask(self._view(seat), self._pending[seat])}
+
+
+_register_pettingzoo()

@@ -15,8 +15,9 @@ import numpy as np
 from gymnasium import spaces
 
 from .cards import cards_str
+from .core import Rules
 from .encoding import NUM_ACTIONS, InvalidActionError, as_action, encode, picks_to_engine_action
-from .engine import GameState, IllegalActionError, Phase, new_game, skunk_level
+from .engine import GameState, IllegalActionError, Phase, new_game
 from .views import PlayerView
 
 __all__ = [
@@ -178,14 +179,16 @@ class CribbageEnv(gym.Env):
       ``reset(options={"opponent": ...})``. Its generator is derived from the env's seed.
     - ``seat``: the learner's seat, 0, 1 or "alternate" (0, 1, 0, ... counted from the last
       seeded reset); also ``reset(options={"seat": ...})``. Who deals first is decided by the cut.
-    - ``episode``: "game" (to 121) or "deal" (one deal); set by the registered ids.
+    - ``episode``: "game" (to the target) or "deal" (one deal); set by the registered ids.
+    - ``rules``: a :class:`~cribbage_env.Rules` or a variant name, "standard" (to 121) or
+      "short" (to 61, ``cribbage/CribbageShort-v0``).
     - ``illegal_action``: "penalize" (default; ``check_env`` steps with unmasked actions) or
       "raise" (:class:`~cribbage_env.IllegalActionError`, state unchanged).
     - ``render_mode``: None or "ansi" (a text table of the learner's situation).
 
     ## Version History
 
-    - v0: initial version.
+    - v0: initial version; ``cribbage/CribbageShort-v0`` is the same env with ``rules="short"``.
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}
@@ -201,7 +204,9 @@ class CribbageEnv(gym.Env):
         illegal_action: str = "penalize",
         illegal_penalty: float = -1.0,
         render_mode: str | None = None,
+        rules: Rules | str = "standard",
     ) -> None:
+        self.rules = Rules.named(rules)
         _check_choice("seat", seat, _SEATS)
         _check_choice("episode", episode, _EPISODES)
         _check_choice("reward", reward, _REWARDS)
@@ -265,7 +270,7 @@ class CribbageEnv(gym.Env):
         self._ensure_opponent()
         game_seed, opponent_seed = episode_seeds(self.np_random)
         self.opponent_rng = np.random.Generator(np.random.PCG64(opponent_seed))
-        self.game = new_game(game_seed)
+        self.game = new_game(game_seed, rules=self.rules)
         self._pending = None
         self._done = False
         self._margin = 0
@@ -388,7 +393,7 @@ class CribbageEnv(gym.Env):
         g = self.game
         if self.episode == "deal":
             return float(np.sign(margin))
-        level = skunk_level(g.scores) if self.skunk_bonus else 1
+        level = g.rules.game_points(g.scores) if self.skunk_bonus else 1
         return float(level if g.winner == self.seat else -level)
 
     def _phase_name(self) -> str:

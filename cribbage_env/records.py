@@ -1,24 +1,24 @@
 """JSON game records: the seed and decisions (which define the game) plus a readable account of
 every deal (which lets people read it and lets us detect a record that was edited or corrupted).
 
-Format: see docs/RECORD_FORMAT.md. Loading replays the decisions and refuses any record whose
-account differs from the replay.
+Format: see docs/RECORD_FORMAT.md. Loading (:meth:`GameState.from_record`) replays the decisions
+and refuses any record whose account differs from the replay. This module is the format only: it
+reads states through their public fields and imports no engine code. A record carries ``rules``
+only when they are not the standard game to 121, so records of standard games stay unchanged.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from .actions import action_str, parse_action
 from .cards import CardParseError, card_str
-from .engine import (
-    EventKind,
-    GameState,
-    IllegalActionError,
-    RecordError,
-    skunk_level,
-)
+from .core import EventKind, RecordError, Rules, RulesError
+
+if TYPE_CHECKING:
+    from .state import State
 
 RECORD_FORMAT = "cribbage-env/game-record"
 RECORD_VERSION = 1
@@ -28,7 +28,8 @@ def _cards(cards) -> list[str]:
     return [card_str(c) for c in cards]
 
 
-def build_record(state: GameState) -> dict:
+def build_record(state: State) -> dict:
+    """The record of a game reached by play (see :meth:`GameState.to_record`)."""
     first_cut: list[dict] = []
     first_dealer = None
     deals: list[dict] = []
@@ -96,10 +97,12 @@ def build_record(state: GameState) -> dict:
             )
         if deal is not None:
             deal["scores_after"] = list(e.scores)
+    rules = {} if state.rules.is_standard else {"rules": state.rules.to_json()}
     return {
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,
         "seed": state.seed,
+        **rules,
         "interactive_cuts": state.interactive_cuts,
         "decisions": [action_str(a) for a in state.decisions],
         "first_cut": first_cut,
@@ -107,7 +110,7 @@ def build_record(state: GameState) -> dict:
         "deals": deals,
         "scores": list(state.scores),
         "winner": state.winner,
-        "game_points": skunk_level(state.scores) if state.winner is not None else 0,
+        "game_points": state.rules.game_points(state.scores) if state.winner is not None else 0,
     }
 
 
@@ -133,8 +136,19 @@ def _first_difference(a: Any, b: Any, path: str = "") -> str | None:
     return None if a == b else f"{path}: {a!r} vs {b!r}"
 
 
-def load_record(record: dict | str) -> GameState:
-    """Replay a record (dict or JSON text) and check it; raises :class:`RecordError`."""
+@dataclass(frozen=True)
+class RecordHeader:
+    """What defines the game a record describes: replaying ``decisions`` must reproduce it."""
+
+    seed: int
+    interactive_cuts: bool
+    rules: Rules
+    decisions: tuple[Any, ...]
+    data: dict
+
+
+def parse_record(record: dict | str | bytes) -> RecordHeader:
+    """Read and check a record's header (dict or JSON text); raises :class:`RecordError`."""
     if isinstance(record, (str, bytes)):
         try:
             record = json.loads(record)
@@ -163,16 +177,26 @@ def load_record(record: dict | str) -> GameState:
     cuts = record.get("interactive_cuts", False)
     if not isinstance(cuts, bool):
         raise RecordError(f"interactive_cuts must be true or false, got {cuts!r}")
+    try:
+        rules = Rules.from_json(record["rules"]) if "rules" in record else Rules()
+    except RulesError as exc:
+        raise RecordError(f"record rules: {exc}") from None
     decisions = record.get("decisions")
     if not isinstance(decisions, list):
         raise RecordError("record has no list of decisions")
-    state = GameState(seed, interactive_cuts=cuts)
-    for i, text in enumerate(decisions):
-        try:
-            state.apply(parse_action(text))
-        except (CardParseError, IllegalActionError, ValueError) as exc:
-            raise RecordError(f"decision {i} ({text!r}) cannot be replayed: {exc}") from None
+    return RecordHeader(seed, cuts, rules, tuple(decisions), record)
+
+
+def record_action(index: int, text: Any) -> int:
+    """The action id of decision ``index`` of a record; raises :class:`RecordError`."""
+    try:
+        return parse_action(text)
+    except (CardParseError, ValueError) as exc:
+        raise RecordError(f"decision {index} ({text!r}) cannot be replayed: {exc}") from None
+
+
+def check_replay(record: dict, state: State) -> None:
+    """Refuse a record whose account differs from ``state``, the replay of its decisions."""
     diff = _first_difference(build_record(state), record)
     if diff:
         raise RecordError(f"record does not match the replay of its decisions at {diff}")
-    return state

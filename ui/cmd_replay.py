@@ -169,7 +169,7 @@ def game_text(g: ce.GameState, cat: Catalog) -> str:
                 + " "
                 + tr("Final score: {a} – {b}", a=g.scores[0], b=g.scores[1])
             )
-            level = ce.skunk_level(g.scores)
+            level = g.rules.game_points(g.scores)
             if level > 1:
                 out.append(
                     tr(
