@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import action_str, parse_action
 from .cards import CardParseError, card_str
-from .core import EventKind, RecordError, Rules, RulesError
+from .core import STANDARD, EventKind, RecordError, Rules, RulesError
+from .events import Event
 
 if TYPE_CHECKING:
     from .state import State
@@ -26,6 +27,64 @@ RECORD_VERSION = 1
 
 def _cards(cards) -> list[str]:
     return [card_str(c) for c in cards]
+
+
+def _new_deal(e: Event) -> dict[str, Any]:
+    pone = 1 - e.player
+    hands: list[list[str]] = [[], []]
+    hands[pone] = _cards(e.cards[:6])
+    hands[e.player] = _cards(e.cards[6:])
+    return {
+        "number": e.deal,
+        "dealer": e.player,
+        "hands": hands,
+        "discards": [[], []],
+        "starter": None,
+        "his_heels": 0,
+        "play": [],
+        "show": [],
+        "scores_after": list(e.scores),
+    }
+
+
+def _add_to_deal(deal: dict[str, Any], e: Event) -> None:
+    """Write one event of a deal (after its DEAL event) into the deal's account."""
+    k = e.kind
+    if k is EventKind.DISCARD:
+        deal["discards"][e.player] = _cards(e.cards)
+    elif k is EventKind.STARTER:
+        deal["starter"] = card_str(e.cards[0])
+    elif k is EventKind.PLAY:
+        deal["play"].append(
+            {
+                "player": e.player,
+                "card": card_str(e.cards[-1]),
+                "count": e.count,
+                "points": e.points,
+                "reasons": [r.to_json() for r in e.reasons],
+            }
+        )
+    elif k is EventKind.GO:
+        deal["play"].append({"player": e.player, "go": True})
+    elif k is EventKind.RESET:
+        deal["play"].append({"reset": True})
+    elif k is EventKind.SCORE:
+        reason = e.reasons[0].kind.value
+        if reason == "his heels":
+            deal["his_heels"] = e.points
+        else:
+            deal["play"].append({"player": e.player, "points": e.points, "reason": reason})
+    elif k is EventKind.SHOW:
+        deal["show"].append(
+            {
+                "player": e.player,
+                "what": e.what,
+                "cards": _cards(e.cards[:4]),
+                "points": e.points,
+                "breakdown": [r.to_json() for r in e.reasons],
+            }
+        )
+    deal["scores_after"] = list(e.scores)
 
 
 def build_record(state: State) -> dict:
@@ -43,60 +102,10 @@ def build_record(state: State) -> dict:
         elif k is EventKind.FIRST_DEALER:
             first_dealer = e.player
         elif k is EventKind.DEAL:
-            pone = 1 - e.player
-            hands: list[list[str]] = [[], []]
-            hands[pone] = _cards(e.cards[:6])
-            hands[e.player] = _cards(e.cards[6:])
-            deal = {
-                "number": e.deal,
-                "dealer": e.player,
-                "hands": hands,
-                "discards": [[], []],
-                "starter": None,
-                "his_heels": 0,
-                "play": [],
-                "show": [],
-                "scores_after": list(e.scores),
-            }
+            deal = _new_deal(e)
             deals.append(deal)
-        elif deal is None:
-            continue
-        elif k is EventKind.DISCARD:
-            deal["discards"][e.player] = _cards(e.cards)
-        elif k is EventKind.STARTER:
-            deal["starter"] = card_str(e.cards[0])
-        elif k is EventKind.PLAY:
-            deal["play"].append(
-                {
-                    "player": e.player,
-                    "card": card_str(e.cards[-1]),
-                    "count": e.count,
-                    "points": e.points,
-                    "reasons": [r.to_json() for r in e.reasons],
-                }
-            )
-        elif k is EventKind.GO:
-            deal["play"].append({"player": e.player, "go": True})
-        elif k is EventKind.RESET:
-            deal["play"].append({"reset": True})
-        elif k is EventKind.SCORE:
-            reason = e.reasons[0].kind.value
-            if reason == "his heels":
-                deal["his_heels"] = e.points
-            else:
-                deal["play"].append({"player": e.player, "points": e.points, "reason": reason})
-        elif k is EventKind.SHOW:
-            deal["show"].append(
-                {
-                    "player": e.player,
-                    "what": e.what,
-                    "cards": _cards(e.cards[:4]),
-                    "points": e.points,
-                    "breakdown": [r.to_json() for r in e.reasons],
-                }
-            )
-        if deal is not None:
-            deal["scores_after"] = list(e.scores)
+        elif deal is not None:
+            _add_to_deal(deal, e)
     rules = {} if state.rules.is_standard else {"rules": state.rules.to_json()}
     return {
         "format": RECORD_FORMAT,
@@ -178,7 +187,7 @@ def parse_record(record: dict | str | bytes) -> RecordHeader:
     if not isinstance(cuts, bool):
         raise RecordError(f"interactive_cuts must be true or false, got {cuts!r}")
     try:
-        rules = Rules.from_json(record["rules"]) if "rules" in record else Rules()
+        rules = Rules.from_json(record["rules"]) if "rules" in record else STANDARD
     except RulesError as exc:
         raise RecordError(f"record rules: {exc}") from None
     decisions = record.get("decisions")
