@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 from . import argtypes
@@ -116,7 +115,9 @@ def run(args: argparse.Namespace) -> int:
         return 1
     seed = args.seed
     if seed is None:  # a fresh game each time; headless autoplay stays reproducible
-        seed = 0 if headless else int(time.time_ns() % 2_000_000_000)
+        from .seeds import new_game_seed
+
+        seed = 0 if headless else new_game_seed()
     if watch:
         window.start_table(TableController(seed, mode="watch", agents=watch, lang=lang))
     elif headless or args.opponent not in LEVEL_NAMES:

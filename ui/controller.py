@@ -7,7 +7,10 @@ behaviour the rules card asks for (RULES R11) is unit-tested without a window:
 - selection and hint are previews that never touch the game (R11.2);
 - pass-and-play hides both hands until "See my hand" is pressed (R11.4);
 - undo goes back to before the human's last decision, taking back the computer's replies, and
-  redo restores exactly the same actions (R11.5); restart replays the same seed (R11.6).
+  redo restores exactly the same actions (R11.5); restart replays the same seed (R11.6);
+- in pass and play nobody can turn the other person's cards face up or replace their move by
+  undo, redo, restart or the menu: undo takes back only the decisions of the person to act, made
+  since the turn came to them, and restart waits for the end of the game.
 
 The game is a pure function of ``(seed, decisions)`` (see :mod:`cribbage_env.engine`): the
 controller keeps the decision list and a cursor over it and rebuilds the game on undo/redo.
@@ -661,13 +664,34 @@ class TableController:
 
     @property
     def can_undo(self) -> bool:
-        if self.mode is Mode.WATCH:
-            return self._cursor > 0
-        return any(self.is_human(self._actors[i]) for i in range(self._cursor))
+        return self._undo_target() is not None
 
     @property
     def can_redo(self) -> bool:
         return self._cursor < len(self._actions)
+
+    @property
+    def can_restart(self) -> bool:
+        """Pass and play: only before the first decision or after the game (a restart mid-game
+        would throw away the other person's moves and deal them the same cards again)."""
+        return self.mode is not Mode.HOTSEAT or self._cursor == 0 or self.game.is_over
+
+    def _undo_target(self) -> int | None:
+        """The cursor an undo goes back to, or None.
+
+        Pass and play: only the decisions of the person to act now, made since the turn came to
+        them. Once a decision passes the turn, the other person may hold the screen: undoing it
+        would let them see its maker's hand ("See my hand") and redo it without a trace, or
+        replace it (issue 15, leak 2)."""
+        cursor = self._cursor
+        if cursor == 0:
+            return None
+        if self.mode is Mode.WATCH:
+            return cursor - 1
+        if self.mode is Mode.HOTSEAT:
+            p = self.to_act
+            return cursor - 1 if p is not None and self._actors[cursor - 1] == p else None
+        return next((i for i in range(cursor - 1, -1, -1) if self.is_human(self._actors[i])), None)
 
     def _rebuild(self, cursor: int) -> None:
         self._cursor = cursor
@@ -677,11 +701,7 @@ class TableController:
 
     def undo(self) -> bool:
         """Back to the moment before the person's last decision (computer replies too, R11.5)."""
-        if self.mode is Mode.WATCH:
-            target = self._cursor - 1 if self._cursor else None
-        else:
-            target = next((i for i in range(self._cursor - 1, -1, -1)
-                           if self.is_human(self._actors[i])), None)
+        target = self._undo_target()
         if target is None:
             return False
         self._rebuild(target)
@@ -704,12 +724,17 @@ class TableController:
             self.on_change(self)
         return True
 
-    def restart(self) -> None:
-        """The same game from the start: same seed, same shuffles, empty history (R11.6)."""
+    def restart(self) -> bool:
+        """The same game from the start: same seed, same shuffles, empty history (R11.6).
+
+        Refused (False) in pass and play while a game is under way (see :attr:`can_restart`)."""
+        if not self.can_restart:
+            return False
         self._actions, self._actors = [], []
         self._rebuild(0)
         if self.on_change is not None:
             self.on_change(self)
+        return True
 
     # ----------------------------------------------------------------------------- prompts
     def prompt(self) -> str:

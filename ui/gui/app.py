@@ -8,7 +8,6 @@ the window (letterboxed), so every target keeps its size relative to the table.
 from __future__ import annotations
 
 import concurrent.futures as cf
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +37,7 @@ from ..scene import (
     start_scene,
     table_scene,
 )
+from ..seeds import new_game_seed
 
 _SUITS = ("Clubs", "Diamonds", "Hearts", "Spades")
 _RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -311,7 +311,7 @@ class GameWindow(ScaledWindow):
 
         o = self.options
         if seed is None:
-            seed = int(time.time_ns() % 2_000_000_000)
+            seed = new_game_seed()
         spec = LEVELS.get(o.level, "random")
         ctl = TableController(seed, mode="hotseat" if o.hotseat else "computer", opponent=spec,
                               lang=o.lang)
@@ -457,7 +457,7 @@ class GameWindow(ScaledWindow):
             if ctl.script is not None:
                 ctl.restart()
                 return
-            seed = int(time.time_ns() % 2_000_000_000)
+            seed = new_game_seed()
             self.start_table(TableController(seed, mode=Mode.WATCH, lang=ctl.lang,
                                              agents=[str(s.spec) for s in ctl.seats]))
             return
