@@ -41,6 +41,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--games", type=argtypes.positive_int, default=1000,
                    help="games per pairing (even with duplicate deals; default 1000)")
     p.add_argument("--seed", type=argtypes.seed, default=0, help="root seed of the deals (default 0)")
+    p.add_argument("--agent-seed", type=argtypes.agent_seed, default=None,
+                   help="seed of the agents' own randomness (default: fresh from the OS each run, "
+                        "recorded with the run; pin the recorded one to repeat a run exactly)")
     p.add_argument("--workers", type=argtypes.positive_int, default=None,
                    help=f"worker processes (default: all cores, {os.cpu_count()})")
     p.add_argument("--backend", choices=BACKENDS, default="pool",
@@ -162,7 +165,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.prior >= 0:
         return _usage(f"--prior is a number of virtual games >= 0, got {args.prior}")
     try:
-        plan = make_plan(args.agents, args.games, args.seed, duplicate=args.duplicate, block=args.block)
+        plan = make_plan(args.agents, args.games, args.seed, duplicate=args.duplicate, block=args.block,
+                         agent_seed=args.agent_seed)
     except (AgentSpecError, TournamentError) as exc:
         return _usage(str(exc))
     if args.plot is not None:

@@ -20,7 +20,7 @@ from .bench_report import format_summary, pairing_rows, to_csv
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("runs", nargs="*", type=argtypes.whole_number(1, "a run id (a positive integer)"), metavar="RUN",
+    p.add_argument("runs", nargs="*", type=argtypes.run_id, metavar="RUN",
                    help="none: list runs; one: show it; two: compare them")
     p.add_argument("--db", type=Path, default=None, help=f"results database (default {default_db_path()})")
     p.add_argument("--json", action="store_true", help="print JSON")
