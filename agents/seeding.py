@@ -41,8 +41,14 @@ def new_agent_seed() -> int:
 
 def check_agent_seed(value: object) -> int:
     """``value`` if it is a usable agent seed (an integer ``0 <= value < 2**128``), else ValueError."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << AGENT_SEED_BITS:
-        raise ValueError(f"an agent seed is an integer from 0 to 2**{AGENT_SEED_BITS} - 1, got {value!r}")
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or not 0 <= value < 1 << AGENT_SEED_BITS
+    ):
+        raise ValueError(
+            f"an agent seed is an integer from 0 to 2**{AGENT_SEED_BITS} - 1, got {value!r}"
+        )
     return value
 
 

@@ -151,7 +151,10 @@ class TournamentPlan:
         out = []
         for p in self.pairings:
             for start in range(0, len(self.seeds), self.block):
-                chunk = tuple((i, self.seeds[i]) for i in range(start, min(start + self.block, len(self.seeds))))
+                chunk = tuple(
+                    (i, self.seeds[i])
+                    for i in range(start, min(start + self.block, len(self.seeds)))
+                )
                 out.append(Task(p.index, p.a, p.b, chunk, self.duplicate, self.agent_seed))
         return out
 
@@ -220,8 +223,16 @@ def make_plan(
     pairs = list(itertools.combinations(range(len(agents)), 2))
     pairings = tuple(Pairing(k, agents[i], agents[j]) for k, (i, j) in enumerate(pairs))
     n_seeds = games // 2 if duplicate else games
-    return TournamentPlan(agents, pairings, games, seed, duplicate, tuple(game_seeds(seed, n_seeds)), block,
-                          agent_seed)
+    return TournamentPlan(
+        agents,
+        pairings,
+        games,
+        seed,
+        duplicate,
+        tuple(game_seeds(seed, n_seeds)),
+        block,
+        agent_seed,
+    )
 
 
 # ------------------------------------------------------------------------------- playing
@@ -310,19 +321,30 @@ def play_game(spec0: str, spec1: str, seed: int, agent_seed: int | None = None) 
         try:
             action = players[p].act(g.view(p), rngs[p])
         except Exception as exc:  # the agent's bug, reported with where it happened
-            raise AgentFailure(f"agent {(spec0, spec1)[p]!r} (seat {p}) failed in game seed {seed}: {exc!r}") from exc
+            raise AgentFailure(
+                f"agent {(spec0, spec1)[p]!r} (seat {p}) failed in game seed {seed}: {exc!r}"
+            ) from exc
         try:
             g.apply(action, p)
         except ce.IllegalActionError as exc:
-            raise AgentFailure(f"agent {(spec0, spec1)[p]!r} (seat {p}) in game seed {seed}: {exc}") from None
+            raise AgentFailure(
+                f"agent {(spec0, spec1)[p]!r} (seat {p}) in game seed {seed}: {exc}"
+            ) from None
     return g
 
 
 def result_of(g: ce.GameState, pairing: int, index: int, swapped: bool) -> GameResult:
     first = next(entry[1] for entry in g.log if entry[0] is ce.EventKind.DEAL)
     return GameResult(
-        pairing=pairing, index=index, swapped=swapped, seed=g.seed, winner=int(g.winner),
-        scores=g.scores, first_dealer=first, deals=g.deal_no + 1, seats=_seat_stats_fast(g),
+        pairing=pairing,
+        index=index,
+        swapped=swapped,
+        seed=g.seed,
+        winner=int(g.winner),
+        scores=g.scores,
+        first_dealer=first,
+        deals=g.deal_no + 1,
+        seats=_seat_stats_fast(g),
         moves=tuple(g.decisions),
     )
 
@@ -331,9 +353,15 @@ def play_task(task: Task) -> list[GameResult]:
     """Play every game of a block (the function each backend runs)."""
     out = []
     for index, seed in task.items:
-        out.append(result_of(play_game(task.a, task.b, seed, task.agent_seed), task.pairing, index, False))
+        out.append(
+            result_of(play_game(task.a, task.b, seed, task.agent_seed), task.pairing, index, False)
+        )
         if task.duplicate:
-            out.append(result_of(play_game(task.b, task.a, seed, task.agent_seed), task.pairing, index, True))
+            out.append(
+                result_of(
+                    play_game(task.b, task.a, seed, task.agent_seed), task.pairing, index, True
+                )
+            )
     return out
 
 
@@ -357,10 +385,19 @@ def _role_table(rows: Iterable[tuple[GameResult, int]]) -> dict:
         return _r(x / d) if d else None
 
     return {
-        "dealer": {"deals": dd, "pegging": per(tot["peg_dealer"], dd), "hand": per(tot["hand_dealer"], dd),
-                   "crib": per(tot["crib"], dd), "heels": per(tot["heels"], dd)},
-        "pone": {"deals": dp, "pegging": per(tot["peg_pone"], dp), "hand": per(tot["hand_pone"], dp),
-                 "crib": 0.0 if dp else None},
+        "dealer": {
+            "deals": dd,
+            "pegging": per(tot["peg_dealer"], dd),
+            "hand": per(tot["hand_dealer"], dd),
+            "crib": per(tot["crib"], dd),
+            "heels": per(tot["heels"], dd),
+        },
+        "pone": {
+            "deals": dp,
+            "pegging": per(tot["peg_pone"], dp),
+            "hand": per(tot["hand_pone"], dp),
+            "crib": 0.0 if dp else None,
+        },
     }
 
 
@@ -434,7 +471,9 @@ def summarize(plan: TournamentPlan, results: Sequence[GameResult], *, prior: flo
     if len(set(plan.agents)) >= 2 and wins:
         try:
             elo = elo_ratings(wins, prior=prior)
-            ratings = [{"agent": a, "elo": _r(v, 1)} for a, v in sorted(elo.items(), key=lambda kv: -kv[1])]
+            ratings = [
+                {"agent": a, "elo": _r(v, 1)} for a, v in sorted(elo.items(), key=lambda kv: -kv[1])
+            ]
         except RatingError as exc:
             rating_error = str(exc)
     return {
@@ -445,7 +484,7 @@ def summarize(plan: TournamentPlan, results: Sequence[GameResult], *, prior: flo
         "agents": per_agent,
         "ratings": ratings,
         "ratings_method": f"maximum-likelihood Bradley-Terry (MM), {prior:g} virtual game(s) split "
-                          f"evenly per pairing, Elo scale 400*log10, mean 0",
+        f"evenly per pairing, Elo scale 400*log10, mean 0",
         "rating_error": rating_error,
     }
 
@@ -460,8 +499,14 @@ def result_to_dict(r: GameResult) -> dict:
 def result_from_dict(d: dict) -> GameResult:
     seats = tuple(SeatStats(**s) for s in d["seats"])
     return GameResult(
-        pairing=int(d["pairing"]), index=int(d["index"]), swapped=bool(d["swapped"]), seed=int(d["seed"]),
-        winner=int(d["winner"]), scores=(int(d["scores"][0]), int(d["scores"][1])),
-        first_dealer=int(d["first_dealer"]), deals=int(d["deals"]), seats=seats,  # type: ignore[arg-type]
+        pairing=int(d["pairing"]),
+        index=int(d["index"]),
+        swapped=bool(d["swapped"]),
+        seed=int(d["seed"]),
+        winner=int(d["winner"]),
+        scores=(int(d["scores"][0]), int(d["scores"][1])),
+        first_dealer=int(d["first_dealer"]),
+        deals=int(d["deals"]),
+        seats=seats,  # type: ignore[arg-type]
         moves=tuple(int(m) for m in d.get("moves", ())),
     )

@@ -44,7 +44,11 @@ def rebuild(view, rng: np.random.Generator) -> int | None:
             g = ce.new_game(cand)
         except (ValueError, OverflowError, TypeError):
             continue
-        if g.deal_no == 0 and g.phase is ce.Phase.DISCARD and sorted(g.view(view.seat).hand) == mine:
+        if (
+            g.deal_no == 0
+            and g.phase is ce.Phase.DISCARD
+            and sorted(g.view(view.seat).hand) == mine
+        ):
             return cand
     return None
 

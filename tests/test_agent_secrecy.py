@@ -28,7 +28,9 @@ def test_the_cheater_catches_the_old_leak() -> None:
     """Control: with the game seed as entropy (the old agent_rng) the cheater rebuilds the deal."""
     for seed in (1, 2**40 + 5, 2**62 + 3):
         for seat in (0, 1):
-            old = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(100, seat))))
+            old = np.random.Generator(
+                np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(100, seat)))
+            )
             assert rebuild(_first_view(seed, seat), old) == seed
 
 
@@ -47,7 +49,10 @@ def test_agent_streams_are_one_way_and_distinct() -> None:
     assert entropy == agent_entropy(5, 1234, 0) and entropy.bit_length() > 200
     assert 1234 not in (entropy, *rng.bit_generator.seed_seq.spawn_key)
     draws = {int(agent_rng(5, 1234, seat).integers(1 << 62)) for seat in (0, 1)}
-    draws |= {int(agent_rng(6, 1234, 0).integers(1 << 62)), int(agent_rng(5, 1235, 0).integers(1 << 62))}
+    draws |= {
+        int(agent_rng(6, 1234, 0).integers(1 << 62)),
+        int(agent_rng(5, 1235, 0).integers(1 << 62)),
+    }
     assert len(draws) == 4
     assert new_agent_seed() != new_agent_seed()
     for bad in (-1, 1 << 128, 1.5, True, "3"):
@@ -73,5 +78,7 @@ def test_plans_draw_and_record_an_agent_seed() -> None:
 def test_a_cheater_in_a_serial_tournament_fails_to_cheat(monkeypatch) -> None:
     for seat in (0, 1):
         monkeypatch.setitem(t._AGENT_CACHE, ("cheater", seat), CheaterAgent())
-    out = run_plan(make_plan(["cheater", "random"], 40, seed=2, check_agents=False), backend="serial")
+    out = run_plan(
+        make_plan(["cheater", "random"], 40, seed=2, check_agents=False), backend="serial"
+    )
     assert len(out.results) == 40  # a successful cheat would have raised AgentFailure

@@ -97,10 +97,20 @@ class Renderer:
         if t is None:
             if len(self._texts) > 600:
                 self._texts.clear()
-            t = arcade.Text(label.text, 0, 0, label.color, label.size, width=label.width or 0,
-                            align="center" if label.width else "left", font_name=FONT,
-                            bold=label.bold, anchor_x=label.anchor_x, anchor_y="center",
-                            multiline=bool(label.width))
+            t = arcade.Text(
+                label.text,
+                0,
+                0,
+                label.color,
+                label.size,
+                width=label.width or 0,
+                align="center" if label.width else "left",
+                font_name=FONT,
+                bold=label.bold,
+                anchor_x=label.anchor_x,
+                anchor_y="center",
+                multiline=bool(label.width),
+            )
             self._texts[key] = t
         return t
 
@@ -128,8 +138,9 @@ class Renderer:
                 for hole in range(0, 122):
                     x, y = hole_position(r, p, hole)
                     size = 9 if hole in (0, 121) else 6
-                    shapes.append(create_ellipse_filled(x, y, size, size, (50, 30, 14),
-                                                        num_segments=8))
+                    shapes.append(
+                        create_ellipse_filled(x, y, size, size, (50, 30, 14), num_segments=8)
+                    )
             self._board_shapes = shapes
             self._board_rect = board.rect
         r = board.rect
@@ -187,8 +198,9 @@ class Renderer:
             if item.selected or item.highlight:
                 arcade.draw_lbwh_rectangle_outline(r.x - 3, r.y - 3, r.w + 6, r.h + 6, GOLD, 5)
             if item.hinted:
-                arcade.draw_lbwh_rectangle_outline(r.x - 7, r.y - 7, r.w + 14, r.h + 14,
-                                                   (90, 210, 255), 4)
+                arcade.draw_lbwh_rectangle_outline(
+                    r.x - 7, r.y - 7, r.w + 14, r.h + 14, (90, 210, 255), 4
+                )
             if item.focus:
                 arcade.draw_lbwh_rectangle_filled(r.x + 10, r.y - 14, r.w - 20, 6, (255, 255, 255))
         for label in scene.labels:
@@ -226,8 +238,14 @@ class Renderer:
 class ScaledWindow(arcade.Window):
     """A resizable window showing the 1280x800 virtual table scaled to fit (letterboxed)."""
 
-    def __init__(self, width: int = WIDTH, height: int = HEIGHT, *, fullscreen: bool = False,
-                 title: str = "Cribbage") -> None:
+    def __init__(
+        self,
+        width: int = WIDTH,
+        height: int = HEIGHT,
+        *,
+        fullscreen: bool = False,
+        title: str = "Cribbage",
+    ) -> None:
         super().__init__(width, height, title, resizable=True, fullscreen=fullscreen)
         self.camera = arcade.Camera2D()
         self._redraw = True
@@ -276,9 +294,15 @@ class ScaledWindow(arcade.Window):
 class GameWindow(ScaledWindow):
     """The game: a start screen and the table."""
 
-    def __init__(self, *, settings: Settings | None = None, store: SaveStore | None = None,
-                 options: StartOptions | None = None, fullscreen: bool = False,
-                 size: tuple[int, int] = (WIDTH, HEIGHT)) -> None:
+    def __init__(
+        self,
+        *,
+        settings: Settings | None = None,
+        store: SaveStore | None = None,
+        options: StartOptions | None = None,
+        fullscreen: bool = False,
+        size: tuple[int, int] = (WIDTH, HEIGHT),
+    ) -> None:
         super().__init__(*size, fullscreen=fullscreen)
         self.settings = settings or Settings()
         self.store = store
@@ -313,8 +337,9 @@ class GameWindow(ScaledWindow):
         if seed is None:
             seed = int(time.time_ns() % 2_000_000_000)
         spec = LEVELS.get(o.level, "random")
-        ctl = TableController(seed, mode="hotseat" if o.hotseat else "computer", opponent=spec,
-                              lang=o.lang)
+        ctl = TableController(
+            seed, mode="hotseat" if o.hotseat else "computer", opponent=spec, lang=o.lang
+        )
         self.start_table(ctl)  # saved from its first decision on
 
     def continue_saved(self) -> None:
@@ -327,7 +352,8 @@ class GameWindow(ScaledWindow):
 
             self.options.message = Catalog(self.options.lang).tr(
                 "The saved game could not be resumed (the file is left as it was): {error}",
-                error=str(exc))
+                error=str(exc),
+            )
             self.options.has_save = False
             self._scene_key = None
             return
@@ -350,8 +376,14 @@ class GameWindow(ScaledWindow):
     def current_scene(self) -> Scene:
         ctl = self.ctl
         if ctl is None:
-            key = ("start", self.options.level, self.options.hotseat, self.options.lang,
-                   self.options.has_save, self.options.message)
+            key = (
+                "start",
+                self.options.level,
+                self.options.hotseat,
+                self.options.lang,
+                self.options.has_save,
+                self.options.message,
+            )
             if key != self._scene_key or self.scene is None:
                 self.scene = start_scene(self.options)
                 self._scene_key = key
@@ -394,8 +426,9 @@ class GameWindow(ScaledWindow):
         if ctl.show_running:
             self._show_wait += delta_time
             step = ctl.show_step
-            pause = self.settings.show_delay * (1.6 if step is not None and
-                                                step.points and not step.highlight else 1)
+            pause = self.settings.show_delay * (
+                1.6 if step is not None and step.points and not step.highlight else 1
+            )
             if self._show_wait >= pause:
                 self._show_wait = 0.0
                 ctl.advance_show()
@@ -458,8 +491,11 @@ class GameWindow(ScaledWindow):
                 ctl.restart()
                 return
             seed = int(time.time_ns() % 2_000_000_000)
-            self.start_table(TableController(seed, mode=Mode.WATCH, lang=ctl.lang,
-                                             agents=[str(s.spec) for s in ctl.seats]))
+            self.start_table(
+                TableController(
+                    seed, mode=Mode.WATCH, lang=ctl.lang, agents=[str(s.spec) for s in ctl.seats]
+                )
+            )
             return
         self.new_game()
 
@@ -531,8 +567,15 @@ class GameWindow(ScaledWindow):
 
 
 # ---------------------------------------------------------------------------- headless autoplay
-def autoplay(window: GameWindow, decisions: int, outdir: Path | str | None, *,
-             pilot: str = "random", seed: int = 0, every: int = 1) -> list[Path]:
+def autoplay(
+    window: GameWindow,
+    decisions: int,
+    outdir: Path | str | None,
+    *,
+    pilot: str = "random",
+    seed: int = 0,
+    every: int = 1,
+) -> list[Path]:
     """Play ``decisions`` decisions on the table without a person, clicking the cards and
     buttons the way a player would, and save screenshots (for tests and documentation).
 
