@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -249,43 +249,13 @@ def _agent(spec: str, seat: int):
     return agent
 
 
-def seat_stats(events: Iterable[ce.Event]) -> tuple[SeatStats, SeatStats]:
-    """Per-seat pegging / hand / crib points by role, from a game's events (see module doc)."""
-    acc = [dict.fromkeys(SEAT_FIELDS, 0), dict.fromkeys(SEAT_FIELDS, 0)]
-    dealer = 0
-    for e in events:
-        kind = e.kind
-        if kind is ce.EventKind.DEAL:
-            dealer = e.player
-            acc[dealer]["deals_dealer"] += 1
-            acc[1 - dealer]["deals_pone"] += 1
-            continue
-        if not e.points:
-            continue
-        p = e.player
-        role = "dealer" if p == dealer else "pone"
-        if kind is ce.EventKind.PLAY or kind is ce.EventKind.SCORE:
-            acc[p]["peg_" + role] += e.points
-            if kind is ce.EventKind.SCORE and e.score_kind is ScoreKind.HIS_HEELS:
-                acc[p]["heels"] += e.points
-        elif kind is ce.EventKind.SHOW:
-            if e.what == "crib":
-                acc[p]["crib"] += e.points
-            else:
-                acc[p]["hand_" + role] += e.points
-    return (SeatStats(**acc[0]), SeatStats(**acc[1]))
-
-
-def _seat_stats_fast(g: ce.GameState) -> tuple[SeatStats, SeatStats]:
-    """:func:`seat_stats` of ``g.events``, in the tight loop the tournament runs per game.
-
-    The typed events work out their scoring reasons only when read; the tallies need only kind,
-    player, points, ``what`` and ``score_kind``. A test checks this equals :func:`seat_stats`.
-    """
+def _tally(
+    events: Iterable[ce.Event], is_heels: Callable[[ce.Event], bool]
+) -> tuple[SeatStats, SeatStats]:
     K = ce.EventKind
     acc = [dict.fromkeys(SEAT_FIELDS, 0), dict.fromkeys(SEAT_FIELDS, 0)]
     dealer = 0
-    for e in g.events:
+    for e in events:
         kind, p, pts = e.kind, e.player, e.points
         if kind is K.DEAL:
             dealer = p
@@ -295,7 +265,7 @@ def _seat_stats_fast(g: ce.GameState) -> tuple[SeatStats, SeatStats]:
             continue
         elif kind is K.PLAY or kind is K.SCORE:
             acc[p]["peg_dealer" if p == dealer else "peg_pone"] += pts
-            if e.score_kind is ScoreKind.HIS_HEELS:
+            if kind is K.SCORE and is_heels(e):
                 acc[p]["heels"] += pts
         elif kind is K.SHOW:
             if e.what == "crib":
@@ -303,6 +273,20 @@ def _seat_stats_fast(g: ce.GameState) -> tuple[SeatStats, SeatStats]:
             else:
                 acc[p]["hand_dealer" if p == dealer else "hand_pone"] += pts
     return (SeatStats(**acc[0]), SeatStats(**acc[1]))
+
+
+def seat_stats(events: Iterable[ce.Event]) -> tuple[SeatStats, SeatStats]:
+    """Per-seat pegging / hand / crib points by role, from a game's events (see module doc)."""
+    return _tally(events, lambda e: any(r.kind is ScoreKind.HIS_HEELS for r in e.reasons))
+
+
+def _seat_stats_fast(g: ce.GameState) -> tuple[SeatStats, SeatStats]:
+    """:func:`seat_stats` of ``g.events`` without building any scoring reasons (per game).
+
+    His heels is read from the event's ``score_kind``; a test checks this equals
+    :func:`seat_stats`, which reads it from the reasons.
+    """
+    return _tally(g.events, lambda e: e.score_kind is ScoreKind.HIS_HEELS)
 
 
 def play_game(spec0: str, spec1: str, seed: int, agent_seed: int | None = None) -> ce.GameState:
