@@ -33,25 +33,14 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .core import Rules
-from .encoding import (
-    NUM_ACTIONS,
-    action_mask,
-    as_action,
-    encode,
-    observation_space,
-    picks_to_engine_action,
-)
-from .engine import GameState, IllegalActionError, Phase, new_game
-from .env import (
-    _EPISODES,
-    _REWARDS,
-    _check_choice,
-    episode_seeds,
-    finished_deal_view,
-    render_view,
-)
+from .encoding import NUM_ACTIONS, as_action, observation_space
+from .engine import GameState, IllegalActionError, new_game
+from .env import render_view
+from .episode import EPISODES as _EPISODES
+from .episode import REWARDS as _REWARDS
+from .episode import Episode, episode_seeds
+from .episode import check_choice as _check_choice
 from .registration import register_pettingzoo as _register_pettingzoo
-from .views import PlayerView
 
 AGENTS = ("player_0", "player_1")
 
@@ -143,9 +132,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
         self.game: GameState | None = None
         self.np_random: np.random.Generator | None = None
-        self._pending: list[int | None] = [None, None]
-        self._views: list[PlayerView | None] = [None, None]
-        self._deal_dealer = 0
+        self._ep: Episode | None = None  # the episode core shared with the Gym env
         self._margin = 0  # seat 0's score minus seat 1's
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -160,9 +147,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
             self.np_random, _ = seeding.np_random(seed)
         game_seed, _opponent_seed = episode_seeds(self.np_random)  # same draws as CribbageEnv
         self.game = new_game(game_seed, rules=self.rules)
-        self._pending = [None, None]
-        self._views = [None, None]
-        self._deal_dealer = self.game.dealer
+        self._ep = Episode(self.game, self.episode, self.skunk_bonus)
         self._margin = 0
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
@@ -173,8 +158,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         self._update_infos()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = AGENTS.index(agent)
-        obs, mask = encode(self._view(seat), self._pending[seat])
+        assert self._ep is not None, "call reset() first"
+        obs, mask = self._ep.encode(AGENTS.index(agent))
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -184,8 +169,10 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
             return
         seat = AGENTS.index(agent)
         card = as_action(action)
-        g = self.game
-        mask = action_mask(self._view(seat), self._pending[seat])
+        ep = self._ep
+        assert ep is not None, "call reset() first"
+        g = ep.game
+        mask = ep.mask(seat)
         if not mask[card]:
             legal = np.flatnonzero(mask).tolist()
             raise IllegalActionError(
@@ -193,27 +180,14 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
             )
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._views = [None, None]
-        if g.phase is Phase.DISCARD and self._pending[seat] is None:
-            self._pending[seat] = card
-        else:
-            if g.phase is Phase.DISCARD:
-                g.apply(picks_to_engine_action(self._pending[seat], card))
-                self._pending[seat] = None
-            else:
-                g.apply(card)
-            s = g.scores
-            margin = s[0] - s[1]
-            over = g.winner is not None or (self.episode == "deal" and g.deal_no > 0)
+        if ep.pick(seat, card):  # a decision (not the first pick of a discard)
+            margin = ep.margin(0)
+            over = ep.over
             if self.reward_mode == "points":
                 delta = float(margin - self._margin)
                 self.rewards = {AGENTS[0]: delta, AGENTS[1]: -delta}
             elif over:
-                if self.episode == "deal":
-                    r = float(np.sign(margin))
-                else:
-                    level = g.rules.game_points(s) if self.skunk_bonus else 1
-                    r = float(level if g.winner == 0 else -level)
+                r = ep.win_reward(0)
                 self.rewards = {AGENTS[0]: r, AGENTS[1]: -r}
             self._margin = margin
             if over:
@@ -231,32 +205,22 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
 
             gymnasium.logger.warn("render() called without a render mode; use render_mode='ansi'")
             return None
-        if self.game is None:
+        if self._ep is None:
             return "(no game: call reset())"
         # A spectator sees only public information: seat 0's view without its hidden cards.
-        view = dataclasses.replace(self._view(0), hand=(), kept=(), discards=(), legal_actions=())
+        view = dataclasses.replace(
+            self._ep.view(0), hand=(), kept=(), discards=(), legal_actions=()
+        )
         return render_view(view, None, names=AGENTS)
 
     def close(self) -> None:
         pass
 
     # ------------------------------------------------------------------------- internals
-    def _view(self, seat: int) -> PlayerView:
-        """Seat's view of the current state (cached until the next step or reset)."""
-        view = self._views[seat]
-        if view is not None:
-            return view
-        g = self.game
-        view = g.view(seat)
-        if self.episode == "deal" and g.deal_no > 0 and g.winner is None:
-            view = finished_deal_view(view, self._deal_dealer)
-        self._views[seat] = view
-        return view
-
     def _update_infos(self) -> None:
         self.infos = {}
         for seat, agent in enumerate(AGENTS):
-            self.infos[agent] = {"action_mask": action_mask(self._view(seat), self._pending[seat])}
+            self.infos[agent] = {"action_mask": self._ep.mask(seat)}
 
 
 _register_pettingzoo()

@@ -41,7 +41,7 @@ LAZY_UPWARD = {("cribbage_env.env", "agents")}
 #: The rules: no environment library, no agents, no GUI.
 RULES_MODULES = (
     "core", "cards", "scoring", "actions", "events", "chance", "positions", "views", "state",
-    "engine", "records", "determinize", "invariants", "batch", "discard",
+    "engine", "records", "determinize", "invariants", "batch", "discard", "episode",
 )  # fmt: skip
 FORBIDDEN_IN_RULES = ("gymnasium", "pettingzoo", "agents", "arcade", "ui", "pyglet", "torch")
 #: The modules that own the engine's event log (``State._log``).
