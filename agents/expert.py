@@ -36,7 +36,7 @@ from cribbage_env.actions import discard_action, discard_cards
 from cribbage_env.cards import JACK, RANK, cards_str
 from cribbage_env.determinize import determinize
 from cribbage_env.discard import analyze_discards
-from cribbage_env.engine import WINNING_SCORE, Phase
+from cribbage_env.engine import Phase
 from cribbage_env.scoring import _score_fast
 from cribbage_env.views import PlayerView
 
@@ -198,7 +198,7 @@ class ExpertAgent:
                 )
             )
         opts.sort(key=lambda o: -o.value)
-        if max(view.scores) >= WINNING_SCORE - self.endgame:
+        if max(view.scores) >= view.rules.target - self.endgame:
             opts = self._endgame_rerank(view, rng, opts)
         elif self.discard == "sim":
             opts = self._pegging_rerank(view, rng, opts)

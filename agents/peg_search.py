@@ -15,7 +15,7 @@ import numpy as np
 
 from cribbage_env.cards import RANK, VALUE
 from cribbage_env.determinize import consistent_with_goes, determinize
-from cribbage_env.engine import WINNING_SCORE, GameState
+from cribbage_env.engine import GameState
 from cribbage_env.scoring import KEY, RANK_POINTS, play_points_fast
 from cribbage_env.views import PlayerView
 
@@ -152,7 +152,7 @@ def search_play(
         return [SearchEstimate(legal[0], 0.0, 0)]
     me = view.scores[view.seat]
     for c in legal:  # a card that reaches 121 now wins whatever is hidden (R10.1)
-        if me + points_now(view, c) >= WINNING_SCORE:
+        if me + points_now(view, c) >= view.rules.target:
             return [SearchEstimate(c, WIN_UTILITY, 0)] + [
                 SearchEstimate(o, 0.0, 0) for o in legal if o != c
             ]

@@ -30,14 +30,15 @@ import numpy as np
 from .actions import discard_action
 from .batch import _FLUSH, KEY_HI, KEY_LO, RANK_ARR, SUIT_ARR, rank_points_split
 from .cards import JACK, cards_str, parse_cards
+from .core import CribbageError
 from .scoring import NOBS_POINTS
 
 
-class DiscardInputError(ValueError):
+class DiscardInputError(CribbageError, ValueError):
     """A hand given to the analyzer is not six distinct cards."""
 
 
-class CribTableError(ValueError):
+class CribTableError(CribbageError, ValueError):
     """A crib table file is missing, malformed or has the wrong shape."""
 
 

@@ -7,10 +7,11 @@ conservation, counts, scores, phase bookkeeping and what a PlayerView may hold.
 from __future__ import annotations
 
 from .cards import VALUE
-from .engine import WINNING_SCORE, GameState, Phase
+from .core import CribbageError, Phase
+from .engine import GameState
 
 
-class InvariantViolation(AssertionError):
+class InvariantViolation(CribbageError, AssertionError):
     """A game state that breaks a rule-level invariant (an engine bug)."""
 
 
@@ -29,14 +30,18 @@ def check_state(state: GameState, previous_scores: tuple[int, int] | None = None
         _fail(state, f"scores went down: {previous_scores} -> {(s0, s1)}")
     if s0 < 0 or s1 < 0:
         _fail(state, "negative score")
-    over = [p for p in (0, 1) if state.scores[p] >= WINNING_SCORE]
+    target = state.rules.target
+    over = [p for p in (0, 1) if state.scores[p] >= target]
     if len(over) > 1:
-        _fail(state, "both players at 121 or more (R10: the game stops at the first)")
+        _fail(state, f"both players at {target} or more (R10: the game stops at the first)")
     if over and state.winner != over[0]:
-        _fail(state, f"player {over[0]} reached 121 but the winner is {state.winner}")
+        _fail(state, f"player {over[0]} reached {target} but the winner is {state.winner}")
     if state.winner is not None:
         if not over or state.phase is not Phase.GAME_OVER or state.legal_actions():
-            _fail(state, "a finished game must be at GAME_OVER with a winner >= 121 and no actions")
+            _fail(
+                state,
+                "a finished game must be at GAME_OVER with a winner at the target and no actions",
+            )
         return
     if state.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT):
         return

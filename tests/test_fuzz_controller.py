@@ -15,7 +15,8 @@ After every step it checks, independently of the controller's own bookkeeping:
 - previews (selection, hint, focus, show steps, reveal, language) never change the game or the
   redo tail (R11.2);
 - undo lands before a person's decision and undo-all then redo-all returns the identical state
-  (R11.5); restart is a fresh game with the seed (R11.6);
+  (R11.5); restart is a fresh game with the seed (R11.6), in pass and play only before the
+  first decision or after the game (issue 15; ``tests/test_hotseat_privacy.py`` attacks it);
 - in hotseat no hand is face up unless that player pressed "See my hand" and still holds the
   screen, and nothing about a hand (selection, hint) exists before the press (R11.4).
 
@@ -34,7 +35,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 import cribbage_env as ce
 from cribbage_env.actions import CUT_BASE, discard_cards, is_cut, is_discard
-from cribbage_env.engine import WINNING_SCORE, Phase
+from cribbage_env.engine import Phase
 from cribbage_env.invariants import check_state, check_view
 from ui.controller import SAVE_FORMAT, SAVE_VERSION, Mode, TableController
 from ui.i18n import LANGUAGES
@@ -363,8 +364,15 @@ class TableMachine(RuleBasedStateMachine):
     def restart(self) -> None:
         c = self.ctl
         tail = tuple(c._actions)
-        c.restart()
-        assert c.decisions == () and not c.can_undo
+        allowed = c.can_restart
+        snap = self._snapshot()
+        if not c.restart():
+            # Pass and play restarts only before the first decision or after the game (a
+            # restart mid-game would replace the other person's moves: issue 15, leak 2).
+            assert not allowed and c.mode is Mode.HOTSEAT and c.decisions and not c.game.is_over
+            self._assert_unchanged(snap)
+            return
+        assert allowed and c.decisions == () and not c.can_undo
         assert c.game == ce.new_game(c.seed, interactive_cuts=c.interactive_cuts)
         # R11.6 asks only for the same deals; the redo list is either empty or the decisions
         # made before the restart (both designs have been used), never anything else.
@@ -396,8 +404,8 @@ class TableMachine(RuleBasedStateMachine):
         assert isinstance(c.prompt(), str) and c.prompt()
         if g.is_over:  # R10: the game stops at the win
             event(f"game over ({c.mode.value})")
-            assert max(g.scores) >= WINNING_SCORE > min(g.scores)
-            assert g.scores[g.winner] >= WINNING_SCORE
+            assert max(g.scores) >= g.rules.target > min(g.scores)
+            assert g.scores[g.winner] >= g.rules.target
             assert not c.human_to_act and not c.computer_to_act
             assert c.pending_action is None and not c.can_confirm
             assert len(c.game_over_lines()) >= 2

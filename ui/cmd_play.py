@@ -8,17 +8,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 from . import argtypes
+from .i18n import LANGUAGES
 
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 
 
 USAGE = (
     "usage: cribbage play [--opponent easy|medium|hard|expert|SPEC] [--hotseat] [--seed N] "
-    "[--lang es|fr|en] [--fullscreen] [--watch A B] [--autoplay N [--screenshots DIR]] "
+    f"[--lang {'|'.join(LANGUAGES)}] [--fullscreen] [--watch A B] [--autoplay N [--screenshots DIR]] "
     "[--size WxH] [--data-dir DIR]"
 )
 
@@ -47,7 +47,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--lang",
-        choices=("es", "fr", "en"),
+        choices=LANGUAGES,
         default=None,
         help="language (default: from the system locale, else English)",
     )
@@ -174,9 +174,15 @@ def run(args: argparse.Namespace) -> int:
         return 1
     seed = args.seed
     if seed is None:  # a fresh game each time; headless autoplay stays reproducible
-        seed = 0 if headless else int(time.time_ns() % 2_000_000_000)
+        from .seeds import new_game_seed
+
+        seed = 0 if headless else new_game_seed()
+    # Headless autoplay is a reproducible demo: its agents' seed is pinned (no secret to keep).
+    agent_seed = 0 if headless else None
     if watch:
-        window.start_table(TableController(seed, mode="watch", agents=watch, lang=lang))
+        window.start_table(
+            TableController(seed, mode="watch", agents=watch, lang=lang, agent_seed=agent_seed)
+        )
     elif headless or args.opponent not in LEVEL_NAMES:
         from .controller import Mode
 
@@ -186,6 +192,7 @@ def run(args: argparse.Namespace) -> int:
                 mode=Mode.HOTSEAT if args.hotseat else Mode.COMPUTER,
                 opponent=opponent,
                 lang=lang,
+                agent_seed=agent_seed,
             )
         )
     if headless:
