@@ -12,8 +12,8 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-from cribbage_env.actions import discard_action, discard_cards
 from cribbage_env import Phase
+from cribbage_env.actions import discard_action, discard_cards
 from cribbage_env.openspiel import CribbageState
 from cribbage_env.views import PlayerView
 

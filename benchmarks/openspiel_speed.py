@@ -62,8 +62,10 @@ def main(argv: list[str] | None = None) -> dict:
         "python_cribbage_games_per_s": statistics.median(x[0] for x in rows),
         "openspiel_cribbage_games_per_s": statistics.median(x[1] for x in rows),
         "ratio_ours_to_cpp": statistics.median(x[0] / x[1] for x in rows),
-        "actions_per_game": [statistics.median(x[2] for x in rows),
-                             statistics.median(x[3] for x in rows)],  # fmt: skip
+        "actions_per_game": [
+            statistics.median(x[2] for x in rows),
+            statistics.median(x[3] for x in rows),
+        ],  # fmt: skip
         "games": args.games,
         "rounds": args.rounds,
     }

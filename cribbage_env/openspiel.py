@@ -38,66 +38,51 @@ import pyspiel
 
 from .actions import discard_action
 from .cards import card_str, cards_str
+from .core import IllegalActionError, Phase, Rules
 from .encoding import OBS_SIZE, encode
-from .engine import GameState, IllegalActionError, Phase, skunk_level
+from .engine import GameState
 from .views import PlayerView
 
 SHORT_NAME = "python_cribbage"
-_DEFAULT_TARGET = 121
 _RETURNS = ("win", "skunk", "points")
-_CHANCE_PHASES = (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT)
-#: Cards cut for the first deal, as (player 0's, player 1's): the lower rank deals (R2).
-_FIRST_CUTS = ((0, 14), (14, 0))  # AC vs 2D; 2D vs AC
-#: Every deal scores at least the last card's point, so a game has at most 241 deals of at most
-#: 12 + 1 chance draws, 4 discard picks and 8 plays, after the first cut.
-_MAX_GAME_LENGTH = 1 + 241 * 25
+_CHANCE_PHASES = (Phase.DEAL_CUT, Phase.STARTER_CUT)
 
 
 class ScriptedChance:
     """The engine's chance source with draws made outside it (OpenSpiel's chance nodes).
 
-    It answers the engine's two questions (a deal's deck, the cards cut for the first deal) from
-    the outcomes applied so far. ``fork`` copies it for a cloned state.
+    It answers the engine's question (a deal's deck: twelve dealt cards, then the starter) from
+    the outcomes applied so far; ``fork`` copies it for a cloned state.
     """
 
-    __slots__ = ("first_dealer", "decks")
+    __slots__ = ("decks",)
 
-    def __init__(self, first_dealer: int = 0, decks: dict[int, list[int]] | None = None) -> None:
-        self.first_dealer = first_dealer
+    def __init__(self, decks: dict[int, list[int]] | None = None) -> None:
         self.decks: dict[int, list[int]] = decks if decks is not None else {}
 
     def deck(self, deal: int) -> list[int]:
         return self.decks[deal]
 
-    def first_cut(self, attempt: int) -> tuple[int, int]:
-        return _FIRST_CUTS[self.first_dealer]
-
     def fork(self) -> ScriptedChance:
-        return ScriptedChance(self.first_dealer, {k: v[:] for k, v in self.decks.items()})
+        return ScriptedChance({k: v[:] for k, v in self.decks.items()})
 
 
-def _engine(chance: ScriptedChance) -> GameState:
-    """A fresh engine game whose cuts pause for chance and whose draws come from ``chance``."""
-    g = GameState(0, interactive_cuts=True)
-    g._chance = chance  # the one place the adapter swaps the engine's chance source
-    return g
+_PARAMETERS = {"rules": "standard", "target": -1, "skunk": -1, "double_skunk": -1, "returns": "win"}
 
 
-def _clone_engine(g: GameState, chance: ScriptedChance) -> GameState:
-    c = g.clone()
-    c._chance = chance
-    return c
-
-
-def _params(params: dict | None) -> tuple[int, str]:
-    params = dict(params or {})
-    target = int(params.get("target", _DEFAULT_TARGET))
-    returns = str(params.get("returns", "win"))
-    if target != _DEFAULT_TARGET:
-        raise ValueError(f"target={target}: this engine plays to {_DEFAULT_TARGET}")
+def _params(params: dict | None) -> tuple[Rules, str]:
+    """The rules value and returns mode of game parameters (-1: the named variant's value)."""
+    p = {**_PARAMETERS, **(params or {})}
+    unknown = sorted(set(p) - set(_PARAMETERS))
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {unknown}; known: {sorted(_PARAMETERS)}")
+    base = Rules.named(str(p["rules"]))
+    lines = {k: int(p[k]) for k in ("target", "skunk", "double_skunk") if int(p[k]) != -1}
+    rules = dataclasses.replace(base, **lines)
+    returns = str(p["returns"])
     if returns not in _RETURNS:
         raise ValueError(f"returns={returns!r}: one of {', '.join(_RETURNS)}")
-    return target, returns
+    return rules, returns
 
 
 _GAME_TYPE = pyspiel.GameType(
@@ -114,12 +99,12 @@ _GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=True,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"target": _DEFAULT_TARGET, "returns": "win"},
+    parameter_specification=_PARAMETERS,
 )
 
 
-def _game_info(target: int, returns: str) -> pyspiel.GameInfo:
-    bound = {"win": 1.0, "skunk": 3.0, "points": float(target)}[returns]
+def _game_info(rules: Rules, returns: str) -> pyspiel.GameInfo:
+    bound = {"win": 1.0, "skunk": 3.0, "points": float(rules.target)}[returns]
     return pyspiel.GameInfo(
         num_distinct_actions=52,
         max_chance_outcomes=52,
@@ -127,19 +112,19 @@ def _game_info(target: int, returns: str) -> pyspiel.GameInfo:
         min_utility=-bound,
         max_utility=bound,
         utility_sum=0.0,
-        max_game_length=_MAX_GAME_LENGTH,
+        # Every deal scores at least the last card's point, so a game has fewer than 2 * target
+        # deals of at most 12 + 1 chance draws, 4 discard picks and 8 plays, after the first cut.
+        max_game_length=1 + 2 * rules.target * 25,
     )
 
 
 class CribbageGame(pyspiel.Game):
-    """Two-player six-card cribbage to 121 over the cribbage-env engine."""
+    """Two-player six-card cribbage over the cribbage-env engine (to 121, or a variant)."""
 
     def __init__(self, params: dict | None = None) -> None:
-        self.target, self.returns_mode = _params(params)
+        self.rules, self.returns_mode = _params(params)
         super().__init__(
-            _GAME_TYPE,
-            _game_info(self.target, self.returns_mode),
-            {"target": self.target, "returns": self.returns_mode},
+            _GAME_TYPE, _game_info(self.rules, self.returns_mode), {**_PARAMETERS, **(params or {})}
         )
 
     def new_initial_state(self) -> CribbageState:
@@ -150,52 +135,83 @@ class CribbageGame(pyspiel.Game):
         return CribbageObserver(perfect_recall, params)
 
 
+class _Table:
+    """Everything a state holds, in one object: OpenSpiel deep-copies a Python state attribute
+    by attribute, so the engine and its chance source must travel together to stay linked."""
+
+    __slots__ = ("chance", "g", "drawn", "pending", "trace", "hist")
+
+    def __init__(self) -> None:
+        self.chance = ScriptedChance()
+        self.g: GameState | None = None  # made when the first dealer is drawn
+        self.drawn: list[int] = []  # this deal's cards dealt so far (while dealing)
+        self.pending: int | None = None  # the first discard pick of the player to act
+        #: (seat that sees it or None for both, text): the perfect-recall information strings.
+        self.trace: list[tuple[int | None, str]] = []
+        #: (tag, action) of every action so far; tags name hidden items for resampling.
+        self.hist: list[tuple[tuple, int]] = []
+
+    def __deepcopy__(self, memo: dict) -> _Table:
+        t = _Table.__new__(_Table)
+        t.chance = self.chance.fork()
+        t.g = None if self.g is None else self.g.clone(chance=t.chance)
+        t.drawn, t.pending = self.drawn[:], self.pending
+        t.trace, t.hist = self.trace[:], self.hist[:]
+        return t
+
+
 class CribbageState(pyspiel.State):
     """One game: the engine's state plus the draws and picks OpenSpiel sees as actions."""
 
     def __init__(self, game: CribbageGame) -> None:
         super().__init__(game)
-        self._chance = ScriptedChance()
-        self._g = _engine(self._chance)
-        self._drawn: list[int] = []  # this deal's cards dealt so far (while dealing)
-        self._pending: int | None = None  # the first discard pick of the player to act
-        #: (seat that sees it or None for both, text): the perfect-recall information strings.
-        self._trace: list[tuple[int | None, str]] = []
-        #: (tag, action) of every action so far; tags name hidden items for resampling.
-        self._hist: list[tuple[tuple, int]] = []
+        self._t = _Table()
+
+    @property
+    def engine(self) -> GameState:
+        """The engine state (privileged: it holds both hands; bots read only :meth:`player_view`)."""
+        if self._t.g is None:
+            raise pyspiel.SpielError("the first dealer is not drawn yet: no engine state")
+        return self._t.g
 
     # ------------------------------------------------------------------ OpenSpiel API
     def current_player(self) -> int:
-        g = self._g
+        g = self._t.g
+        if g is None or g.phase in _CHANCE_PHASES:
+            return pyspiel.PlayerId.CHANCE
         if g.is_over:
             return pyspiel.PlayerId.TERMINAL
-        if g.phase in _CHANCE_PHASES:
-            return pyspiel.PlayerId.CHANCE
         return g.to_act
 
     def _legal_actions(self, player: int) -> list[int]:
-        g = self._g
+        g = self.engine
         if g.phase is Phase.DISCARD:
             hand = sorted(g.hands[player])
-            if self._pending is None:
+            if self._t.pending is None:
                 return hand[:-1]
-            return [c for c in hand if c > self._pending]
+            return [c for c in hand if c > self._t.pending]
         return sorted(g.legal_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        g = self._g
-        if g.phase is Phase.CUT_FOR_DEAL:
+        g = self._t.g
+        if g is None:
             return [(0, 0.5), (1, 0.5)]
         if g.phase is Phase.DEAL_CUT:
-            left = sorted(set(range(52)).difference(self._drawn))
+            left = sorted(set(range(52)).difference(self._t.drawn))
         else:
-            left = sorted(set(range(52)).difference(self._chance.deck(g.deal_no)))
+            left = sorted(set(range(52)).difference(self._t.chance.deck(g.deal_no)))
         p = 1.0 / len(left)
         return [(c, p) for c in left]
 
     def _apply_action(self, action: int) -> None:
         action = int(action)
-        g = self._g
+        g = self._t.g
+        if g is None:  # R2's cut for the first deal, as its outcome
+            self._t.hist.append((("first",), action))
+            rules = self.get_game().rules
+            self._t.g = GameState.at_deal_start(self._t.chance, dealer=action, rules=rules)
+            self._t.trace.append((None, f"P{action} deals first"))
+            return
         deal, scores = g.deal_no, g.scores
         goes = len(g.goes) if g.phase is Phase.PLAY else None
         if g.phase in _CHANCE_PHASES:
@@ -203,61 +219,55 @@ class CribbageState(pyspiel.State):
         elif g.phase is Phase.DISCARD:
             self._apply_pick(g.to_act, action)
         else:
-            self._hist.append((("play",), action))
-            self._trace.append((None, f"P{g.to_act} plays {card_str(action)}"))
+            self._t.hist.append((("play",), action))
+            self._t.trace.append((None, f"P{g.to_act} plays {card_str(action)}"))
             g.apply(action)
         self._trace_public(deal, scores, goes)
 
     def _trace_public(self, deal: int, scores: tuple[int, int], goes: int | None) -> None:
         """What both seats saw the engine do on its own: go's, points, the show."""
-        g = self._g
+        g = self.engine
         if goes is not None:
-            self._trace.extend((None, f"P{p} go at {c}") for p, c in g.goes[goes:])
+            self._t.trace.extend((None, f"P{p} go at {c}") for p, c in g.goes[goes:])
         if g.scores != scores:
-            self._trace.append((None, f"scores {g.scores}"))
-        if g.deal_no != deal and deal >= 0 and not g.is_over:
+            self._t.trace.append((None, f"scores {g.scores}"))
+        if g.deal_no != deal and not g.is_over:
             self._reveal_show()
 
     def _apply_chance(self, action: int) -> None:
-        g = self._g
-        if g.phase is Phase.CUT_FOR_DEAL:
-            self._hist.append((("first",), action))
-            self._chance.first_dealer = action
-            while g.phase is Phase.CUT_FOR_DEAL:
-                g.apply(g.legal_actions()[0])
-            self._trace.append((None, f"P{g.dealer} deals first"))
-        elif g.phase is Phase.DEAL_CUT:
-            k = len(self._drawn)
+        g = self.engine
+        if g.phase is Phase.DEAL_CUT:
+            k = len(self._t.drawn)
             to = (1 - g.dealer) if k % 2 == 0 else g.dealer
-            self._hist.append((("deal", g.deal_no, k, to), action))
-            self._trace.append((to, f"P{to} dealt {card_str(action)}"))
-            self._drawn.append(action)
-            if len(self._drawn) == 12:
-                self._chance.decks[g.deal_no] = self._drawn
-                self._drawn = []
-                g.apply(g.legal_actions()[0])
+            self._t.hist.append((("deal", g.deal_no, k, to), action))
+            self._t.trace.append((to, f"P{to} dealt {card_str(action)}"))
+            self._t.drawn.append(action)
+            if len(self._t.drawn) == 12:
+                self._t.chance.decks[g.deal_no] = self._t.drawn
+                self._t.drawn = []
+                g.apply(g.legal_actions()[0])  # the pone's cut: its depth never matters (R11.1)
         else:
-            self._hist.append((("starter",), action))
-            self._chance.decks[g.deal_no].append(action)
+            self._t.hist.append((("starter",), action))
+            self._t.chance.decks[g.deal_no].append(action)
             g.apply(g.legal_actions()[0])
-            self._trace.append((None, f"starter {card_str(action)}"))
+            self._t.trace.append((None, f"starter {card_str(action)}"))
 
     def _apply_pick(self, p: int, card: int) -> None:
-        g = self._g
-        self._hist.append((("pick", g.deal_no, p), card))
-        self._trace.append((p, f"P{p} discards {card_str(card)}"))
-        if self._pending is None:
-            self._pending = card
+        g = self._t.g
+        self._t.hist.append((("pick", g.deal_no, p), card))
+        self._t.trace.append((p, f"P{p} discards {card_str(card)}"))
+        if self._t.pending is None:
+            self._t.pending = card
             return
-        first, self._pending = self._pending, None
+        first, self._t.pending = self._t.pending, None
         g.apply(discard_action(first, card))
-        self._trace.append((None, f"P{p} discarded"))
+        self._t.trace.append((None, f"P{p} discarded"))
 
     def _reveal_show(self) -> None:
         """The show laid both hands and the crib face up (R9): they join both seats' knowledge."""
-        g = self._g
+        g = self._t.g
         old_dealer = 1 - g.dealer
-        self._trace.append(
+        self._t.trace.append(
             (
                 None,
                 f"show: P{1 - old_dealer} {cards_str(g.kept[1 - old_dealer])}, "
@@ -268,64 +278,47 @@ class CribbageState(pyspiel.State):
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
-            if self._g.phase is Phase.CUT_FOR_DEAL:
+            if self._t.g is None:
                 return f"P{action} deals first"
             return f"deal {card_str(action)}"
-        verb = "discard" if self._g.phase is Phase.DISCARD else "play"
+        verb = "discard" if self.engine.phase is Phase.DISCARD else "play"
         return f"{verb} {card_str(action)}"
 
     def is_terminal(self) -> bool:
-        return self._g.is_over
+        return self._t.g is not None and self._t.g.is_over
 
     def returns(self) -> list[float]:
-        g = self._g
-        if not g.is_over:
+        g = self._t.g
+        if g is None or not g.is_over:
             return [0.0, 0.0]
         w = g.winner
         mode = self.get_game().returns_mode
         if mode == "win":
             value = 1.0
         elif mode == "skunk":
-            value = float(skunk_level(g.scores))
+            value = float(g.rules.game_points(g.scores))
         else:
-            value = float(min(g.scores[w], self.get_game().target) - g.scores[1 - w])
+            value = float(min(g.scores[w], g.rules.target) - g.scores[1 - w])
         return [value, -value] if w == 0 else [-value, value]
 
     def __str__(self) -> str:
-        g = self._g
+        g = self._t.g
+        if g is None:
+            return "before the cut for the first deal"
         hands = " / ".join(cards_str(sorted(h)) for h in g.hands)
         return (
             f"deal {g.deal_no} {g.phase.value} dealer P{g.dealer} scores {g.scores} "
             f"hands {hands} count {g.count}"
         )
 
-    def clone(self) -> CribbageState:
-        return self.__deepcopy__({})
-
-    def __deepcopy__(self, memo: dict) -> CribbageState:
-        c = self.get_game().new_initial_state()
-        # new_initial_state gives a fresh C++ state; copy the history it keeps too.
-        c._chance = self._chance.fork()
-        c._g = _clone_engine(self._g, c._chance)
-        c._drawn = self._drawn[:]
-        c._pending = self._pending
-        c._trace = self._trace[:]
-        c._hist = self._hist[:]
-        return c
-
     # ------------------------------------------------------------------ views
-    @property
-    def engine(self) -> GameState:
-        """The engine state (privileged: it holds both hands; bots must read only views)."""
-        return self._g
-
     def player_view(self, seat: int) -> tuple[PlayerView, int | None]:
         """What ``seat`` sees now, and its own pending discard pick (None if none)."""
-        g = self._g
+        g = self.engine
         view = g.view(seat)
         if g.phase is Phase.DEAL_CUT:  # dealing: only the cards dealt to this seat so far
             pone = 1 - g.dealer
-            mine = tuple(c for k, c in enumerate(self._drawn) if (k % 2 == 0) == (seat == pone))
+            mine = tuple(c for k, c in enumerate(self._t.drawn) if (k % 2 == 0) == (seat == pone))
             view = dataclasses.replace(
                 view,
                 phase=Phase.DISCARD,
@@ -341,17 +334,19 @@ class CribbageState(pyspiel.State):
                 played=(),
                 go_said=(False, False),
                 goes=(),
-                opponent_cards_left=len(self._drawn) - len(mine),
+                opponent_cards_left=len(self._t.drawn) - len(mine),
             )
-        pending = self._pending if g.phase is Phase.DISCARD and g.to_act == seat else None
+        pending = self._t.pending if g.phase is Phase.DISCARD and g.to_act == seat else None
         return view, pending
 
     def information_state_string(self, player: int | None = None) -> str:
         p = self.current_player() if player is None else player
-        return f"P{p}: " + "; ".join(t for seat, t in self._trace if seat is None or seat == p)
+        return f"P{p}: " + "; ".join(t for seat, t in self._t.trace if seat is None or seat == p)
 
     def observation_string(self, player: int | None = None) -> str:
         p = self.current_player() if player is None else player
+        if self._t.g is None:
+            return f"P{p}: before the cut for the first deal"
         view, pending = self.player_view(p)
         extra = f" pick {card_str(pending)}" if pending is not None else ""
         return f"{view}{extra}"
@@ -382,10 +377,10 @@ class CribbageState(pyspiel.State):
         return self.clone()  # the true world always fits; reached only for vanishing odds
 
     def _resampled_history(self, me: int, rng: np.random.Generator) -> list[int] | None:
-        g = self._g
+        g = self._t.g
         opp = 1 - me
         deal = g.deal_no
-        hist = self._hist
+        hist = self._t.hist
         mine = [a for tag, a in hist if tag[0] == "deal" and tag[1] == deal and tag[3] == me]
         slots = [
             i
@@ -439,6 +434,9 @@ class CribbageObserver:
         self.dict = {name: self.tensor[s] for name, s in SLICES.items()}
 
     def set_from(self, state: CribbageState, player: int) -> None:
+        if state.is_chance_node() and state._t.g is None:
+            self.tensor.fill(0.0)  # before the first deal nothing is on the table
+            return
         view, pending = state.player_view(player)
         self.tensor[:] = encode(view, pending)[0]
 

@@ -77,7 +77,7 @@ def test_same_chance_and_decisions_give_the_engines_scores(seed):
         queue = chance if s.is_chance_node() else picks
         action = queue.pop(0)
         assert action in s.legal_actions()
-        deal = s.engine.deal_no
+        deal = s.engine.deal_no if s.history() else -1
         s.apply_action(action)
         if s.engine.deal_no != deal >= 0 and not s.is_terminal():
             seen_scores.append(s.engine.scores)
@@ -134,7 +134,9 @@ def test_clone_is_independent_and_serialization_round_trips():
     c = s.clone()
     before = str(s)
     while not c.is_terminal():
-        c.apply_action(c.legal_actions()[0] if not c.is_chance_node() else c.chance_outcomes()[-1][0])
+        c.apply_action(
+            c.legal_actions()[0] if not c.is_chance_node() else c.chance_outcomes()[-1][0]
+        )
     assert str(s) == before and not s.is_terminal()
     text = pyspiel.serialize_game_and_state(s.get_game(), s)
     _, back = pyspiel.deserialize_game_and_state(text)
@@ -184,7 +186,9 @@ def test_our_agents_play_in_openspiel_as_bots():
     wins = 0
     for seed in range(4):
         bots = [AgentBot("expectimax", 0, seed), AgentBot("random", 1, seed)]
-        returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(seed))
+        returns = evaluate_bots.evaluate_bots(
+            game.new_initial_state(), bots, np.random.RandomState(seed)
+        )
         wins += returns[0] > 0
     assert wins >= 3  # expectimax beats random in 99% of games
 
