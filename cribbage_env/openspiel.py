@@ -139,9 +139,11 @@ class _Table:
     """Everything a state holds, in one object: OpenSpiel deep-copies a Python state attribute
     by attribute, so the engine and its chance source must travel together to stay linked."""
 
-    __slots__ = ("chance", "g", "drawn", "pending", "trace", "hist")
+    __slots__ = ("chance", "g", "drawn", "pending", "trace", "hist", "start")
 
     def __init__(self) -> None:
+        #: (dealer, scores, deal) of a state that began at a deal's start (:meth:`from_view`).
+        self.start: tuple[int, tuple[int, int], int] | None = None
         self.chance = ScriptedChance()
         self.g: GameState | None = None  # made when the first dealer is drawn
         self.drawn: list[int] = []  # this deal's cards dealt so far (while dealing)
@@ -156,7 +158,7 @@ class _Table:
         t.chance = self.chance.fork()
         t.g = None if self.g is None else self.g.clone(chance=t.chance)
         t.drawn, t.pending = self.drawn[:], self.pending
-        t.trace, t.hist = self.trace[:], self.hist[:]
+        t.trace, t.hist, t.start = self.trace[:], self.hist[:], self.start
         return t
 
 
@@ -412,9 +414,92 @@ class CribbageState(pyspiel.State):
 
     def _replay(self, actions: Sequence[int]) -> CribbageState:
         s = self.get_game().new_initial_state()
+        if self._t.start is not None:
+            s._begin_deal(*self._t.start)
         for a in actions:
             s.apply_action(a)
         return s
+
+    # ------------------------------------------------------------------ states from a view
+    def _begin_deal(self, dealer: int, scores: tuple[int, int], deal: int) -> None:
+        rules = self.get_game().rules
+        t = self._t
+        t.start = (dealer, scores, deal)
+        t.g = GameState.at_deal_start(
+            t.chance, dealer=dealer, scores=scores, deal=deal, rules=rules
+        )
+        t.trace.append((None, f"deal {deal}: P{dealer} deals, scores {scores}"))
+
+    @classmethod
+    def from_view(
+        cls, game: CribbageGame, view: PlayerView, rng: np.random.Generator
+    ) -> CribbageState:
+        """A state at ``view``'s decision that its seat cannot tell from the real game.
+
+        For search bots that are handed only a view: the deal is rebuilt from its start (earlier
+        deals are summed up in the scores) with the opponent's unseen cards drawn among the cards
+        the view has not seen, until the rebuilt state shows exactly ``view`` to its seat. Such a
+        state is for searching: its OpenSpiel history starts at the deal, so it does not serialize.
+        """
+        if view.phase not in (Phase.DISCARD, Phase.PLAY) or view.to_act != view.seat:
+            raise ValueError(f"from_view needs the seat's own decision, not {view.phase.value}")
+        for _ in range(2000):
+            state = cls._rebuild(game, view, rng)
+            if state is not None:
+                return state
+        raise ValueError("no deal fits this view (its go's contradict every draw)")
+
+    @classmethod
+    def _rebuild(
+        cls, game: CribbageGame, view: PlayerView, rng: np.random.Generator
+    ) -> CribbageState | None:
+        me, opp = view.seat, 1 - view.seat
+        mine = view.own_cards_this_deal()
+        opp_played = [c for p, c in view.played if p == opp]
+        unseen = sorted(set(view.unseen_cards()) - set(opp_played))
+        hidden = [int(c) for c in rng.permutation(unseen)[: 6 - len(opp_played)]]
+        opp_six = [*opp_played, *hidden]
+        rng.shuffle(opp_six)
+        opp_discards = sorted(hidden[:2]) if view.opponent_discarded else []
+        if view.phase is Phase.DISCARD:  # nothing is scored before the starter
+            state = cls._play_deal(game, view, mine, opp_six, opp_discards, view.scores)
+        else:  # the points of this deal so far, from 0-0; then again from where the deal began
+            state = cls._play_deal(game, view, mine, opp_six, opp_discards, (0, 0))
+            if state is None:
+                return None
+            gained = state.engine.scores
+            begin = tuple(a - b for a, b in zip(view.scores, gained, strict=True))
+            state = cls._play_deal(game, view, mine, opp_six, opp_discards, begin)
+        if state is None or state.player_view(me)[0] != view:
+            return None
+        return state
+
+    @classmethod
+    def _play_deal(
+        cls, game: CribbageGame, view: PlayerView, mine: Sequence[int], opp_six: Sequence[int],
+        opp_discards: Sequence[int], scores: Sequence[int],
+    ) -> CribbageState | None:  # fmt: skip
+        if min(scores) < 0:
+            return None
+        me, pone = view.seat, 1 - view.dealer
+        state = cls(game)
+        state._begin_deal(view.dealer, (int(scores[0]), int(scores[1])), view.deal)
+        six = {me: list(mine), 1 - me: list(opp_six)}
+        for k in range(6):
+            state.apply_action(six[pone][k])
+            state.apply_action(six[1 - pone][k])
+        picks = {me: sorted(view.discards), 1 - me: list(opp_discards)}
+        try:
+            for p in (pone, 1 - pone):
+                for card in picks[p]:
+                    state.apply_action(card)
+            if view.starter is not None:
+                state.apply_action(view.starter)
+            for _, card in view.played:
+                state.apply_action(card)
+        except (IllegalActionError, pyspiel.SpielError):
+            return None
+        return state
 
 
 class CribbageObserver:
