@@ -164,7 +164,7 @@ def test_openspiel_ismcts_finishes_a_whole_game():
 
     game = pyspiel.load_game("python_cribbage")
     bot = ismcts.ISMCTSBot(
-        game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)), 2.0, 3,
+        game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)), 2.0, 2,
         random_state=np.random.RandomState(2),
     )  # fmt: skip
     rng = np.random.default_rng(0)
@@ -172,8 +172,10 @@ def test_openspiel_ismcts_finishes_a_whole_game():
     while not s.is_terminal():
         if s.is_chance_node():
             s.apply_action(int(rng.choice([o for o, _ in s.chance_outcomes()])))
-        else:
+        elif s.current_player() == 0:
             s.apply_action(bot.step(s))
+        else:
+            s.apply_action(int(rng.choice(s.legal_actions())))
     assert max(s.engine.scores) >= 121 and sorted(s.returns()) == [-1.0, 1.0]
 
 
@@ -216,3 +218,39 @@ def test_an_agent_bot_sees_only_its_view():
             p = s.current_player()
             s.apply_action(bots[p].step(s))
     assert seen and all(isinstance(v, ce.PlayerView) and v.seat == 0 for v in seen)
+
+
+def test_a_state_rebuilt_from_a_view_shows_that_view():
+    game = pyspiel.load_game("python_cribbage")
+    rng = np.random.default_rng(3)
+    checked = 0
+    for seed in range(4):
+        g = ce.new_game(seed)
+        while not g.is_over:
+            seat = g.current_player
+            view = g.view(seat)
+            state = ospiel.CribbageState.from_view(game, view, rng)
+            assert state.player_view(seat) == (view, None)
+            assert state.current_player() == seat and state.engine.scores == g.scores
+            if view.phase is ce.Phase.PLAY:
+                assert state.legal_actions() == sorted(view.legal_actions)
+            checked += 1
+            g.apply(view.legal_actions[int(rng.integers(len(view.legal_actions)))])
+    assert checked > 100
+
+
+def test_openspiel_ismcts_plays_as_our_agent():
+    from agents.openspiel_bots import ISMCTSAgent
+
+    agent = ISMCTSAgent(sims=2)
+    rng = np.random.default_rng(1)
+    g = ce.new_game(8)
+    while not g.is_over:
+        view = g.view(g.current_player)
+        if g.current_player == 0:
+            action = agent.act(view, rng)
+        else:
+            action = view.legal_actions[int(rng.integers(len(view.legal_actions)))]
+        assert action in view.legal_actions
+        g.apply(action)
+    assert g.winner in (0, 1)
