@@ -163,7 +163,7 @@ class ExpertAgent:
             )
         if view.phase is Phase.PLAY:
             ests = self._search(view, rng)
-            opts = tuple(
+            plays = tuple(
                 Option(
                     e.card,
                     e.value,
@@ -172,7 +172,7 @@ class ExpertAgent:
                 )
                 for e in ests
             )
-            return Hint(ests[0].card, opts, opts[0].reason)
+            return Hint(ests[0].card, plays, plays[0].reason)
         legal = view.legal_actions
         return Hint(legal[0], (Option(legal[0], 0.0, "any cut gives the same card"),), "")
 
@@ -277,8 +277,9 @@ def _pegging_margin(g, seat: int, policy) -> float:
     margin = g.scores_[seat] - g.scores_[1 - seat] - start
     if g.winner is not None:
         return float(margin)
-    show = [_score_fast(*kept[p], starter, False) for p in (0, 1)]
-    show[dealer] += _score_fast(*crib, starter, True)
+    assert starter is not None  # the deal was played from the cut
+    show = [_score_fast(*_four(kept[p]), starter, False) for p in (0, 1)]
+    show[dealer] += _score_fast(*_four(crib), starter, True)
     return float(margin - show[seat] + show[1 - seat])
 
 
@@ -304,3 +305,8 @@ def _play_view(
         goes=(),
         opponent_cards_left=4,
     )
+
+
+def _four(cards: list[int]) -> tuple[int, int, int, int]:
+    a, b, c, d = cards
+    return a, b, c, d

@@ -41,7 +41,7 @@ def rollout_card(g: GameState) -> int:
     for c in legal:
         count = g.count + VALUE[c]
         seq.append(c)
-        v = play_points_fast(seq, count)
+        v: float = play_points_fast(seq, count)
         seq.pop()
         v -= DANGER_COUNTS.get(count, 0.0)
         v += VALUE[c] * 0.01

@@ -14,9 +14,10 @@ import os
 import platform
 import sqlite3
 import subprocess
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from .tournament import SEAT_FIELDS, GameResult, SeatStats
 
@@ -171,9 +172,7 @@ class ResultsStore:
     def close(self) -> None:
         self._db.close()
 
-    def _write(
-        self, sql: str, args: Sequence | Iterable[Sequence] = (), many: bool = False
-    ) -> sqlite3.Cursor:
+    def _write(self, sql: str, args: Any = (), many: bool = False) -> sqlite3.Cursor:
         try:
             with self._db:
                 return self._db.executemany(sql, args) if many else self._db.execute(sql, args)
@@ -208,7 +207,8 @@ class ResultsStore:
                 json.dumps({**versions(), **(extra_versions or {})}),
             ),
         )
-        return int(cur.lastrowid)
+        assert cur.lastrowid is not None  # set by the INSERT
+        return cur.lastrowid
 
     def add_games(self, run_id: int, games: Sequence[GameResult]) -> None:
         """Save finished games (one transaction); saving a game twice keeps one row."""

@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .backends import make_backend
 from .tournament import GameResult, TournamentPlan, summarize
@@ -41,7 +42,7 @@ class RunOutcome:
 def run_plan(
     plan: TournamentPlan,
     *,
-    backend: str | object = "pool",
+    backend: Any = "pool",
     workers: int | None = None,
     address: str | None = None,
     on_block: Callable[[Sequence[GameResult]], None] | None = None,

@@ -257,6 +257,8 @@ def _tally(
     dealer = 0
     for e in events:
         kind, p, pts = e.kind, e.player, e.points
+        if p is None:  # cuts, the starter, resets: nobody's points
+            continue
         if kind is K.DEAL:
             dealer = p
             acc[p]["deals_dealer"] += 1
@@ -300,7 +302,7 @@ def play_game(spec0: str, spec1: str, seed: int, agent_seed: int | None = None) 
     rngs = (agent_rng(agent_seed, seed, 0), agent_rng(agent_seed, seed, 1))
     g = ce.new_game(seed)
     while not g.is_over:
-        p = g.current_player
+        p = g.to_act  # the player to act (the game is not over)
         try:
             action = players[p].act(g.view(p), rngs[p])
         except Exception as exc:  # the agent's bug, reported with where it happened
@@ -318,12 +320,14 @@ def play_game(spec0: str, spec1: str, seed: int, agent_seed: int | None = None) 
 
 def result_of(g: ce.GameState, pairing: int, index: int, swapped: bool) -> GameResult:
     first = next(e.player for e in g.events if e.kind is ce.EventKind.DEAL)
+    if g.winner is None or first is None:
+        raise TournamentError(f"game seed {g.seed} is not finished")
     return GameResult(
         pairing=pairing,
         index=index,
         swapped=swapped,
         seed=g.seed,
-        winner=int(g.winner),
+        winner=g.winner,
         scores=g.scores,
         first_dealer=first,
         deals=g.deal_no + 1,

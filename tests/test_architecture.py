@@ -273,3 +273,18 @@ def test_state_fields_are_defined_once() -> None:
     from cribbage_env.state import State
 
     assert tuple(State.__slots__) == tuple(State.__annotations__)
+
+
+def test_docs_cite_files_that_exist() -> None:
+    """Every repository path quoted in the README and docs/ (`like/this.py`) exists."""
+    import re
+
+    cited = re.compile(r"`((?:[\w.-]+/)+[\w.-]+\.(?:py|md|json|po|toml|yaml|txt))`")
+    missing = []
+    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for path in cited.findall(doc.read_text(encoding="utf-8")):
+            if path.split("/")[0].isupper():  # a placeholder such as DIR/index.json
+                continue
+            if not (ROOT / path).exists():
+                missing.append(f"{doc.relative_to(ROOT)} cites {path}")
+    assert not missing, missing
