@@ -29,7 +29,8 @@ def window(tmp_path_factory):
     store = SaveStore(tmp_path_factory.mktemp("saves"))
     try:
         w = GameWindow(
-            settings=Settings(computer_delay=0.0, show_delay=0.0, threaded=False), store=store
+            settings=Settings(computer_delay=0.0, show_delay=0.0, threaded=False, motion=False),
+            store=store,
         )
     except Exception as exc:  # noqa: BLE001 - no EGL/GL on this machine
         pytest.skip(f"cannot open a headless Arcade window: {exc}")
@@ -391,20 +392,25 @@ def test_watch_mode_on_the_table(window) -> None:
     assert ctl.hand_visible(0) and ctl.hand_visible(1)
 
 
-@pytest.mark.parametrize(("mode", "lang"), [(Mode.COMPUTER, "es"), (Mode.HOTSEAT, "fr")])
-def test_a_whole_game_by_mouse_R11_7(window, mode: Mode, lang: str) -> None:
+@pytest.mark.parametrize(
+    ("mode", "lang", "motion"),
+    [(Mode.COMPUTER, "es", False), (Mode.HOTSEAT, "fr", False), (Mode.COMPUTER, "en", True)],
+)
+def test_a_whole_game_by_mouse_R11_7(window, mode: Mode, lang: str, motion: bool) -> None:
     """Every decision of a game to 121 made by clicks on the cards, the spread, Confirm and
     See my hand, through the window's event dispatch (the computer at 'hard')."""
     from ui.gui.app import autoplay
 
     window.start_table(TableController(21, mode=mode, opponent="hard", lang=lang))
-    autoplay(window, 5000, None, pilot="greedy")
+    autoplay(window, 5000, None, pilot="greedy", motion=motion)
     g = window.ctl.game
     assert g.is_over and g.scores[g.winner] >= 121
 
 
-def test_monkey_random_clicks_and_keys(window) -> None:
-    """Thousands of random clicks, taps and keys across phases, languages and both modes."""
+@pytest.mark.parametrize("motion", [False, True], ids=["still", "motion"])
+def test_monkey_random_clicks_and_keys(window, motion: bool) -> None:
+    """Thousands of random clicks, taps and keys across phases, languages and both modes, with
+    the animations off and on (clicks then land while cards and pegs are still moving)."""
     import arcade
 
     from ui.scene import HEIGHT, WIDTH
@@ -455,6 +461,7 @@ def test_monkey_random_clicks_and_keys(window) -> None:
             if c.game.is_over:
                 c.restart()
 
+    window.settings.motion = motion
     fresh_game()
     for i in range(events):
         if window.ctl is None:
@@ -500,6 +507,7 @@ def test_monkey_random_clicks_and_keys(window) -> None:
             finished += 1
             fresh_game()
     window.store.durable = True
+    window.settings.motion = False
     print(
         f"monkey: {events} events, {games} games started, {finished} finished, every winner >= 121"
     )

@@ -34,6 +34,8 @@ class Settings:
     threaded: bool = True  # compute the computer's move in a worker thread
     seed: int | None = None
     watch: tuple[str, str] | None = None
+    motion: bool = True  # cards fly, pegs walk (off for autoplay and screenshots)
+    four_colour: bool = False  # diamonds blue, clubs green
 
 
 class GameWindow(ScaledWindow):
@@ -53,6 +55,7 @@ class GameWindow(ScaledWindow):
         self.store = store
         self.options = options or StartOptions()
         self.renderer = Renderer(self)
+        self.renderer.four_colour = self.settings.four_colour
         self._pool = cf.ThreadPoolExecutor(max_workers=1) if self.settings.threaded else None
         self.errors: list[str] = []
         self.options.has_save = bool(store and store.exists())
@@ -153,7 +156,8 @@ class GameWindow(ScaledWindow):
     def on_draw(self) -> None:
         self.ctx.screen.use()
         color_clear(self, FELT, (0, 0, *self.get_framebuffer_size()))  # felt + letterbox bars
-        scene = self.current_scene()
+        screen = self.screen
+        scene = screen.frame_scene() if isinstance(screen, TableView) else screen.current_scene()
         with self.camera.activate():
             self.renderer.draw(scene)
         self._drawn_key = self._scene_key
@@ -164,7 +168,8 @@ class GameWindow(ScaledWindow):
         only when something on it changed, so an idle table costs almost nothing. Skipping the
         swap leaves the last frame on screen."""
         self.current_scene()
-        if self._redraw or self._scene_key != self._drawn_key:
+        moving = isinstance(self.screen, TableView) and self.screen.animating
+        if self._redraw or moving or self._scene_key != self._drawn_key:
             self.switch_to()
             self.on_draw()
             self.flip()

@@ -80,21 +80,34 @@ def autoplay(
     pilot: str = "random",
     seed: int = 0,
     every: int = 1,
+    motion: bool = False,
 ) -> list[Path]:
     """Play ``decisions`` decisions on the table without a person, clicking the cards and
     buttons the way a player would, and save screenshots (for tests and documentation).
 
     The person's seat is steered by the agent ``pilot`` through the scene's own targets, so the
     screenshots show real selections (preview), confirmations, the show and the hotseat screen.
+    Motion is off unless ``motion`` (then the clicks land while cards are still moving).
     """
     import numpy as np
 
     from agents import make_agent
-    from cribbage_env.actions import discard_cards, is_cut, is_discard
 
     agent = make_agent(pilot)
     rng = np.random.default_rng(seed)
     p = _Pilot(window, outdir, every)
+    saved, window.settings.motion = window.settings.motion, motion
+    try:
+        _play(window, p, decisions, agent, rng)
+    finally:
+        window.settings.motion = saved
+    p.finish()
+    return p.shots
+
+
+def _play(window: GameWindow, p: _Pilot, decisions: int, agent, rng) -> None:
+    from cribbage_env.actions import discard_cards, is_cut, is_discard
+
     made = 0
     while made < decisions:
         ctl = window.ctl
@@ -136,5 +149,5 @@ def autoplay(
             p.shot("select")
             p.press("confirm")
         made += 1
-    p.finish()
-    return p.shots
+        if window.settings.motion:
+            window.on_update(0.1)  # time passes: the motion started by the click runs on

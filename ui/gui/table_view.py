@@ -12,10 +12,12 @@ from typing import TYPE_CHECKING
 
 import arcade
 
-from cribbage_env.engine import Phase
+from cribbage_env.engine import EventKind, Phase
 
 from ..controller import TableController
-from ..scene import Scene, apply_click, table_scene
+from ..motion import Popup, Transition
+from ..scene import Scene, apply_click
+from ..table_scene import COUNT_X, table_scene
 from .keys import TABLE_KEYS, lookup
 
 if TYPE_CHECKING:
@@ -35,17 +37,66 @@ class TableView(arcade.View):
         self.ticket: int | None = None
         self._wait = 0.0
         self._show_wait = 0.0
+        self.transition: Transition | None = None
+        self.motion_t = 0.0
+        self._events_seen = len(ctl.game.log)
 
     # ------------------------------------------------------------------------ frame
     def current_scene(self) -> Scene:
+        """The scene of the game as it is now (what clicks hit)."""
         ctl = self.ctl
         key = ("table", id(ctl), ctl.version)
         if key != self.scene_key or self.scene is None:
+            old = self.scene
             self.scene = table_scene(ctl)
             self.scene_key = key
+            popups = self._popups(self.scene)
+            if old is not None and self.game_window.settings.motion:
+                t = Transition(old, self.scene, popups)
+                self.transition, self.motion_t = (None if t.idle else t), 0.0
         return self.scene
 
+    def frame_scene(self) -> Scene:
+        """What to draw this frame: the scene, or a frame of the motion towards it."""
+        scene = self.current_scene()
+        if self.transition is None:
+            return scene
+        return self.transition.frame(self.motion_t)
+
+    @property
+    def animating(self) -> bool:
+        return self.transition is not None
+
+    def skip_motion(self) -> None:
+        """A click ends the motion at once (the click still does what it does)."""
+        if self.transition is not None:
+            self.transition = None
+            self.game_window._redraw = True
+
+    def _popups(self, scene: Scene) -> tuple[Popup, ...]:
+        """Points scored since the last scene, said where they were scored."""
+        game = self.ctl.game
+        n, seen = len(game.log), self._events_seen
+        self._events_seen = n
+        if n <= seen:  # undo, restart: nothing new was scored
+            return ()
+        out = []
+        for e in game.events[seen:]:
+            if not e.points or e.kind not in (EventKind.PLAY, EventKind.SCORE):
+                continue
+            x, y = COUNT_X, 455
+            if e.kind is EventKind.PLAY:
+                item = next((i for i in scene.cards if i.card == e.cards[-1]), None)
+                if item is not None:
+                    x, y = item.rect.cx, item.rect.y + item.rect.h + 16
+            out.append(Popup(self.ctl.points_text(e.reasons), x, y))
+        return tuple(out)
+
     def on_update(self, delta_time: float) -> bool:
+        if self.transition is not None:
+            self.motion_t += delta_time
+            if self.motion_t >= self.transition.total:
+                self.skip_motion()
         ctl = self.ctl
         if ctl.show_running:
             self._pace_show(delta_time)
@@ -114,6 +165,7 @@ class TableView(arcade.View):
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool:
         # Any button and any touch: no right-click-only actions (R11.7).
+        self.skip_motion()
         self.click(*self.game_window.to_world(x, y))
         return True
 
