@@ -551,3 +551,45 @@ def test_key_map_table() -> None:
     assert act("reveal", k.RETURN) == ("reveal", 0) and act("reveal", k.KEY_1) is None
     assert act("turn", k.KEY_3) == ("select", 2) and act("turn", k.NUM_6) == ("select", 5)
     assert act("turn", k.SPACE) == ("go_or_select", 0) and act("turn", k.NUM_ENTER) == ("go", 0)
+
+
+def test_rules_screen_export_and_four_colours(window, tmp_path) -> None:
+    """The table's Rules button opens the rules in the game's language and Back returns; Export
+    writes a record that replays to the same game; the four-colour deck recolours diamonds."""
+    import json
+
+    import cribbage_env as ce
+    from ui.gui.card_art import card_image
+    from ui.gui.rules_view import RulesView
+
+    window.start_table(TableController(9, mode=Mode.COMPUTER, lang="fr"))
+    ctl = window.ctl
+    to_phase(window, Phase.PLAY)
+    table = window.current_view
+    click_id(window, "rules")
+    assert isinstance(window.current_view, RulesView) and window.ctl is None
+    assert any("Carte" in lb.text for lb in window.current_scene().labels)
+    click_id(window, "rules:next")
+    assert window.current_view.page == 1
+    image(window)
+    click_id(window, "rules:back")
+    assert window.current_view is table and window.ctl is ctl
+    click_id(window, "export")
+    exported = sorted((window.store.dir / "exports").glob("*.json"))
+    assert exported
+    g = ce.GameState.from_record(json.loads(exported[-1].read_text()))
+    assert g.fingerprint() == ctl.game.fingerprint()
+    assert any("export" in lb.text for lb in window.current_view.frame_scene().labels)
+    # French faces: the letter of the Queen's index is repainted (D), other cards untouched
+    qd = np.asarray(card_image(11 + 13, ("V", "D", "R"), False))
+    q_en = np.asarray(card_image(11 + 13, ("J", "Q", "K"), False))
+    assert (qd[9:38, 8:35] != q_en[9:38, 8:35]).any() and (qd[60:130] == q_en[60:130]).all()
+    blue = np.asarray(card_image(13 + 4, ("J", "Q", "K"), True))[..., :3].reshape(-1, 3)
+    red = np.asarray(card_image(13 + 4, ("J", "Q", "K"), False))[..., :3].reshape(-1, 3)
+    inked = lambda a: a[(a.max(axis=1) - a.min(axis=1)) > 60]  # noqa: E731
+    assert inked(blue)[:, 2].mean() > inked(blue)[:, 0].mean()  # diamonds blue
+    assert inked(red)[:, 0].mean() > inked(red)[:, 2].mean()  # red in the classic deck
+    window.show_menu()
+    click_id(window, "four_colour")
+    assert window.options.four_colour
+    click_id(window, "four_colour")

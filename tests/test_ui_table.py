@@ -212,3 +212,29 @@ def test_rect_helpers() -> None:
     assert overlaps(a, Rect(9, 9, 5, 5)) and not overlaps(a, Rect(10, 0, 5, 5))
     c = index_corner(Rect(0, 0, 100, 100))
     assert c.x == pytest.approx(5) and c.y + c.h == pytest.approx(95)
+
+
+def test_rules_screen_text_in_three_languages() -> None:
+    """The rules screen shows R1-R10 of docs/RULES.md; Spanish and French number the same
+    rules; every rule is on some page, and pages fit above the buttons."""
+    import re
+    from pathlib import Path
+
+    from ui.i18n import LANGUAGES
+    from ui.rules_scene import PAGE_BOTTOM, RULES_DIR, pages, rules_scene, rules_text
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "RULES.md").read_text()
+    part = doc[doc.index("## R1 ") : doc.index("## R11 ")]
+    assert (RULES_DIR / "en.md").read_text().strip() == part.strip()
+    numbers = {}
+    for lang in LANGUAGES:
+        items = rules_text(lang)
+        numbers[lang] = [re.match(r"R\d+(\.\d+)?", t).group(0) for _, t in items]
+        on_pages = [text for p in pages(lang) for _, text, _ in p]
+        assert on_pages == [t for _, t in items]
+        for i, page in enumerate(pages(lang)):
+            assert sum(h for *_, h in page) <= 800 - 110 - PAGE_BOTTOM
+            s = rules_scene(lang, i)
+            assert {b.id for b in s.buttons} == {"rules:prev", "rules:next", "rules:back"}
+            assert all(b.rect.h >= 48 and b.rect.w >= 48 for b in s.buttons)
+    assert numbers["es"] == numbers["en"] == numbers["fr"] and len(numbers["en"]) > 40

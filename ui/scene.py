@@ -184,6 +184,8 @@ class StartOptions:
     lang: str = "en"
     has_save: bool = False
     message: str = ""
+    four_colour: bool = False  # diamonds blue, clubs green
+    sound: bool = False  # sound effects (never when headless)
 
 
 def start_scene(opts: StartOptions) -> Scene:
@@ -238,6 +240,14 @@ def start_scene(opts: StartOptions) -> Scene:
             "continue", tr("Continue saved game"), Rect(WIDTH / 2 + 20, 90, 310, 76), opts.has_save
         )
     )
+    options = [
+        ("rules", tr("Rules"), False),
+        ("four_colour", tr("Four-colour deck"), opts.four_colour),
+        ("sound", tr("Sound"), opts.sound),
+    ]
+    for i, (bid, label, on) in enumerate(options):
+        s.buttons.append(Button(bid, label, Rect(WIDTH / 2 - 350 + i * 240, 14, 220, 52),
+                                toggled=on))  # fmt: skip
     if opts.message:
         s.labels.append(Label(opts.message, WIDTH / 2, 190, 13, GOLD, width=760))
     return s

@@ -40,7 +40,7 @@ PILE = Rect(360, 330, 390, SMALL_H + 20)  # the current sequence fans inside thi
 PILE_STEP = 44  # the index of every card in the fan stays visible
 OLDER_STEP = 22
 OLDER_SCALE = 0.7
-BOARD_RECT = Rect(TABLE_RIGHT + 20, 196, 250, 518)
+BOARD_RECT = Rect(TABLE_RIGHT + 20, 254, 250, 462)
 COUNT_X = 870
 
 
@@ -70,7 +70,7 @@ def table_scene(ctl: TableController) -> Scene:
         s.labels.append(Label(text, 370, 590 - i * 24, 14, SOFT if i else WHITE, "left", tag="log"))
     if ctl.hint:
         for i, line in enumerate(ctl.hint.lines):
-            s.labels.append(Label(line, 370, 300 - i * 20, 14, (150, 230, 255), "left"))
+            s.labels.append(Label(line, 370, 320 - i * 20, 14, (150, 230, 255), "left"))
     _board(s, ctl)
     _buttons(s, ctl)
     show = ctl.show_step
@@ -231,6 +231,8 @@ def _buttons(s: Scene, ctl: TableController) -> None:
         Button("hint", tr("Hint"), Rect(bx, 72, bw, bh), turn),
         Button("restart", tr("Restart"), Rect(bx + bw + 10, 72, bw, bh)),
         Button("menu", tr("Menu"), Rect(bx, 12, bw * 2 + 10, bh)),
+        Button("rules", tr("Rules"), Rect(bx, 192, bw, bh)),
+        Button("export", tr("Export game"), Rect(bx + bw + 10, 192, bw, bh)),
     ]
     if turn:
         label = tr("Play card") if g.phase is Phase.PLAY else tr("To the crib")

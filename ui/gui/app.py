@@ -13,11 +13,15 @@ import concurrent.futures as cf
 import time
 from dataclasses import dataclass
 
+import arcade
+
 from ..controller import Mode, SaveError, TableController
 from ..saves import SaveStore
 from ..scene import FELT, HEIGHT, WIDTH, Scene, StartOptions
 from .autoplay import autoplay
 from .render import Renderer, color_clear
+from .rules_view import RulesView
+from .sound import Sounds
 from .start_view import StartView
 from .table_view import TableView
 from .window import ScaledWindow
@@ -59,15 +63,28 @@ class GameWindow(ScaledWindow):
         self._pool = cf.ThreadPoolExecutor(max_workers=1) if self.settings.threaded else None
         self.errors: list[str] = []
         self.options.has_save = bool(store and store.exists())
+        self.options.four_colour = self.options.four_colour or self.settings.four_colour
+        self.sounds = Sounds()
         self.start_view = StartView(self)
         self.show_view(self.start_view)
 
     # ------------------------------------------------------------------------ screens
     @property
-    def screen(self) -> StartView | TableView:
+    def screen(self) -> StartView | TableView | RulesView:
         view = self.current_view
-        assert isinstance(view, (StartView, TableView))
+        assert isinstance(view, (StartView, TableView, RulesView))
         return view
+
+    def show_screen(self, view: arcade.View) -> None:
+        self.show_view(view)
+        self._redraw = True
+
+    def show_rules(self) -> None:
+        """The rules in the current language; Back returns to this screen."""
+        view = self.current_view
+        ctl = self.ctl
+        lang = ctl.lang if ctl is not None else self.options.lang
+        self.show_screen(RulesView(self, lang, view if view is not None else self.start_view))
 
     @property
     def ctl(self) -> TableController | None:
@@ -158,6 +175,7 @@ class GameWindow(ScaledWindow):
         color_clear(self, FELT, (0, 0, *self.get_framebuffer_size()))  # felt + letterbox bars
         screen = self.screen
         scene = screen.frame_scene() if isinstance(screen, TableView) else screen.current_scene()
+        self.renderer.four_colour = self.options.four_colour
         with self.camera.activate():
             self.renderer.draw(scene)
         self._drawn_key = self._scene_key

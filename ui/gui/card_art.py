@@ -51,7 +51,7 @@ def _recolour(img: Image.Image, suit: int) -> Image.Image:
     out = white - share[..., None] * (white - new)
     rgb[mask] = out[mask]
     a[..., :3] = rgb
-    return Image.fromarray(a.astype(np.uint8), "RGBA")
+    return Image.fromarray(a.astype(np.uint8))
 
 
 def _letter(img: Image.Image, letter: str, color: tuple[int, int, int]) -> None:

@@ -61,7 +61,7 @@ class Renderer:
                 label.color,
                 label.size,
                 width=label.width or 0,
-                align="center" if label.width else "left",
+                align="left" if label.anchor_x == "left" or not label.width else "center",
                 font_name=FONT,
                 bold=label.bold,
                 anchor_x=label.anchor_x,
