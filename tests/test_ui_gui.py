@@ -593,3 +593,20 @@ def test_rules_screen_export_and_four_colours(window, tmp_path) -> None:
     click_id(window, "four_colour")
     assert window.options.four_colour
     click_id(window, "four_colour")
+
+
+def test_fresh_seeds_come_from_os_entropy_not_the_clock(window, monkeypatch) -> None:
+    """Issue 15, leak 3: a clock seed (``time_ns() % 2e9``) can be brute-forced from the cards
+    one sees. With the clock frozen, two new games still get different seeds, from 63 bits, and
+    the seed is recorded in the save so Continue and Restart give the same deals."""
+    import time
+
+    monkeypatch.setattr(time, "time_ns", lambda: 1_234_567_890_123)
+    window.options.hotseat = False
+    seeds = set()
+    for _ in range(3):
+        window.new_game()
+        seeds.add(window.ctl.seed)
+        assert window.ctl.to_save()["seed"] == window.ctl.seed
+    assert len(seeds) == 3 and max(seeds) >= 2**40  # 2e9 clock seeds stay below 2**31
+    window.show_menu()

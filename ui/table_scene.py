@@ -229,7 +229,7 @@ def _buttons(s: Scene, ctl: TableController) -> None:
         Button("undo", tr("Undo"), Rect(bx, 132, bw, bh), ctl.can_undo),
         Button("redo", tr("Redo"), Rect(bx + bw + 10, 132, bw, bh), ctl.can_redo),
         Button("hint", tr("Hint"), Rect(bx, 72, bw, bh), turn),
-        Button("restart", tr("Restart"), Rect(bx + bw + 10, 72, bw, bh)),
+        Button("restart", tr("Restart"), Rect(bx + bw + 10, 72, bw, bh), ctl.can_restart),
         Button("menu", tr("Menu"), Rect(bx, 12, bw * 2 + 10, bh)),
         Button("rules", tr("Rules"), Rect(bx, 192, bw, bh)),
         Button("export", tr("Export game"), Rect(bx + bw + 10, 192, bw, bh)),

@@ -16,6 +16,9 @@ from ..controller import Mode
 if TYPE_CHECKING:
     from .app import GameWindow
 
+#: The pilot's stream of agent randomness (the table's own streams are 77 and 1000 + seat).
+PILOT_STREAM = 3
+
 
 class _Pilot:
     """Clicks the window's scene targets and keeps the screenshots it was asked for."""
@@ -89,12 +92,13 @@ def autoplay(
     screenshots show real selections (preview), confirmations, the show and the hotseat screen.
     Motion is off unless ``motion`` (then the clicks land while cards are still moving).
     """
-    import numpy as np
-
     from agents import make_agent
+    from agents.seeding import agent_rng
 
     agent = make_agent(pilot)
-    rng = np.random.default_rng(seed)
+    # The pilot is an agent too: its generator must not carry the game seed (issue 15, leak 1).
+    table = window.ctl
+    rng = agent_rng(table.agent_seed if table is not None else 0, seed, PILOT_STREAM)
     p = _Pilot(window, outdir, every)
     saved, window.settings.motion = window.settings.motion, motion
     try:
