@@ -444,6 +444,8 @@ def test_monkey_random_clicks_and_keys(window, motion: bool) -> None:
         "newgame": 0.3,
         "hint": 0.1,
         "skip": 0.3,
+        "rules": 0.02,
+        "export": 0.005,
     }
     games = 0
 
@@ -493,6 +495,10 @@ def test_monkey_random_clicks_and_keys(window, motion: bool) -> None:
                 else 0
             )
             key(window, k, mod)
+        if type(window.current_view).__name__ == "RulesView":  # Rules: read on, then back
+            click_id(window, "rules:next" if rng.random() < 0.5 else "rules:back")
+            if type(window.current_view).__name__ == "RulesView":
+                click_id(window, "rules:back")
         if window.ctl is None:  # Escape: back to the start screen, then on
             click_id(
                 window, "continue" if window.options.has_save and rng.random() < 0.9 else "play"
