@@ -232,13 +232,17 @@ def test_keyboard_aids_R11_7(window) -> None:
     assert set(ctl.game.discards[0]) == {hand[0], hand[2]}
 
 
-def test_resized_window_scales_the_table(window) -> None:
+@pytest.mark.parametrize(("size", "scale"), [((900, 800), 900 / 1280), ((1024, 640), 0.8),
+                                           ((1920, 1080), 1.35)])  # fmt: skip
+def test_resized_window_scales_the_table(window, size, scale) -> None:
+    """From 1024x640 to full HD the table scales as a whole (letterboxed) and clicks land."""
     window.start_table(TableController(2, mode=Mode.COMPUTER))
     ctl = window.ctl
     to_phase(window, Phase.DISCARD)
-    window.on_resize(900, 800)
+    window.on_resize(*size)
     try:
-        assert window.scale_ < 1 and window.offset[1] > 0  # letterboxed
+        assert window.scale_ == pytest.approx(scale)
+        assert window.offset[0] >= 0 and window.offset[1] >= 0  # letterboxed, never cropped
         hand = ctl.hand_cards(0)
         click_id(window, f"card:{hand[4]}")
         assert ctl.selection == (hand[4],)
