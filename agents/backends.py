@@ -23,6 +23,7 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 
+from .procs import pid_alive
 from .tournament import GameResult, Task, TaskStopped, TournamentError, TournamentPlan, play_task
 
 BACKENDS = ("serial", "pool", "ray")
@@ -59,17 +60,9 @@ class SerialBackend:
 
 
 def _watch_parent(parent: int, ppid: int) -> None:
-    while True:
+    while pid_alive(parent) and os.getppid() == ppid:
         time.sleep(0.5)
-        try:
-            os.kill(parent, 0)
-            alive = os.getppid() == ppid
-        except ProcessLookupError:
-            alive = False
-        except OSError:  # e.g. no permission: the pid exists
-            alive = os.getppid() == ppid
-        if not alive:
-            os._exit(1)  # the run that wanted these games is gone
+    os._exit(1)  # the run that wanted these games is gone
 
 
 def _worker_init(parent: int) -> None:
@@ -93,11 +86,15 @@ def check_sendable(plan: TournamentPlan, backend: str) -> None:
             "pass a spec string, or use the serial backend (workers=1)"
         )
         if backend == "pool" and module == "__main__":
-            raise TournamentError(f"agent {label!r} comes from __main__, which pool workers cannot import: {how}")
+            raise TournamentError(
+                f"agent {label!r} comes from __main__, which pool workers cannot import: {how}"
+            )
         try:
             pickle.dumps(src)
         except Exception as exc:
-            raise TournamentError(f"agent {label!r} cannot be sent to {backend} workers ({exc}): {how}") from None
+            raise TournamentError(
+                f"agent {label!r} cannot be sent to {backend} workers ({exc}): {how}"
+            ) from None
 
 
 def default_start_method() -> str:

@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
+from .procs import pid_alive
 from .tournament import SEAT_FIELDS, GameResult, SeatStats
 
 SCHEMA_VERSION = 1
@@ -374,20 +375,6 @@ class ResultsStore:
         return {(int(r["pairing"]), int(r["start"])): int(r["n"]) for r in rows}
 
 
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # exists, not ours
-        return True
-    try:  # a zombie (killed, not yet reaped) is dead too
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            return f.read().rsplit(b")", 1)[-1].split()[0] != b"Z"
-    except (OSError, IndexError):
-        return True
-
-
 def _is_dead(r: dict) -> bool:
     beat = r.get("heartbeat")
     if not isinstance(beat, (int, float)):
@@ -398,7 +385,7 @@ def _is_dead(r: dict) -> bool:
     if time.time() - beat > STALE_S:
         return True
     pid = r.get("pid")
-    return isinstance(pid, int) and r.get("host") == socket.gethostname() and not _pid_alive(pid)
+    return isinstance(pid, int) and r.get("host") == socket.gethostname() and not pid_alive(pid)
 
 
 _RUN_TYPES = {"agents": list, "params": dict, "versions": dict, "summary": (dict, type(None))}

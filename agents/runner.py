@@ -149,4 +149,6 @@ def run_plan(
             be.close()
         interrupted = interrupted or stop.event.is_set()
     results.sort(key=lambda r: r.key)
-    return RunOutcome(plan, tuple(results), interrupted, elapsed, be.name, be.workers, tally, played)
+    return RunOutcome(
+        plan, tuple(results), interrupted, elapsed, be.name, be.workers, tally, played
+    )

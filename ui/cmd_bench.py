@@ -88,6 +88,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_false",
         help="play each seed once (seat 0 = first-listed agent) instead of twice with seats swapped",
     )
+    _add_output_arguments(p)
+
+
+def _add_output_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--db", type=Path, default=None, help=f"results database (default {default_db_path()})"
     )
