@@ -504,3 +504,42 @@ def test_monkey_random_clicks_and_keys(window) -> None:
         f"monkey: {events} events, {games} games started, {finished} finished, every winner >= 121"
     )
     assert not window.errors
+
+
+def test_gui_modules_stay_small() -> None:
+    """One View per screen keeps ui/gui readable: modules <= 500 lines, functions <= 80."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "ui" / "gui"
+    for path in sorted(root.glob("*.py")):
+        text = path.read_text()
+        assert text.count("\n") <= 500, path.name
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                n = node.end_lineno - node.lineno + 1
+                assert n <= 80, f"{path.name}:{node.name} has {n} lines"
+
+
+def test_key_map_table() -> None:
+    """The key map answers like the table did: Ctrl+Z undo, Ctrl+Shift+Z redo, digits only on a
+    turn, Enter per state."""
+    pytest.importorskip("arcade")
+    import arcade
+
+    from ui.gui.keys import TABLE_KEYS, lookup
+
+    k = arcade.key
+
+    def act(state: str, sym: int, mod: int = 0):
+        b = lookup(TABLE_KEYS, state, sym, mod)
+        return (b.action, b.arg) if b else None
+
+    assert act("show", k.Z, k.MOD_CTRL) == ("undo", 0)
+    assert act("turn", k.Z, k.MOD_CTRL | k.MOD_SHIFT) == ("redo", 0)
+    assert act("turn", k.Z) is None
+    assert act("over", k.ESCAPE) == ("menu", 0)
+    assert act("show", k.ENTER) == ("next", 0) and act("over", k.SPACE) == ("newgame", 0)
+    assert act("reveal", k.RETURN) == ("reveal", 0) and act("reveal", k.KEY_1) is None
+    assert act("turn", k.KEY_3) == ("select", 2) and act("turn", k.NUM_6) == ("select", 5)
+    assert act("turn", k.SPACE) == ("go_or_select", 0) and act("turn", k.NUM_ENTER) == ("go", 0)
