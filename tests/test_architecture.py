@@ -300,3 +300,16 @@ def test_docs_cite_files_that_exist() -> None:
             if not (ROOT / path).exists():
                 missing.append(f"{doc.relative_to(ROOT)} cites {path}")
     assert not missing, missing
+
+
+def test_readme_sections_are_named_by_capability() -> None:
+    """README headings say what a part does, not which issue asked for it."""
+    import re
+
+    heads = [
+        ln
+        for ln in (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+        if ln.startswith("#")
+    ]
+    bad = [h for h in heads if re.search(r"\bissues? \d", h, re.IGNORECASE)]
+    assert not bad, bad
