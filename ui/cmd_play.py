@@ -29,7 +29,8 @@ def _usage(msg: str) -> int:
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--opponent", default="medium", metavar="LEVEL_OR_SPEC",
-                   help="easy, medium, hard, expert, or an agent spec such as 'random' (default: medium)")
+                   help="easy, medium, hard, expert, or an agent spec such as 'random' or "
+                        "'my_bot:MyBot' (see `cribbage agents`; default: medium)")
     p.add_argument("--hotseat", action="store_true", help="two people on one screen (pass and play)")
     p.add_argument("--seed", type=argtypes.seed, default=None, help="seed of the game (default: random; 0 with --autoplay, for reproducible runs)")
     p.add_argument("--lang", choices=("es", "fr", "en"), default=None,
@@ -79,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
         size = _size(args.size)
         opponent = resolve_opponent(args.opponent)
         watch = tuple(resolve_opponent(a) for a in args.watch) if args.watch else None
+        pilot = resolve_opponent(args.pilot)
     except (ValueError, AgentSpecError) as exc:
         return _usage(str(exc))
     if args.screenshots is not None and args.autoplay is None:
@@ -125,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
         window.start_table(TableController(seed, mode=Mode.HOTSEAT if args.hotseat
                                            else Mode.COMPUTER, opponent=opponent, lang=lang))
     if headless:
-        shots = autoplay(window, args.autoplay, args.screenshots, pilot=args.pilot,
+        shots = autoplay(window, args.autoplay, args.screenshots, pilot=pilot,
                          seed=seed)
         ctl = window.ctl
         if ctl is not None:
