@@ -88,14 +88,14 @@ def test_agents_as_strategies_agree_with_the_built_ins() -> None:
 
 def test_user_function_strategies(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "my_discards.py").write_text(STRATS)
-    r = compare(["analyzer", "my_discards:keep_fives:spare=3"], 200, seed=1)
+    (tmp_path / "disc_bench_strats.py").write_text(STRATS)
+    r = compare(["analyzer", "disc_bench_strats:keep_fives:spare=3"], 200, seed=1)
     assert r["strategies"][1]["kind"] == "function"
     assert r["strategies"][1]["vs_first"]["mean"]["ci95"][1] < 0
     with pytest.raises(StrategyError, match="expected two of its cards"):
-        compare(["my_discards:nonsense"], 3, seed=1)
+        compare(["disc_bench_strats:nonsense"], 3, seed=1)
     with pytest.raises(AgentSpecError, match="spare must be an integer"):
-        make_strategy("my_discards:keep_fives:spare=x")
+        make_strategy("disc_bench_strats:keep_fives:spare=x")
     with pytest.raises(
         StrategyError, match="unknown discard strategy 'bset-hand'; known: random, best-hand"
     ):

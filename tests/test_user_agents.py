@@ -64,6 +64,8 @@ def _bench(here: Path, backend: str, capsys) -> dict:
         "8",
         "--seed",
         "3",
+        "--agent-seed",
+        "9",
         "--block",
         "1",
         "--backend",

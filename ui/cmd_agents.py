@@ -104,6 +104,20 @@ def _help(i: AgentInfo) -> str:
     return "\n".join(lines)
 
 
+def _strategy_help(name: str) -> str | None:
+    """The help of a discard strategy by name (built-in or plug-in), if NAME is one."""
+    from agents.discard_bench import BUILTIN
+    from agents.registry import DISCARD_GROUP, plugins
+
+    key = name.strip().lower()
+    if key in BUILTIN:
+        return f"{key} (built-in discard strategy): {BUILTIN[key]}\n\ncribbage discards {key} ..."
+    ep = plugins(DISCARD_GROUP).get(key)
+    if ep is None:
+        return None
+    return f"{key} (plug-in discard strategy, {ep.value})\n\ncribbage discards {key} ..."
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         if args.name is None:
@@ -112,6 +126,10 @@ def run(args: argparse.Namespace) -> int:
             return 0
         info = agent_info(args.name)
     except AgentSpecError as exc:
+        strategy = _strategy_help(args.name)
+        if strategy:
+            print(strategy)
+            return 0
         print(f"cribbage agents: {exc}", file=sys.stderr)
         return 2
     print(json.dumps(_info_json(info)) if args.json else _help(info))
