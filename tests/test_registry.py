@@ -328,3 +328,19 @@ def test_agents_help_of_an_import_path(tmp_path: Path, monkeypatch, capsys) -> N
         ("depth", "int", 1),
         ("loud", "bool", False),
     ]
+
+
+@pytest.mark.parametrize("name", sorted(AGENTS))
+def test_declared_parameters_match_the_constructor(name: str) -> None:
+    """PARAMS is declared once per agent: it names exactly the constructor's arguments, and
+    every default is an allowed value."""
+    import inspect
+
+    from agents.registry import import_target
+
+    cls = import_target(AGENTS[name])
+    declared = getattr(cls, "PARAMS", ())
+    assert [p.name for p in declared] == list(inspect.signature(cls).parameters)
+    for p in declared:
+        if not p.required:
+            assert p.parse(p.default) == p.default
