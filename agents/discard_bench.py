@@ -402,13 +402,15 @@ def whole_games(
     games: int,
     seed: int = 0,
     *,
+    agent_seed: int | None = None,
     backend: str = "pool",
     workers: int | None = None,
 ) -> dict:
     """Each strategy's discards with expectimax pegging against ``expectimax`` itself, on the
-    same duplicate deals; margins per duplicate pair are compared with the first strategy's."""
-    from .runner import run_plan
-    from .tournament import make_plan, summarize_pairing
+    same duplicate deals and one agent seed (fresh if None, and recorded); margins per duplicate
+    pair are compared with the first strategy's."""
+    from .bench import run_tournament
+    from .seeding import new_agent_seed
 
     for s in specs:
         if "," in s:
@@ -416,13 +418,18 @@ def whole_games(
                 f"--games plays {s!r} in worker processes as "
                 f"'discarder:strategy=...': give it at most one parameter (no commas)"
             )
+    agent_seed = new_agent_seed() if agent_seed is None else agent_seed
     out, pair_margins = [], []
     for s in specs:
-        plan = make_plan([f"discarder:strategy={s}", "expectimax"], games, seed)
-        run = run_plan(plan, backend=backend, workers=workers)
-        if run.interrupted:
+        run = run_tournament(
+            [f"discarder:strategy={s}", "expectimax"], games, seed, agent_seed=agent_seed,
+            backend=backend, workers=workers, keep_results=True,
+        )  # fmt: skip
+        if run.status == "interrupted":
             raise KeyboardInterrupt
-        p = summarize_pairing(plan.pairings[0], run.results)
+        if run.status != "complete":
+            raise RuntimeError(f"the games of {s!r} failed: {run.error}")
+        p = run.summary["pairings"][0]
         by_pair: dict[int, list[int]] = {}
         for r in run.results:
             by_pair.setdefault(r.index, []).append(r.margin_a)
@@ -439,4 +446,10 @@ def whole_games(
         if out:
             row["margin_vs_first"] = _ci(pair_margins[-1] - pair_margins[0])
         out.append(row)
-    return {"games": games, "seed": seed, "opponent": "expectimax", "results": out}
+    return {
+        "games": games,
+        "seed": seed,
+        "agent_seed": str(agent_seed),
+        "opponent": "expectimax",
+        "results": out,
+    }

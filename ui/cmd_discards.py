@@ -58,6 +58,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="also play N games (even) per strategy: its discards with expectimax "
         "pegging against expectimax, duplicate deals",
     )
+    p.add_argument(
+        "--agent-seed",
+        type=argtypes.agent_seed,
+        default=None,
+        help="for --games: seed of the agents' own randomness (default: fresh, recorded)",
+    )
     p.add_argument("--backend", choices=BACKENDS, default="pool", help="for --games (default pool)")
     p.add_argument("--workers", type=argtypes.positive_int, default=None, help="for --games")
     p.add_argument(
@@ -166,7 +172,12 @@ def _measure(args: argparse.Namespace) -> dict:
             bar.close()
     if args.games:
         report["games"] = whole_games(
-            args.strategies, args.games, args.seed, backend=args.backend, workers=args.workers
+            args.strategies,
+            args.games,
+            args.seed,
+            agent_seed=args.agent_seed,
+            backend=args.backend,
+            workers=args.workers,
         )
     return report
 
