@@ -393,7 +393,9 @@ def _is_dead(r: dict) -> bool:
     return isinstance(pid, int) and r.get("host") == socket.gethostname() and not pid_alive(pid)
 
 
-_RUN_TYPES = {"agents": list, "params": dict, "versions": dict, "summary": (dict, type(None))}
+_RUN_TYPES: dict[str, type | tuple[type, ...]] = {
+    "agents": list, "params": dict, "versions": dict, "summary": (dict, type(None)),
+}  # fmt: skip
 
 
 def _decode_run(r: dict, path: Path, strict: bool = True) -> dict:
