@@ -122,6 +122,11 @@ def _explain(path: Path, exc: sqlite3.Error) -> ResultsStoreError:
         and "disk image" in msg
     ):
         hint = "the file is not a valid results database (corrupt or another format); choose another file with --db"
+    elif "full" in msg or "disk I/O" in msg:
+        hint = (
+            "the disk is full or failing; the games saved so far are kept: free space, then "
+            "`cribbage bench --resume RUN` finishes the run (or choose another file with --db)"
+        )
     elif "readonly" in msg or "unable to open" in msg:
         hint = "the file or its folder is not writable; choose another file with --db"
     else:
@@ -389,11 +394,8 @@ def _is_dead(r: dict) -> bool:
 
 
 _RUN_TYPES: dict[str, type | tuple[type, ...]] = {
-    "agents": list,
-    "params": dict,
-    "versions": dict,
-    "summary": (dict, type(None)),
-}
+    "agents": list, "params": dict, "versions": dict, "summary": (dict, type(None)),
+}  # fmt: skip
 
 
 def _decode_run(r: dict, path: Path, strict: bool = True) -> dict:

@@ -72,19 +72,20 @@ class _Stop:
             signal.signal(sig, previous)  # type: ignore[arg-type]
 
 
-def _progress_bar(plan: TournamentPlan, tally: Tally, be: Any) -> Any:
-    from tqdm import tqdm
-
-    return tqdm(
-        total=plan.total_games, initial=tally.games, unit="game", file=sys.stderr,
-        dynamic_ncols=True, desc=f"{be.name} x{be.workers}",
-    )  # fmt: skip
+def _handle(block: Sequence[GameResult], on_block: Callable | None) -> bool:
+    """Give ``block`` to ``on_block``; True if the run must stop after it."""
+    if on_block is None:
+        return False
+    try:
+        return on_block(block) is False
+    except KeyboardInterrupt:  # Ctrl-C while handling a block: it is kept, the run stops
+        return True
 
 
 def run_plan(
     plan: TournamentPlan,
     *,
-    backend: Any = "pool",
+    backend: str | Any = "pool",
     workers: int | None = None,
     address: str | None = None,
     on_block: Callable[[Sequence[GameResult]], bool | None] | None = None,
@@ -103,7 +104,7 @@ def run_plan(
     are kept and counted, ``interrupted=True``; blocks in flight are dropped (each is small).
     ``tally`` continues an earlier count (a resumed run).
     """
-    be = make_backend(backend, workers, address) if isinstance(backend, str) else backend
+    be: Any = make_backend(backend, workers, address) if isinstance(backend, str) else backend
     try:
         check_sendable(plan, be.name)
     except Exception:
@@ -112,20 +113,21 @@ def run_plan(
     tally = tally if tally is not None else Tally(plan)
     results: list[GameResult] = []
     played = 0
-    interrupted = False
-    bar = _progress_bar(plan, tally, be) if progress else None
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(
+            total=plan.total_games, initial=tally.games, unit="game", file=sys.stderr,
+            dynamic_ncols=True, desc=f"{be.name} x{be.workers}",
+        )  # fmt: skip
     start = time.perf_counter()
     with _Stop() as stop:
         try:
             for block in be.run(plan.iter_tasks(skip), stop.event):
                 if block:
-                    if on_block is not None:
-                        try:
-                            go_on = on_block(block)
-                        except KeyboardInterrupt:  # Ctrl-C while handling a block: kept, stop
-                            go_on = False
-                        if go_on is False:
-                            stop.event.set()  # the block is counted, then the run stops
+                    if _handle(block, on_block):
+                        stop.event.set()  # the block is counted, then the run stops
                     tally.add(block)
                     played += len(block)
                     if keep_results:
@@ -135,22 +137,20 @@ def run_plan(
                 if on_tick is not None:
                     on_tick()
                 if stop.event.is_set():
-                    interrupted = True
                     break
         except KeyboardInterrupt:
-            interrupted = True
+            stop.event.set()
         except Exception:
             # Ctrl-C reaches the whole process group; a pool worker still starting up (before it
             # ignores SIGINT) dies of it and breaks the pool. That is the interruption, not a failure.
             if not stop.event.is_set():
                 raise
-            interrupted = True
         finally:
             elapsed = time.perf_counter() - start
             if bar is not None:
                 bar.close()
             be.close()
-        interrupted = interrupted or stop.event.is_set()
+        interrupted = stop.event.is_set()
     results.sort(key=lambda r: r.key)
     return RunOutcome(
         plan, tuple(results), interrupted, elapsed, be.name, be.workers, tally, played
