@@ -17,7 +17,8 @@ from cribbage_env.actions import discard_action, discard_cards
 from cribbage_env.openspiel import CribbageState
 from cribbage_env.views import PlayerView
 
-from .base import Agent, AgentSpecError
+from .base import Agent
+from .params import Param
 
 
 class AgentBot(pyspiel.Bot):
@@ -64,18 +65,17 @@ class ISMCTSAgent:
     """
 
     name = "ismcts"
+    PARAMS = (
+        Param("sims", int, 50, "ISMCTS simulations per decision", low=1, high=20_000),
+        Param("uct_c", float, 5.0, "UCT exploration constant", low=0.01, high=100),
+        Param(
+            "rollouts", int, 1, "random roll-outs to the end of the game per leaf", low=1, high=50
+        ),
+    )
 
-    def __init__(self, sims: int | str = 50, uct_c: float | str = 5.0, rollouts: int | str = 1):
-        try:
-            self.sims, self.uct_c, self.rollouts = int(sims), float(uct_c), int(rollouts)
-        except ValueError:
-            raise AgentSpecError(
-                f"ismcts: sims and rollouts are integers, uct_c a number; got sims={sims!r}, "
-                f"uct_c={uct_c!r}, rollouts={rollouts!r}"
-            ) from None
-        if not (1 <= self.sims <= 100_000 and 1 <= self.rollouts <= 100 and self.uct_c > 0):
-            raise AgentSpecError("ismcts: sims in 1..100000, rollouts in 1..100, uct_c > 0")
-        self.spec = f"ismcts:sims={self.sims},uct_c={self.uct_c:g},rollouts={self.rollouts}"
+    def __init__(self, sims: int = 50, uct_c: float = 5.0, rollouts: int = 1) -> None:
+        self.sims, self.uct_c, self.rollouts = sims, uct_c, rollouts
+        self.spec = f"ismcts:sims={sims},uct_c={uct_c:g},rollouts={rollouts}"
         self._game = pyspiel.load_game("python_cribbage")
 
     def _search(self, state: CribbageState, rng: np.random.Generator) -> int:

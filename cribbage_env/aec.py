@@ -105,7 +105,11 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         - v0: initial version.
     """
 
-    metadata = {"render_modes": ["ansi"], "name": "cribbage_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {
+        "render_modes": ["ansi"],
+        "name": "cribbage_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -154,7 +158,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
-        self.agent_selection = AGENTS[self.game.current_player]
+        self.agent_selection = AGENTS[self.game.to_act]
         self._update_infos()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -194,7 +198,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
                 self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
         if not any(self.terminations.values()):
-            self.agent_selection = AGENTS[g.current_player]
+            self.agent_selection = AGENTS[g.to_act]
         else:
             self.agent_selection = AGENTS[1 - seat]
         self._update_infos()
@@ -218,6 +222,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
 
     # ------------------------------------------------------------------------- internals
     def _update_infos(self) -> None:
+        assert self._ep is not None
         self.infos = {}
         for seat, agent in enumerate(AGENTS):
             self.infos[agent] = {"action_mask": self._ep.mask(seat)}

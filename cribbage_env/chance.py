@@ -23,9 +23,14 @@ def _generator(seed: int, *key: int) -> np.random.Generator:
 
 
 class ChanceSource(Protocol):
-    """Where a state's cards come from: :class:`Chance` (the seed's) or a driver's own draws."""
+    """Where a state's cards come from: :class:`Chance` (the seed's) or a driver's own draws.
+
+    ``first_cut`` is asked only by a game that starts with the cut for the first deal.
+    """
 
     def deck(self, deal: int) -> list[int]: ...
+
+    def first_cut(self, attempt: int) -> tuple[int, int]: ...
 
 
 class Chance:

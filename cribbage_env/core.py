@@ -68,7 +68,8 @@ class Rules:
     """The rule parameters of a game: who wins and how many game points a win is worth.
 
     ``target``: the score that wins (R10; 121 standard, 61 in the short game). ``skunk``: a loser
-    under this line gives 2 game points, ``double_skunk``: under this one 3 (R10.2). Carried by
+    under this line gives 2 game points, ``double_skunk``: under this one 3 (the usual lines;
+    game points are not on the rules cards). Carried by
     the state, every view and (when not standard) every record, so nothing imports a constant.
 
     >>> STANDARD.game_points((121, 95)), STANDARD.game_points((121, 80)), STANDARD.game_points((50, 121))

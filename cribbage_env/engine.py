@@ -44,6 +44,7 @@ from .core import (
 from .events import Event
 from .scoring import ScoreKind, _score_fast, play_points_fast
 from .state import State, check_seed
+from .views import PlayerView, make_view
 
 __all__ = [
     "CribbageError", "Event", "EventKind", "GameState", "IllegalActionError", "Phase",
@@ -372,6 +373,7 @@ class GameState(State):
     def _show(self) -> None:
         """R9: pone's hand, dealer's hand, then the crib, each stopping at the target (R10)."""
         s = self.starter
+        assert s is not None  # the show follows the cut
         dealer = self.dealer
         for p, (a, b, c, d), crib, what in (
             (1 - dealer, self.kept[1 - dealer], False, "hand"),
@@ -383,6 +385,10 @@ class GameState(State):
             if pts and self._add(p, pts):
                 return
         self._start_deal()
+
+    def view(self, seat: int) -> PlayerView:
+        """What seat ``seat`` may see (see :mod:`cribbage_env.views`)."""
+        return make_view(self, seat)
 
     # ----------------------------------------------------------------------------- records
     def to_record(self) -> dict:

@@ -7,7 +7,7 @@ The env wraps the rules engine (:mod:`cribbage_env.engine`); observations and ma
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import gymnasium as gym
 import numpy as np
@@ -171,7 +171,7 @@ class CribbageEnv(gym.Env):
     - v0: initial version; ``cribbage/CribbageShort-v0`` is the same env with ``rules="short"``.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(
         self,
@@ -334,6 +334,16 @@ class CribbageEnv(gym.Env):
                 name = getattr(agent, "name", type(agent).__name__)
                 raise OpponentError(f"opponent {name!r} chose an illegal action: {exc}") from None
 
+    def _view(self) -> PlayerView:
+        """The learner's view now (the finished deal's at the end of a one-deal episode)."""
+        assert self._ep is not None, "call reset() first"
+        return self._ep.view(self.seat)
+
+    @property
+    def _pending(self) -> int | None:
+        """The learner's first discard pick while it waits for the second."""
+        return self._ep.pending[self.seat] if self._ep is not None else None
+
     def _observe(self) -> dict[str, np.ndarray]:
         assert self._ep is not None
         obs, mask = self._ep.encode(self.seat)
@@ -341,6 +351,7 @@ class CribbageEnv(gym.Env):
         return {"observation": obs, "action_mask": mask.copy()}
 
     def _info(self, illegal: bool) -> dict[str, Any]:
+        assert self._mask is not None  # set by _observe, which every caller runs first
         info: dict[str, Any] = {
             "action_mask": self._mask.copy(),
             "seat": self.seat,
@@ -390,7 +401,7 @@ class FlatObservation(gym.ObservationWrapper):
 
     def __init__(self, env: gym.Env) -> None:
         super().__init__(env)
-        self.observation_space = env.observation_space["observation"]
+        self.observation_space = cast(spaces.Dict, env.observation_space)["observation"]
 
     def observation(self, observation: dict[str, np.ndarray]) -> np.ndarray:
         return observation["observation"]
@@ -405,7 +416,7 @@ class RLlibMaskObservation(gym.ObservationWrapper):
 
     def __init__(self, env: gym.Env) -> None:
         super().__init__(env)
-        inner = env.observation_space
+        inner = cast(spaces.Dict, env.observation_space)
         self.observation_space = spaces.Dict(
             {"observations": inner["observation"], "action_mask": inner["action_mask"]}
         )

@@ -80,7 +80,7 @@ class Event(_EventFields):
         return ()
 
     @property
-    def count(self) -> int:
+    def count(self) -> int:  # type: ignore[override]  # the running total, not tuple.count
         """The running total after a PLAY event (its cards are the sequence since the reset)."""
         return sum(VALUE[c] for c in self.cards) if self.kind is _PLAY else 0
 

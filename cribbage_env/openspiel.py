@@ -63,6 +63,9 @@ class ScriptedChance:
     def deck(self, deal: int) -> list[int]:
         return self.decks[deal]
 
+    def first_cut(self, attempt: int) -> tuple[int, int]:
+        raise AssertionError("states start at a deal (the first dealer is a chance node)")
+
     def fork(self) -> ScriptedChance:
         return ScriptedChance({k: v[:] for k, v in self.decks.items()})
 
@@ -255,7 +258,7 @@ class CribbageState(pyspiel.State):
             self._t.trace.append((None, f"starter {card_str(action)}"))
 
     def _apply_pick(self, p: int, card: int) -> None:
-        g = self._t.g
+        g = self.engine
         self._t.hist.append((("pick", g.deal_no, p), card))
         self._t.trace.append((p, f"P{p} discards {card_str(card)}"))
         if self._t.pending is None:
@@ -267,7 +270,7 @@ class CribbageState(pyspiel.State):
 
     def _reveal_show(self) -> None:
         """The show laid both hands and the crib face up (R9): they join both seats' knowledge."""
-        g = self._t.g
+        g = self.engine
         old_dealer = 1 - g.dealer
         self._t.trace.append(
             (
@@ -293,7 +296,7 @@ class CribbageState(pyspiel.State):
         g = self._t.g
         if g is None or not g.is_over:
             return [0.0, 0.0]
-        w = g.winner
+        w = 0 if g.winner == 0 else 1
         mode = self.get_game().returns_mode
         if mode == "win":
             value = 1.0
@@ -379,7 +382,7 @@ class CribbageState(pyspiel.State):
         return self.clone()  # the true world always fits; reached only for vanishing odds
 
     def _resampled_history(self, me: int, rng: np.random.Generator) -> list[int] | None:
-        g = self._t.g
+        g = self.engine
         opp = 1 - me
         deal = g.deal_no
         hist = self._t.hist

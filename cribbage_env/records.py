@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .actions import action_str, parse_action
 from .cards import CardParseError, card_str
@@ -30,10 +30,10 @@ def _cards(cards) -> list[str]:
 
 
 def _new_deal(e: Event) -> dict[str, Any]:
-    pone = 1 - e.player
+    dealer = cast(int, e.player)  # a DEAL event's player is the dealer
     hands: list[list[str]] = [[], []]
-    hands[pone] = _cards(e.cards[:6])
-    hands[e.player] = _cards(e.cards[6:])
+    hands[1 - dealer] = _cards(e.cards[:6])
+    hands[dealer] = _cards(e.cards[6:])
     return {
         "number": e.deal,
         "dealer": e.player,

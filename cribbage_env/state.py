@@ -12,11 +12,10 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from .chance import Chance, ChanceSource, shared_chance
+from .chance import ChanceSource, shared_chance
 from .core import STANDARD, EventKind, Phase, PositionError, Rules
 from .events import Event
 from .positions import check_in_play, check_scores
-from .views import PlayerView, make_view
 
 _S = TypeVar("_S", bound="State")
 _new = object.__new__
@@ -40,7 +39,7 @@ class State:
     rules: Rules
     seed: int
     interactive_cuts: bool
-    _chance: Chance
+    _chance: ChanceSource
     phase: Phase
     dealer: int
     deal_no: int
@@ -70,7 +69,7 @@ class State:
         seed: int,
         interactive_cuts: bool,
         rules: Rules,
-        chance: Chance,
+        chance: ChanceSource,
         phase: Phase = Phase.CUT_FOR_DEAL,
         dealer: int = 0,
         deal_no: int = -1,
@@ -88,7 +87,7 @@ class State:
         goes: list[tuple[int, int]] | None = None,
         played: list[tuple[int, int]] | None = None,
         decisions: list[int] | None = None,
-        log: list[tuple] | None = None,
+        log: list[Event] | None = None,
         winner: int | None = None,
         cut_attempt: int = 0,
         cut_cards: list[int] | None = None,
@@ -278,7 +277,7 @@ class State:
         g._log.append(Event(EventKind.DEAL, 0, dealer, six, 0, None, sc))
         for p in (pone, dealer):
             g._log.append(Event(EventKind.DISCARD, 0, p, d[p], 0, None, sc))
-        g._log.append(Event(EventKind.STARTER, 0, None, (g.starter,), 0, None, sc))
+        g._log.append(Event(EventKind.STARTER, 0, None, (int(starter),), 0, None, sc))
         return g
 
     # ----------------------------------------------------------------------------- copies & views
@@ -296,10 +295,6 @@ class State:
             self.winner, self._cut_attempt, self._cut_cards[:], self.set_up,
         )  # fmt: skip
         return g
-
-    def view(self, seat: int) -> PlayerView:
-        """What seat ``seat`` may see (see :mod:`cribbage_env.views`)."""
-        return make_view(self, seat)
 
     def fingerprint(self) -> tuple:
         """Everything that defines the state, for equality checks (undo/redo, replay)."""

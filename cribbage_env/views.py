@@ -7,14 +7,14 @@ hand, the crib before the show, the deck order, the seed) can be reached through
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from .cards import cards_str
 from .core import STANDARD, EventKind, Phase, Rules
 from .events import Event
 
 if TYPE_CHECKING:  # views read a state through its public fields; they import no engine code
-    from .state import State
+    from .engine import GameState as State
 
 
 @dataclass(frozen=True)
@@ -112,7 +112,7 @@ def visible_events(state: State, seat: int | None) -> list[Event]:
     out = []
     for e in state.events:
         if e.kind is EventKind.DEAL:
-            pone = 1 - e.player
+            pone = 1 - cast(int, e.player)  # a DEAL event's player is the dealer
             own = () if seat is None else (e.cards[:6] if seat == pone else e.cards[6:])
             e = Event(e.kind, e.deal, e.player, own, 0, (), e.scores)
         elif e.kind is EventKind.DISCARD and e.player != seat:

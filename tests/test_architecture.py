@@ -28,10 +28,6 @@ MAX_MODULE_LINES = 500
 #: that meets the limits must leave the list (test_size_allowlist_is_still_needed).
 SIZE_ALLOWLIST = {
     "ui/controller.py",  # being split into narration, history, saves and a thin coordinator
-    "ui/scene.py",
-    "ui/scene.py:table_scene",
-    "ui/cmd_bench.py:add_arguments",  # the tournament library API takes the run out of the CLI
-    "ui/cmd_bench.py:run",
     "ui/cmd_play.py:run",
     "ui/cmd_replay.py:game_text",  # one narration module for the game, replay and narrate
 }
@@ -75,6 +71,8 @@ def _imports(tree: ast.AST, module: str, is_package: bool) -> list[str]:
     package = module if is_package else module.rpartition(".")[0]
 
     def visit(node: ast.AST) -> None:
+        if isinstance(node, ast.FunctionDef) and node.name == "__getattr__" and node in tree.body:
+            return  # a module __getattr__ re-exporting a moved name is an alias, not a dependency
         if isinstance(node, ast.If) and _is_type_checking(node):
             for child in node.orelse:
                 visit(child)
@@ -248,12 +246,26 @@ def test_no_module_outside_the_engine_reads_its_event_log() -> None:
 
 
 def test_no_module_holds_a_rule_constant() -> None:
-    """The target score and skunk lines are read from ``Rules`` (state, view or record)."""
-    names = ("WINNING_SCORE", "TARGET_SCORE", "SKUNK_LINE", "DOUBLE_SKUNK")
+    """The target score and skunk lines are read from ``Rules`` (state, view or record): no
+    module but ``cribbage_env/core.py`` binds 121, 91 or 61 to a module-level name, and nothing
+    imports ``WINNING_SCORE``."""
     hits = []
     for path in [*_sources(), *sorted((ROOT / "benchmarks").glob("*.py"))]:
-        text = path.read_text()
-        hits.extend(f"{path.relative_to(ROOT)}: {n}" for n in names if n in text)
+        rel = path.relative_to(ROOT).as_posix()
+        tree = ast.parse(path.read_text(), str(path))
+        for node in tree.body:
+            if (
+                isinstance(node, (ast.Assign, ast.AnnAssign))
+                and isinstance(node.value, ast.Constant)
+                and node.value.value in (121, 91, 61)
+                and rel != "cribbage_env/core.py"
+            ):
+                hits.append(f"{rel}:{node.lineno} binds {node.value.value}")
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and any(
+                a.name == "WINNING_SCORE" for a in node.names
+            ):
+                hits.append(f"{rel}:{node.lineno} imports WINNING_SCORE")
     assert not hits, hits
 
 
@@ -273,3 +285,31 @@ def test_state_fields_are_defined_once() -> None:
     from cribbage_env.state import State
 
     assert tuple(State.__slots__) == tuple(State.__annotations__)
+
+
+def test_docs_cite_files_that_exist() -> None:
+    """Every repository path quoted in the README and docs/ (`like/this.py`) exists."""
+    import re
+
+    cited = re.compile(r"`((?:[\w.-]+/)+[\w.-]+\.(?:py|md|json|po|toml|yaml|txt))`")
+    missing = []
+    for doc in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for path in cited.findall(doc.read_text(encoding="utf-8")):
+            if path.split("/")[0].isupper():  # a placeholder such as DIR/index.json
+                continue
+            if not (ROOT / path).exists():
+                missing.append(f"{doc.relative_to(ROOT)} cites {path}")
+    assert not missing, missing
+
+
+def test_readme_sections_are_named_by_capability() -> None:
+    """README headings say what a part does, not which issue asked for it."""
+    import re
+
+    heads = [
+        ln
+        for ln in (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+        if ln.startswith("#")
+    ]
+    bad = [h for h in heads if re.search(r"\bissues? \d", h, re.IGNORECASE)]
+    assert not bad, bad

@@ -75,6 +75,13 @@ def _unquote(s: str, path: Path, lineno: int) -> str:
     return body.replace('\\"', '"').replace("\\n", "\n").replace("\\\\", "\\")
 
 
+def _flags(comment: str) -> set[str]:
+    """The flags of a ``#,`` comment line (other comments have none)."""
+    if not comment.startswith("#,"):
+        return set()
+    return {f.strip() for f in comment[2:].split(",")}
+
+
 def parse_po(path: Path) -> dict[str, Entry]:
     """Read a ``.po`` file (msgid/msgstr pairs, continuation lines, ``#,`` flags)."""
     entries: dict[str, Entry] = {}
@@ -99,10 +106,8 @@ def parse_po(path: Path) -> dict[str, Entry]:
         line = raw.strip()
         if not line:
             continue
-        if line.startswith("#,"):
-            pending_flags |= {f.strip() for f in line[2:].split(",")}
-        elif line.startswith("#"):
-            continue
+        if line.startswith("#"):
+            pending_flags |= _flags(line)
         elif line.startswith("msgid "):
             flush()
             msgid, target = _unquote(line[6:], path, lineno), "id"
