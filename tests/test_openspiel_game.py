@@ -254,3 +254,17 @@ def test_openspiel_ismcts_plays_as_our_agent():
         assert action in view.legal_actions
         g.apply(action)
     assert g.winner in (0, 1)
+
+
+def test_rule_parameters_make_the_short_game():
+    game = pyspiel.load_game("python_cribbage(rules=short)")
+    rng = np.random.default_rng(2)
+    s = game.new_initial_state()
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply_action(int(rng.choice([o for o, _ in s.chance_outcomes()])))
+        else:
+            s.apply_action(int(rng.choice(s.legal_actions())))
+    assert s.engine.rules.target == 61 and 61 <= max(s.engine.scores) < 121
+    with pytest.raises(Exception, match="skunk"):
+        pyspiel.load_game("python_cribbage(target=50)")  # the standard skunk line 91 > 50
