@@ -93,8 +93,8 @@ class ISMCTSAgent:
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> int:
         legal = view.legal_actions
-        if len(legal) == 1:
-            return legal[0]
+        if len(legal) == 1 or view.phase not in (Phase.DISCARD, Phase.PLAY):
+            return legal[int(rng.integers(len(legal)))]  # a cut's depth never matters (R11.1)
         state = CribbageState.from_view(self._game, view, rng)
         if view.phase is Phase.DISCARD:
             first = self._search(state, rng)
