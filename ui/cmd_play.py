@@ -33,7 +33,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--opponent",
         default="medium",
         metavar="LEVEL_OR_SPEC",
-        help="easy, medium, hard, expert, or an agent spec such as 'random' (default: medium)",
+        help="easy, medium, hard, expert, or an agent spec such as 'random' or 'my_bot:MyBot' "
+        "(see `cribbage agents`; default: medium)",
     )
     p.add_argument(
         "--hotseat", action="store_true", help="two people on one screen (pass and play)"
@@ -136,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
         size = _size(args.size)
         opponent = resolve_opponent(args.opponent)
         watch = tuple(resolve_opponent(a) for a in args.watch) if args.watch else None
+        pilot = resolve_opponent(args.pilot)
     except (ValueError, AgentSpecError) as exc:
         return _usage(str(exc))
     if args.screenshots is not None and args.autoplay is None:
@@ -205,7 +207,7 @@ def run(args: argparse.Namespace) -> int:
             )
         )
     if headless:
-        shots = autoplay(window, args.autoplay, args.screenshots, pilot=args.pilot, seed=seed)
+        shots = autoplay(window, args.autoplay, args.screenshots, pilot=pilot, seed=seed)
         ctl = window.ctl
         if ctl is not None:
             print(
