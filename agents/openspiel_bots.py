@@ -66,7 +66,7 @@ class ISMCTSAgent:
 
     name = "ismcts"
     PARAMS = (
-        Param("sims", int, 50, "ISMCTS simulations per decision", low=1, high=20_000),
+        Param("sims", int, 50, "ISMCTS simulations per decision (2 at least)", low=2, high=20_000),
         Param("uct_c", float, 5.0, "UCT exploration constant", low=0.01, high=100),
         Param(
             "rollouts", int, 1, "random roll-outs to the end of the game per leaf", low=1, high=50
