@@ -73,7 +73,7 @@ class Param:
     def parse(self, text: object) -> object:
         """The value of ``text`` (a string from a spec, or already a value) or AgentSpecError."""
         value = self._convert(text)
-        if self.kind in (int, float):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
             if (self.low is not None and value < self.low) or (
                 self.high is not None and value > self.high
             ):
