@@ -213,7 +213,7 @@ def resolve(spec: AgentSpec) -> tuple[Callable, str]:
 
 def _callable(obj: object, label: str) -> Callable:
     if callable(obj):
-        return obj  # type: ignore[return-value]
+        return obj
     if hasattr(obj, "act"):
         raise AgentSpecError(
             f"{label} is an agent instance; name its class or a factory function "
