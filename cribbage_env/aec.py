@@ -41,13 +41,15 @@ from .encoding import (
 from .engine import GameState, IllegalActionError, Phase, new_game, skunk_level
 from .env import (
     _EPISODES,
-    _REWARDS,
     _check_choice,
     episode_seeds,
     finished_deal_view,
     render_view,
 )
 from .views import PlayerView
+
+#: The AEC env's rewards (the single-agent env also has "equity").
+_REWARDS = ("points", "win")
 
 AGENTS = ("player_0", "player_1")
 

@@ -27,7 +27,7 @@ __all__ = [
 Policy = Callable[[PlayerView, np.random.Generator], int]
 
 _SEATS = (0, 1, "alternate")
-_REWARDS = ("points", "win")
+_REWARDS = ("points", "win", "equity")
 _EPISODES = ("game", "deal")
 _ILLEGAL = ("penalize", "raise")
 _OPTION_KEYS = frozenset({"opponent", "seat"})
@@ -132,6 +132,15 @@ class CribbageEnv(gym.Env):
     - ``reward="win"``: 0 until the end, then +1 for a win and -1 for a loss; with
       ``skunk_bonus=True`` ±2 for a skunk (loser under 91) and ±3 for a double skunk (under 61).
       In ``CribbageDeal-v0`` it is the sign of the deal's margin (0 for a tie); no skunks.
+    - ``reward="equity"``: the change of the learner's winning chance (0..1) since its previous
+      decision, read from the board-position table (:mod:`cribbage_env.equity`): at a discard the
+      table at the current scores; in the play a play-out of the rest of the deal from the true
+      state (both hands; a cheap policy for both seats) then the table; 1 or 0 once the game is
+      over. Over a game the rewards sum to (1 for a win, 0 for a loss) minus the learner's
+      chance at its first decision (``info["start_chance"]``); ``info["win_chance"]`` is the
+      current estimate. It is potential-based shaping of ``win`` (it does not change which
+      policy is best) with a dense, win-aligned signal near the end of the game. In
+      ``CribbageDeal-v0`` the sum is the table's chance after the deal minus the start chance.
     - An illegal card with ``illegal_action="penalize"`` gives ``illegal_penalty`` (default -1)
       and changes nothing else.
 
@@ -226,6 +235,8 @@ class CribbageEnv(gym.Env):
         self._margin = 0
         self._done = False
         self._deal_dealer = 0
+        self._chance = 0.0
+        self._start_chance = 0.0
 
     # ------------------------------------------------------------------------- gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -257,6 +268,8 @@ class CribbageEnv(gym.Env):
         self._margin = 0
         self._deal_dealer = self.game.dealer
         self._run_opponent()
+        if self.reward_mode == "equity":
+            self._chance = self._start_chance = self._chance_now()
         return self._observe(), self._info(False)
 
     def step(self, action: Any):
@@ -288,6 +301,9 @@ class CribbageEnv(gym.Env):
         terminated = g.winner is not None or (self.episode == "deal" and g.deal_no > 0)
         if self.reward_mode == "points":
             reward = float(margin - self._margin)
+        elif self.reward_mode == "equity":
+            chance = self._chance_now()
+            reward, self._chance = chance - self._chance, chance
         elif terminated:
             reward = self._win_reward(margin)
         else:
@@ -359,6 +375,9 @@ class CribbageEnv(gym.Env):
         info: dict[str, Any] = {
             "action_mask": self._mask.copy(), "seat": self.seat, "illegal_action": illegal,
         }
+        if self.reward_mode == "equity":
+            info["win_chance"] = self._chance
+            info["start_chance"] = self._start_chance
         if self._done:
             s = self.game.scores
             info["scores"] = (s[self.seat], s[1 - self.seat])
@@ -367,6 +386,15 @@ class CribbageEnv(gym.Env):
                 self.game.winner == self.seat if self.episode == "game" else self._margin > 0
             )
         return info
+
+    def _chance_now(self) -> float:
+        """The learner's winning chance now (see Rewards: ``equity``)."""
+        from .equity import chance_now, end_value
+
+        g = self.game
+        if self.episode == "deal" and g.deal_no > 0 and g.winner is None:
+            return end_value(g, self.seat)
+        return chance_now(g, self.seat)
 
     def _win_reward(self, margin: int) -> float:
         g = self.game

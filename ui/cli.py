@@ -16,6 +16,7 @@ COMMANDS: dict[str, str] = {
     "bench": "run a self-play tournament between agents",
     "results": "list and compare saved tournament runs",
     "replay": "replay a game record on the table or as text",
+    "equity": "the chance of winning from a board position",
 }
 
 
