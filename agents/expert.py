@@ -63,8 +63,13 @@ def peg_table() -> dict:
         text = resources.files("agents").joinpath("data/peg_table.json").read_text()
         return json.loads(text)
     except (FileNotFoundError, OSError, ValueError):
-        return {"dealer": [0.0] * 13, "pone": [0.0] * 13, "pair": {"dealer": 0.0, "pone": 0.0},
-                "intercept": {"dealer": 0.0, "pone": 0.0}, "params": {"missing": True}}
+        return {
+            "dealer": [0.0] * 13,
+            "pone": [0.0] * 13,
+            "pair": {"dealer": 0.0, "pone": 0.0},
+            "intercept": {"dealer": 0.0, "pone": 0.0},
+            "params": {"missing": True},
+        }
 
 
 def peg_value(keep: tuple[int, ...] | list[int], dealer: bool) -> float:
@@ -83,10 +88,16 @@ class ExpertAgent:
 
     name = "expert"
 
-    def __init__(self, sims: int | str = 60, beta: float | str = 0.0,
-                 endgame: int | str = ENDGAME_MARGIN, tau: float | str = 0.5,
-                 rollout: str = "heuristic", discard: str = "table",
-                 stop: float | str = 0.0) -> None:
+    def __init__(
+        self,
+        sims: int | str = 60,
+        beta: float | str = 0.0,
+        endgame: int | str = ENDGAME_MARGIN,
+        tau: float | str = 0.5,
+        rollout: str = "heuristic",
+        discard: str = "table",
+        stop: float | str = 0.0,
+    ) -> None:
         self.sims = int(sims)
         self.beta = float(beta)
         self.endgame = int(endgame)
@@ -97,8 +108,9 @@ class ExpertAgent:
         if self.sims < 1:
             raise ValueError(f"sims must be at least 1, got {sims!r}")
         if not self.tau >= 0:
-            raise ValueError(f"tau must be 0 (uniform guesses) or a positive temperature, "
-                             f"got {tau!r}")
+            raise ValueError(
+                f"tau must be 0 (uniform guesses) or a positive temperature, got {tau!r}"
+            )
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         self.rollout = rollout
@@ -107,8 +119,10 @@ class ExpertAgent:
         self.discard = discard
         self._policy = self._expectimax_policy if rollout == "expectimax" else None
         self._ex = ExpectimaxAgent()
-        self.spec = (f"expert:sims={self.sims},tau={self.tau:g},rollout={rollout},"
-                     f"discard={discard},stop={self.stop:g}")
+        self.spec = (
+            f"expert:sims={self.sims},tau={self.tau:g},rollout={rollout},"
+            f"discard={discard},stop={self.stop:g}"
+        )
 
     def _expectimax_policy(self, g) -> int:
         """Rollout policy: the expectimax pegging choice from the mover's own view."""
@@ -136,19 +150,28 @@ class ExpertAgent:
             return self._search(view, rng)[0].card
         return legal[0]  # cuts: the depth never matters (R11.1)
 
-    def hint(self, view: PlayerView, rng: np.random.Generator | None = None, *,
-             top: int = 3) -> Hint:
+    def hint(
+        self, view: PlayerView, rng: np.random.Generator | None = None, *, top: int = 3
+    ) -> Hint:
         """The suggested action with the numbers behind it (``top`` discard splits)."""
         rng = rng if rng is not None else np.random.default_rng(0)
         if view.phase is Phase.DISCARD:
             opts = self._discard_options(view, rng)
             best = opts[0]
-            return Hint(best.action, tuple(opts[:top]),
-                        f"keep {best.details['keep']}: {best.reason}")
+            return Hint(
+                best.action, tuple(opts[:top]), f"keep {best.details['keep']}: {best.reason}"
+            )
         if view.phase is Phase.PLAY:
             ests = self._search(view, rng)
-            opts = tuple(Option(e.card, e.value, f"expected margin to the end of the deal "
-                                f"{e.value:+.2f} over {e.samples} guesses") for e in ests)
+            opts = tuple(
+                Option(
+                    e.card,
+                    e.value,
+                    f"expected margin to the end of the deal "
+                    f"{e.value:+.2f} over {e.samples} guesses",
+                )
+                for e in ests
+            )
             return Hint(ests[0].card, opts, opts[0].reason)
         legal = view.legal_actions
         return Hint(legal[0], (Option(legal[0], 0.0, "any cut gives the same card"),), "")
@@ -159,12 +182,21 @@ class ExpertAgent:
         opts = []
         for o in analyze_discards(view.hand, dealer=dealer):
             peg = peg_value(o.keep, dealer)
-            opts.append(Option(
-                discard_action(*o.discard), o.net + peg,
-                f"hand {o.hand_ev:.2f}, crib {o.crib_ev:+.2f}, pegging {peg:+.2f}",
-                {"keep": cards_str(o.keep), "discard": cards_str(o.discard),
-                 "hand_ev": o.hand_ev, "crib_ev": o.crib_ev, "peg_ev": peg, "net": o.net + peg},
-            ))
+            opts.append(
+                Option(
+                    discard_action(*o.discard),
+                    o.net + peg,
+                    f"hand {o.hand_ev:.2f}, crib {o.crib_ev:+.2f}, pegging {peg:+.2f}",
+                    {
+                        "keep": cards_str(o.keep),
+                        "discard": cards_str(o.discard),
+                        "hand_ev": o.hand_ev,
+                        "crib_ev": o.crib_ev,
+                        "peg_ev": peg,
+                        "net": o.net + peg,
+                    },
+                )
+            )
         opts.sort(key=lambda o: -o.value)
         if max(view.scores) >= WINNING_SCORE - self.endgame:
             opts = self._endgame_rerank(view, rng, opts)
@@ -172,8 +204,9 @@ class ExpertAgent:
             opts = self._pegging_rerank(view, rng, opts)
         return opts
 
-    def _pegging_rerank(self, view: PlayerView, rng: np.random.Generator,
-                        opts: list[Option]) -> list[Option]:
+    def _pegging_rerank(
+        self, view: PlayerView, rng: np.random.Generator, opts: list[Option]
+    ) -> list[Option]:
         """Re-rank the best splits by analyzer net plus the pegging margin measured by playing
         the play out on modelled deals (the same deals for every split)."""
         head = sorted(opts, key=lambda o: -o.details["hand_ev"] - o.details["crib_ev"])
@@ -190,15 +223,21 @@ class ExpertAgent:
         for o, t in zip(head, totals, strict=True):
             peg = float(t / len(deals))
             net = o.details["hand_ev"] + o.details["crib_ev"]
-            scored.append(Option(o.action, net + peg,
-                                 f"hand {o.details['hand_ev']:.2f}, crib {o.details['crib_ev']:+.2f}, "
-                                 f"pegging {peg:+.2f} (play-outs)",
-                                 {**o.details, "peg_ev": peg, "net": net + peg}))
+            scored.append(
+                Option(
+                    o.action,
+                    net + peg,
+                    f"hand {o.details['hand_ev']:.2f}, crib {o.details['crib_ev']:+.2f}, "
+                    f"pegging {peg:+.2f} (play-outs)",
+                    {**o.details, "peg_ev": peg, "net": net + peg},
+                )
+            )
         scored.sort(key=lambda o: -o.value)
         return scored + [o for o in opts if o.action not in {h.action for h in head}]
 
-    def _endgame_rerank(self, view: PlayerView, rng: np.random.Generator,
-                        opts: list[Option]) -> list[Option]:
+    def _endgame_rerank(
+        self, view: PlayerView, rng: np.random.Generator, opts: list[Option]
+    ) -> list[Option]:
         """Compare the best splits by playing the deal out: wins and losses dominate points."""
         head = opts[:ENDGAME_CANDIDATES]
         totals = np.zeros(len(head))
@@ -213,9 +252,15 @@ class ExpertAgent:
                 # Whoever leads, the first card comes from the rollout policy too.
                 policy = self._policy or rollout_card
                 totals[i] += play_out(g, view.seat, policy(g), self._policy)
-        scored = [Option(o.action, float(t / self.sims) + 1e-6 * o.value,
-                         o.reason + f"; play-out value {t / self.sims:+.1f}", o.details)
-                  for o, t in zip(head, totals, strict=True)]
+        scored = [
+            Option(
+                o.action,
+                float(t / self.sims) + 1e-6 * o.value,
+                o.reason + f"; play-out value {t / self.sims:+.1f}",
+                o.details,
+            )
+            for o, t in zip(head, totals, strict=True)
+        ]
         scored.sort(key=lambda o: -o.value)
         return scored + opts[ENDGAME_CANDIDATES:]
 
@@ -237,13 +282,25 @@ def _pegging_margin(g, seat: int, policy) -> float:
     return float(margin - show[seat] + show[1 - seat])
 
 
-def _play_view(view: PlayerView, keep: list[int], disc: tuple[int, int],
-                    starter: int) -> PlayerView:
+def _play_view(
+    view: PlayerView, keep: list[int], disc: tuple[int, int], starter: int
+) -> PlayerView:
     """The view this seat would have at the start of the play after this discard and starter."""
     pone = 1 - view.dealer
     return replace(
-        view, phase=Phase.PLAY, to_act=pone, legal_actions=(), hand=tuple(keep), kept=tuple(keep),
-        discards=tuple(disc), opponent_discarded=True, starter=starter, count=0, sequence=(),
-        played=(), go_said=(False, False), goes=(), opponent_cards_left=4,
+        view,
+        phase=Phase.PLAY,
+        to_act=pone,
+        legal_actions=(),
+        hand=tuple(keep),
+        kept=tuple(keep),
+        discards=tuple(disc),
+        opponent_discarded=True,
+        starter=starter,
+        count=0,
+        sequence=(),
+        played=(),
+        go_said=(False, False),
+        goes=(),
+        opponent_cards_left=4,
     )
-

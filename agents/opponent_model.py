@@ -51,8 +51,9 @@ def split_nets(hands6: np.ndarray, dealer: bool, table: CribTable | None = None)
     np.subtract.at(suit_left, (np.repeat(rows, 6, axis=1), SUIT_ARR[h]), 1)
     ksuit = SUIT_ARR[keep].astype(np.intp)
     flush4 = (ksuit == ksuit[:, :, :1]).all(axis=2)
-    total += flush4 * (_FLUSH[0][1] * 46 + (_FLUSH[0][2] - _FLUSH[0][1])
-                       * suit_left[rows, ksuit[:, :, 0]])
+    total += flush4 * (
+        _FLUSH[0][1] * 46 + (_FLUSH[0][2] - _FLUSH[0][1]) * suit_left[rows, ksuit[:, :, 0]]
+    )
     # Nobs (R6.6): a kept jack scores with every unseen starter of its suit.
     total += (_IS_JACK[keep] * suit_left[rows[:, :, None], ksuit]).sum(axis=2) * NOBS_POINTS
     ev = total / 46.0
@@ -66,10 +67,14 @@ def split_nets(hands6: np.ndarray, dealer: bool, table: CribTable | None = None)
     return ev + crib
 
 
-def sample_modelled_guesses(view: PlayerView, rng: np.random.Generator, n: int,
-                            tau: float = 0.5, oversample: int = 4,
-                            table: CribTable | None = None
-                            ) -> list[tuple[list[int], list[int]]]:
+def sample_modelled_guesses(
+    view: PlayerView,
+    rng: np.random.Generator,
+    n: int,
+    tau: float = 0.5,
+    oversample: int = 4,
+    table: CribTable | None = None,
+) -> list[tuple[list[int], list[int]]]:
     """``n`` guesses (opponent's unplayed cards, its two discards) from the posterior of a
     softmax-analyzer opponent given its plays and go's this deal (see the module docstring).
     Falls back to uniform-split guesses if no draw is consistent (a non-analyzer opponent)."""
@@ -80,8 +85,9 @@ def sample_modelled_guesses(view: PlayerView, rng: np.random.Generator, n: int,
     m = max(n * oversample, 8)
     # m uniform draws of the unknown part of the opponent's six cards.
     draws = np.argsort(rng.random((m, unseen.size)), axis=1)[:, :need]
-    hands6 = np.concatenate([np.tile(np.array(played, dtype=np.intp), (m, 1)), unseen[draws]],
-                            axis=1)
+    hands6 = np.concatenate(
+        [np.tile(np.array(played, dtype=np.intp), (m, 1)), unseen[draws]], axis=1
+    )
     nets = split_nets(hands6, view.dealer == opp, table)
     logits = (nets - nets.max(axis=1, keepdims=True)) / max(tau, 1e-9)
     p = np.exp(logits)
@@ -121,9 +127,13 @@ def sample_modelled_guesses(view: PlayerView, rng: np.random.Generator, n: int,
     return out
 
 
-def sample_opponent_deals(view: PlayerView, rng: np.random.Generator, n: int,
-                          tau: float = 0.5, table: CribTable | None = None
-                          ) -> list[tuple[list[int], list[int], int]]:
+def sample_opponent_deals(
+    view: PlayerView,
+    rng: np.random.Generator,
+    n: int,
+    tau: float = 0.5,
+    table: CribTable | None = None,
+) -> list[tuple[list[int], list[int], int]]:
     """At the discard: ``n`` guesses (opponent's kept four, its two discards, the starter) with
     the opponent's split drawn from ``softmax(net / tau)`` of its six cards (``tau <= 0``: a
     uniformly random split)."""
@@ -140,6 +150,11 @@ def sample_opponent_deals(view: PlayerView, rng: np.random.Generator, n: int,
     out = []
     for i in range(n):
         split = int(rng.choice(15, p=p[i]))
-        out.append(([int(c) for c in hands6[i, KEEP_INDEX[split]]],
-                    [int(c) for c in hands6[i, DISCARD_INDEX[split]]], int(starters[i])))
+        out.append(
+            (
+                [int(c) for c in hands6[i, KEEP_INDEX[split]]],
+                [int(c) for c in hands6[i, DISCARD_INDEX[split]]],
+                int(starters[i]),
+            )
+        )
     return out

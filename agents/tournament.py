@@ -148,7 +148,10 @@ class TournamentPlan:
         out = []
         for p in self.pairings:
             for start in range(0, len(self.seeds), self.block):
-                chunk = tuple((i, self.seeds[i]) for i in range(start, min(start + self.block, len(self.seeds))))
+                chunk = tuple(
+                    (i, self.seeds[i])
+                    for i in range(start, min(start + self.block, len(self.seeds)))
+                )
                 out.append(Task(p.index, p.a, p.b, chunk, self.duplicate))
         return out
 
@@ -208,7 +211,9 @@ def make_plan(
     pairs = list(itertools.combinations(range(len(agents)), 2))
     pairings = tuple(Pairing(k, agents[i], agents[j]) for k, (i, j) in enumerate(pairs))
     n_seeds = games // 2 if duplicate else games
-    return TournamentPlan(agents, pairings, games, seed, duplicate, tuple(game_seeds(seed, n_seeds)), block)
+    return TournamentPlan(
+        agents, pairings, games, seed, duplicate, tuple(game_seeds(seed, n_seeds)), block
+    )
 
 
 # ------------------------------------------------------------------------------- playing
@@ -227,7 +232,9 @@ def _agent(spec: str, seat: int):
 
 def agent_rng(seed: int, seat: int) -> np.random.Generator:
     """The generator of the agent in ``seat`` for game ``seed``."""
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(AGENT_STREAM, seat))))
+    return np.random.Generator(
+        np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(AGENT_STREAM, seat)))
+    )
 
 
 def seat_stats(events: Iterable[ce.Event]) -> tuple[SeatStats, SeatStats]:
@@ -297,19 +304,30 @@ def play_game(spec0: str, spec1: str, seed: int) -> ce.GameState:
         try:
             action = players[p].act(g.view(p), rngs[p])
         except Exception as exc:  # the agent's bug, reported with where it happened
-            raise AgentFailure(f"agent {(spec0, spec1)[p]!r} (seat {p}) failed in game seed {seed}: {exc!r}") from exc
+            raise AgentFailure(
+                f"agent {(spec0, spec1)[p]!r} (seat {p}) failed in game seed {seed}: {exc!r}"
+            ) from exc
         try:
             g.apply(action, p)
         except ce.IllegalActionError as exc:
-            raise AgentFailure(f"agent {(spec0, spec1)[p]!r} (seat {p}) in game seed {seed}: {exc}") from None
+            raise AgentFailure(
+                f"agent {(spec0, spec1)[p]!r} (seat {p}) in game seed {seed}: {exc}"
+            ) from None
     return g
 
 
 def result_of(g: ce.GameState, pairing: int, index: int, swapped: bool) -> GameResult:
     first = next(entry[1] for entry in g.log if entry[0] is ce.EventKind.DEAL)
     return GameResult(
-        pairing=pairing, index=index, swapped=swapped, seed=g.seed, winner=int(g.winner),
-        scores=g.scores, first_dealer=first, deals=g.deal_no + 1, seats=_seat_stats_fast(g),
+        pairing=pairing,
+        index=index,
+        swapped=swapped,
+        seed=g.seed,
+        winner=int(g.winner),
+        scores=g.scores,
+        first_dealer=first,
+        deals=g.deal_no + 1,
+        seats=_seat_stats_fast(g),
         moves=tuple(g.decisions),
     )
 
@@ -344,10 +362,19 @@ def _role_table(rows: Iterable[tuple[GameResult, int]]) -> dict:
         return _r(x / d) if d else None
 
     return {
-        "dealer": {"deals": dd, "pegging": per(tot["peg_dealer"], dd), "hand": per(tot["hand_dealer"], dd),
-                   "crib": per(tot["crib"], dd), "heels": per(tot["heels"], dd)},
-        "pone": {"deals": dp, "pegging": per(tot["peg_pone"], dp), "hand": per(tot["hand_pone"], dp),
-                 "crib": 0.0 if dp else None},
+        "dealer": {
+            "deals": dd,
+            "pegging": per(tot["peg_dealer"], dd),
+            "hand": per(tot["hand_dealer"], dd),
+            "crib": per(tot["crib"], dd),
+            "heels": per(tot["heels"], dd),
+        },
+        "pone": {
+            "deals": dp,
+            "pegging": per(tot["peg_pone"], dp),
+            "hand": per(tot["hand_pone"], dp),
+            "crib": 0.0 if dp else None,
+        },
     }
 
 
@@ -421,7 +448,9 @@ def summarize(plan: TournamentPlan, results: Sequence[GameResult], *, prior: flo
     if len(set(plan.agents)) >= 2 and wins:
         try:
             elo = elo_ratings(wins, prior=prior)
-            ratings = [{"agent": a, "elo": _r(v, 1)} for a, v in sorted(elo.items(), key=lambda kv: -kv[1])]
+            ratings = [
+                {"agent": a, "elo": _r(v, 1)} for a, v in sorted(elo.items(), key=lambda kv: -kv[1])
+            ]
         except RatingError as exc:
             rating_error = str(exc)
     return {
@@ -432,7 +461,7 @@ def summarize(plan: TournamentPlan, results: Sequence[GameResult], *, prior: flo
         "agents": per_agent,
         "ratings": ratings,
         "ratings_method": f"maximum-likelihood Bradley-Terry (MM), {prior:g} virtual game(s) split "
-                          f"evenly per pairing, Elo scale 400*log10, mean 0",
+        f"evenly per pairing, Elo scale 400*log10, mean 0",
         "rating_error": rating_error,
     }
 
@@ -447,8 +476,14 @@ def result_to_dict(r: GameResult) -> dict:
 def result_from_dict(d: dict) -> GameResult:
     seats = tuple(SeatStats(**s) for s in d["seats"])
     return GameResult(
-        pairing=int(d["pairing"]), index=int(d["index"]), swapped=bool(d["swapped"]), seed=int(d["seed"]),
-        winner=int(d["winner"]), scores=(int(d["scores"][0]), int(d["scores"][1])),
-        first_dealer=int(d["first_dealer"]), deals=int(d["deals"]), seats=seats,  # type: ignore[arg-type]
+        pairing=int(d["pairing"]),
+        index=int(d["index"]),
+        swapped=bool(d["swapped"]),
+        seed=int(d["seed"]),
+        winner=int(d["winner"]),
+        scores=(int(d["scores"][0]), int(d["scores"][1])),
+        first_dealer=int(d["first_dealer"]),
+        deals=int(d["deals"]),
+        seats=seats,  # type: ignore[arg-type]
         moves=tuple(int(m) for m in d.get("moves", ())),
     )

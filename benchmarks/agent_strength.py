@@ -57,23 +57,36 @@ def _lat(samples: list[tuple[float, float]]) -> dict:
         return {}
     arr = np.array(samples) * 1000
     wall, cpu = arr[:, 0], arr[:, 1]
-    return {"n": len(samples), "median_ms": round(float(np.median(wall)), 4),
-            "p99_ms": round(float(np.percentile(wall, 99)), 4),
-            "cpu_median_ms": round(float(np.median(cpu)), 4),
-            "cpu_p99_ms": round(float(np.percentile(cpu, 99)), 4)}
+    return {
+        "n": len(samples),
+        "median_ms": round(float(np.median(wall)), 4),
+        "p99_ms": round(float(np.percentile(wall, 99)), 4),
+        "cpu_median_ms": round(float(np.median(cpu)), 4),
+        "cpu_p99_ms": round(float(np.percentile(cpu, 99)), 4),
+    }
 
 
-def summarize(a: str, b: str, rows: list[tuple[int, int, int, int]],
-              lat: dict[str, dict[str, list[tuple[float, float]]]], seconds: float,
-              root: int) -> dict:
+def summarize(
+    a: str,
+    b: str,
+    rows: list[tuple[int, int, int, int]],
+    lat: dict[str, dict[str, list[tuple[float, float]]]],
+    seconds: float,
+    root: int,
+) -> dict:
     """rows: (winner is A: 1/0, score A, score B, skunk level for the winner)."""
     n = len(rows)
     wins = sum(r[0] for r in rows)
     lo, hi = wilson_interval(wins, n)
     margins = [r[1] - r[2] for r in rows]
     return {
-        "a": a, "b": b, "games": n, "duplicate": True, "seed": root,
-        "a_wins": wins, "a_win_rate": round(wins / n, 4) if n else None,
+        "a": a,
+        "b": b,
+        "games": n,
+        "duplicate": True,
+        "seed": root,
+        "a_wins": wins,
+        "a_win_rate": round(wins / n, 4) if n else None,
         "wilson95": [round(lo, 4), round(hi, 4)],
         "mean_margin": round(statistics.fmean(margins), 3) if n else None,
         "a_skunks_b": round(sum(1 for r in rows if r[0] and r[3] >= 2) / n, 4) if n else None,
@@ -93,9 +106,11 @@ def report(s: dict) -> str:
     for name, phases in s["latency"].items():
         for ph, d in phases.items():
             if d:
-                lines.append(f"  latency {name:<12} {ph:<8} median {d['median_ms']:.3f} ms  "
-                             f"p99 {d['p99_ms']:.3f} ms  (CPU: median {d['cpu_median_ms']:.3f}"
-                             f" p99 {d['cpu_p99_ms']:.3f} ms; n={d['n']})")
+                lines.append(
+                    f"  latency {name:<12} {ph:<8} median {d['median_ms']:.3f} ms  "
+                    f"p99 {d['p99_ms']:.3f} ms  (CPU: median {d['cpu_median_ms']:.3f}"
+                    f" p99 {d['cpu_p99_ms']:.3f} ms; n={d['n']})"
+                )
     return "\n".join(lines)
 
 
@@ -115,7 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         ap.error(str(exc))
     out = args.out or ROOT / "benchmarks" / "results" / (
-        f"strength_{args.a.replace(':', '_')}_vs_{args.b.replace(':', '_')}.json")
+        f"strength_{args.a.replace(':', '_')}_vs_{args.b.replace(':', '_')}.json"
+    )
     out.parent.mkdir(parents=True, exist_ok=True)
     seeds = game_seeds(args.seed, args.games // 2)
     rows: list[tuple[int, int, int, int]] = []
@@ -135,8 +151,7 @@ def main(argv: list[str] | None = None) -> int:
             for ph, v in timing[1 - a_seat].items():
                 lat_b.setdefault(ph, []).extend(v)
             sc = g.scores
-            rows.append((int(g.winner == a_seat), sc[a_seat], sc[1 - a_seat],
-                         ce.skunk_level(sc)))
+            rows.append((int(g.winner == a_seat), sc[a_seat], sc[1 - a_seat], ce.skunk_level(sc)))
             bar.update(1)
         if len(rows) % args.checkpoint == 0 or len(rows) == args.games:
             lat = {f"A {args.a}": lat_a, f"B {args.b}": lat_b}

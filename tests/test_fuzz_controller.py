@@ -58,23 +58,37 @@ class TableMachine(RuleBasedStateMachine):
     """One table, driven by random gestures; the model keeps only what a person could see."""
 
     # ----------------------------------------------------------------------------- set-up
-    @initialize(seed=st.integers(0, 2**31), mode=st.sampled_from([Mode.COMPUTER, Mode.HOTSEAT]),
-                lang=st.sampled_from(LANGUAGES), opponent=st.sampled_from(OPPONENTS),
-                cuts=st.booleans(), head_start=st.sampled_from([0, 0, 40, 120, 250, 400]))
-    def start(self, seed: int, mode: Mode, lang: str, opponent: str, cuts: bool,
-              head_start: int) -> None:
+    @initialize(
+        seed=st.integers(0, 2**31),
+        mode=st.sampled_from([Mode.COMPUTER, Mode.HOTSEAT]),
+        lang=st.sampled_from(LANGUAGES),
+        opponent=st.sampled_from(OPPONENTS),
+        cuts=st.booleans(),
+        head_start=st.sampled_from([0, 0, 40, 120, 250, 400]),
+    )
+    def start(
+        self, seed: int, mode: Mode, lang: str, opponent: str, cuts: bool, head_start: int
+    ) -> None:
         if head_start:
             # Resume a saved game part-way (often near 121) so that games reach the win.
             decisions = _random_prefix(seed, head_start)
-            data = {"format": SAVE_FORMAT, "version": SAVE_VERSION, "seed": seed,
-                    "mode": mode.value, "agents": [None, opponent if mode is Mode.COMPUTER else None],
-                    "lang": lang, "decisions": [ce.action_str(a) for a in decisions],
-                    "cursor": len(decisions), "finished": False}
+            data = {
+                "format": SAVE_FORMAT,
+                "version": SAVE_VERSION,
+                "seed": seed,
+                "mode": mode.value,
+                "agents": [None, opponent if mode is Mode.COMPUTER else None],
+                "lang": lang,
+                "decisions": [ce.action_str(a) for a in decisions],
+                "cursor": len(decisions),
+                "finished": False,
+            }
             self.ctl = TableController.from_save(data)
             assert self.ctl.decisions == tuple(decisions)
         else:
-            self.ctl = TableController(seed, mode=mode, opponent=opponent, lang=lang,
-                                       interactive_cuts=cuts)
+            self.ctl = TableController(
+                seed, mode=mode, opponent=opponent, lang=lang, interactive_cuts=cuts
+            )
             assert self.ctl.game == ce.new_game(seed, interactive_cuts=cuts)
         self.rng = np.random.default_rng(seed)
         self.prev_scores = self.ctl.game.scores
@@ -89,8 +103,9 @@ class TableMachine(RuleBasedStateMachine):
         game, decisions, actions, cursor = snap
         c = self.ctl
         assert c.game == game, "a preview changed the game"
-        assert c.decisions == decisions and tuple(c._actions) == actions and c._cursor == cursor, \
+        assert c.decisions == decisions and tuple(c._actions) == actions and c._cursor == cursor, (
             "a preview changed the decisions or the redo tail"
+        )
 
     def _after_decision(self, before: tuple[int, ...], actor: int | None) -> None:
         """One decision was added; hands go face down when the screen passes (R11.4)."""
