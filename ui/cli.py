@@ -17,6 +17,7 @@ COMMANDS: dict[str, str] = {
     "results": "list and compare saved tournament runs",
     "replay": "replay a game record on the table or as text",
     "equity": "the chance of winning from a board position",
+    "review": "rate every decision of a game by the winning chance it lost",
 }
 
 
