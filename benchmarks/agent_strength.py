@@ -2,7 +2,8 @@
 
 Each seed is played twice with the seats swapped (duplicate play: both agents get the same
 deals), seeds from ``agents.tournament.game_seeds`` and agent generators from
-``agents.tournament.agent_rng`` (the same streams as ``cribbage bench``). Reports agent A's win
+``agents.seeding.agent_rng(agent_seed, seed, seat)`` (the same streams as ``cribbage bench
+--agent-seed``). Reports agent A's win
 rate with a 95% Wilson interval, the mean final-score margin (A - B), skunk rates, and each
 agent's decision latency per phase (median, p99, in ms, timing ``act`` only).
 
@@ -30,13 +31,16 @@ sys.path.insert(0, str(ROOT))
 
 import cribbage_env as ce  # noqa: E402
 from agents import make_agent  # noqa: E402
+from agents.seeding import agent_rng  # noqa: E402
 from agents.stats import wilson_interval  # noqa: E402
-from agents.tournament import agent_rng, game_seeds  # noqa: E402
+from agents.tournament import game_seeds  # noqa: E402
 
 
-def play(agents, seed: int, timings: list[dict[str, list[tuple[float, float]]]]) -> ce.GameState:
+def play(
+    agents, seed: int, agent_seed: int, timings: list[dict[str, list[tuple[float, float]]]]
+) -> ce.GameState:
     """One game, agents[p] in seat p; appends act() (wall, thread CPU) seconds per phase/seat."""
-    rngs = (agent_rng(seed, 0), agent_rng(seed, 1))
+    rngs = (agent_rng(agent_seed, seed, 0), agent_rng(agent_seed, seed, 1))
     g = ce.new_game(seed)
     clock, cpu = time.perf_counter, time.thread_time
     while not g.is_over:
@@ -120,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("b", help="agent spec B (opponent)")
     ap.add_argument("--games", type=int, default=2000, help="games (even: seeds x 2 seats)")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--agent-seed", type=int, default=2026, help="seed of the agents' generators")
     ap.add_argument("--checkpoint", type=int, default=500, help="rewrite the JSON every N games")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
@@ -144,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
         for swapped in (False, True):
             seats = (agent_b, agent_a) if swapped else (agent_a, agent_b)
             timing: list[dict[str, list[tuple[float, float]]]] = [{}, {}]
-            g = play(seats, seed, timing)
+            g = play(seats, seed, args.agent_seed, timing)
             a_seat = 1 if swapped else 0
             for ph, v in timing[a_seat].items():
                 lat_a.setdefault(ph, []).extend(v)
@@ -156,6 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         if len(rows) % args.checkpoint == 0 or len(rows) == args.games:
             lat = {f"A {args.a}": lat_a, f"B {args.b}": lat_b}
             summary = summarize(args.a, args.b, rows, lat, time.perf_counter() - t0, args.seed)
+            summary["agent_seed"] = args.agent_seed
             summary["complete"] = len(rows) == args.games
             out.write_text(json.dumps(summary, indent=1) + "\n")
             bar.set_postfix(win=f"{summary['a_win_rate']:.3f}")

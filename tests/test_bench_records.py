@@ -74,7 +74,8 @@ def test_records_load_and_match_the_saved_results(bench_run) -> None:
         assert game.scores == row.scores and game.winner == row.winner
         assert list(game.decisions) == list(row.moves)
         # The seats named in the index really played it: the same agents replay the same game.
-        assert play_game(entry["seats"][0], entry["seats"][1], entry["seed"]) == game
+        agent_seed = index["params"]["agent_seed"]
+        assert play_game(entry["seats"][0], entry["seats"][1], entry["seed"], agent_seed) == game
 
 
 def test_records_replay_as_text(bench_run) -> None:

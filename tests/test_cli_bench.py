@@ -58,6 +58,8 @@ def test_bench_same_seed_same_answer_on_serial_and_pool(capsys, tmp_path) -> Non
         "8",
         "--seed",
         "21",
+        "--agent-seed",
+        "5",
         "--block",
         "1",
         "--json",
@@ -81,6 +83,9 @@ def test_bench_same_seed_same_answer_on_serial_and_pool(capsys, tmp_path) -> Non
         (["random"], "at least two agents"),
         (["random", "random", "--address", "127.0.0.1:1"], "--backend ray"),
         (["random", "random", "--prior", "-1"], "--prior"),
+        (["random", "random", "--seed", str(2**63)], "2**63 - 1"),
+        (["random", "random", "--seed", "9" * 5000], "2**63 - 1"),
+        (["random", "random", "--agent-seed", str(2**128)], "2**128 - 1"),
     ],
 )
 def test_bench_usage_errors_exit_2(capsys, tmp_path, args, message) -> None:
@@ -210,6 +215,11 @@ def test_results_lists_shows_compares_and_exports(capsys, tmp_path) -> None:
     assert main(["results", "2", "--per-game", "--csv", str(csv_path), "--db", db]) == 0
     lines = csv_path.read_text().splitlines()
     assert lines[0].startswith("pairing,index,swapped,seed,winner") and len(lines) == 5
+    assert main(["results", "7", "--db", db]) == 1
+    assert "no run 7" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        main(["results", str(2**63), "--db", db])
+    assert exc.value.code == 2 and "run id" in capsys.readouterr().err
     assert main(["results", "7", "--db", db]) == 1
     assert "no run 7" in capsys.readouterr().err
     assert main(["results", "--db", str(tmp_path / "missing.sqlite")]) == 1

@@ -229,7 +229,10 @@ def test_serial_and_pool_backends_give_identical_results() -> None:
     assert pool.results == serial.results
     assert pool.summary() == serial.summary()
     # Block size is scheduling too: it must not change anything.
-    other = run_plan(make_plan(["random", "random:"], 12, seed=11, block=5), backend="serial")
+    other = run_plan(
+        make_plan(["random", "random:"], 12, seed=11, block=5, agent_seed=plan.agent_seed),
+        backend="serial",
+    )
     assert other.results == serial.results
 
 

@@ -52,6 +52,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--seed", type=argtypes.seed, default=0, help="root seed of the deals (default 0)"
     )
     p.add_argument(
+        "--agent-seed",
+        type=argtypes.agent_seed,
+        default=None,
+        help="seed of the agents' own randomness (default: fresh from the OS each run, "
+        "recorded with the run; pin the recorded one to repeat a run exactly)",
+    )
+    p.add_argument(
         "--workers",
         type=argtypes.positive_int,
         default=None,
@@ -243,7 +250,12 @@ def run(args: argparse.Namespace) -> int:
         return _usage(f"--prior is a number of virtual games >= 0, got {args.prior}")
     try:
         plan = make_plan(
-            args.agents, args.games, args.seed, duplicate=args.duplicate, block=args.block
+            args.agents,
+            args.games,
+            args.seed,
+            duplicate=args.duplicate,
+            block=args.block,
+            agent_seed=args.agent_seed,
         )
     except (AgentSpecError, TournamentError) as exc:
         return _usage(str(exc))

@@ -23,7 +23,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "runs",
         nargs="*",
-        type=argtypes.whole_number(1, "a run id (a positive integer)"),
+        type=argtypes.run_id,
         metavar="RUN",
         help="none: list runs; one: show it; two: compare them",
     )
