@@ -27,10 +27,12 @@ import numpy as np
 
 import cribbage_env as ce
 from agents.registry import make_agent
-from agents.tournament import agent_rng
+from agents.seeding import agent_rng
 
 #: deals played per game seed (the engine's chance gives every deal number its own shuffle).
 DEALS_PER_SEED = 50
+#: the agents' generators (agents.seeding); expectimax uses its generator only for cuts.
+AGENT_SEED = 13
 
 
 def chunk_seed(root: int, chunk: int) -> int:
@@ -42,7 +44,7 @@ def chunk_seed(root: int, chunk: int) -> int:
 def deal_traces(spec: str, seed: int, n_deals: int) -> list[list[tuple[int, int]]]:
     """Score traces of ``n_deals`` consecutive deals of ``spec`` self-play from game ``seed``."""
     players = (make_agent(spec), make_agent(spec))
-    rngs = (agent_rng(seed, 0), agent_rng(seed, 1))
+    rngs = (agent_rng(AGENT_SEED, seed, 0), agent_rng(AGENT_SEED, seed, 1))
     g = ce.new_game(seed)
     out: list[list[tuple[int, int]]] = []
     deal_no = g.deal_no

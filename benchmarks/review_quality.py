@@ -29,7 +29,7 @@ def run_pairing(a: str, b: str, seeds: list[int], samples: int, candidates: int)
     times = []
     for k, seed in enumerate(seeds):
         specs = (a, b) if k % 2 == 0 else (b, a)
-        g = play_game(specs[0], specs[1], seed)
+        g = play_game(specs[0], specs[1], seed, agent_seed=seed)
         t0 = time.perf_counter()
         rev = review_game(g, samples=samples, candidates=candidates, seed=seed)
         times.append(time.perf_counter() - t0)

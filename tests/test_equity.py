@@ -11,7 +11,7 @@ import pytest
 
 import cribbage_env as ce
 from agents.registry import make_agent
-from agents.tournament import agent_rng
+from agents.seeding import agent_rng
 from cribbage_env.equity import (
     EquityError,
     dealer_table,
@@ -115,7 +115,7 @@ def _first_to(need: int, n: int) -> float:
     for seed in range(n):
         g = ce.new_game(10_000 + seed)
         g.scores_ = [121 - need, 121 - need]
-        rngs = (agent_rng(seed, 0), agent_rng(seed, 1))
+        rngs = (agent_rng(0, seed, 0), agent_rng(0, seed, 1))
         while not g.is_over:
             p = g.current_player
             g.apply(agent.act(g.view(p), rngs[p]), p)

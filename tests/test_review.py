@@ -16,7 +16,7 @@ from ui.cli import main as cli
 
 @pytest.fixture(scope="module")
 def game():
-    return play_game("random", "expectimax", 3)
+    return play_game("random", "expectimax", 3, agent_seed=0)
 
 
 @pytest.fixture(scope="module")
