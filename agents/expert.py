@@ -37,6 +37,7 @@ from cribbage_env.cards import JACK, RANK, cards_str
 from cribbage_env.determinize import determinize
 from cribbage_env.discard import analyze_discards
 from cribbage_env.engine import WINNING_SCORE, Phase
+from cribbage_env.equity import end_value, point_weights
 from cribbage_env.scoring import _score_fast
 from cribbage_env.views import PlayerView
 
@@ -54,6 +55,12 @@ ROLLOUTS = ("heuristic", "expectimax")
 #: Discard valuations (knob ``discard``): analyzer net plus the pegging table, or plus pegging
 #: play-outs on modelled deals for the best few splits.
 DISCARDS = ("table", "sim")
+#: What a play-out's end is worth (knob ``objective``): ``points``, the margin gained (a game
+#: won or lost inside the deal worth WIN_UTILITY), or ``equity``, the winning chance read from
+#: the board-position table (:func:`cribbage_env.equity.end_value`; exact 1/0 for a game won or
+#: lost inside the deal). With ``equity`` the discard's points are also weighed by how much one
+#: point of each side moves the winning chance on the board after this deal (play on / off).
+OBJECTIVES = {"points": None, "equity": end_value}
 
 
 @lru_cache(maxsize=1)
@@ -97,6 +104,7 @@ class ExpertAgent:
         rollout: str = "heuristic",
         discard: str = "table",
         stop: float | str = 0.0,
+        objective: str = "points",
     ) -> None:
         self.sims = int(sims)
         self.beta = float(beta)
@@ -117,11 +125,17 @@ class ExpertAgent:
         if discard not in DISCARDS:
             raise ValueError(f"discard must be one of {', '.join(DISCARDS)}, got {discard!r}")
         self.discard = discard
+        if objective not in OBJECTIVES:
+            raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+        self.objective = objective
+        #: scores a play-out's end state (None: points margin, a won game WIN_UTILITY).
+        self._value = OBJECTIVES[objective]
         self._policy = self._expectimax_policy if rollout == "expectimax" else None
         self._ex = ExpectimaxAgent()
         self.spec = (
             f"expert:sims={self.sims},tau={self.tau:g},rollout={rollout},"
             f"discard={discard},stop={self.stop:g}"
+            + (f",objective={objective}" if objective != "points" else "")
         )
 
     def _expectimax_policy(self, g) -> int:
@@ -135,7 +149,9 @@ class ExpertAgent:
         guesses = None
         if self.tau > 0:
             guesses = sample_modelled_guesses(view, rng, self.sims, self.tau) or None
-        return search_play(view, rng, self.sims, self.beta, self._policy, guesses, self.stop)
+        return search_play(
+            view, rng, self.sims, self.beta, self._policy, guesses, self.stop, self._value
+        )
 
     # ------------------------------------------------------------------ decisions
     def act(self, view: PlayerView, rng: np.random.Generator) -> int:
@@ -180,12 +196,16 @@ class ExpertAgent:
     def _discard_options(self, view: PlayerView, rng: np.random.Generator) -> list[Option]:
         dealer = view.is_dealer
         opts = []
+        w_me, w_opp = 1.0, 1.0
+        if self._value is not None:
+            w_me, w_opp = point_weights(view.scores[view.seat], view.scores[1 - view.seat], dealer)
+        w_crib = w_me if dealer else w_opp
         for o in analyze_discards(view.hand, dealer=dealer):
             peg = peg_value(o.keep, dealer)
             opts.append(
                 Option(
                     discard_action(*o.discard),
-                    o.net + peg,
+                    w_me * o.hand_ev + w_crib * o.crib_ev + 0.5 * (w_me + w_opp) * peg,
                     f"hand {o.hand_ev:.2f}, crib {o.crib_ev:+.2f}, pegging {peg:+.2f}",
                     {
                         "keep": cards_str(o.keep),
@@ -247,11 +267,14 @@ class ExpertAgent:
                 keep = [c for c in view.hand if c not in disc]
                 g = determinize(_play_view(view, keep, disc, starter), opp_hand, opp_disc)
                 if RANK[starter] == JACK and g._add(view.dealer, 2):  # his heels (R5.2) can win
-                    totals[i] += WIN_UTILITY if view.dealer == view.seat else -WIN_UTILITY
+                    if self._value is not None:
+                        totals[i] += self._value(g, view.seat)
+                    else:
+                        totals[i] += WIN_UTILITY if view.dealer == view.seat else -WIN_UTILITY
                     continue
                 # Whoever leads, the first card comes from the rollout policy too.
                 policy = self._policy or rollout_card
-                totals[i] += play_out(g, view.seat, policy(g), self._policy)
+                totals[i] += play_out(g, view.seat, policy(g), self._policy, self._value)
         scored = [
             Option(
                 o.action,

@@ -50,16 +50,19 @@ def rollout_card(g: GameState) -> int:
     return best
 
 
-def play_out(g: GameState, seat: int, card: int, policy=None) -> float:
+def play_out(g: GameState, seat: int, card: int, policy=None, value=None) -> float:
     """Lay ``card`` and play the deal to its end; the seat's margin gained (or the win/loss
     utility). ``g`` is consumed. ``policy(g)`` picks the rollout cards (default
-    :func:`rollout_card`)."""
+    :func:`rollout_card`). ``value(g, seat)``, if given, scores the end state instead (an
+    objective such as the winning chance, :func:`cribbage_env.equity.end_value`)."""
     policy = rollout_card if policy is None else policy
     start = g.scores_[seat] - g.scores_[1 - seat]
     deal = g.deal_no
     g.apply(card)
     while g.winner is None and g.deal_no == deal:
         g.apply(policy(g))
+    if value is not None:
+        return float(value(g, seat))
     margin = g.scores_[seat] - g.scores_[1 - seat] - start
     if g.winner is not None:
         # A game won is won: the margin only breaks ties (sooner wins are not worth less).
@@ -143,6 +146,7 @@ def search_play(
     policy=None,
     guesses=None,
     stop_z: float = 0.0,
+    value=None,
 ) -> list[SearchEstimate]:
     """Estimates for every legal card, best first. With ``stop_z > 0`` the search stops early
     (after at least :data:`STOP_MIN` guesses) once the best card leads every other by ``stop_z``
@@ -171,7 +175,7 @@ def search_play(
     for hand, disc in guesses:
         base = determinize(view, hand, disc)
         for j, c in enumerate(distinct):
-            values[n, j] = play_out(base.clone(), view.seat, c, policy)
+            values[n, j] = play_out(base.clone(), view.seat, c, policy, value)
         n += 1
         if stop_z > 0 and n >= STOP_MIN and n % STOP_EVERY == 0 and _clear_best(values[:n], stop_z):
             break

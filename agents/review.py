@@ -212,8 +212,19 @@ def review_game(
             phase = "discard" if g.phase is Phase.DISCARD else "play"
             ratings.append(
                 Rating(
-                    i, seat, view.deal, phase, action_str(a), action_str(best), loss, ploss,
-                    ch, best_ch, n, g.scores, flag_of(loss),
+                    i,
+                    seat,
+                    view.deal,
+                    phase,
+                    action_str(a),
+                    action_str(best),
+                    loss,
+                    ploss,
+                    ch,
+                    best_ch,
+                    n,
+                    g.scores,
+                    flag_of(loss),
                 )
             )
         g.apply(a)

@@ -37,13 +37,19 @@ def run_pairing(a: str, b: str, seeds: list[int], samples: int, candidates: int)
             if r.options > 1:
                 losses[specs[r.seat]].append(r.loss)
                 points[specs[r.seat]].append(r.points_loss)
-    out = {"games": len(seeds), "review_seconds_median": round(float(np.median(times)), 3),
-           "review_seconds_max": round(float(np.max(times)), 3)}
+    out = {
+        "games": len(seeds),
+        "review_seconds_median": round(float(np.median(times)), 3),
+        "review_seconds_max": round(float(np.max(times)), 3),
+    }
     for name in (a, b):
         x = np.array(losses[name])
-        out[name] = {"decisions": int(x.size), "error_rate": round(float(x.mean()), 5),
-                     "error_rate_se": round(float(x.std(ddof=1) / np.sqrt(x.size)), 5),
-                     "points_lost_per_decision": round(float(np.mean(points[name])), 4)}
+        out[name] = {
+            "decisions": int(x.size),
+            "error_rate": round(float(x.mean()), 5),
+            "error_rate_se": round(float(x.std(ddof=1) / np.sqrt(x.size)), 5),
+            "points_lost_per_decision": round(float(np.mean(points[name])), 4),
+        }
     out["ratio"] = round(out[a]["error_rate"] / max(out[b]["error_rate"], 1e-12), 3)
     return out
 

@@ -270,3 +270,38 @@ def chance_now(
 def chances_over(states: Sequence[GameState], seat: int) -> list[float]:
     """:func:`chance_now` of each state (a game's winning-chance curve)."""
     return [chance_now(g, seat) for g in states]
+
+
+#: Expected points of a deal by role (self-play), for :func:`point_weights`.
+_DEAL_POINTS = {True: 16.2, False: 10.3}
+
+
+def point_weights(
+    my_score: int, opp_score: int, dealer: bool, *, step: int = 3, target: int = WINNING_SCORE
+) -> tuple[float, float]:
+    """How much one point for me and one point for the opponent move my winning chance on the
+    board expected after this deal (finite differences of the table), scaled so that they
+    average 1: ``(w_me, w_opp)``. Equal far from the end; ahead, defence weighs more (play
+    off); behind, offence (play on). Near the target the play-outs decide instead, and the
+    weights fall back to (1, 1).
+
+    >>> w_me, w_opp = point_weights(0, 0, True)
+    >>> round(w_me + w_opp, 6), abs(w_me - w_opp) < 0.2
+    (2.0, True)
+    """
+    me = my_score + round(_DEAL_POINTS[dealer])
+    opp = opp_score + round(_DEAL_POINTS[not dealer])
+    if max(me, opp) + step >= target:
+        return 1.0, 1.0
+    me, opp = max(me, step), max(opp, step)
+    nxt = not dealer  # the deal after this one is dealt by the other player
+
+    def v(a: int, b: int) -> float:
+        return win_probability(a, b, dealer=nxt, target=target)
+
+    d_me = (v(me + step, opp) - v(me - step, opp)) / (2 * step)
+    d_opp = (v(me, opp - step) - v(me, opp + step)) / (2 * step)
+    total = d_me + d_opp
+    if not total > 1e-6:
+        return 1.0, 1.0
+    return 2 * d_me / total, 2 * d_opp / total

@@ -18,6 +18,7 @@ COMMANDS: dict[str, str] = {
     "replay": "replay a game record on the table or as text",
     "equity": "the chance of winning from a board position",
     "review": "rate every decision of a game by the winning chance it lost",
+    "stats": "your record from the game history (wins, skunks, points, error rate)",
 }
 
 
