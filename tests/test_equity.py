@@ -152,3 +152,18 @@ def test_cli_equity_json_and_table(capsys):
 def test_cli_equity_bad_input_exits_2(argv, capsys):
     assert cli(argv) == 2
     assert "cribbage equity:" in capsys.readouterr().err
+
+
+def test_replay_text_gives_the_winning_chance_at_every_deal(tmp_path, capsys):
+    from agents.tournament import play_game
+
+    g = play_game("greedy", "greedy", 11, agent_seed=0)
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(g.to_record()))
+    assert cli(["replay", str(path), "--text", "--lang", "en"]) == 0
+    lines = [ln.strip() for ln in capsys.readouterr().out.splitlines()]
+    chances = [ln for ln in lines if ln.startswith("Winning chance:")]
+    assert len(chances) == g.deal_no + 1
+    first_dealer = next(e.player for e in g.events if e.kind is ce.EventKind.DEAL)
+    p0 = round(100 * win_probability(0, 0, dealer=first_dealer == 0))
+    assert chances[0] == f"Winning chance: {p0}% – {100 - p0}%"
