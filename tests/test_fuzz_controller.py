@@ -15,7 +15,8 @@ After every step it checks, independently of the controller's own bookkeeping:
 - previews (selection, hint, focus, show steps, reveal, language) never change the game or the
   redo tail (R11.2);
 - undo lands before a person's decision and undo-all then redo-all returns the identical state
-  (R11.5); restart is a fresh game with the seed (R11.6);
+  (R11.5); restart is a fresh game with the seed (R11.6), in pass and play only before the
+  first decision or after the game (issue 15; ``tests/test_hotseat_privacy.py`` attacks it);
 - in hotseat no hand is face up unless that player pressed "See my hand" and still holds the
   screen, and nothing about a hand (selection, hint) exists before the press (R11.4).
 
@@ -363,8 +364,15 @@ class TableMachine(RuleBasedStateMachine):
     def restart(self) -> None:
         c = self.ctl
         tail = tuple(c._actions)
-        c.restart()
-        assert c.decisions == () and not c.can_undo
+        allowed = c.can_restart
+        snap = self._snapshot()
+        if not c.restart():
+            # Pass and play restarts only before the first decision or after the game (a
+            # restart mid-game would replace the other person's moves: issue 15, leak 2).
+            assert not allowed and c.mode is Mode.HOTSEAT and c.decisions and not c.game.is_over
+            self._assert_unchanged(snap)
+            return
+        assert allowed and c.decisions == () and not c.can_undo
         assert c.game == ce.new_game(c.seed, interactive_cuts=c.interactive_cuts)
         # R11.6 asks only for the same deals; the redo list is either empty or the decisions
         # made before the restart (both designs have been used), never anything else.

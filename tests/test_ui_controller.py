@@ -240,12 +240,17 @@ def test_new_decision_after_undo_drops_the_redo_tail() -> None:
 
 
 def test_hotseat_undo_goes_back_one_decision() -> None:
+    """Pass and play: undo takes back one decision, and only one of the person still to act
+    (a decision that passed the turn is the other person's to keep: issue 15, leak 2)."""
     c = TableController(6, mode=Mode.HOTSEAT)
     rng = np.random.default_rng(1)
     for _ in range(12):
         advance(c, rng)
+    while c._actors[-1] != c.to_act:  # play on to a move after which the same person acts
+        assert not c.can_undo
+        advance(c, rng)
     n = len(c.decisions)
-    c.undo()
+    assert c.undo()
     assert len(c.decisions) == n - 1
 
 

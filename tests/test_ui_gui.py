@@ -543,3 +543,20 @@ def test_key_map_table() -> None:
     assert act("reveal", k.RETURN) == ("reveal", 0) and act("reveal", k.KEY_1) is None
     assert act("turn", k.KEY_3) == ("select", 2) and act("turn", k.NUM_6) == ("select", 5)
     assert act("turn", k.SPACE) == ("go_or_select", 0) and act("turn", k.NUM_ENTER) == ("go", 0)
+
+
+def test_fresh_seeds_come_from_os_entropy_not_the_clock(window, monkeypatch) -> None:
+    """Issue 15, leak 3: a clock seed (``time_ns() % 2e9``) can be brute-forced from the cards
+    one sees. With the clock frozen, two new games still get different seeds, from 63 bits, and
+    the seed is recorded in the save so Continue and Restart give the same deals."""
+    import time
+
+    monkeypatch.setattr(time, "time_ns", lambda: 1_234_567_890_123)
+    window.options.hotseat = False
+    seeds = set()
+    for _ in range(3):
+        window.new_game()
+        seeds.add(window.ctl.seed)
+        assert window.ctl.to_save()["seed"] == window.ctl.seed
+    assert len(seeds) == 3 and max(seeds) >= 2**40  # 2e9 clock seeds stay below 2**31
+    window.show_menu()

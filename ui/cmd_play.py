@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 from . import argtypes
@@ -174,9 +173,15 @@ def run(args: argparse.Namespace) -> int:
         return 1
     seed = args.seed
     if seed is None:  # a fresh game each time; headless autoplay stays reproducible
-        seed = 0 if headless else int(time.time_ns() % 2_000_000_000)
+        from .seeds import new_game_seed
+
+        seed = 0 if headless else new_game_seed()
+    # Headless autoplay is a reproducible demo: its agents' seed is pinned (no secret to keep).
+    agent_seed = 0 if headless else None
     if watch:
-        window.start_table(TableController(seed, mode="watch", agents=watch, lang=lang))
+        window.start_table(
+            TableController(seed, mode="watch", agents=watch, lang=lang, agent_seed=agent_seed)
+        )
     elif headless or args.opponent not in LEVEL_NAMES:
         from .controller import Mode
 
@@ -186,6 +191,7 @@ def run(args: argparse.Namespace) -> int:
                 mode=Mode.HOTSEAT if args.hotseat else Mode.COMPUTER,
                 opponent=opponent,
                 lang=lang,
+                agent_seed=agent_seed,
             )
         )
     if headless:

@@ -7,7 +7,10 @@ behaviour the rules card asks for (RULES R11) is unit-tested without a window:
 - selection and hint are previews that never touch the game (R11.2);
 - pass-and-play hides both hands until "See my hand" is pressed (R11.4);
 - undo goes back to before the human's last decision, taking back the computer's replies, and
-  redo restores exactly the same actions (R11.5); restart replays the same seed (R11.6).
+  redo restores exactly the same actions (R11.5); restart replays the same seed (R11.6);
+- in pass and play nobody can turn the other person's cards face up or replace their move by
+  undo, redo, restart or the menu: undo takes back only the decisions of the person to act, made
+  since the turn came to them, and restart waits for the end of the game.
 
 The game is a pure function of ``(seed, decisions)`` (see :mod:`cribbage_env.engine`): the
 controller keeps the decision list and a cursor over it and rebuilds the game on undo/redo.
@@ -138,9 +141,15 @@ class TableController:
         on_change: Callable[[TableController], None] | None = None,
         interactive_cuts: bool = True,
         script: Sequence[int] | None = None,
+        agent_seed: int | None = None,
     ) -> None:
+        from agents.seeding import check_agent_seed, new_agent_seed
+
         self.mode = Mode(mode)
         self.seed = int(seed)
+        #: Seeds the computer's (and the hint's) generators, independent of the game seed;
+        #: fresh from OS entropy unless given, and kept in the save (issue 15, leak 1).
+        self.agent_seed = new_agent_seed() if agent_seed is None else check_agent_seed(agent_seed)
         self.interactive_cuts = bool(interactive_cuts)
         #: Replay of a record: the decisions the "computers" make, in order (watch mode).
         self.script = list(script) if script is not None else None
@@ -410,9 +419,13 @@ class TableController:
 
     # ----------------------------------------------------------------------------- the computer
     def _rng(self, stream: int) -> np.random.Generator:
-        """Agent randomness: a function of the seed and the decision index, so undo/redo and
-        restart replay the computer's choices exactly."""
-        return np.random.default_rng([self.seed, stream, self._cursor])
+        """Agent randomness: a function of the agent seed, the game, the stream and the decision
+        index, so undo/redo and restart replay the computer's choices exactly. It is a one-way
+        hash with the independent agent seed (:mod:`agents.seeding`): nothing an agent can read
+        from its generator gives away the game seed, hence the deck (issue 15, leak 1)."""
+        from agents.seeding import agent_rng
+
+        return agent_rng(self.agent_seed, self.seed, stream, self._cursor)
 
     def computer_job(self) -> tuple[int, Callable[[], int]]:
         """(ticket, job): the job computes the computer's decision from a frozen PlayerView and
@@ -730,13 +743,34 @@ class TableController:
 
     @property
     def can_undo(self) -> bool:
-        if self.mode is Mode.WATCH:
-            return self._cursor > 0
-        return any(self.is_human(self._actors[i]) for i in range(self._cursor))
+        return self._undo_target() is not None
 
     @property
     def can_redo(self) -> bool:
         return self._cursor < len(self._actions)
+
+    @property
+    def can_restart(self) -> bool:
+        """Pass and play: only before the first decision or after the game (a restart mid-game
+        would throw away the other person's moves and deal them the same cards again)."""
+        return self.mode is not Mode.HOTSEAT or self._cursor == 0 or self.game.is_over
+
+    def _undo_target(self) -> int | None:
+        """The cursor an undo goes back to, or None.
+
+        Pass and play: only the decisions of the person to act now, made since the turn came to
+        them. Once a decision passes the turn, the other person may hold the screen: undoing it
+        would let them see its maker's hand ("See my hand") and redo it without a trace, or
+        replace it (issue 15, leak 2)."""
+        cursor = self._cursor
+        if cursor == 0:
+            return None
+        if self.mode is Mode.WATCH:
+            return cursor - 1
+        if self.mode is Mode.HOTSEAT:
+            p = self.to_act
+            return cursor - 1 if p is not None and self._actors[cursor - 1] == p else None
+        return next((i for i in range(cursor - 1, -1, -1) if self.is_human(self._actors[i])), None)
 
     def _rebuild(self, cursor: int) -> None:
         self._cursor = cursor
@@ -747,12 +781,7 @@ class TableController:
 
     def undo(self) -> bool:
         """Back to the moment before the person's last decision (computer replies too, R11.5)."""
-        if self.mode is Mode.WATCH:
-            target = self._cursor - 1 if self._cursor else None
-        else:
-            target = next(
-                (i for i in range(self._cursor - 1, -1, -1) if self.is_human(self._actors[i])), None
-            )
+        target = self._undo_target()
         if target is None:
             return False
         self._rebuild(target)
@@ -775,12 +804,17 @@ class TableController:
             self.on_change(self)
         return True
 
-    def restart(self) -> None:
-        """The same game from the start: same seed, same shuffles, empty history (R11.6)."""
+    def restart(self) -> bool:
+        """The same game from the start: same seed, same shuffles, empty history (R11.6).
+
+        Refused (False) in pass and play while a game is under way (see :attr:`can_restart`)."""
+        if not self.can_restart:
+            return False
         self._actions, self._actors = [], []
         self._rebuild(0)
         if self.on_change is not None:
             self.on_change(self)
+        return True
 
     # ----------------------------------------------------------------------------- prompts
     def prompt(self) -> str:
@@ -849,6 +883,7 @@ class TableController:
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
             "seed": self.seed,
+            "agent_seed": self.agent_seed,
             "mode": self.mode.value,
             "agents": [s.spec for s in self.seats],
             "lang": self.lang,
@@ -874,6 +909,7 @@ class TableController:
             lang = data.get("lang", "en")
             actions = [ce.parse_action(t) for t in data["decisions"]]
             cursor = data["cursor"]
+            agent_seed = data.get("agent_seed")  # saves before issue 15 have none: a fresh one
         except (KeyError, ValueError, TypeError) as exc:
             raise SaveError(f"saved game is incomplete or malformed: {exc}") from None
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -890,7 +926,7 @@ class TableController:
 
         if lang not in LANGUAGES:
             lang = "en"
-        kwargs: dict = {"mode": mode, "lang": lang}
+        kwargs: dict = {"mode": mode, "lang": lang, "agent_seed": agent_seed}
         if mode is Mode.COMPUTER:
             kwargs["opponent"] = agents[1]
         elif mode is Mode.WATCH:

@@ -356,7 +356,7 @@ def table_scene(ctl: TableController) -> Scene:
             Rect(bx, 72, bw, bh),
             ctl.human_to_act and g.phase in (Phase.DISCARD, Phase.PLAY) and not ctl.needs_reveal,
         ),
-        Button("restart", tr("Restart"), Rect(bx + bw + 10, 72, bw, bh)),
+        Button("restart", tr("Restart"), Rect(bx + bw + 10, 72, bw, bh), ctl.can_restart),
         Button("menu", tr("Menu"), Rect(bx, 12, bw * 2 + 10, bh)),
     ]
     if g.phase in (Phase.DISCARD, Phase.PLAY) and ctl.human_to_act and not ctl.needs_reveal:

@@ -10,12 +10,12 @@ what they share (settings, the autosave, the start options, the computer's worke
 from __future__ import annotations
 
 import concurrent.futures as cf
-import time
 from dataclasses import dataclass
 
 from ..controller import Mode, SaveError, TableController
 from ..saves import SaveStore
 from ..scene import FELT, HEIGHT, WIDTH, Scene, StartOptions
+from ..seeds import new_game_seed
 from .autoplay import autoplay
 from .render import Renderer, color_clear
 from .start_view import StartView
@@ -88,7 +88,7 @@ class GameWindow(ScaledWindow):
 
         o = self.options
         if seed is None:
-            seed = int(time.time_ns() % 2_000_000_000)
+            seed = new_game_seed()
         spec = LEVELS.get(o.level, "random")
         ctl = TableController(
             seed, mode="hotseat" if o.hotseat else "computer", opponent=spec, lang=o.lang
@@ -133,7 +133,7 @@ class GameWindow(ScaledWindow):
             if ctl.script is not None:
                 ctl.restart()
                 return
-            seed = int(time.time_ns() % 2_000_000_000)
+            seed = new_game_seed()
             self.start_table(
                 TableController(
                     seed, mode=Mode.WATCH, lang=ctl.lang, agents=[str(s.spec) for s in ctl.seats]

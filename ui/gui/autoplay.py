@@ -16,6 +16,9 @@ from ..controller import Mode
 if TYPE_CHECKING:
     from .app import GameWindow
 
+#: The pilot's stream of agent randomness (the table's own streams are 77 and 1000 + seat).
+PILOT_STREAM = 3
+
 
 class _Pilot:
     """Clicks the window's scene targets and keeps the screenshots it was asked for."""
@@ -87,13 +90,14 @@ def autoplay(
     The person's seat is steered by the agent ``pilot`` through the scene's own targets, so the
     screenshots show real selections (preview), confirmations, the show and the hotseat screen.
     """
-    import numpy as np
-
     from agents import make_agent
+    from agents.seeding import agent_rng
     from cribbage_env.actions import discard_cards, is_cut, is_discard
 
     agent = make_agent(pilot)
-    rng = np.random.default_rng(seed)
+    # The pilot is an agent too: its generator must not carry the game seed (issue 15, leak 1).
+    table = window.ctl
+    rng = agent_rng(table.agent_seed if table is not None else 0, seed, PILOT_STREAM)
     p = _Pilot(window, outdir, every)
     made = 0
     while made < decisions:
