@@ -100,10 +100,14 @@ def main(argv: list[str] | None = None) -> None:
     for m in np.array_split(np.argsort(pred, kind="stable"), 10):  # ten equal-count bins
         deciles.append(
             {
-                "n": int(m.sum()),
+                "n": len(m),
                 "predicted": round(float(pred[m].mean()), 4),
                 "observed": round(float(y[m].mean()), 4),
                 "gap_points": round(100 * float(y[m].mean() - pred[m].mean()), 2),
+                # binomial, ignoring that positions of one game are correlated
+                "se_points": round(
+                    100 * float(np.sqrt(y[m].mean() * (1 - y[m].mean()) / len(m))), 2
+                ),
             }
         )
     res = {

@@ -21,11 +21,12 @@ from agents.tournament import SEAT_FIELDS, seat_stats
 from .controller import SAVE_FORMAT
 from .saves import atomic_write_json
 
-#: Points per deal by role in expectimax self-play (``benchmarks/RESULTS.md``, "Player
-#: statistics": ``cribbage bench expectimax expectimax --games 4000 --seed 5``).
+#: Points per deal by role in expectimax self-play, counted the same way (the deal cut short by
+#: the win included): ``cribbage bench expectimax expectimax --games 4000 --seed 5
+#: --agent-seed 5`` (36,304 deals; benchmarks/RESULTS.md, "Board-position equity").
 EXPECTED = {
-    "dealer": {"pegging": 4.52, "hand": 8.12, "crib": 4.52},
-    "pone": {"pegging": 2.63, "hand": 8.09, "crib": 0.0},
+    "dealer": {"pegging": 3.36, "hand": 7.50, "crib": 4.32},
+    "pone": {"pegging": 2.10, "hand": 7.98, "crib": 0.0},
 }
 CACHE_NAME = "review-cache.json"
 
