@@ -34,17 +34,15 @@ import numpy as np
 
 from cribbage_env.actions import discard_action, discard_cards
 from cribbage_env.cards import JACK, RANK, cards_str
-from cribbage_env.determinize import determinize
 from cribbage_env.discard import analyze_discards
 from cribbage_env.engine import WINNING_SCORE, Phase
-from cribbage_env.equity import end_value, point_weights
-from cribbage_env.scoring import _score_fast
+from cribbage_env.equity import point_weights
 from cribbage_env.views import PlayerView
 
 from .base import Hint, Option
 from .expectimax import ExpectimaxAgent
-from .opponent_model import sample_modelled_guesses, sample_opponent_deals
-from .peg_search import WIN_UTILITY, play_out, rollout_card, search_play
+from .opponent_model import sample_modelled_arrays, sample_opponent_deals
+from .peg_search import deal_utility, equity_utility, search_play
 
 #: Within this many points of 121 (either player) discards are chosen by playing the deal out.
 ENDGAME_MARGIN = 30
@@ -57,10 +55,10 @@ ROLLOUTS = ("heuristic", "expectimax")
 DISCARDS = ("table", "sim")
 #: What a play-out's end is worth (knob ``objective``): ``points``, the margin gained (a game
 #: won or lost inside the deal worth WIN_UTILITY), or ``equity``, the winning chance read from
-#: the board-position table (:func:`cribbage_env.equity.end_value`; exact 1/0 for a game won or
-#: lost inside the deal). With ``equity`` the discard's points are also weighed by how much one
-#: point of each side moves the winning chance on the board after this deal (play on / off).
-OBJECTIVES = {"points": None, "equity": end_value}
+#: the board-position table (:mod:`cribbage_env.equity`; exactly 1/0 for a game won or lost
+#: inside the deal). With ``equity`` the discard's points are also weighed by how much one point
+#: of each side moves the winning chance on the board after this deal (play on / off).
+OBJECTIVES = ("points", "equity")
 
 
 @lru_cache(maxsize=1)
@@ -128,9 +126,6 @@ class ExpertAgent:
         if objective not in OBJECTIVES:
             raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
         self.objective = objective
-        #: scores a play-out's end state (None: points margin, a won game WIN_UTILITY).
-        self._value = OBJECTIVES[objective]
-        self._policy = self._expectimax_policy if rollout == "expectimax" else None
         self._ex = ExpectimaxAgent()
         self.spec = (
             f"expert:sims={self.sims},tau={self.tau:g},rollout={rollout},"
@@ -138,19 +133,12 @@ class ExpertAgent:
             + (f",objective={objective}" if objective != "points" else "")
         )
 
-    def _expectimax_policy(self, g) -> int:
-        """Rollout policy: the expectimax pegging choice from the mover's own view."""
-        legal = g.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        return self._ex._rank_cards(g.view(g.current_player))[0].card
-
     def _search(self, view: PlayerView, rng: np.random.Generator):
         guesses = None
-        if self.tau > 0:
-            guesses = sample_modelled_guesses(view, rng, self.sims, self.tau) or None
+        if self.tau > 0:  # arrays (hands, discards), or None: uniform guesses instead
+            guesses = sample_modelled_arrays(view, rng, self.sims, self.tau)
         return search_play(
-            view, rng, self.sims, self.beta, self._policy, guesses, self.stop, self._value
+            view, rng, self.sims, self.beta, self.rollout, guesses, self.stop, self.objective
         )
 
     # ------------------------------------------------------------------ decisions
@@ -197,7 +185,7 @@ class ExpertAgent:
         dealer = view.is_dealer
         opts = []
         w_me, w_opp = 1.0, 1.0
-        if self._value is not None:
+        if self.objective == "equity":
             w_me, w_opp = point_weights(view.scores[view.seat], view.scores[1 - view.seat], dealer)
         w_crib = w_me if dealer else w_opp
         for o in analyze_discards(view.hand, dealer=dealer):
@@ -233,12 +221,9 @@ class ExpertAgent:
         head = head[:ENDGAME_CANDIDATES]
         totals = np.zeros(len(head))
         deals = sample_opponent_deals(view, rng, self.sims, self.tau)
-        for opp_hand, opp_disc, starter in deals:
-            for i, o in enumerate(head):
-                disc = discard_cards(o.action)
-                keep = [c for c in view.hand if c not in disc]
-                g = determinize(_play_view(view, keep, disc, starter), opp_hand, opp_disc)
-                totals[i] += _pegging_margin(g, view.seat, self._policy or rollout_card)
+        for i, o in enumerate(head):
+            out, start = _deal_play_outs(view, o.action, deals, self.rollout, heels=False)
+            totals[i] = _pegging_margins(out, view.seat, start).sum()
         scored = []
         for o, t in zip(head, totals, strict=True):
             peg = float(t / len(deals))
@@ -261,20 +246,14 @@ class ExpertAgent:
         """Compare the best splits by playing the deal out: wins and losses dominate points."""
         head = opts[:ENDGAME_CANDIDATES]
         totals = np.zeros(len(head))
-        for opp_hand, opp_disc, starter in sample_opponent_deals(view, rng, self.sims, self.tau):
-            for i, o in enumerate(head):
-                disc = discard_cards(o.action)
-                keep = [c for c in view.hand if c not in disc]
-                g = determinize(_play_view(view, keep, disc, starter), opp_hand, opp_disc)
-                if RANK[starter] == JACK and g._add(view.dealer, 2):  # his heels (R5.2) can win
-                    if self._value is not None:
-                        totals[i] += self._value(g, view.seat)
-                    else:
-                        totals[i] += WIN_UTILITY if view.dealer == view.seat else -WIN_UTILITY
-                    continue
-                # Whoever leads, the first card comes from the rollout policy too.
-                policy = self._policy or rollout_card
-                totals[i] += play_out(g, view.seat, policy(g), self._policy, self._value)
+        deals = sample_opponent_deals(view, rng, self.sims, self.tau)
+        utility = equity_utility(view.dealer) if self.objective == "equity" else deal_utility
+        for i, o in enumerate(head):
+            # His heels (R5.2) is pegged first and can win; whoever leads, the first card
+            # comes from the rollout policy too.
+            out, start = _deal_play_outs(view, o.action, deals, self.rollout, heels=True)
+            for v in utility(out.scores, out.winner, view.seat, start):
+                totals[i] += v  # in deal order, as the sums were always made
         scored = [
             Option(
                 o.action,
@@ -288,21 +267,38 @@ class ExpertAgent:
         return scored + opts[ENDGAME_CANDIDATES:]
 
 
-def _pegging_margin(g, seat: int, policy) -> float:
-    """Play a guessed deal's play to its end: this seat's pegging margin (the show, which the
-    analyzer already values exactly, is taken out again)."""
-    start = g.scores_[seat] - g.scores_[1 - seat]
-    deal = g.deal_no
-    kept = [list(k) for k in g.kept]
-    crib, starter, dealer = list(g.crib), g.starter, g.dealer
-    while g.winner is None and g.deal_no == deal:
-        g.apply(policy(g))
-    margin = g.scores_[seat] - g.scores_[1 - seat] - start
-    if g.winner is not None:
-        return float(margin)
-    show = [_score_fast(*kept[p], starter, False) for p in (0, 1)]
-    show[dealer] += _score_fast(*crib, starter, True)
-    return float(margin - show[seat] + show[1 - seat])
+def _deal_play_outs(view: PlayerView, action: int, deals, rollout: str, heels: bool):
+    """Play-outs (compiled) of the deal from the start of the play after discarding ``action``,
+    on the modelled deals (opponent's kept four, its discards, the starter); with ``heels`` a
+    jack starter first pegs 2 for the dealer (R5.2). Returns the :class:`PlayOut` and the
+    scores each play-out started from."""
+    from cribbage_env import simkernel as K
+    from cribbage_env.fastsim import play_out, states_from_view
+
+    disc = discard_cards(action)
+    keep = [c for c in view.hand if c not in disc]
+    hands = np.array([d[0] for d in deals], dtype=np.int64)
+    discs = np.array([d[1] for d in deals], dtype=np.int64)
+    starters = np.array([d[2] for d in deals], dtype=np.int64)
+    states = states_from_view(_play_view(view, keep, disc, int(starters[0])), hands, discs)
+    states[:, K.STARTER] = starters
+    if heels:
+        jack = (starters % 13) == JACK
+        states[jack, K.SCORES + view.dealer] += 2
+        won = jack & (states[:, K.SCORES + view.dealer] >= states[:, K.TARGET])
+        states[won, K.WINNER] = view.dealer
+        states[won, K.DONE] = 1
+    start = states[:, K.SCORES : K.SCORES + 2].copy()
+    return play_out(states, rollout), start
+
+
+def _pegging_margins(out, seat: int, start: np.ndarray) -> np.ndarray:
+    """This seat's pegging margin in each play-out (the show, which the analyzer already values
+    exactly, left out); the whole margin when the game ended in the deal."""
+    end = np.where((out.winner >= 0)[:, None], out.scores, out.play_scores)
+    return ((end[:, seat] - end[:, 1 - seat]) - (start[:, seat] - start[:, 1 - seat])).astype(
+        np.float64
+    )
 
 
 def _play_view(

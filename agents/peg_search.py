@@ -70,6 +70,47 @@ def play_out(g: GameState, seat: int, card: int, policy=None, value=None) -> flo
     return float(margin)
 
 
+def deal_utility(
+    scores: np.ndarray, winner: np.ndarray, seat: int, start: tuple[int, int]
+) -> np.ndarray:
+    """:func:`play_out`'s value of end states, for arrays: the seat's margin gained since
+    ``start`` (the scores before: a pair, or one pair per play-out), or the win/loss utility (the margin breaking ties)."""
+    start = np.asarray(start)
+    margin = (scores[..., seat] - scores[..., 1 - seat]) - (start[..., seat] - start[..., 1 - seat])
+    won = np.where(winner == seat, WIN_UTILITY, -WIN_UTILITY)
+    return np.where(winner >= 0, 0.001 * margin + won, margin.astype(np.float64))
+
+
+def equity_utility(dealer: int):
+    """:func:`deal_utility`'s counterpart for the ``equity`` objective: the seat's winning chance
+    at the end states of a deal dealt by ``dealer`` (1/0 for a game won or lost in it)."""
+    from cribbage_env.equity import end_values
+
+    def utility(scores, winner, seat, start):
+        return end_values(scores, winner, seat, next_dealer=1 - dealer)
+
+    return utility
+
+
+def _compiled_values(
+    view: PlayerView, guesses, distinct: list[int], policy: str, utility=None
+) -> np.ndarray:
+    """Utilities ``(guesses, cards)`` of the candidate cards, played out by the compiled
+    simulator (:mod:`cribbage_env.fastsim`) with the named policy: the same numbers as
+    :func:`play_out` on :func:`determinize` d states."""
+    from cribbage_env.fastsim import search_outcomes, states_from_view
+
+    if isinstance(guesses, tuple):  # arrays (hands (G, k), discards (G, 2))
+        hands, discs = guesses
+    else:
+        k = view.opponent_cards_left
+        hands = np.array([h for h, _ in guesses], dtype=np.int64).reshape(len(guesses), k)
+        discs = np.array([d for _, d in guesses], dtype=np.int64)
+    base = states_from_view(view, hands, discs)
+    scores, winner = search_outcomes(base, distinct, policy)
+    return (utility or deal_utility)(scores, winner, view.seat, view.scores)
+
+
 def kept_weight(kept4: list[int], beta: float) -> float:
     """How likely a player kept these four cards: players keep fifteens, pairs and runs, so a
     guess is weighted by exp(beta * points the four cards make on their own)."""
@@ -146,11 +187,14 @@ def search_play(
     policy=None,
     guesses=None,
     stop_z: float = 0.0,
-    value=None,
+    objective: str = "points",
 ) -> list[SearchEstimate]:
     """Estimates for every legal card, best first. With ``stop_z > 0`` the search stops early
     (after at least :data:`STOP_MIN` guesses) once the best card leads every other by ``stop_z``
-    standard errors of the paired difference."""
+    standard errors of the paired difference. ``objective`` ``points`` values a play-out by the
+    margin gained (a game won or lost: the win utility), ``equity`` by the winning chance at its
+    end (:mod:`cribbage_env.equity`)."""
+    equity = objective == "equity"
     legal = list(view.legal_actions)
     if len(legal) == 1:
         return [SearchEstimate(legal[0], 0.0, 0)]
@@ -170,15 +214,33 @@ def search_play(
         return [SearchEstimate(c, 0.0, 0) for c in legal]
     if guesses is None:
         guesses = sample_guesses(view, rng, sims, beta)
-    values = np.zeros((len(guesses), len(distinct)))
-    n = 0
-    for hand, disc in guesses:
-        base = determinize(view, hand, disc)
-        for j, c in enumerate(distinct):
-            values[n, j] = play_out(base.clone(), view.seat, c, policy, value)
-        n += 1
-        if stop_z > 0 and n >= STOP_MIN and n % STOP_EVERY == 0 and _clear_best(values[:n], stop_z):
-            break
+    if isinstance(policy, str):
+        utility = equity_utility(view.dealer) if equity else None
+        values = _compiled_values(view, guesses, distinct, policy, utility)
+        n = values.shape[0]
+        if stop_z > 0:
+            for m in range(STOP_MIN, n + 1, STOP_EVERY):
+                if m % STOP_EVERY == 0 and _clear_best(values[:m], stop_z):
+                    n = m
+                    break
+    else:
+        value = None
+        if equity:
+            from cribbage_env.equity import end_value as value
+        values = np.zeros((len(guesses), len(distinct)))
+        n = 0
+        for hand, disc in guesses:
+            base = determinize(view, hand, disc)
+            for j, c in enumerate(distinct):
+                values[n, j] = play_out(base.clone(), view.seat, c, policy, value)
+            n += 1
+            if (
+                stop_z > 0
+                and n >= STOP_MIN
+                and n % STOP_EVERY == 0
+                and _clear_best(values[:n], stop_z)
+            ):
+                break
     means = values[:n].mean(axis=0)
     mean_of = {RANK[c]: float(m) for c, m in zip(distinct, means, strict=True)}
     ests = [SearchEstimate(c, mean_of[RANK[c]], n) for c in legal]

@@ -305,3 +305,25 @@ def point_weights(
     if not total > 1e-6:
         return 1.0, 1.0
     return 2 * d_me / total, 2 * d_opp / total
+
+
+def end_values(
+    scores: np.ndarray,
+    winner: np.ndarray,
+    seat: int,
+    next_dealer: int,
+    target: int = WINNING_SCORE,
+) -> np.ndarray:
+    """:func:`end_value` for arrays of end states: ``scores`` ``(..., 2)``, ``winner`` (-1 when
+    the game goes on, the next deal dealt by ``next_dealer``).
+
+    >>> end_values(np.array([[0, 0], [121, 50]]), np.array([-1, 0]), 0, 0).round(4).tolist()
+    [0.5585, 1.0]
+    """
+    t = _cached_table(_check_target(target))
+    scores = np.asarray(scores)
+    me = np.clip(scores[..., seat], 0, target - 1)
+    opp = np.clip(scores[..., 1 - seat], 0, target - 1)
+    v = t[me, opp] if next_dealer == seat else 1.0 - t[opp, me]
+    winner = np.asarray(winner)
+    return np.where(winner >= 0, (winner == seat).astype(np.float64), v)

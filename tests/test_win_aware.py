@@ -58,3 +58,17 @@ def test_win_aware_expert_plays_the_winning_card():
     g.apply(parse_cards("5D")[0])
     agent = make_agent("expert:objective=equity,sims=8")
     assert agent.act(g.view(0), np.random.default_rng(0)) == parse_cards("5H")[0]
+
+
+def test_compiled_and_engine_play_outs_agree_on_the_equity_objective():
+    from agents.peg_search import sample_guesses, search_play
+
+    g = _position((100, 104))
+    g.apply(parse_cards("5D")[0])
+    view = g.view(0)
+    guesses = sample_guesses(view, np.random.default_rng(3), 12)
+    fast = search_play(view, None, 12, 0.0, "heuristic", guesses, objective="equity")
+    slow = search_play(view, None, 12, 0.0, None, guesses, objective="equity")
+    assert [e.card for e in fast] == [e.card for e in slow]
+    assert [e.value for e in fast] == pytest.approx([e.value for e in slow], abs=1e-12)
+    assert all(0.0 <= e.value <= 1.0 for e in fast)
