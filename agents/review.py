@@ -5,7 +5,8 @@ A decision is rated from the deciding seat's own view (what it could know then).
 candidate the rest of the deal is played out on guesses of the hidden cards (the opponent's
 cards from the analyzer opponent model of :mod:`agents.opponent_model`, the starter at a
 discard), the same guesses for every candidate (common random numbers), with a fast heuristic
-for both seats (:func:`agents.peg_search.rollout_card`); the deal's end is read from the equity
+for both seats (:func:`agents.peg_search.rollout_card`, compiled: :mod:`cribbage_env.fastsim`);
+the deal's end is read from the equity
 table (:mod:`cribbage_env.equity`), and a game won or lost inside the deal counts 1 or 0, exact.
 The loss of a decision is the best candidate's chance minus the chosen one's (>= 0, 0 for the
 best). Pegging rates every card (one per rank: cards of a rank are interchangeable); a discard
@@ -21,24 +22,25 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 import cribbage_env as ce
-from cribbage_env.actions import action_str, discard_action, discard_cards
-from cribbage_env.cards import JACK, RANK
-from cribbage_env.determinize import determinize
+from cribbage_env.actions import action_str, discard_action
+from cribbage_env.cards import RANK
 from cribbage_env.discard import analyze_discards
 from cribbage_env.engine import GameState, Phase
-from cribbage_env.equity import chance_now, end_value
+from cribbage_env.equity import chance_now, end_values
 from cribbage_env.views import PlayerView
 
-from .expert import _play_view
-from .opponent_model import sample_modelled_guesses, sample_opponent_deals
-from .peg_search import rollout_card, sample_guesses
+from .expert import _deal_play_outs
+from .opponent_model import sample_modelled_arrays, sample_opponent_deals
+from .peg_search import sample_guesses
 
 #: Winning chance lost (0..1) from which a decision is flagged.
 THRESHOLDS = (("blunder", 0.06), ("bad", 0.03), ("doubtful", 0.01))
 #: Guesses per decision and discard splits rated by default (a game in well under 2 s).
-DEFAULT_SAMPLES = 16
+DEFAULT_SAMPLES = 32
 DEFAULT_CANDIDATES = 4
 TAU = 0.5
+#: Both seats' policy in the play-outs (the expert's rollout heuristic, compiled).
+ROLLOUT = "heuristic"
 
 
 @dataclass(frozen=True)
@@ -106,52 +108,48 @@ def flag_of(loss: float) -> str:
     return ""
 
 
-def _finish(g: GameState, seat: int) -> tuple[float, float]:
-    """Play the deal of ``g`` (consumed) to its end: seat's winning chance and margin gained."""
-    m0 = g.scores_[seat] - g.scores_[1 - seat]
-    deal = g.deal_no
-    while g.winner is None and g.deal_no == deal:
-        g.apply(rollout_card(g))
-    return end_value(g, seat), float(g.scores_[seat] - g.scores_[1 - seat] - m0)
+def _values(scores, winner, seat: int, dealer: int, start) -> tuple[np.ndarray, np.ndarray]:
+    """Winning chance and points margin gained of play-outs of a deal dealt by ``dealer``."""
+    start = np.asarray(start)
+    chance = end_values(scores, winner, seat, next_dealer=1 - dealer)
+    margin = (scores[..., seat] - scores[..., 1 - seat]) - (start[..., seat] - start[..., 1 - seat])
+    return chance, margin.astype(np.float64)
 
 
 def play_values(
     view: PlayerView, cards: list[int], rng: np.random.Generator, samples: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Mean (winning chance, points margin) of laying each card, over the same guesses."""
-    guesses = sample_modelled_guesses(view, rng, samples, TAU) or sample_guesses(view, rng, samples)
-    chance = np.zeros((len(guesses), len(cards)))
-    points = np.zeros_like(chance)
-    for i, (hand, disc) in enumerate(guesses):
-        base = determinize(view, hand, disc)
-        for j, c in enumerate(cards):
-            g = base.clone()
-            g.apply(c)
-            chance[i, j], points[i, j] = _finish(g, view.seat)
+    """Mean (winning chance, points margin) of laying each card, over the same guesses
+    (compiled play-outs, :mod:`cribbage_env.fastsim`, with the rollout heuristic)."""
+    from cribbage_env.fastsim import search_outcomes, states_from_view
+
+    guesses = sample_modelled_arrays(view, rng, samples, TAU)
+    if guesses is None:
+        pairs = sample_guesses(view, rng, samples)
+        k = view.opponent_cards_left
+        guesses = (
+            np.array([h for h, _ in pairs], dtype=np.int64).reshape(len(pairs), k),
+            np.array([d for _, d in pairs], dtype=np.int64),
+        )
+    base = states_from_view(view, *guesses)
+    scores, winner = search_outcomes(base, cards, ROLLOUT)
+    chance, points = _values(scores, winner, view.seat, view.dealer, view.scores)
     return chance.mean(axis=0), points.mean(axis=0)
 
 
 def discard_values_by_chance(
     view: PlayerView, actions: list[int], rng: np.random.Generator, samples: int
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Mean (winning chance, points margin to the deal's end) of each discard, same guesses."""
+    """Mean (winning chance, points margin to the deal's end) of each discard, on the same
+    modelled deals (his heels included: it can win)."""
     deals = sample_opponent_deals(view, rng, samples, TAU)
-    chance = np.zeros((len(deals), len(actions)))
-    points = np.zeros_like(chance)
-    for i, (opp_hand, opp_disc, starter) in enumerate(deals):
-        for j, a in enumerate(actions):
-            disc = discard_cards(a)
-            keep = [c for c in view.hand if c not in disc]
-            g = determinize(_play_view(view, keep, disc, starter), opp_hand, opp_disc)
-            heels = 0
-            if RANK[starter] == JACK:  # his heels (R5.2): the dealer pegs 2, which can win
-                heels = 2 if view.dealer == view.seat else -2
-                if g._add(view.dealer, 2):
-                    chance[i, j], points[i, j] = end_value(g, view.seat), heels
-                    continue
-            c, p = _finish(g, view.seat)
-            chance[i, j], points[i, j] = c, p + heels
-    return chance.mean(axis=0), points.mean(axis=0)
+    chance = np.zeros(len(actions))
+    points = np.zeros(len(actions))
+    for j, a in enumerate(actions):
+        out, _ = _deal_play_outs(view, a, deals, ROLLOUT, heels=True)
+        c, p = _values(out.scores, out.winner, view.seat, view.dealer, view.scores)
+        chance[j], points[j] = c.mean(), p.mean()
+    return chance, points
 
 
 def rate(

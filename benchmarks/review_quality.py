@@ -26,13 +26,14 @@ PAIRINGS = (("random", "expectimax"), ("expert", "expectimax"))
 def run_pairing(a: str, b: str, seeds: list[int], samples: int, candidates: int) -> dict:
     losses: dict[str, list[float]] = {a: [], b: []}
     points: dict[str, list[float]] = {a: [], b: []}
-    times = []
+    times, cpu = [], []
     for k, seed in enumerate(seeds):
         specs = (a, b) if k % 2 == 0 else (b, a)
         g = play_game(specs[0], specs[1], seed, agent_seed=seed)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         rev = review_game(g, samples=samples, candidates=candidates, seed=seed)
         times.append(time.perf_counter() - t0)
+        cpu.append(time.process_time() - c0)
         for r in rev.ratings:
             if r.options > 1:
                 losses[specs[r.seat]].append(r.loss)
@@ -41,6 +42,8 @@ def run_pairing(a: str, b: str, seeds: list[int], samples: int, candidates: int)
         "games": len(seeds),
         "review_seconds_median": round(float(np.median(times)), 3),
         "review_seconds_max": round(float(np.max(times)), 3),
+        "review_cpu_seconds_median": round(float(np.median(cpu)), 3),
+        "review_cpu_seconds_max": round(float(np.max(cpu)), 3),
     }
     for name in (a, b):
         x = np.array(losses[name])
@@ -63,6 +66,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--pairings", default=",".join(f"{a}-{b}" for a, b in PAIRINGS))
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args(argv)
+    from cribbage_env.fastsim import warm_up
+
+    warm_up()  # load (or compile) the simulator once, outside the timings
     seeds = game_seeds(args.seed, args.games)
     res = {"samples": args.samples, "candidates": args.candidates, "seed": args.seed}
     for pair in args.pairings.split(","):

@@ -60,17 +60,22 @@ def main(argv: list[str] | None = None) -> None:
     b = make_agent(f"{args.agent}{sep}objective=points")
     lead = make_agent("expectimax")
     t0 = time.perf_counter()
-    scores, differ = [], 0
-    for seed in game_seeds(args.seed, args.positions):
+    scores: list[float] = []
+    differ = 0
+    for k, seed in enumerate(game_seeds(args.seed, args.positions), 1):
         pos = endgame_position(seed, args.start, lead)
-        if pos is None:
-            continue
-        w1 = finish(pos.clone(), (a, b), seed) == 0
-        w2 = finish(pos.clone(), (b, a), seed) == 1
-        scores.append((w1 + w2) / 2)
-        differ += w1 != w2
+        if pos is not None:
+            w1 = finish(pos.clone(), (a, b), seed) == 0
+            w2 = finish(pos.clone(), (b, a), seed) == 1
+            scores.append((w1 + w2) / 2)
+            differ += w1 != w2
+        if k % 50 == 0 or k == args.positions:  # partial results survive a killed run
+            report(args, scores, differ, time.perf_counter() - t0)
+
+
+def report(args: argparse.Namespace, scores: list[float], differ: int, seconds: float) -> None:
     x = np.array(scores)
-    half = 1.96 * x.std(ddof=1) / np.sqrt(len(x))
+    half = 1.96 * x.std(ddof=1) / np.sqrt(len(x)) if len(x) > 1 else float("nan")
     res = {
         "agent": args.agent,
         "from": args.start,
@@ -79,11 +84,11 @@ def main(argv: list[str] | None = None) -> None:
         "a_win_rate": round(float(x.mean()), 4),
         "ci95": [round(float(x.mean() - half), 4), round(float(x.mean() + half), 4)],
         "positions_where_the_seating_changed_the_winner": int(differ),
-        "seconds": round(time.perf_counter() - t0, 1),
+        "seconds": round(seconds, 1),
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(res, indent=2) + "\n")
-    print(json.dumps(res, indent=2))
+    print(json.dumps(res), flush=True)
 
 
 if __name__ == "__main__":
