@@ -61,19 +61,19 @@ def main(argv: list[str] | None = None) -> None:
     lead = make_agent("expectimax")
     t0 = time.perf_counter()
     scores: list[float] = []
-    differ = 0
+    split = 0  # positions where A won exactly one of the two seatings: the cards decided
     for k, seed in enumerate(game_seeds(args.seed, args.positions), 1):
         pos = endgame_position(seed, args.start, lead)
         if pos is not None:
             w1 = finish(pos.clone(), (a, b), seed) == 0
             w2 = finish(pos.clone(), (b, a), seed) == 1
             scores.append((w1 + w2) / 2)
-            differ += w1 != w2
+            split += w1 != w2
         if k % 50 == 0 or k == args.positions:  # partial results survive a killed run
-            report(args, scores, differ, time.perf_counter() - t0)
+            report(args, scores, split, time.perf_counter() - t0)
 
 
-def report(args: argparse.Namespace, scores: list[float], differ: int, seconds: float) -> None:
+def report(args: argparse.Namespace, scores: list[float], split: int, seconds: float) -> None:
     x = np.array(scores)
     half = 1.96 * x.std(ddof=1) / np.sqrt(len(x)) if len(x) > 1 else float("nan")
     res = {
@@ -83,7 +83,7 @@ def report(args: argparse.Namespace, scores: list[float], differ: int, seconds: 
         "seed": args.seed,
         "a_win_rate": round(float(x.mean()), 4),
         "ci95": [round(float(x.mean() - half), 4), round(float(x.mean() + half), 4)],
-        "positions_where_the_seating_changed_the_winner": int(differ),
+        "positions_decided_by_the_cards": int(split),
         "seconds": round(seconds, 1),
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
