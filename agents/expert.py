@@ -35,7 +35,7 @@ import numpy as np
 from cribbage_env.actions import discard_action, discard_cards
 from cribbage_env.cards import JACK, RANK, cards_str
 from cribbage_env.discard import analyze_discards
-from cribbage_env.engine import WINNING_SCORE, Phase
+from cribbage_env.engine import Phase
 from cribbage_env.equity import point_weights
 from cribbage_env.views import PlayerView
 
@@ -222,7 +222,7 @@ class ExpertAgent:
             )
         if view.phase is Phase.PLAY:
             ests = self._search(view, rng)
-            opts = tuple(
+            plays = tuple(
                 Option(
                     e.card,
                     e.value,
@@ -231,7 +231,7 @@ class ExpertAgent:
                 )
                 for e in ests
             )
-            return Hint(ests[0].card, opts, opts[0].reason)
+            return Hint(ests[0].card, plays, plays[0].reason)
         legal = view.legal_actions
         return Hint(legal[0], (Option(legal[0], 0.0, "any cut gives the same card"),), "")
 
@@ -241,7 +241,8 @@ class ExpertAgent:
         opts = []
         w_me, w_opp = 1.0, 1.0
         if self.objective == "equity":
-            w_me, w_opp = point_weights(view.scores[view.seat], view.scores[1 - view.seat], dealer)
+            me, opp = view.scores[view.seat], view.scores[1 - view.seat]
+            w_me, w_opp = point_weights(me, opp, dealer, target=view.rules.target)
         w_crib = w_me if dealer else w_opp
         for o in analyze_discards(view.hand, dealer=dealer):
             peg = peg_value(o.keep, dealer)
@@ -261,7 +262,7 @@ class ExpertAgent:
                 )
             )
         opts.sort(key=lambda o: -o.value)
-        if max(view.scores) >= WINNING_SCORE - self.endgame:
+        if max(view.scores) >= view.rules.target - self.endgame:
             opts = self._endgame_rerank(view, rng, opts)
         elif self.discard == "sim":
             opts = self._pegging_rerank(view, rng, opts)
@@ -302,7 +303,8 @@ class ExpertAgent:
         head = opts[:ENDGAME_CANDIDATES]
         totals = np.zeros(len(head))
         deals = sample_opponent_deals(view, rng, self.sims, self.tau)
-        utility = equity_utility(view.dealer) if self.objective == "equity" else deal_utility
+        equity = self.objective == "equity"
+        utility = equity_utility(view.dealer, view.rules.target) if equity else deal_utility
         for i, o in enumerate(head):
             # His heels (R5.2) is pegged first and can win; whoever leads, the first card
             # comes from the rollout policy too.

@@ -15,7 +15,7 @@ import numpy as np
 
 from cribbage_env.cards import RANK, VALUE
 from cribbage_env.determinize import consistent_with_goes, determinize
-from cribbage_env.engine import WINNING_SCORE, GameState
+from cribbage_env.engine import GameState
 from cribbage_env.scoring import KEY, RANK_POINTS, play_points_fast
 from cribbage_env.views import PlayerView
 
@@ -41,7 +41,7 @@ def rollout_card(g: GameState) -> int:
     for c in legal:
         count = g.count + VALUE[c]
         seq.append(c)
-        v = play_points_fast(seq, count)
+        v: float = play_points_fast(seq, count)
         seq.pop()
         v -= DANGER_COUNTS.get(count, 0.0)
         v += VALUE[c] * 0.01
@@ -75,19 +75,20 @@ def deal_utility(
 ) -> np.ndarray:
     """:func:`play_out`'s value of end states, for arrays: the seat's margin gained since
     ``start`` (the scores before: a pair, or one pair per play-out), or the win/loss utility (the margin breaking ties)."""
-    start = np.asarray(start)
-    margin = (scores[..., seat] - scores[..., 1 - seat]) - (start[..., seat] - start[..., 1 - seat])
+    base = np.asarray(start)
+    margin = (scores[..., seat] - scores[..., 1 - seat]) - (base[..., seat] - base[..., 1 - seat])
     won = np.where(winner == seat, WIN_UTILITY, -WIN_UTILITY)
     return np.where(winner >= 0, 0.001 * margin + won, margin.astype(np.float64))
 
 
-def equity_utility(dealer: int):
+def equity_utility(dealer: int, target: int):
     """:func:`deal_utility`'s counterpart for the ``equity`` objective: the seat's winning chance
-    at the end states of a deal dealt by ``dealer`` (1/0 for a game won or lost in it)."""
+    at the end states of a deal dealt by ``dealer`` (1/0 for a game won or lost in it), from
+    the table of the game to ``target`` (:class:`cribbage_env.equity.EquityError` if none)."""
     from cribbage_env.equity import end_values
 
     def utility(scores, winner, seat, start):
-        return end_values(scores, winner, seat, next_dealer=1 - dealer)
+        return end_values(scores, winner, seat, next_dealer=1 - dealer, target=target)
 
     return utility
 
@@ -200,7 +201,7 @@ def search_play(
         return [SearchEstimate(legal[0], 0.0, 0)]
     me = view.scores[view.seat]
     for c in legal:  # a card that reaches 121 now wins whatever is hidden (R10.1)
-        if me + points_now(view, c) >= WINNING_SCORE:
+        if me + points_now(view, c) >= view.rules.target:
             return [SearchEstimate(c, WIN_UTILITY, 0)] + [
                 SearchEstimate(o, 0.0, 0) for o in legal if o != c
             ]
@@ -215,7 +216,7 @@ def search_play(
     if guesses is None:
         guesses = sample_guesses(view, rng, sims, beta)
     if isinstance(policy, str):
-        utility = equity_utility(view.dealer) if equity else None
+        utility = equity_utility(view.dealer, view.rules.target) if equity else None
         values = _compiled_values(view, guesses, distinct, policy, utility)
         n = values.shape[0]
         if stop_z > 0:

@@ -29,14 +29,11 @@ from cribbage_env.equity import dealer_table, table_params
 
 def deal_starts(g: ce.GameState) -> list[tuple[int, int, int]]:
     """(dealer's score, pone's score, 1 if that dealer won) at every deal start of a game."""
-    scores = [0, 0]
     out = []
-    for entry in g.log:
-        if entry[0] is ce.EventKind.DEAL:
-            d = entry[1]
-            out.append((scores[d], scores[1 - d], int(g.winner == d)))
-        elif entry[3]:
-            scores[entry[1]] += entry[3]
+    for e in g.events:
+        if e.kind is ce.EventKind.DEAL:  # e.scores: the scores when it was dealt
+            d = e.player
+            out.append((e.scores[d], e.scores[1 - d], int(g.winner == d)))
     return out
 
 

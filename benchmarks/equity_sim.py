@@ -49,7 +49,7 @@ def deal_traces(spec: str, seed: int, n_deals: int) -> list[list[tuple[int, int]
     out: list[list[tuple[int, int]]] = []
     deal_no = g.deal_no
     g.scores_ = [0, 0]
-    start = len(g.log)
+    start = g.event_count
     while True:
         p = g.current_player
         g.apply(players[p].act(g.view(p), rngs[p]), p)
@@ -57,13 +57,16 @@ def deal_traces(spec: str, seed: int, n_deals: int) -> list[list[tuple[int, int]
             raise RuntimeError(f"a deal from 0-0 reached 121 (seed {seed}); cannot happen")
         if g.deal_no != deal_no:  # the show ran and the next deal was dealt
             dealer = 1 - g.dealer
-            end = max(i for i in range(start, len(g.log)) if g.log[i][0] is ce.EventKind.DEAL)
-            out.append([(0 if e[1] == dealer else 1, e[3]) for e in g.log[start:end] if e[3]])
+            events = g.events_since(start)
+            end = max(i for i, e in enumerate(events) if e.kind is ce.EventKind.DEAL)
+            out.append(
+                [(0 if e.player == dealer else 1, e.points) for e in events[:end] if e.points]
+            )
             if len(out) == n_deals:
                 return out
             deal_no = g.deal_no
             g.scores_ = [0, 0]
-            start = end
+            start += end
 
 
 def run_chunk(spec: str, root: int, chunk: int, n_deals: int, path: Path) -> float:

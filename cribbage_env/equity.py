@@ -32,8 +32,12 @@ from importlib import resources
 import numpy as np
 
 from .cards import VALUE
-from .engine import WINNING_SCORE, GameState
+from .core import STANDARD
+from .engine import GameState
 from .scoring import play_points_fast
+
+#: The standard game's target (the default table).
+STANDARD_TARGET = STANDARD.target
 
 #: Targets with a shipped table.
 TARGETS = (121, 61)
@@ -152,7 +156,7 @@ def _check_target(target: int) -> int:
     return int(target)
 
 
-def dealer_table(target: int = WINNING_SCORE) -> np.ndarray:
+def dealer_table(target: int = STANDARD_TARGET) -> np.ndarray:
     """``dealer[a, b]`` = P(dealer wins | dealer at ``a``, pone at ``b``, start of a deal).
 
     >>> dealer_table().shape, dealer_table(61).shape
@@ -162,12 +166,12 @@ def dealer_table(target: int = WINNING_SCORE) -> np.ndarray:
     return _load()[f"dealer_{t}"].astype(np.float64)
 
 
-def pone_table(target: int = WINNING_SCORE) -> np.ndarray:
+def pone_table(target: int = STANDARD_TARGET) -> np.ndarray:
     """``pone[a, b]`` = P(pone wins | pone at ``a``, dealer at ``b``, start of a deal)."""
     return 1.0 - dealer_table(target).T
 
 
-def table_error(target: int = WINNING_SCORE) -> np.ndarray:
+def table_error(target: int = STANDARD_TARGET) -> np.ndarray:
     """Monte-Carlo standard error of each entry of :func:`dealer_table`."""
     return _load()[f"se_{_check_target(target)}"].astype(np.float64)
 
@@ -184,7 +188,7 @@ def _score(x: object, what: str) -> int:
 
 
 def win_probability(
-    my_score: int, opp_score: int, *, dealer: bool, target: int = WINNING_SCORE
+    my_score: int, opp_score: int, *, dealer: bool, target: int = STANDARD_TARGET
 ) -> float:
     """The chance of winning from ``my_score`` against ``opp_score`` as a deal starts, with
     this player the dealer (``dealer=True``) or the pone. A score at the target has won."""
@@ -224,8 +228,7 @@ def simple_playout_card(g: GameState) -> int:
 
 def state_target(g: GameState) -> int:
     """The game's target score (the rules value when the state carries one)."""
-    rules = getattr(g, "rules", None)
-    return int(getattr(rules, "target", WINNING_SCORE))
+    return int(g.rules.target)
 
 
 def end_value(g: GameState, seat: int, target: int | None = None) -> float:
@@ -277,7 +280,7 @@ _DEAL_POINTS = {True: 16.2, False: 10.3}
 
 
 def point_weights(
-    my_score: int, opp_score: int, dealer: bool, *, step: int = 3, target: int = WINNING_SCORE
+    my_score: int, opp_score: int, dealer: bool, *, step: int = 3, target: int = STANDARD_TARGET
 ) -> tuple[float, float]:
     """How much one point for me and one point for the opponent move my winning chance on the
     board expected after this deal (finite differences of the table), scaled so that they
@@ -312,7 +315,7 @@ def end_values(
     winner: np.ndarray,
     seat: int,
     next_dealer: int,
-    target: int = WINNING_SCORE,
+    target: int = STANDARD_TARGET,
 ) -> np.ndarray:
     """:func:`end_value` for arrays of end states: ``scores`` ``(..., 2)``, ``winner`` (-1 when
     the game goes on, the next deal dealt by ``next_dealer``).

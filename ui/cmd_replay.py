@@ -16,7 +16,7 @@ from cribbage_env.engine import EventKind
 from cribbage_env.equity import EquityError, state_target, win_probability
 
 from .controller import PLAY_REASONS, SHOW_LINES, card_label
-from .i18n import N_, Catalog, system_language
+from .i18n import LANGUAGES, N_, Catalog, system_language
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -24,7 +24,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--text", action="store_true", help="print the game deal by deal instead")
     p.add_argument(
         "--lang",
-        choices=("es", "fr", "en"),
+        choices=LANGUAGES,
         default=None,
         help="language (default: from the system locale, else English)",
     )
@@ -77,13 +77,15 @@ def _record_of_history_file(text: str) -> str | dict:
     return text
 
 
-def _chance_text(scores: tuple[int, int], dealer: int, cat: Catalog, target: int) -> str:
-    """Both players' winning chances as a deal starts, from the equity table ('' if none)."""
+def _chance_lines(scores: tuple[int, int], dealer: int, cat: Catalog, target: int) -> list[str]:
+    """Both players' winning chances as a deal starts, from the equity table (none for a
+    target without a table)."""
     try:
         p0 = win_probability(scores[0], scores[1], dealer=dealer == 0, target=target)
     except EquityError:
-        return ""
-    return cat.tr("Winning chance: {a}% – {b}%", a=round(100 * p0), b=100 - round(100 * p0))
+        return []
+    a = round(100 * p0)
+    return ["  " + cat.tr("Winning chance: {a}% – {b}%", a=a, b=100 - a)]
 
 
 def game_text(g: ce.GameState, cat: Catalog) -> str:
@@ -115,9 +117,7 @@ def game_text(g: ce.GameState, cat: Catalog) -> str:
         elif k is EventKind.DEAL:
             out.append("")
             out.append(tr("Deal {n}: {name} deals", n=e.deal + 1, name=name(e.player)))
-            chance = _chance_text(e.scores, e.player, cat, state_target(g))
-            if chance:
-                out.append("  " + chance)
+            out.extend(_chance_lines(e.scores, e.player, cat, state_target(g)))
             pone = 1 - e.player
             out.append("  " + tr("{name}'s hand", name=name(pone)) + ": " + cards(e.cards[:6]))
             out.append("  " + tr("{name}'s hand", name=name(e.player)) + ": " + cards(e.cards[6:]))
@@ -182,7 +182,7 @@ def game_text(g: ce.GameState, cat: Catalog) -> str:
                 + " "
                 + tr("Final score: {a} – {b}", a=g.scores[0], b=g.scores[1])
             )
-            level = ce.skunk_level(g.scores)
+            level = g.rules.game_points(g.scores)
             if level > 1:
                 out.append(
                     tr(
