@@ -45,15 +45,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help(sys.stderr)
-        return 2
-    if args._module is None:
-        print(f"cribbage: '{args.command}' is not available in this build", file=sys.stderr)
-        return 2
-    try:
+    try:  # Ctrl-C while the subcommands import (a second or so) is an interruption too
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help(sys.stderr)
+            return 2
+        if args._module is None:
+            print(f"cribbage: '{args.command}' is not available in this build", file=sys.stderr)
+            return 2
         return int(args._module.run(args) or 0)
     except KeyboardInterrupt:
         print("cribbage: interrupted", file=sys.stderr)
