@@ -13,6 +13,7 @@ from pathlib import Path
 
 import cribbage_env as ce
 from cribbage_env.engine import EventKind
+from cribbage_env.equity import EquityError, state_target, win_probability
 
 from .controller import PLAY_REASONS, SHOW_LINES, card_label
 from .i18n import LANGUAGES, N_, Catalog, system_language
@@ -76,6 +77,17 @@ def _record_of_history_file(text: str) -> str | dict:
     return text
 
 
+def _chance_lines(scores: tuple[int, int], dealer: int, cat: Catalog, target: int) -> list[str]:
+    """Both players' winning chances as a deal starts, from the equity table (none for a
+    target without a table)."""
+    try:
+        p0 = win_probability(scores[0], scores[1], dealer=dealer == 0, target=target)
+    except EquityError:
+        return []
+    a = round(100 * p0)
+    return ["  " + cat.tr("Winning chance: {a}% – {b}%", a=a, b=100 - a)]
+
+
 def game_text(g: ce.GameState, cat: Catalog) -> str:
     """Deal-by-deal account of a game with every score explained."""
     tr = cat.tr
@@ -105,6 +117,7 @@ def game_text(g: ce.GameState, cat: Catalog) -> str:
         elif k is EventKind.DEAL:
             out.append("")
             out.append(tr("Deal {n}: {name} deals", n=e.deal + 1, name=name(e.player)))
+            out.extend(_chance_lines(e.scores, e.player, cat, state_target(g)))
             pone = 1 - e.player
             out.append("  " + tr("{name}'s hand", name=name(pone)) + ": " + cards(e.cards[:6]))
             out.append("  " + tr("{name}'s hand", name=name(e.player)) + ": " + cards(e.cards[6:]))
