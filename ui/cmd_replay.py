@@ -7,14 +7,15 @@ refused with a clear message and a non-zero exit; the file is only ever read.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 import cribbage_env as ce
 from cribbage_env.engine import EventKind
 
+from . import argtypes
 from .controller import PLAY_REASONS, SHOW_LINES, card_label
+from .files import UnreadableFile, parse_json, read_text
 from .i18n import N_, Catalog, system_language
 
 
@@ -29,7 +30,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--delay",
-        type=float,
+        type=argtypes.seconds,
         default=0.8,
         metavar="SECONDS",
         help="pause between decisions on the table (default 0.8)",
@@ -43,7 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--every",
-        type=int,
+        type=argtypes.positive_int,
         default=1,
         metavar="N",
         help="with --screenshots: keep one decision in N (default 1)",
@@ -51,29 +52,34 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def load(path: Path) -> ce.GameState:
-    """The game of a record file; raises ValueError with a message for anything wrong."""
+    """The game of a record file; raises ValueError with a message for anything wrong.
+
+    Only a regular file of at most :data:`ui.files.MAX_BYTES` is read (``/dev/zero``, a FIFO or
+    a 100 MB file is refused without reading it whole)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"cannot read {path}: {exc}") from None
+        text = read_text(path, what="game record")
+    except UnreadableFile as exc:
+        raise ValueError(str(exc)) from None
     try:
-        return ce.GameState.from_record(_record_of_history_file(text))
+        data = parse_json(text)
+    except UnreadableFile as exc:
+        raise ValueError(f"{path} is not a valid game record: record is {exc}") from None
+    try:
+        return ce.GameState.from_record(_record_of_history_file(data))  # type: ignore[arg-type]
     except ce.RecordError as exc:
         raise ValueError(f"{path} is not a valid game record: {exc}") from None
 
 
-def _record_of_history_file(text: str) -> str | dict:
+def _record_of_history_file(data: object) -> object:
     """A finished game in the table's ``history/`` folder holds its record under ``"record"``:
     replay that; anything else is handed to the record loader unchanged."""
-    if '"cribbage-env/autosave"' not in text:
-        return text
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        return text
-    if isinstance(data, dict) and isinstance(data.get("record"), dict):
+    if (
+        isinstance(data, dict)
+        and data.get("format") == "cribbage-env/autosave"
+        and isinstance(data.get("record"), dict)
+    ):
         return data["record"]
-    return text
+    return data
 
 
 def game_text(g: ce.GameState, cat: Catalog) -> str:
@@ -197,8 +203,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from .gui import DisplayUnavailable, prepare
 
-    if args.every < 1:
-        print("cribbage replay: --every must be at least 1", file=sys.stderr)
+    problem = argtypes.output_folder_problem(args.screenshots)
+    if problem:
+        print(f"cribbage replay: --screenshots {problem}", file=sys.stderr)
         return 2
     try:
         prepare(headless=args.screenshots is not None)

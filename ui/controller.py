@@ -35,13 +35,15 @@ from cribbage_env.cards import RANK, SUIT, SUIT_SYMBOLS
 from cribbage_env.engine import EventKind, Phase
 from cribbage_env.scoring import ScoreKind
 
+from .history import History, UndoRule
 from .i18n import N_, Catalog
+from .saves import SAVE_FORMAT, SAVE_VERSION, SaveError, UntrustedSave
+
+__all__ = ["SAVE_FORMAT", "SAVE_VERSION", "Mode", "SaveError", "TableController", "UntrustedSave"]
 
 if TYPE_CHECKING:
     import agents
 
-SAVE_FORMAT = "cribbage-env/autosave"
-SAVE_VERSION = 1
 #: Number of face-down cards spread for a cut (the whole deck, or the 40 left for the starter).
 CUT_SPREAD = {Phase.CUT_FOR_DEAL: 52, Phase.DEAL_CUT: 52, Phase.STARTER_CUT: 40}
 _RANK_IDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", N_("J"), N_("Q"), N_("K"))
@@ -74,10 +76,6 @@ class Mode(str, Enum):
     COMPUTER = "computer"  # a person (seat 0) against an agent (seat 1)
     HOTSEAT = "hotseat"  # two people passing one screen (R11.4)
     WATCH = "watch"  # two agents; the person watches
-
-
-class SaveError(ValueError):
-    """A saved game that cannot be read or does not replay; the file is left as it was."""
 
 
 @dataclass(frozen=True)
@@ -168,9 +166,7 @@ class TableController:
         self.cat = Catalog(lang)
         self.lang = lang
         self.on_change = on_change  # called after every change to the game (autosave)
-        self._actions: list[int] = []
-        self._actors: list[int] = []  # seat that made each decision
-        self._cursor = 0
+        self.history = History()  # every decision (the redo tail too), who made it, a cursor
         self._epoch = 0  # changes with every change of the game (stale computer moves)
         self._reset_game()
 
@@ -225,12 +221,25 @@ class TableController:
         p = self.to_act
         if p is None or self.is_human(p):
             return False
-        return self.script is None or self._cursor < len(self.script)
+        return self.script is None or self.history.cursor < len(self.script)
 
     @property
     def decisions(self) -> tuple[int, ...]:
         """Every decision made so far (the redo tail excluded)."""
-        return tuple(self._actions[: self._cursor])
+        return self.history.decisions
+
+    # Read-only views of the history for tests and tools written before :mod:`ui.history`.
+    @property
+    def _actions(self) -> list[int]:
+        return list(self.history.actions)
+
+    @property
+    def _actors(self) -> list[int | None]:
+        return list(self.history.actors)
+
+    @property
+    def _cursor(self) -> int:
+        return self.history.cursor
 
     def name(self, seat: int) -> str:
         if self.mode is Mode.COMPUTER:
@@ -425,7 +434,7 @@ class TableController:
         from its generator gives away the game seed, hence the deck (issue 15, leak 1)."""
         from agents.seeding import agent_rng
 
-        return agent_rng(self.agent_seed, self.seed, stream, self._cursor)
+        return agent_rng(self.agent_seed, self.seed, stream, self.history.cursor)
 
     def computer_job(self) -> tuple[int, Callable[[], int]]:
         """(ticket, job): the job computes the computer's decision from a frozen PlayerView and
@@ -434,9 +443,9 @@ class TableController:
         if p is None or self.is_human(p):
             raise RuntimeError("it is not the computer's turn")
         if self.script is not None:
-            if self._cursor >= len(self.script):
+            if self.history.cursor >= len(self.script):
                 raise RuntimeError("the record has no more decisions")
-            action = self.script[self._cursor]
+            action = self.script[self.history.cursor]
             return self._epoch, lambda: action
         rng = self._rng(1000 + p)
         view = self.game.view(p)
@@ -480,11 +489,7 @@ class TableController:
         prev_player = self.to_act
         prev_deal = self.game.deal_no
         self.game.apply(action)
-        del self._actions[self._cursor :]
-        del self._actors[self._cursor :]
-        self._actions.append(action)
-        self._actors.append(prev_player)
-        self._cursor += 1
+        self.history = self.history.decide(action, prev_player)
         self._epoch += 1
         self._after_decision(prev_player, prev_deal)
 
@@ -733,13 +738,25 @@ class TableController:
         return ((trail[0][-1], trail[0][-2]), (trail[1][-1], trail[1][-2]))
 
     # ----------------------------------------------------------------------------- undo / redo
-    def _set_history(self, actions: list[int]) -> None:
+    def resume(self, actions: Sequence[int], cursor: int) -> None:
+        """Take over a list of decisions (a save) and go to ``cursor``; raises
+        :class:`~cribbage_env.IllegalActionError` if they do not replay."""
         g = ce.new_game(self.seed, interactive_cuts=self.interactive_cuts)
         actors = []
         for a in actions:
             actors.append(g.to_act)
             g.apply(a)
-        self._actions, self._actors = list(actions), actors
+        self.history = History.of(actions, actors, 0)
+        self._rebuild(cursor)
+
+    @property
+    def _undo_rule(self) -> UndoRule:
+        return {Mode.WATCH: UndoRule.EACH, Mode.HOTSEAT: UndoRule.OWN_TURN}.get(
+            self.mode, UndoRule.LAST_HUMAN
+        )
+
+    def _human(self, seat: int | None) -> bool:
+        return seat is not None and self.is_human(seat)
 
     @property
     def can_undo(self) -> bool:
@@ -747,35 +764,23 @@ class TableController:
 
     @property
     def can_redo(self) -> bool:
-        return self._cursor < len(self._actions)
+        return self.history.can_redo
 
     @property
     def can_restart(self) -> bool:
         """Pass and play: only before the first decision or after the game (a restart mid-game
         would throw away the other person's moves and deal them the same cards again)."""
-        return self.mode is not Mode.HOTSEAT or self._cursor == 0 or self.game.is_over
+        return self.mode is not Mode.HOTSEAT or self.history.cursor == 0 or self.game.is_over
 
     def _undo_target(self) -> int | None:
-        """The cursor an undo goes back to, or None.
-
-        Pass and play: only the decisions of the person to act now, made since the turn came to
-        them. Once a decision passes the turn, the other person may hold the screen: undoing it
-        would let them see its maker's hand ("See my hand") and redo it without a trace, or
-        replace it (issue 15, leak 2)."""
-        cursor = self._cursor
-        if cursor == 0:
-            return None
-        if self.mode is Mode.WATCH:
-            return cursor - 1
-        if self.mode is Mode.HOTSEAT:
-            p = self.to_act
-            return cursor - 1 if p is not None and self._actors[cursor - 1] == p else None
-        return next((i for i in range(cursor - 1, -1, -1) if self.is_human(self._actors[i])), None)
+        """The cursor an undo goes back to, or None (see :class:`~ui.history.UndoRule`: in pass
+        and play only the decisions of the person to act, issue 15 leak 2)."""
+        return self.history.undo_target(self._undo_rule, to_act=self.to_act, human=self._human)
 
     def _rebuild(self, cursor: int) -> None:
-        self._cursor = cursor
+        self.history = self.history.moved_to(cursor)
         self.game = ce.replay(
-            self.seed, self._actions[:cursor], interactive_cuts=self.interactive_cuts
+            self.seed, self.history.decisions, interactive_cuts=self.interactive_cuts
         )
         self._after_rebuild()
 
@@ -792,12 +797,9 @@ class TableController:
 
     def redo(self) -> bool:
         """Replay the undone decision and the computer's replies that followed it (R11.5)."""
-        if not self.can_redo:
+        cursor = self.history.redo_target(self._undo_rule, human=self._human)
+        if cursor is None:
             return False
-        cursor = self._cursor + 1
-        if self.mode is not Mode.WATCH:
-            while cursor < len(self._actions) and not self.is_human(self._actors[cursor]):
-                cursor += 1
         self._rebuild(cursor)
         self._say(self.tr("Redone"))
         if self.on_change is not None:
@@ -810,7 +812,7 @@ class TableController:
         Refused (False) in pass and play while a game is under way (see :attr:`can_restart`)."""
         if not self.can_restart:
             return False
-        self._actions, self._actors = [], []
+        self.history = self.history.cleared()
         self._rebuild(0)
         if self.on_change is not None:
             self.on_change(self)
@@ -878,67 +880,21 @@ class TableController:
 
     # ----------------------------------------------------------------------------- saving
     def to_save(self) -> dict:
-        """Everything needed to resume: seed, decisions (with the redo tail), cursor, seats."""
-        return {
-            "format": SAVE_FORMAT,
-            "version": SAVE_VERSION,
-            "seed": self.seed,
-            "agent_seed": self.agent_seed,
-            "mode": self.mode.value,
-            "agents": [s.spec for s in self.seats],
-            "lang": self.lang,
-            "decisions": [ce.action_str(a) for a in self._actions],
-            "cursor": self._cursor,
-            "finished": self.game.is_over,
-        }
+        """Everything needed to resume (the format is :func:`ui.saves.save_data`'s)."""
+        from .saves import save_data
+
+        return save_data(self)
 
     @classmethod
-    def from_save(cls, data: dict, *, on_change=None) -> TableController:
-        """Resume a saved game; raises :class:`SaveError` for anything malformed."""
-        if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-            raise SaveError("not a cribbage-env saved game")
-        if data.get("version") != SAVE_VERSION:
-            raise SaveError(
-                f"saved game version {data.get('version')!r} is not supported "
-                f"(this version reads {SAVE_VERSION})"
-            )
-        try:
-            seed = data["seed"]
-            mode = Mode(data["mode"])
-            agents = data["agents"]
-            lang = data.get("lang", "en")
-            actions = [ce.parse_action(t) for t in data["decisions"]]
-            cursor = data["cursor"]
-            agent_seed = data.get("agent_seed")  # saves before issue 15 have none: a fresh one
-        except (KeyError, ValueError, TypeError) as exc:
-            raise SaveError(f"saved game is incomplete or malformed: {exc}") from None
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise SaveError(f"saved seed must be a non-negative integer, got {seed!r}")
-        if not isinstance(agents, list) or len(agents) != 2:
-            raise SaveError("saved game must name two seats")
-        if (
-            isinstance(cursor, bool)
-            or not isinstance(cursor, int)
-            or not 0 <= cursor <= len(actions)
-        ):
-            raise SaveError(f"saved cursor {cursor!r} is outside 0..{len(actions)}")
-        from .i18n import LANGUAGES
+    def from_save(cls, data: dict, *, on_change=None, trusted=()) -> TableController:
+        """Resume a saved game (:func:`ui.saves.table_from_save`); raises :class:`SaveError`."""
+        from .saves import table_from_save
 
-        if lang not in LANGUAGES:
-            lang = "en"
-        kwargs: dict = {"mode": mode, "lang": lang, "agent_seed": agent_seed}
-        if mode is Mode.COMPUTER:
-            kwargs["opponent"] = agents[1]
-        elif mode is Mode.WATCH:
-            kwargs["agents"] = agents
-        try:
-            ctl = cls(seed, **kwargs)
-            ctl._set_history(actions)
-        except (ValueError, ce.IllegalActionError) as exc:
-            raise SaveError(f"saved game does not replay: {exc}") from None
-        ctl._rebuild(cursor)
-        ctl.on_change = on_change
-        return ctl
+        return table_from_save(data, on_change=on_change, trusted=trusted)
+
+    def notice(self, text: str) -> None:
+        """Say something from outside the game (the autosave turned off, ...) on the table."""
+        self._say(text)
 
 
 # --------------------------------------------------------------------------------- helpers
