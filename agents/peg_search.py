@@ -67,6 +67,34 @@ def play_out(g: GameState, seat: int, card: int, policy=None) -> float:
     return float(margin)
 
 
+def deal_utility(
+    scores: np.ndarray, winner: np.ndarray, seat: int, start: tuple[int, int]
+) -> np.ndarray:
+    """:func:`play_out`'s value of end states, for arrays: the seat's margin gained since
+    ``start`` (the scores before: a pair, or one pair per play-out), or the win/loss utility (the margin breaking ties)."""
+    start = np.asarray(start)
+    margin = (scores[..., seat] - scores[..., 1 - seat]) - (start[..., seat] - start[..., 1 - seat])
+    won = np.where(winner == seat, WIN_UTILITY, -WIN_UTILITY)
+    return np.where(winner >= 0, 0.001 * margin + won, margin.astype(np.float64))
+
+
+def _compiled_values(view: PlayerView, guesses, distinct: list[int], policy: str) -> np.ndarray:
+    """Utilities ``(guesses, cards)`` of the candidate cards, played out by the compiled
+    simulator (:mod:`cribbage_env.fastsim`) with the named policy: the same numbers as
+    :func:`play_out` on :func:`determinize` d states."""
+    from cribbage_env.fastsim import search_outcomes, states_from_view
+
+    if isinstance(guesses, tuple):  # arrays (hands (G, k), discards (G, 2))
+        hands, discs = guesses
+    else:
+        k = view.opponent_cards_left
+        hands = np.array([h for h, _ in guesses], dtype=np.int64).reshape(len(guesses), k)
+        discs = np.array([d for _, d in guesses], dtype=np.int64)
+    base = states_from_view(view, hands, discs)
+    scores, winner = search_outcomes(base, distinct, policy)
+    return deal_utility(scores, winner, view.seat, view.scores)
+
+
 def kept_weight(kept4: list[int], beta: float) -> float:
     """How likely a player kept these four cards: players keep fifteens, pairs and runs, so a
     guess is weighted by exp(beta * points the four cards make on their own)."""
@@ -166,15 +194,29 @@ def search_play(
         return [SearchEstimate(c, 0.0, 0) for c in legal]
     if guesses is None:
         guesses = sample_guesses(view, rng, sims, beta)
-    values = np.zeros((len(guesses), len(distinct)))
-    n = 0
-    for hand, disc in guesses:
-        base = determinize(view, hand, disc)
-        for j, c in enumerate(distinct):
-            values[n, j] = play_out(base.clone(), view.seat, c, policy)
-        n += 1
-        if stop_z > 0 and n >= STOP_MIN and n % STOP_EVERY == 0 and _clear_best(values[:n], stop_z):
-            break
+    if isinstance(policy, str):
+        values = _compiled_values(view, guesses, distinct, policy)
+        n = values.shape[0]
+        if stop_z > 0:
+            for m in range(STOP_MIN, n + 1, STOP_EVERY):
+                if m % STOP_EVERY == 0 and _clear_best(values[:m], stop_z):
+                    n = m
+                    break
+    else:
+        values = np.zeros((len(guesses), len(distinct)))
+        n = 0
+        for hand, disc in guesses:
+            base = determinize(view, hand, disc)
+            for j, c in enumerate(distinct):
+                values[n, j] = play_out(base.clone(), view.seat, c, policy)
+            n += 1
+            if (
+                stop_z > 0
+                and n >= STOP_MIN
+                and n % STOP_EVERY == 0
+                and _clear_best(values[:n], stop_z)
+            ):
+                break
     means = values[:n].mean(axis=0)
     mean_of = {RANK[c]: float(m) for c, m in zip(distinct, means, strict=True)}
     ests = [SearchEstimate(c, mean_of[RANK[c]], n) for c in legal]
