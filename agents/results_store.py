@@ -121,6 +121,11 @@ def _explain(path: Path, exc: sqlite3.Error) -> ResultsStoreError:
         and "disk image" in msg
     ):
         hint = "the file is not a valid results database (corrupt or another format); choose another file with --db"
+    elif "full" in msg or "disk I/O" in msg:
+        hint = (
+            "the disk is full or failing; the games saved so far are kept: free space, then "
+            "`cribbage bench --resume RUN` finishes the run (or choose another file with --db)"
+        )
     elif "readonly" in msg or "unable to open" in msg:
         hint = "the file or its folder is not writable; choose another file with --db"
     else:
@@ -388,7 +393,9 @@ def _is_dead(r: dict) -> bool:
     return isinstance(pid, int) and r.get("host") == socket.gethostname() and not pid_alive(pid)
 
 
-_RUN_TYPES = {"agents": list, "params": dict, "versions": dict, "summary": (dict, type(None))}
+_RUN_TYPES: dict[str, type | tuple[type, ...]] = {
+    "agents": list, "params": dict, "versions": dict, "summary": (dict, type(None)),
+}  # fmt: skip
 
 
 def _decode_run(r: dict, path: Path, strict: bool = True) -> dict:

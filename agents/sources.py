@@ -9,6 +9,7 @@ workers and Ray by pickling: define them at module level in an importable module
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from .base import AgentSpecError
 from .registry import make_agent
@@ -50,7 +51,7 @@ def label_agents(agents: Sequence[AgentSource]) -> tuple[tuple[str, ...], tuple[
     return tuple(labels), (sources if any(not isinstance(s, str) for s in sources) else ())
 
 
-def check_source(label: str, src: AgentSource) -> None:
+def check_source(label: str, src: Any) -> None:
     if isinstance(src, str):
         make_agent(src)  # AgentSpecError (a ValueError) with the known names
         return

@@ -145,7 +145,16 @@ def test_ctrl_c_on_a_serial_run_is_answered_within_a_game(tmp_path) -> None:
          "--games", "200000", "--backend", "serial", "--block", "2000"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
     )  # fmt: skip
-    time.sleep(3)  # imports, then well into the first block
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and proc.poll() is None:  # the run has started playing
+        time.sleep(0.2)
+        try:
+            with sqlite3.connect(db, timeout=1) as con:
+                if con.execute("SELECT COUNT(*) FROM runs").fetchone()[0]:
+                    break
+        except sqlite3.Error:
+            pass
+    time.sleep(0.5)  # well into the first block (2000 pairs: many seconds)
     t0 = time.monotonic()
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=30)

@@ -193,9 +193,9 @@ def test_autoplay_screenshots_headless(tmp_path: Path) -> None:
     (tmp_path / "data").mkdir()
     SaveStore(tmp_path / "data").save(TableController(5, mode="hotseat"))  # a person's game
     before = SaveStore(tmp_path / "data").path.read_bytes()
-    r = cribbage(
-        "play", "--autoplay", "12", "--screenshots", str(tmp_path / "shots"), "--seed", "3", env=env
-    )
+    shots_dir = str(tmp_path / "shots")
+    args = ("--autoplay", "12", "--screenshots", shots_dir, "--seed", "3", "--four-colour")
+    r = cribbage("play", *args, "--no-motion", env=env)
     if r.returncode != 0 and ("cannot open a window" in r.stderr):
         pytest.skip(f"no headless GL here: {r.stderr.strip()}")
     assert r.returncode == 0, r.stderr

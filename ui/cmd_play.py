@@ -33,7 +33,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--opponent",
         default="medium",
         metavar="LEVEL_OR_SPEC",
-        help="easy, medium, hard, expert, or an agent spec such as 'random' (default: medium)",
+        help="easy, medium, hard, expert, or an agent spec such as 'random' or 'my_bot:MyBot' "
+        "(see `cribbage agents`; default: medium)",
     )
     p.add_argument(
         "--hotseat", action="store_true", help="two people on one screen (pass and play)"
@@ -174,13 +175,14 @@ def first_table(args: argparse.Namespace, store, *, opponent: str, watch, lang: 
 
 
 def _check(args: argparse.Namespace):
-    """(size, opponent spec, watch specs), or the exit code of a usage error."""
+    """(size, opponent spec, watch specs, pilot spec), or the exit code of a usage error."""
     from agents import AgentSpecError
 
     try:
         size = _size(args.size)
         opponent = resolve_opponent(args.opponent)
         watch = tuple(resolve_opponent(a) for a in args.watch) if args.watch else None
+        pilot = resolve_opponent(args.pilot)
     except (ValueError, AgentSpecError) as exc:
         return _usage(str(exc))
     if args.screenshots is not None and args.autoplay is None:
@@ -188,7 +190,7 @@ def _check(args: argparse.Namespace):
     problem = argtypes.output_folder_problem(args.screenshots)
     if problem:
         return _usage(f"--screenshots {problem}")
-    return size, opponent, watch
+    return size, opponent, watch, pilot
 
 
 def _gui_ready(headless: bool) -> bool:
@@ -216,7 +218,7 @@ def run(args: argparse.Namespace) -> int:
     checked = _check(args)
     if isinstance(checked, int):
         return checked
-    size, opponent, watch = checked
+    size, opponent, watch, pilot = checked
     lang = args.lang or system_language()
     headless = args.autoplay is not None
     if not _gui_ready(headless):
@@ -254,17 +256,17 @@ def run(args: argparse.Namespace) -> int:
     if ctl is not None:
         window.start_table(ctl)
     if headless:
-        return _autoplay(window, args, ctl.seed if ctl is not None else 0)
+        return _autoplay(window, args, ctl.seed if ctl is not None else 0, pilot)
     import arcade
 
     arcade.run()
     return 0
 
 
-def _autoplay(window, args: argparse.Namespace, seed: int) -> int:
+def _autoplay(window, args: argparse.Namespace, seed: int, pilot: str) -> int:
     from .gui.app import autoplay
 
-    shots = autoplay(window, args.autoplay, args.screenshots, pilot=args.pilot, seed=seed)
+    shots = autoplay(window, args.autoplay, args.screenshots, pilot=pilot, seed=seed)
     ctl = window.ctl
     if ctl is not None:
         print(
