@@ -35,7 +35,7 @@ import numpy as np
 from cribbage_env.actions import discard_action, discard_cards
 from cribbage_env.cards import JACK, RANK, cards_str
 from cribbage_env.discard import analyze_discards
-from cribbage_env.engine import WINNING_SCORE, Phase
+from cribbage_env.engine import Phase
 from cribbage_env.views import PlayerView
 
 from .base import Hint, Option
@@ -201,7 +201,7 @@ class ExpertAgent:
             )
         if view.phase is Phase.PLAY:
             ests = self._search(view, rng)
-            opts = tuple(
+            plays = tuple(
                 Option(
                     e.card,
                     e.value,
@@ -210,7 +210,7 @@ class ExpertAgent:
                 )
                 for e in ests
             )
-            return Hint(ests[0].card, opts, opts[0].reason)
+            return Hint(ests[0].card, plays, plays[0].reason)
         legal = view.legal_actions
         return Hint(legal[0], (Option(legal[0], 0.0, "any cut gives the same card"),), "")
 
@@ -236,7 +236,7 @@ class ExpertAgent:
                 )
             )
         opts.sort(key=lambda o: -o.value)
-        if max(view.scores) >= WINNING_SCORE - self.endgame:
+        if max(view.scores) >= view.rules.target - self.endgame:
             opts = self._endgame_rerank(view, rng, opts)
         elif self.discard == "sim":
             opts = self._pegging_rerank(view, rng, opts)

@@ -21,9 +21,10 @@ import socket
 import sqlite3
 import subprocess
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
 from .procs import pid_alive
 from .tournament import SEAT_FIELDS, GameResult, SeatStats
@@ -245,9 +246,7 @@ class ResultsStore:
     def close(self) -> None:
         self._db.close()
 
-    def _write(
-        self, sql: str, args: Sequence | Iterable[Sequence] = (), many: bool = False
-    ) -> sqlite3.Cursor:
+    def _write(self, sql: str, args: Any = (), many: bool = False) -> sqlite3.Cursor:
         try:
             with self._db:
                 return self._db.executemany(sql, args) if many else self._db.execute(sql, args)
@@ -285,7 +284,8 @@ class ResultsStore:
                 time.time(),
             ),
         )
-        return int(cur.lastrowid)
+        assert cur.lastrowid is not None  # set by the INSERT
+        return cur.lastrowid
 
     def reopen_run(self, run_id: int, *, backend: str, workers: int) -> None:
         """Mark an unfinished run ``running`` again in this process (``--resume``)."""

@@ -117,7 +117,7 @@ def test_play_without_display_says_so() -> None:
         ["play", "--opponent", "nope"],
         ["play", "--size", "big"],
         ["play", "--screenshots", "x"],
-        ["play", "--lang", "de"],
+        ["play", "--lang", "xx"],
     ],
 )
 def test_play_misuse_exits_2(args: list[str], capsys) -> None:

@@ -11,13 +11,14 @@ import sys
 from pathlib import Path
 
 from . import argtypes
+from .i18n import LANGUAGES
 
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 
 
 USAGE = (
     "usage: cribbage play [--opponent easy|medium|hard|expert|SPEC] [--hotseat] [--seed N] "
-    "[--lang es|fr|en] [--fullscreen] [--watch A B] [--autoplay N [--screenshots DIR]] "
+    f"[--lang {'|'.join(LANGUAGES)}] [--fullscreen] [--watch A B] [--autoplay N [--screenshots DIR]] "
     "[--size WxH] [--data-dir DIR] [--four-colour] [--no-motion]"
 )
 
@@ -47,7 +48,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--lang",
-        choices=("es", "fr", "en"),
+        choices=LANGUAGES,
         default=None,
         help="language (default: from the system locale, else English)",
     )
