@@ -29,7 +29,7 @@ import numpy as np
 import pytest
 
 from agents.random_agent import RandomAgent
-from ui import cmd_play, saves
+from ui import autosave, cmd_play
 from ui import controller as controller_module
 from ui.cli import main
 from ui.controller import Mode, SaveError, TableController, UntrustedSave
@@ -185,9 +185,9 @@ def test_read_only_or_full_folder(tmp_path, monkeypatch, where, err, words) -> N
         raise OSError(err, os.strerror(err))
 
     if where == "mkstemp":
-        monkeypatch.setattr(saves.tempfile, "mkstemp", fail)
+        monkeypatch.setattr(autosave.tempfile, "mkstemp", fail)
     else:
-        monkeypatch.setattr(saves.os, "write", fail)
+        monkeypatch.setattr(autosave.os, "write", fail)
     store = SaveStore(tmp_path)
     problem = store.open()
     assert problem and words in problem and not store.writable
@@ -203,7 +203,7 @@ def test_the_disk_fills_up_in_the_middle_of_a_game(tmp_path, monkeypatch) -> Non
     def full(*a, **k):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(saves.json, "dump", full)
+    monkeypatch.setattr(autosave.json, "dump", full)
     while not ctl.human_to_act:
         ctl.step_computer()
     _play(ctl, 1)  # the person's move: its save fails and the table says so

@@ -224,8 +224,8 @@ def run(args: argparse.Namespace) -> int:
     headless = args.autoplay is not None
     if not _gui_ready(headless):
         return 1
+    from .autosave import SaveStore
     from .gui.app import GameWindow, Settings
-    from .saves import SaveStore
     from .scene import StartOptions
 
     level = args.opponent if args.opponent in LEVEL_NAMES else "medium"

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import arcade
 
+from ..autosave import SaveStore
 from ..controller import Mode, SaveError, TableController, UntrustedSave
-from ..saves import SaveStore
 from ..scene import FELT, HEIGHT, WIDTH, Scene, StartOptions
 from ..seeds import new_game_seed
 from .autoplay import autoplay
