@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import cribbage_env as ce
+from cribbage_env.equity import EquityError, state_target, win_probability
 
 from . import argtypes, narration
 from .files import UnreadableFile, parse_json, read_text
@@ -80,9 +81,27 @@ def _record_of_history_file(data: object) -> object:
     return data
 
 
+def _chance_lines(scores: tuple[int, int], dealer: int, cat: Catalog, target: int) -> list[str]:
+    """Both players' winning chances as a deal starts, from the equity table (none for a
+    target without a table)."""
+    try:
+        p0 = win_probability(scores[0], scores[1], dealer=dealer == 0, target=target)
+    except EquityError:
+        return []
+    a = round(100 * p0)
+    return ["  " + cat.tr("Winning chance: {a}% – {b}%", a=a, b=100 - a)]
+
+
 def game_text(g: ce.GameState, cat: Catalog) -> str:
-    """Deal-by-deal account of a game with every score explained (see :mod:`ui.narration`)."""
-    return narration.game_text(g, cat, g.rules.game_points(g.scores))
+    """Deal-by-deal account of a game with every score explained (see :mod:`ui.narration`),
+    with both players' winning chances as each deal starts."""
+    target = state_target(g)
+    return narration.game_text(
+        g,
+        cat,
+        g.rules.game_points(g.scores),
+        deal_notes=lambda e: _chance_lines(e.scores, e.player, cat, target),
+    )
 
 
 def run(args: argparse.Namespace) -> int:

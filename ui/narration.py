@@ -16,7 +16,7 @@ narrates a discard without its cards; the record's account (which sees everythin
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import cribbage_env as ce
 from cribbage_env.cards import RANK, SUIT, SUIT_SYMBOLS
@@ -147,8 +147,14 @@ class Narrator:
 
 
 # ---------------------------------------------------------------------------- a record, as text
-def game_text(g: ce.GameState, cat: Catalog, game_points: int) -> str:
-    """Deal-by-deal account of a whole game with every score explained (``replay --text``).
+def game_text(
+    g: ce.GameState,
+    cat: Catalog,
+    game_points: int,
+    deal_notes: Callable[[ce.Event], list[str]] | None = None,
+) -> str:
+    """Deal-by-deal account of a whole game with every score explained (``replay --text``);
+    ``deal_notes(event)`` adds lines under each deal's heading (the winning chances).
 
     Unlike the table it sees everything: each deal's hands and both discards."""
     n = Narrator(cat, (cat.tr("Player {n}", n=1), cat.tr("Player {n}", n=2)))
@@ -158,13 +164,13 @@ def game_text(g: ce.GameState, cat: Catalog, game_points: int) -> str:
             over = n.game_over(e.player, g.scores, game_points)
             out += ["", over[0] + " " + over[1], *over[2:]]
         else:
-            out.extend(_record_lines(n, e))
+            out.extend(_record_lines(n, e, deal_notes))
     if not g.is_over:
         out += ["", cat.tr("Game not finished: {a} – {b}", a=g.scores[0], b=g.scores[1])]
     return "\n".join(out)
 
 
-def _record_lines(n: Narrator, e: ce.Event) -> list[str]:
+def _record_lines(n: Narrator, e: ce.Event, deal_notes=None) -> list[str]:
     """The lines of one event in the record's account (indented by what they belong to)."""
     k = e.kind
     sc = f"[{e.scores[0]}–{e.scores[1]}]"
@@ -173,6 +179,7 @@ def _record_lines(n: Narrator, e: ce.Event) -> list[str]:
         return [
             "",
             n.event(e) or "",
+            *(deal_notes(e) if deal_notes is not None else []),
             "  " + n.show_title(pone, "hand") + ": " + n.cards(e.cards[:6]),
             "  " + n.show_title(e.player, "hand") + ": " + n.cards(e.cards[6:]),
         ]
