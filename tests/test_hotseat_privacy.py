@@ -97,6 +97,7 @@ class HotseatAttack(RuleBasedStateMachine):
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
             "seed": seed,
+            "agent_seed": seed,  # pinned: the same choices give the same run (hypothesis)
             "mode": Mode.HOTSEAT.value,
             "agents": [None, None],
             "lang": lang,
