@@ -688,3 +688,18 @@ def test_motion_is_short_skippable_and_idle_frames_draw_nothing(window) -> None:
         assert not drawn  # idle: no redraw, no buffer swap
     finally:
         window.settings.motion = False
+
+
+def test_export_waits_for_the_end_of_a_pass_and_play_game(window) -> None:
+    """Issue 15, leak 2: an exported record shows every hand, so pass and play exports nothing
+    while the game is under way (the button is off, and the action does nothing)."""
+    window.start_table(TableController(6, mode=Mode.HOTSEAT))
+    ctl = window.ctl
+    to_phase(window, Phase.DISCARD)
+    folder = window.store.dir / "exports"
+    before = sorted(folder.glob("*.json")) if folder.exists() else []
+    assert window.current_scene().button("export").enabled is False
+    assert window.current_view.export() is None
+    after = sorted(folder.glob("*.json")) if folder.exists() else []
+    assert after == before and not ctl.game.is_over
+    window.show_menu()

@@ -382,6 +382,11 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
         would throw away the other person's moves and deal them the same cards again)."""
         return self.mode is not Mode.HOTSEAT or self.history.cursor == 0 or self.game.is_over
 
+    @property
+    def can_export(self) -> bool:
+        """A record holds every hand dealt: in pass and play only once the game is over."""
+        return self.mode is not Mode.HOTSEAT or self.game.is_over
+
     def _undo_target(self) -> int | None:
         """The cursor an undo goes back to, or None (see :class:`~ui.history.UndoRule`: in pass
         and play only the decisions of the person to act, issue 15 leak 2)."""
