@@ -16,6 +16,9 @@ COMMANDS: dict[str, str] = {
     "bench": "run a self-play tournament between agents",
     "results": "list and compare saved tournament runs",
     "replay": "replay a game record on the table or as text",
+    "equity": "the chance of winning from a board position",
+    "review": "rate every decision of a game by the winning chance it lost",
+    "stats": "your record from the game history (wins, skunks, points, error rate)",
     "agents": "list the agents (built-in, plug-in) and their parameters",
     "discards": "compare discard strategies on the same deals",
 }
