@@ -1,4 +1,4 @@
-"""The game state's fields, set-up positions and readers (events, views, copies, equality).
+"""The game state's fields, set-up positions and readers (events, copies, equality).
 
 :class:`State` is the base of :class:`cribbage_env.engine.GameState`: it defines what a state is
 (once) and how to read it; the engine adds the rules that change it. Set-up positions
