@@ -18,6 +18,7 @@ AGENTS: dict[str, str] = {
     "expectimax": "agents.expectimax:ExpectimaxAgent",
     "expert": "agents.expert:ExpertAgent",
     "maskable_ppo": "agents.maskable_ppo_agent:MaskablePPOAgent",  # extra "rl"; path=model.zip
+    "neural": "agents.neural:NeuralAgent",  # learned Q net, numpy only; path=weights.npz
 }
 #: difficulty levels of the game -> agent spec: easy = random discard + greedy pegging,
 #: medium = greedy (best hand EV, most points now), hard = expectimax (analyzer discard,

@@ -16,6 +16,7 @@ COMMANDS: dict[str, str] = {
     "bench": "run a self-play tournament between agents",
     "results": "list and compare saved tournament runs",
     "replay": "replay a game record on the table or as text",
+    "train": "train a learned agent (MaskablePPO or Deep Monte-Carlo) against a league",
 }
 
 
