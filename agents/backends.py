@@ -79,7 +79,9 @@ class PoolBackend:
             if len(self._pending) % 256 == 0:
                 yield None  # let the runner look at Ctrl-C while submitting
         while self._pending:
-            done, self._pending = wait(self._pending, timeout=HEARTBEAT, return_when=FIRST_COMPLETED)
+            done, self._pending = wait(
+                self._pending, timeout=HEARTBEAT, return_when=FIRST_COMPLETED
+            )
             if not done:
                 yield None
             for fut in done:
@@ -112,7 +114,9 @@ def _check_address(address: str, timeout: float = 5.0) -> None:
     hostport = address.split("://", 1)[-1]
     host, sep, port = hostport.rpartition(":")
     if not sep or not port.isdigit():
-        raise BackendError(f"Ray address must be 'auto' or host:port (optionally ray://host:port), got {address!r}")
+        raise BackendError(
+            f"Ray address must be 'auto' or host:port (optionally ray://host:port), got {address!r}"
+        )
     try:
         with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
             pass
@@ -136,7 +140,9 @@ class RayBackend:
         try:
             import ray
         except ImportError:
-            raise BackendError("the Ray backend needs Ray: pip install 'cribbage-env[ray]'") from None
+            raise BackendError(
+                "the Ray backend needs Ray: pip install 'cribbage-env[ray]'"
+            ) from None
         self._ray = ray
         root = str(Path(__file__).resolve().parent.parent)
         pkgs = [str(Path(__file__).resolve().parent), str(Path(root) / "cribbage_env")]
@@ -146,16 +152,20 @@ class RayBackend:
                 # Ship this checkout's packages so every node runs exactly the driver's code.
                 env = {"py_modules": pkgs}
                 try:
-                    ray.init(address=address, runtime_env=env, logging_level="ERROR", log_to_driver=False)
+                    ray.init(
+                        address=address, runtime_env=env, logging_level="ERROR", log_to_driver=False
+                    )
                 except Exception as exc:  # ConnectionError, RuntimeError... all mean "cannot join"
                     raise BackendError(f"cannot join the Ray cluster at {address}: {exc}") from None
             else:
                 pythonpath = os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))
                 ray.init(
                     address="local",  # a new one-machine Ray, even if a `ray start` cluster exists
-                    num_cpus=workers or os.cpu_count() or 1, include_dashboard=False,
+                    num_cpus=workers or os.cpu_count() or 1,
+                    include_dashboard=False,
                     runtime_env={"env_vars": {"PYTHONPATH": pythonpath}},
-                    logging_level="ERROR", log_to_driver=False,
+                    logging_level="ERROR",
+                    log_to_driver=False,
                 )
         self.workers = int(ray.cluster_resources().get("CPU", workers or 1))
         self._remote = ray.remote(num_cpus=1, max_retries=2)(play_task)
@@ -191,7 +201,9 @@ def make_backend(name: str = "pool", workers: int | None = None, address: str | 
     """A backend by name: ``serial``, ``pool`` (default) or ``ray``."""
     if name not in BACKENDS:
         raise TournamentError(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+    if workers is not None and (
+        isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
+    ):
         raise TournamentError(f"workers must be a positive integer, got {workers!r}")
     if address and name != "ray":
         raise TournamentError("--address joins a Ray cluster: use it with --backend ray")

@@ -67,8 +67,13 @@ class ExpectimaxAgent:
 
     name = "expectimax"
 
-    def __init__(self, counter: float | str = 0.5, endgame: int | str = 15,
-                 heuristics: bool | str = True, crib: bool | str = True) -> None:
+    def __init__(
+        self,
+        counter: float | str = 0.5,
+        endgame: int | str = 15,
+        heuristics: bool | str = True,
+        crib: bool | str = True,
+    ) -> None:
         """Knobs (for ablations, e.g. ``expectimax:crib=off``): ``counter`` weight of our best
         answer to their reply (0..1); ``endgame`` distance to 121 where board weights start;
         ``heuristics`` the tie-breaks above; ``crib`` use the crib table in discards."""
@@ -102,12 +107,14 @@ class ExpectimaxAgent:
         ranked = []
         for e in ests:
             h = self._heuristic(view, e.card, low_cards) if self.heuristics else 0.0
-            value = (w_own * (e.now + self.counter * e.counter + e.go_chance)
-                     - w_opp * e.given_up + h)
+            value = (
+                w_own * (e.now + self.counter * e.counter + e.go_chance) - w_opp * e.given_up + h
+            )
             if e.wins:
                 value += 1000.0
-            ranked.append(PegEstimate(e.card, e.now, e.given_up, e.counter, e.go_chance, h,
-                                      value, e.wins))
+            ranked.append(
+                PegEstimate(e.card, e.now, e.given_up, e.counter, e.go_chance, h, value, e.wins)
+            )
         ranked.sort(key=lambda e: (-e.value, VALUE[e.card], e.card))
         return ranked
 
@@ -116,13 +123,16 @@ class ExpectimaxAgent:
         return sum(w for w, _ in _heuristics(view, card, low_cards))
 
     # ------------------------------------------------------------------ hints
-    def hint(self, view: PlayerView, rng: np.random.Generator | None = None, *,
-             top: int = 3) -> Hint:
+    def hint(
+        self, view: PlayerView, rng: np.random.Generator | None = None, *, top: int = 3
+    ) -> Hint:
         """The suggested action with the numbers behind it (discard: the top splits; play: every
         legal card with its expected value)."""
         if not view.legal_actions:
-            raise ValueError(f"no decision to hint for seat {view.seat} now "
-                             f"(phase {view.phase.value}, player to act: {view.to_act})")
+            raise ValueError(
+                f"no decision to hint for seat {view.seat} now "
+                f"(phase {view.phase.value}, player to act: {view.to_act})"
+            )
         if view.phase is Phase.DISCARD:
             return discard_hint(view, self._table, top, "expectimax")
         if view.phase is Phase.PLAY:
@@ -132,19 +142,36 @@ class ExpectimaxAgent:
                 if e.wins:
                     reason = f"{describe_play(view, e.card)}: reaches {WINNING_SCORE} and wins"
                 else:
-                    reason = (f"{describe_play(view, e.card)}; opponent's best reply "
-                              f"~{e.given_up:.2f} on average")
+                    reason = (
+                        f"{describe_play(view, e.card)}; opponent's best reply "
+                        f"~{e.given_up:.2f} on average"
+                    )
                     if e.go_chance > 0.5:
                         reason += f"; they likely cannot reply (go {e.go_chance:.0%})"
                     if self.heuristics:
                         low = sum(1 for c in view.hand if VALUE[c] <= 4)
                         reason += "".join(f"; {why}" for _, why in _heuristics(view, e.card, low))
-                opts.append(Option(e.card, round(e.value, 4), reason, {
-                    "now": e.now, "given_up": e.given_up, "counter": e.counter,
-                    "go": e.go_chance, "heuristic": e.heuristic}))
+                opts.append(
+                    Option(
+                        e.card,
+                        round(e.value, 4),
+                        reason,
+                        {
+                            "now": e.now,
+                            "given_up": e.given_up,
+                            "counter": e.counter,
+                            "go": e.go_chance,
+                            "heuristic": e.heuristic,
+                        },
+                    )
+                )
             best = opts[0]
-            return Hint(best.action, tuple(opts),
-                        f"expectimax: play {cards_str([best.action])} ({best.reason})")
+            return Hint(
+                best.action,
+                tuple(opts),
+                f"expectimax: play {cards_str([best.action])} ({best.reason})",
+            )
         action = other_decision(view, np.random.default_rng(0))
-        return Hint(action, (Option(action, 0.0, "the cut never changes the card (R11.1)"),),
-                    "any cut")
+        return Hint(
+            action, (Option(action, 0.0, "the cut never changes the card (R11.1)"),), "any cut"
+        )

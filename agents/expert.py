@@ -34,16 +34,14 @@ import numpy as np
 
 from cribbage_env.actions import discard_action, discard_cards
 from cribbage_env.cards import JACK, RANK, cards_str
-from cribbage_env.determinize import determinize
 from cribbage_env.discard import analyze_discards
 from cribbage_env.engine import WINNING_SCORE, Phase
-from cribbage_env.scoring import _score_fast
 from cribbage_env.views import PlayerView
 
 from .base import Hint, Option
 from .expectimax import ExpectimaxAgent
-from .opponent_model import sample_modelled_guesses, sample_opponent_deals
-from .peg_search import WIN_UTILITY, play_out, rollout_card, search_play
+from .opponent_model import sample_modelled_arrays, sample_opponent_deals
+from .peg_search import deal_utility, search_play
 
 #: Within this many points of 121 (either player) discards are chosen by playing the deal out.
 ENDGAME_MARGIN = 30
@@ -63,8 +61,13 @@ def peg_table() -> dict:
         text = resources.files("agents").joinpath("data/peg_table.json").read_text()
         return json.loads(text)
     except (FileNotFoundError, OSError, ValueError):
-        return {"dealer": [0.0] * 13, "pone": [0.0] * 13, "pair": {"dealer": 0.0, "pone": 0.0},
-                "intercept": {"dealer": 0.0, "pone": 0.0}, "params": {"missing": True}}
+        return {
+            "dealer": [0.0] * 13,
+            "pone": [0.0] * 13,
+            "pair": {"dealer": 0.0, "pone": 0.0},
+            "intercept": {"dealer": 0.0, "pone": 0.0},
+            "params": {"missing": True},
+        }
 
 
 def peg_value(keep: tuple[int, ...] | list[int], dealer: bool) -> float:
@@ -83,10 +86,16 @@ class ExpertAgent:
 
     name = "expert"
 
-    def __init__(self, sims: int | str = 60, beta: float | str = 0.0,
-                 endgame: int | str = ENDGAME_MARGIN, tau: float | str = 0.5,
-                 rollout: str = "heuristic", discard: str = "table",
-                 stop: float | str = 0.0) -> None:
+    def __init__(
+        self,
+        sims: int | str = 60,
+        beta: float | str = 0.0,
+        endgame: int | str = ENDGAME_MARGIN,
+        tau: float | str = 0.5,
+        rollout: str = "heuristic",
+        discard: str = "table",
+        stop: float | str = 0.0,
+    ) -> None:
         self.sims = int(sims)
         self.beta = float(beta)
         self.endgame = int(endgame)
@@ -97,31 +106,26 @@ class ExpertAgent:
         if self.sims < 1:
             raise ValueError(f"sims must be at least 1, got {sims!r}")
         if not self.tau >= 0:
-            raise ValueError(f"tau must be 0 (uniform guesses) or a positive temperature, "
-                             f"got {tau!r}")
+            raise ValueError(
+                f"tau must be 0 (uniform guesses) or a positive temperature, got {tau!r}"
+            )
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         self.rollout = rollout
         if discard not in DISCARDS:
             raise ValueError(f"discard must be one of {', '.join(DISCARDS)}, got {discard!r}")
         self.discard = discard
-        self._policy = self._expectimax_policy if rollout == "expectimax" else None
         self._ex = ExpectimaxAgent()
-        self.spec = (f"expert:sims={self.sims},tau={self.tau:g},rollout={rollout},"
-                     f"discard={discard},stop={self.stop:g}")
-
-    def _expectimax_policy(self, g) -> int:
-        """Rollout policy: the expectimax pegging choice from the mover's own view."""
-        legal = g.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        return self._ex._rank_cards(g.view(g.current_player))[0].card
+        self.spec = (
+            f"expert:sims={self.sims},tau={self.tau:g},rollout={rollout},"
+            f"discard={discard},stop={self.stop:g}"
+        )
 
     def _search(self, view: PlayerView, rng: np.random.Generator):
         guesses = None
-        if self.tau > 0:
-            guesses = sample_modelled_guesses(view, rng, self.sims, self.tau) or None
-        return search_play(view, rng, self.sims, self.beta, self._policy, guesses, self.stop)
+        if self.tau > 0:  # arrays (hands, discards), or None: uniform guesses instead
+            guesses = sample_modelled_arrays(view, rng, self.sims, self.tau)
+        return search_play(view, rng, self.sims, self.beta, self.rollout, guesses, self.stop)
 
     # ------------------------------------------------------------------ decisions
     def act(self, view: PlayerView, rng: np.random.Generator) -> int:
@@ -136,19 +140,28 @@ class ExpertAgent:
             return self._search(view, rng)[0].card
         return legal[0]  # cuts: the depth never matters (R11.1)
 
-    def hint(self, view: PlayerView, rng: np.random.Generator | None = None, *,
-             top: int = 3) -> Hint:
+    def hint(
+        self, view: PlayerView, rng: np.random.Generator | None = None, *, top: int = 3
+    ) -> Hint:
         """The suggested action with the numbers behind it (``top`` discard splits)."""
         rng = rng if rng is not None else np.random.default_rng(0)
         if view.phase is Phase.DISCARD:
             opts = self._discard_options(view, rng)
             best = opts[0]
-            return Hint(best.action, tuple(opts[:top]),
-                        f"keep {best.details['keep']}: {best.reason}")
+            return Hint(
+                best.action, tuple(opts[:top]), f"keep {best.details['keep']}: {best.reason}"
+            )
         if view.phase is Phase.PLAY:
             ests = self._search(view, rng)
-            opts = tuple(Option(e.card, e.value, f"expected margin to the end of the deal "
-                                f"{e.value:+.2f} over {e.samples} guesses") for e in ests)
+            opts = tuple(
+                Option(
+                    e.card,
+                    e.value,
+                    f"expected margin to the end of the deal "
+                    f"{e.value:+.2f} over {e.samples} guesses",
+                )
+                for e in ests
+            )
             return Hint(ests[0].card, opts, opts[0].reason)
         legal = view.legal_actions
         return Hint(legal[0], (Option(legal[0], 0.0, "any cut gives the same card"),), "")
@@ -159,12 +172,21 @@ class ExpertAgent:
         opts = []
         for o in analyze_discards(view.hand, dealer=dealer):
             peg = peg_value(o.keep, dealer)
-            opts.append(Option(
-                discard_action(*o.discard), o.net + peg,
-                f"hand {o.hand_ev:.2f}, crib {o.crib_ev:+.2f}, pegging {peg:+.2f}",
-                {"keep": cards_str(o.keep), "discard": cards_str(o.discard),
-                 "hand_ev": o.hand_ev, "crib_ev": o.crib_ev, "peg_ev": peg, "net": o.net + peg},
-            ))
+            opts.append(
+                Option(
+                    discard_action(*o.discard),
+                    o.net + peg,
+                    f"hand {o.hand_ev:.2f}, crib {o.crib_ev:+.2f}, pegging {peg:+.2f}",
+                    {
+                        "keep": cards_str(o.keep),
+                        "discard": cards_str(o.discard),
+                        "hand_ev": o.hand_ev,
+                        "crib_ev": o.crib_ev,
+                        "peg_ev": peg,
+                        "net": o.net + peg,
+                    },
+                )
+            )
         opts.sort(key=lambda o: -o.value)
         if max(view.scores) >= WINNING_SCORE - self.endgame:
             opts = self._endgame_rerank(view, rng, opts)
@@ -172,78 +194,113 @@ class ExpertAgent:
             opts = self._pegging_rerank(view, rng, opts)
         return opts
 
-    def _pegging_rerank(self, view: PlayerView, rng: np.random.Generator,
-                        opts: list[Option]) -> list[Option]:
+    def _pegging_rerank(
+        self, view: PlayerView, rng: np.random.Generator, opts: list[Option]
+    ) -> list[Option]:
         """Re-rank the best splits by analyzer net plus the pegging margin measured by playing
         the play out on modelled deals (the same deals for every split)."""
         head = sorted(opts, key=lambda o: -o.details["hand_ev"] - o.details["crib_ev"])
         head = head[:ENDGAME_CANDIDATES]
         totals = np.zeros(len(head))
         deals = sample_opponent_deals(view, rng, self.sims, self.tau)
-        for opp_hand, opp_disc, starter in deals:
-            for i, o in enumerate(head):
-                disc = discard_cards(o.action)
-                keep = [c for c in view.hand if c not in disc]
-                g = determinize(_play_view(view, keep, disc, starter), opp_hand, opp_disc)
-                totals[i] += _pegging_margin(g, view.seat, self._policy or rollout_card)
+        for i, o in enumerate(head):
+            out, start = _deal_play_outs(view, o.action, deals, self.rollout, heels=False)
+            totals[i] = _pegging_margins(out, view.seat, start).sum()
         scored = []
         for o, t in zip(head, totals, strict=True):
             peg = float(t / len(deals))
             net = o.details["hand_ev"] + o.details["crib_ev"]
-            scored.append(Option(o.action, net + peg,
-                                 f"hand {o.details['hand_ev']:.2f}, crib {o.details['crib_ev']:+.2f}, "
-                                 f"pegging {peg:+.2f} (play-outs)",
-                                 {**o.details, "peg_ev": peg, "net": net + peg}))
+            scored.append(
+                Option(
+                    o.action,
+                    net + peg,
+                    f"hand {o.details['hand_ev']:.2f}, crib {o.details['crib_ev']:+.2f}, "
+                    f"pegging {peg:+.2f} (play-outs)",
+                    {**o.details, "peg_ev": peg, "net": net + peg},
+                )
+            )
         scored.sort(key=lambda o: -o.value)
         return scored + [o for o in opts if o.action not in {h.action for h in head}]
 
-    def _endgame_rerank(self, view: PlayerView, rng: np.random.Generator,
-                        opts: list[Option]) -> list[Option]:
+    def _endgame_rerank(
+        self, view: PlayerView, rng: np.random.Generator, opts: list[Option]
+    ) -> list[Option]:
         """Compare the best splits by playing the deal out: wins and losses dominate points."""
         head = opts[:ENDGAME_CANDIDATES]
         totals = np.zeros(len(head))
-        for opp_hand, opp_disc, starter in sample_opponent_deals(view, rng, self.sims, self.tau):
-            for i, o in enumerate(head):
-                disc = discard_cards(o.action)
-                keep = [c for c in view.hand if c not in disc]
-                g = determinize(_play_view(view, keep, disc, starter), opp_hand, opp_disc)
-                if RANK[starter] == JACK and g._add(view.dealer, 2):  # his heels (R5.2) can win
-                    totals[i] += WIN_UTILITY if view.dealer == view.seat else -WIN_UTILITY
-                    continue
-                # Whoever leads, the first card comes from the rollout policy too.
-                policy = self._policy or rollout_card
-                totals[i] += play_out(g, view.seat, policy(g), self._policy)
-        scored = [Option(o.action, float(t / self.sims) + 1e-6 * o.value,
-                         o.reason + f"; play-out value {t / self.sims:+.1f}", o.details)
-                  for o, t in zip(head, totals, strict=True)]
+        deals = sample_opponent_deals(view, rng, self.sims, self.tau)
+        for i, o in enumerate(head):
+            # His heels (R5.2) is pegged first and can win; whoever leads, the first card
+            # comes from the rollout policy too.
+            out, start = _deal_play_outs(view, o.action, deals, self.rollout, heels=True)
+            for v in deal_utility(out.scores, out.winner, view.seat, start):
+                totals[i] += v  # in deal order, as the sums were always made
+        scored = [
+            Option(
+                o.action,
+                float(t / self.sims) + 1e-6 * o.value,
+                o.reason + f"; play-out value {t / self.sims:+.1f}",
+                o.details,
+            )
+            for o, t in zip(head, totals, strict=True)
+        ]
         scored.sort(key=lambda o: -o.value)
         return scored + opts[ENDGAME_CANDIDATES:]
 
 
-def _pegging_margin(g, seat: int, policy) -> float:
-    """Play a guessed deal's play to its end: this seat's pegging margin (the show, which the
-    analyzer already values exactly, is taken out again)."""
-    start = g.scores_[seat] - g.scores_[1 - seat]
-    deal = g.deal_no
-    kept = [list(k) for k in g.kept]
-    crib, starter, dealer = list(g.crib), g.starter, g.dealer
-    while g.winner is None and g.deal_no == deal:
-        g.apply(policy(g))
-    margin = g.scores_[seat] - g.scores_[1 - seat] - start
-    if g.winner is not None:
-        return float(margin)
-    show = [_score_fast(*kept[p], starter, False) for p in (0, 1)]
-    show[dealer] += _score_fast(*crib, starter, True)
-    return float(margin - show[seat] + show[1 - seat])
+def _deal_play_outs(view: PlayerView, action: int, deals, rollout: str, heels: bool):
+    """Play-outs (compiled) of the deal from the start of the play after discarding ``action``,
+    on the modelled deals (opponent's kept four, its discards, the starter); with ``heels`` a
+    jack starter first pegs 2 for the dealer (R5.2). Returns the :class:`PlayOut` and the
+    scores each play-out started from."""
+    from cribbage_env import simkernel as K
+    from cribbage_env.fastsim import play_out, states_from_view
+
+    disc = discard_cards(action)
+    keep = [c for c in view.hand if c not in disc]
+    hands = np.array([d[0] for d in deals], dtype=np.int64)
+    discs = np.array([d[1] for d in deals], dtype=np.int64)
+    starters = np.array([d[2] for d in deals], dtype=np.int64)
+    states = states_from_view(_play_view(view, keep, disc, int(starters[0])), hands, discs)
+    states[:, K.STARTER] = starters
+    if heels:
+        jack = (starters % 13) == JACK
+        states[jack, K.SCORES + view.dealer] += 2
+        won = jack & (states[:, K.SCORES + view.dealer] >= states[:, K.TARGET])
+        states[won, K.WINNER] = view.dealer
+        states[won, K.DONE] = 1
+    start = states[:, K.SCORES : K.SCORES + 2].copy()
+    return play_out(states, rollout), start
 
 
-def _play_view(view: PlayerView, keep: list[int], disc: tuple[int, int],
-                    starter: int) -> PlayerView:
+def _pegging_margins(out, seat: int, start: np.ndarray) -> np.ndarray:
+    """This seat's pegging margin in each play-out (the show, which the analyzer already values
+    exactly, left out); the whole margin when the game ended in the deal."""
+    end = np.where((out.winner >= 0)[:, None], out.scores, out.play_scores)
+    return ((end[:, seat] - end[:, 1 - seat]) - (start[:, seat] - start[:, 1 - seat])).astype(
+        np.float64
+    )
+
+
+def _play_view(
+    view: PlayerView, keep: list[int], disc: tuple[int, int], starter: int
+) -> PlayerView:
     """The view this seat would have at the start of the play after this discard and starter."""
     pone = 1 - view.dealer
     return replace(
-        view, phase=Phase.PLAY, to_act=pone, legal_actions=(), hand=tuple(keep), kept=tuple(keep),
-        discards=tuple(disc), opponent_discarded=True, starter=starter, count=0, sequence=(),
-        played=(), go_said=(False, False), goes=(), opponent_cards_left=4,
+        view,
+        phase=Phase.PLAY,
+        to_act=pone,
+        legal_actions=(),
+        hand=tuple(keep),
+        kept=tuple(keep),
+        discards=tuple(disc),
+        opponent_discarded=True,
+        starter=starter,
+        count=0,
+        sequence=(),
+        played=(),
+        go_said=(False, False),
+        goes=(),
+        opponent_cards_left=4,
     )
-

@@ -30,18 +30,32 @@ def discard_hint(view: PlayerView, table: CribTable, top: int, who: str) -> Hint
     options = analyze_discards(view.hand, dealer=view.is_dealer, table=table)
     opts = []
     for o in options[:top]:
-        reason = (f"keep {cards_str(o.keep)}: hand {o.hand_ev:.2f} on average ({o.hand_min}-"
-                  f"{o.hand_max})")
+        reason = (
+            f"keep {cards_str(o.keep)}: hand {o.hand_ev:.2f} on average ({o.hand_min}-{o.hand_max})"
+        )
         if table is not _NO_CRIB:
             whose = "own crib" if view.is_dealer else "opponent's crib"
             reason += f", {whose} {o.crib_ev:+.2f}, net {o.net:.2f}"
-        opts.append(Option(o.action, o.net, reason, {
-            "keep": cards_str(o.keep), "discard": cards_str(o.discard),
-            "hand_ev": o.hand_ev, "hand_min": o.hand_min, "hand_max": o.hand_max,
-            "crib_ev": o.crib_ev, "net": o.net}))
+        opts.append(
+            Option(
+                o.action,
+                o.net,
+                reason,
+                {
+                    "keep": cards_str(o.keep),
+                    "discard": cards_str(o.discard),
+                    "hand_ev": o.hand_ev,
+                    "hand_min": o.hand_min,
+                    "hand_max": o.hand_max,
+                    "crib_ev": o.crib_ev,
+                    "net": o.net,
+                },
+            )
+        )
     best = opts[0]
-    return Hint(best.action, tuple(opts),
-                f"{who}: discard {best.details['discard']} ({best.reason})")
+    return Hint(
+        best.action, tuple(opts), f"{who}: discard {best.details['discard']} ({best.reason})"
+    )
 
 
 class GreedyAgent:
@@ -62,23 +76,34 @@ class GreedyAgent:
             return greedy_card(view)
         return other_decision(view, rng)
 
-    def hint(self, view: PlayerView, rng: np.random.Generator | None = None, *,
-             top: int = 3) -> Hint:
+    def hint(
+        self, view: PlayerView, rng: np.random.Generator | None = None, *, top: int = 3
+    ) -> Hint:
         if not view.legal_actions:
-            raise ValueError(f"no decision to hint for seat {view.seat} now "
-                             f"(phase {view.phase.value}, player to act: {view.to_act})")
+            raise ValueError(
+                f"no decision to hint for seat {view.seat} now "
+                f"(phase {view.phase.value}, player to act: {view.to_act})"
+            )
         if view.phase is Phase.DISCARD:
             return discard_hint(view, _NO_CRIB, top, "greedy")
         if view.phase is Phase.PLAY:
             best = greedy_card(view)
-            opts = sorted((Option(c, float(points_now(view, c)), describe_play(view, c))
-                           for c in view.legal_actions),
-                          key=lambda o: (o.action != best, -o.value))
-            return Hint(best, tuple(opts), f"greedy: play {cards_str([best])} "
-                                           f"({opts[0].reason}; ties go to the lowest card)")
+            opts = sorted(
+                (
+                    Option(c, float(points_now(view, c)), describe_play(view, c))
+                    for c in view.legal_actions
+                ),
+                key=lambda o: (o.action != best, -o.value),
+            )
+            return Hint(
+                best,
+                tuple(opts),
+                f"greedy: play {cards_str([best])} ({opts[0].reason}; ties go to the lowest card)",
+            )
         action = other_decision(view, np.random.default_rng(0))
-        return Hint(action, (Option(action, 0.0, "the cut never changes the card (R11.1)"),),
-                    "any cut")
+        return Hint(
+            action, (Option(action, 0.0, "the cut never changes the card (R11.1)"),), "any cut"
+        )
 
 
 class NoviceAgent(GreedyAgent):

@@ -68,14 +68,18 @@ def _adapter(space, path: Path):
         key = "observations" if "observations" in spaces_ else "observation"
         shape = getattr(spaces_.get(key), "shape", None)
         if shape != want or "action_mask" not in spaces_:
-            raise AgentSpecError(f"maskable_ppo: {str(path)!r} was trained on observations {space}, "
-                                 f"not this build's {{'observation': {want}, 'action_mask': (52,)}}")
+            raise AgentSpecError(
+                f"maskable_ppo: {str(path)!r} was trained on observations {space}, "
+                f"not this build's {{'observation': {want}, 'action_mask': (52,)}}"
+            )
         if key == "observation":
             return lambda obs: obs
         return lambda obs: {"observations": obs["observation"], "action_mask": obs["action_mask"]}
     if getattr(space, "shape", None) != want:
-        raise AgentSpecError(f"maskable_ppo: {str(path)!r} was trained on observations of shape "
-                             f"{getattr(space, 'shape', space)}, this build encodes {want}")
+        raise AgentSpecError(
+            f"maskable_ppo: {str(path)!r} was trained on observations of shape "
+            f"{getattr(space, 'shape', space)}, this build encodes {want}"
+        )
     return lambda obs: obs["observation"]
 
 
@@ -98,7 +102,9 @@ class MaskablePPOAgent:
         if isinstance(deterministic, str):
             low = deterministic.lower()
             if low not in _TRUE | _FALSE:
-                raise AgentSpecError(f"maskable_ppo: deterministic must be true or false, got {deterministic!r}")
+                raise AgentSpecError(
+                    f"maskable_ppo: deterministic must be true or false, got {deterministic!r}"
+                )
             deterministic = low in _TRUE
         self.deterministic = bool(deterministic)
         self.path = path
@@ -110,7 +116,9 @@ class MaskablePPOAgent:
         mask = obs["action_mask"].astype(bool)
         probs = np.where(mask, self.policy.probabilities(obs), 0.0)
         if not mask.any():
-            raise ValueError(f"maskable_ppo: no legal card for seat {view.seat} in {view.phase.value}")
+            raise ValueError(
+                f"maskable_ppo: no legal card for seat {view.seat} in {view.phase.value}"
+            )
         if self.deterministic or probs.sum() <= 0:
             scores = np.where(mask, probs, -1.0)
             return int(np.argmax(scores))

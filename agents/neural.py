@@ -30,8 +30,9 @@ class NeuralAgent:
 
     name = "neural"
 
-    def __init__(self, path: str | Path | None = None, *, nets: tuple[MLP, MLP] | None = None
-                 ) -> None:
+    def __init__(
+        self, path: str | Path | None = None, *, nets: tuple[MLP, MLP] | None = None
+    ) -> None:
         """``path``: a weights ``.npz`` written by ``cribbage train`` (default: the shipped one)."""
         if nets is None:
             p = Path(path) if path else DEFAULT_WEIGHTS
@@ -41,8 +42,10 @@ class NeuralAgent:
         else:
             (discard, play), self.meta = nets, {}
         if discard.in_dim != DISCARD_DIM or play.in_dim != PLAY_DIM:
-            raise ValueError(f"weights expect inputs {discard.in_dim}/{play.in_dim}, features "
-                             f"are {DISCARD_DIM}/{PLAY_DIM}: retrain them")
+            raise ValueError(
+                f"weights expect inputs {discard.in_dim}/{play.in_dim}, features "
+                f"are {DISCARD_DIM}/{PLAY_DIM}: retrain them"
+            )
         self.discard_net, self.play_net = discard, play
         # The net overrules the analyzer's ranking only by more than this (fitted) margin.
         self.margins = {k: float(self.meta.get(f"margin_{k}", 0.0)) for k in ("discard", "play")}

@@ -67,14 +67,50 @@ def play_out(g: GameState, seat: int, card: int, policy=None) -> float:
     return float(margin)
 
 
+def deal_utility(
+    scores: np.ndarray, winner: np.ndarray, seat: int, start: tuple[int, int]
+) -> np.ndarray:
+    """:func:`play_out`'s value of end states, for arrays: the seat's margin gained since
+    ``start`` (the scores before: a pair, or one pair per play-out), or the win/loss utility (the margin breaking ties)."""
+    start = np.asarray(start)
+    margin = (scores[..., seat] - scores[..., 1 - seat]) - (start[..., seat] - start[..., 1 - seat])
+    won = np.where(winner == seat, WIN_UTILITY, -WIN_UTILITY)
+    return np.where(winner >= 0, 0.001 * margin + won, margin.astype(np.float64))
+
+
+def _compiled_values(view: PlayerView, guesses, distinct: list[int], policy: str) -> np.ndarray:
+    """Utilities ``(guesses, cards)`` of the candidate cards, played out by the compiled
+    simulator (:mod:`cribbage_env.fastsim`) with the named policy: the same numbers as
+    :func:`play_out` on :func:`determinize` d states."""
+    from cribbage_env.fastsim import search_outcomes, states_from_view
+
+    if isinstance(guesses, tuple):  # arrays (hands (G, k), discards (G, 2))
+        hands, discs = guesses
+    else:
+        k = view.opponent_cards_left
+        hands = np.array([h for h, _ in guesses], dtype=np.int64).reshape(len(guesses), k)
+        discs = np.array([d for _, d in guesses], dtype=np.int64)
+    base = states_from_view(view, hands, discs)
+    scores, winner = search_outcomes(base, distinct, policy)
+    return deal_utility(scores, winner, view.seat, view.scores)
+
+
 def kept_weight(kept4: list[int], beta: float) -> float:
     """How likely a player kept these four cards: players keep fifteens, pairs and runs, so a
     guess is weighted by exp(beta * points the four cards make on their own)."""
-    return float(np.exp(beta * RANK_POINTS[KEY[kept4[0]] + KEY[kept4[1]] + KEY[kept4[2]] + KEY[kept4[3]]]))
+    return float(
+        np.exp(beta * RANK_POINTS[KEY[kept4[0]] + KEY[kept4[1]] + KEY[kept4[2]] + KEY[kept4[3]]])
+    )
 
 
-def sample_guesses(view: PlayerView, rng: np.random.Generator, n: int, beta: float = 0.0,
-                   oversample: int = 4, max_tries: int = 20) -> list[tuple[list[int], list[int]]]:
+def sample_guesses(
+    view: PlayerView,
+    rng: np.random.Generator,
+    n: int,
+    beta: float = 0.0,
+    oversample: int = 4,
+    max_tries: int = 20,
+) -> list[tuple[list[int], list[int]]]:
     """``n`` guesses (opponent's unplayed cards, opponent's two discards) drawn from the unseen
     cards, rejecting hands its go's rule out; with ``beta > 0`` drawn ``oversample`` times as many
     and resampled by :func:`kept_weight` (the opponent kept its cards for a reason)."""
@@ -88,8 +124,9 @@ def sample_guesses(view: PlayerView, rng: np.random.Generator, n: int, beta: flo
     return [pool[i] for i in idx]
 
 
-def _uniform_guesses(view: PlayerView, rng: np.random.Generator, n: int,
-                     max_tries: int) -> list[tuple[list[int], list[int]]]:
+def _uniform_guesses(
+    view: PlayerView, rng: np.random.Generator, n: int, max_tries: int
+) -> list[tuple[list[int], list[int]]]:
     unseen = np.array(view.unseen_cards())
     k = view.opponent_cards_left
     guesses = []
@@ -103,7 +140,7 @@ def _uniform_guesses(view: PlayerView, rng: np.random.Generator, n: int,
             # Rare: go constraints leave few hands; fall back to the highest-value cards (a
             # player who said go holds high cards). unseen_cards() already excludes our own.
             pool = sorted(unseen.tolist(), key=VALUE.__getitem__, reverse=True)
-            hand, disc = pool[:k], pool[k:k + 2]
+            hand, disc = pool[:k], pool[k : k + 2]
         guesses.append((hand, disc))
     return guesses
 
@@ -120,15 +157,21 @@ def _clear_best(values: np.ndarray, z: float) -> bool:
     difference (the same guesses for all: common random numbers)."""
     n = values.shape[0]
     best = int(np.argmax(values.mean(axis=0)))
-    d = values[:, best:best + 1] - np.delete(values, best, axis=1)
+    d = values[:, best : best + 1] - np.delete(values, best, axis=1)
     mean = d.mean(axis=0)
     se = d.std(axis=0) / np.sqrt(n)
     return bool(np.all(mean > z * se))
 
 
-def search_play(view: PlayerView, rng: np.random.Generator, sims: int,
-                beta: float = 0.0, policy=None, guesses=None,
-                stop_z: float = 0.0) -> list[SearchEstimate]:
+def search_play(
+    view: PlayerView,
+    rng: np.random.Generator,
+    sims: int,
+    beta: float = 0.0,
+    policy=None,
+    guesses=None,
+    stop_z: float = 0.0,
+) -> list[SearchEstimate]:
     """Estimates for every legal card, best first. With ``stop_z > 0`` the search stops early
     (after at least :data:`STOP_MIN` guesses) once the best card leads every other by ``stop_z``
     standard errors of the paired difference."""
@@ -139,7 +182,8 @@ def search_play(view: PlayerView, rng: np.random.Generator, sims: int,
     for c in legal:  # a card that reaches 121 now wins whatever is hidden (R10.1)
         if me + points_now(view, c) >= WINNING_SCORE:
             return [SearchEstimate(c, WIN_UTILITY, 0)] + [
-                SearchEstimate(o, 0.0, 0) for o in legal if o != c]
+                SearchEstimate(o, 0.0, 0) for o in legal if o != c
+            ]
     # Cards of one rank are interchangeable from here on: play points depend on ranks (R7) and
     # the show counts the kept four whatever order they are laid in (R6). Search one of each.
     by_rank: dict[int, int] = {}
@@ -150,15 +194,29 @@ def search_play(view: PlayerView, rng: np.random.Generator, sims: int,
         return [SearchEstimate(c, 0.0, 0) for c in legal]
     if guesses is None:
         guesses = sample_guesses(view, rng, sims, beta)
-    values = np.zeros((len(guesses), len(distinct)))
-    n = 0
-    for hand, disc in guesses:
-        base = determinize(view, hand, disc)
-        for j, c in enumerate(distinct):
-            values[n, j] = play_out(base.clone(), view.seat, c, policy)
-        n += 1
-        if stop_z > 0 and n >= STOP_MIN and n % STOP_EVERY == 0 and _clear_best(values[:n], stop_z):
-            break
+    if isinstance(policy, str):
+        values = _compiled_values(view, guesses, distinct, policy)
+        n = values.shape[0]
+        if stop_z > 0:
+            for m in range(STOP_MIN, n + 1, STOP_EVERY):
+                if m % STOP_EVERY == 0 and _clear_best(values[:m], stop_z):
+                    n = m
+                    break
+    else:
+        values = np.zeros((len(guesses), len(distinct)))
+        n = 0
+        for hand, disc in guesses:
+            base = determinize(view, hand, disc)
+            for j, c in enumerate(distinct):
+                values[n, j] = play_out(base.clone(), view.seat, c, policy)
+            n += 1
+            if (
+                stop_z > 0
+                and n >= STOP_MIN
+                and n % STOP_EVERY == 0
+                and _clear_best(values[:n], stop_z)
+            ):
+                break
     means = values[:n].mean(axis=0)
     mean_of = {RANK[c]: float(m) for c, m in zip(distinct, means, strict=True)}
     ests = [SearchEstimate(c, mean_of[RANK[c]], n) for c in legal]

@@ -34,8 +34,7 @@ def points_now(view: PlayerView, card: int) -> int:
 
 def greedy_card(view: PlayerView) -> int:
     """The legal card scoring most now; ties: lowest counting value, then lowest rank, then id."""
-    return min(view.legal_actions,
-               key=lambda c: (-points_now(view, c), VALUE[c], RANK[c], c))
+    return min(view.legal_actions, key=lambda c: (-points_now(view, c), VALUE[c], RANK[c], c))
 
 
 def unseen_rank_counts(view: PlayerView) -> list[int]:
@@ -71,8 +70,9 @@ class PegEstimate:
     wins: bool  # laying it reaches 121 now (R10.1)
 
 
-def expectimax_estimates(view: PlayerView, counts: list[int] | None = None,
-                         counter_weight: float = 0.5) -> list[PegEstimate]:
+def expectimax_estimates(
+    view: PlayerView, counts: list[int] | None = None, counter_weight: float = 0.5
+) -> list[PegEstimate]:
     """One-ply expectimax value of each legal card (no heuristics; ``heuristic`` is 0)."""
     if counts is None:
         counts = unseen_rank_counts(view)
@@ -130,7 +130,7 @@ def expectimax_estimates(view: PlayerView, counts: list[int] | None = None,
 
 
 def describe_play(view: PlayerView, card: int) -> str:
-    """"fifteen for 2" etc. for the points ``card`` scores now, or "no points"."""
+    """ "fifteen for 2" etc. for the points ``card`` scores now, or "no points"."""
     items = score_play_breakdown([*view.sequence, card])
     if not items:
         return "no points now"

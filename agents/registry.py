@@ -44,7 +44,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     for part in filter(None, rest.split(",")):
         key, eq, value = part.partition("=")
         if not eq or not key.strip():
-            raise AgentSpecError(f"bad parameter {part!r} in agent spec {spec!r}: expected key=value")
+            raise AgentSpecError(
+                f"bad parameter {part!r} in agent spec {spec!r}: expected key=value"
+            )
         params[key.strip()] = value.strip()
     return name.strip().lower(), params
 
@@ -62,17 +64,24 @@ def make_agent(spec: str | Agent | Callable) -> Agent:
     if not isinstance(spec, str):
         if hasattr(spec, "act"):
             return spec  # type: ignore[return-value]
-        raise AgentSpecError(f"an agent is a spec string or an object with act(view, rng), got {spec!r}")
+        raise AgentSpecError(
+            f"an agent is a spec string or an object with act(view, rng), got {spec!r}"
+        )
     name, params = parse_spec(spec)
     if name in LEVELS and LEVELS[name] != name:
         # A level with parameters ("hard:counter=1") passes them to the agent it names.
         base, _, base_params = LEVELS[name].partition(":")
         extra = ",".join(f"{k}={v}" for k, v in params.items())
-        return make_agent(base + (":" if base_params or extra else "")
-                          + ",".join(filter(None, (base_params, extra))))
+        return make_agent(
+            base
+            + (":" if base_params or extra else "")
+            + ",".join(filter(None, (base_params, extra)))
+        )
     target = AGENTS.get(name)
     if target is None:
-        raise AgentSpecError(f"unknown agent {name!r}; known: {', '.join(sorted({**AGENTS, **LEVELS}))}")
+        raise AgentSpecError(
+            f"unknown agent {name!r}; known: {', '.join(sorted({**AGENTS, **LEVELS}))}"
+        )
     module, _, cls_name = target.partition(":")
     cls = getattr(importlib.import_module(module), cls_name)
     try:

@@ -98,7 +98,12 @@ def _explain(path: Path, exc: sqlite3.Error) -> ResultsStoreError:
     msg = str(exc)
     if "locked" in msg or "busy" in msg:
         hint = "another process is writing to it; wait for it to finish or choose another file with --db"
-    elif "not a database" in msg or "malformed" in msg or isinstance(exc, sqlite3.DatabaseError) and "disk image" in msg:
+    elif (
+        "not a database" in msg
+        or "malformed" in msg
+        or isinstance(exc, sqlite3.DatabaseError)
+        and "disk image" in msg
+    ):
         hint = "the file is not a valid results database (corrupt or another format); choose another file with --db"
     elif "readonly" in msg or "unable to open" in msg:
         hint = "the file or its folder is not writable; choose another file with --db"
@@ -110,11 +115,14 @@ def _explain(path: Path, exc: sqlite3.Error) -> ResultsStoreError:
 class ResultsStore:
     """One open results database. Use as a context manager; every write is one transaction."""
 
-    def __init__(self, path: str | os.PathLike | None = None, *, timeout: float = 5.0,
-                 create: bool = True) -> None:
+    def __init__(
+        self, path: str | os.PathLike | None = None, *, timeout: float = 5.0, create: bool = True
+    ) -> None:
         self.path = Path(path) if path is not None else default_db_path()
         if not create and not self.path.exists():
-            raise ResultsStoreError(f"results database {self.path} does not exist (run `cribbage bench` first or pass --db)")
+            raise ResultsStoreError(
+                f"results database {self.path} does not exist (run `cribbage bench` first or pass --db)"
+            )
         try:
             if create:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -150,7 +158,9 @@ class ResultsStore:
             )
         check = db.execute("PRAGMA quick_check").fetchone()[0]
         if check != "ok":
-            raise ResultsStoreError(f"results database {self.path} is damaged ({check}); choose another file with --db")
+            raise ResultsStoreError(
+                f"results database {self.path} is damaged ({check}); choose another file with --db"
+            )
 
     def __enter__(self) -> ResultsStore:
         return self
@@ -161,7 +171,9 @@ class ResultsStore:
     def close(self) -> None:
         self._db.close()
 
-    def _write(self, sql: str, args: Sequence | Iterable[Sequence] = (), many: bool = False) -> sqlite3.Cursor:
+    def _write(
+        self, sql: str, args: Sequence | Iterable[Sequence] = (), many: bool = False
+    ) -> sqlite3.Cursor:
         try:
             with self._db:
                 return self._db.executemany(sql, args) if many else self._db.execute(sql, args)
@@ -177,13 +189,24 @@ class ResultsStore:
             raise _explain(self.path, exc) from None
 
     # ------------------------------------------------------------------------- writing
-    def start_run(self, params: dict, *, backend: str, workers: int, extra_versions: dict | None = None) -> int:
+    def start_run(
+        self, params: dict, *, backend: str, workers: int, extra_versions: dict | None = None
+    ) -> int:
         """Record a new run (status ``running``) and return its id."""
         cur = self._write(
             "INSERT INTO runs (created, status, agents, games, seed, duplicate, backend, workers, params, versions)"
             " VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)",
-            (_now(), json.dumps(params["agents"]), params["games"], params["seed"], int(params["duplicate"]),
-             backend, workers, json.dumps(params), json.dumps({**versions(), **(extra_versions or {})})),
+            (
+                _now(),
+                json.dumps(params["agents"]),
+                params["games"],
+                params["seed"],
+                int(params["duplicate"]),
+                backend,
+                workers,
+                json.dumps(params),
+                json.dumps({**versions(), **(extra_versions or {})}),
+            ),
         )
         return int(cur.lastrowid)
 
@@ -193,10 +216,13 @@ class ResultsStore:
         self._write(
             f"INSERT OR REPLACE INTO games (run_id, {', '.join(_GAME_COLUMNS)}) "
             f"VALUES ({', '.join('?' * (len(_GAME_COLUMNS) + 1))})",
-            rows, many=True,
+            rows,
+            many=True,
         )
-        self._write("UPDATE runs SET games_done = (SELECT COUNT(*) FROM games WHERE run_id = ?) WHERE id = ?",
-                    (run_id, run_id))
+        self._write(
+            "UPDATE runs SET games_done = (SELECT COUNT(*) FROM games WHERE run_id = ?) WHERE id = ?",
+            (run_id, run_id),
+        )
 
     def finish_run(self, run_id: int, status: str, summary: dict, elapsed: float) -> None:
         self._write(
@@ -240,15 +266,32 @@ def _decode_run(r: dict) -> dict:
 
 def game_row(g: GameResult) -> tuple:
     seat_vals = [getattr(g.seats[s], f) for s in (0, 1) for f in SEAT_FIELDS]
-    return (g.pairing, g.index, int(g.swapped), g.seed, g.winner, g.scores[0], g.scores[1], g.first_dealer,
-            g.deals, *seat_vals, " ".join(map(str, g.moves)))
+    return (
+        g.pairing,
+        g.index,
+        int(g.swapped),
+        g.seed,
+        g.winner,
+        g.scores[0],
+        g.scores[1],
+        g.first_dealer,
+        g.deals,
+        *seat_vals,
+        " ".join(map(str, g.moves)),
+    )
 
 
 def game_from_row(r: dict) -> GameResult:
     seats = tuple(SeatStats(**{f: int(r[f"s{s}_{f}"]) for f in SEAT_FIELDS}) for s in (0, 1))
     return GameResult(
-        pairing=int(r["pairing"]), index=int(r["idx"]), swapped=bool(r["swapped"]), seed=int(r["seed"]),
-        winner=int(r["winner"]), scores=(int(r["score0"]), int(r["score1"])), first_dealer=int(r["first_dealer"]),
-        deals=int(r["deals"]), seats=seats,  # type: ignore[arg-type]
+        pairing=int(r["pairing"]),
+        index=int(r["idx"]),
+        swapped=bool(r["swapped"]),
+        seed=int(r["seed"]),
+        winner=int(r["winner"]),
+        scores=(int(r["score0"]), int(r["score1"])),
+        first_dealer=int(r["first_dealer"]),
+        deals=int(r["deals"]),
+        seats=seats,  # type: ignore[arg-type]
         moves=tuple(int(m) for m in r["moves"].split()),
     )

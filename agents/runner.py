@@ -62,8 +62,13 @@ def run_plan(
     if progress:
         from tqdm import tqdm
 
-        bar = tqdm(total=plan.total_games, unit="game", file=sys.stderr, dynamic_ncols=True,
-                   desc=f"{be.name} x{be.workers}")
+        bar = tqdm(
+            total=plan.total_games,
+            unit="game",
+            file=sys.stderr,
+            dynamic_ncols=True,
+            desc=f"{be.name} x{be.workers}",
+        )
     stop = threading.Event()
 
     def on_sigint(signum, frame) -> None:

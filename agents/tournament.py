@@ -7,10 +7,12 @@ first, and the seat that deals first (fixed by the seed's cut for deal, R2) is h
 agent, so each agent is first dealer in exactly one game of every pair.
 
 Seeds are ``SeedSequence(root).spawn(n)`` children, one per duplicate pair, shared by every
-pairing of a round robin (common deals make pairings comparable). An agent's generator is derived
-from the game seed and its *seat* (``SeedSequence(seed, spawn_key=(AGENT_STREAM, seat))``), so a
-game never depends on which process, backend or order it ran in; an agent playing itself under
-duplicate play splits every pair exactly.
+pairing of a round robin (common deals make pairings comparable). An agent's generator is
+``agents.seeding.agent_rng(agent_seed, game_seed, seat)``: a one-way hash of the run's independent
+*agent seed* (drawn from OS entropy unless pinned, recorded in the plan's parameters), the game
+seed and the *seat*, so an agent cannot read the deal's seed from its generator, a game never
+depends on which process, backend or order it ran in, and an agent playing itself under duplicate
+play splits every pair exactly.
 
 Points are classified from the engine's events, per deal, by the role (dealer or pone) of the
 seat that scored: *pegging* is ``EventKind.PLAY`` points plus ``EventKind.SCORE`` points (go, last
@@ -33,10 +35,9 @@ import cribbage_env as ce
 from cribbage_env.scoring import ScoreKind
 
 from .registry import make_agent
+from .seeding import agent_rng, check_agent_seed, new_agent_seed
 from .stats import RatingError, elo_ratings, mean_ci, wilson_interval
 
-#: spawn-key stream of the agents' generators (the engine uses small keys 1 and 2).
-AGENT_STREAM = 100
 #: duplicate pairs per task by default (each pair is two games).
 DEFAULT_BLOCK = 25
 
@@ -125,6 +126,7 @@ class Task:
     b: str
     items: tuple[tuple[int, int], ...]  # (index, seed)
     duplicate: bool
+    agent_seed: int = 0
 
 
 @dataclass(frozen=True)
@@ -138,6 +140,7 @@ class TournamentPlan:
     duplicate: bool
     seeds: tuple[int, ...]
     block: int
+    agent_seed: int = 0  # the agents' generators (agents.seeding); make_plan draws one
 
     @property
     def total_games(self) -> int:
@@ -148,8 +151,11 @@ class TournamentPlan:
         out = []
         for p in self.pairings:
             for start in range(0, len(self.seeds), self.block):
-                chunk = tuple((i, self.seeds[i]) for i in range(start, min(start + self.block, len(self.seeds))))
-                out.append(Task(p.index, p.a, p.b, chunk, self.duplicate))
+                chunk = tuple(
+                    (i, self.seeds[i])
+                    for i in range(start, min(start + self.block, len(self.seeds)))
+                )
+                out.append(Task(p.index, p.a, p.b, chunk, self.duplicate, self.agent_seed))
         return out
 
     def params(self) -> dict:
@@ -160,6 +166,7 @@ class TournamentPlan:
             "seed": self.root_seed,
             "duplicate": self.duplicate,
             "block": self.block,
+            "agent_seed": self.agent_seed,
         }
 
 
@@ -181,8 +188,12 @@ def make_plan(
     duplicate: bool = True,
     block: int = DEFAULT_BLOCK,
     check_agents: bool = True,
+    agent_seed: int | None = None,
 ) -> TournamentPlan:
     """A round robin among ``agents`` (a head-to-head when there are two), ``games`` per pairing.
+
+    ``agent_seed`` seeds the agents' generators (see :mod:`agents.seeding`); ``None`` draws a
+    fresh one from OS entropy (it is in :meth:`TournamentPlan.params`, so a run can be repeated).
 
     >>> plan = make_plan(["random", "random"], 4, seed=1)
     >>> len(plan.pairings), len(plan.seeds), plan.total_games
@@ -198,17 +209,30 @@ def make_plan(
             f"games must be even with duplicate deals (each seed is played twice, seats swapped), "
             f"got {games}; use an even number or turn duplicate deals off"
         )
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise TournamentError(f"seed must be a non-negative integer, got {seed!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise TournamentError(f"seed must be an integer from 0 to 2**63 - 1, got {seed!r}")
     if isinstance(block, bool) or not isinstance(block, int) or block < 1:
         raise TournamentError(f"block must be a positive integer, got {block!r}")
+    try:
+        agent_seed = new_agent_seed() if agent_seed is None else check_agent_seed(agent_seed)
+    except ValueError as exc:
+        raise TournamentError(str(exc)) from None
     if check_agents:
         for spec in dict.fromkeys(agents):
             make_agent(spec)  # AgentSpecError (a ValueError) with the known names
     pairs = list(itertools.combinations(range(len(agents)), 2))
     pairings = tuple(Pairing(k, agents[i], agents[j]) for k, (i, j) in enumerate(pairs))
     n_seeds = games // 2 if duplicate else games
-    return TournamentPlan(agents, pairings, games, seed, duplicate, tuple(game_seeds(seed, n_seeds)), block)
+    return TournamentPlan(
+        agents,
+        pairings,
+        games,
+        seed,
+        duplicate,
+        tuple(game_seeds(seed, n_seeds)),
+        block,
+        agent_seed,
+    )
 
 
 # ------------------------------------------------------------------------------- playing
@@ -223,11 +247,6 @@ def _agent(spec: str, seat: int):
     if agent is None:
         agent = _AGENT_CACHE[key] = make_agent(spec)
     return agent
-
-
-def agent_rng(seed: int, seat: int) -> np.random.Generator:
-    """The generator of the agent in ``seat`` for game ``seed``."""
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(AGENT_STREAM, seat))))
 
 
 def seat_stats(events: Iterable[ce.Event]) -> tuple[SeatStats, SeatStats]:
@@ -287,29 +306,45 @@ def _seat_stats_fast(g: ce.GameState) -> tuple[SeatStats, SeatStats]:
     return (SeatStats(**acc[0]), SeatStats(**acc[1]))
 
 
-def play_game(spec0: str, spec1: str, seed: int) -> ce.GameState:
-    """Play one game, ``spec0`` in seat 0; raises :class:`AgentFailure` on an illegal action."""
+def play_game(spec0: str, spec1: str, seed: int, agent_seed: int | None = None) -> ce.GameState:
+    """Play one game, ``spec0`` in seat 0; raises :class:`AgentFailure` on an illegal action.
+
+    ``agent_seed`` seeds the agents' generators (``None``: a fresh one from OS entropy).
+    """
     players = (_agent(spec0, 0), _agent(spec1, 1))
-    rngs = (agent_rng(seed, 0), agent_rng(seed, 1))
+    if agent_seed is None:
+        agent_seed = new_agent_seed()
+    rngs = (agent_rng(agent_seed, seed, 0), agent_rng(agent_seed, seed, 1))
     g = ce.new_game(seed)
     while not g.is_over:
         p = g.current_player
         try:
             action = players[p].act(g.view(p), rngs[p])
         except Exception as exc:  # the agent's bug, reported with where it happened
-            raise AgentFailure(f"agent {(spec0, spec1)[p]!r} (seat {p}) failed in game seed {seed}: {exc!r}") from exc
+            raise AgentFailure(
+                f"agent {(spec0, spec1)[p]!r} (seat {p}) failed in game seed {seed}: {exc!r}"
+            ) from exc
         try:
             g.apply(action, p)
         except ce.IllegalActionError as exc:
-            raise AgentFailure(f"agent {(spec0, spec1)[p]!r} (seat {p}) in game seed {seed}: {exc}") from None
+            raise AgentFailure(
+                f"agent {(spec0, spec1)[p]!r} (seat {p}) in game seed {seed}: {exc}"
+            ) from None
     return g
 
 
 def result_of(g: ce.GameState, pairing: int, index: int, swapped: bool) -> GameResult:
     first = next(entry[1] for entry in g.log if entry[0] is ce.EventKind.DEAL)
     return GameResult(
-        pairing=pairing, index=index, swapped=swapped, seed=g.seed, winner=int(g.winner),
-        scores=g.scores, first_dealer=first, deals=g.deal_no + 1, seats=_seat_stats_fast(g),
+        pairing=pairing,
+        index=index,
+        swapped=swapped,
+        seed=g.seed,
+        winner=int(g.winner),
+        scores=g.scores,
+        first_dealer=first,
+        deals=g.deal_no + 1,
+        seats=_seat_stats_fast(g),
         moves=tuple(g.decisions),
     )
 
@@ -318,9 +353,15 @@ def play_task(task: Task) -> list[GameResult]:
     """Play every game of a block (the function each backend runs)."""
     out = []
     for index, seed in task.items:
-        out.append(result_of(play_game(task.a, task.b, seed), task.pairing, index, False))
+        out.append(
+            result_of(play_game(task.a, task.b, seed, task.agent_seed), task.pairing, index, False)
+        )
         if task.duplicate:
-            out.append(result_of(play_game(task.b, task.a, seed), task.pairing, index, True))
+            out.append(
+                result_of(
+                    play_game(task.b, task.a, seed, task.agent_seed), task.pairing, index, True
+                )
+            )
     return out
 
 
@@ -344,10 +385,19 @@ def _role_table(rows: Iterable[tuple[GameResult, int]]) -> dict:
         return _r(x / d) if d else None
 
     return {
-        "dealer": {"deals": dd, "pegging": per(tot["peg_dealer"], dd), "hand": per(tot["hand_dealer"], dd),
-                   "crib": per(tot["crib"], dd), "heels": per(tot["heels"], dd)},
-        "pone": {"deals": dp, "pegging": per(tot["peg_pone"], dp), "hand": per(tot["hand_pone"], dp),
-                 "crib": 0.0 if dp else None},
+        "dealer": {
+            "deals": dd,
+            "pegging": per(tot["peg_dealer"], dd),
+            "hand": per(tot["hand_dealer"], dd),
+            "crib": per(tot["crib"], dd),
+            "heels": per(tot["heels"], dd),
+        },
+        "pone": {
+            "deals": dp,
+            "pegging": per(tot["peg_pone"], dp),
+            "hand": per(tot["hand_pone"], dp),
+            "crib": 0.0 if dp else None,
+        },
     }
 
 
@@ -421,7 +471,9 @@ def summarize(plan: TournamentPlan, results: Sequence[GameResult], *, prior: flo
     if len(set(plan.agents)) >= 2 and wins:
         try:
             elo = elo_ratings(wins, prior=prior)
-            ratings = [{"agent": a, "elo": _r(v, 1)} for a, v in sorted(elo.items(), key=lambda kv: -kv[1])]
+            ratings = [
+                {"agent": a, "elo": _r(v, 1)} for a, v in sorted(elo.items(), key=lambda kv: -kv[1])
+            ]
         except RatingError as exc:
             rating_error = str(exc)
     return {
@@ -432,7 +484,7 @@ def summarize(plan: TournamentPlan, results: Sequence[GameResult], *, prior: flo
         "agents": per_agent,
         "ratings": ratings,
         "ratings_method": f"maximum-likelihood Bradley-Terry (MM), {prior:g} virtual game(s) split "
-                          f"evenly per pairing, Elo scale 400*log10, mean 0",
+        f"evenly per pairing, Elo scale 400*log10, mean 0",
         "rating_error": rating_error,
     }
 
@@ -447,8 +499,14 @@ def result_to_dict(r: GameResult) -> dict:
 def result_from_dict(d: dict) -> GameResult:
     seats = tuple(SeatStats(**s) for s in d["seats"])
     return GameResult(
-        pairing=int(d["pairing"]), index=int(d["index"]), swapped=bool(d["swapped"]), seed=int(d["seed"]),
-        winner=int(d["winner"]), scores=(int(d["scores"][0]), int(d["scores"][1])),
-        first_dealer=int(d["first_dealer"]), deals=int(d["deals"]), seats=seats,  # type: ignore[arg-type]
+        pairing=int(d["pairing"]),
+        index=int(d["index"]),
+        swapped=bool(d["swapped"]),
+        seed=int(d["seed"]),
+        winner=int(d["winner"]),
+        scores=(int(d["scores"][0]), int(d["scores"][1])),
+        first_dealer=int(d["first_dealer"]),
+        deals=int(d["deals"]),
+        seats=seats,  # type: ignore[arg-type]
         moves=tuple(int(m) for m in d.get("moves", ())),
     )

@@ -2,7 +2,8 @@
 
 Each seed is played twice with the seats swapped (duplicate play: both agents get the same
 deals), seeds from ``agents.tournament.game_seeds`` and agent generators from
-``agents.tournament.agent_rng`` (the same streams as ``cribbage bench``). Reports agent A's win
+``agents.seeding.agent_rng(agent_seed, seed, seat)`` (the same streams as ``cribbage bench
+--agent-seed``). Reports agent A's win
 rate with a 95% Wilson interval, the mean final-score margin (A - B), skunk rates, and each
 agent's decision latency per phase (median, p99, in ms, timing ``act`` only).
 
@@ -30,13 +31,16 @@ sys.path.insert(0, str(ROOT))
 
 import cribbage_env as ce  # noqa: E402
 from agents import make_agent  # noqa: E402
+from agents.seeding import agent_rng  # noqa: E402
 from agents.stats import wilson_interval  # noqa: E402
-from agents.tournament import agent_rng, game_seeds  # noqa: E402
+from agents.tournament import game_seeds  # noqa: E402
 
 
-def play(agents, seed: int, timings: list[dict[str, list[tuple[float, float]]]]) -> ce.GameState:
+def play(
+    agents, seed: int, agent_seed: int, timings: list[dict[str, list[tuple[float, float]]]]
+) -> ce.GameState:
     """One game, agents[p] in seat p; appends act() (wall, thread CPU) seconds per phase/seat."""
-    rngs = (agent_rng(seed, 0), agent_rng(seed, 1))
+    rngs = (agent_rng(agent_seed, seed, 0), agent_rng(agent_seed, seed, 1))
     g = ce.new_game(seed)
     clock, cpu = time.perf_counter, time.thread_time
     while not g.is_over:
@@ -57,23 +61,36 @@ def _lat(samples: list[tuple[float, float]]) -> dict:
         return {}
     arr = np.array(samples) * 1000
     wall, cpu = arr[:, 0], arr[:, 1]
-    return {"n": len(samples), "median_ms": round(float(np.median(wall)), 4),
-            "p99_ms": round(float(np.percentile(wall, 99)), 4),
-            "cpu_median_ms": round(float(np.median(cpu)), 4),
-            "cpu_p99_ms": round(float(np.percentile(cpu, 99)), 4)}
+    return {
+        "n": len(samples),
+        "median_ms": round(float(np.median(wall)), 4),
+        "p99_ms": round(float(np.percentile(wall, 99)), 4),
+        "cpu_median_ms": round(float(np.median(cpu)), 4),
+        "cpu_p99_ms": round(float(np.percentile(cpu, 99)), 4),
+    }
 
 
-def summarize(a: str, b: str, rows: list[tuple[int, int, int, int]],
-              lat: dict[str, dict[str, list[tuple[float, float]]]], seconds: float,
-              root: int) -> dict:
+def summarize(
+    a: str,
+    b: str,
+    rows: list[tuple[int, int, int, int]],
+    lat: dict[str, dict[str, list[tuple[float, float]]]],
+    seconds: float,
+    root: int,
+) -> dict:
     """rows: (winner is A: 1/0, score A, score B, skunk level for the winner)."""
     n = len(rows)
     wins = sum(r[0] for r in rows)
     lo, hi = wilson_interval(wins, n)
     margins = [r[1] - r[2] for r in rows]
     return {
-        "a": a, "b": b, "games": n, "duplicate": True, "seed": root,
-        "a_wins": wins, "a_win_rate": round(wins / n, 4) if n else None,
+        "a": a,
+        "b": b,
+        "games": n,
+        "duplicate": True,
+        "seed": root,
+        "a_wins": wins,
+        "a_win_rate": round(wins / n, 4) if n else None,
         "wilson95": [round(lo, 4), round(hi, 4)],
         "mean_margin": round(statistics.fmean(margins), 3) if n else None,
         "a_skunks_b": round(sum(1 for r in rows if r[0] and r[3] >= 2) / n, 4) if n else None,
@@ -93,9 +110,11 @@ def report(s: dict) -> str:
     for name, phases in s["latency"].items():
         for ph, d in phases.items():
             if d:
-                lines.append(f"  latency {name:<12} {ph:<8} median {d['median_ms']:.3f} ms  "
-                             f"p99 {d['p99_ms']:.3f} ms  (CPU: median {d['cpu_median_ms']:.3f}"
-                             f" p99 {d['cpu_p99_ms']:.3f} ms; n={d['n']})")
+                lines.append(
+                    f"  latency {name:<12} {ph:<8} median {d['median_ms']:.3f} ms  "
+                    f"p99 {d['p99_ms']:.3f} ms  (CPU: median {d['cpu_median_ms']:.3f}"
+                    f" p99 {d['cpu_p99_ms']:.3f} ms; n={d['n']})"
+                )
     return "\n".join(lines)
 
 
@@ -105,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("b", help="agent spec B (opponent)")
     ap.add_argument("--games", type=int, default=2000, help="games (even: seeds x 2 seats)")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--agent-seed", type=int, default=2026, help="seed of the agents' generators")
     ap.add_argument("--checkpoint", type=int, default=500, help="rewrite the JSON every N games")
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
@@ -115,7 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         ap.error(str(exc))
     out = args.out or ROOT / "benchmarks" / "results" / (
-        f"strength_{args.a.replace(':', '_')}_vs_{args.b.replace(':', '_')}.json")
+        f"strength_{args.a.replace(':', '_')}_vs_{args.b.replace(':', '_')}.json"
+    )
     out.parent.mkdir(parents=True, exist_ok=True)
     seeds = game_seeds(args.seed, args.games // 2)
     rows: list[tuple[int, int, int, int]] = []
@@ -128,19 +149,19 @@ def main(argv: list[str] | None = None) -> int:
         for swapped in (False, True):
             seats = (agent_b, agent_a) if swapped else (agent_a, agent_b)
             timing: list[dict[str, list[tuple[float, float]]]] = [{}, {}]
-            g = play(seats, seed, timing)
+            g = play(seats, seed, args.agent_seed, timing)
             a_seat = 1 if swapped else 0
             for ph, v in timing[a_seat].items():
                 lat_a.setdefault(ph, []).extend(v)
             for ph, v in timing[1 - a_seat].items():
                 lat_b.setdefault(ph, []).extend(v)
             sc = g.scores
-            rows.append((int(g.winner == a_seat), sc[a_seat], sc[1 - a_seat],
-                         ce.skunk_level(sc)))
+            rows.append((int(g.winner == a_seat), sc[a_seat], sc[1 - a_seat], ce.skunk_level(sc)))
             bar.update(1)
         if len(rows) % args.checkpoint == 0 or len(rows) == args.games:
             lat = {f"A {args.a}": lat_a, f"B {args.b}": lat_b}
             summary = summarize(args.a, args.b, rows, lat, time.perf_counter() - t0, args.seed)
+            summary["agent_seed"] = args.agent_seed
             summary["complete"] = len(rows) == args.games
             out.write_text(json.dumps(summary, indent=1) + "\n")
             bar.set_postfix(win=f"{summary['a_win_rate']:.3f}")

@@ -42,8 +42,9 @@ from cribbage_env.scoring import FLUSH_POINTS, NOBS_POINTS  # noqa: E402
 _PAIRS46 = np.array(list(combinations(range(46), 2)), dtype=np.intp)  # (1035, 2)
 _START44 = np.array([[i for i in range(46) if i not in p] for p in _PAIRS46], dtype=np.intp)
 _CRIB_FLUSH5 = FLUSH_POINTS[1][2]
-_JACK_BIT = np.array([(1 << (c // 13)) if RANK_ARR[c] == JACK else 0 for c in range(52)],
-                     dtype=np.int8)
+_JACK_BIT = np.array(
+    [(1 << (c // 13)) if RANK_ARR[c] == JACK else 0 for c in range(52)], dtype=np.int8
+)
 
 
 def policy_discard(hand6: np.ndarray, dealer: bool, table: CribTable) -> tuple[int, int]:
@@ -54,8 +55,9 @@ def policy_discard(hand6: np.ndarray, dealer: bool, table: CribTable) -> tuple[i
     return int(a), int(b)
 
 
-def sample_cells(rng: np.random.Generator, first_is_dealer: bool, table: CribTable
-                 ) -> tuple[np.ndarray, np.ndarray]:
+def sample_cells(
+    rng: np.random.Generator, first_is_dealer: bool, table: CribTable
+) -> tuple[np.ndarray, np.ndarray]:
     """One simulated opponent: sum and count of mean crib points per (r1, r2, suited) cell."""
     deck = rng.permutation(52)
     other = deck[:6].astype(np.intp)
@@ -81,8 +83,9 @@ def sample_cells(rng: np.random.Generator, first_is_dealer: bool, table: CribTab
     return np.bincount(cell, weights=mean, minlength=338), np.bincount(cell, minlength=338)
 
 
-def estimate(rng: np.random.Generator, first_is_dealer: bool, table: CribTable, samples: int,
-             desc: str) -> np.ndarray:
+def estimate(
+    rng: np.random.Generator, first_is_dealer: bool, table: CribTable, samples: int, desc: str
+) -> np.ndarray:
     total = np.zeros(338)
     count = np.zeros(338)
     for _ in tqdm(range(samples), desc=desc, unit="deal", mininterval=1.0):
@@ -118,20 +121,30 @@ def main(argv: list[str] | None = None) -> int:
         pone = estimate(g_pone, False, table, args.samples, f"iter {it} pone discards")
         new = CribTable(dealer, pone, {})
         if it:
-            moved = float(max(np.abs(new.dealer - table.dealer).max(),
-                              np.abs(new.pone - table.pone).max()))
+            moved = float(
+                max(np.abs(new.dealer - table.dealer).max(), np.abs(new.pone - table.pone).max())
+            )
         else:
             moved = None
-        history.append({"iteration": it, "policy": policy, "max_change": moved,
-                        "mean_dealer": float(dealer[np.triu_indices(13)].mean()),
-                        "mean_pone": float(pone[np.triu_indices(13)].mean())})
+        history.append(
+            {
+                "iteration": it,
+                "policy": policy,
+                "max_change": moved,
+                "mean_dealer": float(dealer[np.triu_indices(13)].mean()),
+                "mean_pone": float(pone[np.triu_indices(13)].mean()),
+            }
+        )
         print(f"iteration {it}: policy {policy}; max change {moved}", flush=True)
         table = new
     params = {
-        "script": "benchmarks/crib_table.py", "seed": args.seed, "samples": args.samples,
-        "iterations": args.iterations, "seconds": round(time.perf_counter() - t0, 1),
+        "script": "benchmarks/crib_table.py",
+        "seed": args.seed,
+        "samples": args.samples,
+        "iterations": args.iterations,
+        "seconds": round(time.perf_counter() - t0, 1),
         "policy": "other player's discard: analyzer net, iterated from best-hand-EV "
-                  f"({args.iterations} iterations)",
+        f"({args.iterations} iterations)",
         "layout": "[rank1][rank2][suited]; ranks A..K = 0..12; value = expected crib points",
         "approximation": "the first player's four kept cards are not removed from the deck",
         "history": history,
@@ -141,8 +154,10 @@ def main(argv: list[str] | None = None) -> int:
     args.out.write_text(json.dumps(out.to_json(), indent=None) + "\n")
     print(f"wrote {args.out} in {params['seconds']} s")
     diag = [(RANK_ARR[r], float(out.dealer[r, r, 0]), float(out.pone[r, r, 0])) for r in range(13)]
-    print("pairs (dealer / pone):", ", ".join(f"{'A23456789TJQK'[r]}{'A23456789TJQK'[r]} "
-                                             f"{a:.2f}/{b:.2f}" for r, a, b in diag))
+    print(
+        "pairs (dealer / pone):",
+        ", ".join(f"{'A23456789TJQK'[r]}{'A23456789TJQK'[r]} {a:.2f}/{b:.2f}" for r, a, b in diag),
+    )
     return 0
 
 

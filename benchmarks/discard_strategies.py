@@ -37,13 +37,15 @@ from cribbage_env.discard import (  # noqa: E402
 from cribbage_env.scoring import score_hand  # noqa: E402
 
 
-def choose(strategy: str, hand6: np.ndarray, dealer: bool, rng: np.random.Generator,
-           table: CribTable) -> int:
+def choose(
+    strategy: str, hand6: np.ndarray, dealer: bool, rng: np.random.Generator, table: CribTable
+) -> int:
     """Index (0..14, engine order) of the split a strategy picks."""
     if strategy == "random":
         return int(rng.integers(15))
-    ev, _, _, crib = discard_values(hand6, dealer, table if strategy == "analyzer" else
-                                    CribTable.zeros())
+    ev, _, _, crib = discard_values(
+        hand6, dealer, table if strategy == "analyzer" else CribTable.zeros()
+    )
     return int(np.argmax(ev + crib))
 
 
@@ -75,14 +77,16 @@ def main(argv: list[str] | None = None) -> int:
             # The strategy as dealer, against the reference pone.
             i = choose(s, dealer6, True, strat_rng, table)
             keep = [int(c) for c in dealer6[KEEP_INDEX[i]]]
-            crib = [int(c) for c in dealer6[DISCARD_INDEX[i]]] + \
-                   [int(c) for c in pone6[DISCARD_INDEX[ref_pone]]]
+            crib = [int(c) for c in dealer6[DISCARD_INDEX[i]]] + [
+                int(c) for c in pone6[DISCARD_INDEX[ref_pone]]
+            ]
             nets[s]["dealer"].append(score_hand(keep, starter) + score_hand(crib, starter, True))
             # The strategy as pone, against the reference dealer.
             i = choose(s, pone6, False, strat_rng, table)
             keep = [int(c) for c in pone6[KEEP_INDEX[i]]]
-            crib = [int(c) for c in pone6[DISCARD_INDEX[i]]] + \
-                   [int(c) for c in dealer6[DISCARD_INDEX[ref_dealer]]]
+            crib = [int(c) for c in pone6[DISCARD_INDEX[i]]] + [
+                int(c) for c in dealer6[DISCARD_INDEX[ref_dealer]]
+            ]
             nets[s]["pone"].append(score_hand(keep, starter) - score_hand(crib, starter, True))
     seconds = time.perf_counter() - t0
     rows = {}
@@ -92,14 +96,28 @@ def main(argv: list[str] | None = None) -> int:
         d, p = nets[s]["dealer"], nets[s]["pone"]
         both = [(x + y) / 2 for x, y in zip(d, p, strict=True)]
         ci = 1.96 * statistics.stdev(both) / len(both) ** 0.5 if len(both) > 1 else 0.0
-        rows[s] = {"dealer": round(statistics.fmean(d), 3), "pone": round(statistics.fmean(p), 3),
-                   "mean": round(statistics.fmean(both), 3), "ci95": round(ci, 3)}
+        rows[s] = {
+            "dealer": round(statistics.fmean(d), 3),
+            "pone": round(statistics.fmean(p), 3),
+            "mean": round(statistics.fmean(both), 3),
+            "ci95": round(ci, 3),
+        }
         r = rows[s]
         print(f"{s:<14} {r['dealer']:>11.3f} {r['pone']:>9.3f} {r['mean']:>7.3f}   +/-{ci:.3f}")
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "discard_strategies.json").write_text(json.dumps(
-        {"deals": args.deals, "seed": args.seed, "seconds": round(seconds, 1),
-         "crib_table": table.params.get("policy"), "results": rows}, indent=1) + "\n")
+    (args.out / "discard_strategies.json").write_text(
+        json.dumps(
+            {
+                "deals": args.deals,
+                "seed": args.seed,
+                "seconds": round(seconds, 1),
+                "crib_table": table.params.get("policy"),
+                "results": rows,
+            },
+            indent=1,
+        )
+        + "\n"
+    )
     if not args.no_plot:
         import matplotlib
 
@@ -110,8 +128,13 @@ def main(argv: list[str] | None = None) -> int:
         bins = np.arange(-30, 50) - 0.5
         for ax, role in zip(axes, ("dealer", "pone"), strict=True):
             for s in STRATEGIES:
-                ax.hist(nets[s][role], bins=bins, histtype="step", density=True,
-                        label=f"{s} (mean {rows[s][role]:.2f})")
+                ax.hist(
+                    nets[s][role],
+                    bins=bins,
+                    histtype="step",
+                    density=True,
+                    label=f"{s} (mean {rows[s][role]:.2f})",
+                )
             ax.set_title(f"as {role}: net show points per deal")
             ax.set_xlabel("own hand + own crib" if role == "dealer" else "own hand - dealer's crib")
             ax.legend(fontsize=8)

@@ -100,17 +100,22 @@ def main(argv: list[str] | None = None) -> int:
         if os_game is not None:
             theirs.append(openspiel_games(os_game, args.games, rng))
         scor.append(show_scorings(args.scorings, rng))
-        print(f"round {r + 1}: ours {ours[-1]:,.0f} games/s"
-              + (f", OpenSpiel {theirs[-1]:,.0f} games/s" if theirs else "")
-              + f", score_hand {scor[-1]:,.0f}/s", flush=True)
+        print(
+            f"round {r + 1}: ours {ours[-1]:,.0f} games/s"
+            + (f", OpenSpiel {theirs[-1]:,.0f} games/s" if theirs else "")
+            + f", score_hand {scor[-1]:,.0f}/s",
+            flush=True,
+        )
     o = statistics.median(ours)
     s = statistics.median(scor)
     lines = [f"- random-vs-random full games/s, cribbage_env: **{o:,.0f}**"]
     if theirs:
         t = statistics.median(theirs)
         ratio = statistics.median(a / b for a, b in zip(ours, theirs, strict=True))
-        lines.append(f"- random-vs-random full games/s, OpenSpiel C++ `cribbage` from Python: "
-                     f"**{t:,.0f}** (ours/OpenSpiel, median of per-round ratios: **{ratio:.2f}x**)")
+        lines.append(
+            f"- random-vs-random full games/s, OpenSpiel C++ `cribbage` from Python: "
+            f"**{t:,.0f}** (ours/OpenSpiel, median of per-round ratios: **{ratio:.2f}x**)"
+        )
     lines.append(f"- show scorings/s (`score_hand` single calls, checked): **{s:,.0f}**")
     print("\n".join(lines))
     if not args.no_write:
@@ -121,7 +126,8 @@ def main(argv: list[str] | None = None) -> int:
             f"Command: `{cmd}`  \n"
             f"Python {platform.python_version()} on {platform.machine()}, one core; "
             f"{args.rounds} alternating rounds of {args.games} games per engine, median.\n\n"
-            + "\n".join(lines) + "\n"
+            + "\n".join(lines)
+            + "\n"
         )
         if not RESULTS.exists():
             RESULTS.write_text(HEADER)

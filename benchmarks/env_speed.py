@@ -128,10 +128,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<36} {('n/a' if value is None else f'{value:,.0f}'):>12}")
     print(f"learner steps per game (to 121): {per_episode:.1f}")
     result = {
-        "steps": steps, "seed": args.seed, "engine_decisions_per_s": engine,
-        "single_env_steps_per_s": single, "sync_vector8_steps_per_s": vector,
-        "aec_agent_steps_per_s": aec, "learner_steps_per_game": per_episode,
-        "python": platform.python_version(), "machine": platform.machine(),
+        "steps": steps,
+        "seed": args.seed,
+        "engine_decisions_per_s": engine,
+        "single_env_steps_per_s": single,
+        "sync_vector8_steps_per_s": vector,
+        "aec_agent_steps_per_s": aec,
+        "learner_steps_per_game": per_episode,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
         "cpus": os.cpu_count(),
     }
     out = Path(args.out)

@@ -35,8 +35,11 @@ from cribbage_env.engine import EventKind, Phase  # noqa: E402
 def _pegging_points(g: ce.GameState) -> list[int]:
     peg = [0, 0]
     for e in g.events:
-        if (e.kind in (EventKind.PLAY, EventKind.SCORE) and e.points
-                and e.reasons[0].kind.value != "his heels"):
+        if (
+            e.kind in (EventKind.PLAY, EventKind.SCORE)
+            and e.points
+            and e.reasons[0].kind.value != "his heels"
+        ):
             peg[e.player] += e.points
     return peg
 
@@ -49,8 +52,11 @@ def play_deal(seed: int, a_seat: int, part: str, a, b) -> float:
     while g.deal_no == 0 and not g.is_over:
         p = g.current_player
         v = g.view(p)
-        mine = (p == a_seat and len(v.legal_actions) > 1
-                and g.phase is (Phase.PLAY if part == "pegging" else Phase.DISCARD))
+        mine = (
+            p == a_seat
+            and len(v.legal_actions) > 1
+            and g.phase is (Phase.PLAY if part == "pegging" else Phase.DISCARD)
+        )
         g.apply((a if mine else b).act(v, rng))
     if part == "pegging":
         peg = _pegging_points(g)
@@ -71,16 +77,28 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--deals must be at least 2")
     a, b = make_agent(args.spec), make_agent(args.base)
     t = time.time()
-    d = np.array([(play_deal(s, 0, args.part, a, b) + play_deal(s, 1, args.part, a, b)) / 2
-                  for s in range(args.offset, args.offset + args.deals)])
+    d = np.array(
+        [
+            (play_deal(s, 0, args.part, a, b) + play_deal(s, 1, args.part, a, b)) / 2
+            for s in range(args.offset, args.offset + args.deals)
+        ]
+    )
     half = 1.96 * d.std(ddof=1) / np.sqrt(len(d))
-    res = {"part": args.part, "spec": args.spec, "base": args.base, "deals": args.deals,
-           "offset": args.offset, "mean_per_deal": round(float(d.mean()), 4),
-           "ci95": [round(float(d.mean() - half), 4), round(float(d.mean() + half), 4)],
-           "seconds": round(time.time() - t, 1)}
+    res = {
+        "part": args.part,
+        "spec": args.spec,
+        "base": args.base,
+        "deals": args.deals,
+        "offset": args.offset,
+        "mean_per_deal": round(float(d.mean()), 4),
+        "ci95": [round(float(d.mean() - half), 4), round(float(d.mean() + half), 4)],
+        "seconds": round(time.time() - t, 1),
+    }
     what = "pegging margin" if args.part == "pegging" else "point margin"
-    print(f"{args.spec} ({args.part}) vs {args.base}: {what} per deal {d.mean():+.3f} "
-          f"± {half:.3f} over {args.deals} duplicate deals ({res['seconds']} s)")
+    print(
+        f"{args.spec} ({args.part}) vs {args.base}: {what} per deal {d.mean():+.3f} "
+        f"± {half:.3f} over {args.deals} duplicate deals ({res['seconds']} s)"
+    )
     if args.out is not None:
         args.out.write_text(json.dumps(res, indent=1))
     return 0

@@ -62,8 +62,12 @@ def time_frames(window, n: int, *, change=None) -> list[float]:
 
 def summary(ms: list[float]) -> dict:
     s = sorted(ms)
-    return {"median_ms": round(statistics.median(s), 3), "p95_ms": round(s[int(0.95 * (len(s) - 1))], 3),
-            "max_ms": round(s[-1], 3), "frames": len(s)}
+    return {
+        "median_ms": round(statistics.median(s), 3),
+        "p95_ms": round(s[int(0.95 * (len(s) - 1))], 3),
+        "max_ms": round(s[-1], 3),
+        "frames": len(s),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -71,15 +75,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--frames", type=int, default=300)
     ap.add_argument("--out", type=Path, default=Path("benchmarks/results/gui_frame.json"))
     ap.add_argument("--seed", type=int, default=11)
-    ap.add_argument("--session-seconds", type=float, default=60.0,
-                    help="simulated seconds of play for the event-loop measurement")
+    ap.add_argument(
+        "--session-seconds",
+        type=float,
+        default=60.0,
+        help="simulated seconds of play for the event-loop measurement",
+    )
     args = ap.parse_args(argv)
 
     from ui.gui.app import GameWindow, Settings
 
     window = GameWindow(settings=Settings(threaded=False), size=(1280, 800))
-    results: dict = {"window": [window.width, window.height],
-                     "renderer": window.ctx.info.RENDERER, "python": platform.python_version()}
+    results: dict = {
+        "window": [window.width, window.height],
+        "renderer": window.ctx.info.RENDERER,
+        "python": platform.python_version(),
+    }
     rng = np.random.default_rng(args.seed)
     time_frames(window, 20)  # warm up fonts and textures
     results["start screen"] = summary(time_frames(window, args.frames))
@@ -105,8 +116,9 @@ def main(argv: list[str] | None = None) -> int:
         flip[0] ^= 1
         ctl.move_focus(1 if flip[0] else -1)
 
-    results["play, scene rebuilt every frame"] = summary(time_frames(window, args.frames // 2,
-                                                                     change=change))
+    results["play, scene rebuilt every frame"] = summary(
+        time_frames(window, args.frames // 2, change=change)
+    )
     drive(ctl, rng, lambda c: c.show_running)
     results["show overlay"] = summary(time_frames(window, args.frames))
 
@@ -144,8 +156,11 @@ def main(argv: list[str] | None = None) -> int:
             redrawn += 1
             redraw_ms.append(frame_ms[-1])
     results["played session (event loop frames)"] = {
-        **summary(frame_ms), "redrawn_frames": redrawn,
-        "simulated_seconds": round(clock, 1), "decisions": len(session.decisions)}
+        **summary(frame_ms),
+        "redrawn_frames": redrawn,
+        "simulated_seconds": round(clock, 1),
+        "decisions": len(session.decisions),
+    }
     results["played session, redrawn frames only"] = summary(redraw_ms)
 
     # The computer's reply at each level that exists (issue 7 target: <= 100 ms at hard).
@@ -174,14 +189,24 @@ def main(argv: list[str] | None = None) -> int:
     print(f"renderer: {results['renderer']}, window {results['window'][0]}x{results['window'][1]}")
     for key, val in results.items():
         if isinstance(val, dict) and "median_ms" in val:
-            extra = (f"  ({val['redrawn_frames']} of {val['frames']} frames redrawn)"
-                     if "redrawn_frames" in val else "")
-            print(f"  {key:36s} median {val['median_ms']:6.2f} ms  p95 {val['p95_ms']:6.2f} ms"
-                  + extra)
+            extra = (
+                f"  ({val['redrawn_frames']} of {val['frames']} frames redrawn)"
+                if "redrawn_frames" in val
+                else ""
+            )
+            print(
+                f"  {key:36s} median {val['median_ms']:6.2f} ms  p95 {val['p95_ms']:6.2f} ms"
+                + extra
+            )
     for level, val in replies.items():
-        print(f"  computer reply {level:8s} " + (f"median {val['median_ms']:.2f} ms  p95 "
-                                                 f"{val['p95_ms']:.2f} ms ({val['spec']})"
-                                                 if isinstance(val, dict) else val))
+        print(
+            f"  computer reply {level:8s} "
+            + (
+                f"median {val['median_ms']:.2f} ms  p95 {val['p95_ms']:.2f} ms ({val['spec']})"
+                if isinstance(val, dict)
+                else val
+            )
+        )
     print(f"written to {args.out}")
     return 0
 

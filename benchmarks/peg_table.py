@@ -56,8 +56,9 @@ def simulate(seed: int, top_k: int, rng: np.random.Generator) -> tuple[bool, lis
         g.apply(rollout_card(g))
     peg = [0, 0]
     for e in g.events:
-        if e.kind is EventKind.PLAY or (e.kind is EventKind.SCORE
-                                        and e.reasons[0].kind is not ScoreKind.HIS_HEELS):
+        if e.kind is EventKind.PLAY or (
+            e.kind is EventKind.SCORE and e.reasons[0].kind is not ScoreKind.HIS_HEELS
+        ):
             peg[e.player] += e.points
     return dealer == studied, features(keeps[studied]), float(peg[studied] - peg[1 - studied])
 
@@ -93,11 +94,18 @@ def main(argv: list[str] | None = None) -> int:
     for s in tqdm(seeds.tolist(), desc="peg table", unit="deal", mininterval=1.0):
         is_dealer, f, margin = simulate(int(s), args.top_k, rng)
         rows["dealer" if is_dealer else "pone"].append((f, margin))
-    table: dict = {"params": {"deals": args.deals, "seed": args.seed, "top_k": args.top_k,
-                              "discards": "analyzer (studied seat: uniform among top-k)",
-                              "pegging": "agents.peg_search.rollout_card for both seats",
-                              "seconds": round(time.perf_counter() - start, 1)},
-                   "pair": {}, "intercept": {}}
+    table: dict = {
+        "params": {
+            "deals": args.deals,
+            "seed": args.seed,
+            "top_k": args.top_k,
+            "discards": "analyzer (studied seat: uniform among top-k)",
+            "pegging": "agents.peg_search.rollout_card for both seats",
+            "seconds": round(time.perf_counter() - start, 1),
+        },
+        "pair": {},
+        "intercept": {},
+    }
     for role, data in rows.items():
         coef, r2, mean = fit(data)
         ranks = coef[1:14]

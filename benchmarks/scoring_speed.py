@@ -38,7 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=1_000_000, help="batch sample size")
     ap.add_argument("--analyze", type=int, default=2000, help="six-card hands for the analyzer")
     ap.add_argument("--seed", type=int, default=3)
-    ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "scoring_speed.json")
+    ap.add_argument(
+        "--out", type=Path, default=ROOT / "benchmarks" / "results" / "scoring_speed.json"
+    )
     args = ap.parse_args(argv)
     res: dict = {"python": platform.python_version(), "numpy": np.__version__}
 
@@ -49,8 +51,10 @@ def main(argv: list[str] | None = None) -> int:
         dt = time.perf_counter() - t
         name = "crib" if crib else "hand"
         res[f"enumeration_{name}_s"] = round(dt, 3)
-        print(f"full enumeration, {name} rules: 12,994,800 combinations in {dt:.3f} s "
-              f"(mean {distribution_mean(d):.6f})")
+        print(
+            f"full enumeration, {name} rules: 12,994,800 combinations in {dt:.3f} s "
+            f"(mean {distribution_mean(d):.6f})"
+        )
 
     five = _rows(args.hands, args.seed).tolist()
     pairs = [(r[:4], r[4]) for r in five]
@@ -70,8 +74,10 @@ def main(argv: list[str] | None = None) -> int:
     t = time.perf_counter()
     score_batch(hands, starters)
     res["batch_checked_per_s"] = round(args.batch / (time.perf_counter() - t))
-    print(f"score_batch: {args.batch / dt:,.0f} hands/s ({res['batch_checked_per_s']:,} with "
-          "input checks)")
+    print(
+        f"score_batch: {args.batch / dt:,.0f} hands/s ({res['batch_checked_per_s']:,} with "
+        "input checks)"
+    )
 
     try:
         from cribbage_scorer import cribbage_scorer as cs
@@ -81,8 +87,10 @@ def main(argv: list[str] | None = None) -> int:
     if cs is not None:
         suits = "CDHS"
         conv = [[(c % 13 + 1, suits[c // 13]) for c in r] for r in five]
-        agree = all(cs.show_calc_score(r[4], r[:4])[0] == score_hand(o[:4], o[4])
-                    for r, o in zip(conv[:2000], five[:2000], strict=True))
+        agree = all(
+            cs.show_calc_score(r[4], r[:4])[0] == score_hand(o[:4], o[4])
+            for r, o in zip(conv[:2000], five[:2000], strict=True)
+        )
         cpairs = [(r[4], r[:4]) for r in conv]
         t = time.perf_counter()
         for s, h in cpairs:
@@ -93,9 +101,11 @@ def main(argv: list[str] | None = None) -> int:
         res["cribbage_scorer_agrees_on_2000"] = agree
         res["single_speedup"] = round(res["score_hand_per_s"] / rate, 1)
         res["batch_speedup"] = round(res["batch_per_s"] / rate, 1)
-        print(f"cribbage-scorer {getattr(cs, '__version__', '')}: {rate:,.0f} hands/s "
-              f"(agrees on 2000 hands: {agree}); score_hand is {res['single_speedup']}x, "
-              f"score_batch {res['batch_speedup']}x")
+        print(
+            f"cribbage-scorer {getattr(cs, '__version__', '')}: {rate:,.0f} hands/s "
+            f"(agrees on 2000 hands: {agree}); score_hand is {res['single_speedup']}x, "
+            f"score_batch {res['batch_speedup']}x"
+        )
 
     rng = np.random.default_rng(args.seed + 2)
     sixes = [rng.choice(52, 6, replace=False).tolist() for _ in range(args.analyze)]
@@ -107,8 +117,10 @@ def main(argv: list[str] | None = None) -> int:
     ms = sorted(x * 1000 for x in times)
     res["analyzer_median_ms"] = round(statistics.median(ms), 4)
     res["analyzer_p99_ms"] = round(ms[int(0.99 * (len(ms) - 1))], 4)
-    print(f"analyze_discards: median {res['analyzer_median_ms']:.3f} ms, p99 "
-          f"{res['analyzer_p99_ms']:.3f} ms per six-card hand ({args.analyze} hands)")
+    print(
+        f"analyze_discards: median {res['analyzer_median_ms']:.3f} ms, p99 "
+        f"{res['analyzer_p99_ms']:.3f} ms per six-card hand ({args.analyze} hands)"
+    )
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(res, indent=1) + "\n")
     print(f"wrote {args.out}")

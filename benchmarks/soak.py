@@ -26,8 +26,13 @@ from agents import AGENTS, AgentSpecError, make_agent  # noqa: E402
 from cribbage_env.invariants import InvariantViolation, check_state, check_view  # noqa: E402
 
 
-def soak_game(seed: int, specs: tuple[str, str], interactive_cuts: bool,
-              check_record: bool, stats: dict[str, int] | None = None) -> tuple[int, list[str]]:
+def soak_game(
+    seed: int,
+    specs: tuple[str, str],
+    interactive_cuts: bool,
+    check_record: bool,
+    stats: dict[str, int] | None = None,
+) -> tuple[int, list[str]]:
     """Play one game; returns (decisions, violations) and adds its events to ``stats``."""
     agents = [make_agent(s) for s in specs]
     rngs = [np.random.default_rng([seed, seat]) for seat in (0, 1)]
@@ -59,8 +64,9 @@ def soak_game(seed: int, specs: tuple[str, str], interactive_cuts: bool,
         if check_record and ce.GameState.from_record(g.to_record()) != g:
             raise InvariantViolation("record round trip changed the state")
     except (InvariantViolation, ce.IllegalActionError, ce.RecordError) as exc:
-        problems.append(f"seed {seed} {specs} cuts={interactive_cuts} "
-                        f"after {len(g.decisions)} decisions: {exc}")
+        problems.append(
+            f"seed {seed} {specs} cuts={interactive_cuts} after {len(g.decisions)} decisions: {exc}"
+        )
     return len(g.decisions), problems
 
 
@@ -79,11 +85,19 @@ def default_agents() -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000, help="games in total (default 1000)")
-    parser.add_argument("--agents", nargs="+", default=None,
-                        help="agent specs (default: every registered agent that needs no parameters)")
+    parser.add_argument(
+        "--agents",
+        nargs="+",
+        default=None,
+        help="agent specs (default: every registered agent that needs no parameters)",
+    )
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--record-every", type=int, default=10,
-                        help="check the record round trip every N games (default 10)")
+    parser.add_argument(
+        "--record-every",
+        type=int,
+        default=10,
+        help="check the record round trip every N games (default 10)",
+    )
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results/soak.json"))
     args = parser.parse_args(argv)
     if args.games < 1:
@@ -102,15 +116,26 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:  # pragma: no cover
         it = range(args.games)
     for i in it:
-        n, probs = soak_game(int(seeds[i]), pairs[i % len(pairs)], interactive_cuts=i % 2 == 1,
-                             check_record=i % args.record_every == 0, stats=stats)
+        n, probs = soak_game(
+            int(seeds[i]),
+            pairs[i % len(pairs)],
+            interactive_cuts=i % 2 == 1,
+            check_record=i % args.record_every == 0,
+            stats=stats,
+        )
         decisions += n
         problems.extend(probs)
     elapsed = time.perf_counter() - start
-    summary = {"games": args.games, "decisions": decisions, "events": stats["events"],
-               "violations": len(problems),
-               "agents": specs, "seconds": round(elapsed, 2),
-               "games_per_s": round(args.games / elapsed, 1), "first_problems": problems[:10]}
+    summary = {
+        "games": args.games,
+        "decisions": decisions,
+        "events": stats["events"],
+        "violations": len(problems),
+        "agents": specs,
+        "seconds": round(elapsed, 2),
+        "games_per_s": round(args.games / elapsed, 1),
+        "first_problems": problems[:10],
+    }
     print(json.dumps(summary, indent=2))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(summary, indent=2) + "\n")

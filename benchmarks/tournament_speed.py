@@ -62,8 +62,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     p.add_argument("--backend", default="pool", choices=["pool", "ray"])
     p.add_argument("--repeat", type=int, default=3, help="alternating rounds; best round counts")
-    p.add_argument("--block", type=int, default=DEFAULT_BLOCK, help=f"pairs per task (default {DEFAULT_BLOCK}, as the CLI)")
-    p.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "tournament_speed.json")
+    p.add_argument(
+        "--block",
+        type=int,
+        default=DEFAULT_BLOCK,
+        help=f"pairs per task (default {DEFAULT_BLOCK}, as the CLI)",
+    )
+    p.add_argument(
+        "--out", type=Path, default=ROOT / "benchmarks" / "results" / "tournament_speed.json"
+    )
     args = p.parse_args(argv)
     agents = list(args.agents)
     note = ""
@@ -98,34 +105,61 @@ def main(argv: list[str] | None = None) -> int:
                 return 1
             backends[w] = out.backend
             runs[w].append(out.games_per_second)
-            print(f"round {rnd + 1}: {out.backend:>6} x{w}: {len(out.results)} games in {out.elapsed:7.2f} s"
-                  f" = {out.games_per_second:8.2f} games/s, {cpu_ms[w][-1]:.2f} CPU ms/game"
-                  f" (load {os.getloadavg()[0]:.2f})")
+            print(
+                f"round {rnd + 1}: {out.backend:>6} x{w}: {len(out.results)} games in {out.elapsed:7.2f} s"
+                f" = {out.games_per_second:8.2f} games/s, {cpu_ms[w][-1]:.2f} CPU ms/game"
+                f" (load {os.getloadavg()[0]:.2f})"
+            )
     rows = []
     for w in args.workers:
-        rows.append({"workers": w, "backend": backends[w], "games": args.games,
-                     "best_games_per_s": round(max(runs[w]), 2),
-                     "median_games_per_s": round(statistics.median(runs[w]), 2),
-                     "rounds": [round(x, 2) for x in runs[w]], "identical_results": True,
-                     "cpu_ms_per_game": round(statistics.median(cpu_ms[w]), 3)})
+        rows.append(
+            {
+                "workers": w,
+                "backend": backends[w],
+                "games": args.games,
+                "best_games_per_s": round(max(runs[w]), 2),
+                "median_games_per_s": round(statistics.median(runs[w]), 2),
+                "rounds": [round(x, 2) for x in runs[w]],
+                "identical_results": True,
+                "cpu_ms_per_game": round(statistics.median(cpu_ms[w]), 3),
+            }
+        )
     base = rows[0]["best_games_per_s"]
     for r in rows:
         r["speedup_best"] = round(r["best_games_per_s"] / base, 3)
         r["speedup_median"] = round(r["median_games_per_s"] / rows[0]["median_games_per_s"], 3)
         # What the same CPU work would give with every worker on a core of its own.
-        r["cpu_bound_speedup"] = round(r["workers"] * rows[0]["cpu_ms_per_game"] / r["cpu_ms_per_game"], 3)
-        print(f"{r['backend']:>6} x{r['workers']}: best {r['best_games_per_s']:8.2f} games/s "
-              f"(speedup {r['speedup_best']:.2f}), median {r['median_games_per_s']:8.2f} "
-              f"(speedup {r['speedup_median']:.2f}); {r['cpu_ms_per_game']:.2f} CPU ms/game, "
-              f"CPU-bound speedup {r['cpu_bound_speedup']:.2f}")
+        r["cpu_bound_speedup"] = round(
+            r["workers"] * rows[0]["cpu_ms_per_game"] / r["cpu_ms_per_game"], 3
+        )
+        print(
+            f"{r['backend']:>6} x{r['workers']}: best {r['best_games_per_s']:8.2f} games/s "
+            f"(speedup {r['speedup_best']:.2f}), median {r['median_games_per_s']:8.2f} "
+            f"(speedup {r['speedup_median']:.2f}); {r['cpu_ms_per_game']:.2f} CPU ms/game, "
+            f"CPU-bound speedup {r['cpu_bound_speedup']:.2f}"
+        )
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({
-        "agents": agents, "requested_agents": list(args.agents), "note": note, "games": args.games,
-        "seed": args.seed, "block": block, "python": platform.python_version(),
-        "machine": platform.platform(), "cpus": os.cpu_count(), "repeat": args.repeat,
-        "load_average_before": [round(x, 2) for x in load_before],
-        "load_average_after": [round(x, 2) for x in os.getloadavg()], "rows": rows,
-    }, indent=2) + "\n")
+    args.out.write_text(
+        json.dumps(
+            {
+                "agents": agents,
+                "requested_agents": list(args.agents),
+                "note": note,
+                "games": args.games,
+                "seed": args.seed,
+                "block": block,
+                "python": platform.python_version(),
+                "machine": platform.platform(),
+                "cpus": os.cpu_count(),
+                "repeat": args.repeat,
+                "load_average_before": [round(x, 2) for x in load_before],
+                "load_average_after": [round(x, 2) for x in os.getloadavg()],
+                "rows": rows,
+            },
+            indent=2,
+        )
+        + "\n"
+    )
     print(f"wrote {args.out}")
     return 0
 

@@ -57,14 +57,20 @@ def evaluate(model, games: int, first_seed: int, opponent: str = "random") -> di
         obs, info = env.reset(seed=first_seed + i, options={"seat": i % 2})
         done = False
         while not done:
-            action, _ = model.predict(obs, action_masks=info["action_mask"].astype(bool),
-                                      deterministic=True)
+            action, _ = model.predict(
+                obs, action_masks=info["action_mask"].astype(bool), deterministic=True
+            )
             obs, _, done, _, info = env.step(int(action))
         wins += bool(info["won"])
         margins.append(info["margin"])
     lo, hi = wilson(wins, games)
-    return {"games": games, "wins": wins, "win_rate": wins / games, "ci95": [lo, hi],
-            "mean_margin": float(np.mean(margins))}
+    return {
+        "games": games,
+        "wins": wins,
+        "win_rate": wins / games,
+        "ci95": [lo, hi],
+        "mean_margin": float(np.mean(margins)),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -76,9 +82,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n-steps", type=int, default=2048)
     parser.add_argument("--threads", type=int, default=1, help="torch threads (1 is fastest here)")
     parser.add_argument("--save", default="", help="save the trained model to this path")
-    parser.add_argument("--out", default="",
-                        help="write the JSON result here (default: print only; the tracked file "
-                             "benchmarks/results/train_maskable_ppo.json is written only if named)")
+    parser.add_argument(
+        "--out",
+        default="",
+        help="write the JSON result here (default: print only; the tracked file "
+        "benchmarks/results/train_maskable_ppo.json is written only if named)",
+    )
     args = parser.parse_args(argv)
     if args.timesteps < 1 or args.eval_games < 1:
         parser.error("--timesteps and --eval-games must be positive")
@@ -86,16 +95,27 @@ def main(argv: list[str] | None = None) -> int:
         import torch
         from sb3_contrib import MaskablePPO
     except ImportError:
-        print("needs the 'rl' extra: python -m pip install torch==2.13.0 && python -m pip install '.[rl]'",
-              file=sys.stderr)
+        print(
+            "needs the 'rl' extra: python -m pip install torch==2.13.0 && python -m pip install '.[rl]'",
+            file=sys.stderr,
+        )
         return 2
     torch.set_num_threads(args.threads)  # many threads on a small box are ~30x slower
 
     env = make_env()
     env.reset(seed=args.seed)
     model = MaskablePPO(
-        "MlpPolicy", env, n_steps=args.n_steps, batch_size=256, n_epochs=5, learning_rate=3e-4,
-        gamma=0.99, gae_lambda=0.95, ent_coef=0.01, seed=args.seed, verbose=0,
+        "MlpPolicy",
+        env,
+        n_steps=args.n_steps,
+        batch_size=256,
+        n_epochs=5,
+        learning_rate=3e-4,
+        gamma=0.99,
+        gae_lambda=0.95,
+        ent_coef=0.01,
+        seed=args.seed,
+        verbose=0,
         policy_kwargs={"net_arch": [256, 256]},
     )
     t0 = time.perf_counter()
@@ -107,17 +127,27 @@ def main(argv: list[str] | None = None) -> int:
     if args.save:
         model.save(args.save)
     result = {
-        "opponent": "random", "timesteps": int(model.num_timesteps), "seed": args.seed,
-        "eval_seed": args.eval_seed, "before": before, "after": after,
-        "train_seconds": t2 - t1, "train_steps_per_s": model.num_timesteps / (t2 - t1),
-        "eval_seconds": t1 - t0, "torch": torch.__version__,
+        "opponent": "random",
+        "timesteps": int(model.num_timesteps),
+        "seed": args.seed,
+        "eval_seed": args.eval_seed,
+        "before": before,
+        "after": after,
+        "train_seconds": t2 - t1,
+        "train_steps_per_s": model.num_timesteps / (t2 - t1),
+        "eval_seconds": t1 - t0,
+        "torch": torch.__version__,
     }
     for name, r in (("before", before), ("after", after)):
         lo, hi = r["ci95"]
-        print(f"{name:>6}: win rate {r['win_rate']:.3f} (95% CI {lo:.3f}-{hi:.3f}) over "
-              f"{r['games']} held-out games, mean margin {r['mean_margin']:+.1f}")
-    print(f"trained {model.num_timesteps} steps in {t2 - t1:.0f} s "
-          f"({result['train_steps_per_s']:.0f} steps/s)")
+        print(
+            f"{name:>6}: win rate {r['win_rate']:.3f} (95% CI {lo:.3f}-{hi:.3f}) over "
+            f"{r['games']} held-out games, mean margin {r['mean_margin']:+.1f}"
+        )
+    print(
+        f"trained {model.num_timesteps} steps in {t2 - t1:.0f} s "
+        f"({result['train_steps_per_s']:.0f} steps/s)"
+    )
     if args.out:
         out = Path(args.out)
         out.parent.mkdir(parents=True, exist_ok=True)

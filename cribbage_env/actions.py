@@ -76,7 +76,9 @@ def parse_action(text: str) -> int:
     (30, True, 3017)
     """
     if not isinstance(text, str):
-        raise CardParseError(f"bad action {text!r}: expected a string like '5H', '5H 5D' or 'cut 7'")
+        raise CardParseError(
+            f"bad action {text!r}: expected a string like '5H', '5H 5D' or 'cut 7'"
+        )
     tokens = text.split()
     if len(tokens) == 2 and tokens[0].lower() == "cut":
         if not tokens[1].isdigit():

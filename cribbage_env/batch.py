@@ -91,8 +91,9 @@ def _check(hands: np.ndarray, starters: np.ndarray) -> tuple[np.ndarray, np.ndar
     return h.astype(np.intp, copy=False), s.astype(np.intp, copy=False)
 
 
-def score_batch(hands: np.ndarray, starters: np.ndarray, crib: bool = False,
-                check: bool = True) -> np.ndarray:
+def score_batch(
+    hands: np.ndarray, starters: np.ndarray, crib: bool = False, check: bool = True
+) -> np.ndarray:
     """Show points of each row ``hands[i]`` (4 card ids) with ``starters[i]`` (R9).
 
     Same numbers as :func:`cribbage_env.scoring.score_hand` row by row. ``check=False`` skips
@@ -123,8 +124,11 @@ def all_hands() -> np.ndarray:
     """All C(52, 4) = 270,725 four-card hands as an int array (cached)."""
     global _ALL_HANDS
     if _ALL_HANDS is None:
-        flat = np.fromiter((c for combo in combinations(range(52), 4) for c in combo),
-                           dtype=np.int8, count=270_725 * 4)
+        flat = np.fromiter(
+            (c for combo in combinations(range(52), 4) for c in combo),
+            dtype=np.int8,
+            count=270_725 * 4,
+        )
         _ALL_HANDS = flat.reshape(-1, 4)
         _ALL_HANDS.setflags(write=False)
     return _ALL_HANDS

@@ -40,8 +40,9 @@ def consistent_with_goes(view: PlayerView, opponent_hand: Sequence[int]) -> bool
     return True
 
 
-def determinize(view: PlayerView, opponent_hand: Sequence[int],
-                opponent_discards: Sequence[int]) -> GameState:
+def determinize(
+    view: PlayerView, opponent_hand: Sequence[int], opponent_discards: Sequence[int]
+) -> GameState:
     """A PLAY-phase state equal to the real one wherever ``view`` can see, with the opponent's
     unplayed cards and crib cards as guessed.
 

@@ -44,8 +44,9 @@ class CribTableError(ValueError):
 #: Index pairs of the discards, in the engine's order (combinations of 6 positions taken 2).
 DISCARD_INDEX = np.array(list(combinations(range(6), 2)), dtype=np.intp)
 #: The four kept positions for each discard above.
-KEEP_INDEX = np.array([[i for i in range(6) if i not in pair] for pair in DISCARD_INDEX],
-                      dtype=np.intp)
+KEEP_INDEX = np.array(
+    [[i for i in range(6) if i not in pair] for pair in DISCARD_INDEX], dtype=np.intp
+)
 _ALL = np.arange(52, dtype=np.intp)
 
 
@@ -80,13 +81,17 @@ class CribTable:
             raise CribTableError(f"cannot read crib table: {exc}") from None
         for name, arr in (("dealer", dealer), ("pone", pone)):
             if arr.shape != (13, 13, 2) or not np.isfinite(arr).all():
-                raise CribTableError(f"crib table {name!r} must be 13x13x2 finite numbers, "
-                                     f"got shape {arr.shape}")
+                raise CribTableError(
+                    f"crib table {name!r} must be 13x13x2 finite numbers, got shape {arr.shape}"
+                )
         return cls(dealer, pone, params)
 
     def to_json(self) -> dict:
-        return {"params": self.params, "dealer": np.round(self.dealer, 5).tolist(),
-                "pone": np.round(self.pone, 5).tolist()}
+        return {
+            "params": self.params,
+            "dealer": np.round(self.dealer, 5).tolist(),
+            "pone": np.round(self.pone, 5).tolist(),
+        }
 
     def value(self, a: int, b: int, dealer: bool) -> float:
         """Expected crib points of discarding cards ``a`` and ``b`` (unsigned)."""
@@ -101,8 +106,9 @@ def default_crib_table() -> CribTable:
     try:
         text = path.read_text()
     except OSError as exc:
-        raise CribTableError(f"the shipped crib table is missing ({exc}); run "
-                             "benchmarks/crib_table.py to build it") from None
+        raise CribTableError(
+            f"the shipped crib table is missing ({exc}); run benchmarks/crib_table.py to build it"
+        ) from None
     return CribTable.from_json(json.loads(text))
 
 
@@ -124,10 +130,15 @@ class DiscardOption:
         return discard_action(*self.discard)
 
     def to_json(self) -> dict:
-        return {"keep": cards_str(self.keep).split(), "discard": cards_str(self.discard).split(),
-                "hand_ev": round(self.hand_ev, 4), "hand_min": self.hand_min,
-                "hand_max": self.hand_max, "crib_ev": round(self.crib_ev, 4),
-                "net": round(self.net, 4)}
+        return {
+            "keep": cards_str(self.keep).split(),
+            "discard": cards_str(self.discard).split(),
+            "hand_ev": round(self.hand_ev, 4),
+            "hand_min": self.hand_min,
+            "hand_max": self.hand_max,
+            "crib_ev": round(self.crib_ev, 4),
+            "net": round(self.net, 4),
+        }
 
 
 def _as_hand(hand6: Sequence[int] | str) -> np.ndarray:
@@ -142,16 +153,19 @@ def _as_hand(hand6: Sequence[int] | str) -> np.ndarray:
         raise DiscardInputError(f"a hand is six card ids or card strings, got {hand6!r}") from None
     if len(cards) != 6:
         raise DiscardInputError(f"the discard analyzer needs exactly 6 cards, got {len(cards)}")
-    if any(isinstance(c, bool) or not isinstance(c, (int, np.integer)) or not 0 <= c < 52
-           for c in cards):
+    if any(
+        isinstance(c, bool) or not isinstance(c, (int, np.integer)) or not 0 <= c < 52
+        for c in cards
+    ):
         raise DiscardInputError(f"card ids must be ints 0..51, got {cards!r}")
     if len(set(int(c) for c in cards)) != 6:
         raise DiscardInputError(f"the hand repeats a card: {cards_str(int(c) for c in cards)}")
     return np.array(cards, dtype=np.intp)
 
 
-def discard_values(hand6: np.ndarray, dealer: bool, table: CribTable
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def discard_values(
+    hand6: np.ndarray, dealer: bool, table: CribTable
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Unchecked core: arrays (15,) of hand EV, hand min, hand max and signed crib EV, in the
     order of :data:`DISCARD_INDEX` (the engine's discard order)."""
     mask = np.ones(52, dtype=bool)
@@ -181,8 +195,9 @@ def discard_values(hand6: np.ndarray, dealer: bool, table: CribTable
     return pts.mean(axis=1), pts.min(axis=1), pts.max(axis=1), crib
 
 
-def analyze_discards(hand6: Sequence[int] | str, dealer: bool,
-                     table: CribTable | None = None) -> list[DiscardOption]:
+def analyze_discards(
+    hand6: Sequence[int] | str, dealer: bool, table: CribTable | None = None
+) -> list[DiscardOption]:
     """All 15 discards of ``hand6``, best net first (ties: higher hand EV, then engine order).
 
     ``dealer`` says whose crib it is: ``True`` the seat's own, ``False`` the opponent's.
@@ -200,6 +215,7 @@ def analyze_discards(hand6: Sequence[int] | str, dealer: bool,
     for i in order:
         k = tuple(int(c) for c in h[KEEP_INDEX[i]])
         d = tuple(int(c) for c in h[DISCARD_INDEX[i]])
-        out.append(DiscardOption(k, d, float(ev[i]), int(lo[i]), int(hi[i]), float(crib[i]),
-                                 float(net[i])))
+        out.append(
+            DiscardOption(k, d, float(ev[i]), int(lo[i]), int(hi[i]), float(crib[i]), float(net[i]))
+        )
     return out

@@ -104,7 +104,14 @@ OBS_SIZE: int = SLICES["opponent_cards_left"].stop
 #: Index of each phase one-hot entry.
 PHASE_DISCARD_FIRST, PHASE_DISCARD_SECOND, PHASE_PLAY, PHASE_OVER = range(4)
 #: Names of the six flags, in order.
-FLAG_NAMES = ("is_dealer", "my_turn", "opponent_discarded", "go_own", "go_opponent", "last_card_own")
+FLAG_NAMES = (
+    "is_dealer",
+    "my_turn",
+    "opponent_discarded",
+    "go_own",
+    "go_opponent",
+    "last_card_own",
+)
 
 _HAND = SLICES["hand"].start
 _PENDING = SLICES["pending_discard"].start
@@ -129,7 +136,9 @@ class InvalidActionError(IllegalActionError):
 def named_views(obs: np.ndarray) -> dict[str, np.ndarray]:
     """Named views (no copies) into one observation vector (or a batch, last axis)."""
     if obs.shape[-1] != OBS_SIZE:
-        raise ValueError(f"an observation has {OBS_SIZE} values on its last axis, got shape {obs.shape}")
+        raise ValueError(
+            f"an observation has {OBS_SIZE} values on its last axis, got shape {obs.shape}"
+        )
     return {name: obs[..., s] for name, s in SLICES.items()}
 
 
@@ -199,7 +208,9 @@ def engine_action_to_picks(action: int) -> list[int]:
         return [action]
     if is_discard(action):
         return list(discard_cards(action))
-    raise ValueError(f"engine action {action} has no Discrete(52) form (cuts are automatic in the envs)")
+    raise ValueError(
+        f"engine action {action} has no Discrete(52) form (cuts are automatic in the envs)"
+    )
 
 
 # --------------------------------------------------------------------------- masks
@@ -311,9 +322,7 @@ def describe(obs: np.ndarray) -> str:
                 "phase": ("discard_first", "discard_second", "play", "over"),
                 "scores": ("own", "opponent"),
             }.get(name)
-            shown = ", ".join(
-                f"{labels[i] if labels else i}={values[i]:.3g}" for i in nz
-            )
+            shown = ", ".join(f"{labels[i] if labels else i}={values[i]:.3g}" for i in nz)
         elif name == "recent_ranks":
             shown = " ".join("A23456789TJQK"[i % 13] for i in nz)
         else:

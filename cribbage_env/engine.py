@@ -86,7 +86,12 @@ class EventKind(str, Enum):
 # Module-level aliases keep the hot path to one global lookup per name.
 _PLAY, _DISCARD, _GAME_OVER = Phase.PLAY, Phase.DISCARD, Phase.GAME_OVER
 _EV_PLAY, _EV_GO, _EV_RESET, _EV_SCORE, _EV_SHOW = (
-    EventKind.PLAY, EventKind.GO, EventKind.RESET, EventKind.SCORE, EventKind.SHOW)
+    EventKind.PLAY,
+    EventKind.GO,
+    EventKind.RESET,
+    EventKind.SCORE,
+    EventKind.SHOW,
+)
 
 
 class IllegalActionError(ValueError):
@@ -168,9 +173,30 @@ class GameState:
     """A game in progress. Mutable: :meth:`apply` changes it; :meth:`clone` copies it."""
 
     __slots__ = (
-        "seed", "interactive_cuts", "_chance", "phase", "dealer", "deal_no", "hands", "kept",
-        "discards", "crib", "starter", "scores_", "to_act", "seq", "count", "last_player",
-        "go_said", "goes", "played", "decisions", "log", "winner", "_cut_attempt", "_cut_cards",
+        "seed",
+        "interactive_cuts",
+        "_chance",
+        "phase",
+        "dealer",
+        "deal_no",
+        "hands",
+        "kept",
+        "discards",
+        "crib",
+        "starter",
+        "scores_",
+        "to_act",
+        "seq",
+        "count",
+        "last_player",
+        "go_said",
+        "goes",
+        "played",
+        "decisions",
+        "log",
+        "winner",
+        "_cut_attempt",
+        "_cut_cards",
         "set_up",
     )
 
@@ -257,7 +283,9 @@ class GameState:
         (leaving the state unchanged) for anything not legal now.
         """
         if self.winner is not None:
-            raise IllegalActionError(f"the game is over (winner: player {self.winner}); no action is legal")
+            raise IllegalActionError(
+                f"the game is over (winner: player {self.winner}); no action is legal"
+            )
         if player is not None and (player != self.to_act or isinstance(player, (bool, float))):
             raise IllegalActionError(
                 f"it is player {self.to_act}'s turn, not player {player!r}'s ({self.phase.value})"
@@ -507,13 +535,19 @@ class GameState:
         if len(hands) != 2 or any(len(h) != 4 for h in hands) or len(crib) != 4:
             raise ValueError("a position needs two hands of four cards and a crib of four")
         cards = [*hands[0], *hands[1], *crib, starter]
-        if any(isinstance(c, bool) or not isinstance(c, (int, np.integer)) or not 0 <= c < 52
-               for c in cards):
+        if any(
+            isinstance(c, bool) or not isinstance(c, (int, np.integer)) or not 0 <= c < 52
+            for c in cards
+        ):
             raise ValueError(f"card ids must be ints 0..51, got {cards!r}")
         if len(set(cards)) != 13:
             raise ValueError(f"a position needs 13 different cards, got {cards_str(cards)}")
-        if len(scores) != 2 or any(isinstance(s, bool) or not isinstance(s, (int, np.integer))
-                                   or not 0 <= s < WINNING_SCORE for s in scores):
+        if len(scores) != 2 or any(
+            isinstance(s, bool)
+            or not isinstance(s, (int, np.integer))
+            or not 0 <= s < WINNING_SCORE
+            for s in scores
+        ):
             raise ValueError(f"scores must be two ints 0..{WINNING_SCORE - 1}, got {scores!r}")
         g = cls(seed)
         pone = 1 - dealer
@@ -531,7 +565,14 @@ class GameState:
         g.crib = crib_
         g.starter = int(starter)
         g.scores_ = [int(scores[0]), int(scores[1])]
-        g.seq, g.count, g.last_player, g.go_said, g.goes, g.played = [], 0, -1, [False, False], [], []
+        g.seq, g.count, g.last_player, g.go_said, g.goes, g.played = (
+            [],
+            0,
+            -1,
+            [False, False],
+            [],
+            [],
+        )
         six = (*kept[pone], *discards[pone], *kept[dealer], *discards[dealer])
         g.log.append((EventKind.DEAL, dealer, six, 0))
         for p in (pone, dealer):
@@ -582,12 +623,30 @@ class GameState:
     def fingerprint(self) -> tuple:
         """Everything that defines the state, for equality checks (undo/redo, replay)."""
         return (
-            self.seed, self.interactive_cuts, self.phase, self.dealer, self.deal_no,
-            tuple(map(tuple, self.hands)), tuple(map(tuple, self.kept)), tuple(self.discards),
-            tuple(self.crib), self.starter, tuple(self.scores_), self.to_act, tuple(self.seq),
-            self.count, self.last_player, tuple(self.go_said), tuple(self.goes), tuple(self.played),
-            tuple(self.decisions), tuple(self.log), self.winner, self._cut_attempt,
-            tuple(self._cut_cards), self.set_up,
+            self.seed,
+            self.interactive_cuts,
+            self.phase,
+            self.dealer,
+            self.deal_no,
+            tuple(map(tuple, self.hands)),
+            tuple(map(tuple, self.kept)),
+            tuple(self.discards),
+            tuple(self.crib),
+            self.starter,
+            tuple(self.scores_),
+            self.to_act,
+            tuple(self.seq),
+            self.count,
+            self.last_player,
+            tuple(self.go_said),
+            tuple(self.goes),
+            tuple(self.played),
+            tuple(self.decisions),
+            tuple(self.log),
+            self.winner,
+            self._cut_attempt,
+            tuple(self._cut_cards),
+            self.set_up,
         )
 
     def __eq__(self, other: object) -> bool:
@@ -596,8 +655,10 @@ class GameState:
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return (f"GameState(seed={self.seed}, deal={self.deal_no}, phase={self.phase.value}, "
-                f"scores={self.scores}, to_act={self.current_player})")
+        return (
+            f"GameState(seed={self.seed}, deal={self.deal_no}, phase={self.phase.value}, "
+            f"scores={self.scores}, to_act={self.current_player})"
+        )
 
     # ----------------------------------------------------------------------------- events
     @property
@@ -625,8 +686,9 @@ class GameState:
                     reasons = tuple(score_hand_breakdown(cards[:4], cards[4], crib=what == "crib"))
                 elif kind is EventKind.SCORE:
                     reasons = (ScoreItem(entry[4], cards, pts),)
-            yield Event(kind, max(deal, 0), player, tuple(cards), pts, reasons,
-                        (scores[0], scores[1]), what)
+            yield Event(
+                kind, max(deal, 0), player, tuple(cards), pts, reasons, (scores[0], scores[1]), what
+            )
 
     # ----------------------------------------------------------------------------- records
     def to_record(self) -> dict:
@@ -634,8 +696,10 @@ class GameState:
         from .records import build_record
 
         if self.set_up:
-            raise RecordError("a position made by GameState.from_position is not a function of "
-                              "(seed, decisions), so it has no replayable record")
+            raise RecordError(
+                "a position made by GameState.from_position is not a function of "
+                "(seed, decisions), so it has no replayable record"
+            )
 
         return build_record(self)
 

@@ -20,8 +20,16 @@ from .engine import GameState, IllegalActionError, Phase, new_game, skunk_level
 from .views import PlayerView
 
 __all__ = [
-    "CribbageEnv", "EpisodeOverError", "FlatObservation", "InvalidActionError", "OpponentError",
-    "RLlibMaskObservation", "episode_seeds", "finished_deal_view", "render_view", "resolve_opponent",
+    "CribbageEnv",
+    "EpisodeOverError",
+    "FlatObservation",
+    "InvalidActionError",
+    "OpponentError",
+    "RLlibMaskObservation",
+    "episode_seeds",
+    "finished_deal_view",
+    "render_view",
+    "resolve_opponent",
 ]
 
 Policy = Callable[[PlayerView, np.random.Generator], int]
@@ -208,7 +216,11 @@ class CribbageEnv(gym.Env):
         _check_choice("illegal_action", illegal_action, _ILLEGAL)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
-        if not isinstance(opponent, str) and not hasattr(opponent, "act") and not callable(opponent):
+        if (
+            not isinstance(opponent, str)
+            and not hasattr(opponent, "act")
+            and not callable(opponent)
+        ):
             resolve_opponent(opponent)  # raises the explanatory ValueError
         self.opponent_spec = opponent
         self.seat_option = seat
@@ -218,7 +230,9 @@ class CribbageEnv(gym.Env):
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
         if isinstance(max_illegal, bool) or not isinstance(max_illegal, int) or max_illegal < 0:
-            raise ValueError(f"max_illegal must be an integer >= 0 (0: never truncate), got {max_illegal!r}")
+            raise ValueError(
+                f"max_illegal must be an integer >= 0 (0: never truncate), got {max_illegal!r}"
+            )
         self.max_illegal = max_illegal
         self._illegal_run = 0
         self.render_mode = render_mode
@@ -245,7 +259,9 @@ class CribbageEnv(gym.Env):
         options = dict(options or {})
         unknown = set(options) - _OPTION_KEYS
         if unknown:
-            raise ValueError(f"unknown reset option(s) {sorted(unknown)}; known: {sorted(_OPTION_KEYS)}")
+            raise ValueError(
+                f"unknown reset option(s) {sorted(unknown)}; known: {sorted(_OPTION_KEYS)}"
+            )
         if "seat" in options:
             _check_choice("seat", options["seat"], _SEATS)
         if "opponent" in options:  # resolve first: a bad spec leaves the env as it was
@@ -374,7 +390,9 @@ class CribbageEnv(gym.Env):
 
     def _info(self, illegal: bool) -> dict[str, Any]:
         info: dict[str, Any] = {
-            "action_mask": self._mask.copy(), "seat": self.seat, "illegal_action": illegal,
+            "action_mask": self._mask.copy(),
+            "seat": self.seat,
+            "illegal_action": illegal,
         }
         if self._done:
             s = self.game.scores
@@ -405,9 +423,22 @@ def finished_deal_view(view: PlayerView, dealer: int) -> PlayerView:
     After the show the engine has already dealt the next hand; the episode must not show it.
     """
     return dataclasses.replace(
-        view, phase=Phase.GAME_OVER, to_act=None, legal_actions=(), dealer=dealer, deal=0,
-        hand=(), kept=(), discards=(), opponent_discarded=False, starter=None, count=0,
-        sequence=(), played=(), go_said=(False, False), opponent_cards_left=0,
+        view,
+        phase=Phase.GAME_OVER,
+        to_act=None,
+        legal_actions=(),
+        dealer=dealer,
+        deal=0,
+        hand=(),
+        kept=(),
+        discards=(),
+        opponent_discarded=False,
+        starter=None,
+        count=0,
+        sequence=(),
+        played=(),
+        go_said=(False, False),
+        opponent_cards_left=0,
     )
 
 
@@ -468,5 +499,7 @@ class RLlibMaskObservation(gym.ObservationWrapper, gym.utils.RecordConstructorAr
         )
 
     def observation(self, observation: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        return {"observations": observation["observation"], "action_mask": observation["action_mask"]}
-
+        return {
+            "observations": observation["observation"],
+            "action_mask": observation["action_mask"],
+        }

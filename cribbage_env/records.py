@@ -46,9 +46,17 @@ def build_record(state: GameState) -> dict:
             hands: list[list[str]] = [[], []]
             hands[pone] = _cards(e.cards[:6])
             hands[e.player] = _cards(e.cards[6:])
-            deal = {"number": e.deal, "dealer": e.player, "hands": hands, "discards": [[], []],
-                    "starter": None, "his_heels": 0, "play": [], "show": [],
-                    "scores_after": list(e.scores)}
+            deal = {
+                "number": e.deal,
+                "dealer": e.player,
+                "hands": hands,
+                "discards": [[], []],
+                "starter": None,
+                "his_heels": 0,
+                "play": [],
+                "show": [],
+                "scores_after": list(e.scores),
+            }
             deals.append(deal)
         elif deal is None:
             continue
@@ -57,9 +65,15 @@ def build_record(state: GameState) -> dict:
         elif k is EventKind.STARTER:
             deal["starter"] = card_str(e.cards[0])
         elif k is EventKind.PLAY:
-            deal["play"].append({"player": e.player, "card": card_str(e.cards[-1]),
-                                 "count": e.count,
-                                 "points": e.points, "reasons": [r.to_json() for r in e.reasons]})
+            deal["play"].append(
+                {
+                    "player": e.player,
+                    "card": card_str(e.cards[-1]),
+                    "count": e.count,
+                    "points": e.points,
+                    "reasons": [r.to_json() for r in e.reasons],
+                }
+            )
         elif k is EventKind.GO:
             deal["play"].append({"player": e.player, "go": True})
         elif k is EventKind.RESET:
@@ -71,9 +85,15 @@ def build_record(state: GameState) -> dict:
             else:
                 deal["play"].append({"player": e.player, "points": e.points, "reason": reason})
         elif k is EventKind.SHOW:
-            deal["show"].append({"player": e.player, "what": e.what, "cards": _cards(e.cards[:4]),
-                                 "points": e.points,
-                                 "breakdown": [r.to_json() for r in e.reasons]})
+            deal["show"].append(
+                {
+                    "player": e.player,
+                    "what": e.what,
+                    "cards": _cards(e.cards[:4]),
+                    "points": e.points,
+                    "breakdown": [r.to_json() for r in e.reasons],
+                }
+            )
         if deal is not None:
             deal["scores_after"] = list(e.scores)
     return {
@@ -121,16 +141,22 @@ def load_record(record: dict | str) -> GameState:
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise RecordError(f"record is not valid JSON: {exc}") from None
         except RecursionError:  # absurdly deep nesting: no record looks like that
-            raise RecordError("record is not valid JSON: nested too deeply for a game record") from None
+            raise RecordError(
+                "record is not valid JSON: nested too deeply for a game record"
+            ) from None
     if not isinstance(record, dict):
         raise RecordError(f"a record is a JSON object, got {type(record).__name__}")
     if record.get("format") != RECORD_FORMAT:
-        raise RecordError(f"not a cribbage-env game record (format is {record.get('format')!r}, "
-                          f"expected {RECORD_FORMAT!r})")
+        raise RecordError(
+            f"not a cribbage-env game record (format is {record.get('format')!r}, "
+            f"expected {RECORD_FORMAT!r})"
+        )
     version = record.get("version")
     if type(version) is not int or version != RECORD_VERSION:
-        raise RecordError(f"record version {version!r} is not supported; this version of "
-                          f"cribbage-env reads version {RECORD_VERSION}")
+        raise RecordError(
+            f"record version {version!r} is not supported; this version of "
+            f"cribbage-env reads version {RECORD_VERSION}"
+        )
     seed = record.get("seed")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise RecordError(f"record seed must be a non-negative integer, got {seed!r}")

@@ -44,15 +44,21 @@ class ScoreItem:
         return f"{self.kind.value} {cards_str(self.cards)} for {self.points}"
 
     def to_json(self) -> dict:
-        return {"kind": self.kind.value, "cards": [card_str(c) for c in self.cards],
-                "points": self.points}
+        return {
+            "kind": self.kind.value,
+            "cards": [card_str(c) for c in self.cards],
+            "points": self.points,
+        }
 
     @classmethod
     def from_json(cls, data: dict) -> ScoreItem:
         from .cards import parse_card
 
-        return cls(ScoreKind(data["kind"]), tuple(parse_card(c) for c in data["cards"]),
-                   int(data["points"]))
+        return cls(
+            ScoreKind(data["kind"]),
+            tuple(parse_card(c) for c in data["cards"]),
+            int(data["points"]),
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -152,8 +158,15 @@ def score_hand(hand: Sequence[int], starter: int, crib: bool = False) -> int:
     if len(hand) == 4:  # fast path: four distinct plain ints 0..51 with the starter
         a, b, c, d = hand
         five = {a, b, c, d, starter}
-        if (len(five) == 5 and five <= _CARD_IDS and type(a) is int and type(b) is int
-                and type(c) is int and type(d) is int and type(starter) is int):
+        if (
+            len(five) == 5
+            and five <= _CARD_IDS
+            and type(a) is int
+            and type(b) is int
+            and type(c) is int
+            and type(d) is int
+            and type(starter) is int
+        ):
             return _score_fast(a, b, c, d, starter, crib)
     _check_show_cards(hand, starter)
     return _score_fast(hand[0], hand[1], hand[2], hand[3], starter, crib)
@@ -273,7 +286,7 @@ def play_run_length(seq: Sequence[int]) -> int:
     """Length of the longest run (>= 3) ending at the last card, or 0 (R7.3)."""
     n = len(seq)
     for k in range(n, 2, -1):
-        ranks = [RANK[c] for c in seq[n - k:]]
+        ranks = [RANK[c] for c in seq[n - k :]]
         if max(ranks) - min(ranks) == k - 1 and len(set(ranks)) == k:
             return k
     return 0

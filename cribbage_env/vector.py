@@ -46,7 +46,9 @@ def make_vec(
     if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
         raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
     if vectorization_mode not in _MODES:
-        raise ValueError(f"vectorization_mode must be 'sync' or 'async', got {vectorization_mode!r}")
+        raise ValueError(
+            f"vectorization_mode must be 'sync' or 'async', got {vectorization_mode!r}"
+        )
     mode = AutoresetMode(autoreset_mode)
     fns = [partial(CribbageEnv, **env_kwargs) for _ in range(num_envs)]
     cls = SyncVectorEnv if vectorization_mode == "sync" else AsyncVectorEnv

@@ -60,9 +60,11 @@ class PlayerView:
 
     def __str__(self) -> str:
         star = cards_str([self.starter]) if self.starter is not None else "--"
-        return (f"P{self.seat} {self.phase.value} deal {self.deal} dealer P{self.dealer} "
-                f"scores {self.scores} hand [{cards_str(self.hand)}] starter {star} "
-                f"count {self.count} seq [{cards_str(self.sequence)}]")
+        return (
+            f"P{self.seat} {self.phase.value} deal {self.deal} dealer P{self.dealer} "
+            f"scores {self.scores} hand [{cards_str(self.hand)}] starter {star} "
+            f"count {self.count} seq [{cards_str(self.sequence)}]"
+        )
 
 
 def make_view(state: GameState, seat: int) -> PlayerView:

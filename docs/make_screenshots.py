@@ -45,8 +45,12 @@ def main() -> None:
         c.toggle(card)
     w.screenshot(OUT / "discard_hint_en.png")
 
-    while not (c.phase is Phase.PLAY and c.human_to_act and len(c.game.seq) >= 3
-               and any(not c.selectable(x) for x in c.game.hands[0])):
+    while not (
+        c.phase is Phase.PLAY
+        and c.human_to_act
+        and len(c.game.seq) >= 3
+        and any(not c.selectable(x) for x in c.game.hands[0])
+    ):
         step(c, rng)
     c.toggle(c.game.legal_actions()[0])
     w.screenshot(OUT / "pegging_en.png")

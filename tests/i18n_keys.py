@@ -27,7 +27,9 @@ def message_ids() -> dict[str, str]:
             if not isinstance(node, ast.Call):
                 continue
             f = node.func
-            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            name = (
+                f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            )
             if name in ("tr", "N_") and node.args:
                 found = _literals(node.args[0])
             elif name == "_who" and len(node.args) >= 3:

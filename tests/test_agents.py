@@ -30,8 +30,9 @@ def _buildable(name: str) -> str:
     return name
 
 
-def _play(names: tuple[str, str], seed: int, *, interactive_cuts: bool = False,
-          check_views: bool = True) -> ce.GameState:
+def _play(
+    names: tuple[str, str], seed: int, *, interactive_cuts: bool = False, check_views: bool = True
+) -> ce.GameState:
     agents = [make_agent(n) for n in names]
     rngs = [np.random.default_rng([seed, p]) for p in (0, 1)]
     g = ce.new_game(seed, interactive_cuts=interactive_cuts)
@@ -136,8 +137,7 @@ def test_greedy_discard_keeps_the_best_hand_by_brute_force() -> None:
         hand = list(view.hand)
         starters = [c for c in range(52) if c not in hand]
         best = max(
-            (sum(brute_show(list(k), s, False) for s in starters), k)
-            for k in combinations(hand, 4)
+            (sum(brute_show(list(k), s, False) for s in starters), k) for k in combinations(hand, 4)
         )
         action = agent.act(view, np.random.default_rng(0))
         keep = set(hand) - set(ce.discard_cards(action))
@@ -146,8 +146,13 @@ def test_greedy_discard_keeps_the_best_hand_by_brute_force() -> None:
 
 
 def _play_view(hands, crib, starter, plays, scores=(0, 0), dealer=0):
-    g = ce.GameState.from_position([ce.parse_cards(h) for h in hands], ce.parse_cards(crib),
-                                   ce.parse_card(starter), dealer=dealer, scores=scores)
+    g = ce.GameState.from_position(
+        [ce.parse_cards(h) for h in hands],
+        ce.parse_cards(crib),
+        ce.parse_card(starter),
+        dealer=dealer,
+        scores=scores,
+    )
     for c in plays:
         g.apply(ce.parse_card(c))
     return g, g.view(g.current_player)
@@ -196,16 +201,18 @@ def test_expectimax_does_not_lead_a_five() -> None:
 def test_expectimax_avoids_leaving_21_for_a_thirty_one() -> None:
     """Count 11, nothing scores now: TD makes 21 and any of the many ten-cards then makes 31
     (R7.1), so expectimax plays something else (greedy would play its lowest card anyway)."""
-    g, view = _play_view(["AC TD 9H 7S", "JH 2C 3C 8C"], "AD AH AS 9C", "6D", ["AC", "JH"],
-                         dealer=1)
+    g, view = _play_view(
+        ["AC TD 9H 7S", "JH 2C 3C 8C"], "AD AH AS 9C", "6D", ["AC", "JH"], dealer=1
+    )
     assert view.count == 11 and view.seat == 0
     assert ce.card_str(make_agent("expectimax").act(view, np.random.default_rng(0))) != "TD"
 
 
 def test_expectimax_plays_the_card_that_wins_now() -> None:
     """R10.1: at 119 the pair (2) wins the game at once; the other cards score nothing."""
-    g, view = _play_view(["7C 9D KH QS", "7H 2C 3C 4C"], "AD AH AS 9C", "6D", ["7C"],
-                         scores=(50, 119), dealer=1)
+    g, view = _play_view(
+        ["7C 9D KH QS", "7H 2C 3C 4C"], "AD AH AS 9C", "6D", ["7C"], scores=(50, 119), dealer=1
+    )
     assert view.seat == 1
     card = make_agent("expectimax").act(view, np.random.default_rng(0))
     assert ce.card_str(card) == "7H"

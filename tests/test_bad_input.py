@@ -31,8 +31,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def cribbage(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ui", *args], cwd=ROOT, capture_output=True,
-                          text=True, env=env, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "ui", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -74,17 +80,28 @@ EDITS = [
     ("number for a decision", _decision(2, 5), "decision 2"),
     ("null decision", _decision(4, None), "decision 4"),
     ("cut in a game without cuts", _decision(5, "cut 99"), "decision 5"),
-    ("two decisions swapped", lambda r: r["decisions"].__setitem__(
-        slice(0, 2), [r["decisions"][1], r["decisions"][0]]), "decision 0"),
+    (
+        "two decisions swapped",
+        lambda r: r["decisions"].__setitem__(slice(0, 2), [r["decisions"][1], r["decisions"][0]]),
+        "decision 0",
+    ),
     ("decision after the end", lambda r: r["decisions"].append("AS"), "the game is over"),
-    ("last decisions removed", lambda r: r.__setitem__("decisions", r["decisions"][:-5]),
-     "does not match the replay"),
-    ("score raised", lambda r: r["scores"].__setitem__(1, r["scores"][1] + 10),
-     ".scores[1]: "),
-    ("hand card changed", lambda r: r["deals"][0]["hands"][0].__setitem__(0, "KS"),
-     ".deals[0].hands[0][0]"),
-    ("pegging points changed", lambda r: r["deals"][0]["play"][0].__setitem__("points", 99),
-     ".deals[0].play[0].points"),
+    (
+        "last decisions removed",
+        lambda r: r.__setitem__("decisions", r["decisions"][:-5]),
+        "does not match the replay",
+    ),
+    ("score raised", lambda r: r["scores"].__setitem__(1, r["scores"][1] + 10), ".scores[1]: "),
+    (
+        "hand card changed",
+        lambda r: r["deals"][0]["hands"][0].__setitem__(0, "KS"),
+        ".deals[0].hands[0][0]",
+    ),
+    (
+        "pegging points changed",
+        lambda r: r["deals"][0]["play"][0].__setitem__("points", 99),
+        ".deals[0].play[0].points",
+    ),
     ("winner swapped", lambda r: r.__setitem__("winner", 1 - r["winner"]), ".winner"),
     ("extra field", _set("comment", "edited by hand"), ".comment: present in only one"),
     ("deal removed", lambda r: r["deals"].pop(), ".deals"),
@@ -108,8 +125,9 @@ def _check_refused(path: Path, content: bytes, code: int, err: str, fragment: st
 
 
 @pytest.mark.parametrize(("name", "edit", "fragment"), EDITS, ids=[e[0] for e in EDITS])
-def test_hand_edited_records_are_refused_and_left_alone(tmp_path, capsys, record, name, edit,
-                                                        fragment) -> None:
+def test_hand_edited_records_are_refused_and_left_alone(
+    tmp_path, capsys, record, name, edit, fragment
+) -> None:
     path = tmp_path / "game.json"
     content = _edit(record, edit).encode()
     path.write_bytes(content)
@@ -121,8 +139,9 @@ def test_hand_edited_records_are_refused_and_left_alone(tmp_path, capsys, record
 
 
 @pytest.mark.parametrize(("name", "content", "fragment"), RAW, ids=[r[0] for r in RAW])
-def test_corrupt_record_files_are_refused_and_left_alone(tmp_path, capsys, name, content,
-                                                         fragment) -> None:
+def test_corrupt_record_files_are_refused_and_left_alone(
+    tmp_path, capsys, name, content, fragment
+) -> None:
     path = tmp_path / "game.json"
     path.write_bytes(content)
     code = main(["replay", str(path), "--text"])
@@ -141,9 +160,11 @@ def test_every_truncation_of_a_record_is_refused(tmp_path, capsys, record) -> No
 
 def test_replay_refusals_from_the_command_line(tmp_path, record) -> None:
     """The same refusals through `python -m ui` (what `cribbage replay FILE --text` runs)."""
-    cases = {"truncated.json": json.dumps(record).encode()[:500],
-             "v9.json": _edit(record, _set("version", 9)).encode(),
-             "illegal.json": _edit(record, _decision(1, "KS KH")).encode()}
+    cases = {
+        "truncated.json": json.dumps(record).encode()[:500],
+        "v9.json": _edit(record, _set("version", 9)).encode(),
+        "illegal.json": _edit(record, _decision(1, "KS KH")).encode(),
+    }
     for name, content in cases.items():
         path = tmp_path / name
         path.write_bytes(content)
@@ -225,9 +246,16 @@ def test_cli_misuse_exits_2_with_a_usage_message(tmp_path, monkeypatch, capsys, 
 
 
 #: One misuse per subcommand through real `python -m ui` processes (run two at a time).
-MISUSE_SUBPROCESS = [[], ["analyze", "5H 5D JS QC 2C", "--dealer"], ["bench", "random"],
-                     ["results", "0"], ["replay"], ["play", "--seed", "-1"],
-                     ["play", "--opponent", "wizard"], ["play", "--autoplay", "-3"]]
+MISUSE_SUBPROCESS = [
+    [],
+    ["analyze", "5H 5D JS QC 2C", "--dealer"],
+    ["bench", "random"],
+    ["results", "0"],
+    ["replay"],
+    ["play", "--seed", "-1"],
+    ["play", "--opponent", "wizard"],
+    ["play", "--autoplay", "-3"],
+]
 
 
 def test_cli_misuse_exits_2_through_python_m_ui(tmp_path) -> None:
@@ -251,8 +279,19 @@ def test_aec_step_refuses_odd_actions_as_documented() -> None:
     env.reset(seed=2)
     before = env.game.fingerprint()
     agent = env.agent_selection
-    for bad in (52, -1, 2**70, 3.0, np.float32(3), None, True, np.bool_(True), "5H",
-                np.array([1, 2]), np.array(3.0)):
+    for bad in (
+        52,
+        -1,
+        2**70,
+        3.0,
+        np.float32(3),
+        None,
+        True,
+        np.bool_(True),
+        "5H",
+        np.array([1, 2]),
+        np.array(3.0),
+    ):
         with pytest.raises(InvalidActionError) as err:
             env.step(bad)
         assert isinstance(err.value, ValueError) and "0..51" in str(err.value)
@@ -276,17 +315,26 @@ def test_gym_step_takes_unsigned_and_one_element_arrays() -> None:
 
 
 # ------------------------------------------------------------------------------------ autosave
-@pytest.mark.parametrize("content", [
-    b"[" * 100_000 + b"]" * 100_000,
-    b'{"format": "cribbage-env/autosave", "version": 1, "seed": 1, "mode": "hotseat",'
-    b' "agents": [null, null], "decisions": "cut 3", "cursor": 1}',
-    b'{"format": "cribbage-env/autosave", "version": 1, "seed": 1, "mode": "computer",'
-    b' "agents": [null, "wizard"], "decisions": [], "cursor": 0}',
-    b'{"format": "cribbage-env/autosave", "version": "1"}',
-    b'{"format": "cribbage-env/autosave", "version": 1, "seed": 1, "mode": "chess",'
-    b' "agents": [null, null], "decisions": [], "cursor": 0}',
-], ids=["deeply nested", "decisions a string", "unknown opponent", "version as text",
-        "unknown mode"])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"[" * 100_000 + b"]" * 100_000,
+        b'{"format": "cribbage-env/autosave", "version": 1, "seed": 1, "mode": "hotseat",'
+        b' "agents": [null, null], "decisions": "cut 3", "cursor": 1}',
+        b'{"format": "cribbage-env/autosave", "version": 1, "seed": 1, "mode": "computer",'
+        b' "agents": [null, "wizard"], "decisions": [], "cursor": 0}',
+        b'{"format": "cribbage-env/autosave", "version": "1"}',
+        b'{"format": "cribbage-env/autosave", "version": 1, "seed": 1, "mode": "chess",'
+        b' "agents": [null, null], "decisions": [], "cursor": 0}',
+    ],
+    ids=[
+        "deeply nested",
+        "decisions a string",
+        "unknown opponent",
+        "version as text",
+        "unknown mode",
+    ],
+)
 def test_corrupt_autosave_is_refused_and_left_untouched(tmp_path, content: bytes) -> None:
     store = SaveStore(tmp_path)
     store.path.write_bytes(content)

@@ -22,10 +22,36 @@ from cribbage_env.batch import (
 #: "Amusing Cribbage Facts", lumetta.web.engr.illinois.edu/humor/cribbage.html; also Wikipedia,
 #: "Cribbage statistics").
 PUBLISHED_HAND = {
-    0: 1009008, 1: 99792, 2: 2813796, 3: 505008, 4: 2855676, 5: 697508, 6: 1800268,
-    7: 751324, 8: 1137236, 9: 361224, 10: 388740, 11: 51680, 12: 317340, 13: 19656,
-    14: 90100, 15: 9168, 16: 58248, 17: 11196, 18: 2708, 19: 0, 20: 8068, 21: 2496,
-    22: 444, 23: 356, 24: 3680, 25: 0, 26: 0, 27: 0, 28: 76, 29: 4,
+    0: 1009008,
+    1: 99792,
+    2: 2813796,
+    3: 505008,
+    4: 2855676,
+    5: 697508,
+    6: 1800268,
+    7: 751324,
+    8: 1137236,
+    9: 361224,
+    10: 388740,
+    11: 51680,
+    12: 317340,
+    13: 19656,
+    14: 90100,
+    15: 9168,
+    16: 58248,
+    17: 11196,
+    18: 2708,
+    19: 0,
+    20: 8068,
+    21: 2496,
+    22: 444,
+    23: 356,
+    24: 3680,
+    25: 0,
+    26: 0,
+    27: 0,
+    28: 76,
+    29: 4,
 }
 
 
@@ -39,9 +65,18 @@ def _special_rows() -> tuple[np.ndarray, np.ndarray]:
     """Flushes, nobs, 29 and four-of-a-kind, which random samples rarely hit."""
     from cribbage_env.cards import parse_cards
 
-    rows = ["5H 5D 5C JS 5S", "2H 4H 7H 9H TC", "2H 4H 7H 9H TH", "JH 2H 4H 9H 5H",
-            "JH 2H 4H 9H 5C", "JC 5C 5H 5D 5S", "4H 4D 4C 4S 7H", "AH 2H 3H 4H 5H",
-            "3S 3H 4D 5C 5S", "TC JC QC KC AC"]
+    rows = [
+        "5H 5D 5C JS 5S",
+        "2H 4H 7H 9H TC",
+        "2H 4H 7H 9H TH",
+        "JH 2H 4H 9H 5H",
+        "JH 2H 4H 9H 5C",
+        "JC 5C 5H 5D 5S",
+        "4H 4D 4C 4S 7H",
+        "AH 2H 3H 4H 5H",
+        "3S 3H 4D 5C 5S",
+        "TC JC QC KC AC",
+    ]
     cards = np.array([parse_cards(r) for r in rows])
     return cards[:, :4], cards[:, 4]
 

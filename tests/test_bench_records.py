@@ -22,9 +22,27 @@ ROOT = Path(__file__).resolve().parent.parent
 def bench_run(tmp_path_factory) -> tuple[Path, Path, int]:
     tmp = tmp_path_factory.mktemp("bench")
     records, db = tmp / "records", tmp / "r.sqlite"
-    code = main(["bench", "random", "greedy", "novice", "--games", "6", "--seed", "5",
-                 "--backend", "serial", "--db", str(db), "--records", str(records),
-                 "--record-every", "2", "--json"])
+    code = main(
+        [
+            "bench",
+            "random",
+            "greedy",
+            "novice",
+            "--games",
+            "6",
+            "--seed",
+            "5",
+            "--backend",
+            "serial",
+            "--db",
+            str(db),
+            "--records",
+            str(records),
+            "--record-every",
+            "2",
+            "--json",
+        ]
+    )
     assert code == 0
     with ResultsStore(db, create=False) as store:
         (run,) = store.runs()
@@ -37,7 +55,8 @@ def test_records_of_every_kth_seed_both_seats(bench_run) -> None:
     # 3 pairings x duplicate pairs 0 and 2 (of 0..2) x both seats = 12 games.
     assert len(index["games"]) == 12 and index["record_every"] == 2
     assert sorted({(g["pairing"], g["index"], g["swapped"]) for g in index["games"]}) == sorted(
-        (p, i, s) for p in range(3) for i in (0, 2) for s in (False, True))
+        (p, i, s) for p in range(3) for i in (0, 2) for s in (False, True)
+    )
     files = sorted(p.name for p in records.glob("*.json") if p.name != "index.json")
     assert files == sorted(g["file"] for g in index["games"])
     assert not list(records.glob(".*.tmp"))  # atomic writes leave no temporary files
@@ -55,7 +74,8 @@ def test_records_load_and_match_the_saved_results(bench_run) -> None:
         assert game.scores == row.scores and game.winner == row.winner
         assert list(game.decisions) == list(row.moves)
         # The seats named in the index really played it: the same agents replay the same game.
-        assert play_game(entry["seats"][0], entry["seats"][1], entry["seed"]) == game
+        agent_seed = index["params"]["agent_seed"]
+        assert play_game(entry["seats"][0], entry["seats"][1], entry["seed"], agent_seed) == game
 
 
 def test_records_replay_as_text(bench_run) -> None:
@@ -63,8 +83,13 @@ def test_records_replay_as_text(bench_run) -> None:
     entry = json.loads((records / "index.json").read_text())["games"][0]
     path = records / entry["file"]
     before = path.read_bytes()
-    r = subprocess.run([sys.executable, "-m", "ui", "replay", str(path), "--text", "--lang", "en"],
-                       cwd=ROOT, capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        [sys.executable, "-m", "ui", "replay", str(path), "--text", "--lang", "en"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert r.returncode == 0, r.stderr
     a, b = entry["scores"]
     assert f"Final score: {a} – {b}" in r.stdout and "wins!" in r.stdout
@@ -72,8 +97,19 @@ def test_records_replay_as_text(bench_run) -> None:
 
 
 def test_record_every_needs_records(capsys, tmp_path) -> None:
-    code = main(["bench", "random", "random", "--games", "2", "--record-every", "3",
-                 "--db", str(tmp_path / "r.sqlite")])
+    code = main(
+        [
+            "bench",
+            "random",
+            "random",
+            "--games",
+            "2",
+            "--record-every",
+            "3",
+            "--db",
+            str(tmp_path / "r.sqlite"),
+        ]
+    )
     assert code == 2
     err = capsys.readouterr().err
     assert "usage:" in err and "--records" in err
@@ -83,8 +119,21 @@ def test_record_every_needs_records(capsys, tmp_path) -> None:
 def test_unwritable_records_folder_exits_1_before_playing(capsys, tmp_path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
-    code = main(["bench", "random", "random", "--games", "2", "--backend", "serial",
-                 "--records", str(blocker / "sub"), "--db", str(tmp_path / "r.sqlite")])
+    code = main(
+        [
+            "bench",
+            "random",
+            "random",
+            "--games",
+            "2",
+            "--backend",
+            "serial",
+            "--records",
+            str(blocker / "sub"),
+            "--db",
+            str(tmp_path / "r.sqlite"),
+        ]
+    )
     assert code == 1
     assert "records folder" in capsys.readouterr().err
     assert blocker.read_text() == "not a folder" and not (tmp_path / "r.sqlite").exists()

@@ -16,7 +16,17 @@ def test_r1_1_deck_has_52_distinct_cards_that_round_trip_through_strings() -> No
 
 @pytest.mark.parametrize(
     ("text", "value"),
-    [("AC", 1), ("2D", 2), ("5H", 5), ("9S", 9), ("TC", 10), ("10D", 10), ("JH", 10), ("QS", 10), ("KC", 10)],
+    [
+        ("AC", 1),
+        ("2D", 2),
+        ("5H", 5),
+        ("9S", 9),
+        ("TC", 10),
+        ("10D", 10),
+        ("JH", 10),
+        ("QS", 10),
+        ("KC", 10),
+    ],
 )
 def test_r1_2_counting_values(text: str, value: int) -> None:
     assert VALUE[ce.parse_card(text)] == value

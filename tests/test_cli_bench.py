@@ -23,8 +23,20 @@ def _bench(capsys, *args: str) -> tuple[int, str, str]:
 
 def test_bench_json_has_the_stable_names(capsys, tmp_path) -> None:
     db = tmp_path / "r.sqlite"
-    code, out, _ = _bench(capsys, "random", "random:", "--games", "6", "--seed", "3", "--workers", "1",
-                          "--db", str(db), "--json")
+    code, out, _ = _bench(
+        capsys,
+        "random",
+        "random:",
+        "--games",
+        "6",
+        "--seed",
+        "3",
+        "--workers",
+        "1",
+        "--db",
+        str(db),
+        "--json",
+    )
     assert code == 0
     data = json.loads(out)
     (p,) = data["pairings"]
@@ -39,8 +51,21 @@ def test_bench_json_has_the_stable_names(capsys, tmp_path) -> None:
 
 
 def test_bench_same_seed_same_answer_on_serial_and_pool(capsys, tmp_path) -> None:
-    common = ["random", "random:", "--games", "8", "--seed", "21", "--block", "1", "--json", "--db",
-              str(tmp_path / "r.sqlite")]
+    common = [
+        "random",
+        "random:",
+        "--games",
+        "8",
+        "--seed",
+        "21",
+        "--agent-seed",
+        "5",
+        "--block",
+        "1",
+        "--json",
+        "--db",
+        str(tmp_path / "r.sqlite"),
+    ]
     _, serial, _ = _bench(capsys, *common, "--backend", "serial")
     _, pool, _ = _bench(capsys, *common, "--workers", "2")
     a, b = json.loads(serial), json.loads(pool)
@@ -58,6 +83,9 @@ def test_bench_same_seed_same_answer_on_serial_and_pool(capsys, tmp_path) -> Non
         (["random"], "at least two agents"),
         (["random", "random", "--address", "127.0.0.1:1"], "--backend ray"),
         (["random", "random", "--prior", "-1"], "--prior"),
+        (["random", "random", "--seed", str(2**63)], "2**63 - 1"),
+        (["random", "random", "--seed", "9" * 5000], "2**63 - 1"),
+        (["random", "random", "--agent-seed", str(2**128)], "2**128 - 1"),
     ],
 )
 def test_bench_usage_errors_exit_2(capsys, tmp_path, args, message) -> None:
@@ -74,13 +102,17 @@ def test_bench_usage_errors_exit_2(capsys, tmp_path, args, message) -> None:
 def test_bench_corrupt_db_exits_1_and_keeps_the_file(capsys, tmp_path) -> None:
     db = tmp_path / "bad.sqlite"
     db.write_bytes(b"garbage" * 50)
-    code, out, err = _bench(capsys, "random", "random", "--games", "2", "--workers", "1", "--db", str(db))
+    code, out, err = _bench(
+        capsys, "random", "random", "--games", "2", "--workers", "1", "--db", str(db)
+    )
     assert code == 1
     assert "not a valid results database" in err and str(db) in err
     assert db.read_bytes() == b"garbage" * 50
 
 
-def test_bench_db_failure_mid_run_writes_every_game_to_a_recovery_file(capsys, tmp_path, monkeypatch) -> None:
+def test_bench_db_failure_mid_run_writes_every_game_to_a_recovery_file(
+    capsys, tmp_path, monkeypatch
+) -> None:
     calls = []
     real = ResultsStore.add_games
 
@@ -91,8 +123,20 @@ def test_bench_db_failure_mid_run_writes_every_game_to_a_recovery_file(capsys, t
         real(self, run_id, games)
 
     monkeypatch.setattr(ResultsStore, "add_games", flaky)
-    code, out, err = _bench(capsys, "random", "random:", "--games", "8", "--block", "1", "--workers", "1",
-                            "--db", str(tmp_path / "r.sqlite"), "--json")
+    code, out, err = _bench(
+        capsys,
+        "random",
+        "random:",
+        "--games",
+        "8",
+        "--block",
+        "1",
+        "--workers",
+        "1",
+        "--db",
+        str(tmp_path / "r.sqlite"),
+        "--json",
+    )
     assert code == 1
     assert "database is locked" in err
     summary = json.loads(out)
@@ -101,7 +145,9 @@ def test_bench_db_failure_mid_run_writes_every_game_to_a_recovery_file(capsys, t
     assert len(saved["games"]) == 8 and saved["summary"]["pairings"] == summary["pairings"]
 
 
-def test_bench_interrupted_run_saves_finished_games_and_exits_130(capsys, tmp_path, monkeypatch) -> None:
+def test_bench_interrupted_run_saves_finished_games_and_exits_130(
+    capsys, tmp_path, monkeypatch
+) -> None:
     calls = []
     real = ResultsStore.add_games
 
@@ -113,8 +159,20 @@ def test_bench_interrupted_run_saves_finished_games_and_exits_130(capsys, tmp_pa
 
     monkeypatch.setattr(ResultsStore, "add_games", interrupt_on_third)
     db = tmp_path / "r.sqlite"
-    code, out, err = _bench(capsys, "random", "random:", "--games", "20", "--block", "1", "--workers", "1",
-                            "--db", str(db), "--json")
+    code, out, err = _bench(
+        capsys,
+        "random",
+        "random:",
+        "--games",
+        "20",
+        "--block",
+        "1",
+        "--workers",
+        "1",
+        "--db",
+        str(db),
+        "--json",
+    )
     assert code == 130
     assert "interrupted" in err
     summary = json.loads(out)
@@ -129,8 +187,22 @@ def test_bench_interrupted_run_saves_finished_games_and_exits_130(capsys, tmp_pa
 def test_results_lists_shows_compares_and_exports(capsys, tmp_path) -> None:
     db = str(tmp_path / "r.sqlite")
     for seed in ("1", "2"):
-        assert _bench(capsys, "random", "random:", "--games", "4", "--seed", seed, "--workers", "1",
-                      "--db", db)[0] == 0
+        assert (
+            _bench(
+                capsys,
+                "random",
+                "random:",
+                "--games",
+                "4",
+                "--seed",
+                seed,
+                "--workers",
+                "1",
+                "--db",
+                db,
+            )[0]
+            == 0
+        )
     assert main(["results", "--db", db, "--json"]) == 0
     runs = json.loads(capsys.readouterr().out)["runs"]
     assert [r["id"] for r in runs] == [2, 1] and runs[0]["games_done"] == 4
@@ -145,14 +217,33 @@ def test_results_lists_shows_compares_and_exports(capsys, tmp_path) -> None:
     assert lines[0].startswith("pairing,index,swapped,seed,winner") and len(lines) == 5
     assert main(["results", "7", "--db", db]) == 1
     assert "no run 7" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        main(["results", str(2**63), "--db", db])
+    assert exc.value.code == 2 and "run id" in capsys.readouterr().err
+    assert main(["results", "7", "--db", db]) == 1
+    assert "no run 7" in capsys.readouterr().err
     assert main(["results", "--db", str(tmp_path / "missing.sqlite")]) == 1
 
 
 def test_bench_csv_and_plots(capsys, tmp_path) -> None:
     pytest.importorskip("matplotlib")
     csv_path, plots = tmp_path / "p.csv", tmp_path / "plots"
-    code, out, _ = _bench(capsys, "random", "random:", "random", "--games", "4", "--workers", "1",
-                          "--db", str(tmp_path / "r.sqlite"), "--csv", str(csv_path), "--plot", str(plots))
+    code, out, _ = _bench(
+        capsys,
+        "random",
+        "random:",
+        "random",
+        "--games",
+        "4",
+        "--workers",
+        "1",
+        "--db",
+        str(tmp_path / "r.sqlite"),
+        "--csv",
+        str(csv_path),
+        "--plot",
+        str(plots),
+    )
     assert code == 0
     assert "ratings" in out
     assert len(csv_path.read_text().splitlines()) == 1 + 3
@@ -162,17 +253,44 @@ def test_bench_csv_and_plots(capsys, tmp_path) -> None:
 
 def test_bench_ray_unreachable_address_exits_1(capsys, tmp_path) -> None:
     pytest.importorskip("ray")
-    code, _, err = _bench(capsys, "random", "random", "--games", "2", "--backend", "ray", "--address",
-                          "127.0.0.1:1", "--db", str(tmp_path / "r.sqlite"))
+    code, _, err = _bench(
+        capsys,
+        "random",
+        "random",
+        "--games",
+        "2",
+        "--backend",
+        "ray",
+        "--address",
+        "127.0.0.1:1",
+        "--db",
+        str(tmp_path / "r.sqlite"),
+    )
     assert code == 1
     assert "cannot reach the Ray cluster" in err
 
 
 def test_python_m_ui_bench_runs_as_a_command(tmp_path) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "ui", "bench", "random", "random:", "--games", "4", "--workers", "2",
-         "--db", str(tmp_path / "r.sqlite"), "--json"],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "ui",
+            "bench",
+            "random",
+            "random:",
+            "--games",
+            "4",
+            "--workers",
+            "2",
+            "--db",
+            str(tmp_path / "r.sqlite"),
+            "--json",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["pairings"][0]["games"] == 4
@@ -187,9 +305,28 @@ def test_ctrl_c_on_a_pool_run_stops_quickly_and_keeps_saved_games(tmp_path) -> N
 
     db = tmp_path / "r.sqlite"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "ui", "bench", "random", "random:", "--games", "200000", "--workers", "2",
-         "--block", "2", "--db", str(db), "--json"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        [
+            sys.executable,
+            "-m",
+            "ui",
+            "bench",
+            "random",
+            "random:",
+            "--games",
+            "200000",
+            "--workers",
+            "2",
+            "--block",
+            "2",
+            "--db",
+            str(db),
+            "--json",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
     )
     try:
         deadline = time.monotonic() + 90
@@ -227,7 +364,9 @@ def test_bench_locked_db_exits_1_before_playing(capsys, tmp_path, monkeypatch) -
     holder = sqlite3.connect(db, isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")
     try:
-        code, out, err = _bench(capsys, "random", "random", "--games", "2", "--workers", "1", "--db", str(db))
+        code, out, err = _bench(
+            capsys, "random", "random", "--games", "2", "--workers", "1", "--db", str(db)
+        )
     finally:
         holder.execute("ROLLBACK")
         holder.close()
@@ -239,7 +378,16 @@ def test_bench_locked_db_exits_1_before_playing(capsys, tmp_path, monkeypatch) -
 
 def test_bench_ray_backend_without_ray_says_how_to_install(capsys, tmp_path, monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
-    code, _, err = _bench(capsys, "random", "random", "--games", "2", "--backend", "ray",
-                          "--db", str(tmp_path / "r.sqlite"))
+    code, _, err = _bench(
+        capsys,
+        "random",
+        "random",
+        "--games",
+        "2",
+        "--backend",
+        "ray",
+        "--db",
+        str(tmp_path / "r.sqlite"),
+    )
     assert code == 1
     assert "pip install 'cribbage-env[ray]'" in err

@@ -20,8 +20,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def crib_table_module():
-    spec = importlib.util.spec_from_file_location("crib_table_script",
-                                                  ROOT / "benchmarks" / "crib_table.py")
+    spec = importlib.util.spec_from_file_location(
+        "crib_table_script", ROOT / "benchmarks" / "crib_table.py"
+    )
     module = importlib.util.module_from_spec(spec)
     sys.modules["crib_table_script"] = module
     spec.loader.exec_module(module)
@@ -51,8 +52,12 @@ def test_one_sample_equals_brute_force_crib_scores(crib_table_module) -> None:
 
 def test_tiny_run_writes_a_loadable_table(crib_table_module, tmp_path) -> None:
     out = tmp_path / "crib.json"
-    assert crib_table_module.main(["--samples", "3", "--iterations", "2", "--seed", "1",
-                                   "--out", str(out)]) == 0
+    assert (
+        crib_table_module.main(
+            ["--samples", "3", "--iterations", "2", "--seed", "1", "--out", str(out)]
+        )
+        == 0
+    )
     t = CribTable.from_json(out)
     assert t.params["samples"] == 3 and t.params["iterations"] == 2
     assert len(t.params["history"]) == 2

@@ -15,8 +15,13 @@ from cribbage_env.discard import (
     default_crib_table,
 )
 
-HANDS = ["5H 5D JS QC 2C 3D", "2H 4H 7H 9H JH KC", "AC 2D 3H 4S 5C 6D", "JD 5D 5S TC 4D 6D",
-         "7C 8C 7D 8D 9S KH"]
+HANDS = [
+    "5H 5D JS QC 2C 3D",
+    "2H 4H 7H 9H JH KC",
+    "AC 2D 3H 4S 5C 6D",
+    "JD 5D 5S TC 4D 6D",
+    "7C 8C 7D 8D 9S KH",
+]
 
 
 def _random_table(seed: int) -> CribTable:
@@ -32,7 +37,7 @@ def test_r9_hand_ev_min_max_equal_brute_force_over_46_starters(text: str, dealer
     options = analyze_discards(hand, dealer=dealer, table=table)
     assert len(options) == 15
     assert {o.discard for o in options} == {
-        (a, b) for i, a in enumerate(hand) for b in hand[i + 1:]
+        (a, b) for i, a in enumerate(hand) for b in hand[i + 1 :]
     }
     for o in options:
         assert sorted(o.keep + o.discard) == sorted(hand)
@@ -133,7 +138,9 @@ PUBLISHED_DEALER = """
 def test_shipped_dealer_crib_table_agrees_with_published_real_game_averages() -> None:
     """Our simulated own-crib values (R4.1, R9) match an independent table measured over real
     games: every one of the 91 rank pairs within 0.5 point, correlation above 0.98."""
-    pub = np.array([[float(x) for x in row.split()] for row in PUBLISHED_DEALER.strip().splitlines()])
+    pub = np.array(
+        [[float(x) for x in row.split()] for row in PUBLISHED_DEALER.strip().splitlines()]
+    )
     ours = default_crib_table().dealer[:, :, 0]
     upper = np.triu_indices(13)
     assert np.abs(ours[upper] - pub[upper]).max() <= 0.5

@@ -79,7 +79,12 @@ def test_r11_1_interactive_cuts_deal_the_same_cards_as_automatic_cuts() -> None:
         while cut.phase in (ce.Phase.CUT_FOR_DEAL, ce.Phase.DEAL_CUT, ce.Phase.STARTER_CUT):
             acts = cut.legal_actions()
             cut.apply(acts[int(rng.integers(len(acts)))])
-        assert (cut.hands, cut.starter, cut.dealer, cut.scores) == (auto.hands, auto.starter, auto.dealer, auto.scores)
+        assert (cut.hands, cut.starter, cut.dealer, cut.scores) == (
+            auto.hands,
+            auto.starter,
+            auto.dealer,
+            auto.scores,
+        )
         a = auto.legal_actions()[0]
         auto.apply(a)
         cut.apply(a)
@@ -191,7 +196,9 @@ def test_numpy_integers_are_accepted_as_actions() -> None:
     assert g.to_record() == h.to_record()
 
 
-@pytest.mark.parametrize("bad", [1.0, 17.0, None, True, False, np.bool_(True), "5H", [3], np.float64(3)])
+@pytest.mark.parametrize(
+    "bad", [1.0, 17.0, None, True, False, np.bool_(True), "5H", [3], np.float64(3)]
+)
 def test_non_integer_actions_are_refused(bad) -> None:
     for g in (_discard_state(), _play_state()):
         _refused(g, bad, match="int")
@@ -240,8 +247,9 @@ def test_from_position_refuses_impossible_positions(kwargs) -> None:
 
 
 def test_from_position_state_plays_on_into_the_seeded_deals() -> None:
-    g = ce.GameState.from_position([[0, 1, 2, 3], [4, 5, 6, 7]], [8, 9, 10, 11], 12, dealer=1,
-                                   scores=(10, 20))
+    g = ce.GameState.from_position(
+        [[0, 1, 2, 3], [4, 5, 6, 7]], [8, 9, 10, 11], 12, dealer=1, scores=(10, 20)
+    )
     assert g.current_player == 0 and g.scores == (10, 20) and g.set_up
     assert g.clone() == g
     random_decisions(g, np.random.default_rng(0))

@@ -129,7 +129,11 @@ def test_random_games_keep_every_invariant(seed: int, choice_seed: int, interact
         elif e.kind is K.SHOW:
             assert e.points == brute_show(list(e.cards[:4]), e.cards[4], e.what == "crib")
         elif e.kind is K.SCORE:
-            assert (e.reasons[0].kind.value, e.points) in {("go", 1), ("last card", 1), ("his heels", 2)}
+            assert (e.reasons[0].kind.value, e.points) in {
+                ("go", 1),
+                ("last card", 1),
+                ("his heels", 2),
+            }
     # replay and records give identical states, at the end and midway
     assert ce.replay(seed, g.decisions, interactive_cuts=interactive) == g
     assert ce.GameState.from_record(g.to_record()) == g

@@ -23,11 +23,13 @@ def card(text: str) -> int:
     return ce.parse_card(text)
 
 
-def position(dealer_hand: str, pone_hand: str, crib: str, starter: str,
-             scores: tuple[int, int] = (0, 0)) -> ce.GameState:
+def position(
+    dealer_hand: str, pone_hand: str, crib: str, starter: str, scores: tuple[int, int] = (0, 0)
+) -> ce.GameState:
     """Seat 0 deals, seat 1 (the pone) is about to lead."""
-    return ce.GameState.from_position([P(dealer_hand), P(pone_hand)], P(crib), card(starter),
-                                      dealer=DEALER, scores=scores)
+    return ce.GameState.from_position(
+        [P(dealer_hand), P(pone_hand)], P(crib), card(starter), dealer=DEALER, scores=scores
+    )
 
 
 def play(g: ce.GameState, *moves: tuple[int, str]) -> None:
@@ -40,11 +42,16 @@ def play(g: ce.GameState, *moves: tuple[int, str]) -> None:
 
 def points(g: ce.GameState, kinds=(K.PLAY, K.SCORE)) -> list[tuple[int, int, tuple[str, ...]]]:
     """(player, points, reasons) of every scoring PLAY/SCORE event, in order."""
-    return [(e.player, e.points, tuple(r.kind.value for r in e.reasons))
-            for e in g.events if e.kind in kinds and e.points]
+    return [
+        (e.player, e.points, tuple(r.kind.value for r in e.reasons))
+        for e in g.events
+        if e.kind in kinds and e.points
+    ]
 
 
-def fresh_game_where(predicate, *, interactive_cuts: bool = False, limit: int = 5000) -> tuple[int, ce.GameState]:
+def fresh_game_where(
+    predicate, *, interactive_cuts: bool = False, limit: int = 5000
+) -> tuple[int, ce.GameState]:
     for seed in range(limit):
         g = ce.new_game(seed, interactive_cuts=interactive_cuts)
         if predicate(g):
@@ -212,8 +219,11 @@ def test_r8_1_go_point_to_the_last_layer_and_the_other_player_leads() -> None:
     assert g.phase is ce.Phase.PLAY and g.current_player == DEALER and g.count == 0
     play(g, (DEALER, "8S"))
     assert points(g) == [
-        (DEALER, 2, ("pair",)), (PONE, 1, ("go",)), (PONE, 2, ("fifteen",)),
-        (PONE, 1, ("go",)), (DEALER, 1, ("last card",)),
+        (DEALER, 2, ("pair",)),
+        (PONE, 1, ("go",)),
+        (PONE, 2, ("fifteen",)),
+        (PONE, 1, ("go",)),
+        (DEALER, 1, ("last card",)),
     ]
 
 
@@ -254,8 +264,11 @@ def test_r7_1_and_r7_2_fifteen_pairs_and_pair_royal_in_the_engine() -> None:
     assert points(g) == [(DEALER, 2, ("fifteen",))]
     g = position("5D 5S KD QD", "5H 5C KH QH", "AC AD AH AS", "9C")
     play(g, (PONE, "5H"), (DEALER, "5D"), (PONE, "5C"), (DEALER, "5S"))
-    assert points(g) == [(DEALER, 2, ("pair",)), (PONE, 2 + 6, ("fifteen", "pair royal")),
-                         (DEALER, 12, ("double pair royal",))]
+    assert points(g) == [
+        (DEALER, 2, ("pair",)),
+        (PONE, 2 + 6, ("fifteen", "pair royal")),
+        (DEALER, 12, ("double pair royal",)),
+    ]
 
 
 def test_r8_2_thirty_one_scores_2_no_go_point_and_the_other_player_leads() -> None:
@@ -272,23 +285,50 @@ def test_r8_2_thirty_one_scores_2_no_go_point_and_the_other_player_leads() -> No
 def test_r8_3_last_card_scores_1() -> None:
     # A 5 2 6 3 7 4: the 4 completes a run of seven (R7.3); the final 2 ends the play at 30.
     g = position("5D 6D 7D 2D", "AC 2C 3C 4C", "KH QH JH TH", "9S")
-    play(g, (PONE, "AC"), (DEALER, "5D"), (PONE, "2C"), (DEALER, "6D"), (PONE, "3C"),
-         (DEALER, "7D"), (PONE, "4C"), (DEALER, "2D"))
+    play(
+        g,
+        (PONE, "AC"),
+        (DEALER, "5D"),
+        (PONE, "2C"),
+        (DEALER, "6D"),
+        (PONE, "3C"),
+        (DEALER, "7D"),
+        (PONE, "4C"),
+        (DEALER, "2D"),
+    )
     assert points(g) == [(PONE, 7, ("run",)), (DEALER, 1, ("last card",))]
 
 
 def test_r8_3_last_card_making_31_scores_only_the_2() -> None:
     g = position("5D 6D 7D 3D", "AC 2C 3C 4C", "KH QH JH TH", "9S")
-    play(g, (PONE, "AC"), (DEALER, "5D"), (PONE, "2C"), (DEALER, "6D"), (PONE, "3C"),
-         (DEALER, "7D"), (PONE, "4C"), (DEALER, "3D"))
+    play(
+        g,
+        (PONE, "AC"),
+        (DEALER, "5D"),
+        (PONE, "2C"),
+        (DEALER, "6D"),
+        (PONE, "3C"),
+        (DEALER, "7D"),
+        (PONE, "4C"),
+        (DEALER, "3D"),
+    )
     assert points(g) == [(PONE, 7, ("run",)), (DEALER, 2, ("thirty-one",))]
 
 
 # ------------------------------------------------------------------ R9 the show
 def test_r9_1_show_order_pone_hand_dealer_hand_crib_with_the_same_starter() -> None:
     g = position("AD 2D 3D 4D", "KH QH JH 9C", "2H 4H 6H 8H", "5C")
-    play(g, (PONE, "KH"), (DEALER, "AD"), (PONE, "QH"), (DEALER, "2D"), (DEALER, "3D"),
-         (DEALER, "4D"), (PONE, "9C"), (PONE, "JH"))
+    play(
+        g,
+        (PONE, "KH"),
+        (DEALER, "AD"),
+        (PONE, "QH"),
+        (DEALER, "2D"),
+        (DEALER, "3D"),
+        (DEALER, "4D"),
+        (PONE, "9C"),
+        (PONE, "JH"),
+    )
     shows = [(e.player, e.what, e.cards[4], e.points) for e in g.events if e.kind is K.SHOW]
     assert shows == [
         (PONE, "hand", card("5C"), brute_show(P("KH QH JH 9C"), card("5C"), False)),
@@ -304,8 +344,17 @@ def test_r9_1_show_order_pone_hand_dealer_hand_crib_with_the_same_starter() -> N
 
 def test_r9_5_crib_four_card_flush_does_not_count_in_the_engine() -> None:
     g = position("AD 2D 3D 4D", "KH QH JH 9C", "2S 4S 6S 8S", "KC")
-    play(g, (PONE, "KH"), (DEALER, "AD"), (PONE, "QH"), (DEALER, "2D"), (DEALER, "3D"),
-         (DEALER, "4D"), (PONE, "9C"), (PONE, "JH"))
+    play(
+        g,
+        (PONE, "KH"),
+        (DEALER, "AD"),
+        (PONE, "QH"),
+        (DEALER, "2D"),
+        (DEALER, "3D"),
+        (DEALER, "4D"),
+        (PONE, "9C"),
+        (PONE, "JH"),
+    )
     crib = [e for e in g.events if e.kind is K.SHOW and e.what == "crib"][0]
     assert crib.points == 0 and crib.reasons == ()
     hand = [e for e in g.events if e.kind is K.SHOW and e.player == DEALER and e.what == "hand"][0]
@@ -314,11 +363,24 @@ def test_r9_5_crib_four_card_flush_does_not_count_in_the_engine() -> None:
 
 def test_r10_a_win_during_the_pones_show_stops_the_dealer_from_counting() -> None:
     g = position("4C 4D 6C 6D", "5H 5D 5C JS", "KH QH 9S 8S", "5S", scores=(100, 100))
-    play(g, (PONE, "JS"), (DEALER, "4C"), (PONE, "5H"), (DEALER, "6C"), (PONE, "5D"),
-         (DEALER, "4D"), (PONE, "5C"), (DEALER, "6D"))
+    play(
+        g,
+        (PONE, "JS"),
+        (DEALER, "4C"),
+        (PONE, "5H"),
+        (DEALER, "6C"),
+        (PONE, "5D"),
+        (DEALER, "4D"),
+        (PONE, "5C"),
+        (DEALER, "6D"),
+    )
     # Counts 10 14 19 25(run 4-5-6) 30, go for the pone, then 4 9 15(fifteen, run) + last card.
-    assert points(g) == [(DEALER, 3, ("run",)), (PONE, 1, ("go",)), (DEALER, 5, ("fifteen", "run")),
-                         (DEALER, 1, ("last card",))]
+    assert points(g) == [
+        (DEALER, 3, ("run",)),
+        (PONE, 1, ("go",)),
+        (DEALER, 5, ("fifteen", "run")),
+        (DEALER, 1, ("last card",)),
+    ]
     # Pone 101 + 29 wins in the show; the dealer (109) would have reached 133 with 4 4 6 6 + 5.
     assert g.is_over
     before_show = [e for e in g.events if e.kind is K.SHOW]

@@ -188,13 +188,17 @@ def test_masks_are_fresh_arrays_every_call() -> None:
     assert a["action_mask"] is not b["action_mask"] and a["observation"] is not b["observation"]
 
 
-@pytest.mark.parametrize("value", [0, 51, np.int64(7), np.int32(3), np.uint8(9), np.array(4), np.array([5])])
+@pytest.mark.parametrize(
+    "value", [0, 51, np.int64(7), np.int32(3), np.uint8(9), np.array(4), np.array([5])]
+)
 def test_as_action_accepts_integers_0_to_51(value) -> None:
     assert as_action(value) == int(np.asarray(value).reshape(()))
     assert type(as_action(value)) is int
 
 
-@pytest.mark.parametrize("value", [-1, 52, 10**9, 3.0, np.float32(2), True, None, "5H", np.array([1, 2])])
+@pytest.mark.parametrize(
+    "value", [-1, 52, 10**9, 3.0, np.float32(2), True, None, "5H", np.array([1, 2])]
+)
 def test_as_action_rejects_non_actions_with_a_value_error(value) -> None:
     with pytest.raises(InvalidActionError) as err:
         as_action(value)

@@ -46,8 +46,10 @@ def test_check_env_raw_env_passes_without_warnings_of_ours(kwargs) -> None:
     assert _our_warnings(caught) == []
 
 
-@pytest.mark.parametrize("env_id", ["cribbage/Cribbage-v0", "cribbage/CribbageDeal-v0",
-                                    "cribbage_env:cribbage/Cribbage-v0"])
+@pytest.mark.parametrize(
+    "env_id",
+    ["cribbage/Cribbage-v0", "cribbage/CribbageDeal-v0", "cribbage_env:cribbage/Cribbage-v0"],
+)
 def test_gym_make_registered_ids_pass_check_env(env_id) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -114,8 +116,11 @@ def test_masked_random_play_is_never_illegal_and_masks_match_the_engine() -> Non
             legal = g.legal_actions()
             if g.phase is ce.Phase.DISCARD:
                 pairs = [discard_cards(a) for a in legal]
-                want = ({c for p in pairs for c in p} if first is None
-                        else {b if a == first else a for a, b in pairs if first in (a, b)})
+                want = (
+                    {c for p in pairs for c in p}
+                    if first is None
+                    else {b if a == first else a for a, b in pairs if first in (a, b)}
+                )
             else:
                 want = set(legal)
             assert set(np.flatnonzero(info["action_mask"]).tolist()) == want
@@ -168,7 +173,10 @@ def test_masks_are_fresh_arrays_each_call() -> None:
     assert obs["action_mask"] is not info["action_mask"]
     assert env.action_masks() is not env.action_masks()
     obs2, _, _, _, info2 = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
-    assert obs2["action_mask"] is not obs["action_mask"] and info2["action_mask"] is not info["action_mask"]
+    assert (
+        obs2["action_mask"] is not obs["action_mask"]
+        and info2["action_mask"] is not info["action_mask"]
+    )
     info["action_mask"][:] = 0  # mutating a returned mask must not change the env's
     assert env.action_masks().any()
 
@@ -195,7 +203,9 @@ def test_illegal_card_penalize_changes_nothing_and_raise_raises() -> None:
     before = env.game.fingerprint()
     obs2, r, term, trunc, info2 = env.step(bad)
     assert (r, term, trunc, info2["illegal_action"]) == (-2.5, False, False, True)
-    assert env.game.fingerprint() == before and np.array_equal(obs2["observation"], obs["observation"])
+    assert env.game.fingerprint() == before and np.array_equal(
+        obs2["observation"], obs["observation"]
+    )
     strict = CribbageEnv("random", illegal_action="raise")
     obs, _ = strict.reset(seed=1)
     with pytest.raises(ce.IllegalActionError, match="legal:"):
@@ -218,7 +228,10 @@ def test_step_input_types_behave_as_documented(mode) -> None:
     _, r, _, _, info = env.step(np.int64(legal[0]))
     assert not info["illegal_action"]
     obs, _, _, _, info = env.step(np.array(legal[1], dtype=np.int32))
-    assert not info["illegal_action"] and ce.discard_action(int(legal[0]), int(legal[1])) in env.game.decisions[n:]
+    assert (
+        not info["illegal_action"]
+        and ce.discard_action(int(legal[0]), int(legal[1])) in env.game.decisions[n:]
+    )
 
 
 def test_step_after_the_end_requires_reset() -> None:
@@ -261,6 +274,7 @@ def test_opponent_by_name_callable_instance_and_swap_per_episode() -> None:
 
 def test_opponent_randomness_comes_from_the_env_seed() -> None:
     """Same env seed: same opponent choices; the learner's choices alone do not change them."""
+
     def opp_decisions(seed: int) -> list[int]:
         env = CribbageEnv("random", seat=0)
         obs, _ = env.reset(seed=seed)
@@ -288,8 +302,16 @@ def test_seat_alternates_from_a_seeded_reset() -> None:
     assert env.reset(options={"seat": 1})[1]["seat"] == 1
 
 
-@pytest.mark.parametrize("bad", [{"seat": 2}, {"reward": "margin"}, {"episode": "hand"},
-                                 {"illegal_action": "ignore"}, {"render_mode": "human"}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"seat": 2},
+        {"reward": "margin"},
+        {"episode": "hand"},
+        {"illegal_action": "ignore"},
+        {"render_mode": "human"},
+    ],
+)
 def test_bad_constructor_arguments_raise_value_error(bad) -> None:
     with pytest.raises(ValueError, match="must be"):
         CribbageEnv(**bad)

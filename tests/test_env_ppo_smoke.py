@@ -25,8 +25,9 @@ def _load_script():
 def test_maskable_ppo_trains_a_few_thousand_steps_and_reports_win_rates(tmp_path) -> None:
     script = _load_script()
     out = tmp_path / "ppo.json"
-    code = script.main(["--timesteps", "2048", "--n-steps", "512", "--eval-games", "4",
-                        "--out", str(out)])
+    code = script.main(
+        ["--timesteps", "2048", "--n-steps", "512", "--eval-games", "4", "--out", str(out)]
+    )
     assert code == 0
     result = json.loads(out.read_text())
     assert result["timesteps"] >= 2048

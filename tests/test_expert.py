@@ -72,7 +72,11 @@ def test_search_plays_the_card_that_wins_the_game_now() -> None:
     """R10.1: at 119 with a card that makes fifteen, the search takes the game."""
     g = ce.GameState.from_position(
         [parse_cards("5H 9C 8D 2S"), parse_cards("TC 3D 4H 7S")],
-        parse_cards("AC AD AH AS"), parse_card("KD"), dealer=0, scores=(119, 60))
+        parse_cards("AC AD AH AS"),
+        parse_card("KD"),
+        dealer=0,
+        scores=(119, 60),
+    )
     g.apply(parse_card("TC"))  # the pone (seat 1) leads a ten: count 10
     v = g.view(0)
     best = search_play(v, np.random.default_rng(1), sims=10)[0]
@@ -119,8 +123,9 @@ def test_expert_knobs_reject_bad_values_with_the_allowed_ones() -> None:
     assert (a.sims, a.tau, a.rollout, a.discard) == (7, 0.0, "expectimax", "sim")
 
 
-@pytest.mark.parametrize("spec", ["expert:sims=4,discard=sim", "expert:sims=4,rollout=expectimax",
-                                  "expert:sims=4,tau=0"])
+@pytest.mark.parametrize(
+    "spec", ["expert:sims=4,discard=sim", "expert:sims=4,rollout=expectimax", "expert:sims=4,tau=0"]
+)
 def test_expert_variants_play_legal_games_to_the_end(spec: str) -> None:
     """Every knob setting plays whole games legally (R1-R10) against expectimax."""
     agents = [make_agent(spec), make_agent("expectimax")]
@@ -140,8 +145,14 @@ def test_sim_discard_keeps_the_fifteen_hand_over_a_weaker_split() -> None:
     v = ce.new_game(4).view(0)
     hand = parse_cards("5H 5D JS QC 2C 9D")
     from dataclasses import replace
-    v = replace(v, hand=tuple(hand), legal_actions=tuple(
-        ce.discard_action(a, b) for i, a in enumerate(hand) for b in hand[i + 1:]))
+
+    v = replace(
+        v,
+        hand=tuple(hand),
+        legal_actions=tuple(
+            ce.discard_action(a, b) for i, a in enumerate(hand) for b in hand[i + 1 :]
+        ),
+    )
     opts = ExpertAgent(sims=12, discard="sim").hint(v, np.random.default_rng(0), top=4).options
     keep = set(parse_cards(opts[0].details["keep"]))
     assert set(parse_cards("5H 5D")) <= keep
@@ -153,7 +164,11 @@ def test_search_values_cards_of_one_rank_alike() -> None:
     cards of one rank get the same estimate."""
     g = ce.GameState.from_position(
         [parse_cards("5H 5D 9C KS"), parse_cards("TC 3D 4H 7S")],
-        parse_cards("AC AD AH AS"), parse_card("QD"), dealer=0, scores=(10, 20))
+        parse_cards("AC AD AH AS"),
+        parse_card("QD"),
+        dealer=0,
+        scores=(10, 20),
+    )
     g.apply(parse_card("TC"))
     ests = {e.card: e.value for e in search_play(g.view(0), np.random.default_rng(3), sims=8)}
     assert ests[parse_card("5H")] == ests[parse_card("5D")]
@@ -170,8 +185,10 @@ def test_the_game_offers_the_expert_level() -> None:
     assert "level:expert" in ids and "expert" in LEVEL_NAMES
     assert isinstance(make_agent(LEVELS["expert"]), ExpertAgent)
 
+
 def test_early_stop_rule_needs_a_clear_paired_lead() -> None:
     from agents.peg_search import _clear_best
+
     rng = np.random.default_rng(0)
     noise = rng.normal(0, 5, size=(24, 1))
     # The same guesses move both candidates alike (common random numbers): a steady +1 is clear.
@@ -185,7 +202,11 @@ def test_early_stop_rule_needs_a_clear_paired_lead() -> None:
 def test_search_uses_every_guess_unless_told_to_stop_early() -> None:
     g = ce.GameState.from_position(
         [parse_cards("5H 9C 8D 2S"), parse_cards("TC 3D 4H 7S")],
-        parse_cards("AC AD AH AS"), parse_card("KD"), dealer=0, scores=(10, 20))
+        parse_cards("AC AD AH AS"),
+        parse_card("KD"),
+        dealer=0,
+        scores=(10, 20),
+    )
     g.apply(parse_card("TC"))  # count 10: the 5 makes fifteen for 2, the others score nothing
     v = g.view(0)
     full = search_play(v, np.random.default_rng(1), sims=48)

@@ -15,7 +15,8 @@ After every step it checks, independently of the controller's own bookkeeping:
 - previews (selection, hint, focus, show steps, reveal, language) never change the game or the
   redo tail (R11.2);
 - undo lands before a person's decision and undo-all then redo-all returns the identical state
-  (R11.5); restart is a fresh game with the seed (R11.6);
+  (R11.5); restart is a fresh game with the seed (R11.6), in pass and play only before the
+  first decision or after the game (issue 15; ``tests/test_hotseat_privacy.py`` attacks it);
 - in hotseat no hand is face up unless that player pressed "See my hand" and still holds the
   screen, and nothing about a hand (selection, hint) exists before the press (R11.4).
 
@@ -58,23 +59,37 @@ class TableMachine(RuleBasedStateMachine):
     """One table, driven by random gestures; the model keeps only what a person could see."""
 
     # ----------------------------------------------------------------------------- set-up
-    @initialize(seed=st.integers(0, 2**31), mode=st.sampled_from([Mode.COMPUTER, Mode.HOTSEAT]),
-                lang=st.sampled_from(LANGUAGES), opponent=st.sampled_from(OPPONENTS),
-                cuts=st.booleans(), head_start=st.sampled_from([0, 0, 40, 120, 250, 400]))
-    def start(self, seed: int, mode: Mode, lang: str, opponent: str, cuts: bool,
-              head_start: int) -> None:
+    @initialize(
+        seed=st.integers(0, 2**31),
+        mode=st.sampled_from([Mode.COMPUTER, Mode.HOTSEAT]),
+        lang=st.sampled_from(LANGUAGES),
+        opponent=st.sampled_from(OPPONENTS),
+        cuts=st.booleans(),
+        head_start=st.sampled_from([0, 0, 40, 120, 250, 400]),
+    )
+    def start(
+        self, seed: int, mode: Mode, lang: str, opponent: str, cuts: bool, head_start: int
+    ) -> None:
         if head_start:
             # Resume a saved game part-way (often near 121) so that games reach the win.
             decisions = _random_prefix(seed, head_start)
-            data = {"format": SAVE_FORMAT, "version": SAVE_VERSION, "seed": seed,
-                    "mode": mode.value, "agents": [None, opponent if mode is Mode.COMPUTER else None],
-                    "lang": lang, "decisions": [ce.action_str(a) for a in decisions],
-                    "cursor": len(decisions), "finished": False}
+            data = {
+                "format": SAVE_FORMAT,
+                "version": SAVE_VERSION,
+                "seed": seed,
+                "mode": mode.value,
+                "agents": [None, opponent if mode is Mode.COMPUTER else None],
+                "lang": lang,
+                "decisions": [ce.action_str(a) for a in decisions],
+                "cursor": len(decisions),
+                "finished": False,
+            }
             self.ctl = TableController.from_save(data)
             assert self.ctl.decisions == tuple(decisions)
         else:
-            self.ctl = TableController(seed, mode=mode, opponent=opponent, lang=lang,
-                                       interactive_cuts=cuts)
+            self.ctl = TableController(
+                seed, mode=mode, opponent=opponent, lang=lang, interactive_cuts=cuts
+            )
             assert self.ctl.game == ce.new_game(seed, interactive_cuts=cuts)
         self.rng = np.random.default_rng(seed)
         self.prev_scores = self.ctl.game.scores
@@ -89,8 +104,9 @@ class TableMachine(RuleBasedStateMachine):
         game, decisions, actions, cursor = snap
         c = self.ctl
         assert c.game == game, "a preview changed the game"
-        assert c.decisions == decisions and tuple(c._actions) == actions and c._cursor == cursor, \
+        assert c.decisions == decisions and tuple(c._actions) == actions and c._cursor == cursor, (
             "a preview changed the decisions or the redo tail"
+        )
 
     def _after_decision(self, before: tuple[int, ...], actor: int | None) -> None:
         """One decision was added; hands go face down when the screen passes (R11.4)."""
@@ -348,8 +364,15 @@ class TableMachine(RuleBasedStateMachine):
     def restart(self) -> None:
         c = self.ctl
         tail = tuple(c._actions)
-        c.restart()
-        assert c.decisions == () and not c.can_undo
+        allowed = c.can_restart
+        snap = self._snapshot()
+        if not c.restart():
+            # Pass and play restarts only before the first decision or after the game (a
+            # restart mid-game would replace the other person's moves: issue 15, leak 2).
+            assert not allowed and c.mode is Mode.HOTSEAT and c.decisions and not c.game.is_over
+            self._assert_unchanged(snap)
+            return
+        assert allowed and c.decisions == () and not c.can_undo
         assert c.game == ce.new_game(c.seed, interactive_cuts=c.interactive_cuts)
         # R11.6 asks only for the same deals; the redo list is either empty or the decisions
         # made before the restart (both designs have been used), never anything else.

@@ -85,5 +85,7 @@ class EngineMachine(RuleBasedStateMachine):
 
 EngineMachine.TestCase.settings = settings(
     max_examples=int(os.environ.get("CRIBBAGE_FUZZ_EXAMPLES", "40")),
-    stateful_step_count=int(os.environ.get("CRIBBAGE_FUZZ_STEPS", "60")), deadline=None)
+    stateful_step_count=int(os.environ.get("CRIBBAGE_FUZZ_STEPS", "60")),
+    deadline=None,
+)
 TestEngineFuzz = EngineMachine.TestCase

@@ -19,8 +19,15 @@ from cribbage_env.engine import Phase
 def _random_mlp(dim: int, seed: int, hidden=(8, 8)) -> MLP:
     rng = np.random.default_rng(seed)
     dims = [dim, *hidden, 1]
-    return MLP([(rng.normal(size=(a, b)).astype(np.float32) / np.sqrt(a),
-                 rng.normal(size=b).astype(np.float32) * 0.1) for a, b in zip(dims, dims[1:])])
+    return MLP(
+        [
+            (
+                rng.normal(size=(a, b)).astype(np.float32) / np.sqrt(a),
+                rng.normal(size=b).astype(np.float32) * 0.1,
+            )
+            for a, b in zip(dims, dims[1:])
+        ]
+    )
 
 
 def _first_play_view(seed: int):
@@ -49,13 +56,15 @@ def test_play_rows_come_from_the_view_alone():
     g, x = _first_play_view(3)
     v = g.view(g.current_player)
     actions, rows, values = play_candidates(v, x._rank_cards(v))
-    assert rows.shape == (len(v.legal_actions), PLAY_DIM) and sorted(actions) == sorted(v.legal_actions)
+    assert rows.shape == (len(v.legal_actions), PLAY_DIM) and sorted(actions) == sorted(
+        v.legal_actions
+    )
     assert actions[0] == x.act(v, None)  # ranked best first, as expectimax plays
     # Swapping the opponent's hidden cards changes nothing in the rows.
     other = g.clone()
     opp = 1 - v.seat
     unseen = [c for c in v.unseen_cards() if c not in other.hands[opp]]
-    other.hands[opp] = unseen[:len(other.hands[opp])]
+    other.hands[opp] = unseen[: len(other.hands[opp])]
     v2 = other.view(v.seat)
     np.testing.assert_array_equal(play_candidates(v2, x._rank_cards(v2))[1], rows)
 
@@ -138,8 +147,12 @@ def test_fits_learn_the_teacher_and_the_returns():
     n, k, d = 600, 4, 6
     x = rng.normal(size=(n, k, d)).astype(np.float16)
     true = x.astype(np.float32) @ np.array([1.0, -2.0, 0.5, 0, 0, 0], np.float32)
-    data = {"play_x": x, "play_g": (true + rng.normal(0, 0.1, size=(n, k))).astype(np.float32),
-            "play_n": np.full(n, k, np.int8), "play_t": true.argmax(1).astype(np.int8)}
+    data = {
+        "play_x": x,
+        "play_g": (true + rng.normal(0, 0.1, size=(n, k))).astype(np.float32),
+        "play_n": np.full(n, k, np.int8),
+        "play_t": true.argmax(1).astype(np.int8),
+    }
     cfg = FitConfig(hidden=(16,), epochs=15, batch=64, lr=3e-3, holdout=0.2)
     _, bc = fit(data, "play", "bc", cfg, log=lambda m: None)
     _, q = fit(data, "play", "dmc", cfg, log=lambda m: None)

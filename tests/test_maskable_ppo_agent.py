@@ -85,8 +85,16 @@ def test_agent_matches_model_predict_on_the_env(tmp_path, flat) -> None:
         from cribbage_env.env import FlatObservation
 
         env = FlatObservation(env)
-    model = MaskablePPO("MlpPolicy" if flat else "MultiInputPolicy", env, n_steps=32, batch_size=32, n_epochs=1, seed=0,
-                        device="cpu", policy_kwargs={"net_arch": [16]})
+    model = MaskablePPO(
+        "MlpPolicy" if flat else "MultiInputPolicy",
+        env,
+        n_steps=32,
+        batch_size=32,
+        n_epochs=1,
+        seed=0,
+        device="cpu",
+        policy_kwargs={"net_arch": [16]},
+    )
     model.learn(32)
     path = tmp_path / "model.zip"
     model.save(path)

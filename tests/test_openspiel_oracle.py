@@ -56,8 +56,11 @@ def _replay_into_openspiel(g: ce.GameState) -> int:
 
     compared = 0
     for deal in range(events[-1].deal):
-        dev = [(i, e) for i, e in enumerate(events) if e.deal == deal and e.kind not in
-               (K.CUT_FOR_DEAL, K.CUT_TIE, K.FIRST_DEALER)]
+        dev = [
+            (i, e)
+            for i, e in enumerate(events)
+            if e.deal == deal and e.kind not in (K.CUT_FOR_DEAL, K.CUT_TIE, K.FIRST_DEALER)
+        ]
         first, deal_event = dev[0]
         before = events[first - 1].scores
         if s.is_terminal():
@@ -71,8 +74,9 @@ def _replay_into_openspiel(g: ce.GameState) -> int:
         for _ in range(2):
             p = s.current_player()
             want = {ce.card_str(c) for c in discards[p]}
-            (action,) = [a for a in s.legal_actions()
-                         if set(s.action_to_string(p, a).split()[1:]) == want]
+            (action,) = [
+                a for a in s.legal_actions() if set(s.action_to_string(p, a).split()[1:]) == want
+            ]
             s.apply_action(action)
         starter_at = next(i for i, e in dev if e.kind is K.STARTER)
         s.apply_action(events[starter_at].cards[0])

@@ -23,9 +23,13 @@ def _brute_hand_ev(keep: list[int], hand6: list[int]) -> float:
 @pytest.mark.parametrize("dealer", [True, False])
 def test_split_nets_match_the_analyzer_and_a_brute_force_show(dealer: bool) -> None:
     rng = np.random.default_rng(5)
-    hands = np.array([rng.permutation(52)[:6] for _ in range(60)]
-                     + [[0, 13, 26, 39, 10, 23],  # four aces and two jacks (five of a kind skipped)
-                        [1, 2, 3, 4, 10, 6]])  # a club flush with the jack of clubs (R6.5, R6.6)
+    hands = np.array(
+        [rng.permutation(52)[:6] for _ in range(60)]
+        + [
+            [0, 13, 26, 39, 10, 23],  # four aces and two jacks (five of a kind skipped)
+            [1, 2, 3, 4, 10, 6],
+        ]
+    )  # a club flush with the jack of clubs (R6.5, R6.6)
     nets = split_nets(hands, dealer)
     table = default_crib_table()
     for h, row in zip(hands, nets, strict=True):
@@ -36,8 +40,9 @@ def test_split_nets_match_the_analyzer_and_a_brute_force_show(dealer: bool) -> N
             keep = [int(c) for j, c in enumerate(h) if j not in DISCARD_INDEX[i]]
             d = DISCARD_INDEX[i]
             crib = table.value(int(h[d[0]]), int(h[d[1]]), dealer)
-            assert row[i] == pytest.approx(_brute_hand_ev(keep, h.tolist())
-                                           + (crib if dealer else -crib), abs=1e-9)
+            assert row[i] == pytest.approx(
+                _brute_hand_ev(keep, h.tolist()) + (crib if dealer else -crib), abs=1e-9
+            )
 
 
 def _play_state(seed: int, moves: int) -> ce.GameState:

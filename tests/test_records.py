@@ -15,7 +15,9 @@ import cribbage_env as ce
 P = ce.parse_cards
 
 
-def played_game(seed: int, *, interactive_cuts: bool = False, stop: int | None = None) -> ce.GameState:
+def played_game(
+    seed: int, *, interactive_cuts: bool = False, stop: int | None = None
+) -> ce.GameState:
     rng = np.random.default_rng(seed + 1000)
     g = ce.new_game(seed, interactive_cuts=interactive_cuts)
     while not g.is_over and (stop is None or len(g.decisions) < stop):
@@ -59,7 +61,9 @@ def check_deal_account(deal: dict, before: list[int]) -> list[int]:
             assert item["points"] == brute_peg(seq)
             assert sum(r["points"] for r in item["reasons"]) == item["points"]
             for r in item["reasons"]:  # each reason names cards of the current sequence
-                assert set(P(r["cards"])) <= set(seq) and ce.parse_card(item["card"]) in P(r["cards"])
+                assert set(P(r["cards"])) <= set(seq) and ce.parse_card(item["card"]) in P(
+                    r["cards"]
+                )
             scores[item["player"]] += item["points"]
         else:
             assert item["reason"] in ("go", "last card") and item["points"] == 1
@@ -94,7 +98,9 @@ def test_record_accounts_every_point_of_every_deal(seed: int) -> None:
     assert scores == rec["scores"] == list(g.scores)
     assert rec["winner"] == g.winner and rec["scores"][g.winner] >= 121
     assert rec["game_points"] == ce.skunk_level(g.scores)
-    assert rec["seed"] == seed and rec["version"] == 1 and rec["format"] == "cribbage-env/game-record"
+    assert (
+        rec["seed"] == seed and rec["version"] == 1 and rec["format"] == "cribbage-env/game-record"
+    )
     assert rec["decisions"] == [ce.action_str(a) for a in g.decisions]
     assert len(rec["decisions"]) == len(g.decisions)
 
@@ -165,9 +171,14 @@ EDITS = {
     "play points edited": lambda r: _first_play_with_points(r).update(points=99),
     "show points edited": lambda r: r["deals"][0]["show"][0].update(points=40),
     "breakdown edited": lambda r: r["deals"][0]["show"][0]["breakdown"].append(
-        {"kind": "nobs", "cards": ["JH"], "points": 1}),
-    "hand edited": lambda r: r["deals"][0]["hands"][0].__setitem__(0, "AS" if r["deals"][0]["hands"][0][0] != "AS" else "2S"),
-    "starter edited": lambda r: r["deals"][0].update(starter="KS" if r["deals"][0]["starter"] != "KS" else "QS"),
+        {"kind": "nobs", "cards": ["JH"], "points": 1}
+    ),
+    "hand edited": lambda r: r["deals"][0]["hands"][0].__setitem__(
+        0, "AS" if r["deals"][0]["hands"][0][0] != "AS" else "2S"
+    ),
+    "starter edited": lambda r: r["deals"][0].update(
+        starter="KS" if r["deals"][0]["starter"] != "KS" else "QS"
+    ),
     "scores edited": lambda r: r.update(scores=[121, 0]),
     "winner edited": lambda r: r.update(winner=1 - r["winner"]),
     "deal removed": lambda r: r["deals"].pop(),

@@ -33,7 +33,9 @@ def test_run_games_and_summary_round_trip(tmp_path) -> None:
     with ResultsStore(path, create=False) as store:
         (run,) = store.runs()
         assert run["id"] == run_id and run["status"] == "complete" and run["games_done"] == 6
-        assert run["agents"] == ["random", "random:"] and run["seed"] == 4 and run["duplicate"] is True
+        assert (
+            run["agents"] == ["random", "random:"] and run["seed"] == 4 and run["duplicate"] is True
+        )
         assert run["params"] == plan.params()
         assert run["summary"] == summary
         assert "numpy" in run["versions"] and "python" in run["versions"]

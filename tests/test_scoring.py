@@ -118,8 +118,13 @@ def test_breakdown_reads_the_way_players_count() -> None:
 
 @pytest.mark.parametrize(
     ("hand", "starter"),
-    [([30, 17], 4), ([30, 17, 4, 43], 4), ([30, 17, 4, 4], 43), ([30, 17, 4, 60], 5),
-     ([30, 17, 4, 43], 30)],
+    [
+        ([30, 17], 4),
+        ([30, 17, 4, 43], 4),
+        ([30, 17, 4, 4], 43),
+        ([30, 17, 4, 60], 5),
+        ([30, 17, 4, 43], 30),
+    ],
 )
 def test_score_hand_refuses_bad_input(hand: list[int], starter: int) -> None:
     with pytest.raises(ValueError):
@@ -155,7 +160,10 @@ def _stratified_sample(strata: int, seed: int) -> list[tuple[list[int], int]]:
     """One combination drawn uniformly inside each of ``strata`` equal blocks of all 12,994,800."""
     rng = np.random.default_rng(seed)
     edges = np.linspace(0, N_COMBINATIONS, strata + 1).astype(np.int64)
-    return [_combination(int(rng.integers(lo, hi))) for lo, hi in zip(edges[:-1], edges[1:], strict=True)]
+    return [
+        _combination(int(rng.integers(lo, hi)))
+        for lo, hi in zip(edges[:-1], edges[1:], strict=True)
+    ]
 
 
 def test_unranking_covers_every_hand_once_at_the_ends() -> None:
@@ -193,7 +201,11 @@ def test_r9_stratified_sample_of_all_hand_starter_pairs_matches_brute_force() ->
     for hand, starter in sample:
         for crib in (False, True):
             expected = brute_show(hand, starter, crib)
-            assert ce.score_hand(hand, starter, crib) == expected, (ce.cards_str(hand), ce.card_str(starter), crib)
+            assert ce.score_hand(hand, starter, crib) == expected, (
+                ce.cards_str(hand),
+                ce.card_str(starter),
+                crib,
+            )
             items = ce.score_hand_breakdown(hand, starter, crib)
             assert sum(i.points for i in items) == expected
             checked += 1
@@ -201,8 +213,11 @@ def test_r9_stratified_sample_of_all_hand_starter_pairs_matches_brute_force() ->
 
 
 def test_fast_and_checked_scorers_agree_with_brute_force_on_the_29_and_28s() -> None:
-    for hand, starter, pts in [(P("5H 5D 5C JS"), card("5S"), 29), (P("5H 5D 5C 5S"), card("JC"), 28),
-                               (P("5H 5D 5C JC"), card("5S"), 28)]:
+    for hand, starter, pts in [
+        (P("5H 5D 5C JS"), card("5S"), 29),
+        (P("5H 5D 5C 5S"), card("JC"), 28),
+        (P("5H 5D 5C JC"), card("5S"), 28),
+    ]:
         assert brute_show(hand, starter, False) == pts
         assert _score_fast(*hand, starter, False) == pts
 
@@ -286,7 +301,9 @@ low_ranks = st.lists(st.integers(0, 6), min_size=1, max_size=8)
 
 @settings(max_examples=300, deadline=None)
 @given(low_ranks, st.integers(0, 3))
-def test_r7_low_card_sequences_with_many_pairs_and_runs_match_brute_force(ranks: list[int], rot: int) -> None:
+def test_r7_low_card_sequences_with_many_pairs_and_runs_match_brute_force(
+    ranks: list[int], rot: int
+) -> None:
     # Low ranks make repeated ranks and runs common; suits rotate to keep the cards distinct.
     used: set[int] = set()
     seq: list[int] = []
@@ -307,8 +324,10 @@ def test_r7_low_card_sequences_with_many_pairs_and_runs_match_brute_force(ranks:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(os.environ.get("CRIBBAGE_SLOW") != "1",
-                    reason="enumerates all 12,994,800 shows (about 10 s); set CRIBBAGE_SLOW=1")
+@pytest.mark.skipif(
+    os.environ.get("CRIBBAGE_SLOW") != "1",
+    reason="enumerates all 12,994,800 shows (about 10 s); set CRIBBAGE_SLOW=1",
+)
 def test_r9_full_distribution_matches_the_published_figures() -> None:
     """Mean 4.769152, 76 hands of 28, 4 of 29, 1,009,008 zeros (published figures, not ours)."""
     hist = [0] * 30

@@ -45,7 +45,11 @@ def test_plan_validation_says_what_is_allowed() -> None:
 
 def test_round_robin_pairs_every_agent_once() -> None:
     plan = make_plan(["random", "random:", "random"], 4, seed=1)
-    assert [(p.a, p.b) for p in plan.pairings] == [("random", "random:"), ("random", "random"), ("random:", "random")]
+    assert [(p.a, p.b) for p in plan.pairings] == [
+        ("random", "random:"),
+        ("random", "random"),
+        ("random:", "random"),
+    ]
     assert plan.total_games == 12
 
 
@@ -58,18 +62,39 @@ def test_points_are_classified_by_role_with_heels_as_dealer_pegging() -> None:
     K = ce.EventKind
     heels = (ScoreItem(ScoreKind.HIS_HEELS, (10,), 2),)
     events = [
-        _ev(K.DEAL, player=0),                       # seat 0 deals
+        _ev(K.DEAL, player=0),  # seat 0 deals
         _ev(K.SCORE, 0, 2, reasons=heels),
-        _ev(K.PLAY, 1, 2), _ev(K.PLAY, 0, 0), _ev(K.SCORE, 1, 1),
-        _ev(K.SHOW, 1, 8, "hand"), _ev(K.SHOW, 0, 4, "hand"), _ev(K.SHOW, 0, 6, "crib"),
-        _ev(K.DEAL, player=1),                       # seat 1 deals
-        _ev(K.PLAY, 0, 3), _ev(K.SHOW, 0, 5, "hand"),
+        _ev(K.PLAY, 1, 2),
+        _ev(K.PLAY, 0, 0),
+        _ev(K.SCORE, 1, 1),
+        _ev(K.SHOW, 1, 8, "hand"),
+        _ev(K.SHOW, 0, 4, "hand"),
+        _ev(K.SHOW, 0, 6, "crib"),
+        _ev(K.DEAL, player=1),  # seat 1 deals
+        _ev(K.PLAY, 0, 3),
+        _ev(K.SHOW, 0, 5, "hand"),
     ]
     s0, s1 = seat_stats(events)
-    assert s0 == SeatStats(deals_dealer=1, deals_pone=1, peg_dealer=2, peg_pone=3, hand_dealer=4,
-                           hand_pone=5, crib=6, heels=2)
-    assert s1 == SeatStats(deals_dealer=1, deals_pone=1, peg_dealer=0, peg_pone=3, hand_dealer=0,
-                           hand_pone=8, crib=0, heels=0)
+    assert s0 == SeatStats(
+        deals_dealer=1,
+        deals_pone=1,
+        peg_dealer=2,
+        peg_pone=3,
+        hand_dealer=4,
+        hand_pone=5,
+        crib=6,
+        heels=2,
+    )
+    assert s1 == SeatStats(
+        deals_dealer=1,
+        deals_pone=1,
+        peg_dealer=0,
+        peg_pone=3,
+        hand_dealer=0,
+        hand_pone=8,
+        crib=0,
+        heels=0,
+    )
 
 
 def test_classified_points_add_up_to_the_final_scores() -> None:
@@ -83,7 +108,9 @@ def test_classified_points_add_up_to_the_final_scores() -> None:
         heels += stats[0].heels + stats[1].heels
         for seat in (0, 1):
             s = stats[seat]
-            assert s.peg_dealer + s.peg_pone + s.hand_dealer + s.hand_pone + s.crib == g.scores[seat]
+            assert (
+                s.peg_dealer + s.peg_pone + s.hand_dealer + s.hand_pone + s.crib == g.scores[seat]
+            )
         assert stats[0].deals_dealer + stats[0].deals_pone == g.deal_no + 1
     assert heels > 0  # the sample exercises his heels (R5.2)
 
@@ -115,19 +142,39 @@ def test_an_agent_against_itself_splits_every_duplicate_pair_exactly() -> None:
 
 
 def _game(index, swapped, winner, scores, first_dealer=0, deals=9):
-    seats = (SeatStats(deals_dealer=5, deals_pone=4, peg_dealer=10, peg_pone=8, hand_dealer=40,
-                       hand_pone=30, crib=20, heels=2),
-             SeatStats(deals_dealer=4, deals_pone=5, peg_dealer=12, peg_pone=5, hand_dealer=35,
-                       hand_pone=25, crib=15, heels=0))
+    seats = (
+        SeatStats(
+            deals_dealer=5,
+            deals_pone=4,
+            peg_dealer=10,
+            peg_pone=8,
+            hand_dealer=40,
+            hand_pone=30,
+            crib=20,
+            heels=2,
+        ),
+        SeatStats(
+            deals_dealer=4,
+            deals_pone=5,
+            peg_dealer=12,
+            peg_pone=5,
+            hand_dealer=35,
+            hand_pone=25,
+            crib=15,
+            heels=0,
+        ),
+    )
     return GameResult(0, index, swapped, 1000 + index, winner, scores, first_dealer, deals, seats)
 
 
 def test_pairing_summary_against_hand_computed_values() -> None:
     rows = [
         _game(0, False, 0, (121, 111)),  # A (seat 0) wins by 10
-        _game(0, True, 1, (85, 121)),    # A (seat 1) wins by 36, loser < 91: skunk (2 points)
+        _game(0, True, 1, (85, 121)),  # A (seat 1) wins by 36, loser < 91: skunk (2 points)
         _game(1, False, 0, (121, 116), first_dealer=1),  # A wins by 5
-        _game(1, True, 0, (121, 55), first_dealer=1, deals=11),  # B (seat 0) wins by 66: double skunk
+        _game(
+            1, True, 0, (121, 55), first_dealer=1, deals=11
+        ),  # B (seat 0) wins by 66: double skunk
     ]
     s = summarize_pairing(Pairing(0, "x", "y"), rows)
     assert s["games"] == 4 and s["pairs"] == 2
@@ -141,11 +188,15 @@ def test_pairing_summary_against_hand_computed_values() -> None:
     assert s["match_points"] == [1 + 2 + 1, 3]
     assert s["skunks"] == [1, 1] and s["double_skunks"] == [0, 1]
     # The first dealer (seat 0, 0, 1, 1) won only game 0.
-    assert s["first_dealer_win_rate"] == pytest.approx(1 / 4)  # only game 0: winner 0 == first dealer 0
+    assert s["first_dealer_win_rate"] == pytest.approx(
+        1 / 4
+    )  # only game 0: winner 0 == first dealer 0
     assert s["mean_deals"] == pytest.approx((9 + 9 + 9 + 11) / 4)
     # A sat in seat 0 in games 0 and 2, seat 1 in games 1 and 3: dealer pegging (10+12+10+12)/(5+4+5+4).
     assert s["points_per_deal"]["a"]["dealer"]["pegging"] == pytest.approx(44 / 18, abs=1e-4)
-    assert s["points_per_deal"]["a"]["pone"]["hand"] == pytest.approx((30 + 25 + 30 + 25) / 18, abs=1e-4)
+    assert s["points_per_deal"]["a"]["pone"]["hand"] == pytest.approx(
+        (30 + 25 + 30 + 25) / 18, abs=1e-4
+    )
 
 
 def test_summary_rates_a_round_robin() -> None:
@@ -178,7 +229,10 @@ def test_serial_and_pool_backends_give_identical_results() -> None:
     assert pool.results == serial.results
     assert pool.summary() == serial.summary()
     # Block size is scheduling too: it must not change anything.
-    other = run_plan(make_plan(["random", "random:"], 12, seed=11, block=5), backend="serial")
+    other = run_plan(
+        make_plan(["random", "random:"], 12, seed=11, block=5, agent_seed=plan.agent_seed),
+        backend="serial",
+    )
     assert other.results == serial.results
 
 

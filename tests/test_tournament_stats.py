@@ -52,7 +52,14 @@ def test_bradley_terry_two_players_is_the_win_ratio() -> None:
 def test_bradley_terry_three_players_recovers_consistent_strengths() -> None:
     # Strengths 4 : 2 : 1 fit these counts exactly (a-b 20-10, b-c 20-10, a-c 40-10), so the
     # maximum-likelihood ratings are 400*log10(2) = 120.41 apart per step.
-    wins = {("a", "b"): 20, ("b", "a"): 10, ("b", "c"): 20, ("c", "b"): 10, ("a", "c"): 40, ("c", "a"): 10}
+    wins = {
+        ("a", "b"): 20,
+        ("b", "a"): 10,
+        ("b", "c"): 20,
+        ("c", "b"): 10,
+        ("a", "c"): 40,
+        ("c", "a"): 10,
+    }
     elo = elo_ratings(wins, prior=0, anchor="c")
     assert elo["c"] == 0
     assert elo["b"] == pytest.approx(120.41, abs=0.01)

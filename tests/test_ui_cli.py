@@ -21,9 +21,17 @@ from ui.saves import SaveStore
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def cribbage(*args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ui", *args], cwd=ROOT, capture_output=True,
-                          text=True, env=env, timeout=timeout)
+def cribbage(
+    *args: str, env: dict | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "ui", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +55,8 @@ def test_replay_text_explains_every_score(record_file: Path) -> None:
     scored = [e for e in g.events if e.points]
     # Every scoring event shows the scores after it, so the account can be followed point by point.
     assert sum(out.count(f"[{e.scores[0]}–{e.scores[1]}]") > 0 for e in scored) == len(
-        {e.scores for e in scored})
+        {e.scores for e in scored}
+    )
 
 
 def test_replay_text_in_spanish(record_file: Path) -> None:
@@ -55,10 +64,16 @@ def test_replay_text_in_spanish(record_file: Path) -> None:
     assert r.returncode == 0 and "Mano 1" in r.stdout and "quince" in r.stdout
 
 
-@pytest.mark.parametrize("content", [
-    "", "not json", "[]", '{"format": "something else"}',
-    '{"format": "cribbage-env/game-record", "version": 0, "seed": 1, "decisions": []}',
-])
+@pytest.mark.parametrize(
+    "content",
+    [
+        "",
+        "not json",
+        "[]",
+        '{"format": "something else"}',
+        '{"format": "cribbage-env/game-record", "version": 0, "seed": 1, "decisions": []}',
+    ],
+)
 def test_replay_refuses_bad_records_and_leaves_them(tmp_path: Path, content: str, capsys) -> None:
     p = tmp_path / "bad.json"
     p.write_text(content, encoding="utf-8")
@@ -84,8 +99,11 @@ def test_replay_missing_file() -> None:
 
 
 def test_play_without_display_says_so() -> None:
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("DISPLAY", "WAYLAND_DISPLAY", "ARCADE_HEADLESS")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("DISPLAY", "WAYLAND_DISPLAY", "ARCADE_HEADLESS")
+    }
     r = cribbage("play", env=env)
     assert r.returncode == 1
     assert "no display" in r.stderr and "Traceback" not in r.stderr
@@ -93,8 +111,15 @@ def test_play_without_display_says_so() -> None:
     assert r.returncode == 1 and "--autoplay" in r.stderr and "Traceback" not in r.stderr
 
 
-@pytest.mark.parametrize("args", [["play", "--opponent", "nope"], ["play", "--size", "big"],
-                                  ["play", "--screenshots", "x"], ["play", "--lang", "de"]])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "--opponent", "nope"],
+        ["play", "--size", "big"],
+        ["play", "--screenshots", "x"],
+        ["play", "--lang", "de"],
+    ],
+)
 def test_play_misuse_exits_2(args: list[str], capsys) -> None:
     try:
         code = cli_main(args)
@@ -127,8 +152,13 @@ while True:
 @pytest.mark.parametrize("delay", [0.1, 0.8])
 def test_autosave_survives_sigkill(tmp_path: Path, delay: float) -> None:
     """Kill an autosaving game at an arbitrary moment; the save resumes at the last decision."""
-    proc = subprocess.Popen([sys.executable, "-c", CHILD, str(tmp_path), str(ROOT / "tests")],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(tmp_path), str(ROOT / "tests")],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     time.sleep(delay)
     # Wait for at least one completed decision, then kill without warning.
     first = proc.stdout.readline()
@@ -158,10 +188,11 @@ def test_autosave_survives_sigkill(tmp_path: Path, delay: float) -> None:
 
 def test_autoplay_screenshots_headless(tmp_path: Path) -> None:
     if importlib.util.find_spec("arcade") is None:  # not imported here: the GUI tests need
-        pytest.skip("arcade is not installed")      # it imported headless first
+        pytest.skip("arcade is not installed")  # it imported headless first
     env = dict(os.environ, CRIBBAGE_DATA_DIR=str(tmp_path / "data"))
-    r = cribbage("play", "--autoplay", "12", "--screenshots", str(tmp_path / "shots"), "--seed",
-                 "3", env=env)
+    r = cribbage(
+        "play", "--autoplay", "12", "--screenshots", str(tmp_path / "shots"), "--seed", "3", env=env
+    )
     if r.returncode != 0 and ("cannot open a window" in r.stderr):
         pytest.skip(f"no headless GL here: {r.stderr.strip()}")
     assert r.returncode == 0, r.stderr
@@ -201,8 +232,14 @@ def test_real_event_loop_under_xvfb() -> None:
     if shutil.which("xvfb-run") is None or importlib.util.find_spec("arcade") is None:
         pytest.skip("xvfb-run or arcade not installed")
     env = {k: v for k, v in os.environ.items() if k != "ARCADE_HEADLESS"}
-    r = subprocess.run(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", sys.executable, "-c",
-                        REAL_LOOP], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    r = subprocess.run(
+        ["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", sys.executable, "-c", REAL_LOOP],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     if r.returncode != 0 and "cannot" in r.stderr.lower() and "display" in r.stderr.lower():
         pytest.skip(f"no X server: {r.stderr.strip()[-200:]}")
     assert r.returncode == 0, r.stderr[-2000:]

@@ -129,7 +129,9 @@ def test_hint_suggests_a_legal_move_with_numbers() -> None:
         advance(c, rng)
     h = c.request_hint()
     assert h is not None and h.action in c.game.legal_actions()
-    assert len(h.cards) == 2 and all(ch.isdigit() for line in h.lines for ch in line if ch.isdigit())
+    assert len(h.cards) == 2 and all(
+        ch.isdigit() for line in h.lines for ch in line if ch.isdigit()
+    )
     assert any(any(ch.isdigit() for ch in line) for line in h.lines)
 
 
@@ -238,12 +240,17 @@ def test_new_decision_after_undo_drops_the_redo_tail() -> None:
 
 
 def test_hotseat_undo_goes_back_one_decision() -> None:
+    """Pass and play: undo takes back one decision, and only one of the person still to act
+    (a decision that passed the turn is the other person's to keep: issue 15, leak 2)."""
     c = TableController(6, mode=Mode.HOTSEAT)
     rng = np.random.default_rng(1)
     for _ in range(12):
         advance(c, rng)
+    while c._actors[-1] != c.to_act:  # play on to a move after which the same person acts
+        assert not c.can_undo
+        advance(c, rng)
     n = len(c.decisions)
-    c.undo()
+    assert c.undo()
     assert len(c.decisions) == n - 1
 
 
@@ -333,7 +340,7 @@ def test_show_counts_pone_dealer_crib_with_running_totals_R9_1() -> None:
     assert [w for _, w in order] == ["hand", "hand", "crib"][: len(order)]
     assert order[0][0] == 1 - order[-1][0] or len(order) < 3
     assert dealer in (0, 1)
-    shows = [e for e in c.game.events if e.kind is ce.EventKind.SHOW][-len(order):]
+    shows = [e for e in c.game.events if e.kind is ce.EventKind.SHOW][-len(order) :]
     for e in shows:
         mine = [s for s in steps if s.player == e.player and s.what == e.what]
         assert mine[-1].points == e.points  # the final line says the event's points
@@ -417,8 +424,9 @@ def test_replay_script_reproduces_a_record() -> None:
     g = ce.new_game(9)
     while not g.is_over:
         g.apply(g.legal_actions()[-1])
-    c = TableController(9, mode=Mode.WATCH, agents=("record", "record"), script=g.decisions,
-                        interactive_cuts=False)
+    c = TableController(
+        9, mode=Mode.WATCH, agents=("record", "record"), script=g.decisions, interactive_cuts=False
+    )
     while c.step_computer():
         pass
     assert c.game == g
@@ -452,16 +460,22 @@ def test_save_round_trip_keeps_cursor_and_redo_tail(tmp_path) -> None:
     assert d.game == c.game
 
 
-@pytest.mark.parametrize("content", [
-    b"", b"{", b"[]", b'{"format": "cribbage-env/autosave", "version": 99}',
-    b'{"format": "cribbage-env/autosave", "version": 1, "seed": 1, "mode": "computer",'
-    b' "agents": [null, "random"], "decisions": ["KS KS"], "cursor": 1}',
-    b'{"format": "cribbage-env/autosave", "version": 1, "seed": 1, "mode": "computer",'
-    b' "agents": [null, "random"], "decisions": ["cut 20"], "cursor": 7}',
-    b'{"format": "cribbage-env/autosave", "version": 1, "seed": -1, "mode": "computer",'
-    b' "agents": [null, "random"], "decisions": [], "cursor": 0}',
-    b"\xff\xfe garbage",
-])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"",
+        b"{",
+        b"[]",
+        b'{"format": "cribbage-env/autosave", "version": 99}',
+        b'{"format": "cribbage-env/autosave", "version": 1, "seed": 1, "mode": "computer",'
+        b' "agents": [null, "random"], "decisions": ["KS KS"], "cursor": 1}',
+        b'{"format": "cribbage-env/autosave", "version": 1, "seed": 1, "mode": "computer",'
+        b' "agents": [null, "random"], "decisions": ["cut 20"], "cursor": 7}',
+        b'{"format": "cribbage-env/autosave", "version": 1, "seed": -1, "mode": "computer",'
+        b' "agents": [null, "random"], "decisions": [], "cursor": 0}',
+        b"\xff\xfe garbage",
+    ],
+)
 def test_corrupt_save_is_refused_and_left_untouched(tmp_path, content: bytes) -> None:
     store = saves.SaveStore(tmp_path)
     store.path.write_bytes(content)

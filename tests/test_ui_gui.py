@@ -28,8 +28,9 @@ def window(tmp_path_factory):
 
     store = SaveStore(tmp_path_factory.mktemp("saves"))
     try:
-        w = GameWindow(settings=Settings(computer_delay=0.0, show_delay=0.0, threaded=False),
-                       store=store)
+        w = GameWindow(
+            settings=Settings(computer_delay=0.0, show_delay=0.0, threaded=False), store=store
+        )
     except Exception as exc:  # noqa: BLE001 - no EGL/GL on this machine
         pytest.skip(f"cannot open a headless Arcade window: {exc}")
     yield w
@@ -42,7 +43,9 @@ def click(w, wx: float, wy: float) -> None:
 
     sx, sy = w.to_screen(wx, wy)
     w.dispatch_event("on_mouse_press", int(round(sx)), int(round(sy)), arcade.MOUSE_BUTTON_LEFT, 0)
-    w.dispatch_event("on_mouse_release", int(round(sx)), int(round(sy)), arcade.MOUSE_BUTTON_LEFT, 0)
+    w.dispatch_event(
+        "on_mouse_release", int(round(sx)), int(round(sy)), arcade.MOUSE_BUTTON_LEFT, 0
+    )
     w.dispatch_events()
 
 
@@ -70,7 +73,7 @@ def image(w) -> np.ndarray:
 def patch(img: np.ndarray, w, rect, fx: float = 0.5, fy: float = 0.5, r: int = 3) -> np.ndarray:
     sx, sy = w.to_screen(rect.x + rect.w * fx, rect.y + rect.h * fy)
     x, y = int(sx), int(sy)
-    return img[y - r:y + r + 1, x - r:x + r + 1].reshape(-1, 3).mean(axis=0)
+    return img[y - r : y + r + 1, x - r : x + r + 1].reshape(-1, 3).mean(axis=0)
 
 
 def to_phase(w, phase: Phase, *, human: bool = True) -> None:
@@ -408,15 +411,34 @@ def test_monkey_random_clicks_and_keys(window) -> None:
 
     events = int(os.environ.get("CRIBBAGE_MONKEY_EVENTS", "2000"))
     rng = np.random.default_rng(int(os.environ.get("CRIBBAGE_MONKEY_SEED", "0")))
-    keys = [arcade.key.KEY_1, arcade.key.KEY_2, arcade.key.KEY_3, arcade.key.KEY_4,
-            arcade.key.KEY_5, arcade.key.KEY_6, arcade.key.LEFT, arcade.key.RIGHT, arcade.key.UP,
-            arcade.key.ENTER, arcade.key.SPACE, arcade.key.H, arcade.key.Z, arcade.key.Y,
-            arcade.key.ESCAPE]
+    keys = [
+        arcade.key.KEY_1,
+        arcade.key.KEY_2,
+        arcade.key.KEY_3,
+        arcade.key.KEY_4,
+        arcade.key.KEY_5,
+        arcade.key.KEY_6,
+        arcade.key.LEFT,
+        arcade.key.RIGHT,
+        arcade.key.UP,
+        arcade.key.ENTER,
+        arcade.key.SPACE,
+        arcade.key.H,
+        arcade.key.Z,
+        arcade.key.Y,
+        arcade.key.ESCAPE,
+    ]
     finished = 0
     langs = ("en", "es", "fr")
     window.store.durable = False  # the saves are still written, without waiting for the disk
-    weights = {"restart": 0.0005, "undo": 0.02, "redo": 0.02, "newgame": 0.3, "hint": 0.1,
-               "skip": 0.3}
+    weights = {
+        "restart": 0.0005,
+        "undo": 0.02,
+        "redo": 0.02,
+        "newgame": 0.3,
+        "hint": 0.1,
+        "skip": 0.3,
+    }
     games = 0
 
     def fresh_game() -> None:
@@ -442,8 +464,11 @@ def test_monkey_random_clicks_and_keys(window) -> None:
         r = rng.random()
         scene = window.current_scene()
         if r < 0.65:  # aim at something that answers, mostly the game's own moves
-            spots = [(b.rect, weights.get(b.id, 1.0)) for b in scene.buttons
-                     if b.enabled and b.id != "menu"]
+            spots = [
+                (b.rect, weights.get(b.id, 1.0))
+                for b in scene.buttons
+                if b.enabled and b.id != "menu"
+            ]
             spots += [(t.rect, 1.0) for t in scene.targets]
             if scene.layer is not None:
                 spots += [(b.rect, weights.get(b.id, 1.0)) for b in scene.layer.buttons]
@@ -455,11 +480,16 @@ def test_monkey_random_clicks_and_keys(window) -> None:
             click(window, rng.uniform(0, WIDTH), rng.uniform(0, HEIGHT))
         else:
             k = keys[int(rng.integers(len(keys)))]
-            mod = arcade.key.MOD_CTRL if k in (arcade.key.Z, arcade.key.Y) and rng.random() < 0.7 else 0
+            mod = (
+                arcade.key.MOD_CTRL
+                if k in (arcade.key.Z, arcade.key.Y) and rng.random() < 0.7
+                else 0
+            )
             key(window, k, mod)
         if window.ctl is None:  # Escape: back to the start screen, then on
-            click_id(window, "continue" if window.options.has_save and rng.random() < 0.9
-                     else "play")
+            click_id(
+                window, "continue" if window.options.has_save and rng.random() < 0.9 else "play"
+            )
         window.on_update(0.05)
         if i % 25 == 0:
             window.on_draw()
@@ -470,6 +500,63 @@ def test_monkey_random_clicks_and_keys(window) -> None:
             finished += 1
             fresh_game()
     window.store.durable = True
-    print(f"monkey: {events} events, {games} games started, {finished} finished, "
-          "every winner >= 121")
+    print(
+        f"monkey: {events} events, {games} games started, {finished} finished, every winner >= 121"
+    )
     assert not window.errors
+
+
+def test_gui_modules_stay_small() -> None:
+    """One View per screen keeps ui/gui readable: modules <= 500 lines, functions <= 80."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "ui" / "gui"
+    for path in sorted(root.glob("*.py")):
+        text = path.read_text()
+        assert text.count("\n") <= 500, path.name
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                n = node.end_lineno - node.lineno + 1
+                assert n <= 80, f"{path.name}:{node.name} has {n} lines"
+
+
+def test_key_map_table() -> None:
+    """The key map answers like the table did: Ctrl+Z undo, Ctrl+Shift+Z redo, digits only on a
+    turn, Enter per state."""
+    pytest.importorskip("arcade")
+    import arcade
+
+    from ui.gui.keys import TABLE_KEYS, lookup
+
+    k = arcade.key
+
+    def act(state: str, sym: int, mod: int = 0):
+        b = lookup(TABLE_KEYS, state, sym, mod)
+        return (b.action, b.arg) if b else None
+
+    assert act("show", k.Z, k.MOD_CTRL) == ("undo", 0)
+    assert act("turn", k.Z, k.MOD_CTRL | k.MOD_SHIFT) == ("redo", 0)
+    assert act("turn", k.Z) is None
+    assert act("over", k.ESCAPE) == ("menu", 0)
+    assert act("show", k.ENTER) == ("next", 0) and act("over", k.SPACE) == ("newgame", 0)
+    assert act("reveal", k.RETURN) == ("reveal", 0) and act("reveal", k.KEY_1) is None
+    assert act("turn", k.KEY_3) == ("select", 2) and act("turn", k.NUM_6) == ("select", 5)
+    assert act("turn", k.SPACE) == ("go_or_select", 0) and act("turn", k.NUM_ENTER) == ("go", 0)
+
+
+def test_fresh_seeds_come_from_os_entropy_not_the_clock(window, monkeypatch) -> None:
+    """Issue 15, leak 3: a clock seed (``time_ns() % 2e9``) can be brute-forced from the cards
+    one sees. With the clock frozen, two new games still get different seeds, from 63 bits, and
+    the seed is recorded in the save so Continue and Restart give the same deals."""
+    import time
+
+    monkeypatch.setattr(time, "time_ns", lambda: 1_234_567_890_123)
+    window.options.hotseat = False
+    seeds = set()
+    for _ in range(3):
+        window.new_game()
+        seeds.add(window.ctl.seed)
+        assert window.ctl.to_save()["seed"] == window.ctl.seed
+    assert len(seeds) == 3 and max(seeds) >= 2**40  # 2e9 clock seeds stay below 2**31
+    window.show_menu()

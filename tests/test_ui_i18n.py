@@ -37,7 +37,9 @@ def test_every_string_is_translated_R11_8(lang: str) -> None:
     for msgid, e in load_entries(lang).items():
         assert e.msgstr.strip(), f"{lang}: {msgid!r} has an empty translation"
         if e.msgstr == msgid:
-            assert e.identical, f"{lang}: {msgid!r} is left in English (flag '#, identical' if meant)"
+            assert e.identical, (
+                f"{lang}: {msgid!r} is left in English (flag '#, identical' if meant)"
+            )
         assert placeholders(e.msgstr) == placeholders(msgid), f"{lang}: placeholders of {msgid!r}"
 
 
@@ -46,14 +48,35 @@ def test_english_catalog_is_the_identity() -> None:
         assert e.msgstr == msgid
 
 
-@pytest.mark.parametrize(("lang", "words"), [
-    ("es", {"See my hand — {name}": "Ver mi mano", "{name} says Go": "Paso", "dealer": "repartidor",
-            "fifteen {total}": "quince", "a run of {n} is {total}": "escalera",
-            "a flush of {n} is {total}": "color", "Crib: {name}": "Criba"}),
-    ("fr", {"See my hand — {name}": "Voir ma main", "{name} says Go": "Passe", "dealer": "donneur",
-            "fifteen {total}": "quinze", "a run of {n} is {total}": "séquence",
-            "a flush of {n} is {total}": "couleur", "Crib: {name}": "Crib"}),
-])
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        (
+            "es",
+            {
+                "See my hand — {name}": "Ver mi mano",
+                "{name} says Go": "Paso",
+                "dealer": "repartidor",
+                "fifteen {total}": "quince",
+                "a run of {n} is {total}": "escalera",
+                "a flush of {n} is {total}": "color",
+                "Crib: {name}": "Criba",
+            },
+        ),
+        (
+            "fr",
+            {
+                "See my hand — {name}": "Voir ma main",
+                "{name} says Go": "Passe",
+                "dealer": "donneur",
+                "fifteen {total}": "quinze",
+                "a run of {n} is {total}": "séquence",
+                "a flush of {n} is {total}": "couleur",
+                "Crib: {name}": "Crib",
+            },
+        ),
+    ],
+)
 def test_players_vocabulary(lang: str, words: dict[str, str]) -> None:
     cat = Catalog(lang)
     for msgid, word in words.items():

@@ -8,8 +8,8 @@ import math
 from collections.abc import Callable
 
 
-def whole_number(minimum: int, what: str) -> Callable[[str], int]:
-    """An argparse type for integers ``>= minimum``; ``what`` names them in the message.
+def whole_number(minimum: int, what: str, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse type for integers ``>= minimum`` (and ``<= maximum``); ``what`` names them.
 
     >>> whole_number(1, "a positive integer")("3")
     3
@@ -22,17 +22,22 @@ def whole_number(minimum: int, what: str) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             value = int(text)
-        except ValueError:
+        except ValueError:  # also Python's cap on digits in int(str)
             value = minimum - 1
-        if value < minimum:
+        if value < minimum or (maximum is not None and value > maximum):
             raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
         return value
 
     return parse
 
 
+#: the largest integer SQLite stores (results database, run ids, seeds).
+INT64_MAX = 2**63 - 1
+
 positive_int = whole_number(1, "a positive integer")
-seed = whole_number(0, "a non-negative integer seed")
+seed = whole_number(0, f"an integer seed from 0 to 2**63 - 1 ({INT64_MAX})", INT64_MAX)
+agent_seed = whole_number(0, "an integer agent seed from 0 to 2**128 - 1", 2**128 - 1)
+run_id = whole_number(1, "a run id (a positive integer)", INT64_MAX)
 
 
 def seconds(text: str) -> float:

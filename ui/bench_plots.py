@@ -35,8 +35,10 @@ def plot_win_rates(summary: dict, path: Path) -> Path:
     ax.barh(y, rates, color="#4C72B0", height=0.55)
     ax.errorbar(rates, y, xerr=[lo, hi], fmt="none", ecolor="black", capsize=6, lw=1.5)
     for yi, r, p in zip(y, rates, pairings, strict=True):
-        label = (f"{r:.1f}%  [{100 * p['win_rate_ci'][0]:.1f}, {100 * p['win_rate_ci'][1]:.1f}]"
-                 f"  n={p['games']}")
+        label = (
+            f"{r:.1f}%  [{100 * p['win_rate_ci'][0]:.1f}, {100 * p['win_rate_ci'][1]:.1f}]"
+            f"  n={p['games']}"
+        )
         if r >= 45:  # inside the bar, clear of the error bar at its end
             ax.text(1.5, yi, label, va="center", ha="left", fontsize=9, color="white")
         else:
@@ -67,14 +69,22 @@ def plot_points_per_deal(summary: dict, path: Path) -> Path:
     crib = [r[3] for r in rows]
     ax.bar(x, peg, label="pegging (incl. go, last card, his heels)", color="#55A868")
     ax.bar(x, hand, bottom=peg, label="hand", color="#4C72B0")
-    ax.bar(x, crib, bottom=[a + b for a, b in zip(peg, hand, strict=True)], label="crib", color="#C44E52")
+    ax.bar(
+        x,
+        crib,
+        bottom=[a + b for a, b in zip(peg, hand, strict=True)],
+        label="crib",
+        color="#C44E52",
+    )
     for xi, a, b, c in zip(x, peg, hand, crib, strict=True):
         ax.text(xi, a + b + c + 0.15, f"{a + b + c:.2f}", ha="center", fontsize=9)
     ax.set_xticks(list(x), [r[0] for r in rows], fontsize=9)
     ax.set_ylabel("points per deal")
     ax.set_title("Points per deal by agent and role")
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.15), ncol=3, fontsize=9, frameon=False)
-    ax.set_ylim(0, max((a + b + c for a, b, c in zip(peg, hand, crib, strict=True)), default=1) * 1.15)
+    ax.set_ylim(
+        0, max((a + b + c for a, b, c in zip(peg, hand, crib, strict=True)), default=1) * 1.15
+    )
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -106,15 +116,19 @@ def plot_sample_game(summary: dict, game: GameResult, path: Path) -> Path:
     top.set_xticks(deal_starts, [str(k + 1) for k in range(len(deal_starts))], fontsize=7)
     top.set_xlabel("deal", fontsize=8)
     for level, lab in ((121, "121"), (91, "skunk line 91"), (61, "double skunk 61")):
-        ax.axhline(level, color="black" if level == 121 else "grey", ls="-" if level == 121 else ":", lw=1)
+        ax.axhline(
+            level, color="black" if level == 121 else "grey", ls="-" if level == 121 else ":", lw=1
+        )
         ax.text(0.5, level + 1.5, lab, fontsize=8, ha="left", color="dimgrey")
     ax.set_ylim(0, 131)
     ax.set_xlim(0, xs[-1] + 1)
     ax.set_xlabel("scoring events (grey lines: start of each deal)")
     ax.set_ylabel("score")
     winner = names[game.winner]
-    ax.set_title(f"Sample game (seed {game.seed}): {winner} wins {max(game.scores)}-{min(game.scores)}",
-                 fontsize=10)
+    ax.set_title(
+        f"Sample game (seed {game.seed}): {winner} wins {max(game.scores)}-{min(game.scores)}",
+        fontsize=10,
+    )
     ax.legend(loc="upper left", bbox_to_anchor=(0.0, 0.9), fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
@@ -125,8 +139,10 @@ def plot_sample_game(summary: dict, game: GameResult, path: Path) -> Path:
 def write_plots(summary: dict, results: Sequence[GameResult], folder: Path) -> list[Path]:
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    out = [plot_win_rates(summary, folder / "win_rates.png"),
-           plot_points_per_deal(summary, folder / "points_per_deal.png")]
+    out = [
+        plot_win_rates(summary, folder / "win_rates.png"),
+        plot_points_per_deal(summary, folder / "points_per_deal.png"),
+    ]
     if results:
         out.append(plot_sample_game(summary, results[0], folder / "sample_game.png"))
     return out

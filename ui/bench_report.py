@@ -20,15 +20,27 @@ def pairing_rows(summary: dict) -> list[dict]:
     out = []
     for p in summary["pairings"]:
         a, b = p["agents"]
-        out.append({
-            "agent_a": a, "agent_b": b, "games": p["games"], "wins_a": p["wins"][0], "wins_b": p["wins"][1],
-            "win_rate_a": p["win_rate"], "win_rate_ci_low": p["win_rate_ci"][0],
-            "win_rate_ci_high": p["win_rate_ci"][1], "mean_margin": p["mean_margin"],
-            "mean_margin_ci_low": p["mean_margin_ci"][0], "mean_margin_ci_high": p["mean_margin_ci"][1],
-            "match_points_a": p["match_points"][0], "match_points_b": p["match_points"][1],
-            "skunks_a": p["skunks"][0], "skunks_b": p["skunks"][1],
-            "first_dealer_win_rate": p["first_dealer_win_rate"], "mean_deals": p["mean_deals"],
-        })
+        out.append(
+            {
+                "agent_a": a,
+                "agent_b": b,
+                "games": p["games"],
+                "wins_a": p["wins"][0],
+                "wins_b": p["wins"][1],
+                "win_rate_a": p["win_rate"],
+                "win_rate_ci_low": p["win_rate_ci"][0],
+                "win_rate_ci_high": p["win_rate_ci"][1],
+                "mean_margin": p["mean_margin"],
+                "mean_margin_ci_low": p["mean_margin_ci"][0],
+                "mean_margin_ci_high": p["mean_margin_ci"][1],
+                "match_points_a": p["match_points"][0],
+                "match_points_b": p["match_points"][1],
+                "skunks_a": p["skunks"][0],
+                "skunks_b": p["skunks"][1],
+                "first_dealer_win_rate": p["first_dealer_win_rate"],
+                "mean_deals": p["mean_deals"],
+            }
+        )
     return out
 
 
@@ -47,15 +59,20 @@ def format_summary(summary: dict) -> str:
     played, planned = summary["games_played"], summary["games_planned"]
     if played != planned:
         lines.append(f"PARTIAL: {played} of {planned} games played")
-    lines.append(f"{'pairing (A vs B)':<34} {'games':>6} {'wins A-B':>11} {'win% A':>7} {'95% CI':>15} "
-                 f"{'margin A-B (95% CI)':>22} {'match pts':>11} {'1st dlr':>7} {'deals':>5}")
+    lines.append(
+        f"{'pairing (A vs B)':<34} {'games':>6} {'wins A-B':>11} {'win% A':>7} {'95% CI':>15} "
+        f"{'margin A-B (95% CI)':>22} {'match pts':>11} {'1st dlr':>7} {'deals':>5}"
+    )
     for p in summary["pairings"]:
         a, b = p["agents"]
         lo, hi = p["win_rate_ci"]
         mlo, mhi = p["mean_margin_ci"]
         ci = f"[{_pct(lo).strip()}, {_pct(hi).strip()}]" if p["games"] else "-"
-        margin = (f"{_num(p['mean_margin'])} [{_num(mlo, '{:+.1f}')}, {_num(mhi, '{:+.1f}')}]"
-                  if p["games"] else "-")
+        margin = (
+            f"{_num(p['mean_margin'])} [{_num(mlo, '{:+.1f}')}, {_num(mhi, '{:+.1f}')}]"
+            if p["games"]
+            else "-"
+        )
         lines.append(
             f"{(a + ' vs ' + b)[:34]:<34} {p['games']:>6} {p['wins'][0]:>5}-{p['wins'][1]:<5} "
             f"{_pct(p['win_rate']):>7} {ci:>15} {margin:>22} "
@@ -64,15 +81,19 @@ def format_summary(summary: dict) -> str:
         )
     lines.append("")
     lines.append("points per deal by role (pegging includes go, last card and his heels)")
-    lines.append(f"{'agent':<26} {'role':<6} {'deals':>7} {'pegging':>8} {'hand':>6} {'crib':>6} {'total':>6}")
+    lines.append(
+        f"{'agent':<26} {'role':<6} {'deals':>7} {'pegging':>8} {'hand':>6} {'crib':>6} {'total':>6}"
+    )
     for agent, roles in summary["agents"].items():
         for role in ("dealer", "pone"):
             r = roles[role]
             if not r["deals"]:
                 continue
             total = sum(x for x in (r["pegging"], r["hand"], r["crib"]) if x is not None)
-            lines.append(f"{agent[:26]:<26} {role:<6} {r['deals']:>7} {r['pegging']:>8.2f} {r['hand']:>6.2f} "
-                         f"{r['crib']:>6.2f} {total:>6.2f}")
+            lines.append(
+                f"{agent[:26]:<26} {role:<6} {r['deals']:>7} {r['pegging']:>8.2f} {r['hand']:>6.2f} "
+                f"{r['crib']:>6.2f} {total:>6.2f}"
+            )
     if summary.get("ratings"):
         lines.append("")
         lines.append(f"ratings ({summary['ratings_method']})")

@@ -22,7 +22,8 @@ COMMANDS: dict[str, str] = {
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="cribbage", description="Two-player six-card cribbage to 121: play, analyze, benchmark."
+        prog="cribbage",
+        description="Two-player six-card cribbage to 121: play, analyze, benchmark.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, help_text in COMMANDS.items():

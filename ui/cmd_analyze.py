@@ -16,14 +16,20 @@ from cribbage_env.discard import DiscardInputError, analyze_discards
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("hand", help='six cards, e.g. "5H 5D JS QC 2C 3D" (ranks A 2-9 T/10 J Q K, '
-                                     "suits C D H S)")
+    parser.add_argument(
+        "hand", help='six cards, e.g. "5H 5D JS QC 2C 3D" (ranks A 2-9 T/10 J Q K, suits C D H S)'
+    )
     seat = parser.add_mutually_exclusive_group(required=True)
     seat.add_argument("--dealer", action="store_true", help="the crib is yours")
     seat.add_argument("--pone", action="store_true", help="the crib is your opponent's")
     parser.add_argument("--json", action="store_true", help="print a JSON list, best first")
-    parser.add_argument("--top", type=int, default=15, metavar="N",
-                        help="show only the best N splits (default: all 15)")
+    parser.add_argument(
+        "--top",
+        type=int,
+        default=15,
+        metavar="N",
+        help="show only the best N splits (default: all 15)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -34,8 +40,9 @@ def run(args: argparse.Namespace) -> int:
         options = analyze_discards(args.hand, dealer=bool(args.dealer))
     except DiscardInputError as exc:
         print(f"cribbage analyze: {exc}", file=sys.stderr)
-        print('usage: cribbage analyze "5H 5D JS QC 2C 3D" --dealer|--pone [--json]',
-              file=sys.stderr)
+        print(
+            'usage: cribbage analyze "5H 5D JS QC 2C 3D" --dealer|--pone [--json]', file=sys.stderr
+        )
         return 2
     options = options[: args.top]
     if args.json:
@@ -43,9 +50,13 @@ def run(args: argparse.Namespace) -> int:
         return 0
     whose = "your crib (dealer)" if args.dealer else "opponent's crib (pone)"
     print(f"Hand {cards_str(options[0].keep + options[0].discard)} - {whose}")
-    print(f"{'#':>2}  {'keep':<12} {'discard':<6} {'hand EV':>8} {'min':>4} {'max':>4} "
-          f"{'crib EV':>8} {'net':>7}")
+    print(
+        f"{'#':>2}  {'keep':<12} {'discard':<6} {'hand EV':>8} {'min':>4} {'max':>4} "
+        f"{'crib EV':>8} {'net':>7}"
+    )
     for i, o in enumerate(options, 1):
-        print(f"{i:>2}  {cards_str(o.keep):<12} {cards_str(o.discard):<6} {o.hand_ev:8.3f} "
-              f"{o.hand_min:4d} {o.hand_max:4d} {o.crib_ev:+8.3f} {o.net:7.3f}")
+        print(
+            f"{i:>2}  {cards_str(o.keep):<12} {cards_str(o.discard):<6} {o.hand_ev:8.3f} "
+            f"{o.hand_min:4d} {o.hand_max:4d} {o.crib_ev:+8.3f} {o.net:7.3f}"
+        )
     return 0

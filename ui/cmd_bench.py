@@ -36,35 +36,99 @@ from .bench_report import format_summary, pairing_rows, to_csv
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("agents", nargs="+", metavar="AGENT",
-                   help="agent specs, e.g. random greedy expectimax 'name:key=value' (2 = head-to-head, 3+ = round robin)")
-    p.add_argument("--games", type=argtypes.positive_int, default=1000,
-                   help="games per pairing (even with duplicate deals; default 1000)")
-    p.add_argument("--seed", type=argtypes.seed, default=0, help="root seed of the deals (default 0)")
-    p.add_argument("--workers", type=argtypes.positive_int, default=None,
-                   help=f"worker processes (default: all cores, {os.cpu_count()})")
-    p.add_argument("--backend", choices=BACKENDS, default="pool",
-                   help="serial, local process pool (default) or ray (extra 'ray')")
-    p.add_argument("--address", default=None, help="Ray cluster to join (host:port, ray://host:port or auto)")
-    p.add_argument("--block", type=argtypes.positive_int, default=DEFAULT_BLOCK,
-                   help=f"duplicate pairs per task (default {DEFAULT_BLOCK})")
-    p.add_argument("--no-duplicate", dest="duplicate", action="store_false",
-                   help="play each seed once (seat 0 = first-listed agent) instead of twice with seats swapped")
-    p.add_argument("--db", type=Path, default=None, help=f"results database (default {default_db_path()})")
+    p.add_argument(
+        "agents",
+        nargs="+",
+        metavar="AGENT",
+        help="agent specs, e.g. random greedy expectimax 'name:key=value' (2 = head-to-head, 3+ = round robin)",
+    )
+    p.add_argument(
+        "--games",
+        type=argtypes.positive_int,
+        default=1000,
+        help="games per pairing (even with duplicate deals; default 1000)",
+    )
+    p.add_argument(
+        "--seed", type=argtypes.seed, default=0, help="root seed of the deals (default 0)"
+    )
+    p.add_argument(
+        "--agent-seed",
+        type=argtypes.agent_seed,
+        default=None,
+        help="seed of the agents' own randomness (default: fresh from the OS each run, "
+        "recorded with the run; pin the recorded one to repeat a run exactly)",
+    )
+    p.add_argument(
+        "--workers",
+        type=argtypes.positive_int,
+        default=None,
+        help=f"worker processes (default: all cores, {os.cpu_count()})",
+    )
+    p.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="pool",
+        help="serial, local process pool (default) or ray (extra 'ray')",
+    )
+    p.add_argument(
+        "--address", default=None, help="Ray cluster to join (host:port, ray://host:port or auto)"
+    )
+    p.add_argument(
+        "--block",
+        type=argtypes.positive_int,
+        default=DEFAULT_BLOCK,
+        help=f"duplicate pairs per task (default {DEFAULT_BLOCK})",
+    )
+    p.add_argument(
+        "--no-duplicate",
+        dest="duplicate",
+        action="store_false",
+        help="play each seed once (seat 0 = first-listed agent) instead of twice with seats swapped",
+    )
+    p.add_argument(
+        "--db", type=Path, default=None, help=f"results database (default {default_db_path()})"
+    )
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    p.add_argument("--csv", type=Path, default=None, metavar="FILE", help="write one row per pairing to FILE")
-    p.add_argument("--plot", type=Path, default=None, metavar="DIR", help="write PNG charts to DIR (matplotlib)")
-    p.add_argument("--prior", type=float, default=1.0,
-                   help="virtual games per pairing in the ratings (default 1: keeps 100%% scores finite)")
-    p.add_argument("--records", type=Path, default=None, metavar="DIR",
-                   help="keep the game record (docs/RECORD_FORMAT.md) of chosen games in DIR, "
-                        "with an index.json naming the agents in each seat")
-    p.add_argument("--record-every", type=argtypes.positive_int, default=None, metavar="K",
-                   help="with --records: keep the games of every K-th seed (both seats of a "
-                        "duplicate pair; default 1: every game)")
+    p.add_argument(
+        "--csv", type=Path, default=None, metavar="FILE", help="write one row per pairing to FILE"
+    )
+    p.add_argument(
+        "--plot",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write PNG charts to DIR (matplotlib)",
+    )
+    p.add_argument(
+        "--prior",
+        type=float,
+        default=1.0,
+        help="virtual games per pairing in the ratings (default 1: keeps 100%% scores finite)",
+    )
+    p.add_argument(
+        "--records",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="keep the game record (docs/RECORD_FORMAT.md) of chosen games in DIR, "
+        "with an index.json naming the agents in each seat",
+    )
+    p.add_argument(
+        "--record-every",
+        type=argtypes.positive_int,
+        default=None,
+        metavar="K",
+        help="with --records: keep the games of every K-th seed (both seats of a "
+        "duplicate pair; default 1: every game)",
+    )
     prog = p.add_mutually_exclusive_group()
-    prog.add_argument("--progress", dest="progress", action="store_true", default=None,
-                      help="show a progress bar (default: when stderr is a terminal)")
+    prog.add_argument(
+        "--progress",
+        dest="progress",
+        action="store_true",
+        default=None,
+        help="show a progress bar (default: when stderr is a terminal)",
+    )
     prog.add_argument("--no-progress", dest="progress", action="store_false")
 
 
@@ -73,10 +137,12 @@ def _err(msg: str) -> None:
 
 
 def _usage(msg: str) -> int:
-    print("usage: cribbage bench AGENT AGENT [AGENT ...] [--games N] [--seed S] [--workers W] "
-          "[--backend {serial,pool,ray}] [--address ADDR] [--db PATH] [--json] [--csv FILE] [--plot DIR] "
-          "[--records DIR [--record-every K]]",
-          file=sys.stderr)
+    print(
+        "usage: cribbage bench AGENT AGENT [AGENT ...] [--games N] [--seed S] [--workers W] "
+        "[--backend {serial,pool,ray}] [--address ADDR] [--db PATH] [--json] [--csv FILE] [--plot DIR] "
+        "[--records DIR [--record-every K]]",
+        file=sys.stderr,
+    )
     _err(f"error: {msg}")
     return 2
 
@@ -118,8 +184,9 @@ def _slug(spec: str) -> str:
     return out.strip("_-") or "agent"
 
 
-def write_records(plan, results, directory: Path, every: int = 1, *, run_id: int | None = None
-                  ) -> list[Path]:
+def write_records(
+    plan, results, directory: Path, every: int = 1, *, run_id: int | None = None
+) -> list[Path]:
     """Write the JSON game record of every game whose duplicate-pair index is a multiple of
     ``every`` (the same games whatever the backend), each file atomically, plus ``index.json``
     (file, seats' agents, seed, winner, scores). A replay that disagrees with the tournament's
@@ -139,22 +206,42 @@ def write_records(plan, results, directory: Path, every: int = 1, *, run_id: int
         g = ce.replay(r.seed, r.moves)  # tournaments deal with automatic cuts (ce.new_game)
         if g.winner != r.winner or g.scores != tuple(r.scores):
             raise ValueError(f"game seed {r.seed} does not replay to its result {r.scores}")
-        name = (f"p{r.pairing}-g{r.index:05d}{'b' if r.swapped else 'a'}-"
-                f"{_slug(seats[0])}-vs-{_slug(seats[1])}.json")
+        name = (
+            f"p{r.pairing}-g{r.index:05d}{'b' if r.swapped else 'a'}-"
+            f"{_slug(seats[0])}-vs-{_slug(seats[1])}.json"
+        )
         atomic_write_json(directory / name, g.to_record())
         written.append(directory / name)
-        entries.append({"file": name, "pairing": r.pairing, "index": r.index, "swapped": r.swapped,
-                        "seats": list(seats), "seed": r.seed, "winner": r.winner,
-                        "scores": list(r.scores)})
-    atomic_write_json(directory / "index.json", {
-        "format": "cribbage-env/bench-records", "run": run_id, "params": plan.params(),
-        "record_every": every, "games": entries})
+        entries.append(
+            {
+                "file": name,
+                "pairing": r.pairing,
+                "index": r.index,
+                "swapped": r.swapped,
+                "seats": list(seats),
+                "seed": r.seed,
+                "winner": r.winner,
+                "scores": list(r.scores),
+            }
+        )
+    atomic_write_json(
+        directory / "index.json",
+        {
+            "format": "cribbage-env/bench-records",
+            "run": run_id,
+            "params": plan.params(),
+            "record_every": every,
+            "games": entries,
+        },
+    )
     return written
 
 
 def run(args: argparse.Namespace) -> int:
     if len(args.agents) < 2:
-        return _usage("name at least two agents (two for a head-to-head, three or more for a round robin)")
+        return _usage(
+            "name at least two agents (two for a head-to-head, three or more for a round robin)"
+        )
     if args.address and args.backend != "ray":
         return _usage("--address joins a Ray cluster: use it with --backend ray")
     if args.record_every is not None and args.records is None:
@@ -162,7 +249,14 @@ def run(args: argparse.Namespace) -> int:
     if not args.prior >= 0:
         return _usage(f"--prior is a number of virtual games >= 0, got {args.prior}")
     try:
-        plan = make_plan(args.agents, args.games, args.seed, duplicate=args.duplicate, block=args.block)
+        plan = make_plan(
+            args.agents,
+            args.games,
+            args.seed,
+            duplicate=args.duplicate,
+            block=args.block,
+            agent_seed=args.agent_seed,
+        )
     except (AgentSpecError, TournamentError) as exc:
         return _usage(str(exc))
     if args.plot is not None:
@@ -214,10 +308,15 @@ def run(args: argparse.Namespace) -> int:
             _err(f"{len(saver.saved)} finished games are saved in {store.path} (run {run_id})")
             return 1
         summary = outcome.summary(prior=args.prior)
-        summary["run"] = {"id": run_id, "db": str(store.path), "backend": outcome.backend,
-                          "workers": outcome.workers, "elapsed_s": round(outcome.elapsed, 3),
-                          "games_per_s": round(outcome.games_per_second, 2),
-                          "status": "interrupted" if outcome.interrupted else "complete"}
+        summary["run"] = {
+            "id": run_id,
+            "db": str(store.path),
+            "backend": outcome.backend,
+            "workers": outcome.workers,
+            "elapsed_s": round(outcome.elapsed, 3),
+            "games_per_s": round(outcome.games_per_second, 2),
+            "status": "interrupted" if outcome.interrupted else "complete",
+        }
         saver.flush(outcome.results)
         if saver.error is None:
             try:
@@ -227,7 +326,9 @@ def run(args: argparse.Namespace) -> int:
     code = 130 if outcome.interrupted else 0
     if saver.error is not None:
         rec = _recovery_path(Path(store.path))
-        rec.write_text(json.dumps({"summary": summary, "games": [result_to_dict(g) for g in outcome.results]}))
+        rec.write_text(
+            json.dumps({"summary": summary, "games": [result_to_dict(g) for g in outcome.results]})
+        )
         _err(str(saver.error))
         _err(f"the {len(outcome.results)} games of this run were written to {rec} instead")
         summary["run"]["recovery_file"] = str(rec)
@@ -236,15 +337,18 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(summary))
     else:
         r = summary["run"]
-        print(f"run {r['id']} ({r['status']}): {summary['games_played']} games in {r['elapsed_s']:.1f} s "
-              f"({r['games_per_s']:.1f} games/s, {r['backend']} x{r['workers']}), saved to {r['db']}")
+        print(
+            f"run {r['id']} ({r['status']}): {summary['games_played']} games in {r['elapsed_s']:.1f} s "
+            f"({r['games_per_s']:.1f} games/s, {r['backend']} x{r['workers']}), saved to {r['db']}"
+        )
         print(format_summary(summary))
     if outcome.interrupted:
         _err(f"interrupted: {len(outcome.results)} finished games kept (run {run_id})")
     if args.records is not None and outcome.results:
         try:
-            written = write_records(plan, outcome.results, args.records, args.record_every or 1,
-                                    run_id=run_id)
+            written = write_records(
+                plan, outcome.results, args.records, args.record_every or 1, run_id=run_id
+            )
             if not args.json:
                 print(f"wrote {len(written)} game records to {args.records}")
         except (OSError, ValueError) as exc:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 from . import argtypes
@@ -16,9 +15,11 @@ from . import argtypes
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 
 
-USAGE = ("usage: cribbage play [--opponent easy|medium|hard|expert|SPEC] [--hotseat] [--seed N] "
-         "[--lang es|fr|en] [--fullscreen] [--watch A B] [--autoplay N [--screenshots DIR]] "
-         "[--size WxH] [--data-dir DIR]")
+USAGE = (
+    "usage: cribbage play [--opponent easy|medium|hard|expert|SPEC] [--hotseat] [--seed N] "
+    "[--lang es|fr|en] [--fullscreen] [--watch A B] [--autoplay N [--screenshots DIR]] "
+    "[--size WxH] [--data-dir DIR]"
+)
 
 
 def _usage(msg: str) -> int:
@@ -28,27 +29,75 @@ def _usage(msg: str) -> int:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--opponent", default="medium", metavar="LEVEL_OR_SPEC",
-                   help="easy, medium, hard, expert, or an agent spec such as 'random' (default: medium)")
-    p.add_argument("--hotseat", action="store_true", help="two people on one screen (pass and play)")
-    p.add_argument("--seed", type=argtypes.seed, default=None, help="seed of the game (default: random; 0 with --autoplay, for reproducible runs)")
-    p.add_argument("--lang", choices=("es", "fr", "en"), default=None,
-                   help="language (default: from the system locale, else English)")
+    p.add_argument(
+        "--opponent",
+        default="medium",
+        metavar="LEVEL_OR_SPEC",
+        help="easy, medium, hard, expert, or an agent spec such as 'random' (default: medium)",
+    )
+    p.add_argument(
+        "--hotseat", action="store_true", help="two people on one screen (pass and play)"
+    )
+    p.add_argument(
+        "--seed",
+        type=argtypes.seed,
+        default=None,
+        help="seed of the game (default: random; 0 with --autoplay, for reproducible runs)",
+    )
+    p.add_argument(
+        "--lang",
+        choices=("es", "fr", "en"),
+        default=None,
+        help="language (default: from the system locale, else English)",
+    )
     p.add_argument("--fullscreen", action="store_true")
-    p.add_argument("--watch", nargs=2, metavar=("A", "B"), default=None,
-                   help="two agents play each other on the table")
-    p.add_argument("--autoplay", type=argtypes.positive_int, default=None, metavar="N",
-                   help="play N decisions headless (the person's seat steered by --pilot)")
-    p.add_argument("--screenshots", type=Path, default=None, metavar="DIR",
-                   help="with --autoplay: save PNG screenshots in DIR")
-    p.add_argument("--pilot", default="random", help="agent that steers the person's seat in --autoplay")
-    p.add_argument("--delay", type=argtypes.seconds, default=0.6, metavar="SECONDS",
-                   help="pause before each computer move (default 0.6)")
-    p.add_argument("--show-delay", type=argtypes.seconds, default=1.0, metavar="SECONDS",
-                   help="pause per combination counted in the show (default 1.0)")
-    p.add_argument("--size", default="1280x800", metavar="WxH", help="window size (default 1280x800)")
-    p.add_argument("--data-dir", type=Path, default=None,
-                   help="where the autosave and history live (default: the user's data directory)")
+    p.add_argument(
+        "--watch",
+        nargs=2,
+        metavar=("A", "B"),
+        default=None,
+        help="two agents play each other on the table",
+    )
+    p.add_argument(
+        "--autoplay",
+        type=argtypes.positive_int,
+        default=None,
+        metavar="N",
+        help="play N decisions headless (the person's seat steered by --pilot)",
+    )
+    p.add_argument(
+        "--screenshots",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="with --autoplay: save PNG screenshots in DIR",
+    )
+    p.add_argument(
+        "--pilot", default="random", help="agent that steers the person's seat in --autoplay"
+    )
+    p.add_argument(
+        "--delay",
+        type=argtypes.seconds,
+        default=0.6,
+        metavar="SECONDS",
+        help="pause before each computer move (default 0.6)",
+    )
+    p.add_argument(
+        "--show-delay",
+        type=argtypes.seconds,
+        default=1.0,
+        metavar="SECONDS",
+        help="pause per combination counted in the show (default 1.0)",
+    )
+    p.add_argument(
+        "--size", default="1280x800", metavar="WxH", help="window size (default 1280x800)"
+    )
+    p.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="where the autosave and history live (default: the user's data directory)",
+    )
 
 
 def resolve_opponent(name: str) -> str:
@@ -96,7 +145,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         import arcade  # noqa: F401
     except ImportError:
-        print("cribbage play: the game needs Arcade: pip install 'cribbage-env[gui]'", file=sys.stderr)
+        print(
+            "cribbage play: the game needs Arcade: pip install 'cribbage-env[gui]'", file=sys.stderr
+        )
         return 1
     from .controller import TableController
     from .gui.app import GameWindow, Settings, autoplay
@@ -105,32 +156,52 @@ def run(args: argparse.Namespace) -> int:
 
     level = args.opponent if args.opponent in LEVEL_NAMES else "medium"
     options = StartOptions(level=level, hotseat=args.hotseat, lang=lang)
-    settings = Settings(computer_delay=args.delay, show_delay=args.show_delay,
-                        threaded=not headless, seed=args.seed, watch=watch)
+    settings = Settings(
+        computer_delay=args.delay,
+        show_delay=args.show_delay,
+        threaded=not headless,
+        seed=args.seed,
+        watch=watch,
+    )
     store = SaveStore(args.data_dir) if not watch else None
     try:
-        window = GameWindow(settings=settings, store=store, options=options,
-                            fullscreen=args.fullscreen, size=size)
+        window = GameWindow(
+            settings=settings, store=store, options=options, fullscreen=args.fullscreen, size=size
+        )
     except Exception as exc:  # noqa: BLE001 - no GL / no display: say so, no traceback
         print(f"cribbage play: cannot open a window: {exc}", file=sys.stderr)
         return 1
     seed = args.seed
     if seed is None:  # a fresh game each time; headless autoplay stays reproducible
-        seed = 0 if headless else int(time.time_ns() % 2_000_000_000)
+        from .seeds import new_game_seed
+
+        seed = 0 if headless else new_game_seed()
+    # Headless autoplay is a reproducible demo: its agents' seed is pinned (no secret to keep).
+    agent_seed = 0 if headless else None
     if watch:
-        window.start_table(TableController(seed, mode="watch", agents=watch, lang=lang))
+        window.start_table(
+            TableController(seed, mode="watch", agents=watch, lang=lang, agent_seed=agent_seed)
+        )
     elif headless or args.opponent not in LEVEL_NAMES:
         from .controller import Mode
 
-        window.start_table(TableController(seed, mode=Mode.HOTSEAT if args.hotseat
-                                           else Mode.COMPUTER, opponent=opponent, lang=lang))
+        window.start_table(
+            TableController(
+                seed,
+                mode=Mode.HOTSEAT if args.hotseat else Mode.COMPUTER,
+                opponent=opponent,
+                lang=lang,
+                agent_seed=agent_seed,
+            )
+        )
     if headless:
-        shots = autoplay(window, args.autoplay, args.screenshots, pilot=args.pilot,
-                         seed=seed)
+        shots = autoplay(window, args.autoplay, args.screenshots, pilot=args.pilot, seed=seed)
         ctl = window.ctl
         if ctl is not None:
-            print(f"played {len(ctl.decisions)} decisions; scores {ctl.game.scores}"
-                  + (f"; winner {ctl.name(ctl.game.winner)}" if ctl.game.is_over else ""))
+            print(
+                f"played {len(ctl.decisions)} decisions; scores {ctl.game.scores}"
+                + (f"; winner {ctl.name(ctl.game.winner)}" if ctl.game.is_over else "")
+            )
         if args.screenshots is not None:
             print(f"saved {len(shots)} screenshots in {args.screenshots}")
         window.close()
@@ -139,4 +210,3 @@ def run(args: argparse.Namespace) -> int:
 
     arcade.run()
     return 0
-

@@ -21,14 +21,33 @@ from .i18n import N_, Catalog, system_language
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", type=Path, metavar="FILE", help="a game record (JSON)")
     p.add_argument("--text", action="store_true", help="print the game deal by deal instead")
-    p.add_argument("--lang", choices=("es", "fr", "en"), default=None,
-                   help="language (default: from the system locale, else English)")
-    p.add_argument("--delay", type=float, default=0.8, metavar="SECONDS",
-                   help="pause between decisions on the table (default 0.8)")
-    p.add_argument("--screenshots", type=Path, default=None, metavar="DIR",
-                   help="replay headless and save the table as PNGs in DIR (no display needed)")
-    p.add_argument("--every", type=int, default=1, metavar="N",
-                   help="with --screenshots: keep one decision in N (default 1)")
+    p.add_argument(
+        "--lang",
+        choices=("es", "fr", "en"),
+        default=None,
+        help="language (default: from the system locale, else English)",
+    )
+    p.add_argument(
+        "--delay",
+        type=float,
+        default=0.8,
+        metavar="SECONDS",
+        help="pause between decisions on the table (default 0.8)",
+    )
+    p.add_argument(
+        "--screenshots",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="replay headless and save the table as PNGs in DIR (no display needed)",
+    )
+    p.add_argument(
+        "--every",
+        type=int,
+        default=1,
+        metavar="N",
+        help="with --screenshots: keep one decision in N (default 1)",
+    )
 
 
 def load(path: Path) -> ce.GameState:
@@ -68,8 +87,10 @@ def game_text(g: ce.GameState, cat: Catalog) -> str:
         return " ".join(card_label(c, cat) for c in cs)
 
     def reasons(items) -> str:
-        return ", ".join(tr(PLAY_REASONS.get(r.kind, N_("{points} points")), n=len(r.cards),
-                            points=r.points) for r in items)
+        return ", ".join(
+            tr(PLAY_REASONS.get(r.kind, N_("{points} points")), n=len(r.cards), points=r.points)
+            for r in items
+        )
 
     out = [tr("Game record: seed {seed}, {n} decisions", seed=g.seed, n=len(g.decisions))]
     for e in g.events:
@@ -88,43 +109,76 @@ def game_text(g: ce.GameState, cat: Catalog) -> str:
             out.append("  " + tr("{name}'s hand", name=name(pone)) + ": " + cards(e.cards[:6]))
             out.append("  " + tr("{name}'s hand", name=name(e.player)) + ": " + cards(e.cards[6:]))
         elif k is EventKind.DISCARD:
-            out.append("  " + tr("{name} puts two cards in the crib", name=name(e.player))
-                       + ": " + cards(e.cards))
+            out.append(
+                "  "
+                + tr("{name} puts two cards in the crib", name=name(e.player))
+                + ": "
+                + cards(e.cards)
+            )
         elif k is EventKind.STARTER:
             out.append("  " + tr("Starter: {card}", card=cards(e.cards)))
         elif k is EventKind.PLAY:
-            line = tr("{name} plays {card} ({count})", name=name(e.player), card=cards(e.cards[-1:]),
-                      count=e.count)
+            line = tr(
+                "{name} plays {card} ({count})",
+                name=name(e.player),
+                card=cards(e.cards[-1:]),
+                count=e.count,
+            )
             if e.points:
                 line += f" — {reasons(e.reasons)} {sc}"
             out.append("    " + line)
         elif k is EventKind.GO:
             out.append("    " + tr("{name} says Go", name=name(e.player)))
         elif k is EventKind.SCORE:
-            out.append("    " + tr("{name}: {what}", name=name(e.player), what=reasons(e.reasons))
-                       + f" {sc}")
+            out.append(
+                "    "
+                + tr("{name}: {what}", name=name(e.player), what=reasons(e.reasons))
+                + f" {sc}"
+            )
         elif k is EventKind.SHOW:
-            title = tr(N_("{name}'s crib") if e.what == "crib" else N_("{name}'s hand"),
-                       name=name(e.player))
+            title = tr(
+                N_("{name}'s crib") if e.what == "crib" else N_("{name}'s hand"),
+                name=name(e.player),
+            )
             running = 0
             said = []
             for r in e.reasons:
                 running += r.points
-                said.append(tr(SHOW_LINES.get(r.kind, N_("{points} points")), total=running,
-                               n=len(r.cards), points=r.points))
-            total = (tr("{title}: {points} points", title=title, points=e.points) if e.points
-                     else tr("{title}: nineteen (nothing)", title=title))
-            out.append(f"  {title}: {cards(e.cards[:4])} + {cards(e.cards[4:])}"
-                       + (f" — {', '.join(said)}" if said else ""))
+                said.append(
+                    tr(
+                        SHOW_LINES.get(r.kind, N_("{points} points")),
+                        total=running,
+                        n=len(r.cards),
+                        points=r.points,
+                    )
+                )
+            total = (
+                tr("{title}: {points} points", title=title, points=e.points)
+                if e.points
+                else tr("{title}: nineteen (nothing)", title=title)
+            )
+            out.append(
+                f"  {title}: {cards(e.cards[:4])} + {cards(e.cards[4:])}"
+                + (f" — {', '.join(said)}" if said else "")
+            )
             out.append(f"    {total} {sc}")
         elif k is EventKind.GAME_OVER:
             out.append("")
-            out.append(tr("{name} wins!", name=name(e.player)) + " "
-                       + tr("Final score: {a} – {b}", a=g.scores[0], b=g.scores[1]))
+            out.append(
+                tr("{name} wins!", name=name(e.player))
+                + " "
+                + tr("Final score: {a} – {b}", a=g.scores[0], b=g.scores[1])
+            )
             level = ce.skunk_level(g.scores)
             if level > 1:
-                out.append(tr(N_("Skunk! ({points} game points)") if level == 2
-                              else N_("Double skunk! ({points} game points)"), points=level))
+                out.append(
+                    tr(
+                        N_("Skunk! ({points} game points)")
+                        if level == 2
+                        else N_("Double skunk! ({points} game points)"),
+                        points=level,
+                    )
+                )
     if not g.is_over:
         out.append("")
         out.append(tr("Game not finished: {a} – {b}", a=g.scores[0], b=g.scores[1]))
@@ -156,8 +210,14 @@ def run(args: argparse.Namespace) -> int:
     from .controller import Mode, TableController
     from .gui.app import GameWindow, Settings
 
-    ctl = TableController(g.seed, mode=Mode.WATCH, agents=("record", "record"), lang=lang,
-                          interactive_cuts=g.interactive_cuts, script=list(g.decisions))
+    ctl = TableController(
+        g.seed,
+        mode=Mode.WATCH,
+        agents=("record", "record"),
+        lang=lang,
+        interactive_cuts=g.interactive_cuts,
+        script=list(g.decisions),
+    )
     try:
         window = GameWindow(settings=Settings(computer_delay=args.delay, threaded=False))
     except Exception as exc:  # noqa: BLE001 - no GL: say so, no traceback
@@ -169,8 +229,10 @@ def run(args: argparse.Namespace) -> int:
 
         shots = autoplay(window, len(g.decisions), args.screenshots, every=args.every)
         window.close()
-        print(f"replayed {len(ctl.decisions)} decisions; saved {len(shots)} screenshots in "
-              f"{args.screenshots}")
+        print(
+            f"replayed {len(ctl.decisions)} decisions; saved {len(shots)} screenshots in "
+            f"{args.screenshots}"
+        )
         return 0
     arcade.run()
     return 0

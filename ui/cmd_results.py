@@ -20,11 +20,20 @@ from .bench_report import format_summary, pairing_rows, to_csv
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("runs", nargs="*", type=argtypes.whole_number(1, "a run id (a positive integer)"), metavar="RUN",
-                   help="none: list runs; one: show it; two: compare them")
-    p.add_argument("--db", type=Path, default=None, help=f"results database (default {default_db_path()})")
+    p.add_argument(
+        "runs",
+        nargs="*",
+        type=argtypes.run_id,
+        metavar="RUN",
+        help="none: list runs; one: show it; two: compare them",
+    )
+    p.add_argument(
+        "--db", type=Path, default=None, help=f"results database (default {default_db_path()})"
+    )
     p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("--csv", type=Path, default=None, metavar="FILE", help="write the table to FILE as CSV")
+    p.add_argument(
+        "--csv", type=Path, default=None, metavar="FILE", help="write the table to FILE as CSV"
+    )
     p.add_argument("--per-game", action="store_true", help="with one RUN: export one row per game")
 
 
@@ -33,15 +42,25 @@ def _err(msg: str) -> None:
 
 
 def _list_row(r: dict) -> dict:
-    return {"id": r["id"], "created": r["created"], "status": r["status"], "agents": " ".join(r["agents"]),
-            "games_per_pairing": r["games"], "games_done": r["games_done"],
-            "games_planned": r["games"] * len(r["params"].get("pairings", [None])), "seed": r["seed"],
-            "duplicate": r["duplicate"], "backend": r["backend"], "workers": r["workers"],
-            "elapsed_s": None if r["elapsed"] is None else round(r["elapsed"], 2)}
+    return {
+        "id": r["id"],
+        "created": r["created"],
+        "status": r["status"],
+        "agents": " ".join(r["agents"]),
+        "games_per_pairing": r["games"],
+        "games_done": r["games_done"],
+        "games_planned": r["games"] * len(r["params"].get("pairings", [None])),
+        "seed": r["seed"],
+        "duplicate": r["duplicate"],
+        "backend": r["backend"],
+        "workers": r["workers"],
+        "elapsed_s": None if r["elapsed"] is None else round(r["elapsed"], 2),
+    }
 
 
 def compare(run1: dict, run2: dict) -> list[dict]:
     """Pairings (same agents, either order) in both runs, with the change in A's figures."""
+
     def index(run: dict) -> dict:
         out = {}
         for p in (run.get("summary") or {}).get("pairings", []):
@@ -60,20 +79,31 @@ def compare(run1: dict, run2: dict) -> list[dict]:
         wr2 = 1 - q["win_rate"] if flip else q["win_rate"]
         lo2, hi2 = (1 - q["win_rate_ci"][1], 1 - q["win_rate_ci"][0]) if flip else q["win_rate_ci"]
         mm2 = -q["mean_margin"] if flip else q["mean_margin"]
-        rows.append({
-            "agent_a": key[0], "agent_b": key[1],
-            "games_1": p["games"], "win_rate_1": p["win_rate"], "ci_1": p["win_rate_ci"],
-            "games_2": q["games"], "win_rate_2": round(wr2, 4), "ci_2": [round(lo2, 4), round(hi2, 4)],
-            "win_rate_change": round(wr2 - p["win_rate"], 4),
-            "overlapping_ci": not (hi2 < p["win_rate_ci"][0] or lo2 > p["win_rate_ci"][1]),
-            "mean_margin_1": p["mean_margin"], "mean_margin_2": mm2,
-        })
+        rows.append(
+            {
+                "agent_a": key[0],
+                "agent_b": key[1],
+                "games_1": p["games"],
+                "win_rate_1": p["win_rate"],
+                "ci_1": p["win_rate_ci"],
+                "games_2": q["games"],
+                "win_rate_2": round(wr2, 4),
+                "ci_2": [round(lo2, 4), round(hi2, 4)],
+                "win_rate_change": round(wr2 - p["win_rate"], 4),
+                "overlapping_ci": not (hi2 < p["win_rate_ci"][0] or lo2 > p["win_rate_ci"][1]),
+                "mean_margin_1": p["mean_margin"],
+                "mean_margin_2": mm2,
+            }
+        )
     return rows
 
 
 def run(args: argparse.Namespace) -> int:
     if len(args.runs) > 2:
-        print("usage: cribbage results [RUN [RUN2]] [--db PATH] [--json] [--csv FILE]", file=sys.stderr)
+        print(
+            "usage: cribbage results [RUN [RUN2]] [--db PATH] [--json] [--csv FILE]",
+            file=sys.stderr,
+        )
         _err("error: give no run (list), one (show) or two (compare)")
         return 2
     if args.per_game and len(args.runs) != 1:
@@ -81,22 +111,43 @@ def run(args: argparse.Namespace) -> int:
         _err("error: --per-game exports the games of exactly one run")
         return 2
     try:
-        with ResultsStore(args.db if args.db is not None else default_db_path(), create=False) as store:
+        with ResultsStore(
+            args.db if args.db is not None else default_db_path(), create=False
+        ) as store:
             if not args.runs:
                 runs = [_list_row(r) for r in store.runs()]
                 payload, table = {"db": str(store.path), "runs": runs}, runs
                 text = _format_list(runs, store.path)
             elif len(args.runs) == 1:
                 run_ = store.run(args.runs[0])
-                payload = {k: run_[k] for k in run_ if k != "summary"} | {"summary": run_["summary"]}
+                payload = {k: run_[k] for k in run_ if k != "summary"} | {
+                    "summary": run_["summary"]
+                }
                 if args.per_game:
                     games = store.games(run_["id"])
-                    cols = (["pairing", "index", "swapped", "seed", "winner", "score0", "score1", "first_dealer",
-                             "deals"] + [f"s{s}_{f}" for s in (0, 1) for f in SEAT_FIELDS] + ["moves"])
+                    cols = (
+                        [
+                            "pairing",
+                            "index",
+                            "swapped",
+                            "seed",
+                            "winner",
+                            "score0",
+                            "score1",
+                            "first_dealer",
+                            "deals",
+                        ]
+                        + [f"s{s}_{f}" for s in (0, 1) for f in SEAT_FIELDS]
+                        + ["moves"]
+                    )
                     table = [dict(zip(cols, game_row(g), strict=True)) for g in games]
                     payload["games"] = table
                 else:
-                    table = pairing_rows(run_["summary"]) if run_.get("summary", {}).get("pairings") else []
+                    table = (
+                        pairing_rows(run_["summary"])
+                        if run_.get("summary", {}).get("pairings")
+                        else []
+                    )
                 text = _format_run(run_)
             else:
                 r1, r2 = store.run(args.runs[0]), store.run(args.runs[1])
@@ -111,7 +162,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(text)
     if args.csv is not None:
-        flat = [{k: (" ".join(map(str, v)) if isinstance(v, list) else v) for k, v in row.items()} for row in table]
+        flat = [
+            {k: (" ".join(map(str, v)) if isinstance(v, list) else v) for k, v in row.items()}
+            for row in table
+        ]
         try:
             args.csv.write_text(to_csv(flat))
         except OSError as exc:
@@ -123,20 +177,26 @@ def run(args: argparse.Namespace) -> int:
 def _format_list(runs: list[dict], path) -> str:
     if not runs:
         return f"no runs in {path}"
-    lines = [f"runs in {path}",
-             f"{'id':>4} {'created (UTC)':<25} {'status':<11} {'games':>11} {'seed':>6} {'backend':<8} agents"]
+    lines = [
+        f"runs in {path}",
+        f"{'id':>4} {'created (UTC)':<25} {'status':<11} {'games':>11} {'seed':>6} {'backend':<8} agents",
+    ]
     for r in runs:
-        lines.append(f"{r['id']:>4} {r['created']:<25} {r['status']:<11} "
-                     f"{str(r['games_done']) + '/' + str(r['games_planned']):>11} {r['seed']:>6} "
-                     f"{r['backend'] + ' x' + str(r['workers']):<8} {r['agents']}")
+        lines.append(
+            f"{r['id']:>4} {r['created']:<25} {r['status']:<11} "
+            f"{str(r['games_done']) + '/' + str(r['games_planned']):>11} {r['seed']:>6} "
+            f"{r['backend'] + ' x' + str(r['workers']):<8} {r['agents']}"
+        )
     return "\n".join(lines)
 
 
 def _format_run(r: dict) -> str:
-    head = (f"run {r['id']} ({r['status']}), {r['created']}: {' '.join(r['agents'])}; {r['games']} games per "
-            f"pairing, seed {r['seed']}, {'duplicate' if r['duplicate'] else 'single'} deals, "
-            f"{r['backend']} x{r['workers']}; versions {r['versions'].get('cribbage_env')} "
-            f"{r['versions'].get('git_commit', '')[:10]}")
+    head = (
+        f"run {r['id']} ({r['status']}), {r['created']}: {' '.join(r['agents'])}; {r['games']} games per "
+        f"pairing, seed {r['seed']}, {'duplicate' if r['duplicate'] else 'single'} deals, "
+        f"{r['backend']} x{r['workers']}; versions {r['versions'].get('cribbage_env')} "
+        f"{r['versions'].get('git_commit', '')[:10]}"
+    )
     summary = r.get("summary")
     if not summary or "pairings" not in summary:
         extra = (summary or {}).get("error", "no summary (the run did not finish)")
@@ -147,12 +207,20 @@ def _format_run(r: dict) -> str:
 def _format_compare(r1: dict, r2: dict, rows: list[dict]) -> str:
     if not rows:
         return f"runs {r1['id']} and {r2['id']} share no pairing"
-    lines = [f"{'pairing (A vs B)':<34} {'run ' + str(r1['id']) + ' win% A':>16} {'run ' + str(r2['id']) + ' win% A':>16}"
-             f" {'change':>7} {'CIs overlap':>11} {'margin 1':>9} {'margin 2':>9}"]
+    lines = [
+        f"{'pairing (A vs B)':<34} {'run ' + str(r1['id']) + ' win% A':>16} {'run ' + str(r2['id']) + ' win% A':>16}"
+        f" {'change':>7} {'CIs overlap':>11} {'margin 1':>9} {'margin 2':>9}"
+    ]
     for row in rows:
-        c1 = f"{100 * row['win_rate_1']:.1f} [{100 * row['ci_1'][0]:.0f},{100 * row['ci_1'][1]:.0f}]"
-        c2 = f"{100 * row['win_rate_2']:.1f} [{100 * row['ci_2'][0]:.0f},{100 * row['ci_2'][1]:.0f}]"
-        lines.append(f"{(row['agent_a'] + ' vs ' + row['agent_b'])[:34]:<34} {c1:>16} {c2:>16} "
-                     f"{100 * row['win_rate_change']:>+7.1f} {'yes' if row['overlapping_ci'] else 'NO':>11} "
-                     f"{row['mean_margin_1']:>+9.2f} {row['mean_margin_2']:>+9.2f}")
+        c1 = (
+            f"{100 * row['win_rate_1']:.1f} [{100 * row['ci_1'][0]:.0f},{100 * row['ci_1'][1]:.0f}]"
+        )
+        c2 = (
+            f"{100 * row['win_rate_2']:.1f} [{100 * row['ci_2'][0]:.0f},{100 * row['ci_2'][1]:.0f}]"
+        )
+        lines.append(
+            f"{(row['agent_a'] + ' vs ' + row['agent_b'])[:34]:<34} {c1:>16} {c2:>16} "
+            f"{100 * row['win_rate_change']:>+7.1f} {'yes' if row['overlapping_ci'] else 'NO':>11} "
+            f"{row['mean_margin_1']:>+9.2f} {row['mean_margin_2']:>+9.2f}"
+        )
     return "\n".join(lines)

@@ -37,35 +37,86 @@ def _opponent(text: str) -> tuple[str, float]:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--method", choices=("ppo", "dmc"), default="ppo",
-                   help="ppo: MaskablePPO (default); dmc: Deep Monte-Carlo (the neural agent)")
-    p.add_argument("--run-dir", type=Path, default=Path("runs/train"),
-                   help="where config.json, curve.json/png, checkpoints and the model go")
+    p.add_argument(
+        "--method",
+        choices=("ppo", "dmc"),
+        default="ppo",
+        help="ppo: MaskablePPO (default); dmc: Deep Monte-Carlo (the neural agent)",
+    )
+    p.add_argument(
+        "--run-dir",
+        type=Path,
+        default=Path("runs/train"),
+        help="where config.json, curve.json/png, checkpoints and the model go",
+    )
     p.add_argument("--resume", action="store_true", help="continue the run in --run-dir")
     p.add_argument("--seed", type=argtypes.seed, default=0)
-    p.add_argument("--reward", choices=REWARDS, default="points",
-                   help="env reward (ppo): points margin, win +-1, or equity (when the env has it)")
-    p.add_argument("--opponent", type=_opponent, action="append", default=None,
-                   metavar="SPEC[@W]", help="league member with weight (repeat); ppo default "
-                   "random; dmc default self@0.5 expectimax@0.3 snapshots@0.2")
+    p.add_argument(
+        "--reward",
+        choices=REWARDS,
+        default="points",
+        help="env reward (ppo): points margin, win +-1, or equity (when the env has it)",
+    )
+    p.add_argument(
+        "--opponent",
+        type=_opponent,
+        action="append",
+        default=None,
+        metavar="SPEC[@W]",
+        help="league member with weight (repeat); ppo default "
+        "random; dmc default self@0.5 expectimax@0.3 snapshots@0.2",
+    )
     p.add_argument("--timesteps", type=argtypes.positive_int, default=300_000, help="ppo steps")
-    p.add_argument("--eval-every", type=argtypes.positive_int, default=50_000,
-                   help="ppo: checkpoint + ladder evaluation every K steps")
-    p.add_argument("--snapshot-every", type=argtypes.positive_int, default=50_000,
-                   help="ppo: add a frozen snapshot to the league every K steps")
-    p.add_argument("--max-illegal", type=argtypes.whole_number(0, "an integer >= 0"), default=0,
-                   help="ppo: truncate an episode after N consecutive illegal picks (0: off)")
-    p.add_argument("--generations", type=argtypes.positive_int, default=1,
-                   help="dmc: learning-from-play stages after the warm start")
-    p.add_argument("--shards", type=argtypes.positive_int, default=200,
-                   help="dmc: data shards per generation (20 games each)")
+    p.add_argument(
+        "--eval-every",
+        type=argtypes.positive_int,
+        default=50_000,
+        help="ppo: checkpoint + ladder evaluation every K steps",
+    )
+    p.add_argument(
+        "--snapshot-every",
+        type=argtypes.positive_int,
+        default=50_000,
+        help="ppo: add a frozen snapshot to the league every K steps",
+    )
+    p.add_argument(
+        "--max-illegal",
+        type=argtypes.whole_number(0, "an integer >= 0"),
+        default=0,
+        help="ppo: truncate an episode after N consecutive illegal picks (0: off)",
+    )
+    p.add_argument(
+        "--generations",
+        type=argtypes.positive_int,
+        default=1,
+        help="dmc: learning-from-play stages after the warm start",
+    )
+    p.add_argument(
+        "--shards",
+        type=argtypes.positive_int,
+        default=200,
+        help="dmc: data shards per generation (20 games each)",
+    )
     p.add_argument("--epochs", type=argtypes.positive_int, default=8, help="dmc: epochs per fit")
-    p.add_argument("--eval-games", type=argtypes.whole_number(0, "an even integer >= 0"),
-                   default=None, help="games per ladder opponent (ppo 400, dmc 2000; 0 = none)")
-    p.add_argument("--ladder", nargs="+", default=None, metavar="AGENT",
-                   help="evaluation opponents (default random greedy expectimax expert)")
-    p.add_argument("--workers", type=argtypes.positive_int, default=2,
-                   help="processes for data and evaluation (default 2)")
+    p.add_argument(
+        "--eval-games",
+        type=argtypes.whole_number(0, "an even integer >= 0"),
+        default=None,
+        help="games per ladder opponent (ppo 400, dmc 2000; 0 = none)",
+    )
+    p.add_argument(
+        "--ladder",
+        nargs="+",
+        default=None,
+        metavar="AGENT",
+        help="evaluation opponents (default random greedy expectimax expert)",
+    )
+    p.add_argument(
+        "--workers",
+        type=argtypes.positive_int,
+        default=2,
+        help="processes for data and evaluation (default 2)",
+    )
     p.add_argument("--db", type=Path, default=None, help="results database (default: the user's)")
     prog = p.add_mutually_exclusive_group()
     prog.add_argument("--progress", dest="progress", action="store_true", default=None)
@@ -84,9 +135,15 @@ def _config(args):
     if args.method == "dmc":
         from agents.learn.dmc import DMCConfig
 
-        kw = dict(seed=args.seed, generations=args.generations, shards=args.shards,
-                  epochs_dmc=args.epochs, ladder=ladder, workers=args.workers,
-                  reward=args.reward)
+        kw = dict(
+            seed=args.seed,
+            generations=args.generations,
+            shards=args.shards,
+            epochs_dmc=args.epochs,
+            ladder=ladder,
+            workers=args.workers,
+            reward=args.reward,
+        )
         if args.opponent:
             kw["opponents"] = tuple(args.opponent)
         if args.eval_games is not None:
@@ -94,9 +151,16 @@ def _config(args):
         return DMCConfig(**kw)
     from agents.learn.ppo import PPOConfig
 
-    kw = dict(seed=args.seed, timesteps=args.timesteps, reward=args.reward, ladder=ladder,
-              eval_every=args.eval_every, snapshot_every=args.snapshot_every,
-              workers=args.workers, max_illegal=args.max_illegal)
+    kw = dict(
+        seed=args.seed,
+        timesteps=args.timesteps,
+        reward=args.reward,
+        ladder=ladder,
+        eval_every=args.eval_every,
+        snapshot_every=args.snapshot_every,
+        workers=args.workers,
+        max_illegal=args.max_illegal,
+    )
     if args.opponent:
         kw["opponents"] = tuple(args.opponent)
     if args.eval_games is not None:
@@ -123,14 +187,19 @@ def run(args) -> int:
     if args.eval_games is not None and args.eval_games % 2:
         return _err(f"--eval-games must be even (duplicate deals), got {args.eval_games}")
     cfg_path = args.run_dir / "config.json"
-    command = "cribbage train " + " ".join(shlex.quote(a) for a in sys.argv[2:]) \
-        if len(sys.argv) > 1 and sys.argv[1] == "train" else "cribbage train ..."
+    command = (
+        "cribbage train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+        if len(sys.argv) > 1 and sys.argv[1] == "train"
+        else "cribbage train ..."
+    )
     try:
         cfg = _config(args)
         if cfg_path.exists():
             if not args.resume:
-                return _err(f"{args.run_dir} holds a run already: add --resume to continue "
-                            "it, or choose another --run-dir")
+                return _err(
+                    f"{args.run_dir} holds a run already: add --resume to continue "
+                    "it, or choose another --run-dir"
+                )
             saved = json.loads(cfg_path.read_text())
             if saved["method"] != args.method:
                 return _err(f"{args.run_dir} is a {saved['method']} run, not {args.method}")
@@ -145,8 +214,12 @@ def run(args) -> int:
             for name in cfg.ladder:
                 make_agent(name)
             args.run_dir.mkdir(parents=True, exist_ok=True)
-            cfg_path.write_text(json.dumps({"method": args.method, "command": command,
-                                            "config": asdict(cfg)}, indent=1) + "\n")
+            cfg_path.write_text(
+                json.dumps(
+                    {"method": args.method, "command": command, "config": asdict(cfg)}, indent=1
+                )
+                + "\n"
+            )
     except (AgentSpecError, ValueError) as exc:
         return _err(str(exc))
     progress = sys.stderr.isatty() if args.progress is None else args.progress

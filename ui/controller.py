@@ -7,7 +7,10 @@ behaviour the rules card asks for (RULES R11) is unit-tested without a window:
 - selection and hint are previews that never touch the game (R11.2);
 - pass-and-play hides both hands until "See my hand" is pressed (R11.4);
 - undo goes back to before the human's last decision, taking back the computer's replies, and
-  redo restores exactly the same actions (R11.5); restart replays the same seed (R11.6).
+  redo restores exactly the same actions (R11.5); restart replays the same seed (R11.6);
+- in pass and play nobody can turn the other person's cards face up or replace their move by
+  undo, redo, restart or the menu: undo takes back only the decisions of the person to act, made
+  since the turn came to them, and restart waits for the end of the game.
 
 The game is a pure function of ``(seed, decisions)`` (see :mod:`cribbage_env.engine`): the
 controller keeps the decision list and a cursor over it and rebuilds the game on undo/redo.
@@ -138,9 +141,15 @@ class TableController:
         on_change: Callable[[TableController], None] | None = None,
         interactive_cuts: bool = True,
         script: Sequence[int] | None = None,
+        agent_seed: int | None = None,
     ) -> None:
+        from agents.seeding import check_agent_seed, new_agent_seed
+
         self.mode = Mode(mode)
         self.seed = int(seed)
+        #: Seeds the computer's (and the hint's) generators, independent of the game seed;
+        #: fresh from OS entropy unless given, and kept in the save (issue 15, leak 1).
+        self.agent_seed = new_agent_seed() if agent_seed is None else check_agent_seed(agent_seed)
         self.interactive_cuts = bool(interactive_cuts)
         #: Replay of a record: the decisions the "computers" make, in order (watch mode).
         self.script = list(script) if script is not None else None
@@ -266,8 +275,7 @@ class TableController:
         if self.mode is not Mode.HOTSEAT or self.show_running:
             return False
         p = self.to_act
-        return (p is not None and self.phase in (Phase.DISCARD, Phase.PLAY)
-                and self.revealed != p)
+        return p is not None and self.phase in (Phase.DISCARD, Phase.PLAY) and self.revealed != p
 
     def reveal(self) -> None:
         if self.needs_reveal:
@@ -381,12 +389,17 @@ class TableController:
             what = self._action_text(o.action)
             d = o.details
             if "hand_ev" in d and "crib_ev" in d:  # discards: hand EV, crib EV, net
-                text = self.tr("{cards}: hand {hand}, crib {crib}, net {net}", cards=what,
-                               hand=f"{d['hand_ev']:.1f}", crib=f"{d['crib_ev']:+.1f}",
-                               net=f"{o.value:.1f}")
+                text = self.tr(
+                    "{cards}: hand {hand}, crib {crib}, net {net}",
+                    cards=what,
+                    hand=f"{d['hand_ev']:.1f}",
+                    crib=f"{d['crib_ev']:+.1f}",
+                    net=f"{o.value:.1f}",
+                )
             else:
-                text = self.tr("{cards}: {value} points expected", cards=what,
-                               value=f"{o.value:.1f}")
+                text = self.tr(
+                    "{cards}: {value} points expected", cards=what, value=f"{o.value:.1f}"
+                )
             lines.append(("→ " if o.action == hint.action else "") + text)
         self.hint = HintView(hint.action, tuple(cards), tuple(lines))
         self.version += 1
@@ -406,9 +419,13 @@ class TableController:
 
     # ----------------------------------------------------------------------------- the computer
     def _rng(self, stream: int) -> np.random.Generator:
-        """Agent randomness: a function of the seed and the decision index, so undo/redo and
-        restart replay the computer's choices exactly."""
-        return np.random.default_rng([self.seed, stream, self._cursor])
+        """Agent randomness: a function of the agent seed, the game, the stream and the decision
+        index, so undo/redo and restart replay the computer's choices exactly. It is a one-way
+        hash with the independent agent seed (:mod:`agents.seeding`): nothing an agent can read
+        from its generator gives away the game seed, hence the deck (issue 15, leak 1)."""
+        from agents.seeding import agent_rng
+
+        return agent_rng(self.agent_seed, self.seed, stream, self._cursor)
 
     def computer_job(self) -> tuple[int, Callable[[], int]]:
         """(ticket, job): the job computes the computer's decision from a frozen PlayerView and
@@ -463,8 +480,8 @@ class TableController:
         prev_player = self.to_act
         prev_deal = self.game.deal_no
         self.game.apply(action)
-        del self._actions[self._cursor:]
-        del self._actors[self._cursor:]
+        del self._actions[self._cursor :]
+        del self._actors[self._cursor :]
         self._actions.append(action)
         self._actors.append(prev_player)
         self._cursor += 1
@@ -476,8 +493,11 @@ class TableController:
         self.hint = None
         self.focus = 0
         # Hands go face down between turns: a new player, a new deal, or a cut (R11.4).
-        if (self.to_act != prev_player or self.game.deal_no != prev_deal
-                or self.phase not in (Phase.DISCARD, Phase.PLAY)):
+        if (
+            self.to_act != prev_player
+            or self.game.deal_no != prev_deal
+            or self.phase not in (Phase.DISCARD, Phase.PLAY)
+        ):
             self.revealed = None
         self._read_new_events()
         self.version += 1
@@ -508,7 +528,7 @@ class TableController:
     def _read_new_events(self) -> None:
         """Turn what just happened into messages and a show sequence (public facts only)."""
         log = self.game.log
-        new = self.game.events[self._events_seen:]
+        new = self.game.events[self._events_seen :]
         self._events_seen = len(log)
         self._rebuild_cut_result()
         shows = []
@@ -516,26 +536,53 @@ class TableController:
             k = e.kind
             who = self.name(e.player) if e.player is not None else ""
             if k is EventKind.CUT_FOR_DEAL:
-                self._say(self._who(e.player, N_("You cut {card}"), N_("{name} cuts {card}"),
-                                    card=self.card(e.cards[0])))
+                self._say(
+                    self._who(
+                        e.player,
+                        N_("You cut {card}"),
+                        N_("{name} cuts {card}"),
+                        card=self.card(e.cards[0]),
+                    )
+                )
             elif k is EventKind.CUT_TIE:
                 self._say(self.tr("Tie: both cut the same rank. Cut again."))
             elif k is EventKind.FIRST_DEALER:
-                self._say(self._who(e.player, N_("You cut lower and deal first"),
-                                    N_("{name} cut lower and deals first")))
+                self._say(
+                    self._who(
+                        e.player,
+                        N_("You cut lower and deal first"),
+                        N_("{name} cut lower and deals first"),
+                    )
+                )
             elif k is EventKind.DEAL:
-                self._say(self._who(e.player, N_("Deal {n}: you deal"), N_("Deal {n}: {name} deals"),
-                                    n=e.deal + 1))
+                self._say(
+                    self._who(
+                        e.player,
+                        N_("Deal {n}: you deal"),
+                        N_("Deal {n}: {name} deals"),
+                        n=e.deal + 1,
+                    )
+                )
             elif k is EventKind.DISCARD:
-                self._say(self._who(e.player, N_("You put two cards in the crib"),
-                                    N_("{name} puts two cards in the crib")))
+                self._say(
+                    self._who(
+                        e.player,
+                        N_("You put two cards in the crib"),
+                        N_("{name} puts two cards in the crib"),
+                    )
+                )
             elif k is EventKind.STARTER:
                 self._say(self.tr("Starter: {card}", card=self.card(e.cards[0])))
             elif k is EventKind.PLAY:
                 card = self.card(e.cards[-1])
                 count = e.count
-                text = self._who(e.player, N_("You play {card} ({count})"),
-                                 N_("{name} plays {card} ({count})"), card=card, count=count)
+                text = self._who(
+                    e.player,
+                    N_("You play {card} ({count})"),
+                    N_("{name} plays {card} ({count})"),
+                    card=card,
+                    count=count,
+                )
                 if e.points:
                     text += " — " + self._reasons_text(e.reasons)
                 self._say(text)
@@ -554,8 +601,9 @@ class TableController:
         parts = []
         for r in reasons:
             n = len(r.cards)
-            parts.append(self.tr(PLAY_REASONS.get(r.kind, N_("{points} points")), n=n,
-                                 points=r.points))
+            parts.append(
+                self.tr(PLAY_REASONS.get(r.kind, N_("{points} points")), n=n, points=r.points)
+            )
         return ", ".join(parts)
 
     def _who(self, seat: int, you: str, other: str, **kwargs: object) -> str:
@@ -578,21 +626,55 @@ class TableController:
             before[e.player] -= e.points
             running = 0
             said: list[str] = []
-            steps.append(ShowStep(title, e.player, e.what, cards, starter, (), "", (), 0,
-                                  (before[0], before[1])))
+            steps.append(
+                ShowStep(
+                    title, e.player, e.what, cards, starter, (), "", (), 0, (before[0], before[1])
+                )
+            )
             for item in e.reasons:
                 running += item.points
-                line = self.tr(SHOW_LINES.get(item.kind, N_("{points} points")),
-                               total=running, n=len(item.cards), points=item.points)
+                line = self.tr(
+                    SHOW_LINES.get(item.kind, N_("{points} points")),
+                    total=running,
+                    n=len(item.cards),
+                    points=item.points,
+                )
                 said.append(line)
                 sc = list(before)
                 sc[e.player] += running
-                steps.append(ShowStep(title, e.player, e.what, cards, starter, tuple(item.cards),
-                                      line, tuple(said), running, (sc[0], sc[1])))
-            final = (self.tr("{title}: {points} points", title=title, points=running) if running
-                     else self.tr("{title}: nineteen (nothing)", title=title))
-            steps.append(ShowStep(title, e.player, e.what, cards, starter, (), final,
-                                  tuple(said) + (final,), running, e.scores))
+                steps.append(
+                    ShowStep(
+                        title,
+                        e.player,
+                        e.what,
+                        cards,
+                        starter,
+                        tuple(item.cards),
+                        line,
+                        tuple(said),
+                        running,
+                        (sc[0], sc[1]),
+                    )
+                )
+            final = (
+                self.tr("{title}: {points} points", title=title, points=running)
+                if running
+                else self.tr("{title}: nineteen (nothing)", title=title)
+            )
+            steps.append(
+                ShowStep(
+                    title,
+                    e.player,
+                    e.what,
+                    cards,
+                    starter,
+                    (),
+                    final,
+                    tuple(said) + (final,),
+                    running,
+                    e.scores,
+                )
+            )
         self.show_steps = steps
         self.show_intro = tuple(self.messages[-2:])
         self.show_pos = 0
@@ -661,27 +743,45 @@ class TableController:
 
     @property
     def can_undo(self) -> bool:
-        if self.mode is Mode.WATCH:
-            return self._cursor > 0
-        return any(self.is_human(self._actors[i]) for i in range(self._cursor))
+        return self._undo_target() is not None
 
     @property
     def can_redo(self) -> bool:
         return self._cursor < len(self._actions)
 
+    @property
+    def can_restart(self) -> bool:
+        """Pass and play: only before the first decision or after the game (a restart mid-game
+        would throw away the other person's moves and deal them the same cards again)."""
+        return self.mode is not Mode.HOTSEAT or self._cursor == 0 or self.game.is_over
+
+    def _undo_target(self) -> int | None:
+        """The cursor an undo goes back to, or None.
+
+        Pass and play: only the decisions of the person to act now, made since the turn came to
+        them. Once a decision passes the turn, the other person may hold the screen: undoing it
+        would let them see its maker's hand ("See my hand") and redo it without a trace, or
+        replace it (issue 15, leak 2)."""
+        cursor = self._cursor
+        if cursor == 0:
+            return None
+        if self.mode is Mode.WATCH:
+            return cursor - 1
+        if self.mode is Mode.HOTSEAT:
+            p = self.to_act
+            return cursor - 1 if p is not None and self._actors[cursor - 1] == p else None
+        return next((i for i in range(cursor - 1, -1, -1) if self.is_human(self._actors[i])), None)
+
     def _rebuild(self, cursor: int) -> None:
         self._cursor = cursor
-        self.game = ce.replay(self.seed, self._actions[:cursor],
-                              interactive_cuts=self.interactive_cuts)
+        self.game = ce.replay(
+            self.seed, self._actions[:cursor], interactive_cuts=self.interactive_cuts
+        )
         self._after_rebuild()
 
     def undo(self) -> bool:
         """Back to the moment before the person's last decision (computer replies too, R11.5)."""
-        if self.mode is Mode.WATCH:
-            target = self._cursor - 1 if self._cursor else None
-        else:
-            target = next((i for i in range(self._cursor - 1, -1, -1)
-                           if self.is_human(self._actors[i])), None)
+        target = self._undo_target()
         if target is None:
             return False
         self._rebuild(target)
@@ -704,20 +804,30 @@ class TableController:
             self.on_change(self)
         return True
 
-    def restart(self) -> None:
-        """The same game from the start: same seed, same shuffles, empty history (R11.6)."""
+    def restart(self) -> bool:
+        """The same game from the start: same seed, same shuffles, empty history (R11.6).
+
+        Refused (False) in pass and play while a game is under way (see :attr:`can_restart`)."""
+        if not self.can_restart:
+            return False
         self._actions, self._actors = [], []
         self._rebuild(0)
         if self.on_change is not None:
             self.on_change(self)
+        return True
 
     # ----------------------------------------------------------------------------- prompts
     def prompt(self) -> str:
         """The line that tells the person what happens now."""
         g = self.game
         if g.is_over:
-            return self._who(g.winner, N_("You win {a} to {b}"), N_("{name} wins {a} to {b}"),
-                             a=max(g.scores), b=min(g.scores))
+            return self._who(
+                g.winner,
+                N_("You win {a} to {b}"),
+                N_("{name} wins {a} to {b}"),
+                a=max(g.scores),
+                b=min(g.scores),
+            )
         if self.show_running:
             return self.tr("Counting the show")
         p = g.current_player
@@ -730,14 +840,21 @@ class TableController:
         if ph is Phase.CUT_FOR_DEAL:
             text = self.tr("Cut the deck for first deal: the lower card deals")
         elif ph is Phase.DEAL_CUT:
-            text = self._who(g.dealer, N_("Cut the deck: you deal"),
-                             N_("Cut the deck: {name} deals"))
+            text = self._who(
+                g.dealer, N_("Cut the deck: you deal"), N_("Cut the deck: {name} deals")
+            )
         elif ph is Phase.STARTER_CUT:
             text = self.tr("Cut the deck for the starter")
         elif ph is Phase.DISCARD:
-            text = (self.tr("Choose two cards for your crib") if g.dealer == p else
-                    self._who(g.dealer, N_("Choose two cards for your crib"),
-                              N_("Choose two cards for {name}'s crib")))
+            text = (
+                self.tr("Choose two cards for your crib")
+                if g.dealer == p
+                else self._who(
+                    g.dealer,
+                    N_("Choose two cards for your crib"),
+                    N_("Choose two cards for {name}'s crib"),
+                )
+            )
         else:
             text = self.tr("Play a card (count {count})", count=g.count)
         if self.mode is Mode.HOTSEAT:
@@ -748,8 +865,10 @@ class TableController:
         g = self.game
         if not g.is_over:
             return ()
-        lines = [self._who(g.winner, N_("You win!"), N_("{name} wins!")),
-                 self.tr("Final score: {a} – {b}", a=g.scores[0], b=g.scores[1])]
+        lines = [
+            self._who(g.winner, N_("You win!"), N_("{name} wins!")),
+            self.tr("Final score: {a} – {b}", a=g.scores[0], b=g.scores[1]),
+        ]
         level = ce.skunk_level(g.scores)
         if level == 2:
             lines.append(self.tr("Skunk! ({points} game points)", points=level))
@@ -764,6 +883,7 @@ class TableController:
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
             "seed": self.seed,
+            "agent_seed": self.agent_seed,
             "mode": self.mode.value,
             "agents": [s.spec for s in self.seats],
             "lang": self.lang,
@@ -778,8 +898,10 @@ class TableController:
         if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
             raise SaveError("not a cribbage-env saved game")
         if data.get("version") != SAVE_VERSION:
-            raise SaveError(f"saved game version {data.get('version')!r} is not supported "
-                            f"(this version reads {SAVE_VERSION})")
+            raise SaveError(
+                f"saved game version {data.get('version')!r} is not supported "
+                f"(this version reads {SAVE_VERSION})"
+            )
         try:
             seed = data["seed"]
             mode = Mode(data["mode"])
@@ -787,18 +909,24 @@ class TableController:
             lang = data.get("lang", "en")
             actions = [ce.parse_action(t) for t in data["decisions"]]
             cursor = data["cursor"]
+            agent_seed = data.get("agent_seed")  # saves before issue 15 have none: a fresh one
         except (KeyError, ValueError, TypeError) as exc:
             raise SaveError(f"saved game is incomplete or malformed: {exc}") from None
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
             raise SaveError(f"saved seed must be a non-negative integer, got {seed!r}")
         if not isinstance(agents, list) or len(agents) != 2:
             raise SaveError("saved game must name two seats")
-        if isinstance(cursor, bool) or not isinstance(cursor, int) or not 0 <= cursor <= len(actions):
+        if (
+            isinstance(cursor, bool)
+            or not isinstance(cursor, int)
+            or not 0 <= cursor <= len(actions)
+        ):
             raise SaveError(f"saved cursor {cursor!r} is outside 0..{len(actions)}")
         from .i18n import LANGUAGES
+
         if lang not in LANGUAGES:
             lang = "en"
-        kwargs: dict = {"mode": mode, "lang": lang}
+        kwargs: dict = {"mode": mode, "lang": lang, "agent_seed": agent_seed}
         if mode is Mode.COMPUTER:
             kwargs["opponent"] = agents[1]
         elif mode is Mode.WATCH:

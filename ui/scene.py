@@ -175,8 +175,9 @@ def hole_position(board: Rect, player: int, hole: int) -> tuple[float, float]:
 
 
 # --------------------------------------------------------------------------------- the table
-def _hand_row(cards: list[int | None], y: float, w: float, h: float, center: float,
-              gap: float = 12) -> list[Rect]:
+def _hand_row(
+    cards: list[int | None], y: float, w: float, h: float, center: float, gap: float = 12
+) -> list[Rect]:
     n = len(cards)
     total = n * w + (n - 1) * gap
     left = center - total / 2
@@ -202,16 +203,19 @@ def table_scene(ctl: TableController) -> Scene:
         s.labels.append(Label(tag, 30, y, 15, PLAYER_COLORS[seat], "left", bold=True))
         if view.go_said[seat] and g.phase is Phase.PLAY:
             gy = HEIGHT - 115 if seat == top else 275
-            s.labels.append(Label(tr("Go!"), 820 if seat == top else 30, gy, 22, GOLD, "left",
-                                  bold=True))
+            s.labels.append(
+                Label(tr("Go!"), 820 if seat == top else 30, gy, 22, GOLD, "left", bold=True)
+            )
 
     # ---- opponent hand (always face down unless watching)
     # Everything below about cards comes from the drawn seat's PlayerView; the other hand is
     # only a number of backs unless it may be shown (watching two agents).
-    top_cards = (ctl.hand_cards(top) if ctl.hand_visible(top)
-                 else [None] * view.opponent_cards_left)
-    for card, r in zip(top_cards, _hand_row(list(top_cards), HEIGHT - 180, SMALL_W, SMALL_H,
-                                              center, 8), strict=True):
+    top_cards = ctl.hand_cards(top) if ctl.hand_visible(top) else [None] * view.opponent_cards_left
+    for card, r in zip(
+        top_cards,
+        _hand_row(list(top_cards), HEIGHT - 180, SMALL_W, SMALL_H, center, 8),
+        strict=True,
+    ):
         s.cards.append(CardItem(card, r))
 
     # ---- own hand
@@ -227,8 +231,16 @@ def table_scene(ctl: TableController) -> Scene:
         act = ctl.human_to_act and ctl.to_act == bottom
         dimmed = act and g.phase is Phase.PLAY and not ctl.selectable(card)
         rr = Rect(r.x, r.y + (30 if sel else 0), r.w, r.h)
-        s.cards.append(CardItem(card, rr, selected=sel, dimmed=dimmed,
-                                hinted=card in hint_cards, focus=act and i == ctl.focus))
+        s.cards.append(
+            CardItem(
+                card,
+                rr,
+                selected=sel,
+                dimmed=dimmed,
+                hinted=card in hint_cards,
+                focus=act and i == ctl.focus,
+            )
+        )
         if act:
             s.targets.append(Target(f"card:{card}", Rect(r.x, r.y, r.w, r.h + 30)))
 
@@ -239,12 +251,24 @@ def table_scene(ctl: TableController) -> Scene:
     for i, _ in enumerate(crib):
         s.cards.append(CardItem(None, Rect(30 + i * 6, crib_y, SMALL_W, SMALL_H)))
     if g.deal_no >= 0 and g.phase is not Phase.CUT_FOR_DEAL:
-        s.labels.append(Label(tr("Crib: {name}", name=ctl.name(g.dealer)), 30,
-                              crib_y + SMALL_H + 14, 13, SOFT, "left"))
+        s.labels.append(
+            Label(
+                tr("Crib: {name}", name=ctl.name(g.dealer)),
+                30,
+                crib_y + SMALL_H + 14,
+                13,
+                SOFT,
+                "left",
+            )
+        )
         if g.phase is Phase.DISCARD and ctl.can_confirm:
             s.targets.append(Target("crib", crib_rect))
-            s.panels.append((Rect(crib_rect.x - 6, crib_rect.y - 6, crib_rect.w + 12,
-                                  crib_rect.h + 12), (255, 205, 60, 110)))
+            s.panels.append(
+                (
+                    Rect(crib_rect.x - 6, crib_rect.y - 6, crib_rect.w + 12, crib_rect.h + 12),
+                    (255, 205, 60, 110),
+                )
+            )
     deck_x = 170
     cutting = g.phase in CUT_SPREAD and not ctl.show_running
     if not cutting:  # while cutting, the deck is the spread itself
@@ -257,17 +281,20 @@ def table_scene(ctl: TableController) -> Scene:
     if g.phase is Phase.PLAY:
         older = [c for _, c in view.played if c not in view.sequence]
         for i, c in enumerate(older[-8:]):
-            s.cards.append(CardItem(c, Rect(370 + i * 22, 440, SMALL_W * 0.7, SMALL_H * 0.7),
-                                    dimmed=True))
+            s.cards.append(
+                CardItem(c, Rect(370 + i * 22, 440, SMALL_W * 0.7, SMALL_H * 0.7), dimmed=True)
+            )
         if ctl.can_confirm:  # tap the pile to lay the selected card, like the crib for discards
             pile = Rect(360, 330, 370, SMALL_H + 20)
-            s.panels.append((Rect(pile.x - 4, pile.y - 4, pile.w + 8, pile.h + 8),
-                             (255, 205, 60, 50)))
+            s.panels.append(
+                (Rect(pile.x - 4, pile.y - 4, pile.w + 8, pile.h + 8), (255, 205, 60, 50))
+            )
             s.targets.append(Target("pile", pile))
         for i, c in enumerate(view.sequence):
             s.cards.append(CardItem(c, Rect(370 + i * 46, 340, SMALL_W, SMALL_H)))
-        s.labels.append(Label(tr("Count: {count}", count=view.count), 830, 395, 26, GOLD,
-                              bold=True))
+        s.labels.append(
+            Label(tr("Count: {count}", count=view.count), 830, 395, 26, GOLD, bold=True)
+        )
 
     # ---- cut spreads (R2, R3.1, R5.1): one big target; where you tap is only a gesture
     if g.phase in CUT_SPREAD and not ctl.show_running:
@@ -283,8 +310,9 @@ def table_scene(ctl: TableController) -> Scene:
             if card is not None:
                 x = 720 + seat * 130
                 s.cards.append(CardItem(card, Rect(x, 440, SMALL_W, SMALL_H)))
-                s.labels.append(Label(ctl.name(seat), x + SMALL_W / 2, 440 + SMALL_H + 14, 13,
-                                      SOFT))
+                s.labels.append(
+                    Label(ctl.name(seat), x + SMALL_W / 2, 440 + SMALL_H + 14, 13, SOFT)
+                )
 
     # ---- prompt and recent messages
     s.labels.append(Label(ctl.prompt(), center + 60, 250, 19, WHITE, bold=True))
@@ -302,25 +330,45 @@ def table_scene(ctl: TableController) -> Scene:
     s.board = Board(Rect(TABLE_RIGHT + 20, 200, 250, 520), ctl.pegs(), names, scores)
     for seat in (0, 1):
         y = HEIGHT - 28 - seat * 32
-        s.labels.append(Label(ctl.short_name(seat), TABLE_RIGHT + 44, y, 16, PLAYER_COLORS[seat],
-                              "left", bold=True))
-        s.labels.append(Label(str(scores[seat]), WIDTH - 20, y, 20, PLAYER_COLORS[seat], "right",
-                              bold=True))
+        s.labels.append(
+            Label(
+                ctl.short_name(seat),
+                TABLE_RIGHT + 44,
+                y,
+                16,
+                PLAYER_COLORS[seat],
+                "left",
+                bold=True,
+            )
+        )
+        s.labels.append(
+            Label(str(scores[seat]), WIDTH - 20, y, 20, PLAYER_COLORS[seat], "right", bold=True)
+        )
 
     # ---- buttons
     bx, bw, bh = TABLE_RIGHT + 16, 124, 52
     s.buttons += [
         Button("undo", tr("Undo"), Rect(bx, 132, bw, bh), ctl.can_undo),
         Button("redo", tr("Redo"), Rect(bx + bw + 10, 132, bw, bh), ctl.can_redo),
-        Button("hint", tr("Hint"), Rect(bx, 72, bw, bh),
-               ctl.human_to_act and g.phase in (Phase.DISCARD, Phase.PLAY) and not ctl.needs_reveal),
-        Button("restart", tr("Restart"), Rect(bx + bw + 10, 72, bw, bh)),
+        Button(
+            "hint",
+            tr("Hint"),
+            Rect(bx, 72, bw, bh),
+            ctl.human_to_act and g.phase in (Phase.DISCARD, Phase.PLAY) and not ctl.needs_reveal,
+        ),
+        Button("restart", tr("Restart"), Rect(bx + bw + 10, 72, bw, bh), ctl.can_restart),
         Button("menu", tr("Menu"), Rect(bx, 12, bw * 2 + 10, bh)),
     ]
     if g.phase in (Phase.DISCARD, Phase.PLAY) and ctl.human_to_act and not ctl.needs_reveal:
-        s.buttons.append(Button("confirm", tr("Play card") if g.phase is Phase.PLAY
-                                else tr("To the crib"), Rect(820, 70, 150, 64),
-                                ctl.can_confirm, primary=True))
+        s.buttons.append(
+            Button(
+                "confirm",
+                tr("Play card") if g.phase is Phase.PLAY else tr("To the crib"),
+                Rect(820, 70, 150, 64),
+                ctl.can_confirm,
+                primary=True,
+            )
+        )
 
     # ---- modal overlays: hotseat reveal, the show, game over
     if show is not None:
@@ -332,10 +380,24 @@ def table_scene(ctl: TableController) -> Scene:
         o = s.layer = Scene()  # not modal: undo etc. stay available; hands stay face down
         r = Rect(200, 300, 600, 220)
         o.panels.append((r, PANEL))
-        o.labels.append(Label(tr("Pass the screen to {name}", name=ctl.name(p)), r.cx, r.y + 170,
-                              22, WHITE, bold=True))
-        o.buttons.append(Button("reveal", tr("See my hand — {name}", name=ctl.name(p)),
-                                Rect(r.cx - 200, r.y + 50, 400, 80), primary=True))
+        o.labels.append(
+            Label(
+                tr("Pass the screen to {name}", name=ctl.name(p)),
+                r.cx,
+                r.y + 170,
+                22,
+                WHITE,
+                bold=True,
+            )
+        )
+        o.buttons.append(
+            Button(
+                "reveal",
+                tr("See my hand — {name}", name=ctl.name(p)),
+                Rect(r.cx - 200, r.y + 50, 400, 80),
+                primary=True,
+            )
+        )
     return s
 
 
@@ -344,15 +406,17 @@ def _show_overlay(base: Scene, ctl: TableController, step) -> None:
     s = base.layer = Scene(modal=True)
     r = Rect(40, 130, 920, 560)
     s.panels.append((r, PANEL))
-    s.labels.append(Label(step.title, r.cx, r.y + r.h - 40, 24, PLAYER_COLORS[step.player],
-                          bold=True))
+    s.labels.append(
+        Label(step.title, r.cx, r.y + r.h - 40, 24, PLAYER_COLORS[step.player], bold=True)
+    )
     hl = set(step.highlight)
     cards = list(step.cards) + [step.starter]
     rects = _hand_row(cards, r.y + r.h - 250, CARD_W, CARD_H, r.cx, 16)
     for i, (c, rc) in enumerate(zip(cards, rects, strict=True)):
         x = rc.x + (24 if i == 4 else 0)
-        s.cards.append(CardItem(c, Rect(x, rc.y + (18 if c in hl else 0), rc.w, rc.h),
-                                highlight=c in hl))
+        s.cards.append(
+            CardItem(c, Rect(x, rc.y + (18 if c in hl else 0), rc.w, rc.h), highlight=c in hl)
+        )
     s.labels.append(Label(tr("Starter"), rects[4].cx + 24, rects[4].y - 14, 13, SOFT))
     for i, note in enumerate(ctl.show_intro):  # how the play ended, under the count
         s.labels.append(Label(note, r.x + 24, r.y + 70 - i * 22, 13, SOFT, "left"))
@@ -361,8 +425,9 @@ def _show_overlay(base: Scene, ctl: TableController, step) -> None:
         s.labels.append(Label(line, r.cx, r.y + 150 + (len(prev) - 1 - i) * 22, 15, SOFT))
     if step.line:
         s.labels.append(Label(step.line, r.cx, r.y + 105, 24, GOLD, bold=True))
-    s.buttons.append(Button("next", tr("Next"), Rect(r.x + r.w - 300, r.y + 20, 130, 56),
-                            primary=True))
+    s.buttons.append(
+        Button("next", tr("Next"), Rect(r.x + r.w - 300, r.y + 20, 130, 56), primary=True)
+    )
     s.buttons.append(Button("skip", tr("Skip"), Rect(r.x + r.w - 160, r.y + 20, 130, 56)))
 
 
@@ -372,16 +437,29 @@ def _game_over_overlay(base: Scene, ctl: TableController) -> None:
     r = Rect(150, 240, 700, 330)
     s.panels.append((r, PANEL))
     for i, line in enumerate(ctl.game_over_lines()):
-        s.labels.append(Label(line, r.cx, r.y + r.h - 60 - i * 42, 30 if i == 0 else 20,
-                              GOLD if i == 0 else WHITE, bold=i == 0))
-    s.buttons.append(Button("newgame", tr("New game"), Rect(r.cx - 250, r.y + 30, 230, 64),
-                            primary=True))
+        s.labels.append(
+            Label(
+                line,
+                r.cx,
+                r.y + r.h - 60 - i * 42,
+                30 if i == 0 else 20,
+                GOLD if i == 0 else WHITE,
+                bold=i == 0,
+            )
+        )
+    s.buttons.append(
+        Button("newgame", tr("New game"), Rect(r.cx - 250, r.y + 30, 230, 64), primary=True)
+    )
     s.buttons.append(Button("restart", tr("Restart"), Rect(r.cx + 20, r.y + 30, 230, 64)))
 
 
 # --------------------------------------------------------------------------------- start screen
-LEVEL_LABELS = {"easy": N_("Easy"), "medium": N_("Medium"), "hard": N_("Hard"),
-                "expert": N_("Expert")}
+LEVEL_LABELS = {
+    "easy": N_("Easy"),
+    "medium": N_("Medium"),
+    "hard": N_("Hard"),
+    "expert": N_("Expert"),
+}
 
 
 @dataclass
@@ -402,12 +480,27 @@ def start_scene(opts: StartOptions) -> Scene:
     s.labels.append(Label(tr("Cribbage"), WIDTH / 2, 690, 46, GOLD, bold=True))
     s.labels.append(Label(tr("Six cards, two players, first to 121"), WIDTH / 2, 638, 17, SOFT))
     rows = [
-        (tr("Opponent"), 500, [(f"level:{k}", tr(v), not opts.hotseat and opts.level == k)
-                               for k, v in LEVEL_LABELS.items()]),
-        (tr("Players"), 370, [("mode:computer", tr("Against the computer"), not opts.hotseat),
-                              ("mode:hotseat", tr("Pass and play"), opts.hotseat)]),
-        (tr("Language"), 240, [(f"lang:{k}", LANGUAGE_NAMES[k], opts.lang == k)
-                               for k in LANGUAGES]),
+        (
+            tr("Opponent"),
+            500,
+            [
+                (f"level:{k}", tr(v), not opts.hotseat and opts.level == k)
+                for k, v in LEVEL_LABELS.items()
+            ],
+        ),
+        (
+            tr("Players"),
+            370,
+            [
+                ("mode:computer", tr("Against the computer"), not opts.hotseat),
+                ("mode:hotseat", tr("Pass and play"), opts.hotseat),
+            ],
+        ),
+        (
+            tr("Language"),
+            240,
+            [(f"lang:{k}", LANGUAGE_NAMES[k], opts.lang == k) for k in LANGUAGES],
+        ),
     ]
     for title, y, choices in rows:
         s.labels.append(Label(title, WIDTH / 2, y + 82, 18, WHITE, bold=True))
@@ -415,12 +508,23 @@ def start_scene(opts: StartOptions) -> Scene:
         total = len(choices) * w + (len(choices) - 1) * 16
         for i, (bid, label, on) in enumerate(choices):
             enabled = not (bid.startswith("level:") and opts.hotseat)
-            s.buttons.append(Button(bid, label, Rect(WIDTH / 2 - total / 2 + i * (w + 16), y, w,
-                                                     56), enabled, toggled=on))
-    s.buttons.append(Button("play", tr("New game"), Rect(WIDTH / 2 - 330, 90, 310, 76),
-                            primary=True))
-    s.buttons.append(Button("continue", tr("Continue saved game"),
-                            Rect(WIDTH / 2 + 20, 90, 310, 76), opts.has_save))
+            s.buttons.append(
+                Button(
+                    bid,
+                    label,
+                    Rect(WIDTH / 2 - total / 2 + i * (w + 16), y, w, 56),
+                    enabled,
+                    toggled=on,
+                )
+            )
+    s.buttons.append(
+        Button("play", tr("New game"), Rect(WIDTH / 2 - 330, 90, 310, 76), primary=True)
+    )
+    s.buttons.append(
+        Button(
+            "continue", tr("Continue saved game"), Rect(WIDTH / 2 + 20, 90, 310, 76), opts.has_save
+        )
+    )
     if opts.message:
         s.labels.append(Label(opts.message, WIDTH / 2, 190, 13, GOLD, width=760))
     return s

@@ -42,8 +42,11 @@ class DMCConfig:
     epochs_dmc: int = 8
     lr: float = 1e-3
     #: league for generations >= 1 (name, weight): "self", an agent spec, or "snapshots".
-    opponents: tuple[tuple[str, float], ...] = (("self", 0.5), ("expectimax", 0.3),
-                                                ("snapshots", 0.2))
+    opponents: tuple[tuple[str, float], ...] = (
+        ("self", 0.5),
+        ("expectimax", 0.3),
+        ("snapshots", 0.2),
+    )
     eval_games: int = 2000
     ladder: tuple[str, ...] = LADDER
     workers: int = 2
@@ -67,9 +70,17 @@ def _bar(total: int, desc: str, progress: bool):
 
 
 def _generate(cfg: DMCConfig, run_dir: Path, gen: int, policy: str, league, progress: bool):
-    gcfg = GenConfig(seed=cfg.seed, gen=gen, shards=cfg.shards, games=cfg.games_per_shard,
-                     eps=cfg.eps, rate_play=cfg.rate_play, expected_shows=cfg.expected_shows,
-                     policy=policy, opponents=tuple(league))
+    gcfg = GenConfig(
+        seed=cfg.seed,
+        gen=gen,
+        shards=cfg.shards,
+        games=cfg.games_per_shard,
+        eps=cfg.eps,
+        rate_play=cfg.rate_play,
+        expected_shows=cfg.expected_shows,
+        policy=policy,
+        opponents=tuple(league),
+    )
     bar = _bar(cfg.shards, f"gen {gen} data", progress)
 
     def on_shard(done: int, total: int) -> None:
@@ -99,19 +110,31 @@ def _eval(cfg, run_dir, stage, path, steps, db, t0, meta_cmd):
     curve = json.loads(curve_path.read_text()) if curve_path.exists() else []
     if any(p["stage"] == stage for p in curve) or cfg.eval_games <= 0:
         return
-    rows = evaluate(f"neural:path={path}", cfg.ladder, cfg.eval_games, workers=cfg.workers,
-                    db=db, label=f"train {run_dir.name} {stage}")
+    rows = evaluate(
+        f"neural:path={path}",
+        cfg.ladder,
+        cfg.eval_games,
+        workers=cfg.workers,
+        db=db,
+        label=f"train {run_dir.name} {stage}",
+    )
     for r in rows:
         lo, hi = r["ci"]
-        _log(run_dir, f"{stage} vs {r['opponent']}: {r['win_rate']:.3f} ({lo:.3f}-{hi:.3f}) "
-                      f"over {r['games']} games")
-    curve = append_curve(run_dir, {"stage": stage, "steps": steps, "results": rows,
-                                   "wall_s": round(time.time() - t0, 1)})
+        _log(
+            run_dir,
+            f"{stage} vs {r['opponent']}: {r['win_rate']:.3f} ({lo:.3f}-{hi:.3f}) "
+            f"over {r['games']} games",
+        )
+    curve = append_curve(
+        run_dir,
+        {"stage": stage, "steps": steps, "results": rows, "wall_s": round(time.time() - t0, 1)},
+    )
     plot_curve(curve, run_dir / "curve.png")
 
 
-def train_dmc(cfg: DMCConfig, run_dir: Path, *, command: str, db=None,
-              progress: bool = False) -> Path:
+def train_dmc(
+    cfg: DMCConfig, run_dir: Path, *, command: str, db=None, progress: bool = False
+) -> Path:
     """Run (or resume) every stage; returns the path of the final model."""
     run_dir.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
@@ -126,8 +149,13 @@ def train_dmc(cfg: DMCConfig, run_dir: Path, *, command: str, db=None,
         data = load_shards(data_paths)
         nets = {}
         for kind in ("discard", "play"):
-            nets[kind], rep = fit(data, kind, "bc", FitConfig(epochs=cfg.epochs_bc, **fcfg),
-                                  log=lambda m: _log(run_dir, m))
+            nets[kind], rep = fit(
+                data,
+                kind,
+                "bc",
+                FitConfig(epochs=cfg.epochs_bc, **fcfg),
+                log=lambda m: _log(run_dir, m),
+            )
         save_nets(warm, nets["discard"], nets["play"], {**meta, "stage": "warm_start"})
     steps = _samples(data_paths)
     _eval(cfg, run_dir, "warm_start", warm, steps, db, t0, command)
@@ -143,21 +171,31 @@ def train_dmc(cfg: DMCConfig, run_dir: Path, *, command: str, db=None,
             d0, p0, _ = load_nets(prev)
             nets, margins = {}, {}
             for kind, init in (("discard", d0), ("play", p0)):
-                nets[kind], rep = fit(data, kind, "dmc",
-                                      FitConfig(epochs=cfg.epochs_dmc, **fcfg), init=init,
-                                      log=lambda m: _log(run_dir, m))
+                nets[kind], rep = fit(
+                    data,
+                    kind,
+                    "dmc",
+                    FitConfig(epochs=cfg.epochs_dmc, **fcfg),
+                    init=init,
+                    log=lambda m: _log(run_dir, m),
+                )
                 margins[f"margin_{kind}"] = str(rep["margin"])
-            save_nets(out, nets["discard"], nets["play"],
-                      {**meta, **margins, "stage": f"gen{gen}",
-                       "samples": str(_samples(data_paths))})
+            save_nets(
+                out,
+                nets["discard"],
+                nets["play"],
+                {**meta, **margins, "stage": f"gen{gen}", "samples": str(_samples(data_paths))},
+            )
         steps = _samples(data_paths)
         _eval(cfg, run_dir, f"gen{gen}", out, steps, db, t0, command)
         snapshots.append(str(out))
         prev = out
     final = run_dir / "model.npz"
     shutil.copyfile(prev, final)
-    _log(run_dir, f"final model {final} ({steps} sampled decisions, "
-                  f"{time.time() - t0:.0f} s this session)")
+    _log(
+        run_dir,
+        f"final model {final} ({steps} sampled decisions, {time.time() - t0:.0f} s this session)",
+    )
     return final
 
 

@@ -22,8 +22,9 @@ _RANKS = np.array(RANK[:52], dtype=np.intp)
 _VALUES = np.array(VALUE[:52], dtype=np.float32)
 _SUITS = np.arange(52, dtype=np.intp) // 13
 #: (15, 4) positions of the kept cards for each of the 15 discards, same order as DISCARD_INDEX.
-KEEP_INDEX = np.array([[i for i in range(6) if i not in pair] for pair in DISCARD_INDEX],
-                      dtype=np.intp)
+KEEP_INDEX = np.array(
+    [[i for i in range(6) if i not in pair] for pair in DISCARD_INDEX], dtype=np.intp
+)
 
 STATE_DIM = 6
 DISCARD_DIM = STATE_DIM + 13 + 13 + 13 + 14
@@ -34,9 +35,17 @@ def state_features(view: PlayerView) -> np.ndarray:
     """Role and board position (the game is to 121, R10.1)."""
     me, opp = view.scores[view.seat], view.scores[1 - view.seat]
     near = WINNING_SCORE - 15
-    return np.array([float(view.is_dealer), me / WINNING_SCORE, opp / WINNING_SCORE,
-                     float(me >= near), float(opp >= near), (me - opp) / 60.0],
-                    dtype=np.float32)
+    return np.array(
+        [
+            float(view.is_dealer),
+            me / WINNING_SCORE,
+            opp / WINNING_SCORE,
+            float(me >= near),
+            float(opp >= near),
+            (me - opp) / 60.0,
+        ],
+        dtype=np.float32,
+    )
 
 
 def _hist(ranks: np.ndarray, n: int) -> np.ndarray:
@@ -57,15 +66,35 @@ def discard_candidates(view: PlayerView, table) -> tuple[list[int], np.ndarray, 
     net = ev + crib
     kval = _VALUES[keep]
     six = np.broadcast_to(_hist(_RANKS[hand][None, :], 1), (15, 13))
-    extra = np.stack([
-        ev / 10, lo / 10, hi / 10, crib / 5, net / 10, (net - net.max()), (ev - ev.max()),
-        kval.sum(axis=1) / 40, (kval <= 4).sum(axis=1) / 4, (kval < 10).sum(axis=1) / 4,
-        (_SUITS[disc[:, 0]] == _SUITS[disc[:, 1]]).astype(np.float32),
-        (_SUITS[keep] == _SUITS[keep[:, :1]]).all(axis=1).astype(np.float32),
-        _VALUES[disc].sum(axis=1) / 20, (np.abs(dr[:, 0] - dr[:, 1]) <= 2).astype(np.float32),
-    ], axis=1).astype(np.float32)
-    x = np.concatenate([np.broadcast_to(state_features(view), (15, STATE_DIM)),
-                        _hist(kr, 15), _hist(dr, 15) * 1.5, six, extra], axis=1)
+    extra = np.stack(
+        [
+            ev / 10,
+            lo / 10,
+            hi / 10,
+            crib / 5,
+            net / 10,
+            (net - net.max()),
+            (ev - ev.max()),
+            kval.sum(axis=1) / 40,
+            (kval <= 4).sum(axis=1) / 4,
+            (kval < 10).sum(axis=1) / 4,
+            (_SUITS[disc[:, 0]] == _SUITS[disc[:, 1]]).astype(np.float32),
+            (_SUITS[keep] == _SUITS[keep[:, :1]]).all(axis=1).astype(np.float32),
+            _VALUES[disc].sum(axis=1) / 20,
+            (np.abs(dr[:, 0] - dr[:, 1]) <= 2).astype(np.float32),
+        ],
+        axis=1,
+    ).astype(np.float32)
+    x = np.concatenate(
+        [
+            np.broadcast_to(state_features(view), (15, STATE_DIM)),
+            _hist(kr, 15),
+            _hist(dr, 15) * 1.5,
+            six,
+            extra,
+        ],
+        axis=1,
+    )
     actions = [discard_action(int(min(a, b)), int(max(a, b))) for a, b in disc]
     return actions, x, net
 
@@ -89,11 +118,20 @@ def play_candidates(view: PlayerView, ranked) -> tuple[list[int], np.ndarray, np
     for p, c in view.played:
         if p != view.seat:
             opp_played[RANK[c]] += 1.0
-    ctx = np.array([view.count / 31, len(seq) / 8, view.opponent_cards_left / 4,
-                    len(view.hand) / 4, float(view.go_said[1 - view.seat]),
-                    float(view.go_said[view.seat]), float(view.count == 0),
-                    len(view.played) / 8, float(view.opponent_cards_left == 0)],
-                   dtype=np.float32)
+    ctx = np.array(
+        [
+            view.count / 31,
+            len(seq) / 8,
+            view.opponent_cards_left / 4,
+            len(view.hand) / 4,
+            float(view.go_said[1 - view.seat]),
+            float(view.go_said[view.seat]),
+            float(view.count == 0),
+            len(view.played) / 8,
+            float(view.opponent_cards_left == 0),
+        ],
+        dtype=np.float32,
+    )
     best = max(e.value for e in ranked)
     rows = np.zeros((n, PLAY_DIM), dtype=np.float32)
     values = np.zeros(n, dtype=np.float64)
@@ -107,15 +145,39 @@ def play_candidates(view: PlayerView, ranked) -> tuple[list[int], np.ndarray, np
         count = view.count + VALUE[card]
         cnt = np.zeros(32, dtype=np.float32)
         cnt[count if count < 31 else 0] = 1.0
-        est = np.array([e.now / 4, e.given_up / 4, e.counter / 4, e.go_chance, e.heuristic * 4,
-                        np.clip(e.value, -10, 10) / 4, np.clip(e.value - best, -10, 0) / 2,
-                        float(e.wins)], dtype=np.float32)
+        est = np.array(
+            [
+                e.now / 4,
+                e.given_up / 4,
+                e.counter / 4,
+                e.go_chance,
+                e.heuristic * 4,
+                np.clip(e.value, -10, 10) / 4,
+                np.clip(e.value - best, -10, 0) / 2,
+                float(e.wins),
+            ],
+            dtype=np.float32,
+        )
         rest = np.zeros(13, dtype=np.float32)
         fits = 0
         for c in view.hand:
             if c != card:
                 rest[RANK[c]] += 1.0
                 fits += VALUE[c] + count <= 31
-        rows[i] = np.concatenate([s, onehot, [VALUE[card] / 10], cnt, est, ctx, last, prev,
-                                  unseen, opp_played, rest, [fits / 3]])
+        rows[i] = np.concatenate(
+            [
+                s,
+                onehot,
+                [VALUE[card] / 10],
+                cnt,
+                est,
+                ctx,
+                last,
+                prev,
+                unseen,
+                opp_played,
+                rest,
+                [fits / 3],
+            ]
+        )
     return actions, rows, values

@@ -90,8 +90,9 @@ def choices(q: np.ndarray, margin: float) -> np.ndarray:
     return np.where(adv > margin, pick, 0)
 
 
-def evaluate(mlp: MLP, x: np.ndarray, g: np.ndarray, n: np.ndarray, t: np.ndarray,
-             margin: float = 0.0) -> dict:
+def evaluate(
+    mlp: MLP, x: np.ndarray, g: np.ndarray, n: np.ndarray, t: np.ndarray, margin: float = 0.0
+) -> dict:
     """Agreement with the teacher and the rollout gain of the net's choice over the teacher's,
     for the chosen margin and for each of :data:`MARGINS` (``gains``)."""
     b, k, d = x.shape
@@ -102,12 +103,23 @@ def evaluate(mlp: MLP, x: np.ndarray, g: np.ndarray, n: np.ndarray, t: np.ndarra
     gain = g[rows, pick] - g[rows, t]
     se = gain.std() / np.sqrt(max(b, 1))
     gains = {m: float((g[rows, choices(q, m)] - g[rows, t]).mean()) for m in MARGINS}
-    return {"samples": int(b), "agree": float((pick == t).mean()),
-            "gain": float(gain.mean()), "gain_se": float(se), "gains": gains}
+    return {
+        "samples": int(b),
+        "agree": float((pick == t).mean()),
+        "gain": float(gain.mean()),
+        "gain_se": float(se),
+        "gains": gains,
+    }
 
 
-def fit(data: dict[str, np.ndarray], kind: str, method: str, cfg: FitConfig,
-        init: MLP | None = None, log=print) -> tuple[MLP, dict]:
+def fit(
+    data: dict[str, np.ndarray],
+    kind: str,
+    method: str,
+    cfg: FitConfig,
+    init: MLP | None = None,
+    log=print,
+) -> tuple[MLP, dict]:
     """Train the ``kind`` ('discard' or 'play') net by ``method`` ('bc' or 'dmc')."""
     torch = _torch()
     x, g = data[f"{kind}_x"], data[f"{kind}_g"]
@@ -116,7 +128,9 @@ def fit(data: dict[str, np.ndarray], kind: str, method: str, cfg: FitConfig,
     order = rng.permutation(len(x))
     cut = int(len(x) * cfg.holdout)
     hold, train = order[:cut], order[cut:]
-    model = from_mlp(init, cfg.seed) if init is not None else build(x.shape[2], cfg.hidden, cfg.seed)
+    model = (
+        from_mlp(init, cfg.seed) if init is not None else build(x.shape[2], cfg.hidden, cfg.seed)
+    )
     opt = torch.optim.Adam(model.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
     steps = cfg.epochs * max(1, len(train) // cfg.batch)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, steps)
@@ -124,10 +138,16 @@ def fit(data: dict[str, np.ndarray], kind: str, method: str, cfg: FitConfig,
         perm = rng.permutation(train)
         total = 0.0
         for i in range(0, len(perm) - cfg.batch + 1, cfg.batch):
-            idx = np.sort(perm[i:i + cfg.batch])
-            loss = _loss(torch, model, torch.from_numpy(x[idx].astype(np.float32)),
-                         torch.from_numpy(g[idx]), torch.from_numpy(n[idx]),
-                         torch.from_numpy(t[idx]), method)
+            idx = np.sort(perm[i : i + cfg.batch])
+            loss = _loss(
+                torch,
+                model,
+                torch.from_numpy(x[idx].astype(np.float32)),
+                torch.from_numpy(g[idx]),
+                torch.from_numpy(n[idx]),
+                torch.from_numpy(t[idx]),
+                method,
+            )
             opt.zero_grad()
             loss.backward()
             opt.step()
@@ -135,13 +155,17 @@ def fit(data: dict[str, np.ndarray], kind: str, method: str, cfg: FitConfig,
             total += float(loss.detach()) * len(idx)
         mlp = to_mlp(model)
         report = evaluate(mlp, x[hold], g[hold], n[hold], t[hold])
-        log(f"{kind} {method} epoch {epoch + 1}/{cfg.epochs}: loss {total / max(len(train), 1):.4f} "
+        log(
+            f"{kind} {method} epoch {epoch + 1}/{cfg.epochs}: loss {total / max(len(train), 1):.4f} "
             f"held-out agree {report['agree']:.3f} gain {report['gain']:+.3f} "
-            f"(se {report['gain_se']:.3f}) over {report['samples']}")
+            f"(se {report['gain_se']:.3f}) over {report['samples']}"
+        )
     report["train_samples"] = int(len(train))
     report["margin"] = 0.0
     if method == "dmc":  # the margin with the best held-out gain (chosen on the held-out slice)
         report["margin"] = max(report["gains"], key=report["gains"].get)
-        log(f"{kind} margin {report['margin']}: held-out gains by margin "
-            + ", ".join(f"{m}: {v:+.3f}" for m, v in report["gains"].items()))
+        log(
+            f"{kind} margin {report['margin']}: held-out gains by margin "
+            + ", ".join(f"{m}: {v:+.3f}" for m, v in report["gains"].items())
+        )
     return to_mlp(model), report

@@ -65,8 +65,11 @@ def play_shard(cfg: GenConfig, data_dir: Path, i: int) -> Path:
     ss = np.random.SeedSequence(cfg.seed, spawn_key=(cfg.gen, i))
     seeds = ss.generate_state(cfg.games)
     rng = np.random.default_rng(ss.spawn(1)[0])
-    teacher = _cached("expectimax") if isinstance(_cached("expectimax"), ExpectimaxAgent) \
+    teacher = (
+        _cached("expectimax")
+        if isinstance(_cached("expectimax"), ExpectimaxAgent)
         else ExpectimaxAgent()
+    )
     learner = _cached(cfg.policy)
     names = [n for n, _ in cfg.opponents]
     weights = np.array([w for _, w in cfg.opponents], dtype=float)
@@ -81,8 +84,18 @@ def play_shard(cfg: GenConfig, data_dir: Path, i: int) -> Path:
             other = _cached(opp)
             policies = (learner, other) if seat == 0 else (other, learner)
             seats = (seat,)
-        play_episode(int(s), policies, seats, eps=cfg.eps, rate=rate, rng=rng, out=out,
-                     teacher=teacher, win_bonus=cfg.win_bonus, expected_shows=cfg.expected_shows)
+        play_episode(
+            int(s),
+            policies,
+            seats,
+            eps=cfg.eps,
+            rate=rate,
+            rng=rng,
+            out=out,
+            teacher=teacher,
+            win_bonus=cfg.win_bonus,
+            expected_shows=cfg.expected_shows,
+        )
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")
     np.savez(tmp, **out["discard"].arrays("discard"), **out["play"].arrays("play"))

@@ -13,8 +13,16 @@ from pathlib import Path
 LADDER = ("random", "greedy", "expectimax", "expert")
 
 
-def evaluate(spec: str, opponents, games: int, *, seed: int = 2026, workers: int = 1,
-             db: Path | None = None, label: str = "") -> list[dict]:
+def evaluate(
+    spec: str,
+    opponents,
+    games: int,
+    *,
+    seed: int = 2026,
+    workers: int = 1,
+    db: Path | None = None,
+    label: str = "",
+) -> list[dict]:
     """``spec`` against each opponent over ``games`` duplicate games; saved in the results store
     (unless ``db`` is ``False``). Returns one row per opponent."""
     from ..results_store import ResultsStore
@@ -28,20 +36,35 @@ def evaluate(spec: str, opponents, games: int, *, seed: int = 2026, workers: int
         run_id = None
         if store is not None:
             params = {**plan.params(), "label": label}
-            run_id = store.start_run(params, backend="pool" if workers > 1 else "serial",
-                                     workers=workers)
-        outcome = run_plan(plan, backend="pool" if workers > 1 else "serial", workers=workers,
-                           on_block=(lambda b, s=store, r=run_id: s.add_games(r, b))
-                           if store is not None else None)
+            run_id = store.start_run(
+                params, backend="pool" if workers > 1 else "serial", workers=workers
+            )
+        outcome = run_plan(
+            plan,
+            backend="pool" if workers > 1 else "serial",
+            workers=workers,
+            on_block=(lambda b, s=store, r=run_id: s.add_games(r, b))
+            if store is not None
+            else None,
+        )
         summary = outcome.summary()
         pair = summary["pairings"][0]
         if store is not None:
-            store.finish_run(run_id, "interrupted" if outcome.interrupted else "done", summary,
-                             outcome.elapsed)
+            store.finish_run(
+                run_id, "interrupted" if outcome.interrupted else "done", summary, outcome.elapsed
+            )
             store.close()
-        rows.append({"opponent": opp, "games": pair["games"], "win_rate": pair["win_rate"],
-                     "ci": pair["win_rate_ci"], "mean_margin": pair["mean_margin"],
-                     "run_id": run_id, "seconds": round(outcome.elapsed, 1)})
+        rows.append(
+            {
+                "opponent": opp,
+                "games": pair["games"],
+                "win_rate": pair["win_rate"],
+                "ci": pair["win_rate_ci"],
+                "mean_margin": pair["mean_margin"],
+                "run_id": run_id,
+                "seconds": round(outcome.elapsed, 1),
+            }
+        )
     return rows
 
 

@@ -11,8 +11,10 @@ class MLP:
     """``score(x)`` maps (n, d) candidate rows to (n,) values: ReLU hidden layers, linear output."""
 
     def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]]) -> None:
-        self.layers = [(np.ascontiguousarray(w, dtype=np.float32),
-                        np.ascontiguousarray(b, dtype=np.float32)) for w, b in layers]
+        self.layers = [
+            (np.ascontiguousarray(w, dtype=np.float32), np.ascontiguousarray(b, dtype=np.float32))
+            for w, b in layers
+        ]
 
     @property
     def in_dim(self) -> int:

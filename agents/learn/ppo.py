@@ -82,8 +82,11 @@ class League:
         self.snapshots.append(MaskablePPOAgent(str(path), deterministic=False))
 
     def sample(self):
-        live = [(n, w) for n, w in self.members
-                if (n != "snapshots" or self.snapshots) and (n != "self" or self.model)]
+        live = [
+            (n, w)
+            for n, w in self.members
+            if (n != "snapshots" or self.snapshots) and (n != "self" or self.model)
+        ]
         w = np.array([x for _, x in live], dtype=float)
         name = live[int(self.rng.choice(len(live), p=w / w.sum()))][0]
         if name == "self":
@@ -122,8 +125,9 @@ def _latest(ckpt_dir: Path) -> Path | None:
     return found[-1] if found else None
 
 
-def train_ppo(cfg: PPOConfig, run_dir: Path, *, command: str, db=None,
-              progress: bool = False) -> Path:
+def train_ppo(
+    cfg: PPOConfig, run_dir: Path, *, command: str, db=None, progress: bool = False
+) -> Path:
     """Train (or resume) MaskablePPO; returns the final model path (``model.zip``)."""
     import torch
     from sb3_contrib import MaskablePPO
@@ -142,10 +146,21 @@ def train_ppo(cfg: PPOConfig, run_dir: Path, *, command: str, db=None,
             if int(snap.stem.split("_")[1]) % cfg.snapshot_every == 0:
                 league.add_snapshot(snap)
     else:
-        model = MaskablePPO("MlpPolicy", env, n_steps=cfg.n_steps, batch_size=256, n_epochs=5,
-                            learning_rate=3e-4, gamma=0.99, gae_lambda=0.95, ent_coef=0.01,
-                            seed=cfg.seed, verbose=0, device="cpu",
-                            policy_kwargs={"net_arch": list(cfg.hidden)})
+        model = MaskablePPO(
+            "MlpPolicy",
+            env,
+            n_steps=cfg.n_steps,
+            batch_size=256,
+            n_epochs=5,
+            learning_rate=3e-4,
+            gamma=0.99,
+            gae_lambda=0.95,
+            ent_coef=0.01,
+            seed=cfg.seed,
+            verbose=0,
+            device="cpu",
+            policy_kwargs={"net_arch": list(cfg.hidden)},
+        )
     league.model = model
     env.reset(seed=cfg.seed + model.num_timesteps)
     t0 = time.time()
@@ -160,8 +175,13 @@ def train_ppo(cfg: PPOConfig, run_dir: Path, *, command: str, db=None,
             if progress:
                 from tqdm import tqdm
 
-                self.bar = tqdm(total=cfg.timesteps, initial=self.model.num_timesteps,
-                                unit="step", dynamic_ncols=True, desc="ppo")
+                self.bar = tqdm(
+                    total=cfg.timesteps,
+                    initial=self.model.num_timesteps,
+                    unit="step",
+                    dynamic_ncols=True,
+                    desc="ppo",
+                )
 
         def _on_step(self) -> bool:
             if self.bar is not None:
@@ -183,10 +203,23 @@ def train_ppo(cfg: PPOConfig, run_dir: Path, *, command: str, db=None,
         if step % cfg.snapshot_every == 0 and any(n == "snapshots" for n, _ in cfg.opponents):
             league.add_snapshot(path)
         if cfg.eval_games > 0:
-            rows = evaluate(f"maskable_ppo:path={path}", cfg.ladder, cfg.eval_games,
-                            workers=cfg.workers, db=db, label=f"train {run_dir.name} {step}")
-            curve = append_curve(run_dir, {"stage": f"step_{step}", "steps": step,
-                                           "results": rows, "wall_s": round(time.time() - t0, 1)})
+            rows = evaluate(
+                f"maskable_ppo:path={path}",
+                cfg.ladder,
+                cfg.eval_games,
+                workers=cfg.workers,
+                db=db,
+                label=f"train {run_dir.name} {step}",
+            )
+            curve = append_curve(
+                run_dir,
+                {
+                    "stage": f"step_{step}",
+                    "steps": step,
+                    "results": rows,
+                    "wall_s": round(time.time() - t0, 1),
+                },
+            )
             plot_curve(curve, run_dir / "curve.png")
 
     remaining = cfg.timesteps - model.num_timesteps
@@ -194,7 +227,11 @@ def train_ppo(cfg: PPOConfig, run_dir: Path, *, command: str, db=None,
         model.learn(total_timesteps=remaining, callback=Checkpoints(), reset_num_timesteps=False)
     final = run_dir / "model.zip"
     model.save(str(final))
-    (run_dir / "final.json").write_text(json.dumps(
-        {"command": command, "config": asdict(cfg), "timesteps": int(model.num_timesteps)},
-        indent=1) + "\n")
+    (run_dir / "final.json").write_text(
+        json.dumps(
+            {"command": command, "config": asdict(cfg), "timesteps": int(model.num_timesteps)},
+            indent=1,
+        )
+        + "\n"
+    )
     return final

@@ -47,12 +47,18 @@ class Batch:
 
     def arrays(self, prefix: str) -> dict[str, np.ndarray]:
         if not self.xs:
-            return {f"{prefix}_x": np.zeros((0, self.k, self.dim), np.float16),
-                    f"{prefix}_g": np.zeros((0, self.k), np.float32),
-                    f"{prefix}_n": np.zeros(0, np.int8), f"{prefix}_t": np.zeros(0, np.int8)}
-        return {f"{prefix}_x": np.stack(self.xs), f"{prefix}_g": np.stack(self.gs),
-                f"{prefix}_n": np.array(self.ns, np.int8),
-                f"{prefix}_t": np.array(self.teacher, np.int8)}
+            return {
+                f"{prefix}_x": np.zeros((0, self.k, self.dim), np.float16),
+                f"{prefix}_g": np.zeros((0, self.k), np.float32),
+                f"{prefix}_n": np.zeros(0, np.int8),
+                f"{prefix}_t": np.zeros(0, np.int8),
+            }
+        return {
+            f"{prefix}_x": np.stack(self.xs),
+            f"{prefix}_g": np.stack(self.gs),
+            f"{prefix}_n": np.array(self.ns, np.int8),
+            f"{prefix}_t": np.array(self.teacher, np.int8),
+        }
 
 
 _ALL = np.arange(52)
@@ -81,15 +87,23 @@ def show_correction(log: list, seat: int) -> float:
         out += (exp - e[3]) * (1 if e[1] == seat else -1)
     if any(e[0] is EventKind.STARTER for e in log):  # the cut came after the decision
         dealer = next(e[1] for e in shows if e[4] == "crib")
-        heels = sum(1 for e in log if e[0] is EventKind.SCORE and len(e) > 4
-                    and e[4] is ScoreKind.HIS_HEELS)
+        heels = sum(
+            1 for e in log if e[0] is EventKind.SCORE and len(e) > 4 and e[4] is ScoreKind.HIS_HEELS
+        )
         exp = 2.0 * sum(1 for c in starters if RANK[c] == _JACK) / n
         out += (exp - 2.0 * heels) * (1 if dealer == seat else -1)
     return out
 
 
-def deal_margin(state: GameState, seat: int, action: int, policies, rng: np.random.Generator,
-                win_bonus: float = 0.0, expected_shows: bool = False) -> float:
+def deal_margin(
+    state: GameState,
+    seat: int,
+    action: int,
+    policies,
+    rng: np.random.Generator,
+    win_bonus: float = 0.0,
+    expected_shows: bool = False,
+) -> float:
     """``seat``'s points minus the opponent's from taking ``action`` to the end of this deal
     (or of the game, plus ``win_bonus`` for the winner), both seats then playing ``policies``;
     with ``expected_shows`` the shows of a completed deal count at their expectation over the
@@ -132,10 +146,19 @@ def candidates(view, teacher: ExpectimaxAgent):
     return actions, x, 0, "play"  # ranked best first, as expectimax plays
 
 
-def play_episode(seed: int, policies, learner_seats: tuple[int, ...], *, eps: float,
-                 rate: dict[str, float], rng: np.random.Generator, out: dict[str, Batch],
-                 teacher: ExpectimaxAgent, win_bonus: float = 0.0,
-                 expected_shows: bool = False) -> GameState:
+def play_episode(
+    seed: int,
+    policies,
+    learner_seats: tuple[int, ...],
+    *,
+    eps: float,
+    rate: dict[str, float],
+    rng: np.random.Generator,
+    out: dict[str, Batch],
+    teacher: ExpectimaxAgent,
+    win_bonus: float = 0.0,
+    expected_shows: bool = False,
+) -> GameState:
     """One game; learner decisions are sampled into ``out`` with branched returns.
 
     ``policies[seat]`` has ``act(view, rng)``; a learner policy may also have
@@ -146,16 +169,20 @@ def play_episode(seed: int, policies, learner_seats: tuple[int, ...], *, eps: fl
             break
         p = g.current_player
         v = g.view(p)
-        if p not in learner_seats or v.phase not in (Phase.DISCARD, Phase.PLAY) \
-                or len(v.legal_actions) < 2:
+        if (
+            p not in learner_seats
+            or v.phase not in (Phase.DISCARD, Phase.PLAY)
+            or len(v.legal_actions) < 2
+        ):
             g.apply(policies[p].act(v, rng))
             continue
         actions, x, t, kind = candidates(v, teacher)
         pol = policies[p]
         own = pol.choose(x, kind) if hasattr(pol, "choose") else actions.index(pol.act(v, rng))
         if rng.random() < rate[kind]:
-            gs = np.array([deal_margin(g, p, a, policies, rng, win_bonus, expected_shows)
-                           for a in actions])
+            gs = np.array(
+                [deal_margin(g, p, a, policies, rng, win_bonus, expected_shows) for a in actions]
+            )
             out[kind].add(x, gs, t)
         a = actions[int(rng.integers(len(actions)))] if rng.random() < eps else actions[own]
         g.apply(a)

@@ -1,0 +1,71 @@
+"""The start screen: opponent level, mode, language, New game / Continue saved game."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import arcade
+
+from ..i18n import LANGUAGES
+from ..scene import Scene, hit, start_scene
+from .keys import START_KEYS, lookup
+
+if TYPE_CHECKING:
+    from .app import GameWindow
+
+
+class StartView(arcade.View):
+    """Edits the window's :class:`~ui.scene.StartOptions` and starts or resumes a game."""
+
+    def __init__(self, window: GameWindow) -> None:
+        super().__init__(window)
+        self.game_window = window
+        self.scene: Scene | None = None
+        self.scene_key: tuple | None = None
+
+    def current_scene(self) -> Scene:
+        o = self.game_window.options
+        key = ("start", o.level, o.hotseat, o.lang, o.has_save, o.message)
+        if key != self.scene_key or self.scene is None:
+            self.scene = start_scene(o)
+            self.scene_key = key
+        return self.scene
+
+    def on_update(self, delta_time: float) -> bool:
+        return True
+
+    def click(self, wx: float, wy: float) -> str | None:
+        what = hit(self.current_scene(), wx, wy)
+        self.choose(what)
+        return what
+
+    def choose(self, what: str | None) -> None:
+        """Do what the button ``what`` means on the start screen."""
+        win = self.game_window
+        o = win.options
+        if what is None:
+            return
+        o.message = ""
+        if what.startswith("level:"):
+            o.level = what[6:]
+        elif what == "mode:computer":
+            o.hotseat = False
+        elif what == "mode:hotseat":
+            o.hotseat = True
+        elif what.startswith("lang:") and what[5:] in LANGUAGES:
+            o.lang = what[5:]
+        elif what == "play":
+            win.new_game(win.settings.seed)
+        elif what == "continue":
+            win.continue_saved()
+        self.scene_key = None
+
+    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool:
+        self.click(*self.game_window.to_world(x, y))
+        return True
+
+    def on_key_press(self, symbol: int, modifiers: int) -> bool:
+        binding = lookup(START_KEYS, "start", symbol, modifiers)
+        if binding is not None:
+            self.choose(binding.action)
+        return True
