@@ -25,7 +25,7 @@ def _random_mlp(dim: int, seed: int, hidden=(8, 8)) -> MLP:
                 rng.normal(size=(a, b)).astype(np.float32) / np.sqrt(a),
                 rng.normal(size=b).astype(np.float32) * 0.1,
             )
-            for a, b in zip(dims, dims[1:])
+            for a, b in zip(dims, dims[1:], strict=False)
         ]
     )
 
