@@ -99,6 +99,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--epochs", type=argtypes.positive_int, default=8, help="dmc: epochs per fit")
     p.add_argument(
+        "--games-per-shard",
+        type=argtypes.positive_int,
+        default=20,
+        help="dmc: games per data shard (default 20)",
+    )
+    p.add_argument(
+        "--n-steps",
+        type=argtypes.positive_int,
+        default=2048,
+        help="ppo: rollout length per update (default 2048)",
+    )
+    p.add_argument(
         "--eval-games",
         type=argtypes.whole_number(0, "an even integer >= 0"),
         default=None,
@@ -139,6 +151,7 @@ def _config(args):
             seed=args.seed,
             generations=args.generations,
             shards=args.shards,
+            games_per_shard=args.games_per_shard,
             epochs_dmc=args.epochs,
             ladder=ladder,
             workers=args.workers,
@@ -160,6 +173,7 @@ def _config(args):
         snapshot_every=args.snapshot_every,
         workers=args.workers,
         max_illegal=args.max_illegal,
+        n_steps=args.n_steps,
     )
     if args.opponent:
         kw["opponents"] = tuple(args.opponent)

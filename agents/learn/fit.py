@@ -96,6 +96,14 @@ def evaluate(
     """Agreement with the teacher and the rollout gain of the net's choice over the teacher's,
     for the chosen margin and for each of :data:`MARGINS` (``gains``)."""
     b, k, d = x.shape
+    if b == 0:
+        return {
+            "samples": 0,
+            "agree": 0.0,
+            "gain": 0.0,
+            "gain_se": 0.0,
+            "gains": dict.fromkeys(MARGINS, 0.0),
+        }
     q = mlp.score(x.reshape(b * k, d).astype(np.float32)).reshape(b, k)
     q[np.arange(k)[None, :] >= n[:, None]] = -np.inf
     rows = np.arange(b)
