@@ -18,7 +18,7 @@ LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 USAGE = (
     "usage: cribbage play [--opponent easy|medium|hard|expert|SPEC] [--hotseat] [--seed N] "
     "[--lang es|fr|en] [--fullscreen] [--watch A B] [--autoplay N [--screenshots DIR]] "
-    "[--size WxH] [--data-dir DIR]"
+    "[--size WxH] [--data-dir DIR] [--four-colour] [--no-motion]"
 )
 
 
@@ -88,6 +88,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=1.0,
         metavar="SECONDS",
         help="pause per combination counted in the show (default 1.0)",
+    )
+    p.add_argument(
+        "--four-colour", action="store_true", help="four-colour deck: diamonds blue, clubs green"
+    )
+    p.add_argument(
+        "--no-motion",
+        action="store_true",
+        help="no card, peg or point animations (always off headless)",
     )
     p.add_argument(
         "--size", default="1280x800", metavar="WxH", help="window size (default 1280x800)"
@@ -162,6 +170,8 @@ def run(args: argparse.Namespace) -> int:
         threaded=not headless,
         seed=args.seed,
         watch=watch,
+        motion=not (headless or args.no_motion),
+        four_colour=args.four_colour,
     )
     store = SaveStore(args.data_dir) if not watch else None
     try:

@@ -157,6 +157,11 @@ def run(args: argparse.Namespace) -> int:
     except ResultsStoreError as exc:
         _err(str(exc))
         return 1
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+        # A summary edited by hand (or by another program) that no longer has our shape.
+        _err(f"the saved summary of run {' / '.join(map(str, args.runs)) or '?'} is damaged "
+             f"({type(exc).__name__}: {exc}); `cribbage results RUN --per-game` still exports its games")  # fmt: skip
+        return 1
     if args.json:
         print(json.dumps(payload))
     else:
