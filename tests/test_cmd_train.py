@@ -11,7 +11,9 @@ from ui.cli import main
 
 
 def test_bad_usage_exits_2(tmp_path, capsys):
-    assert main(["train", "--method", "dmc", "--reward", "win", "--run-dir", str(tmp_path / "a")]) == 2
+    assert (
+        main(["train", "--method", "dmc", "--reward", "win", "--run-dir", str(tmp_path / "a")]) == 2
+    )
     assert "--reward points" in capsys.readouterr().err
     assert main(["train", "--eval-games", "3", "--run-dir", str(tmp_path / "b")]) == 2
     assert main(["train", "--opponent", "nope@1", "--run-dir", str(tmp_path / "c")]) == 2
@@ -24,10 +26,28 @@ def test_bad_usage_exits_2(tmp_path, capsys):
 def test_dmc_tiny_run_and_resume(tmp_path, capsys):
     pytest.importorskip("torch")
     run = tmp_path / "run"
-    args = ["train", "--method", "dmc", "--run-dir", str(run), "--shards", "1",
-            "--games-per-shard", "1", "--epochs", "1", "--eval-games", "2",
-            "--ladder", "random", "--workers", "1", "--db", str(tmp_path / "r.sqlite"),
-            "--no-progress"]
+    args = [
+        "train",
+        "--method",
+        "dmc",
+        "--run-dir",
+        str(run),
+        "--shards",
+        "1",
+        "--games-per-shard",
+        "1",
+        "--epochs",
+        "1",
+        "--eval-games",
+        "2",
+        "--ladder",
+        "random",
+        "--workers",
+        "1",
+        "--db",
+        str(tmp_path / "r.sqlite"),
+        "--no-progress",
+    ]
     assert main(args) == 0
     for name in ("config.json", "warm_start.npz", "gen1.npz", "model.npz", "curve.json"):
         assert (run / name).exists(), name
@@ -47,11 +67,34 @@ def test_dmc_tiny_run_and_resume(tmp_path, capsys):
 def test_ppo_tiny_run_with_a_league(tmp_path):
     pytest.importorskip("sb3_contrib")
     run = tmp_path / "ppo"
-    args = ["train", "--run-dir", str(run), "--timesteps", "256", "--n-steps", "128",
-            "--eval-every", "128", "--snapshot-every", "128", "--eval-games", "2",
-            "--ladder", "random", "--workers", "1", "--opponent", "random@1",
-            "--opponent", "self@1", "--opponent", "snapshots@1",
-            "--db", str(tmp_path / "r.sqlite"), "--no-progress"]
+    args = [
+        "train",
+        "--run-dir",
+        str(run),
+        "--timesteps",
+        "256",
+        "--n-steps",
+        "128",
+        "--eval-every",
+        "128",
+        "--snapshot-every",
+        "128",
+        "--eval-games",
+        "2",
+        "--ladder",
+        "random",
+        "--workers",
+        "1",
+        "--opponent",
+        "random@1",
+        "--opponent",
+        "self@1",
+        "--opponent",
+        "snapshots@1",
+        "--db",
+        str(tmp_path / "r.sqlite"),
+        "--no-progress",
+    ]
     assert main(args) == 0
     assert (run / "model.zip").exists() and (run / "checkpoints" / "step_128.zip").exists()
     curve = json.loads((run / "curve.json").read_text())

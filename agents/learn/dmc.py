@@ -38,7 +38,7 @@ class DMCConfig:
     rate_play: float = 1.0  # share of play decisions branched (every discard is)
     expected_shows: bool = False  # control variate on the shows (rollouts.show_correction)
     hidden: tuple[int, ...] = (256, 256)
-    epochs_bc: int = 4
+    epochs_bc: int = 3
     epochs_dmc: int = 8
     lr: float = 1e-3
     #: league for generations >= 1 (name, weight): "self", an agent spec, or "snapshots".
