@@ -22,12 +22,13 @@ AGENTS: dict[str, str] = {
 }
 #: difficulty levels of the game -> agent spec: easy = random discard + greedy pegging,
 #: medium = greedy (best hand EV, most points now), hard = expectimax (analyzer discard,
-#: one-ply expectimax pegging).
+#: one-ply expectimax pegging), expert = search pegging, neural = the learned Q network.
 LEVELS: dict[str, str] = {
     "easy": "novice",
     "medium": "greedy",
     "hard": "expectimax",
     "expert": "expert",
+    "neural": "neural",
 }
 
 

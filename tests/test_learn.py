@@ -158,3 +158,14 @@ def test_fits_learn_the_teacher_and_the_returns():
     _, q = fit(data, "play", "dmc", cfg, log=lambda m: None)
     assert bc["agree"] > 0.7
     assert q["agree"] > 0.7 and q["gain"] > -0.1  # gain is measured against the teacher (=best)
+
+
+def test_shipped_weights_are_the_neural_level():
+    from agents import LEVELS
+
+    agent = make_agent(LEVELS["neural"])
+    assert isinstance(agent, NeuralAgent)
+    assert agent.meta["command"].startswith("cribbage train --method dmc")
+    g = ce.new_game(2)
+    v = g.view(g.current_player)
+    assert agent.act(v, np.random.default_rng(0)) in v.legal_actions
