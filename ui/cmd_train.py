@@ -198,6 +198,13 @@ def run(args) -> int:
 
     if args.method == "dmc" and args.reward != "points":
         return _err("--method dmc learns from deal point margins: use --reward points")
+    if args.method == "ppo":
+        from cribbage_env.env import CribbageEnv
+
+        try:
+            CribbageEnv("random", reward=args.reward)
+        except ValueError as exc:  # e.g. "equity" before the env offers it
+            return _err(f"--reward {args.reward}: {exc}")
     if args.eval_games is not None and args.eval_games % 2:
         return _err(f"--eval-games must be even (duplicate deals), got {args.eval_games}")
     cfg_path = args.run_dir / "config.json"
