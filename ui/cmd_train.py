@@ -39,9 +39,10 @@ def _opponent(text: str) -> tuple[str, float]:
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--method",
-        choices=("ppo", "dmc"),
+        choices=("ppo", "dmc", "bc"),
         default="ppo",
-        help="ppo: MaskablePPO (default); dmc: Deep Monte-Carlo (the neural agent)",
+        help="ppo: MaskablePPO (default); dmc: Deep Monte-Carlo (the neural agent); "
+        "bc: behaviour cloning of --teacher only",
     )
     p.add_argument(
         "--run-dir",
@@ -99,6 +100,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--epochs", type=argtypes.positive_int, default=8, help="dmc: epochs per fit")
     p.add_argument(
+        "--teacher",
+        default="expectimax",
+        help="bc: the agent spec whose decisions are cloned (default expectimax)",
+    )
+    p.add_argument(
         "--games-per-shard",
         type=argtypes.positive_int,
         default=20,
@@ -144,7 +150,7 @@ def _config(args):
     from agents.learn.ladder import LADDER
 
     ladder = tuple(args.ladder) if args.ladder else LADDER
-    if args.method == "dmc":
+    if args.method in ("dmc", "bc"):
         from agents.learn.dmc import DMCConfig
 
         kw = dict(
@@ -152,6 +158,7 @@ def _config(args):
             generations=args.generations,
             shards=args.shards,
             games_per_shard=args.games_per_shard,
+            teacher=args.teacher,
             epochs_dmc=args.epochs,
             ladder=ladder,
             workers=args.workers,
@@ -196,7 +203,7 @@ def _from_json(cls, data: dict):
 def run(args) -> int:
     from agents.base import AgentSpecError
 
-    if args.method == "dmc" and args.reward != "points":
+    if args.method in ("dmc", "bc") and args.reward != "points":
         return _err("--method dmc learns from deal point margins: use --reward points")
     if args.method == "ppo":
         from cribbage_env.env import CribbageEnv
@@ -234,6 +241,8 @@ def run(args) -> int:
                     make_agent(name)
             for name in cfg.ladder:
                 make_agent(name)
+            if args.method == "bc":
+                make_agent(cfg.teacher)
             args.run_dir.mkdir(parents=True, exist_ok=True)
             cfg_path.write_text(
                 json.dumps(
@@ -248,6 +257,12 @@ def run(args) -> int:
         from agents.learn.dmc import train_dmc
 
         final = train_dmc(cfg, args.run_dir, command=command, db=args.db, progress=progress)
+    elif args.method == "bc":
+        from agents.learn.dmc import train_bc
+
+        final = train_bc(
+            cfg, args.run_dir, teacher=cfg.teacher, command=command, db=args.db, progress=progress
+        )
     else:
         try:
             from agents.learn.ppo import train_ppo

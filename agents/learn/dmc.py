@@ -39,6 +39,7 @@ class DMCConfig:
     expected_shows: bool = False  # control variate on the shows (rollouts.show_correction)
     hidden: tuple[int, ...] = (256, 256)
     epochs_bc: int = 3
+    teacher: str = "expectimax"  # method bc: whose decisions are cloned
     epochs_dmc: int = 8
     lr: float = 1e-3
     #: league for generations >= 1 (name, weight): "self", an agent spec, or "snapshots".
@@ -207,3 +208,59 @@ def _samples(paths) -> int:
         with np.load(p) as z:
             n += len(z["discard_n"]) + len(z["play_n"])
     return n
+
+
+def train_bc(
+    cfg: DMCConfig, run_dir: Path, *, teacher: str, command: str, db=None, progress: bool = False
+) -> Path:
+    """Behaviour cloning only: ``teacher`` self-play labels (no rollouts), fitted and evaluated.
+
+    Candidates are the same as the DMC agent's (the analyzer's top discards, the legal cards);
+    a teacher's choice outside them (a discard below the analyzer's top five) is not a label."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    gcfg = GenConfig(
+        seed=cfg.seed,
+        gen=0,
+        shards=cfg.shards,
+        games=cfg.games_per_shard,
+        eps=0.0,
+        policy=teacher,
+        branch=False,
+        name=f"bc_{teacher}",
+    )
+    bar = _bar(cfg.shards, f"{teacher} labels", progress)
+    paths = generate(
+        gcfg,
+        run_dir / "data",
+        workers=cfg.workers,
+        on_shard=(lambda d, n: (setattr(bar, "n", d), bar.refresh())) if bar is not None else None,
+    )
+    if bar is not None:
+        bar.close()
+    out = run_dir / "model.npz"
+    if not out.exists():
+        data = load_shards(paths)
+        nets = {}
+        for kind in ("discard", "play"):
+            nets[kind], _ = fit(
+                data,
+                kind,
+                "bc",
+                FitConfig(epochs=cfg.epochs_bc, hidden=cfg.hidden, lr=cfg.lr, seed=cfg.seed),
+                log=lambda m: _log(run_dir, m),
+            )
+        save_nets(
+            out,
+            nets["discard"],
+            nets["play"],
+            {
+                "command": command,
+                "config": json.dumps(asdict(cfg)),
+                "stage": f"bc_{teacher}",
+                "samples": str(_samples(paths)),
+            },
+        )
+    _eval(cfg, run_dir, f"bc_{teacher}", out, _samples(paths), db, t0, command)
+    _log(run_dir, f"final model {out} ({time.time() - t0:.0f} s this session)")
+    return out

@@ -28,12 +28,14 @@ class GenConfig:
     rate_play: float = 1.0
     win_bonus: float = 0.0
     expected_shows: bool = False  # shows at their expectation over the starter
+    branch: bool = True  # False: no rollouts, only the policy's choices (behaviour-cloning labels)
+    name: str = ""  # data directory name (default gen<gen>)
     policy: str = "expectimax"  # the learner (behaviour and rollouts): an agent spec or weights
     opponents: tuple[tuple[str, float], ...] = (("self", 1.0),)
 
 
-def shard_path(data_dir: Path, gen: int, i: int) -> Path:
-    return data_dir / f"gen{gen}" / f"shard_{i:05d}.npz"
+def shard_path(data_dir: Path, gen: int, i: int, name: str = "") -> Path:
+    return data_dir / (name or f"gen{gen}") / f"shard_{i:05d}.npz"
 
 
 def _make_policy(spec: str):
@@ -59,7 +61,7 @@ def _cached(spec: str):
 def play_shard(cfg: GenConfig, data_dir: Path, i: int) -> Path:
     from ..expectimax import ExpectimaxAgent
 
-    path = shard_path(data_dir, cfg.gen, i)
+    path = shard_path(data_dir, cfg.gen, i, cfg.name)
     if path.exists():
         return path
     ss = np.random.SeedSequence(cfg.seed, spawn_key=(cfg.gen, i))
@@ -95,6 +97,7 @@ def play_shard(cfg: GenConfig, data_dir: Path, i: int) -> Path:
             teacher=teacher,
             win_bonus=cfg.win_bonus,
             expected_shows=cfg.expected_shows,
+            branch=cfg.branch,
         )
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")
@@ -110,7 +113,7 @@ def _worker(args) -> str:
 
 def generate(cfg: GenConfig, data_dir: Path, workers: int = 1, on_shard=None) -> list[Path]:
     """Play every missing shard of ``cfg`` (in ``workers`` processes); returns all shard paths."""
-    todo = [i for i in range(cfg.shards) if not shard_path(data_dir, cfg.gen, i).exists()]
+    todo = [i for i in range(cfg.shards) if not shard_path(data_dir, cfg.gen, i, cfg.name).exists()]
     done = cfg.shards - len(todo)
     if on_shard:
         on_shard(done, cfg.shards)
@@ -127,7 +130,7 @@ def generate(cfg: GenConfig, data_dir: Path, workers: int = 1, on_shard=None) ->
                 done += 1
                 if on_shard:
                     on_shard(done, cfg.shards)
-    return [shard_path(data_dir, cfg.gen, i) for i in range(cfg.shards)]
+    return [shard_path(data_dir, cfg.gen, i, cfg.name) for i in range(cfg.shards)]
 
 
 def load_shards(paths: list[Path]) -> dict[str, np.ndarray]:

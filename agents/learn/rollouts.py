@@ -158,6 +158,7 @@ def play_episode(
     teacher: ExpectimaxAgent,
     win_bonus: float = 0.0,
     expected_shows: bool = False,
+    branch: bool = True,
 ) -> GameState:
     """One game; learner decisions are sampled into ``out`` with branched returns.
 
@@ -178,6 +179,12 @@ def play_episode(
             continue
         actions, x, t, kind = candidates(v, teacher)
         pol = policies[p]
+        if not branch:  # labels only: the policy's own choice is the behaviour-cloning label
+            a = pol.act(v, rng)
+            if a in actions and rng.random() < rate[kind]:
+                out[kind].add(x, np.zeros(len(actions)), actions.index(a))
+            g.apply(a)
+            continue
         own = pol.choose(x, kind) if hasattr(pol, "choose") else actions.index(pol.act(v, rng))
         if rng.random() < rate[kind]:
             gs = np.array(
