@@ -88,8 +88,12 @@ def plot_curve(curve: list[dict], out: Path) -> Path | None:
     except ImportError:
         return None
     fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    steps = [p["steps"] for p in curve]
+    # Stages trained on the same data (warm start, then DMC) share a step count: one slot each.
+    staged = len(set(steps)) < len(steps)
+    where = {p["stage"]: (i if staged else p["steps"]) for i, p in enumerate(curve)}
     for opp in dict.fromkeys(r["opponent"] for p in curve for r in p["results"]):
-        pts = [(p["steps"], r) for p in curve for r in p["results"] if r["opponent"] == opp]
+        pts = [(where[p["stage"]], r) for p in curve for r in p["results"] if r["opponent"] == opp]
         xs = [s for s, _ in pts]
         ys = [r["win_rate"] for _, r in pts]
         lo = [r["ci"][0] for _, r in pts]
@@ -97,7 +101,9 @@ def plot_curve(curve: list[dict], out: Path) -> Path | None:
         ax.plot(xs, ys, marker="o", label=f"vs {opp}")
         ax.fill_between(xs, lo, hi, alpha=0.2)
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
-    ax.set_xlabel("learner decisions trained on")
+    if staged:
+        ax.set_xticks(range(len(curve)), [f"{p['stage']}\n{p['steps']:,}" for p in curve])
+    ax.set_xlabel("stage and learner decisions trained on" if staged else "training steps")
     ax.set_ylabel("win rate (duplicate games, 95% CI)")
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
