@@ -32,11 +32,12 @@ import numpy as np
 from cribbage_env.actions import discard_action
 from cribbage_env.cards import FIVE, RANK, VALUE, cards_str
 from cribbage_env.discard import DISCARD_INDEX, CribTable, default_crib_table, discard_values
-from cribbage_env.engine import WINNING_SCORE, Phase
+from cribbage_env.engine import Phase
 from cribbage_env.views import PlayerView
 
 from .base import Hint, Option
 from .greedy import discard_hint, other_decision
+from .params import Param
 from .pegging import PegEstimate, describe_play, expectimax_estimates
 
 
@@ -66,6 +67,12 @@ class ExpectimaxAgent:
     """Analyzer discards, one-ply expectimax pegging with expert tie-breaks."""
 
     name = "expectimax"
+    PARAMS = (
+        Param("counter", float, 0.5, "weight of our best answer to their reply", low=0, high=1),
+        Param("endgame", int, 15, "distance to 121 where the board weights start", low=0, high=120),
+        Param("heuristics", bool, True, "the expert tie-breaks (lead from a pair, ...)"),
+        Param("crib", bool, True, "use the crib table in discards (off: best hand EV only)"),
+    )
 
     def __init__(
         self,
@@ -101,8 +108,8 @@ class ExpectimaxAgent:
     def _rank_cards(self, view: PlayerView) -> list[PegEstimate]:
         ests = expectimax_estimates(view, counter_weight=self.counter)
         me, opp = view.scores[view.seat], view.scores[1 - view.seat]
-        w_own = 1.5 if me >= WINNING_SCORE - self.endgame else 1.0
-        w_opp = 1.5 if opp >= WINNING_SCORE - self.endgame else 1.0
+        w_own = 1.5 if me >= view.rules.target - self.endgame else 1.0
+        w_opp = 1.5 if opp >= view.rules.target - self.endgame else 1.0
         low_cards = sum(1 for c in view.hand if VALUE[c] <= 4)
         ranked = []
         for e in ests:
@@ -140,7 +147,7 @@ class ExpectimaxAgent:
             opts = []
             for e in ranked:
                 if e.wins:
-                    reason = f"{describe_play(view, e.card)}: reaches {WINNING_SCORE} and wins"
+                    reason = f"{describe_play(view, e.card)}: reaches {view.rules.target} and wins"
                 else:
                     reason = (
                         f"{describe_play(view, e.card)}; opponent's best reply "

@@ -35,12 +35,13 @@ import numpy as np
 from cribbage_env.actions import discard_action, discard_cards
 from cribbage_env.cards import JACK, RANK, cards_str
 from cribbage_env.discard import analyze_discards
-from cribbage_env.engine import WINNING_SCORE, Phase
+from cribbage_env.engine import Phase
 from cribbage_env.views import PlayerView
 
 from .base import Hint, Option
 from .expectimax import ExpectimaxAgent
 from .opponent_model import sample_modelled_arrays, sample_opponent_deals
+from .params import Param
 from .peg_search import deal_utility, search_play
 
 #: Within this many points of 121 (either player) discards are chosen by playing the deal out.
@@ -82,9 +83,56 @@ def peg_value(keep: tuple[int, ...] | list[int], dealer: bool) -> float:
 
 
 class ExpertAgent:
-    """Search-based play; sees only its PlayerView."""
+    """The strongest tier: analyzer + pegging-table discards, Monte Carlo pegging search on
+    modelled deals, play-outs near 121. Sees only its PlayerView."""
 
     name = "expert"
+    #: ``sims`` is capped so a typo cannot make one decision take hours.
+    PARAMS = (
+        Param(
+            "sims", int, 60, "guesses (determinized deals) per pegging decision", low=1, high=5000
+        ),
+        Param(
+            "beta",
+            float,
+            0.0,
+            "weight guesses by exp(beta * points the kept four make)",
+            low=0,
+            high=2,
+        ),
+        Param(
+            "endgame",
+            int,
+            ENDGAME_MARGIN,
+            "within this many points of 121 discards are chosen by play-outs",
+            low=0,
+            high=120,
+        ),
+        Param(
+            "tau",
+            float,
+            0.5,
+            "opponent model temperature in points (0: uniform guesses)",
+            low=0,
+            high=100,
+        ),
+        Param("rollout", str, "heuristic", "policy inside the play-outs", choices=ROLLOUTS),
+        Param(
+            "discard",
+            str,
+            "table",
+            "discard valuation: pegging table or play-outs",
+            choices=DISCARDS,
+        ),
+        Param(
+            "stop",
+            float,
+            0.0,
+            "stop searching once the best card leads by this many standard errors (0: never)",
+            low=0,
+            high=100,
+        ),
+    )
 
     def __init__(
         self,
@@ -153,7 +201,7 @@ class ExpertAgent:
             )
         if view.phase is Phase.PLAY:
             ests = self._search(view, rng)
-            opts = tuple(
+            plays = tuple(
                 Option(
                     e.card,
                     e.value,
@@ -162,7 +210,7 @@ class ExpertAgent:
                 )
                 for e in ests
             )
-            return Hint(ests[0].card, opts, opts[0].reason)
+            return Hint(ests[0].card, plays, plays[0].reason)
         legal = view.legal_actions
         return Hint(legal[0], (Option(legal[0], 0.0, "any cut gives the same card"),), "")
 
@@ -188,7 +236,7 @@ class ExpertAgent:
                 )
             )
         opts.sort(key=lambda o: -o.value)
-        if max(view.scores) >= WINNING_SCORE - self.endgame:
+        if max(view.scores) >= view.rules.target - self.endgame:
             opts = self._endgame_rerank(view, rng, opts)
         elif self.discard == "sim":
             opts = self._pegging_rerank(view, rng, opts)

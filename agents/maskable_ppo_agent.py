@@ -13,7 +13,7 @@ tournament stays reproducible either way.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol, cast
 
 import numpy as np
 
@@ -22,6 +22,7 @@ from cribbage_env.engine import Phase
 from cribbage_env.views import PlayerView
 
 from .base import AgentSpecError
+from .params import REQUIRED, Param
 
 
 class Policy(Protocol):
@@ -57,7 +58,8 @@ class SB3MaskablePolicy:
         obs_t, _ = policy.obs_to_tensor(self._adapt(obs))
         with self._torch.no_grad():
             dist = policy.get_distribution(obs_t, action_masks=obs["action_mask"].astype(bool))
-            return dist.distribution.probs[0].cpu().numpy().astype(np.float64)
+            probs = cast(Any, dist.distribution).probs  # one Categorical for a Discrete space
+            return probs[0].cpu().numpy().astype(np.float64)
 
 
 def _adapter(space, path: Path):
@@ -95,6 +97,16 @@ class MaskablePPOAgent:
     """Plays a trained MaskablePPO policy through the env's PlayerView -> observation encoding."""
 
     name = "maskable_ppo"
+    PARAMS = (
+        Param(
+            "path",
+            str,
+            REQUIRED,
+            "the saved MaskablePPO model (.zip; trusted files only: loading unpickles code)",
+            metavar="model.zip",
+        ),
+        Param("deterministic", bool, True, "most likely legal card (false: sample)"),
+    )
 
     def __init__(self, path: str | None = None, deterministic: str | bool = True) -> None:
         if not path:

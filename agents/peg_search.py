@@ -15,7 +15,7 @@ import numpy as np
 
 from cribbage_env.cards import RANK, VALUE
 from cribbage_env.determinize import consistent_with_goes, determinize
-from cribbage_env.engine import WINNING_SCORE, GameState
+from cribbage_env.engine import GameState
 from cribbage_env.scoring import KEY, RANK_POINTS, play_points_fast
 from cribbage_env.views import PlayerView
 
@@ -41,7 +41,7 @@ def rollout_card(g: GameState) -> int:
     for c in legal:
         count = g.count + VALUE[c]
         seq.append(c)
-        v = play_points_fast(seq, count)
+        v: float = play_points_fast(seq, count)
         seq.pop()
         v -= DANGER_COUNTS.get(count, 0.0)
         v += VALUE[c] * 0.01
@@ -72,8 +72,8 @@ def deal_utility(
 ) -> np.ndarray:
     """:func:`play_out`'s value of end states, for arrays: the seat's margin gained since
     ``start`` (the scores before: a pair, or one pair per play-out), or the win/loss utility (the margin breaking ties)."""
-    start = np.asarray(start)
-    margin = (scores[..., seat] - scores[..., 1 - seat]) - (start[..., seat] - start[..., 1 - seat])
+    base = np.asarray(start)
+    margin = (scores[..., seat] - scores[..., 1 - seat]) - (base[..., seat] - base[..., 1 - seat])
     won = np.where(winner == seat, WIN_UTILITY, -WIN_UTILITY)
     return np.where(winner >= 0, 0.001 * margin + won, margin.astype(np.float64))
 
@@ -180,7 +180,7 @@ def search_play(
         return [SearchEstimate(legal[0], 0.0, 0)]
     me = view.scores[view.seat]
     for c in legal:  # a card that reaches 121 now wins whatever is hidden (R10.1)
-        if me + points_now(view, c) >= WINNING_SCORE:
+        if me + points_now(view, c) >= view.rules.target:
             return [SearchEstimate(c, WIN_UTILITY, 0)] + [
                 SearchEstimate(o, 0.0, 0) for o in legal if o != c
             ]

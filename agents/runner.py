@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from .backends import check_sendable, make_backend
 from .summary import Tally
@@ -71,13 +72,23 @@ class _Stop:
             signal.signal(sig, previous)  # type: ignore[arg-type]
 
 
+def _handle(block: Sequence[GameResult], on_block: Callable | None) -> bool:
+    """Give ``block`` to ``on_block``; True if the run must stop after it."""
+    if on_block is None:
+        return False
+    try:
+        return on_block(block) is False
+    except KeyboardInterrupt:  # Ctrl-C while handling a block: it is kept, the run stops
+        return True
+
+
 def run_plan(
     plan: TournamentPlan,
     *,
-    backend: str | object = "pool",
+    backend: str | Any = "pool",
     workers: int | None = None,
     address: str | None = None,
-    on_block: Callable[[Sequence[GameResult]], None] | None = None,
+    on_block: Callable[[Sequence[GameResult]], bool | None] | None = None,
     on_tick: Callable[[], None] | None = None,
     progress: bool = False,
     keep_results: bool = True,
@@ -93,7 +104,7 @@ def run_plan(
     are kept and counted, ``interrupted=True``; blocks in flight are dropped (each is small).
     ``tally`` continues an earlier count (a resumed run).
     """
-    be = make_backend(backend, workers, address) if isinstance(backend, str) else backend
+    be: Any = make_backend(backend, workers, address) if isinstance(backend, str) else backend
     try:
         check_sendable(plan, be.name)
     except Exception:
@@ -102,7 +113,6 @@ def run_plan(
     tally = tally if tally is not None else Tally(plan)
     results: list[GameResult] = []
     played = 0
-    interrupted = False
     bar = None
     if progress:
         from tqdm import tqdm
@@ -116,13 +126,8 @@ def run_plan(
         try:
             for block in be.run(plan.iter_tasks(skip), stop.event):
                 if block:
-                    if on_block is not None:
-                        try:
-                            go_on = on_block(block)
-                        except KeyboardInterrupt:  # Ctrl-C while handling a block: kept, stop
-                            go_on = False
-                        if go_on is False:
-                            stop.event.set()  # the block is counted, then the run stops
+                    if _handle(block, on_block):
+                        stop.event.set()  # the block is counted, then the run stops
                     tally.add(block)
                     played += len(block)
                     if keep_results:
@@ -132,22 +137,20 @@ def run_plan(
                 if on_tick is not None:
                     on_tick()
                 if stop.event.is_set():
-                    interrupted = True
                     break
         except KeyboardInterrupt:
-            interrupted = True
+            stop.event.set()
         except Exception:
             # Ctrl-C reaches the whole process group; a pool worker still starting up (before it
             # ignores SIGINT) dies of it and breaks the pool. That is the interruption, not a failure.
             if not stop.event.is_set():
                 raise
-            interrupted = True
         finally:
             elapsed = time.perf_counter() - start
             if bar is not None:
                 bar.close()
             be.close()
-        interrupted = interrupted or stop.event.is_set()
+        interrupted = stop.event.is_set()
     results.sort(key=lambda r: r.key)
     return RunOutcome(
         plan, tuple(results), interrupted, elapsed, be.name, be.workers, tally, played

@@ -8,7 +8,8 @@ workers and Ray by pickling: define them at module level in an importable module
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 from .base import AgentSpecError
 from .registry import make_agent
@@ -50,14 +51,14 @@ def label_agents(agents: Sequence[AgentSource]) -> tuple[tuple[str, ...], tuple[
     return tuple(labels), (sources if any(not isinstance(s, str) for s in sources) else ())
 
 
-def check_source(label: str, src: AgentSource) -> None:
+def check_source(label: str, src: Any) -> None:
     if isinstance(src, str):
         make_agent(src)  # AgentSpecError (a ValueError) with the known names
         return
     agent = src
     if is_factory(src):
         try:
-            agent = src()
+            agent = cast(Callable[[], object], src)()
         except Exception as exc:
             raise AgentSpecError(f"agent factory {label!r} failed when called: {exc!r}") from None
     if not callable(getattr(agent, "act", None)):

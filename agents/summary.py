@@ -67,8 +67,9 @@ class PairingTally:
         self.mp, self.skunks, self.doubles = [0, 0], [0, 0], [0, 0]
         self.roles = {"a": dict.fromkeys(SEAT_FIELDS, 0), "b": dict.fromkeys(SEAT_FIELDS, 0)}
         self.seen_swapped = self.seen_straight = False
-        self.margins = [0, Fraction(0), Fraction(0)]  # single games: count, sum, sum of squares
-        self.pairs = [0, Fraction(0), Fraction(0)]  # finished duplicate pairs: pair means
+        # single games: count, sum, sum of squares; finished duplicate pairs: the same of pair means
+        self.n_margins, self.s_margins, self.q_margins = 0, Fraction(0), Fraction(0)
+        self.n_pairs, self.s_pairs, self.q_pairs = 0, Fraction(0), Fraction(0)
         self._open: dict[int, int] = {}  # pair index -> margin of its first game seen
 
     def add(self, r: GameResult) -> None:
@@ -89,17 +90,17 @@ class PairingTally:
         self.seen_swapped |= r.swapped
         self.seen_straight |= not r.swapped
         m = r.margin_a
-        self.margins[0] += 1
-        self.margins[1] += m
-        self.margins[2] += m * m
+        self.n_margins += 1
+        self.s_margins += m
+        self.q_margins += m * m
         first = self._open.pop(r.index, None)
         if first is None:
             self._open[r.index] = m
         else:
             mean = Fraction(first + m, 2)
-            self.pairs[0] += 1
-            self.pairs[1] += mean
-            self.pairs[2] += mean * mean
+            self.n_pairs += 1
+            self.s_pairs += mean
+            self.q_pairs += mean * mean
 
     def _units(self) -> tuple[bool, int, Fraction, Fraction]:
         dup = (
@@ -108,8 +109,8 @@ class PairingTally:
             else self.seen_swapped and self.seen_straight
         )
         if not dup:
-            return False, *self.margins  # type: ignore[return-value]
-        n, s, q = self.pairs
+            return False, self.n_margins, self.s_margins, self.q_margins
+        n, s, q = self.n_pairs, self.s_pairs, self.q_pairs
         for m in self._open.values():  # a pair cut short: its one game is its mean
             n, s, q = n + 1, s + m, q + m * m
         return True, n, s, q

@@ -8,9 +8,11 @@ enumerate combinations and are the readable (slower) path; tests check both agre
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from importlib import resources
 from itertools import combinations
 
 from .cards import JACK, RANK, SUIT, VALUE, card_str, cards_str
@@ -63,7 +65,8 @@ class ScoreItem:
 
 # ---------------------------------------------------------------------------------------------
 # Rank-multiset table: key = sum of 5**rank over the cards (counts never exceed 4, so the key is
-# unique). Built once at import from the combinatorial definition (R9.2-R9.4).
+# unique). Computed from the combinatorial definition (R9.2-R9.4) by build_rank_table and shipped
+# as data (building it at import took longer than importing gymnasium).
 
 _POW5 = tuple(5**r for r in range(13))
 #: Key contribution of each card id.
@@ -114,7 +117,8 @@ def _rank_multisets(n: int, start: int = 0) -> Iterable[tuple[int, ...]]:
                 yield ms
 
 
-def _build_table() -> dict[int, int]:
+def build_rank_table() -> dict[int, int]:
+    """The rank table from the definition (what ``data/rank_points.json`` holds)."""
     table: dict[int, int] = {}
     for n in (4, 5):
         for ms in _rank_multisets(n):
@@ -122,8 +126,20 @@ def _build_table() -> dict[int, int]:
     return table
 
 
+def rank_table_json(table: dict[int, int]) -> str:
+    """The shipped file's text: sorted keys and their points, as two lists."""
+    keys = sorted(table)
+    return json.dumps({"keys": keys, "points": [table[k] for k in keys]}, separators=(",", ":"))
+
+
+def _load_rank_table() -> dict[int, int]:
+    """The shipped table (written by ``benchmarks/rank_points_table.py``; a test rebuilds it)."""
+    data = json.loads(resources.files("cribbage_env").joinpath("data/rank_points.json").read_text())
+    return dict(zip(data["keys"], data["points"], strict=True))
+
+
 #: Fifteens + pairs + runs keyed by the rank key of 4 or 5 cards.
-RANK_POINTS: dict[int, int] = _build_table()
+RANK_POINTS: dict[int, int] = _load_rank_table()
 
 #: Flush points (R9.5) indexed ``[crib][state]``; state 0: no four-card flush, 1: four of a suit
 #: but the starter differs, 2: all five of one suit. Shared by :func:`_score_fast` and the batch

@@ -145,7 +145,16 @@ def test_ctrl_c_on_a_serial_run_is_answered_within_a_game(tmp_path) -> None:
          "--games", "200000", "--backend", "serial", "--block", "2000"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
     )  # fmt: skip
-    time.sleep(3)  # imports, then well into the first block
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline and proc.poll() is None:  # the run has started playing
+        time.sleep(0.2)
+        try:
+            with sqlite3.connect(db, timeout=1) as con:
+                if con.execute("SELECT COUNT(*) FROM runs").fetchone()[0]:
+                    break
+        except sqlite3.Error:
+            pass
+    time.sleep(0.5)  # well into the first block (2000 pairs: many seconds)
     t0 = time.monotonic()
     os.killpg(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=30)
@@ -205,8 +214,16 @@ def test_dead_runs_are_reaped_and_live_ones_kept(tmp_path) -> None:
         assert store.run(live)["status"] == "running"
         assert store.run(dead)["status"] == "interrupted"
     _damage(db, f"UPDATE runs SET heartbeat = {time.time() - 10_000} WHERE id = {live}")
-    with ResultsStore(db) as store:
-        assert store.run(live)["status"] == "interrupted"  # no heartbeat for hours: dead
+    with ResultsStore(db) as store:  # a long serial block: its process runs, so it runs
+        assert store.run(live)["status"] == "running"
+    _damage(db, f"UPDATE runs SET proc = 'another-boot:1' WHERE id = {live}")
+    with ResultsStore(db) as store:  # its pid now names another process (reboot, reuse): dead
+        assert store.run(live)["status"] == "interrupted"
+    _damage(
+        db, f"UPDATE runs SET status = 'running', proc = NULL, host = 'elsewhere' WHERE id = {live}"
+    )
+    with ResultsStore(db) as store:  # another machine's run, silent for hours: dead
+        assert store.run(live)["status"] == "interrupted"
 
 
 def test_stale_temporary_record_files_are_cleaned(tmp_path) -> None:

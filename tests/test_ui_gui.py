@@ -620,3 +620,42 @@ def test_fresh_seeds_come_from_os_entropy_not_the_clock(window, monkeypatch) -> 
         assert window.ctl.to_save()["seed"] == window.ctl.seed
     assert len(seeds) == 3 and max(seeds) >= 2**40  # 2e9 clock seeds stay below 2**31
     window.show_menu()
+
+
+def test_motion_is_short_skippable_and_idle_frames_draw_nothing(window) -> None:
+    """With motion on, a decision starts a transition of at most 400 ms; a click anywhere ends
+    it at once; once it is over, the event loop's frames draw nothing until the table changes."""
+    from ui.gui.table_view import TableView
+    from ui.motion import MAX_SECONDS
+
+    window.settings.motion = True
+    try:
+        window.start_table(TableController(12, mode=Mode.COMPUTER))
+        ctl = window.ctl
+        to_phase(window, Phase.DISCARD)
+        view = window.current_view
+        assert isinstance(view, TableView)
+        hand = ctl.hand_cards(0)
+        click_id(window, f"card:{hand[0]}")
+        click_id(window, f"card:{hand[1]}")
+        click_id(window, "confirm")
+        window.current_scene()
+        assert view.transition is not None and view.transition.total <= MAX_SECONDS
+        click(window, 600, 290)  # empty felt: ends the motion, changes nothing in the game
+        assert view.transition is None and len(ctl.game.discards[0]) == 2
+        for _ in range(30):  # the computer's reply and its motion run out
+            window.on_update(1 / 60)
+            window.draw(1 / 60)
+        assert ctl.human_to_act and view.transition is None
+        drawn = []
+        plain = window.on_draw
+        window.on_draw = lambda: drawn.append(1) or plain()
+        try:
+            for _ in range(10):
+                window.on_update(1 / 60)
+                window.draw(1 / 60)
+        finally:
+            del window.on_draw
+        assert not drawn  # idle: no redraw, no buffer swap
+    finally:
+        window.settings.motion = False

@@ -238,3 +238,23 @@ def test_rules_screen_text_in_three_languages() -> None:
             assert {b.id for b in s.buttons} == {"rules:prev", "rules:next", "rules:back"}
             assert all(b.rect.h >= 48 and b.rect.w >= 48 for b in s.buttons)
     assert numbers["es"] == numbers["en"] == numbers["fr"] and len(numbers["en"]) > 40
+
+
+def test_pegs_walk_hole_by_hole_and_leapfrog() -> None:
+    """A score of 12 moves the front peg through every hole in between, the old front peg
+    staying behind as the back peg; the walk ends within the motion's limit."""
+    from ui.motion import PegWalk
+
+    w = PegWalk(0, 30, 42)
+    seen = []
+    t = 0.0
+    while t <= w.duration + 0.01:
+        at = w.holes(t)
+        if at is not None:
+            assert at[1] == 30  # the back peg is the old front
+            seen.append(at[0])
+        t += 0.002
+    assert seen[0] <= 31 and seen[-1] == 42
+    assert all(b - a in (0, 1) for a, b in zip(seen, seen[1:], strict=False))
+    assert set(range(31, 43)) <= set(seen)
+    assert w.duration <= MAX_SECONDS

@@ -272,9 +272,15 @@ def _report(args: argparse.Namespace, out: TournamentRun, hook: _Hook) -> int:
     if out.interrupted:
         _err(f"interrupted: {summary['games_played']} finished games kept (run {out.run_id}); "
              f"`cribbage bench --resume {out.run_id}` finishes it")  # fmt: skip
+    return _write_files(args, summary, hook) or code
+
+
+def _write_files(args: argparse.Namespace, summary: dict, hook: _Hook) -> int:
+    """The optional outputs (records index, CSV, plots): 1 if one could not be written."""
+    code = 0
     if hook.error is not None:
         _err(f"cannot write game records to {args.records}: {hook.error}")
-        code = code or 1
+        code = 1
     elif hook.writer is not None and not args.json:
         print(f"wrote {len(hook.writer.entries)} game records to {args.records}")
     if args.csv is not None:
@@ -282,7 +288,7 @@ def _report(args: argparse.Namespace, out: TournamentRun, hook: _Hook) -> int:
             args.csv.write_text(to_csv(pairing_rows(summary)))
         except OSError as exc:
             _err(f"cannot write {args.csv}: {exc}")
-            code = code or 1
+            code = 1
     if args.plot is not None and hook.first is not None:
         from .bench_plots import write_plots
 
@@ -292,5 +298,5 @@ def _report(args: argparse.Namespace, out: TournamentRun, hook: _Hook) -> int:
                     print(f"wrote {path}")
         except OSError as exc:
             _err(f"cannot write plots to {args.plot}: {exc}")
-            code = code or 1
+            code = 1
     return code

@@ -11,13 +11,14 @@ import sys
 from pathlib import Path
 
 from . import argtypes
+from .i18n import LANGUAGES
 
 LEVEL_NAMES = ("easy", "medium", "hard", "expert", "neural")
 
 
 USAGE = (
     "usage: cribbage play [--opponent easy|medium|hard|expert|neural|SPEC] [--hotseat] [--seed N] "
-    "[--lang es|fr|en] [--fullscreen] [--watch A B] [--autoplay N [--screenshots DIR]] "
+    f"[--lang {'|'.join(LANGUAGES)}] [--fullscreen] [--watch A B] [--autoplay N [--screenshots DIR]] "
     "[--size WxH] [--data-dir DIR] [--four-colour] [--no-motion]"
 )
 
@@ -33,7 +34,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--opponent",
         default="medium",
         metavar="LEVEL_OR_SPEC",
-        help="easy, medium, hard, expert, or an agent spec such as 'random' (default: medium)",
+        help="easy, medium, hard, expert, or an agent spec such as 'random' or 'my_bot:MyBot' "
+        "(see `cribbage agents`; default: medium)",
     )
     p.add_argument(
         "--hotseat", action="store_true", help="two people on one screen (pass and play)"
@@ -46,7 +48,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--lang",
-        choices=("es", "fr", "en"),
+        choices=LANGUAGES,
         default=None,
         help="language (default: from the system locale, else English)",
     )
@@ -136,6 +138,7 @@ def run(args: argparse.Namespace) -> int:
         size = _size(args.size)
         opponent = resolve_opponent(args.opponent)
         watch = tuple(resolve_opponent(a) for a in args.watch) if args.watch else None
+        pilot = resolve_opponent(args.pilot)
     except (ValueError, AgentSpecError) as exc:
         return _usage(str(exc))
     if args.screenshots is not None and args.autoplay is None:
@@ -205,7 +208,7 @@ def run(args: argparse.Namespace) -> int:
             )
         )
     if headless:
-        shots = autoplay(window, args.autoplay, args.screenshots, pilot=args.pilot, seed=seed)
+        shots = autoplay(window, args.autoplay, args.screenshots, pilot=pilot, seed=seed)
         ctl = window.ctl
         if ctl is not None:
             print(

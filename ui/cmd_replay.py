@@ -15,7 +15,7 @@ import cribbage_env as ce
 from cribbage_env.engine import EventKind
 
 from .controller import PLAY_REASONS, SHOW_LINES, card_label
-from .i18n import N_, Catalog, system_language
+from .i18n import LANGUAGES, N_, Catalog, system_language
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -23,7 +23,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--text", action="store_true", help="print the game deal by deal instead")
     p.add_argument(
         "--lang",
-        choices=("es", "fr", "en"),
+        choices=LANGUAGES,
         default=None,
         help="language (default: from the system locale, else English)",
     )
@@ -169,7 +169,7 @@ def game_text(g: ce.GameState, cat: Catalog) -> str:
                 + " "
                 + tr("Final score: {a} – {b}", a=g.scores[0], b=g.scores[1])
             )
-            level = ce.skunk_level(g.scores)
+            level = g.rules.game_points(g.scores)
             if level > 1:
                 out.append(
                     tr(

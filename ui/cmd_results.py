@@ -196,6 +196,11 @@ def _format_list(runs: list[dict], path) -> str:
 
 
 def _format_run(r: dict) -> str:
+    if r["params"].get("kind") == "discards" and (r.get("summary") or {}).get("strategies"):
+        from agents.discard_bench import format_report
+
+        head = f"run {r['id']} ({r['status']}), {r['created']}: cribbage discards\n"
+        return head + format_report(r["summary"])
     head = (
         f"run {r['id']} ({r['status']}), {r['created']}: {' '.join(r['agents'])}; {r['games']} games per "
         f"pairing, seed {r['seed']}, {'duplicate' if r['duplicate'] else 'single'} deals, "

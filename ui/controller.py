@@ -193,7 +193,7 @@ class TableController:
         self.show_intro: tuple[str, ...] = ()  # how the play ended, shown beside the count
         self.show_pos = 0
         self.cut = CutResult()
-        self._events_seen = len(self.game.log)
+        self._events_seen = self.game.event_count
         self._rebuild_cut_result()
         self.version = getattr(self, "version", 0) + 1
 
@@ -518,24 +518,23 @@ class TableController:
     def _rebuild_cut_result(self) -> None:
         cut = CutResult()
         cards: list[int | None] = [None, None]
-        for entry in self.game.log:
-            kind = entry[0]
+        for e in self.game.events:
+            kind = e.kind
             if kind is EventKind.CUT_FOR_DEAL:
                 if cards[0] is not None and cards[1] is not None:
                     cards = [None, None]
-                cards[entry[1]] = entry[2][0]
+                cards[e.player] = e.cards[0]
                 cut = CutResult((cards[0], cards[1]))
             elif kind is EventKind.CUT_TIE:
                 cut = CutResult((cards[0], cards[1]), tie=True)
             elif kind is EventKind.FIRST_DEALER:
-                cut = CutResult((cards[0], cards[1]), first_dealer=entry[1])
+                cut = CutResult((cards[0], cards[1]), first_dealer=e.player)
         self.cut = cut
 
     def _read_new_events(self) -> None:
         """Turn what just happened into messages and a show sequence (public facts only)."""
-        log = self.game.log
-        new = self.game.events[self._events_seen :]
-        self._events_seen = len(log)
+        new = self.game.events_since(self._events_seen)
+        self._events_seen = self.game.event_count
         self._rebuild_cut_result()
         shows = []
         for e in new:
@@ -734,10 +733,10 @@ class TableController:
         trail: list[list[int]] = [[0, 0], [0, 0]]
         shown = self.display_scores
         scores = [0, 0]
-        for entry in self.game.log:
-            pts = entry[3]
+        for e in self.game.events:
+            pts = e.points
             if pts:
-                p = entry[1]
+                p = e.player
                 scores[p] += pts
                 if scores[p] > shown[p]:
                     break
@@ -888,7 +887,7 @@ class TableController:
                 b=min(g.scores[1], GAME_HOLE),
             ),
         ]
-        level = ce.skunk_level(g.scores)
+        level = g.rules.game_points(g.scores)
         if level == 2:
             lines.append(self.tr("Skunk! ({points} game points)", points=level))
         elif level == 3:

@@ -69,9 +69,10 @@ class PegWalk:
     def duration(self) -> float:
         return min(HOLE_STEP * (self.end - self.start), MAX_SECONDS - self.delay)
 
-    def holes(self, t: float) -> tuple[int, int]:
+    def holes(self, t: float) -> tuple[int, int] | None:
+        """(front, back) at time ``t``, or None before the walk starts (the old pegs stay)."""
         if t <= self.delay:
-            return -999, -999  # caller keeps the old pegs
+            return None
         p = min((t - self.delay) / max(self.duration, 1e-6), 1.0)
         return self.start + int(round(p * (self.end - self.start))), self.start
 
@@ -188,9 +189,9 @@ class Transition:
         old = self.old.board
         pegs = list(old.pegs if old is not None else board.pegs)
         for w in self.walks:
-            front, back = w.holes(t)
-            if front != -999:
-                pegs[w.player] = peg_holes(front, back)
+            at = w.holes(t)
+            if at is not None:
+                pegs[w.player] = peg_holes(*at)
         return replace(board, pegs=(pegs[0], pegs[1]))
 
 

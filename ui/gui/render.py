@@ -110,8 +110,9 @@ class Renderer:
         renderer, far cheaper than blending a quad); translucent ones are drawn."""
         win = self.window
         if win is not None and (len(color) == 3 or color[3] == 255):
+            r = win.ratio  # framebuffer pixels per window unit (high-DPI)
             sx, sy = win.to_screen(x, y)
-            s = win.scale_
+            sx, sy, s = sx * r, sy * r, win.scale_ * r
             x0, y0 = round(sx), round(sy)
             vp = (x0, y0, max(round(sx + w * s) - x0, 0), max(round(sy + h * s) - y0, 0))
             if vp[2] and vp[3]:

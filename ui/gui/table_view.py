@@ -43,7 +43,7 @@ class TableView(arcade.View):
         self._show_wait = 0.0
         self.transition: Transition | None = None
         self.motion_t = 0.0
-        self._events_seen = len(ctl.game.log)
+        self._events_seen = ctl.game.event_count
         self.note = ""  # a line under the prompt (where an export went)
         self._noted: tuple[Scene, Scene] | None = None
 
@@ -105,12 +105,12 @@ class TableView(arcade.View):
     def _popups(self, scene: Scene) -> tuple[Popup, ...]:
         """Points scored since the last scene, said where they were scored (and heard)."""
         game = self.ctl.game
-        n, seen = len(game.log), self._events_seen
+        n, seen = game.event_count, self._events_seen
         self._events_seen = n
         if n <= seen:  # undo, restart: nothing new was scored
             return ()
         out = []
-        new = game.events[seen:]
+        new = game.events_since(seen)
         kinds = {e.kind for e in new}
         sound = "win" if EventKind.GAME_OVER in kinds else None
         sound = sound or ("points" if any(e.points for e in new) else None)
