@@ -15,7 +15,6 @@ import numpy as np
 from cribbage_env.actions import discard_action
 from cribbage_env.cards import RANK, VALUE
 from cribbage_env.discard import DISCARD_INDEX, discard_values
-from cribbage_env.engine import WINNING_SCORE
 from cribbage_env.views import PlayerView
 
 _RANKS = np.array(RANK[:52], dtype=np.intp)
@@ -32,14 +31,15 @@ PLAY_DIM = STATE_DIM + 13 + 1 + 32 + 8 + 9 + 13 + 13 + 13 + 13 + 13 + 1
 
 
 def state_features(view: PlayerView) -> np.ndarray:
-    """Role and board position (the game is to 121, R10.1)."""
+    """Role and board position, scaled by the game's target (121 in the standard game, R10.1)."""
     me, opp = view.scores[view.seat], view.scores[1 - view.seat]
-    near = WINNING_SCORE - 15
+    target = view.rules.target
+    near = target - 15
     return np.array(
         [
             float(view.is_dealer),
-            me / WINNING_SCORE,
-            opp / WINNING_SCORE,
+            me / target,
+            opp / target,
             float(me >= near),
             float(opp >= near),
             (me - opp) / 60.0,

@@ -65,30 +65,30 @@ _ALL = np.arange(52)
 _JACK = 10
 
 
-def show_correction(log: list, seat: int) -> float:
+def show_correction(events: list, seat: int) -> float:
     """Expected minus realized show points (and his heels) for ``seat`` minus the opponent, over
     the 40 starters the deck could have held given both hands: a control variate.
 
     The starter is uniform over the 40 cards not dealt whatever the players did, so replacing
     each realized show by its mean over those starters keeps the return unbiased while removing
-    the starter's luck, the largest noise in comparing two discards."""
-    shows = [e for e in log if e[0] is EventKind.SHOW]
+    the starter's luck from comparing two discards."""
+    shows = [e for e in events if e.kind is EventKind.SHOW]
     if len(shows) != 3:
         return 0.0
-    dealt = np.array([c for e in shows for c in e[2][:4]], dtype=np.intp)
+    dealt = np.array([c for e in shows for c in e.cards[:4]], dtype=np.intp)
     mask = np.ones(52, dtype=bool)
     mask[dealt] = False
     starters = _ALL[mask]
     n = len(starters)
     out = 0.0
     for e in shows:
-        hand = np.repeat(np.array(e[2][:4], dtype=np.intp)[None, :], n, axis=0)
-        exp = float(score_batch(hand, starters, crib=e[4] == "crib", check=False).mean())
-        out += (exp - e[3]) * (1 if e[1] == seat else -1)
-    if any(e[0] is EventKind.STARTER for e in log):  # the cut came after the decision
-        dealer = next(e[1] for e in shows if e[4] == "crib")
+        hand = np.repeat(np.array(e.cards[:4], dtype=np.intp)[None, :], n, axis=0)
+        exp = float(score_batch(hand, starters, crib=e.what == "crib", check=False).mean())
+        out += (exp - e.points) * (1 if e.player == seat else -1)
+    if any(e.kind is EventKind.STARTER for e in events):  # the cut came after the decision
+        dealer = next(e.player for e in shows if e.what == "crib")
         heels = sum(
-            1 for e in log if e[0] is EventKind.SCORE and len(e) > 4 and e[4] is ScoreKind.HIS_HEELS
+            1 for e in events if e.kind is EventKind.SCORE and e.score_kind is ScoreKind.HIS_HEELS
         )
         exp = 2.0 * sum(1 for c in starters if RANK[c] == _JACK) / n
         out += (exp - 2.0 * heels) * (1 if dealer == seat else -1)
@@ -111,7 +111,7 @@ def deal_margin(
     g = state.clone()
     before = g.scores
     deal = g.deal_no
-    start = len(g.log)
+    start = g.event_count
     g.apply(action)
     while g.winner is None and g.deal_no == deal:
         p = g.current_player
@@ -121,7 +121,7 @@ def deal_margin(
     if g.winner is not None and win_bonus:
         out += win_bonus if g.winner == seat else -win_bonus
     if expected_shows and g.winner is None:
-        out += show_correction(g.log[start:], seat)
+        out += show_correction(g.events_since(start), seat)
     return float(out)
 
 
