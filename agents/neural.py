@@ -21,6 +21,7 @@ from .greedy import other_decision
 from .learn.features import DISCARD_DIM, PLAY_DIM, play_candidates
 from .learn.mlp import MLP, load_nets
 from .learn.rollouts import top_discards
+from .params import Param
 
 DEFAULT_WEIGHTS = Path(__file__).resolve().parent / "data" / "neural.npz"
 
@@ -29,6 +30,15 @@ class NeuralAgent:
     """Argmax of a learned Q over candidate features (deterministic given the view)."""
 
     name = "neural"
+    PARAMS = (
+        Param(
+            "path",
+            str,
+            "",
+            "weights .npz written by cribbage train (default: the shipped agents/data/neural.npz)",
+            metavar="weights.npz",
+        ),
+    )
 
     def __init__(
         self, path: str | Path | None = None, *, nets: tuple[MLP, MLP] | None = None
@@ -50,7 +60,7 @@ class NeuralAgent:
         # The net overrules the analyzer's ranking only by more than this (fitted) margin.
         self.margins = {k: float(self.meta.get(f"margin_{k}", 0.0)) for k in ("discard", "play")}
         self._features = ExpectimaxAgent()  # the analyzer and peg estimates used as features
-        self.spec = "neural" if path is None else f"neural:path={path}"
+        self.spec = f"neural:path={path}" if path else "neural"
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> int:
         if view.phase is Phase.DISCARD:
