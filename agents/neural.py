@@ -19,7 +19,7 @@ from cribbage_env.views import PlayerView
 from .expectimax import ExpectimaxAgent
 from .greedy import other_decision
 from .learn.features import DISCARD_DIM, PLAY_DIM, play_candidates
-from .learn.mlp import MLP, load_nets
+from .learn.mlp import load_nets
 from .learn.rollouts import top_discards
 from .params import Param
 
@@ -40,17 +40,12 @@ class NeuralAgent:
         ),
     )
 
-    def __init__(
-        self, path: str | Path | None = None, *, nets: tuple[MLP, MLP] | None = None
-    ) -> None:
+    def __init__(self, path: str | Path | None = None) -> None:
         """``path``: a weights ``.npz`` written by ``cribbage train`` (default: the shipped one)."""
-        if nets is None:
-            p = Path(path) if path else DEFAULT_WEIGHTS
-            if not p.is_file():
-                raise ValueError(f"no weights file at {p}")
-            discard, play, self.meta = load_nets(p)
-        else:
-            (discard, play), self.meta = nets, {}
+        p = Path(path) if path else DEFAULT_WEIGHTS
+        if not p.is_file():
+            raise ValueError(f"no weights file at {p}")
+        discard, play, self.meta = load_nets(p)
         if discard.in_dim != DISCARD_DIM or play.in_dim != PLAY_DIM:
             raise ValueError(
                 f"weights expect inputs {discard.in_dim}/{play.in_dim}, features "

@@ -37,6 +37,13 @@ def _opponent(text: str) -> tuple[str, float]:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    _common_arguments(p)
+    _ppo_arguments(p)
+    _dmc_arguments(p)
+    _eval_arguments(p)
+
+
+def _common_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--method",
         choices=("ppo", "dmc", "bc"),
@@ -67,6 +74,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="league member with weight (repeat); ppo default "
         "random; dmc default self@0.5 expectimax@0.3 snapshots@0.2",
     )
+
+
+def _ppo_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--timesteps", type=argtypes.positive_int, default=300_000, help="ppo steps")
     p.add_argument(
         "--eval-every",
@@ -86,6 +96,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=0,
         help="ppo: truncate an episode after N consecutive illegal picks (0: off)",
     )
+
+
+def _dmc_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--generations",
         type=argtypes.positive_int,
@@ -116,6 +129,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=2048,
         help="ppo: rollout length per update (default 2048)",
     )
+
+
+def _eval_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--eval-games",
         type=argtypes.whole_number(0, "an even integer >= 0"),

@@ -99,11 +99,9 @@ def discard_candidates(view: PlayerView, table) -> tuple[list[int], np.ndarray, 
     return actions, x, net
 
 
-def play_candidates(view: PlayerView, ranked) -> tuple[list[int], np.ndarray, np.ndarray]:
-    """Feature rows (n, PLAY_DIM) of the legal cards; ``ranked`` are expectimax's estimates
-    (:meth:`ExpectimaxAgent._rank_cards`), whose ``value`` is what expectimax maximises."""
-    n = len(ranked)
-    s = state_features(view)
+def _play_context(view: PlayerView) -> tuple[np.ndarray, ...]:
+    """The parts of a play row shared by every card: the sequence's last two ranks, the unseen
+    and the opponent's played ranks, and the count/turn context."""
     seq = view.sequence
     last = np.zeros(13, dtype=np.float32)
     prev = np.zeros(13, dtype=np.float32)
@@ -132,6 +130,15 @@ def play_candidates(view: PlayerView, ranked) -> tuple[list[int], np.ndarray, np
         ],
         dtype=np.float32,
     )
+    return last, prev, unseen, opp_played, ctx
+
+
+def play_candidates(view: PlayerView, ranked) -> tuple[list[int], np.ndarray, np.ndarray]:
+    """Feature rows (n, PLAY_DIM) of the legal cards; ``ranked`` are expectimax's estimates
+    (:meth:`ExpectimaxAgent._rank_cards`), whose ``value`` is what expectimax maximises."""
+    n = len(ranked)
+    s = state_features(view)
+    last, prev, unseen, opp_played, ctx = _play_context(view)
     best = max(e.value for e in ranked)
     rows = np.zeros((n, PLAY_DIM), dtype=np.float32)
     values = np.zeros(n, dtype=np.float64)

@@ -125,53 +125,66 @@ def _latest(ckpt_dir: Path) -> Path | None:
     return found[-1] if found else None
 
 
-def train_ppo(
-    cfg: PPOConfig, run_dir: Path, *, command: str, db=None, progress: bool = False
-) -> Path:
-    """Train (or resume) MaskablePPO; returns the final model path (``model.zip``)."""
-    import torch
+def _model(cfg: PPOConfig, env, ckpt_dir: Path, league: League):
+    """The newest checkpoint (its snapshots back in the league), or a new MaskablePPO."""
     from sb3_contrib import MaskablePPO
-    from stable_baselines3.common.callbacks import BaseCallback
 
-    torch.set_num_threads(1)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    ckpt_dir = run_dir / "checkpoints"
-    ckpt_dir.mkdir(exist_ok=True)
-    league = League(cfg.opponents, cfg.seed)
-    env = make_env(cfg, league)
     last = _latest(ckpt_dir)
     if last is not None:
-        model = MaskablePPO.load(str(last), env=env, device="cpu")
         for snap in sorted(ckpt_dir.glob("step_*.zip")):
             if int(snap.stem.split("_")[1]) % cfg.snapshot_every == 0:
                 league.add_snapshot(snap)
-    else:
-        model = MaskablePPO(
-            "MlpPolicy",
-            env,
-            n_steps=cfg.n_steps,
-            batch_size=256,
-            n_epochs=5,
-            learning_rate=3e-4,
-            gamma=0.99,
-            gae_lambda=0.95,
-            ent_coef=0.01,
-            seed=cfg.seed,
-            verbose=0,
-            device="cpu",
-            policy_kwargs={"net_arch": list(cfg.hidden)},
+        return MaskablePPO.load(str(last), env=env, device="cpu")
+    return MaskablePPO(
+        "MlpPolicy",
+        env,
+        n_steps=cfg.n_steps,
+        batch_size=256,
+        n_epochs=5,
+        learning_rate=3e-4,
+        gamma=0.99,
+        gae_lambda=0.95,
+        ent_coef=0.01,
+        seed=cfg.seed,
+        verbose=0,
+        device="cpu",
+        policy_kwargs={"net_arch": list(cfg.hidden)},
+    )
+
+
+def _checkpoint(cfg: PPOConfig, run_dir: Path, league: League, m, step: int, db, t0: float):
+    """Save ``step_N.zip``, add it to the league as a snapshot, evaluate it on the ladder."""
+    path = run_dir / "checkpoints" / f"step_{step}.zip"
+    m.save(str(path))
+    if step % cfg.snapshot_every == 0 and any(n == "snapshots" for n, _ in cfg.opponents):
+        league.add_snapshot(path)
+    if cfg.eval_games > 0:
+        rows = evaluate(
+            f"maskable_ppo:path={path}",
+            cfg.ladder,
+            cfg.eval_games,
+            workers=cfg.workers,
+            db=db,
+            label=f"train {run_dir.name} {step}",
         )
-    league.model = model
-    env.reset(seed=cfg.seed + model.num_timesteps)
-    t0 = time.time()
+        point = {
+            "stage": f"step_{step}",
+            "steps": step,
+            "results": rows,
+            "wall_s": round(time.time() - t0, 1),
+        }
+        plot_curve(append_curve(run_dir, point), run_dir / "curve.png")
+
+
+def _callback(cfg: PPOConfig, on_checkpoint, progress: bool):
+    from stable_baselines3.common.callbacks import BaseCallback
 
     class Checkpoints(BaseCallback):
-        def __init__(self) -> None:
-            super().__init__()
-            self.next = (model.num_timesteps // cfg.eval_every + 1) * cfg.eval_every
-            self.bar = None
+        """Checkpoint + evaluation every ``eval_every`` steps; the progress bar."""
 
         def _on_training_start(self) -> None:
+            self.next = (self.model.num_timesteps // cfg.eval_every + 1) * cfg.eval_every
+            self.bar = None
             if progress:
                 from tqdm import tqdm
 
@@ -184,12 +197,11 @@ def train_ppo(
                 )
 
         def _on_step(self) -> bool:
-            if self.bar is not None:
+            if self.bar is not None and self.model.num_timesteps % 1000 == 0:
                 self.bar.n = self.model.num_timesteps
-                if self.model.num_timesteps % 1000 == 0:
-                    self.bar.refresh()
+                self.bar.refresh()
             if self.model.num_timesteps >= self.next:
-                checkpoint(self.model, self.next)
+                on_checkpoint(self.model, self.next)
                 self.next += cfg.eval_every
             return True
 
@@ -197,41 +209,38 @@ def train_ppo(
             if self.bar is not None:
                 self.bar.close()
 
-    def checkpoint(m, step: int) -> None:
-        path = ckpt_dir / f"step_{step}.zip"
-        m.save(str(path))
-        if step % cfg.snapshot_every == 0 and any(n == "snapshots" for n, _ in cfg.opponents):
-            league.add_snapshot(path)
-        if cfg.eval_games > 0:
-            rows = evaluate(
-                f"maskable_ppo:path={path}",
-                cfg.ladder,
-                cfg.eval_games,
-                workers=cfg.workers,
-                db=db,
-                label=f"train {run_dir.name} {step}",
-            )
-            curve = append_curve(
-                run_dir,
-                {
-                    "stage": f"step_{step}",
-                    "steps": step,
-                    "results": rows,
-                    "wall_s": round(time.time() - t0, 1),
-                },
-            )
-            plot_curve(curve, run_dir / "curve.png")
+    return Checkpoints()
+
+
+def train_ppo(
+    cfg: PPOConfig, run_dir: Path, *, command: str, db=None, progress: bool = False
+) -> Path:
+    """Train (or resume) MaskablePPO; returns the final model path (``model.zip``)."""
+    import torch
+
+    torch.set_num_threads(1)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    ckpt_dir = run_dir / "checkpoints"
+    ckpt_dir.mkdir(exist_ok=True)
+    league = League(cfg.opponents, cfg.seed)
+    env = make_env(cfg, league)
+    model = _model(cfg, env, ckpt_dir, league)
+    league.model = model
+    env.reset(seed=cfg.seed + model.num_timesteps)
+    t0 = time.time()
+
+    def on_checkpoint(m, step: int) -> None:
+        _checkpoint(cfg, run_dir, league, m, step, db, t0)
 
     remaining = cfg.timesteps - model.num_timesteps
     if remaining > 0:
-        model.learn(total_timesteps=remaining, callback=Checkpoints(), reset_num_timesteps=False)
+        model.learn(
+            total_timesteps=remaining,
+            callback=_callback(cfg, on_checkpoint, progress),
+            reset_num_timesteps=False,
+        )
     final = run_dir / "model.zip"
     model.save(str(final))
-    (run_dir / "final.json").write_text(
-        json.dumps(
-            {"command": command, "config": asdict(cfg), "timesteps": int(model.num_timesteps)},
-            indent=1,
-        )
-        + "\n"
-    )
+    info = {"command": command, "config": asdict(cfg), "timesteps": int(model.num_timesteps)}
+    (run_dir / "final.json").write_text(json.dumps(info, indent=1) + "\n")
     return final
