@@ -36,13 +36,14 @@ from cribbage_env.actions import discard_action, discard_cards
 from cribbage_env.cards import JACK, RANK, cards_str
 from cribbage_env.discard import analyze_discards
 from cribbage_env.engine import Phase
+from cribbage_env.equity import point_weights
 from cribbage_env.views import PlayerView
 
 from .base import Hint, Option
 from .expectimax import ExpectimaxAgent
 from .opponent_model import sample_modelled_arrays, sample_opponent_deals
 from .params import Param
-from .peg_search import deal_utility, search_play
+from .peg_search import deal_utility, equity_utility, search_play
 
 #: Within this many points of 121 (either player) discards are chosen by playing the deal out.
 ENDGAME_MARGIN = 30
@@ -53,6 +54,12 @@ ROLLOUTS = ("heuristic", "expectimax")
 #: Discard valuations (knob ``discard``): analyzer net plus the pegging table, or plus pegging
 #: play-outs on modelled deals for the best few splits.
 DISCARDS = ("table", "sim")
+#: What a play-out's end is worth (knob ``objective``): ``points``, the margin gained (a game
+#: won or lost inside the deal worth WIN_UTILITY), or ``equity``, the winning chance read from
+#: the board-position table (:mod:`cribbage_env.equity`; exactly 1/0 for a game won or lost
+#: inside the deal). With ``equity`` the discard's points are also weighed by how much one point
+#: of each side moves the winning chance on the board after this deal (play on / off).
+OBJECTIVES = ("points", "equity")
 
 
 @lru_cache(maxsize=1)
@@ -132,6 +139,13 @@ class ExpertAgent:
             low=0,
             high=100,
         ),
+        Param(
+            "objective",
+            str,
+            "points",
+            "what a play-out's end is worth: points margin, or winning chance (equity table)",
+            choices=OBJECTIVES,
+        ),
     )
 
     def __init__(
@@ -143,6 +157,7 @@ class ExpertAgent:
         rollout: str = "heuristic",
         discard: str = "table",
         stop: float | str = 0.0,
+        objective: str = "points",
     ) -> None:
         self.sims = int(sims)
         self.beta = float(beta)
@@ -163,17 +178,23 @@ class ExpertAgent:
         if discard not in DISCARDS:
             raise ValueError(f"discard must be one of {', '.join(DISCARDS)}, got {discard!r}")
         self.discard = discard
+        if objective not in OBJECTIVES:
+            raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+        self.objective = objective
         self._ex = ExpectimaxAgent()
         self.spec = (
             f"expert:sims={self.sims},tau={self.tau:g},rollout={rollout},"
             f"discard={discard},stop={self.stop:g}"
+            + (f",objective={objective}" if objective != "points" else "")
         )
 
     def _search(self, view: PlayerView, rng: np.random.Generator):
         guesses = None
         if self.tau > 0:  # arrays (hands, discards), or None: uniform guesses instead
             guesses = sample_modelled_arrays(view, rng, self.sims, self.tau)
-        return search_play(view, rng, self.sims, self.beta, self.rollout, guesses, self.stop)
+        return search_play(
+            view, rng, self.sims, self.beta, self.rollout, guesses, self.stop, self.objective
+        )
 
     # ------------------------------------------------------------------ decisions
     def act(self, view: PlayerView, rng: np.random.Generator) -> int:
@@ -218,12 +239,17 @@ class ExpertAgent:
     def _discard_options(self, view: PlayerView, rng: np.random.Generator) -> list[Option]:
         dealer = view.is_dealer
         opts = []
+        w_me, w_opp = 1.0, 1.0
+        if self.objective == "equity":
+            me, opp = view.scores[view.seat], view.scores[1 - view.seat]
+            w_me, w_opp = point_weights(me, opp, dealer, target=view.rules.target)
+        w_crib = w_me if dealer else w_opp
         for o in analyze_discards(view.hand, dealer=dealer):
             peg = peg_value(o.keep, dealer)
             opts.append(
                 Option(
                     discard_action(*o.discard),
-                    o.net + peg,
+                    w_me * o.hand_ev + w_crib * o.crib_ev + 0.5 * (w_me + w_opp) * peg,
                     f"hand {o.hand_ev:.2f}, crib {o.crib_ev:+.2f}, pegging {peg:+.2f}",
                     {
                         "keep": cards_str(o.keep),
@@ -277,11 +303,13 @@ class ExpertAgent:
         head = opts[:ENDGAME_CANDIDATES]
         totals = np.zeros(len(head))
         deals = sample_opponent_deals(view, rng, self.sims, self.tau)
+        equity = self.objective == "equity"
+        utility = equity_utility(view.dealer, view.rules.target) if equity else deal_utility
         for i, o in enumerate(head):
             # His heels (R5.2) is pegged first and can win; whoever leads, the first card
             # comes from the rollout policy too.
             out, start = _deal_play_outs(view, o.action, deals, self.rollout, heels=True)
-            for v in deal_utility(out.scores, out.winner, view.seat, start):
+            for v in utility(out.scores, out.winner, view.seat, start):
                 totals[i] += v  # in deal order, as the sums were always made
         scored = [
             Option(

@@ -18,10 +18,12 @@ from .core import Rules
 from .encoding import NUM_ACTIONS, InvalidActionError, as_action
 from .engine import GameState, IllegalActionError, new_game
 from .episode import EPISODES as _EPISODES
-from .episode import REWARDS as _REWARDS
-from .episode import Episode, episode_seeds, finished_deal_view
+from .episode import REWARDS, Episode, episode_seeds, finished_deal_view
 from .episode import check_choice as _check_choice
 from .views import PlayerView
+
+#: Rewards of the single-learner env: the shared ones plus the winning-chance shaping.
+_REWARDS = (*REWARDS, "equity")
 
 __all__ = [
     "CribbageEnv",
@@ -121,6 +123,16 @@ class CribbageEnv(gym.Env):
     - ``reward="win"``: 0 until the end, then +1 for a win and -1 for a loss; with
       ``skunk_bonus=True`` ±2 for a skunk (loser under 91) and ±3 for a double skunk (under 61).
       In ``CribbageDeal-v0`` it is the sign of the deal's margin (0 for a tie); no skunks.
+    - ``reward="equity"``: the change of the learner's winning chance (0..1) since its previous
+      decision, read from the board-position table (:mod:`cribbage_env.equity`): at a discard the
+      table at the current scores; in the play a play-out of the rest of the deal from the true
+      state (both hands; a cheap policy for both seats) then the table; 1 or 0 once the game is
+      over. Over a game the rewards sum to (1 for a win, 0 for a loss) minus the learner's
+      chance at its first decision (``info["start_chance"]``); ``info["win_chance"]`` is the
+      current estimate. It is potential-based shaping of ``win`` (it does not change which
+      policy is best) with a dense, win-aligned signal near the end of the game. In
+      ``CribbageDeal-v0`` the sum is the table's chance after the deal minus the start chance.
+      Tables exist for games to 121 and 61; other targets raise ``EquityError``.
     - An illegal card with ``illegal_action="penalize"`` gives ``illegal_penalty`` (default -1)
       and changes nothing else.
 
@@ -197,7 +209,7 @@ class CribbageEnv(gym.Env):
         self.rules = Rules.named(rules)
         _check_choice("seat", seat, _SEATS)
         _check_choice("episode", episode, _EPISODES)
-        _check_choice("reward", reward, _REWARDS)
+        _check_choice("reward", reward, _REWARDS)  # the AEC env has no "equity"
         _check_choice("illegal_action", illegal_action, _ILLEGAL)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
@@ -235,6 +247,8 @@ class CribbageEnv(gym.Env):
         self._mask: np.ndarray | None = None
         self._margin = 0
         self._done = False
+        self._chance = 0.0
+        self._start_chance = 0.0
 
     # ------------------------------------------------------------------------- gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -268,6 +282,8 @@ class CribbageEnv(gym.Env):
         self._margin = 0
         self._illegal_run = 0
         self._run_opponent()
+        if self.reward_mode == "equity":
+            self._chance = self._start_chance = self._chance_now()
         return self._observe(), self._info(False)
 
     def step(self, action: Any):
@@ -295,6 +311,9 @@ class CribbageEnv(gym.Env):
         terminated = ep.over
         if self.reward_mode == "points":
             reward = float(margin - self._margin)
+        elif self.reward_mode == "equity":
+            chance = self._chance_now()
+            reward, self._chance = chance - self._chance, chance
         elif terminated:
             reward = ep.win_reward(self.seat)
         else:
@@ -369,6 +388,16 @@ class CribbageEnv(gym.Env):
         self._mask = mask
         return {"observation": obs, "action_mask": mask.copy()}
 
+    def _chance_now(self) -> float:
+        """The learner's winning chance now (see Rewards: ``equity``)."""
+        from .equity import chance_now, end_value
+
+        assert self._ep is not None
+        g = self._ep.game
+        if self.episode == "deal" and g.deal_no > 0 and g.winner is None:
+            return end_value(g, self.seat)
+        return chance_now(g, self.seat)
+
     def _info(self, illegal: bool) -> dict[str, Any]:
         assert self._mask is not None  # set by _observe, which every caller runs first
         info: dict[str, Any] = {
@@ -376,6 +405,9 @@ class CribbageEnv(gym.Env):
             "seat": self.seat,
             "illegal_action": illegal,
         }
+        if self.reward_mode == "equity":
+            info["win_chance"] = self._chance
+            info["start_chance"] = self._start_chance
         if self._done and self._ep is not None:
             s = self._ep.game.scores
             info["scores"] = (s[self.seat], s[1 - self.seat])
