@@ -63,7 +63,7 @@ def _common_arguments(p: argparse.ArgumentParser) -> None:
         "--reward",
         choices=REWARDS,
         default="points",
-        help="env reward (ppo): points margin, win +-1, or equity (when the env has it)",
+        help="env reward (ppo): points margin, win +-1, or equity (change in winning chance)",
     )
     p.add_argument(
         "--opponent",
