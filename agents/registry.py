@@ -323,7 +323,7 @@ def list_agents() -> list[AgentInfo]:
     ]
     for n, ep in sorted(plugins().items()):
         if n in AGENTS or n in LEVELS:
-            continue  # built-ins win; `agents NAME` still says so
+            continue  # built-ins win over a plug-in of the same name
         dist = getattr(getattr(ep, "dist", None), "name", None)
         out.append(
             _describe(
