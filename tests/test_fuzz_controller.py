@@ -77,6 +77,7 @@ class TableMachine(RuleBasedStateMachine):
                 "format": SAVE_FORMAT,
                 "version": SAVE_VERSION,
                 "seed": seed,
+                "agent_seed": seed,  # pinned: the same choices give the same run (hypothesis)
                 "mode": mode.value,
                 "agents": [None, opponent if mode is Mode.COMPUTER else None],
                 "lang": lang,
@@ -88,7 +89,12 @@ class TableMachine(RuleBasedStateMachine):
             assert self.ctl.decisions == tuple(decisions)
         else:
             self.ctl = TableController(
-                seed, mode=mode, opponent=opponent, lang=lang, interactive_cuts=cuts
+                seed,
+                mode=mode,
+                opponent=opponent,
+                lang=lang,
+                interactive_cuts=cuts,
+                agent_seed=seed,
             )
             assert self.ctl.game == ce.new_game(seed, interactive_cuts=cuts)
         self.rng = np.random.default_rng(seed)

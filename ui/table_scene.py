@@ -236,7 +236,7 @@ def _buttons(s: Scene, ctl: TableController) -> None:
         Button("restart", tr("Restart"), Rect(bx + bw + 10, 72, bw, bh), ctl.can_restart),
         Button("menu", tr("Menu"), Rect(bx, 12, bw * 2 + 10, bh)),
         Button("rules", tr("Rules"), Rect(bx, 192, bw, bh)),
-        Button("export", tr("Export game"), Rect(bx + bw + 10, 192, bw, bh)),
+        Button("export", tr("Export game"), Rect(bx + bw + 10, 192, bw, bh), ctl.can_export),
     ]
     if turn:
         label = tr("Play card") if g.phase is Phase.PLAY else tr("To the crib")

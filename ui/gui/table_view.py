@@ -79,6 +79,8 @@ class TableView(arcade.View):
         """Write the record of the game so far (``docs/RECORD_FORMAT.md``) to the exports folder
         of the data directory and say where; the game itself is not touched."""
         ctl = self.ctl
+        if not ctl.can_export:  # pass and play: the record holds both hands
+            return None
         store = self.game_window.store
         folder = (store.dir if store is not None else data_dir()) / "exports"
         stamp = time.strftime("%Y%m%d-%H%M%S")
