@@ -255,6 +255,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     ctl = first_table(args, store, opponent=opponent, watch=watch, lang=lang)
     if ctl is not None:
+        window.settings.seed = None  # --seed was this game's; later New games draw fresh ones
         window.start_table(ctl)
     if headless:
         return _autoplay(window, args, ctl.seed if ctl is not None else 0, pilot)
