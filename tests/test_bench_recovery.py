@@ -261,3 +261,9 @@ def test_ctrl_c_while_importing_is_an_interruption(monkeypatch, capsys) -> None:
     monkeypatch.setattr(cli, "build_parser", broken_import)
     with pytest.raises(ImportError, match="nope"):  # a real import error is not hidden
         cli.main(["bench"])
+
+
+def test_resume_of_a_missing_database_creates_nothing(tmp_path, capsys) -> None:
+    db = tmp_path / "none.sqlite"
+    assert main(["bench", "--resume", "3", "--db", str(db)]) == 1
+    assert "does not exist" in capsys.readouterr().err and not db.exists()

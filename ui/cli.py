@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "stats": "your record from the game history (wins, skunks, points, error rate)",
     "agents": "list the agents (built-in, plug-in) and their parameters",
     "discards": "compare discard strategies on the same deals",
+    "train": "train a learned agent (MaskablePPO or Deep Monte-Carlo) against a league",
 }
 
 

@@ -13,11 +13,11 @@ from pathlib import Path
 from . import argtypes
 from .i18n import LANGUAGES
 
-LEVEL_NAMES = ("easy", "medium", "hard", "expert")
+LEVEL_NAMES = ("easy", "medium", "hard", "expert", "neural")
 
 
 USAGE = (
-    "usage: cribbage play [--opponent easy|medium|hard|expert|SPEC] [--hotseat] [--seed N] "
+    "usage: cribbage play [--opponent easy|medium|hard|expert|neural|SPEC] [--hotseat] [--seed N] "
     f"[--lang {'|'.join(LANGUAGES)}] [--fullscreen] [--watch A B] [--autoplay N [--screenshots DIR]] "
     "[--size WxH] [--data-dir DIR] [--four-colour] [--no-motion]"
 )
