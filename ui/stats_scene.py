@@ -122,4 +122,4 @@ def _errors(s: Scene, st: dict, tr, progress: tuple[int, int] | None) -> None:
         text = tr("first half {a}, second half {b}",
                   a=f"{1000 * st['error_rate_first_half']:.1f}",
                   b=f"{1000 * st['error_rate_second_half']:.1f}")  # fmt: skip
-        s.labels.append(Label(text, r.x, r.y - 16, 13, SOFT, "left"))
+        s.labels.append(Label(text, r.x, r.y - 40, 13, SOFT, "left"))
