@@ -115,7 +115,9 @@ def _errors(s: Scene, st: dict, tr, progress: tuple[int, int] | None) -> None:
         x0, x1 = r.x + round(i * w), r.x + round((i + 1) * w)
         s.panels.append((Rect(x0 + 2, r.y, max(x1 - x0 - 4, 1), max(h, 1)), PLAYER_COLORS[0]))
         if len(rates) <= 12:
-            s.labels.append(Label(f"{1000 * v:.1f}", (x0 + x1) // 2, round(r.y + h + 10), 11, WHITE))
+            s.labels.append(
+                Label(f"{1000 * v:.1f}", (x0 + x1) // 2, round(r.y + h + 10), 11, WHITE)
+            )
     s.labels.append(Label(f"{1000 * top:.1f}", r.x - 6, r.y + r.h - 26, 11, SOFT, "right"))
     s.labels.append(Label("0", r.x - 6, r.y + 6, 11, SOFT, "right"))
     if "error_rate_first_half" in st:
