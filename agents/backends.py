@@ -2,26 +2,40 @@
 
 Every backend runs the same pure function (:func:`agents.tournament.play_task`) on the same
 tasks and yields each block's games as it finishes (and ``None`` now and then while waiting, so
-the runner can react to Ctrl-C without an exception landing inside the pool's locks); the runner sorts them by their keys, so the
-results never depend on the backend, the number of workers or the order blocks finish in.
+the runner can react to Ctrl-C without an exception landing inside the pool's locks); the runner
+sorts them by their keys, so the results never depend on the backend, the number of workers or
+the order blocks finish in. Tasks are read lazily and only a few per worker are in flight, so
+memory does not grow with the number of games. Pool workers watch their parent and exit when
+it dies (a killed ``cribbage bench`` leaves no worker behind holding its output).
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import pickle
 import signal
 import socket
 import sys
-from collections.abc import Iterator, Sequence
+import threading
+import time
+from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 
-from .tournament import GameResult, Task, TournamentError, play_task
+from .procs import pid_alive
+from .tournament import GameResult, Task, TaskStopped, TournamentError, TournamentPlan, play_task
 
 BACKENDS = ("serial", "pool", "ray")
 #: seconds a backend waits for a block before yielding ``None`` so the runner can check for Ctrl-C.
 HEARTBEAT = 0.25
+#: blocks in flight per worker (enough to keep workers busy, few enough to stop fast).
+WINDOW = 2
+
+
+def max_workers() -> int:
+    """The most local workers a run may ask for: 4 per core (at least 8); more only thrash."""
+    return max(8, 4 * (os.cpu_count() or 1))
 
 
 class BackendError(RuntimeError):
@@ -34,17 +48,53 @@ class SerialBackend:
     name = "serial"
     workers = 1
 
-    def run(self, tasks: Sequence[Task]) -> Iterator[list[GameResult] | None]:
+    def run(self, tasks: Iterable[Task], stop=None) -> Iterator[list[GameResult] | None]:
         for task in tasks:
-            yield play_task(task)
+            try:
+                yield play_task(task, stop)
+            except TaskStopped:
+                return
 
     def close(self) -> None:
         pass
 
 
-def _ignore_sigint() -> None:
+def _watch_parent(parent: int, ppid: int) -> None:
+    while pid_alive(parent) and os.getppid() == ppid:
+        time.sleep(0.5)
+    os._exit(1)  # the run that wanted these games is gone
+
+
+def _worker_init(parent: int) -> None:
     # Ctrl-C reaches the whole process group; the parent decides what stops, workers carry on.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Killed parents run no clean-up: a worker that outlives its run exits by itself.
+    threading.Thread(target=_watch_parent, args=(parent, os.getppid()), daemon=True).start()
+
+
+def check_sendable(plan: TournamentPlan, backend: str) -> None:
+    """Agent objects of ``plan`` must pickle to reach pool workers (specs always travel)."""
+    if backend == "serial" or not plan.has_objects:
+        return
+    for label in plan.agents:
+        src = plan.source(label)
+        if src is None:
+            continue
+        module = getattr(src, "__module__", None) or type(src).__module__
+        how = (
+            "define it at module level in an importable file (not in __main__ or a notebook), "
+            "pass a spec string, or use the serial backend (workers=1)"
+        )
+        if backend == "pool" and module == "__main__":
+            raise TournamentError(
+                f"agent {label!r} comes from __main__, which pool workers cannot import: {how}"
+            )
+        try:
+            pickle.dumps(src)
+        except Exception as exc:
+            raise TournamentError(
+                f"agent {label!r} cannot be sent to {backend} workers ({exc}): {how}"
+            ) from None
 
 
 def default_start_method() -> str:
@@ -68,17 +118,24 @@ class PoolBackend:
             # worker starts as a fork of a warm process instead of importing it all again.
             ctx.set_forkserver_preload(["agents.tournament"])
         self._executor = ProcessPoolExecutor(
-            max_workers=self.workers, mp_context=ctx, initializer=_ignore_sigint
+            max_workers=self.workers,
+            mp_context=ctx,
+            initializer=_worker_init,
+            initargs=(os.getpid(),),
         )
         self._pending: set[Future] = set()
 
-    def run(self, tasks: Sequence[Task]) -> Iterator[list[GameResult] | None]:
+    def run(self, tasks: Iterable[Task], stop=None) -> Iterator[list[GameResult] | None]:
+        todo = iter(tasks)
         self._pending = set()
-        for t in tasks:
-            self._pending.add(self._executor.submit(play_task, t))
-            if len(self._pending) % 256 == 0:
-                yield None  # let the runner look at Ctrl-C while submitting
-        while self._pending:
+        while True:
+            while len(self._pending) < WINDOW * self.workers:
+                task = next(todo, None)
+                if task is None:
+                    break
+                self._pending.add(self._executor.submit(play_task, task))
+            if not self._pending:
+                return
             done, self._pending = wait(
                 self._pending, timeout=HEARTBEAT, return_when=FIRST_COMPLETED
             )
@@ -171,14 +228,18 @@ class RayBackend:
         self._remote = ray.remote(num_cpus=1, max_retries=2)(play_task)
         self._pending: list = []
 
-    def run(self, tasks: Sequence[Task]) -> Iterator[list[GameResult] | None]:
+    def run(self, tasks: Iterable[Task], stop=None) -> Iterator[list[GameResult] | None]:
         ray = self._ray
+        todo = iter(tasks)
         self._pending = []
-        for t in tasks:
-            self._pending.append(self._remote.remote(t))
-            if len(self._pending) % 256 == 0:
-                yield None
-        while self._pending:
+        while True:
+            while len(self._pending) < WINDOW * max(1, self.workers):
+                task = next(todo, None)
+                if task is None:
+                    break
+                self._pending.append(self._remote.remote(task))
+            if not self._pending:
+                return
             done, self._pending = ray.wait(self._pending, num_returns=1, timeout=HEARTBEAT)
             if not done:
                 yield None
@@ -205,6 +266,11 @@ def make_backend(name: str = "pool", workers: int | None = None, address: str | 
         isinstance(workers, bool) or not isinstance(workers, int) or workers < 1
     ):
         raise TournamentError(f"workers must be a positive integer, got {workers!r}")
+    if workers is not None and workers > max_workers() and not address:
+        raise TournamentError(
+            f"workers must be at most {max_workers()} on this machine ({os.cpu_count()} cores), "
+            f"got {workers}"
+        )
     if address and name != "ray":
         raise TournamentError("--address joins a Ray cluster: use it with --backend ray")
     if name == "serial":

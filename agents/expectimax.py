@@ -37,6 +37,7 @@ from cribbage_env.views import PlayerView
 
 from .base import Hint, Option
 from .greedy import discard_hint, other_decision
+from .params import Param
 from .pegging import PegEstimate, describe_play, expectimax_estimates
 
 
@@ -66,6 +67,12 @@ class ExpectimaxAgent:
     """Analyzer discards, one-ply expectimax pegging with expert tie-breaks."""
 
     name = "expectimax"
+    PARAMS = (
+        Param("counter", float, 0.5, "weight of our best answer to their reply", low=0, high=1),
+        Param("endgame", int, 15, "distance to 121 where the board weights start", low=0, high=120),
+        Param("heuristics", bool, True, "the expert tie-breaks (lead from a pair, ...)"),
+        Param("crib", bool, True, "use the crib table in discards (off: best hand EV only)"),
+    )
 
     def __init__(
         self,

@@ -41,6 +41,7 @@ from cribbage_env.views import PlayerView
 from .base import Hint, Option
 from .expectimax import ExpectimaxAgent
 from .opponent_model import sample_modelled_arrays, sample_opponent_deals
+from .params import Param
 from .peg_search import deal_utility, search_play
 
 #: Within this many points of 121 (either player) discards are chosen by playing the deal out.
@@ -82,9 +83,56 @@ def peg_value(keep: tuple[int, ...] | list[int], dealer: bool) -> float:
 
 
 class ExpertAgent:
-    """Search-based play; sees only its PlayerView."""
+    """The strongest tier: analyzer + pegging-table discards, Monte Carlo pegging search on
+    modelled deals, play-outs near 121. Sees only its PlayerView."""
 
     name = "expert"
+    #: ``sims`` is capped so a typo cannot make one decision take hours.
+    PARAMS = (
+        Param(
+            "sims", int, 60, "guesses (determinized deals) per pegging decision", low=1, high=5000
+        ),
+        Param(
+            "beta",
+            float,
+            0.0,
+            "weight guesses by exp(beta * points the kept four make)",
+            low=0,
+            high=2,
+        ),
+        Param(
+            "endgame",
+            int,
+            ENDGAME_MARGIN,
+            "within this many points of 121 discards are chosen by play-outs",
+            low=0,
+            high=120,
+        ),
+        Param(
+            "tau",
+            float,
+            0.5,
+            "opponent model temperature in points (0: uniform guesses)",
+            low=0,
+            high=100,
+        ),
+        Param("rollout", str, "heuristic", "policy inside the play-outs", choices=ROLLOUTS),
+        Param(
+            "discard",
+            str,
+            "table",
+            "discard valuation: pegging table or play-outs",
+            choices=DISCARDS,
+        ),
+        Param(
+            "stop",
+            float,
+            0.0,
+            "stop searching once the best card leads by this many standard errors (0: never)",
+            low=0,
+            high=100,
+        ),
+    )
 
     def __init__(
         self,

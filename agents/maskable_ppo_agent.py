@@ -22,6 +22,7 @@ from cribbage_env.engine import Phase
 from cribbage_env.views import PlayerView
 
 from .base import AgentSpecError
+from .params import REQUIRED, Param
 
 
 class Policy(Protocol):
@@ -95,6 +96,16 @@ class MaskablePPOAgent:
     """Plays a trained MaskablePPO policy through the env's PlayerView -> observation encoding."""
 
     name = "maskable_ppo"
+    PARAMS = (
+        Param(
+            "path",
+            str,
+            REQUIRED,
+            "the saved MaskablePPO model (.zip; trusted files only: loading unpickles code)",
+            metavar="model.zip",
+        ),
+        Param("deterministic", bool, True, "most likely legal card (false: sample)"),
+    )
 
     def __init__(self, path: str | None = None, deterministic: str | bool = True) -> None:
         if not path:

@@ -1,14 +1,30 @@
-"""Build agents from specs: ``"random"``, ``"expectimax"`` or ``"name:key=value,key=value"``.
+"""Build agents from specs, the one spec parser of every tool (bench, play, the envs, training).
 
-Specs are plain strings so worker processes, the env and the GUI can all build agents by name.
+A spec is a plain string, so worker processes, Ray, the env and the GUI can all build agents:
+
+- ``name`` or ``name:key=value,key=value``: a built-in agent (:data:`AGENTS`), a game level
+  (:data:`LEVELS`) or an installed plug-in (entry-point group :data:`AGENT_GROUP`);
+- ``module.path:Name`` or ``module.path:Name:key=value,...``: the user's own agent, a class or a
+  factory that returns an object with ``act(view, rng)``. The current working directory is
+  importable while resolving (appended to ``sys.path``, so installed modules win), in every
+  process that resolves the spec: pool and Ray workers find the user's file too.
+
+Parameters are typed and validated (:mod:`agents.params`); anything that does not import or does
+not build an agent raises :class:`~agents.base.AgentSpecError`, which the CLI reports with exit 2.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
+import inspect
+import os
+import sys
 from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 from .base import Agent, AgentSpecError
+from .params import Param, bind, params_of
 
 #: name -> "module:Class" (imported lazily so cheap agents stay cheap to build).
 AGENTS: dict[str, str] = {
@@ -18,6 +34,7 @@ AGENTS: dict[str, str] = {
     "expectimax": "agents.expectimax:ExpectimaxAgent",
     "expert": "agents.expert:ExpertAgent",
     "maskable_ppo": "agents.maskable_ppo_agent:MaskablePPOAgent",  # extra "rl"; path=model.zip
+    "discarder": "agents.discard_bench:DiscarderAgent",  # a discard strategy + expectimax pegging
 }
 #: difficulty levels of the game -> agent spec: easy = random discard + greedy pegging,
 #: medium = greedy (best hand EV, most points now), hard = expectimax (analyzer discard,
@@ -28,26 +45,182 @@ LEVELS: dict[str, str] = {
     "hard": "expectimax",
     "expert": "expert",
 }
+#: Entry-point groups installed packages register in (``name = "module:attr"``).
+AGENT_GROUP = "cribbage_env.agents"
+DISCARD_GROUP = "cribbage_env.discards"
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A parsed spec: a registered ``name`` or an import ``target`` ("module:attr"), and the
+    parameters as text."""
+
+    text: str
+    name: str | None
+    target: str | None
+    params: dict[str, str] = field(default_factory=dict)
+
+
+def _is_attr_path(text: str) -> bool:
+    return bool(text) and all(part.isidentifier() for part in text.split("."))
+
+
+def read_spec(spec: str) -> AgentSpec:
+    """Parse a spec (see the module doc); values may contain ``:`` (``path=C:/m.zip``).
+
+    >>> read_spec("expert:sims=200").name, read_spec("expert:sims=200").params
+    ('expert', {'sims': '200'})
+    >>> s = read_spec("my_bots.v1:Bot:depth=2")
+    >>> s.target, s.params
+    ('my_bots.v1:Bot', {'depth': '2'})
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise AgentSpecError(f"an agent spec is a non-empty string, got {spec!r}")
+    text = spec.strip()
+    head, _, rest = text.partition(":")
+    head = head.strip()
+    attr, sep, after = rest.partition(":")
+    target = None
+    registered = head.lower() in AGENTS or head.lower() in LEVELS
+    if rest and "=" not in attr and not registered and head.lower() not in plugins():
+        if not (_is_attr_path(head) and _is_attr_path(attr.strip())):
+            raise AgentSpecError(
+                f"bad agent spec {spec!r}: expected name[:key=value,...] or "
+                f"module.path:Name[:key=value,...]"
+            )
+        target, rest = f"{head}:{attr.strip()}", after if sep else ""
+    params: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise AgentSpecError(
+                f"bad parameter {part!r} in agent spec {spec!r}: expected key=value"
+            )
+        if key in params:
+            raise AgentSpecError(f"parameter {key!r} is given twice in agent spec {spec!r}")
+        params[key] = value.strip()
+    if target is not None:
+        return AgentSpec(text, None, target, params)
+    if not head:
+        raise AgentSpecError(f"bad agent spec {spec!r}: no agent name before ':'")
+    return AgentSpec(text, head.lower(), None, params)
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split ``"name:k=v,k2=v2"`` into the name and its parameters.
+    """Split ``"name:k=v,k2=v2"`` into the name (or import target) and its parameters.
 
     >>> parse_spec("expert:sims=200,seed=3")
     ('expert', {'sims': '200', 'seed': '3'})
     """
-    if not isinstance(spec, str) or not spec.strip():
-        raise AgentSpecError(f"an agent spec is a non-empty string, got {spec!r}")
-    name, _, rest = spec.strip().partition(":")
-    params: dict[str, str] = {}
-    for part in filter(None, rest.split(",")):
-        key, eq, value = part.partition("=")
-        if not eq or not key.strip():
+    s = read_spec(spec)
+    return (s.name or s.target or ""), s.params
+
+
+# ------------------------------------------------------------------------------ importing
+
+
+def _with_cwd() -> None:
+    """Make the current working directory importable (after everything installed)."""
+    cwd = os.getcwd()
+    if cwd not in sys.path and "" not in sys.path:
+        sys.path.append(cwd)
+        importlib.invalidate_caches()
+
+
+def import_target(target: str, what: str = "agent") -> object:
+    """The object named by ``"module.path:Name"`` (``Name`` may be dotted), the current working
+    directory importable; AgentSpecError says what was wrong."""
+    module_name, _, attr = target.partition(":")
+    _with_cwd()
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name and (module_name == exc.name or module_name.startswith(exc.name + ".")):
             raise AgentSpecError(
-                f"bad parameter {part!r} in agent spec {spec!r}: expected key=value"
+                f"cannot import {module_name!r} for {what} {target!r}: no such module in the "
+                f"current folder ({os.getcwd()}) or on the Python path"
+            ) from None
+        raise AgentSpecError(
+            f"importing {module_name!r} for {what} {target!r} failed: {exc}"
+        ) from None
+    except Exception as exc:  # noqa: BLE001 - the user's module: a syntax error, anything
+        raise AgentSpecError(
+            f"importing {module_name!r} for {what} {target!r} failed: {type(exc).__name__}: {exc}"
+        ) from None
+    obj: object = module
+    for part in attr.split("."):
+        if not hasattr(obj, part):
+            names = sorted(
+                n
+                for n, v in vars(module).items()
+                if not n.startswith("_")
+                and callable(v)
+                and getattr(v, "__module__", None) == module.__name__
             )
-        params[key.strip()] = value.strip()
-    return name.strip().lower(), params
+            where = getattr(module, "__file__", None) or module_name
+            raise AgentSpecError(
+                f"{module_name!r} ({where}) has no {attr!r} for {what} "
+                f"{target!r}; it defines: {', '.join(names) or 'nothing callable'}"
+            )
+        obj = getattr(obj, part)
+    return obj
+
+
+def plugins(group: str = AGENT_GROUP) -> dict[str, importlib.metadata.EntryPoint]:
+    """Installed entry points of ``group`` by lower-case name (first one wins on a clash)."""
+    out: dict[str, importlib.metadata.EntryPoint] = {}
+    for ep in importlib.metadata.entry_points(group=group):
+        out.setdefault(ep.name.strip().lower(), ep)
+    return out
+
+
+def load_plugin(ep: importlib.metadata.EntryPoint, what: str = "agent") -> object:
+    _with_cwd()
+    try:
+        return ep.load()
+    except Exception as exc:  # noqa: BLE001 - a broken plug-in is reported, not raised through
+        dist = getattr(getattr(ep, "dist", None), "name", "?")
+        raise AgentSpecError(
+            f"the {what} plug-in {ep.name!r} ({ep.value}, from {dist}) does not "
+            f"load: {type(exc).__name__}: {exc}"
+        ) from None
+
+
+# ------------------------------------------------------------------------------ building
+
+
+def known_names() -> list[str]:
+    return sorted({**AGENTS, **LEVELS, **plugins()})
+
+
+def resolve(spec: AgentSpec) -> tuple[Callable, str]:
+    """The class or factory a spec names, and how to call it in messages."""
+    if spec.target is not None:
+        return _callable(import_target(spec.target), spec.target), spec.target
+    name = spec.name or ""
+    if name in AGENTS:
+        return import_target(AGENTS[name]), name  # type: ignore[return-value]
+    eps = plugins()
+    if name in eps:
+        return _callable(load_plugin(eps[name]), name), name
+    raise AgentSpecError(
+        f"unknown agent {name!r}; known: {', '.join(known_names())} (or your "
+        f"own as module.path:Name)"
+    )
+
+
+def _callable(obj: object, label: str) -> Callable:
+    if callable(obj):
+        return obj  # type: ignore[return-value]
+    if hasattr(obj, "act"):
+        raise AgentSpecError(
+            f"{label} is an agent instance; name its class or a factory function "
+            f"instead, so that every seat and process builds its own"
+        )
+    raise AgentSpecError(
+        f"{label} is a {type(obj).__name__}, not an agent class or a factory returning one"
+    )
 
 
 def make_agent(spec: str | Agent | Callable) -> Agent:
@@ -59,6 +232,10 @@ def make_agent(spec: str | Agent | Callable) -> Agent:
     Traceback (most recent call last):
     ...
     agents.base.AgentSpecError: unknown agent 'nope'; known: ...random...
+    >>> make_agent("expert:sims=abc")
+    Traceback (most recent call last):
+    ...
+    agents.base.AgentSpecError: expert: sims must be an integer in 1..5000; got 'abc'
     """
     if not isinstance(spec, str):
         if hasattr(spec, "act"):
@@ -66,26 +243,113 @@ def make_agent(spec: str | Agent | Callable) -> Agent:
         raise AgentSpecError(
             f"an agent is a spec string or an object with act(view, rng), got {spec!r}"
         )
-    name, params = parse_spec(spec)
-    if name in LEVELS and LEVELS[name] != name:
+    s = read_spec(spec)
+    if s.name in LEVELS and LEVELS[s.name] != s.name:
         # A level with parameters ("hard:counter=1") passes them to the agent it names.
-        base, _, base_params = LEVELS[name].partition(":")
-        extra = ",".join(f"{k}={v}" for k, v in params.items())
+        base = read_spec(LEVELS[s.name])
+        merged = {**base.params, **s.params}
         return make_agent(
-            base
-            + (":" if base_params or extra else "")
-            + ",".join(filter(None, (base_params, extra)))
+            base.text.partition(":")[0]
+            + (":" if merged else "")
+            + ",".join(f"{k}={v}" for k, v in merged.items())
         )
-    target = AGENTS.get(name)
-    if target is None:
-        raise AgentSpecError(
-            f"unknown agent {name!r}; known: {', '.join(sorted({**AGENTS, **LEVELS}))}"
-        )
-    module, _, cls_name = target.partition(":")
-    cls = getattr(importlib.import_module(module), cls_name)
+    factory, label = resolve(s)
+    declared, extra = params_of(factory)
+    kwargs = bind(declared, s.params, extra=extra, who=label)
     try:
-        agent = cls(**params)
-    except TypeError as exc:
-        raise AgentSpecError(f"bad parameters for agent {name!r} in {spec!r}: {exc}") from None
-    agent.spec = spec
+        agent = factory(**kwargs)
+    except AgentSpecError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the user's constructor: report what it said
+        raise AgentSpecError(
+            f"{label} could not be built from {spec!r}: {type(exc).__name__}: {exc}"
+        ) from None
+    act = getattr(agent, "act", None)
+    if not callable(act):
+        raise AgentSpecError(
+            f"{label} returned {type(agent).__name__}, which has no act(view, rng) method"
+        )
+    if not isinstance(getattr(agent, "name", None), str):
+        _set(agent, "name", s.name or (s.target or "").rpartition(":")[2])
+    _set(agent, "spec", s.text)
     return agent
+
+
+def _set(agent: object, key: str, value: str) -> None:
+    try:
+        setattr(agent, key, value)
+    except (AttributeError, TypeError):  # slots or frozen: the user's choice
+        pass
+
+
+# ------------------------------------------------------------------------------ describing
+
+
+@dataclass(frozen=True)
+class AgentInfo:
+    """What ``cribbage agents`` prints about one agent."""
+
+    name: str
+    kind: str  # built-in, level, plug-in, import path
+    source: str  # "module:attr", or the spec a level stands for
+    summary: str
+    doc: str = ""
+    params: tuple[Param, ...] = ()
+    error: str | None = None
+
+
+def _describe(name: str, kind: str, source: str, load: Callable[[], object]) -> AgentInfo:
+    try:
+        obj = load()
+    except AgentSpecError as exc:
+        return AgentInfo(name, kind, source, f"(cannot load: {exc})", error=str(exc))
+    doc = inspect.getdoc(obj) or ""
+    init_doc = inspect.getdoc(getattr(obj, "__init__", None)) if inspect.isclass(obj) else None
+    if init_doc and init_doc != inspect.getdoc(object.__init__):
+        doc = f"{doc}\n\n{init_doc}".strip()
+    summary = doc.split("\n\n")[0].replace("\n", " ").strip() if doc else "(no description)"
+    params = params_of(obj)[0] if callable(obj) else ()
+    return AgentInfo(name, kind, source, summary, doc, params)
+
+
+def list_agents() -> list[AgentInfo]:
+    """Every agent: built-in, then game levels, then installed plug-ins."""
+    out = [_describe(n, "built-in", t, lambda t=t: import_target(t)) for n, t in AGENTS.items()]
+    out += [
+        AgentInfo(n, "level", s, f"game level: the same as {s!r}")
+        for n, s in LEVELS.items()
+        if n not in AGENTS
+    ]
+    for n, ep in sorted(plugins().items()):
+        if n in AGENTS or n in LEVELS:
+            continue  # built-ins win; `agents NAME` still says so
+        dist = getattr(getattr(ep, "dist", None), "name", None)
+        out.append(
+            _describe(
+                n,
+                f"plug-in ({dist})" if dist else "plug-in",
+                ep.value,
+                lambda ep=ep: load_plugin(ep),
+            )
+        )
+    return out
+
+
+def agent_info(spec: str) -> AgentInfo:
+    """The help of one agent named as any spec would name it."""
+    s = read_spec(spec)
+    if s.target is not None:
+        return _describe(s.target, "import path", s.target, lambda: import_target(s.target))
+    if s.name in LEVELS and LEVELS[s.name] != s.name:
+        base = agent_info(LEVELS[s.name])
+        return replace(
+            base,
+            name=s.name,
+            kind="level",
+            source=LEVELS[s.name],
+            summary=f"game level: the same as {LEVELS[s.name]!r}: {base.summary}",
+        )
+    for info in list_agents():
+        if info.name == s.name:
+            return info
+    raise AgentSpecError(f"unknown agent {s.name!r}; known: {', '.join(known_names())}")

@@ -3,8 +3,13 @@
 SQLite (stdlib ``sqlite3``). The default file is ``$XDG_DATA_HOME/cribbage-env/results.sqlite``
 (``~/.local/share/cribbage-env/results.sqlite`` when XDG_DATA_HOME is unset). Games are written
 block by block as they finish, each block in one transaction, so an interrupted run keeps them.
-Every failure of the file (locked, corrupt, not a results database) becomes a
-:class:`ResultsStoreError` that says which file and what to do.
+Every failure of the file (locked, corrupt, full, not a results database, hand-edited rows that
+no longer decode) becomes a :class:`ResultsStoreError` that says which file and what to do.
+
+A running run records its process (host, pid) and a heartbeat. A run whose process died without
+finishing (SIGKILL, a crash, a power cut) would stay ``running`` forever; opening the database
+marks such runs ``interrupted`` (the pid is gone, or the heartbeat is older than
+:data:`STALE_S`), and ``cribbage bench --resume RUN`` finishes them.
 """
 
 from __future__ import annotations
@@ -12,16 +17,24 @@ from __future__ import annotations
 import json
 import os
 import platform
+import socket
 import sqlite3
 import subprocess
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 
+from .procs import pid_alive
 from .tournament import SEAT_FIELDS, GameResult, SeatStats
 
 SCHEMA_VERSION = 1
 APP_ID = 0x43524942  # "CRIB": marks our files (PRAGMA application_id)
+#: seconds without a heartbeat after which a ``running`` run is taken for dead (its process
+#: beats every few seconds while it runs, whatever its agents do).
+STALE_S = 600.0
+#: columns added after schema 1 (added in place when missing: old files keep working).
+_RUN_EXTRA = {"pid": "INTEGER", "host": "TEXT", "heartbeat": "REAL"}
 
 _GAME_COLUMNS = (
     ["pairing", "idx", "swapped", "seed", "winner", "score0", "score1", "first_dealer", "deals"]
@@ -46,7 +59,10 @@ CREATE TABLE IF NOT EXISTS runs (
     versions TEXT NOT NULL,            -- JSON
     games_done INTEGER NOT NULL DEFAULT 0,
     elapsed REAL,
-    summary TEXT                       -- JSON, set when the run ends
+    summary TEXT,                      -- JSON, set when the run ends
+    pid INTEGER,                       -- the process running it, on host
+    host TEXT,
+    heartbeat REAL                     -- unix time the process last said it was alive
 );
 CREATE TABLE IF NOT EXISTS games (
     run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -105,6 +121,11 @@ def _explain(path: Path, exc: sqlite3.Error) -> ResultsStoreError:
         and "disk image" in msg
     ):
         hint = "the file is not a valid results database (corrupt or another format); choose another file with --db"
+    elif "full" in msg or "disk I/O" in msg:
+        hint = (
+            "the disk is full or failing; the games saved so far are kept: free space, then "
+            "`cribbage bench --resume RUN` finishes the run (or choose another file with --db)"
+        )
     elif "readonly" in msg or "unable to open" in msg:
         hint = "the file or its folder is not writable; choose another file with --db"
     else:
@@ -130,10 +151,18 @@ class ResultsStore:
             raise ResultsStoreError(f"cannot create the folder of {self.path}: {exc}") from None
         try:
             self._db = sqlite3.connect(str(self.path), timeout=timeout)
+        except sqlite3.Error as exc:
+            raise _explain(self.path, exc) from None
+        try:
             self._db.execute("PRAGMA foreign_keys = ON")
             self._init()
         except sqlite3.Error as exc:
+            self._db.close()
             raise _explain(self.path, exc) from None
+        except ResultsStoreError:
+            self._db.close()
+            raise
+        self.reap_dead_runs()
 
     def _init(self) -> None:
         db = self._db
@@ -151,7 +180,11 @@ class ResultsStore:
                 db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
             return
         row = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-        if row is None or int(row[0]) > SCHEMA_VERSION:
+        try:
+            version = int(row[0])
+        except (TypeError, ValueError):
+            version = SCHEMA_VERSION + 1
+        if version > SCHEMA_VERSION:
             raise ResultsStoreError(
                 f"results database {self.path} has schema {row and row[0]}, newer than this version "
                 f"({SCHEMA_VERSION}) understands; upgrade cribbage-env or use another --db"
@@ -161,6 +194,47 @@ class ResultsStore:
             raise ResultsStoreError(
                 f"results database {self.path} is damaged ({check}); choose another file with --db"
             )
+        have = {r[1] for r in db.execute("PRAGMA table_info(runs)")}
+        missing = [(c, t) for c, t in _RUN_EXTRA.items() if c not in have]
+        if missing:
+            try:
+                with db:
+                    for col, kind in missing:
+                        db.execute(f"ALTER TABLE runs ADD COLUMN {col} {kind}")
+            except sqlite3.OperationalError as exc:
+                if "readonly" not in str(exc):
+                    raise
+                self._readonly = True
+
+    _readonly = False
+
+    def reap_dead_runs(self) -> list[int]:
+        """Mark ``running`` runs whose process is gone as ``interrupted``; their ids."""
+        if self._readonly:
+            return []
+        try:
+            rows = self._read(
+                "SELECT id, pid, host, heartbeat, created FROM runs WHERE status = 'running'"
+            )
+        except ResultsStoreError:
+            return []
+        dead = [r["id"] for r in rows if _is_dead(r)]
+        for run_id in dead:
+            note = json.dumps(
+                {
+                    "error": "the run's process stopped without finishing (killed or crashed); "
+                    f"`cribbage bench --resume {run_id}` finishes it"
+                }
+            )
+            try:
+                self._write(
+                    "UPDATE runs SET status = 'interrupted', finished = ?, summary = COALESCE(summary, ?) "
+                    "WHERE id = ? AND status = 'running'",
+                    (_now(), note, run_id),
+                )
+            except ResultsStoreError:
+                return []  # read-only or locked: the next writer marks them
+        return dead
 
     def __enter__(self) -> ResultsStore:
         return self
@@ -194,8 +268,8 @@ class ResultsStore:
     ) -> int:
         """Record a new run (status ``running``) and return its id."""
         cur = self._write(
-            "INSERT INTO runs (created, status, agents, games, seed, duplicate, backend, workers, params, versions)"
-            " VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO runs (created, status, agents, games, seed, duplicate, backend, workers, params,"
+            " versions, pid, host, heartbeat) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 _now(),
                 json.dumps(params["agents"]),
@@ -206,23 +280,49 @@ class ResultsStore:
                 workers,
                 json.dumps(params),
                 json.dumps({**versions(), **(extra_versions or {})}),
+                os.getpid(),
+                socket.gethostname(),
+                time.time(),
             ),
         )
         return int(cur.lastrowid)
 
+    def reopen_run(self, run_id: int, *, backend: str, workers: int) -> None:
+        """Mark an unfinished run ``running`` again in this process (``--resume``)."""
+        self._write(
+            "UPDATE runs SET status = 'running', finished = NULL, summary = NULL, backend = ?, workers = ?,"
+            " pid = ?, host = ?, heartbeat = ? WHERE id = ?",
+            (backend, workers, os.getpid(), socket.gethostname(), time.time(), run_id),
+        )
+
+    def heartbeat(self, run_id: int) -> None:
+        """Say the run's process is alive (see :data:`STALE_S`)."""
+        self._write("UPDATE runs SET heartbeat = ? WHERE id = ?", (time.time(), run_id))
+
     def add_games(self, run_id: int, games: Sequence[GameResult]) -> None:
-        """Save finished games (one transaction); saving a game twice keeps one row."""
+        """Save finished games and the run's count in one transaction (all or nothing); saving a
+        game twice keeps one row."""
         rows = [(run_id, *game_row(g)) for g in games]
-        self._write(
-            f"INSERT OR REPLACE INTO games (run_id, {', '.join(_GAME_COLUMNS)}) "
-            f"VALUES ({', '.join('?' * (len(_GAME_COLUMNS) + 1))})",
-            rows,
-            many=True,
-        )
-        self._write(
-            "UPDATE runs SET games_done = (SELECT COUNT(*) FROM games WHERE run_id = ?) WHERE id = ?",
-            (run_id, run_id),
-        )
+        db = self._db
+        try:
+            with db:
+                before = db.total_changes
+                db.executemany(
+                    f"INSERT OR IGNORE INTO games (run_id, {', '.join(_GAME_COLUMNS)}) "
+                    f"VALUES ({', '.join('?' * (len(_GAME_COLUMNS) + 1))})",
+                    rows,
+                )
+                new = db.total_changes - before
+                db.execute(
+                    "UPDATE runs SET games_done = games_done + ?, heartbeat = ? WHERE id = ?",
+                    (new, time.time(), run_id),
+                )
+        except sqlite3.Error as exc:
+            raise _explain(self.path, exc) from None
+        except (OverflowError, ValueError, TypeError) as exc:  # a value SQLite cannot hold
+            raise ResultsStoreError(
+                f"results database {self.path}: cannot store a game: {exc}"
+            ) from None
 
     def finish_run(self, run_id: int, status: str, summary: dict, elapsed: float) -> None:
         self._write(
@@ -232,9 +332,9 @@ class ResultsStore:
 
     # ------------------------------------------------------------------------- reading
     def runs(self) -> list[dict]:
-        """Every run, newest first, without per-game rows."""
+        """Every run, newest first, without per-game rows (a damaged row shows as ``damaged``)."""
         rows = self._read("SELECT * FROM runs ORDER BY id DESC")
-        return [_decode_run(r) for r in rows]
+        return [_decode_run(r, self.path, strict=False) for r in rows]
 
     def run(self, run_id: int) -> dict:
         rows = self._read("SELECT * FROM runs WHERE id = ?", (run_id,))
@@ -243,23 +343,103 @@ class ResultsStore:
             raise ResultsStoreError(
                 f"no run {run_id} in {self.path}; runs there: {', '.join(map(str, known)) or 'none'}"
             )
-        return _decode_run(rows[0])
+        return _decode_run(rows[0], self.path)
 
     def games(self, run_id: int) -> list[GameResult]:
         """The saved games of a run, sorted by pairing, pair and seat swap."""
+        return list(self.iter_games(run_id))
+
+    def iter_games(self, run_id: int) -> Iterator[GameResult]:
+        """The saved games of a run one at a time (memory flat in the number of games)."""
         self.run(run_id)
+        try:
+            cur = self._db.execute(
+                f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE run_id = ? ORDER BY pairing, idx, swapped",
+                (run_id,),
+            )
+            cols = [d[0] for d in cur.description]
+            for row in cur:
+                r = dict(zip(cols, row, strict=True))
+                try:
+                    yield game_from_row(r)
+                except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                    raise ResultsStoreError(
+                        f"results database {self.path}: game (pairing {r.get('pairing')}, pair "
+                        f"{r.get('idx')}, swapped {r.get('swapped')}) of run {run_id} is damaged ({exc})"
+                    ) from None
+        except sqlite3.Error as exc:
+            raise _explain(self.path, exc) from None
+
+    def block_counts(self, run_id: int, block: int) -> dict[tuple[int, int], int]:
+        """Saved games per (pairing, first pair index of the block) of a run: what to replay."""
         rows = self._read(
-            f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE run_id = ? ORDER BY pairing, idx, swapped",
-            (run_id,),
+            "SELECT pairing, (idx / ?) * ? AS start, COUNT(*) AS n FROM games WHERE run_id = ?"
+            " GROUP BY pairing, start",
+            (block, block, run_id),
         )
-        return [game_from_row(r) for r in rows]
+        return {(int(r["pairing"]), int(r["start"])): int(r["n"]) for r in rows}
 
 
-def _decode_run(r: dict) -> dict:
+def _is_dead(r: dict) -> bool:
+    beat = r.get("heartbeat")
+    if not isinstance(beat, (int, float)):
+        try:
+            beat = datetime.fromisoformat(str(r.get("created"))).timestamp()
+        except ValueError:
+            beat = 0.0
+    if time.time() - beat > STALE_S:
+        return True
+    pid = r.get("pid")
+    return isinstance(pid, int) and r.get("host") == socket.gethostname() and not pid_alive(pid)
+
+
+_RUN_TYPES: dict[str, type | tuple[type, ...]] = {
+    "agents": list, "params": dict, "versions": dict, "summary": (dict, type(None)),
+}  # fmt: skip
+
+
+def _decode_run(r: dict, path: Path, strict: bool = True) -> dict:
+    """A run row with its JSON decoded and its types checked; a hand-edited row that does not
+    decode raises :class:`ResultsStoreError` (``strict``) or comes back with status ``damaged``."""
     out = dict(r)
-    for key in ("agents", "params", "versions", "summary"):
-        if out.get(key) is not None:
-            out[key] = json.loads(out[key])
+    try:
+        for key, kind in _RUN_TYPES.items():
+            if out.get(key) is not None:
+                out[key] = json.loads(out[key])
+            if not isinstance(out.get(key), kind):
+                raise ValueError(f"{key} is not a JSON {getattr(kind, '__name__', 'object')}")
+        for key in ("games", "seed", "duplicate", "workers", "games_done"):
+            if not isinstance(out.get(key), int) or isinstance(out.get(key), bool):
+                raise ValueError(f"{key} is not an integer")
+        for key in ("status", "created", "backend"):
+            if not isinstance(out.get(key), str):
+                raise ValueError(f"{key} is not text")
+        if not all(isinstance(a, str) for a in out["agents"]):
+            raise ValueError("agents is not a list of specs")
+        if out.get("elapsed") is not None and not isinstance(out["elapsed"], (int, float)):
+            raise ValueError("elapsed is not a number")
+    except (ValueError, TypeError) as exc:  # json.JSONDecodeError is a ValueError
+        msg = f"run {r.get('id')} in {path} is damaged ({exc}); it was edited by hand or by another program"
+        if strict:
+            raise ResultsStoreError(msg) from None
+        return {
+            "id": r.get("id"),
+            "created": str(r.get("created")),
+            "status": "damaged",
+            "agents": [],
+            "games": 0,
+            "seed": 0,
+            "duplicate": False,
+            "backend": "?",
+            "workers": 0,
+            "params": {},
+            "versions": {},
+            "games_done": 0,
+            "elapsed": None,
+            "summary": None,
+            "finished": None,
+            "damage": msg,
+        }
     out["duplicate"] = bool(out["duplicate"])
     return out
 
@@ -293,5 +473,5 @@ def game_from_row(r: dict) -> GameResult:
         first_dealer=int(r["first_dealer"]),
         deals=int(r["deals"]),
         seats=seats,  # type: ignore[arg-type]
-        moves=tuple(int(m) for m in r["moves"].split()),
+        moves=tuple(int(m) for m in str(r["moves"]).split()),
     )

@@ -1,4 +1,4 @@
-"""Self-play tournaments: duplicate deals, seeded plans, per-game rows and their summary.
+"""Self-play tournaments: duplicate deals, seeded plans and per-game rows (reports: summary.py).
 
 A game is a pure function of ``(seed, decisions)``: the engine draws every shuffle and cut from
 the seed, by *seat*. Playing the same seed twice with the two agents swapping seats is therefore
@@ -25,8 +25,7 @@ by the win; it still counts as a deal.
 from __future__ import annotations
 
 import itertools
-import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -36,7 +35,7 @@ from cribbage_env.scoring import ScoreKind
 
 from .registry import make_agent
 from .seeding import agent_rng, check_agent_seed, new_agent_seed
-from .stats import RatingError, elo_ratings, mean_ci, wilson_interval
+from .sources import AgentSource, agent_label, check_source, is_factory, label_agents
 
 #: duplicate pairs per task by default (each pair is two games).
 DEFAULT_BLOCK = 25
@@ -109,6 +108,9 @@ class GameResult:
 
 # ------------------------------------------------------------------------------- plan
 
+#: most games one run may plan (all pairings together): split bigger studies into several runs.
+MAX_GAMES = 10_000_000
+
 
 @dataclass(frozen=True)
 class Pairing:
@@ -119,7 +121,11 @@ class Pairing:
 
 @dataclass(frozen=True)
 class Task:
-    """A block of duplicate pairs of one pairing: the unit a worker plays."""
+    """A block of duplicate pairs of one pairing: the unit a worker plays.
+
+    ``a`` and ``b`` are the agents' labels (their specs for spec strings); ``source_a`` and
+    ``source_b`` hold the agent objects or factories when they are not specs.
+    """
 
     pairing: int
     a: str
@@ -127,36 +133,91 @@ class Task:
     items: tuple[tuple[int, int], ...]  # (index, seed)
     duplicate: bool
     agent_seed: int = 0
+    source_a: AgentSource | None = None
+    source_b: AgentSource | None = None
+
+    @property
+    def start(self) -> int:
+        return self.items[0][0] if self.items else 0
+
+
+class Seeds(Sequence):
+    """The game seeds of a plan, computed when read (``SeedSequence(root).spawn(n)`` children):
+    a plan of millions of games holds two integers, not millions."""
+
+    def __init__(self, root: int, n: int) -> None:
+        self.root, self.n = root, n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self.n))]
+        if not -self.n <= i < self.n:
+            raise IndexError(i)
+        child = np.random.SeedSequence(self.root, spawn_key=(i % self.n,))
+        return int(child.generate_state(1, np.uint64)[0]) >> 1
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Seeds):
+            return (self.root, self.n) == (other.root, other.n)
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    def __hash__(self) -> int:
+        return hash((self.root, self.n))
+
+    def __repr__(self) -> str:
+        return f"Seeds(root={self.root}, n={self.n})"
 
 
 @dataclass(frozen=True)
 class TournamentPlan:
     """Everything that determines a tournament's games (not how or where they run)."""
 
-    agents: tuple[str, ...]
+    agents: tuple[str, ...]  # labels: the spec, or a name for an agent object
     pairings: tuple[Pairing, ...]
     games: int  # per pairing
     root_seed: int
     duplicate: bool
-    seeds: tuple[int, ...]
+    seeds: Sequence[int]
     block: int
     agent_seed: int = 0  # the agents' generators (agents.seeding); make_plan draws one
+    sources: tuple[AgentSource, ...] = ()  # per agent label, when some agent is not a spec
 
     @property
     def total_games(self) -> int:
         return self.games * len(self.pairings)
 
-    def tasks(self) -> list[Task]:
-        """Blocks of seeds per pairing, in a fixed order (scheduling never changes results)."""
-        out = []
+    @property
+    def has_objects(self) -> bool:
+        """Some agent is an object or factory (not a spec string): it cannot be rebuilt by name."""
+        return any(not isinstance(src, str) for src in self.sources)
+
+    def source(self, label: str) -> AgentSource | None:
+        if not self.sources:
+            return None
+        src = self.sources[self.agents.index(label)]
+        return None if isinstance(src, str) else src
+
+    def iter_tasks(self, skip: Callable[[int, int], bool] | None = None) -> Iterator[Task]:
+        """Blocks of seeds per pairing in a fixed order (scheduling never changes results);
+        ``skip(pairing, start)`` leaves out blocks already played (resuming a run)."""
+        n = len(self.seeds)
         for p in self.pairings:
-            for start in range(0, len(self.seeds), self.block):
-                chunk = tuple(
-                    (i, self.seeds[i])
-                    for i in range(start, min(start + self.block, len(self.seeds)))
-                )
-                out.append(Task(p.index, p.a, p.b, chunk, self.duplicate, self.agent_seed))
-        return out
+            sa, sb = self.source(p.a), self.source(p.b)
+            for start in range(0, n, self.block):
+                if skip is not None and skip(p.index, start):
+                    continue
+                chunk = tuple((i, self.seeds[i]) for i in range(start, min(start + self.block, n)))
+                yield Task(p.index, p.a, p.b, chunk, self.duplicate, self.agent_seed, sa, sb)
+
+    def tasks(self) -> list[Task]:
+        return list(self.iter_tasks())
+
+    def block_games(self, start: int) -> int:
+        """Games in the block that starts at pair index ``start``."""
+        return (min(start + self.block, len(self.seeds)) - start) * (2 if self.duplicate else 1)
 
     def params(self) -> dict:
         return {
@@ -167,6 +228,7 @@ class TournamentPlan:
             "duplicate": self.duplicate,
             "block": self.block,
             "agent_seed": self.agent_seed,
+            "objects": [a for a in self.agents if self.source(a) is not None],
         }
 
 
@@ -176,12 +238,11 @@ def game_seeds(root: int, n: int) -> list[int]:
     >>> game_seeds(1, 3) == game_seeds(1, 5)[:3]
     True
     """
-    children = np.random.SeedSequence(root).spawn(n)
-    return [int(c.generate_state(1, np.uint64)[0]) >> 1 for c in children]
+    return list(Seeds(root, n))
 
 
 def make_plan(
-    agents: Sequence[str],
+    agents: Sequence[AgentSource],
     games: int,
     seed: int = 0,
     *,
@@ -192,6 +253,7 @@ def make_plan(
 ) -> TournamentPlan:
     """A round robin among ``agents`` (a head-to-head when there are two), ``games`` per pairing.
 
+    Agents are spec strings, agent instances or factories (see :data:`AgentSource`).
     ``agent_seed`` seeds the agents' generators (see :mod:`agents.seeding`); ``None`` draws a
     fresh one from OS entropy (it is in :meth:`TournamentPlan.params`, so a run can be repeated).
 
@@ -209,6 +271,12 @@ def make_plan(
             f"games must be even with duplicate deals (each seed is played twice, seats swapped), "
             f"got {games}; use an even number or turn duplicate deals off"
         )
+    n_pairings = len(agents) * (len(agents) - 1) // 2
+    if games * n_pairings > MAX_GAMES:
+        raise TournamentError(
+            f"{games} games per pairing x {n_pairings} pairing(s) is {games * n_pairings:,} games; "
+            f"one run plays at most {MAX_GAMES:,}: split the study into several runs (other --seed)"
+        )
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise TournamentError(f"seed must be an integer from 0 to 2**63 - 1, got {seed!r}")
     if isinstance(block, bool) or not isinstance(block, int) or block < 1:
@@ -217,35 +285,37 @@ def make_plan(
         agent_seed = new_agent_seed() if agent_seed is None else check_agent_seed(agent_seed)
     except ValueError as exc:
         raise TournamentError(str(exc)) from None
+    labels, sources = label_agents(agents)
     if check_agents:
-        for spec in dict.fromkeys(agents):
-            make_agent(spec)  # AgentSpecError (a ValueError) with the known names
-    pairs = list(itertools.combinations(range(len(agents)), 2))
-    pairings = tuple(Pairing(k, agents[i], agents[j]) for k, (i, j) in enumerate(pairs))
+        for label, src in dict(zip(labels, sources or labels, strict=True)).items():
+            check_source(label, src)
+    pairs = list(itertools.combinations(range(len(labels)), 2))
+    pairings = tuple(Pairing(k, labels[i], labels[j]) for k, (i, j) in enumerate(pairs))
     n_seeds = games // 2 if duplicate else games
     return TournamentPlan(
-        agents,
-        pairings,
-        games,
-        seed,
-        duplicate,
-        tuple(game_seeds(seed, n_seeds)),
-        block,
-        agent_seed,
+        labels, pairings, games, seed, duplicate, Seeds(seed, n_seeds), block, agent_seed, sources
     )
 
 
 # ------------------------------------------------------------------------------- playing
 
-_AGENT_CACHE: dict[tuple[str, int], object] = {}
+_AGENT_CACHE: dict[tuple[object, int], object] = {}
 
 
-def _agent(spec: str, seat: int):
-    """One agent instance per (spec, seat) per process: cheap to reuse, never shared by seats."""
-    key = (spec, seat)
+class TaskStopped(Exception):
+    """A block stopped between two games because the run is being interrupted."""
+
+
+def _agent(src: AgentSource, seat: int):
+    """The agent for ``seat``: one per (spec or factory, seat) per process, cheap to reuse and
+    never shared by seats; an agent instance is used as it is."""
+    if not isinstance(src, str) and not is_factory(src):
+        return src
+    key = (src, seat)
     agent = _AGENT_CACHE.get(key)
     if agent is None:
-        agent = _AGENT_CACHE[key] = make_agent(spec)
+        agent = make_agent(src) if isinstance(src, str) else src()  # type: ignore[operator]
+        _AGENT_CACHE[key] = agent
     return agent
 
 
@@ -306,12 +376,15 @@ def _seat_stats_fast(g: ce.GameState) -> tuple[SeatStats, SeatStats]:
     return (SeatStats(**acc[0]), SeatStats(**acc[1]))
 
 
-def play_game(spec0: str, spec1: str, seed: int, agent_seed: int | None = None) -> ce.GameState:
+def play_game(
+    spec0: AgentSource, spec1: AgentSource, seed: int, agent_seed: int | None = None
+) -> ce.GameState:
     """Play one game, ``spec0`` in seat 0; raises :class:`AgentFailure` on an illegal action.
 
     ``agent_seed`` seeds the agents' generators (``None``: a fresh one from OS entropy).
     """
     players = (_agent(spec0, 0), _agent(spec1, 1))
+    names = (agent_label(spec0), agent_label(spec1))
     if agent_seed is None:
         agent_seed = new_agent_seed()
     rngs = (agent_rng(agent_seed, seed, 0), agent_rng(agent_seed, seed, 1))
@@ -322,13 +395,13 @@ def play_game(spec0: str, spec1: str, seed: int, agent_seed: int | None = None) 
             action = players[p].act(g.view(p), rngs[p])
         except Exception as exc:  # the agent's bug, reported with where it happened
             raise AgentFailure(
-                f"agent {(spec0, spec1)[p]!r} (seat {p}) failed in game seed {seed}: {exc!r}"
+                f"agent {names[p]!r} (seat {p}) failed in game seed {seed}: {exc!r}"
             ) from exc
         try:
             g.apply(action, p)
         except ce.IllegalActionError as exc:
             raise AgentFailure(
-                f"agent {(spec0, spec1)[p]!r} (seat {p}) in game seed {seed}: {exc}"
+                f"agent {names[p]!r} (seat {p}) in game seed {seed}: {exc}"
             ) from None
     return g
 
@@ -349,144 +422,27 @@ def result_of(g: ce.GameState, pairing: int, index: int, swapped: bool) -> GameR
     )
 
 
-def play_task(task: Task) -> list[GameResult]:
-    """Play every game of a block (the function each backend runs)."""
+def play_task(task: Task, stop: object | None = None) -> list[GameResult]:
+    """Play every game of a block (the function each backend runs).
+
+    ``stop`` (an object with ``is_set()``, e.g. a ``threading.Event``) is checked between games:
+    when set, the block raises :class:`TaskStopped` (its games are dropped, the block replays on
+    resume), so a serial run answers Ctrl-C within a game.
+    """
+    a = task.a if task.source_a is None else task.source_a
+    b = task.b if task.source_b is None else task.source_b
     out = []
     for index, seed in task.items:
-        out.append(
-            result_of(play_game(task.a, task.b, seed, task.agent_seed), task.pairing, index, False)
-        )
-        if task.duplicate:
-            out.append(
-                result_of(
-                    play_game(task.b, task.a, seed, task.agent_seed), task.pairing, index, True
-                )
+        for swapped in (False, True) if task.duplicate else (False,):
+            if stop is not None and stop.is_set():  # type: ignore[attr-defined]
+                raise TaskStopped
+            g = (
+                play_game(b, a, seed, task.agent_seed)
+                if swapped
+                else play_game(a, b, seed, task.agent_seed)
             )
+            out.append(result_of(g, task.pairing, index, swapped))
     return out
-
-
-# ------------------------------------------------------------------------------- summary
-
-
-def _r(x: float, nd: int = 4) -> float | None:
-    return None if x is None or (isinstance(x, float) and math.isnan(x)) else round(float(x), nd)
-
-
-def _role_table(rows: Iterable[tuple[GameResult, int]]) -> dict:
-    """Points per deal for one agent by role, over ``(game, seat it sat in)`` pairs."""
-    tot = dict.fromkeys(SEAT_FIELDS, 0)
-    for r, seat in rows:
-        s = r.seats[seat]
-        for f in SEAT_FIELDS:
-            tot[f] += getattr(s, f)
-    dd, dp = tot["deals_dealer"], tot["deals_pone"]
-
-    def per(x: int, d: int) -> float | None:
-        return _r(x / d) if d else None
-
-    return {
-        "dealer": {
-            "deals": dd,
-            "pegging": per(tot["peg_dealer"], dd),
-            "hand": per(tot["hand_dealer"], dd),
-            "crib": per(tot["crib"], dd),
-            "heels": per(tot["heels"], dd),
-        },
-        "pone": {
-            "deals": dp,
-            "pegging": per(tot["peg_pone"], dp),
-            "hand": per(tot["hand_pone"], dp),
-            "crib": 0.0 if dp else None,
-        },
-    }
-
-
-def summarize_pairing(pairing: Pairing, rows: Sequence[GameResult]) -> dict:
-    """The report of one pairing (agent A = ``pairing.a``); JSON-ready."""
-    rows = sorted(rows, key=lambda r: r.key)
-    n = len(rows)
-    wa = sum(r.a_won for r in rows)
-    lo, hi = wilson_interval(wa, n)
-    margins = [r.margin_a for r in rows]
-    by_pair: dict[int, list[int]] = {}
-    for r in rows:
-        by_pair.setdefault(r.index, []).append(r.margin_a)
-    duplicate = any(r.swapped for r in rows) and any(not r.swapped for r in rows)
-    # Under duplicate play the two games of a pair are dependent: the CI uses pair means.
-    units = [sum(v) / len(v) for v in by_pair.values()] if duplicate else margins
-    mean, mlo, mhi = mean_ci(units) if units else (math.nan, math.nan, math.nan)
-    mp = [0, 0]
-    skunks = [0, 0]
-    doubles = [0, 0]
-    for r in rows:
-        w = 0 if r.a_won else 1
-        level = r.skunk
-        mp[w] += level
-        skunks[w] += level >= 2
-        doubles[w] += level == 3
-    fd_wins = sum(r.winner == r.first_dealer for r in rows)
-    flo, fhi = wilson_interval(fd_wins, n)
-    return {
-        "agents": [pairing.a, pairing.b],
-        "games": n,
-        "pairs": len(by_pair) if duplicate else 0,
-        "wins": [wa, n - wa],
-        "win_rate": _r(wa / n) if n else None,
-        "win_rate_ci": [_r(lo), _r(hi)],
-        "mean_margin": _r(mean),
-        "mean_margin_ci": [_r(mlo), _r(mhi)],
-        "match_points": mp,
-        "match_points_per_game": [_r(mp[0] / n), _r(mp[1] / n)] if n else [None, None],
-        "skunks": skunks,
-        "double_skunks": doubles,
-        "first_dealer_win_rate": _r(fd_wins / n) if n else None,
-        "first_dealer_win_rate_ci": [_r(flo), _r(fhi)],
-        "mean_deals": _r(sum(r.deals for r in rows) / n) if n else None,
-        "points_per_deal": {
-            "a": _role_table((r, r.seat_a) for r in rows),
-            "b": _role_table((r, 1 - r.seat_a) for r in rows),
-        },
-    }
-
-
-def summarize(plan: TournamentPlan, results: Sequence[GameResult], *, prior: float = 1.0) -> dict:
-    """The whole report: pairings, per-agent points per deal, and ratings (round robins)."""
-    by_pairing: dict[int, list[GameResult]] = {p.index: [] for p in plan.pairings}
-    for r in results:
-        by_pairing[r.pairing].append(r)
-    pairings = [summarize_pairing(p, by_pairing[p.index]) for p in plan.pairings]
-    # Per agent over all its games (an agent listed twice is one agent).
-    agent_rows: dict[str, list[tuple[GameResult, int]]] = {a: [] for a in plan.agents}
-    wins: dict[tuple[str, str], float] = {}
-    for p in plan.pairings:
-        for r in by_pairing[p.index]:
-            agent_rows[p.a].append((r, r.seat_a))
-            agent_rows[p.b].append((r, 1 - r.seat_a))
-            if p.a != p.b:
-                key = (p.a, p.b) if r.a_won else (p.b, p.a)
-                wins[key] = wins.get(key, 0) + 1
-    per_agent = {a: _role_table(pairs) for a, pairs in agent_rows.items()}
-    ratings = None
-    rating_error = None
-    if len(set(plan.agents)) >= 2 and wins:
-        try:
-            elo = elo_ratings(wins, prior=prior)
-            ratings = [
-                {"agent": a, "elo": _r(v, 1)} for a, v in sorted(elo.items(), key=lambda kv: -kv[1])
-            ]
-        except RatingError as exc:
-            rating_error = str(exc)
-    return {
-        "params": plan.params(),
-        "games_played": len(results),
-        "games_planned": plan.total_games,
-        "pairings": pairings,
-        "agents": per_agent,
-        "ratings": ratings,
-        "ratings_method": f"maximum-likelihood Bradley-Terry (MM), {prior:g} virtual game(s) split "
-        f"evenly per pairing, Elo scale 400*log10, mean 0",
-        "rating_error": rating_error,
-    }
 
 
 def result_to_dict(r: GameResult) -> dict:

@@ -1,4 +1,9 @@
-"""Regenerate the README screenshots (headless): ``python docs/make_screenshots.py``."""
+"""Regenerate the screenshots in docs/screenshots (headless): ``python docs/make_screenshots.py``.
+
+Every phase of a game in English, Spanish and French, pass-and-play (the handover screen and a
+turn after it), the rules screen, the four-colour deck and a 1024x640 window. Motion is off, so
+the images are the same on every run. Saved as 256-colour PNGs to keep the repository small.
+"""
 
 from __future__ import annotations
 
@@ -10,13 +15,22 @@ os.environ["ARCADE_HEADLESS"] = "1"
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import arcade  # noqa: E402
 import numpy as np  # noqa: E402
+from PIL import Image  # noqa: E402
 
 from cribbage_env.engine import Phase  # noqa: E402
 from ui.controller import Mode, TableController  # noqa: E402
 from ui.gui.app import GameWindow, Settings  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
+
+
+def save(w: GameWindow, name: str) -> None:
+    w.on_draw()
+    img = arcade.get_image(0, 0, w.width, w.height).convert("RGB")
+    img.quantize(256, method=Image.Quantize.MEDIANCUT).save(OUT / f"{name}.png", optimize=True)
+    w.flip()
 
 
 def step(c: TableController, rng: np.random.Generator) -> None:
@@ -30,50 +44,79 @@ def step(c: TableController, rng: np.random.Generator) -> None:
         c._decide(legal[int(rng.integers(len(legal)))])
 
 
-def main() -> None:
-    w = GameWindow(settings=Settings(threaded=False))
+def until(c: TableController, rng: np.random.Generator, ready) -> None:
+    for _ in range(5000):
+        if ready(c):
+            return
+        step(c, rng)
+    raise RuntimeError("state not reached")
+
+
+def one_language(w: GameWindow, lang: str) -> None:
     rng = np.random.default_rng(0)
-    w.options.has_save = True
-    w.screenshot(OUT / "start.png")
-
-    c = TableController(11, mode=Mode.COMPUTER, lang="en")
+    w.options.lang, w.options.has_save = lang, True
+    w.show_menu()
+    save(w, f"start_{lang}")
+    c = TableController(11, mode=Mode.COMPUTER, lang=lang)
     w.start_table(c)
-    while not (c.phase is Phase.DISCARD and c.human_to_act):
-        step(c, rng)
-    hint = c.request_hint()
-    for card in hint.cards:
+    first = (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT)
+    until(c, rng, lambda c: c.phase in first and None not in c.cut.cards and c.game.deal_no <= 0)
+    save(w, f"cut_for_deal_{lang}")
+    until(c, rng, lambda c: c.phase is Phase.DISCARD and c.human_to_act)
+    for card in c.request_hint().cards:
         c.toggle(card)
-    w.screenshot(OUT / "discard_hint_en.png")
+    save(w, f"discard_hint_{lang}")
+    until(c, rng, lambda c: c.phase is Phase.STARTER_CUT or (c.phase is Phase.PLAY))
+    if c.phase is Phase.STARTER_CUT:
+        save(w, f"starter_cut_{lang}")
 
-    while not (
-        c.phase is Phase.PLAY
-        and c.human_to_act
-        and len(c.game.seq) >= 3
-        and any(not c.selectable(x) for x in c.game.hands[0])
-    ):
-        step(c, rng)
+    def pegging(c: TableController) -> bool:
+        return (c.phase is Phase.PLAY and c.human_to_act and len(c.game.seq) >= 3
+                and any(not c.selectable(x) for x in c.game.hands[0]))  # fmt: skip
+
+    until(c, rng, pegging)
     c.toggle(c.game.legal_actions()[0])
-    w.screenshot(OUT / "pegging_en.png")
-
-    while not c.show_steps:
-        step(c, rng)
+    save(w, f"pegging_{lang}")
+    until(c, rng, lambda c: bool(c.show_steps) and c.show_running)
     while c.show_step is not None and len(c.show_step.said) < 3:
         c.advance_show()
-    w.screenshot(OUT / "show_en.png")
-
-    h = TableController(3, mode=Mode.HOTSEAT, lang="fr")
-    w.start_table(h)
-    while not (h.phase is Phase.DISCARD and h.needs_reveal):
-        step(h, rng) if not h.needs_reveal else None
-    w.screenshot(OUT / "hotseat_fr.png")
-
-    e = TableController(5, mode=Mode.COMPUTER, lang="es")
+    save(w, f"show_{lang}")
+    e = TableController(5, mode=Mode.COMPUTER, lang=lang)
     w.start_table(e)
-    while not e.game.is_over:
-        step(e, rng)
+    until(e, rng, lambda e: e.game.is_over)
     e.skip_show()
-    w.screenshot(OUT / "game_over_es.png")
+    save(w, f"game_over_{lang}")
+    h = TableController(3, mode=Mode.HOTSEAT, lang=lang)
+    w.start_table(h)
+    until(h, rng, lambda h: h.phase is Phase.PLAY and h.needs_reveal and len(h.game.seq) >= 1)
+    save(w, f"hotseat_handover_{lang}")
+    h.reveal()
+    save(w, f"hotseat_turn_{lang}")
+    w.show_rules()
+    save(w, f"rules_{lang}")
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    for old in OUT.glob("*.png"):
+        old.unlink()
+    w = GameWindow(settings=Settings(threaded=False, motion=False))
+    for lang in ("en", "es", "fr"):
+        one_language(w, lang)
+    rng = np.random.default_rng(1)
+    w.options.four_colour = True
+    c = TableController(11, mode=Mode.COMPUTER, lang="en")
+    w.start_table(c)
+    until(c, rng, lambda c: c.phase is Phase.PLAY and len(c.game.seq) >= 3 and c.human_to_act)
+    save(w, "four_colour_en")
+    w.options.four_colour = False
     w.close()
+    small = GameWindow(settings=Settings(threaded=False, motion=False), size=(1024, 640))
+    c = TableController(11, mode=Mode.COMPUTER, lang="fr")
+    small.start_table(c)
+    until(c, rng, lambda c: c.phase is Phase.PLAY and len(c.game.seq) >= 2 and c.human_to_act)
+    save(small, "window_1024x640_fr")
+    small.close()
     print("\n".join(str(p.relative_to(ROOT)) for p in sorted(OUT.glob("*.png"))))
 
 

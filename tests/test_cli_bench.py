@@ -110,39 +110,47 @@ def test_bench_corrupt_db_exits_1_and_keeps_the_file(capsys, tmp_path) -> None:
     assert db.read_bytes() == b"garbage" * 50
 
 
-def test_bench_db_failure_mid_run_writes_every_game_to_a_recovery_file(
+def test_bench_db_failure_mid_run_stops_cleanly_and_resume_finishes_it(
     capsys, tmp_path, monkeypatch
 ) -> None:
+    """A storage error (here: the disk fills up after the first block) ends the run at once with
+    what was saved; the failed block goes to a mkstemp recovery file; --resume finishes the run
+    to exactly the games of an uninterrupted run."""
     calls = []
     real = ResultsStore.add_games
 
-    def flaky(self, run_id, games):
+    def disk_full_after_one(self, run_id, games):
         calls.append(len(games))
         if len(calls) >= 2:
-            raise ResultsStoreError("results database x: database is locked (test)")
+            raise ResultsStoreError("results database x: database or disk is full (test)")
         real(self, run_id, games)
 
-    monkeypatch.setattr(ResultsStore, "add_games", flaky)
-    code, out, err = _bench(
-        capsys,
-        "random",
-        "random:",
-        "--games",
-        "8",
-        "--block",
-        "1",
-        "--workers",
-        "1",
-        "--db",
-        str(tmp_path / "r.sqlite"),
-        "--json",
-    )
+    db = tmp_path / "r.sqlite"
+    common = ["--block", "1", "--workers", "1", "--agent-seed", "77", "--seed", "4", "--json"]
+    monkeypatch.setattr(ResultsStore, "add_games", disk_full_after_one)
+    code, out, err = _bench(capsys, "random", "random:", "--games", "8", *common, "--db", str(db))
     assert code == 1
-    assert "database is locked" in err
+    assert "disk is full" in err and "--resume 1" in err
+    assert len(calls) == 2  # stopped at the failure instead of playing on
     summary = json.loads(out)
+    assert summary["run"]["status"] == "failed" and summary["games_played"] == 2
     rec = Path(summary["run"]["recovery_file"])
+    assert rec.name.startswith("cribbage-bench-recovery-run1-") and rec.parent == tmp_path
     saved = json.loads(rec.read_text())
-    assert len(saved["games"]) == 8 and saved["summary"]["pairings"] == summary["pairings"]
+    assert [(g["index"], g["swapped"]) for g in saved["games"]] == [(1, False), (1, True)]
+    monkeypatch.undo()
+    with ResultsStore(db, create=False) as store:
+        assert store.run(1)["status"] == "failed" and len(store.games(1)) == 2
+    code, out, err = _bench(capsys, "--resume", "1", "--workers", "1", "--db", str(db), "--json")
+    assert code == 0, err
+    resumed = json.loads(out)
+    assert resumed["run"]["status"] == "complete" and resumed["games_played"] == 8
+    code, out, _ = _bench(capsys, "random", "random:", "--games", "8", *common, "--db", str(db))
+    whole = json.loads(out)
+    assert resumed["pairings"] == whole["pairings"]
+    with ResultsStore(db, create=False) as store:
+        assert store.games(1) == store.games(2)
+        assert store.run(1)["status"] == "complete" and store.run(1)["games_done"] == 8
 
 
 def test_bench_interrupted_run_saves_finished_games_and_exits_130(

@@ -8,6 +8,7 @@ import pytest
 import cribbage_env as ce
 from agents.backends import BackendError, make_backend
 from agents.runner import run_plan
+from agents.summary import summarize, summarize_pairing
 from agents.tournament import (
     AgentFailure,
     GameResult,
@@ -18,8 +19,6 @@ from agents.tournament import (
     make_plan,
     play_game,
     seat_stats,
-    summarize,
-    summarize_pairing,
 )
 from cribbage_env.scoring import ScoreItem, ScoreKind
 

@@ -190,9 +190,9 @@ def test_autoplay_screenshots_headless(tmp_path: Path) -> None:
     if importlib.util.find_spec("arcade") is None:  # not imported here: the GUI tests need
         pytest.skip("arcade is not installed")  # it imported headless first
     env = dict(os.environ, CRIBBAGE_DATA_DIR=str(tmp_path / "data"))
-    r = cribbage(
-        "play", "--autoplay", "12", "--screenshots", str(tmp_path / "shots"), "--seed", "3", env=env
-    )
+    shots_dir = str(tmp_path / "shots")
+    args = ("--autoplay", "12", "--screenshots", shots_dir, "--seed", "3", "--four-colour")
+    r = cribbage("play", *args, "--no-motion", env=env)
     if r.returncode != 0 and ("cannot open a window" in r.stderr):
         pytest.skip(f"no headless GL here: {r.stderr.strip()}")
     assert r.returncode == 0, r.stderr

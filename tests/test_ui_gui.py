@@ -29,7 +29,8 @@ def window(tmp_path_factory):
     store = SaveStore(tmp_path_factory.mktemp("saves"))
     try:
         w = GameWindow(
-            settings=Settings(computer_delay=0.0, show_delay=0.0, threaded=False), store=store
+            settings=Settings(computer_delay=0.0, show_delay=0.0, threaded=False, motion=False),
+            store=store,
         )
     except Exception as exc:  # noqa: BLE001 - no EGL/GL on this machine
         pytest.skip(f"cannot open a headless Arcade window: {exc}")
@@ -231,13 +232,17 @@ def test_keyboard_aids_R11_7(window) -> None:
     assert set(ctl.game.discards[0]) == {hand[0], hand[2]}
 
 
-def test_resized_window_scales_the_table(window) -> None:
+@pytest.mark.parametrize(("size", "scale"), [((900, 800), 900 / 1280), ((1024, 640), 0.8),
+                                           ((1920, 1080), 1.35)])  # fmt: skip
+def test_resized_window_scales_the_table(window, size, scale) -> None:
+    """From 1024x640 to full HD the table scales as a whole (letterboxed) and clicks land."""
     window.start_table(TableController(2, mode=Mode.COMPUTER))
     ctl = window.ctl
     to_phase(window, Phase.DISCARD)
-    window.on_resize(900, 800)
+    window.on_resize(*size)
     try:
-        assert window.scale_ < 1 and window.offset[1] > 0  # letterboxed
+        assert window.scale_ == pytest.approx(scale)
+        assert window.offset[0] >= 0 and window.offset[1] >= 0  # letterboxed, never cropped
         hand = ctl.hand_cards(0)
         click_id(window, f"card:{hand[4]}")
         assert ctl.selection == (hand[4],)
@@ -391,20 +396,25 @@ def test_watch_mode_on_the_table(window) -> None:
     assert ctl.hand_visible(0) and ctl.hand_visible(1)
 
 
-@pytest.mark.parametrize(("mode", "lang"), [(Mode.COMPUTER, "es"), (Mode.HOTSEAT, "fr")])
-def test_a_whole_game_by_mouse_R11_7(window, mode: Mode, lang: str) -> None:
+@pytest.mark.parametrize(
+    ("mode", "lang", "motion"),
+    [(Mode.COMPUTER, "es", False), (Mode.HOTSEAT, "fr", False), (Mode.COMPUTER, "en", True)],
+)
+def test_a_whole_game_by_mouse_R11_7(window, mode: Mode, lang: str, motion: bool) -> None:
     """Every decision of a game to 121 made by clicks on the cards, the spread, Confirm and
     See my hand, through the window's event dispatch (the computer at 'hard')."""
     from ui.gui.app import autoplay
 
     window.start_table(TableController(21, mode=mode, opponent="hard", lang=lang))
-    autoplay(window, 5000, None, pilot="greedy")
+    autoplay(window, 5000, None, pilot="greedy", motion=motion)
     g = window.ctl.game
     assert g.is_over and g.scores[g.winner] >= 121
 
 
-def test_monkey_random_clicks_and_keys(window) -> None:
-    """Thousands of random clicks, taps and keys across phases, languages and both modes."""
+@pytest.mark.parametrize("motion", [False, True], ids=["still", "motion"])
+def test_monkey_random_clicks_and_keys(window, motion: bool) -> None:
+    """Thousands of random clicks, taps and keys across phases, languages and both modes, with
+    the animations off and on (clicks then land while cards and pegs are still moving)."""
     import arcade
 
     from ui.scene import HEIGHT, WIDTH
@@ -438,6 +448,8 @@ def test_monkey_random_clicks_and_keys(window) -> None:
         "newgame": 0.3,
         "hint": 0.1,
         "skip": 0.3,
+        "rules": 0.02,
+        "export": 0.005,
     }
     games = 0
 
@@ -455,6 +467,7 @@ def test_monkey_random_clicks_and_keys(window) -> None:
             if c.game.is_over:
                 c.restart()
 
+    window.settings.motion = motion
     fresh_game()
     for i in range(events):
         if window.ctl is None:
@@ -486,6 +499,10 @@ def test_monkey_random_clicks_and_keys(window) -> None:
                 else 0
             )
             key(window, k, mod)
+        if type(window.current_view).__name__ == "RulesView":  # Rules: read on, then back
+            click_id(window, "rules:next" if rng.random() < 0.5 else "rules:back")
+            if type(window.current_view).__name__ == "RulesView":
+                click_id(window, "rules:back")
         if window.ctl is None:  # Escape: back to the start screen, then on
             click_id(
                 window, "continue" if window.options.has_save and rng.random() < 0.9 else "play"
@@ -500,6 +517,7 @@ def test_monkey_random_clicks_and_keys(window) -> None:
             finished += 1
             fresh_game()
     window.store.durable = True
+    window.settings.motion = False
     print(
         f"monkey: {events} events, {games} games started, {finished} finished, every winner >= 121"
     )
@@ -545,6 +563,48 @@ def test_key_map_table() -> None:
     assert act("turn", k.SPACE) == ("go_or_select", 0) and act("turn", k.NUM_ENTER) == ("go", 0)
 
 
+def test_rules_screen_export_and_four_colours(window, tmp_path) -> None:
+    """The table's Rules button opens the rules in the game's language and Back returns; Export
+    writes a record that replays to the same game; the four-colour deck recolours diamonds."""
+    import json
+
+    import cribbage_env as ce
+    from ui.gui.card_art import card_image
+    from ui.gui.rules_view import RulesView
+
+    window.start_table(TableController(9, mode=Mode.COMPUTER, lang="fr"))
+    ctl = window.ctl
+    to_phase(window, Phase.PLAY)
+    table = window.current_view
+    click_id(window, "rules")
+    assert isinstance(window.current_view, RulesView) and window.ctl is None
+    assert any("Carte" in lb.text for lb in window.current_scene().labels)
+    click_id(window, "rules:next")
+    assert window.current_view.page == 1
+    image(window)
+    click_id(window, "rules:back")
+    assert window.current_view is table and window.ctl is ctl
+    click_id(window, "export")
+    exported = sorted((window.store.dir / "exports").glob("*.json"))
+    assert exported
+    g = ce.GameState.from_record(json.loads(exported[-1].read_text()))
+    assert g.fingerprint() == ctl.game.fingerprint()
+    assert any("export" in lb.text for lb in window.current_view.frame_scene().labels)
+    # French faces: the letter of the Queen's index is repainted (D), other cards untouched
+    qd = np.asarray(card_image(11 + 13, ("V", "D", "R"), False))
+    q_en = np.asarray(card_image(11 + 13, ("J", "Q", "K"), False))
+    assert (qd[9:38, 8:35] != q_en[9:38, 8:35]).any() and (qd[60:130] == q_en[60:130]).all()
+    blue = np.asarray(card_image(13 + 4, ("J", "Q", "K"), True))[..., :3].reshape(-1, 3)
+    red = np.asarray(card_image(13 + 4, ("J", "Q", "K"), False))[..., :3].reshape(-1, 3)
+    inked = lambda a: a[(a.max(axis=1) - a.min(axis=1)) > 60]  # noqa: E731
+    assert inked(blue)[:, 2].mean() > inked(blue)[:, 0].mean()  # diamonds blue
+    assert inked(red)[:, 0].mean() > inked(red)[:, 2].mean()  # red in the classic deck
+    window.show_menu()
+    click_id(window, "four_colour")
+    assert window.options.four_colour
+    click_id(window, "four_colour")
+
+
 def test_fresh_seeds_come_from_os_entropy_not_the_clock(window, monkeypatch) -> None:
     """Issue 15, leak 3: a clock seed (``time_ns() % 2e9``) can be brute-forced from the cards
     one sees. With the clock frozen, two new games still get different seeds, from 63 bits, and
@@ -560,3 +620,42 @@ def test_fresh_seeds_come_from_os_entropy_not_the_clock(window, monkeypatch) -> 
         assert window.ctl.to_save()["seed"] == window.ctl.seed
     assert len(seeds) == 3 and max(seeds) >= 2**40  # 2e9 clock seeds stay below 2**31
     window.show_menu()
+
+
+def test_motion_is_short_skippable_and_idle_frames_draw_nothing(window) -> None:
+    """With motion on, a decision starts a transition of at most 400 ms; a click anywhere ends
+    it at once; once it is over, the event loop's frames draw nothing until the table changes."""
+    from ui.gui.table_view import TableView
+    from ui.motion import MAX_SECONDS
+
+    window.settings.motion = True
+    try:
+        window.start_table(TableController(12, mode=Mode.COMPUTER))
+        ctl = window.ctl
+        to_phase(window, Phase.DISCARD)
+        view = window.current_view
+        assert isinstance(view, TableView)
+        hand = ctl.hand_cards(0)
+        click_id(window, f"card:{hand[0]}")
+        click_id(window, f"card:{hand[1]}")
+        click_id(window, "confirm")
+        window.current_scene()
+        assert view.transition is not None and view.transition.total <= MAX_SECONDS
+        click(window, 600, 290)  # empty felt: ends the motion, changes nothing in the game
+        assert view.transition is None and len(ctl.game.discards[0]) == 2
+        for _ in range(30):  # the computer's reply and its motion run out
+            window.on_update(1 / 60)
+            window.draw(1 / 60)
+        assert ctl.human_to_act and view.transition is None
+        drawn = []
+        plain = window.on_draw
+        window.on_draw = lambda: drawn.append(1) or plain()
+        try:
+            for _ in range(10):
+                window.on_update(1 / 60)
+                window.draw(1 / 60)
+        finally:
+            del window.on_draw
+        assert not drawn  # idle: no redraw, no buffer swap
+    finally:
+        window.settings.motion = False

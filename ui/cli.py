@@ -16,6 +16,8 @@ COMMANDS: dict[str, str] = {
     "bench": "run a self-play tournament between agents",
     "results": "list and compare saved tournament runs",
     "replay": "replay a game record on the table or as text",
+    "agents": "list the agents (built-in, plug-in) and their parameters",
+    "discards": "compare discard strategies on the same deals",
 }
 
 

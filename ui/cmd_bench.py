@@ -3,6 +3,8 @@
 Two agents play a head-to-head, three or more a round robin. Duplicate deals are on by default
 (every seed is played twice with the seats swapped). Exit codes: 0 done, 1 a run-time failure
 (database, backend, agent), 2 bad usage, 130 interrupted (finished games are saved).
+``cribbage bench --resume RUN`` finishes an interrupted, failed or killed run. The work is done
+by :func:`agents.bench.run_tournament`; this module parses and prints.
 
 ``--records DIR [--record-every K]`` also keeps the JSON game record (docs/RECORD_FORMAT.md) of
 the games of every K-th seed, one file each, written atomically, so any game of a tournament can
@@ -15,41 +17,42 @@ import argparse
 import json
 import os
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 from agents.backends import BACKENDS, BackendError
 from agents.base import AgentSpecError
+from agents.bench import TournamentRun, resume_tournament, run_tournament
 from agents.results_store import ResultsStore, ResultsStoreError, default_db_path
-from agents.runner import run_plan
-from agents.tournament import (
-    DEFAULT_BLOCK,
-    AgentFailure,
-    TournamentError,
-    make_plan,
-    result_to_dict,
-)
+from agents.tournament import DEFAULT_BLOCK, TournamentError, make_plan
 
 from . import argtypes
+from .bench_records import RecordWriter, write_records  # noqa: F401  (write_records: API)
 from .bench_report import format_summary, pairing_rows, to_csv
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "agents",
-        nargs="+",
+        nargs="*",
         metavar="AGENT",
         help="agent specs, e.g. random greedy expectimax 'name:key=value' (2 = head-to-head, 3+ = round robin)",
     )
     p.add_argument(
         "--games",
         type=argtypes.positive_int,
-        default=1000,
+        default=None,
         help="games per pairing (even with duplicate deals; default 1000)",
     )
     p.add_argument(
-        "--seed", type=argtypes.seed, default=0, help="root seed of the deals (default 0)"
+        "--seed", type=argtypes.seed, default=None, help="root seed of the deals (default 0)"
+    )
+    p.add_argument(
+        "--resume",
+        type=argtypes.run_id,
+        default=None,
+        metavar="RUN",
+        help="finish run RUN of the database (interrupted, failed or killed): replays only the "
+        "blocks it has not saved, with its recorded seeds",
     )
     p.add_argument(
         "--agent-seed",
@@ -85,6 +88,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_false",
         help="play each seed once (seat 0 = first-listed agent) instead of twice with seats swapped",
     )
+    _add_output_arguments(p)
+
+
+def _add_output_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--db", type=Path, default=None, help=f"results database (default {default_db_path()})"
     )
@@ -140,125 +147,70 @@ def _usage(msg: str) -> int:
     print(
         "usage: cribbage bench AGENT AGENT [AGENT ...] [--games N] [--seed S] [--workers W] "
         "[--backend {serial,pool,ray}] [--address ADDR] [--db PATH] [--json] [--csv FILE] [--plot DIR] "
-        "[--records DIR [--record-every K]]",
+        "[--records DIR [--record-every K]]\n       cribbage bench --resume RUN [--db PATH] [--workers W]",
         file=sys.stderr,
     )
     _err(f"error: {msg}")
     return 2
 
 
-def _recovery_path(db: Path) -> Path:
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    for folder in (db.parent, Path.cwd(), Path(tempfile.gettempdir())):
-        if os.access(folder, os.W_OK):
-            return folder / f"cribbage-bench-recovery-{stamp}-{os.getpid()}.json"
-    return Path(tempfile.gettempdir()) / f"cribbage-bench-recovery-{stamp}.json"
+def _usage_problem(args: argparse.Namespace) -> str | None:
+    if args.resume is not None:
+        given = [f for f in ("games", "seed", "agent_seed") if getattr(args, f) is not None]
+        if args.agents or given or args.records is not None or not args.duplicate:
+            return "--resume RUN continues a saved run with its own agents, games and seeds: give none of them"
+    elif len(args.agents) < 2:
+        return "name at least two agents (two for a head-to-head, three or more for a round robin)"
+    if args.address and args.backend != "ray":
+        return "--address joins a Ray cluster: use it with --backend ray"
+    if args.record_every is not None and args.records is None:
+        return "--record-every K says which games --records DIR keeps: give --records too"
+    if not args.prior >= 0:
+        return f"--prior is a number of virtual games >= 0, got {args.prior}"
+    return None
 
 
-class _Saver:
-    """Writes finished blocks to the store; after a failure keeps them for a recovery file."""
+class _Hook:
+    """Per saved block: the game records (--records) and the first game (for --plot)."""
 
-    def __init__(self, store: ResultsStore, run_id: int) -> None:
-        self.store, self.run_id = store, run_id
-        self.saved: set = set()
-        self.error: ResultsStoreError | None = None
+    def __init__(self, writer: RecordWriter | None) -> None:
+        self.writer, self.first, self.error = writer, None, None
 
     def __call__(self, block) -> None:
-        if self.error is not None:
-            return
-        try:
-            self.store.add_games(self.run_id, block)
-            self.saved.update(g.key for g in block)
-        except ResultsStoreError as exc:
-            self.error = exc
-
-    def flush(self, results) -> None:
-        missing = [g for g in results if g.key not in self.saved]
-        if missing and self.error is None:
-            self(missing)
+        if self.first is None and block:
+            self.first = min(block, key=lambda r: r.key)
+        if self.writer is not None and self.error is None:
+            try:
+                self.writer.add(block)
+            except (OSError, ValueError) as exc:
+                self.error = exc
 
 
-def _slug(spec: str) -> str:
-    """An agent spec as a file-name part: ``expectimax:counter=0`` -> ``expectimax_counter-0``."""
-    out = "".join(ch if ch.isalnum() or ch in "-." else "_" if ch in ":," else "-" for ch in spec)
-    return out.strip("_-") or "agent"
-
-
-def write_records(
-    plan, results, directory: Path, every: int = 1, *, run_id: int | None = None
-) -> list[Path]:
-    """Write the JSON game record of every game whose duplicate-pair index is a multiple of
-    ``every`` (the same games whatever the backend), each file atomically, plus ``index.json``
-    (file, seats' agents, seed, winner, scores). A replay that disagrees with the tournament's
-    result raises ValueError (a tournament bug, never written as a record).
-    """
-    import cribbage_env as ce
-
-    from .saves import atomic_write_json
-
-    directory.mkdir(parents=True, exist_ok=True)
-    entries, written = [], []
-    for r in results:
-        if r.index % every:
-            continue
-        pairing = plan.pairings[r.pairing]
-        seats = (pairing.b, pairing.a) if r.swapped else (pairing.a, pairing.b)
-        g = ce.replay(r.seed, r.moves)  # tournaments deal with automatic cuts (ce.new_game)
-        if g.winner != r.winner or g.scores != tuple(r.scores):
-            raise ValueError(f"game seed {r.seed} does not replay to its result {r.scores}")
-        name = (
-            f"p{r.pairing}-g{r.index:05d}{'b' if r.swapped else 'a'}-"
-            f"{_slug(seats[0])}-vs-{_slug(seats[1])}.json"
-        )
-        atomic_write_json(directory / name, g.to_record())
-        written.append(directory / name)
-        entries.append(
-            {
-                "file": name,
-                "pairing": r.pairing,
-                "index": r.index,
-                "swapped": r.swapped,
-                "seats": list(seats),
-                "seed": r.seed,
-                "winner": r.winner,
-                "scores": list(r.scores),
-            }
-        )
-    atomic_write_json(
-        directory / "index.json",
-        {
-            "format": "cribbage-env/bench-records",
-            "run": run_id,
-            "params": plan.params(),
-            "record_every": every,
-            "games": entries,
-        },
-    )
-    return written
+def _start(
+    args: argparse.Namespace, store: ResultsStore, hook: _Hook, progress: bool
+) -> TournamentRun:
+    common = dict(backend=args.backend, workers=args.workers, address=args.address, store=store,
+                  progress=progress, on_block=hook, prior=args.prior)  # fmt: skip
+    if args.resume is not None:
+        return resume_tournament(args.resume, **common)  # type: ignore[arg-type]
+    return run_tournament(
+        args.agents, 1000 if args.games is None else args.games, args.seed or 0,
+        agent_seed=args.agent_seed, duplicate=args.duplicate, block=args.block,
+        check_agents=False, **common,
+    )  # type: ignore[arg-type]  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
-    if len(args.agents) < 2:
-        return _usage(
-            "name at least two agents (two for a head-to-head, three or more for a round robin)"
-        )
-    if args.address and args.backend != "ray":
-        return _usage("--address joins a Ray cluster: use it with --backend ray")
-    if args.record_every is not None and args.records is None:
-        return _usage("--record-every K says which games --records DIR keeps: give --records too")
-    if not args.prior >= 0:
-        return _usage(f"--prior is a number of virtual games >= 0, got {args.prior}")
-    try:
-        plan = make_plan(
-            args.agents,
-            args.games,
-            args.seed,
-            duplicate=args.duplicate,
-            block=args.block,
-            agent_seed=args.agent_seed,
-        )
-    except (AgentSpecError, TournamentError) as exc:
-        return _usage(str(exc))
+    problem = _usage_problem(args)
+    if problem:
+        return _usage(problem)
+    writer = None
+    if args.resume is None:
+        try:  # bad agents or sizes are usage errors, found before anything is opened or written
+            plan = make_plan(args.agents, 1000 if args.games is None else args.games, args.seed or 0,
+                             duplicate=args.duplicate, block=args.block, agent_seed=0)  # fmt: skip
+        except (AgentSpecError, TournamentError) as exc:
+            return _usage(str(exc))
     if args.plot is not None:
         try:
             import matplotlib  # noqa: F401
@@ -267,107 +219,84 @@ def run(args: argparse.Namespace) -> int:
             return 1
     if args.records is not None:
         try:
-            args.records.mkdir(parents=True, exist_ok=True)
+            writer = RecordWriter(plan, args.records, args.record_every or 1)
         except OSError as exc:
             _err(f"cannot create the records folder {args.records}: {exc}")
             return 1
-    db_path = args.db if args.db is not None else default_db_path()
     try:
-        store = ResultsStore(db_path)
+        store = ResultsStore(args.db if args.db is not None else default_db_path())
     except ResultsStoreError as exc:
         _err(str(exc))
         return 1
+    progress = sys.stderr.isatty() if args.progress is None else args.progress
     with store:
-        from agents.backends import make_backend
+        hook = _Hook(writer)
+        try:
+            out = _start(args, store, hook, progress)
+        except (AgentSpecError, TournamentError) as exc:
+            return _usage(str(exc)) if args.resume is None else _fail(str(exc))
+        except (BackendError, ResultsStoreError) as exc:
+            return _fail(str(exc))
+    return _report(args, out, hook)
 
+
+def _fail(msg: str) -> int:
+    _err(msg)
+    return 1
+
+
+def _report(args: argparse.Namespace, out: TournamentRun, hook: _Hook) -> int:
+    summary, r = out.summary, out.summary["run"]
+    code = {"complete": 0, "interrupted": 130}.get(out.status, 1)
+    if hook.writer is not None:
+        hook.writer.plan = out.plan  # the real agent seed
+        hook.writer.run_id = out.run_id
         try:
-            backend = make_backend(args.backend, args.workers, args.address)
-        except (BackendError, TournamentError) as exc:
-            _err(str(exc))
-            return 1
-        try:
-            run_id = store.start_run(plan.params(), backend=backend.name, workers=backend.workers)
-        except ResultsStoreError as exc:
-            backend.close()
-            _err(str(exc))
-            return 1
-        saver = _Saver(store, run_id)
-        progress = sys.stderr.isatty() if args.progress is None else args.progress
-        failure: Exception | None = None
-        try:
-            outcome = run_plan(plan, backend=backend, on_block=saver, progress=progress)
-        except (AgentFailure, BackendError, OSError, RuntimeError) as exc:
-            failure = exc
-            outcome = None
-        if outcome is None:  # the run died: keep what was saved, mark it failed
-            try:
-                store.finish_run(run_id, "failed", {"error": str(failure)}, 0.0)
-            except ResultsStoreError:
-                pass
-            _err(f"run {run_id} failed: {failure}")
-            _err(f"{len(saver.saved)} finished games are saved in {store.path} (run {run_id})")
-            return 1
-        summary = outcome.summary(prior=args.prior)
-        summary["run"] = {
-            "id": run_id,
-            "db": str(store.path),
-            "backend": outcome.backend,
-            "workers": outcome.workers,
-            "elapsed_s": round(outcome.elapsed, 3),
-            "games_per_s": round(outcome.games_per_second, 2),
-            "status": "interrupted" if outcome.interrupted else "complete",
-        }
-        saver.flush(outcome.results)
-        if saver.error is None:
-            try:
-                store.finish_run(run_id, summary["run"]["status"], summary, outcome.elapsed)
-            except ResultsStoreError as exc:
-                saver.error = exc
-    code = 130 if outcome.interrupted else 0
-    if saver.error is not None:
-        rec = _recovery_path(Path(store.path))
-        rec.write_text(
-            json.dumps({"summary": summary, "games": [result_to_dict(g) for g in outcome.results]})
-        )
-        _err(str(saver.error))
-        _err(f"the {len(outcome.results)} games of this run were written to {rec} instead")
-        summary["run"]["recovery_file"] = str(rec)
-        code = 1
+            hook.writer.close()
+        except OSError as exc:
+            hook.error = hook.error or exc
     if args.json:
         print(json.dumps(summary))
     else:
-        r = summary["run"]
-        print(
-            f"run {r['id']} ({r['status']}): {summary['games_played']} games in {r['elapsed_s']:.1f} s "
-            f"({r['games_per_s']:.1f} games/s, {r['backend']} x{r['workers']}), saved to {r['db']}"
-        )
+        print(f"run {r['id']} ({r['status']}): {summary['games_played']} games in {r['elapsed_s']:.1f} s "
+              f"({r['games_per_s']:.1f} games/s, {r['backend']} x{r['workers']}), saved to {r['db']}")  # fmt: skip
         print(format_summary(summary))
-    if outcome.interrupted:
-        _err(f"interrupted: {len(outcome.results)} finished games kept (run {run_id})")
-    if args.records is not None and outcome.results:
-        try:
-            written = write_records(
-                plan, outcome.results, args.records, args.record_every or 1, run_id=run_id
-            )
-            if not args.json:
-                print(f"wrote {len(written)} game records to {args.records}")
-        except (OSError, ValueError) as exc:
-            _err(f"cannot write game records to {args.records}: {exc}")
-            code = code or 1
+    for w in out.warnings:
+        _err(f"warning: {w}")
+    if out.status == "failed":
+        _err(f"run {out.run_id} failed: {out.error}")
+        if out.recovery_file:
+            _err(f"the block that could not be saved was written to {out.recovery_file}")
+        _err(f"{summary['games_played']} finished games are saved in {out.db} (run {out.run_id}); "
+             f"`cribbage bench --resume {out.run_id}` finishes it")  # fmt: skip
+    if out.interrupted:
+        _err(f"interrupted: {summary['games_played']} finished games kept (run {out.run_id}); "
+             f"`cribbage bench --resume {out.run_id}` finishes it")  # fmt: skip
+    return _write_files(args, summary, hook) or code
+
+
+def _write_files(args: argparse.Namespace, summary: dict, hook: _Hook) -> int:
+    """The optional outputs (records index, CSV, plots): 1 if one could not be written."""
+    code = 0
+    if hook.error is not None:
+        _err(f"cannot write game records to {args.records}: {hook.error}")
+        code = 1
+    elif hook.writer is not None and not args.json:
+        print(f"wrote {len(hook.writer.entries)} game records to {args.records}")
     if args.csv is not None:
         try:
             args.csv.write_text(to_csv(pairing_rows(summary)))
         except OSError as exc:
             _err(f"cannot write {args.csv}: {exc}")
-            code = code or 1
-    if args.plot is not None and outcome.results:
+            code = 1
+    if args.plot is not None and hook.first is not None:
         from .bench_plots import write_plots
 
         try:
-            for path in write_plots(summary, outcome.results, args.plot):
+            for path in write_plots(summary, [hook.first], args.plot):
                 if not args.json:
                     print(f"wrote {path}")
         except OSError as exc:
             _err(f"cannot write plots to {args.plot}: {exc}")
-            code = code or 1
+            code = 1
     return code

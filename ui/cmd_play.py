@@ -18,7 +18,7 @@ LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 USAGE = (
     "usage: cribbage play [--opponent easy|medium|hard|expert|SPEC] [--hotseat] [--seed N] "
     "[--lang es|fr|en] [--fullscreen] [--watch A B] [--autoplay N [--screenshots DIR]] "
-    "[--size WxH] [--data-dir DIR]"
+    "[--size WxH] [--data-dir DIR] [--four-colour] [--no-motion]"
 )
 
 
@@ -33,7 +33,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--opponent",
         default="medium",
         metavar="LEVEL_OR_SPEC",
-        help="easy, medium, hard, expert, or an agent spec such as 'random' (default: medium)",
+        help="easy, medium, hard, expert, or an agent spec such as 'random' or 'my_bot:MyBot' "
+        "(see `cribbage agents`; default: medium)",
     )
     p.add_argument(
         "--hotseat", action="store_true", help="two people on one screen (pass and play)"
@@ -90,6 +91,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="pause per combination counted in the show (default 1.0)",
     )
     p.add_argument(
+        "--four-colour", action="store_true", help="four-colour deck: diamonds blue, clubs green"
+    )
+    p.add_argument(
+        "--no-motion",
+        action="store_true",
+        help="no card, peg or point animations (always off headless)",
+    )
+    p.add_argument(
         "--size", default="1280x800", metavar="WxH", help="window size (default 1280x800)"
     )
     p.add_argument(
@@ -128,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
         size = _size(args.size)
         opponent = resolve_opponent(args.opponent)
         watch = tuple(resolve_opponent(a) for a in args.watch) if args.watch else None
+        pilot = resolve_opponent(args.pilot)
     except (ValueError, AgentSpecError) as exc:
         return _usage(str(exc))
     if args.screenshots is not None and args.autoplay is None:
@@ -162,6 +172,8 @@ def run(args: argparse.Namespace) -> int:
         threaded=not headless,
         seed=args.seed,
         watch=watch,
+        motion=not (headless or args.no_motion),
+        four_colour=args.four_colour,
     )
     store = SaveStore(args.data_dir) if not watch else None
     try:
@@ -195,7 +207,7 @@ def run(args: argparse.Namespace) -> int:
             )
         )
     if headless:
-        shots = autoplay(window, args.autoplay, args.screenshots, pilot=args.pilot, seed=seed)
+        shots = autoplay(window, args.autoplay, args.screenshots, pilot=pilot, seed=seed)
         ctl = window.ctl
         if ctl is not None:
             print(

@@ -157,6 +157,11 @@ def run(args: argparse.Namespace) -> int:
     except ResultsStoreError as exc:
         _err(str(exc))
         return 1
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+        # A summary edited by hand (or by another program) that no longer has our shape.
+        _err(f"the saved summary of run {' / '.join(map(str, args.runs)) or '?'} is damaged "
+             f"({type(exc).__name__}: {exc}); `cribbage results RUN --per-game` still exports its games")  # fmt: skip
+        return 1
     if args.json:
         print(json.dumps(payload))
     else:
@@ -191,6 +196,11 @@ def _format_list(runs: list[dict], path) -> str:
 
 
 def _format_run(r: dict) -> str:
+    if r["params"].get("kind") == "discards" and (r.get("summary") or {}).get("strategies"):
+        from agents.discard_bench import format_report
+
+        head = f"run {r['id']} ({r['status']}), {r['created']}: cribbage discards\n"
+        return head + format_report(r["summary"])
     head = (
         f"run {r['id']} ({r['status']}), {r['created']}: {' '.join(r['agents'])}; {r['games']} games per "
         f"pairing, seed {r['seed']}, {'duplicate' if r['duplicate'] else 'single'} deals, "

@@ -35,6 +35,7 @@ from cribbage_env.cards import RANK, SUIT, SUIT_SYMBOLS
 from cribbage_env.engine import EventKind, Phase
 from cribbage_env.scoring import ScoreKind
 
+from .board import BOARD_HOLES
 from .i18n import N_, Catalog
 
 if TYPE_CHECKING:
@@ -43,6 +44,7 @@ if TYPE_CHECKING:
 SAVE_FORMAT = "cribbage-env/autosave"
 SAVE_VERSION = 1
 #: Number of face-down cards spread for a cut (the whole deck, or the 40 left for the starter).
+GAME_HOLE = BOARD_HOLES + 1  # a winner's peg stops here: scores past it read 121
 CUT_SPREAD = {Phase.CUT_FOR_DEAL: 52, Phase.DEAL_CUT: 52, Phase.STARTER_CUT: 40}
 _RANK_IDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", N_("J"), N_("Q"), N_("K"))
 
@@ -186,6 +188,7 @@ class TableController:
         self.focus = 0
         self.revealed: int | None = None
         self.messages: list[str] = []
+        self._held: list[str] | None = None  # said after a show: held until it is counted
         self.show_steps: list[ShowStep] = []
         self.show_intro: tuple[str, ...] = ()  # how the play ended, shown beside the count
         self.show_pos = 0
@@ -505,6 +508,9 @@ class TableController:
             self.on_change(self)
 
     def _say(self, text: str) -> None:
+        if self._held is not None:
+            self._held.append(text)
+            return
         self.messages.append(text)
         del self.messages[:-6]
         self.version += 1
@@ -592,10 +598,16 @@ class TableController:
                 self._say(self.tr("{name}: {what}", name=who, what=self._reasons_text(e.reasons)))
             elif k is EventKind.SHOW:
                 shows.append(e)
+                if self._held is None:  # no spoilers: what follows waits for the count
+                    self._held = []
             elif k is EventKind.GAME_OVER:
                 self._say(self._who(e.player, N_("You win!"), N_("{name} wins!")))
         if shows:
             self._build_show(shows)
+
+    def points_text(self, reasons) -> str:
+        """Points as said at the table ("fifteen for 2, a pair for 2"), for pop-ups."""
+        return self._reasons_text(reasons)
 
     def _reasons_text(self, reasons) -> str:
         parts = []
@@ -703,10 +715,13 @@ class TableController:
             self._show_done()
 
     def _show_done(self) -> None:
-        """After the count, its totals stay in the message log."""
+        """After the count, its totals stay in the message log, then what came after it."""
+        held, self._held = self._held or [], None
         for step in self.show_steps:
             if step.said and step.line == step.said[-1] and not step.highlight:
                 self._say(step.line)
+        for text in held:
+            self._say(text)
 
     # ----------------------------------------------------------------------------- scores & pegs
     @property
@@ -820,16 +835,16 @@ class TableController:
     def prompt(self) -> str:
         """The line that tells the person what happens now."""
         g = self.game
+        if self.show_running:  # first: the winner is not announced before the count
+            return self.tr("Counting the show")
         if g.is_over:
             return self._who(
                 g.winner,
                 N_("You win {a} to {b}"),
                 N_("{name} wins {a} to {b}"),
-                a=max(g.scores),
+                a=min(max(g.scores), GAME_HOLE),
                 b=min(g.scores),
             )
-        if self.show_running:
-            return self.tr("Counting the show")
         p = g.current_player
         name = self.name(p)
         if self.needs_reveal:
@@ -867,7 +882,11 @@ class TableController:
             return ()
         lines = [
             self._who(g.winner, N_("You win!"), N_("{name} wins!")),
-            self.tr("Final score: {a} – {b}", a=g.scores[0], b=g.scores[1]),
+            self.tr(
+                "Final score: {a} – {b}",
+                a=min(g.scores[0], GAME_HOLE),
+                b=min(g.scores[1], GAME_HOLE),
+            ),
         ]
         level = ce.skunk_level(g.scores)
         if level == 2:

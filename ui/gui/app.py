@@ -12,12 +12,16 @@ from __future__ import annotations
 import concurrent.futures as cf
 from dataclasses import dataclass
 
+import arcade
+
 from ..controller import Mode, SaveError, TableController
 from ..saves import SaveStore
 from ..scene import FELT, HEIGHT, WIDTH, Scene, StartOptions
 from ..seeds import new_game_seed
 from .autoplay import autoplay
 from .render import Renderer, color_clear
+from .rules_view import RulesView
+from .sound import Sounds
 from .start_view import StartView
 from .table_view import TableView
 from .window import ScaledWindow
@@ -34,6 +38,8 @@ class Settings:
     threaded: bool = True  # compute the computer's move in a worker thread
     seed: int | None = None
     watch: tuple[str, str] | None = None
+    motion: bool = True  # cards fly, pegs walk (off for autoplay and screenshots)
+    four_colour: bool = False  # diamonds blue, clubs green
 
 
 class GameWindow(ScaledWindow):
@@ -53,18 +59,32 @@ class GameWindow(ScaledWindow):
         self.store = store
         self.options = options or StartOptions()
         self.renderer = Renderer(self)
+        self.renderer.four_colour = self.settings.four_colour
         self._pool = cf.ThreadPoolExecutor(max_workers=1) if self.settings.threaded else None
         self.errors: list[str] = []
         self.options.has_save = bool(store and store.exists())
+        self.options.four_colour = self.options.four_colour or self.settings.four_colour
+        self.sounds = Sounds()
         self.start_view = StartView(self)
         self.show_view(self.start_view)
 
     # ------------------------------------------------------------------------ screens
     @property
-    def screen(self) -> StartView | TableView:
+    def screen(self) -> StartView | TableView | RulesView:
         view = self.current_view
-        assert isinstance(view, (StartView, TableView))
+        assert isinstance(view, (StartView, TableView, RulesView))
         return view
+
+    def show_screen(self, view: arcade.View) -> None:
+        self.show_view(view)
+        self._redraw = True
+
+    def show_rules(self) -> None:
+        """The rules in the current language; Back returns to this screen."""
+        view = self.current_view
+        ctl = self.ctl
+        lang = ctl.lang if ctl is not None else self.options.lang
+        self.show_screen(RulesView(self, lang, view if view is not None else self.start_view))
 
     @property
     def ctl(self) -> TableController | None:
@@ -153,7 +173,9 @@ class GameWindow(ScaledWindow):
     def on_draw(self) -> None:
         self.ctx.screen.use()
         color_clear(self, FELT, (0, 0, *self.get_framebuffer_size()))  # felt + letterbox bars
-        scene = self.current_scene()
+        screen = self.screen
+        scene = screen.frame_scene() if isinstance(screen, TableView) else screen.current_scene()
+        self.renderer.four_colour = self.options.four_colour
         with self.camera.activate():
             self.renderer.draw(scene)
         self._drawn_key = self._scene_key
@@ -164,7 +186,8 @@ class GameWindow(ScaledWindow):
         only when something on it changed, so an idle table costs almost nothing. Skipping the
         swap leaves the last frame on screen."""
         self.current_scene()
-        if self._redraw or self._scene_key != self._drawn_key:
+        moving = isinstance(self.screen, TableView) and self.screen.animating
+        if self._redraw or moving or self._scene_key != self._drawn_key:
             self.switch_to()
             self.on_draw()
             self.flip()

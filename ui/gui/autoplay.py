@@ -83,22 +83,35 @@ def autoplay(
     pilot: str = "random",
     seed: int = 0,
     every: int = 1,
+    motion: bool = False,
 ) -> list[Path]:
     """Play ``decisions`` decisions on the table without a person, clicking the cards and
     buttons the way a player would, and save screenshots (for tests and documentation).
 
     The person's seat is steered by the agent ``pilot`` through the scene's own targets, so the
     screenshots show real selections (preview), confirmations, the show and the hotseat screen.
+    Motion is off unless ``motion`` (then the clicks land while cards are still moving).
     """
     from agents import make_agent
     from agents.seeding import agent_rng
-    from cribbage_env.actions import discard_cards, is_cut, is_discard
 
     agent = make_agent(pilot)
     # The pilot is an agent too: its generator must not carry the game seed (issue 15, leak 1).
     table = window.ctl
     rng = agent_rng(table.agent_seed if table is not None else 0, seed, PILOT_STREAM)
     p = _Pilot(window, outdir, every)
+    saved, window.settings.motion = window.settings.motion, motion
+    try:
+        _play(window, p, decisions, agent, rng)
+    finally:
+        window.settings.motion = saved
+    p.finish()
+    return p.shots
+
+
+def _play(window: GameWindow, p: _Pilot, decisions: int, agent, rng) -> None:
+    from cribbage_env.actions import discard_cards, is_cut, is_discard
+
     made = 0
     while made < decisions:
         ctl = window.ctl
@@ -140,5 +153,5 @@ def autoplay(
             p.shot("select")
             p.press("confirm")
         made += 1
-    p.finish()
-    return p.shots
+        if window.settings.motion:
+            window.on_update(0.1)  # time passes: the motion started by the click runs on

@@ -49,6 +49,8 @@ TABLE_KEYS: tuple[Binding, ...] = (
     Binding(ANY, (k.Z,), "undo", ctrl=True),
     Binding(ANY, (k.Y,), "redo", ctrl=True),
     Binding(ANY, (k.ESCAPE,), "menu"),
+    Binding(ANY, (k.F1,), "rules"),
+    Binding(ANY, (k.M,), "mute"),
     Binding(frozenset({"show"}), ENTER, "next"),
     Binding(frozenset({"over"}), ENTER, "newgame"),
     Binding(frozenset({"reveal"}), ENTER, "reveal"),

@@ -9,15 +9,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import arcade
-from arcade.shape_list import ShapeElementList, create_ellipse_filled
 
-from ..scene import GOLD, HEIGHT, PLAYER_COLORS, TABLE_RIGHT, Board, Label, Scene, hole_position
+from ..board import hole_position
+from ..scene import GOLD, HEIGHT, PLAYER_COLORS, TABLE_RIGHT, Board, Label, Scene
+from .board_art import board_texture
+from .card_art import CardTextures
 
 if TYPE_CHECKING:
     from .window import ScaledWindow
 
-_SUITS = ("Clubs", "Diamonds", "Hearts", "Spades")
-_RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 FONT = ("Liberation Sans", "Arial", "DejaVu Sans")
 
 
@@ -40,22 +40,13 @@ class Renderer:
     def __init__(self, window: ScaledWindow | None = None) -> None:
         arcade.resources.load_liberation_fonts()
         self.window = window
-        self._textures: dict[int | None, arcade.Texture] = {}
+        self.cards = CardTextures()
+        self.four_colour = False
         self._texts: dict[tuple, arcade.Text] = {}
         self._sprite_cache: dict[int, tuple[Scene, arcade.SpriteList]] = {}
-        self._board_shapes: ShapeElementList | None = None
-        self._board_rect = None
 
-    def texture(self, card: int | None) -> arcade.Texture:
-        tex = self._textures.get(card)
-        if tex is None:
-            if card is None:
-                path = ":resources:images/cards/cardBack_blue2.png"
-            else:
-                path = f":resources:images/cards/card{_SUITS[card // 13]}{_RANKS[card % 13]}.png"
-            tex = arcade.load_texture(path)
-            self._textures[card] = tex
-        return tex
+    def texture(self, card: int | None, faces: tuple[str, str, str] = ("J", "Q", "K")):
+        return self.cards.get(card, faces, self.four_colour)
 
     def text(self, label) -> arcade.Text:
         key = (label.text, label.size, label.color, label.anchor_x, label.bold, label.width)
@@ -70,7 +61,7 @@ class Renderer:
                 label.color,
                 label.size,
                 width=label.width or 0,
-                align="center" if label.width else "left",
+                align="left" if label.anchor_x == "left" or not label.width else "center",
                 font_name=FONT,
                 bold=label.bold,
                 anchor_x=label.anchor_x,
@@ -81,44 +72,36 @@ class Renderer:
         return t
 
     def _sprites_for(self, scene: Scene, slot: int) -> arcade.SpriteList:
-        """The card sprites of a scene layer, rebuilt only when the scene changes."""
+        """The card sprites of a scene layer: updated in place only when the scene changes (a
+        new decision, or every frame while something moves)."""
         cached = self._sprite_cache.get(slot)
         if cached is not None and cached[0] is scene:
             return cached[1]
-        sprites = arcade.SpriteList()
-        for item in scene.cards:
-            sp = arcade.Sprite(self.texture(item.card))
+        sprites = cached[1] if cached is not None else arcade.SpriteList()
+        while len(sprites) > len(scene.cards):
+            sprites.pop()
+        while len(sprites) < len(scene.cards):
+            sprites.append(arcade.Sprite(self.texture(None)))
+        for sp, item in zip(sprites, scene.cards, strict=True):
+            tex = self.texture(item.card, scene.faces)
+            if sp.texture is not tex:
+                sp.texture = tex
             sp.width, sp.height = item.rect.w, item.rect.h
             sp.center_x, sp.center_y = item.rect.cx, item.rect.cy
-            if item.dimmed:
-                sp.color = (120, 120, 120, 255)
-            sprites.append(sp)
+            sp.color = (120, 120, 120, 255) if item.dimmed else (255, 255, 255, 255)
         self._sprite_cache[slot] = (scene, sprites)
         return sprites
 
     def _board(self, board: Board) -> None:
-        if self._board_shapes is None or self._board_rect != board.rect:
-            r = board.rect
-            shapes = ShapeElementList()
-            for p in (0, 1):
-                for hole in range(0, 122):
-                    x, y = hole_position(r, p, hole)
-                    size = 9 if hole in (0, 121) else 6
-                    shapes.append(
-                        create_ellipse_filled(x, y, size, size, (50, 30, 14), num_segments=8)
-                    )
-            self._board_shapes = shapes
-            self._board_rect = board.rect
+        """The painted board (one textured quad), then the four pegs on it."""
         r = board.rect
-        self.fill(r.x, r.y, r.w, r.h, (160, 108, 58))
-        self._board_shapes.draw()
-        r = board.rect
+        arcade.draw_texture_rect(board_texture(r.w, r.h), arcade.LBWH(r.x, r.y, r.w, r.h))
         for p in (0, 1):
             front, back = board.pegs[p]
-            for hole, rad in ((back, 6.0), (front, 7.5)):
-                x, y = hole_position(r, p, min(hole, 121))
+            for hole, rad in ((back, 5.0), (front, 6.0)):
+                x, y = hole_position(r, p, hole)
                 arcade.draw_circle_filled(x, y, rad, PLAYER_COLORS[p])
-                arcade.draw_circle_outline(x, y, rad, (20, 20, 20), 1)
+                arcade.draw_circle_outline(x, y, rad, (20, 20, 20), 1.5)
         for p in (0, 1):  # peg colour beside each score line
             arcade.draw_circle_filled(r.x + 12, HEIGHT - 28 - p * 32, 8, PLAYER_COLORS[p])
 
@@ -127,8 +110,9 @@ class Renderer:
         renderer, far cheaper than blending a quad); translucent ones are drawn."""
         win = self.window
         if win is not None and (len(color) == 3 or color[3] == 255):
+            r = win.ratio  # framebuffer pixels per window unit (high-DPI)
             sx, sy = win.to_screen(x, y)
-            s = win.scale_
+            sx, sy, s = sx * r, sy * r, win.scale_ * r
             x0, y0 = round(sx), round(sy)
             vp = (x0, y0, max(round(sx + w * s) - x0, 0), max(round(sy + h * s) - y0, 0))
             if vp[2] and vp[3]:

@@ -25,7 +25,7 @@ class StartView(arcade.View):
 
     def current_scene(self) -> Scene:
         o = self.game_window.options
-        key = ("start", o.level, o.hotseat, o.lang, o.has_save, o.message)
+        key = ("start", o.level, o.hotseat, o.lang, o.has_save, o.message, o.four_colour, o.sound)
         if key != self.scene_key or self.scene is None:
             self.scene = start_scene(o)
             self.scene_key = key
@@ -58,6 +58,12 @@ class StartView(arcade.View):
             win.new_game(win.settings.seed)
         elif what == "continue":
             win.continue_saved()
+        elif what == "rules":
+            win.show_rules()
+        elif what == "four_colour":
+            o.four_colour = not o.four_colour
+        elif what == "sound":
+            o.sound = win.sounds.on = not o.sound and win.sounds.available
         self.scene_key = None
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool:

@@ -8,14 +8,20 @@ to the controller; "menu" and "new game" go back to the window, which owns the s
 from __future__ import annotations
 
 import concurrent.futures as cf
+import time
+from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import arcade
 
-from cribbage_env.engine import Phase
+from cribbage_env.engine import EventKind, Phase
 
 from ..controller import TableController
-from ..scene import Scene, apply_click, table_scene
+from ..motion import Popup, Transition
+from ..saves import atomic_write_json, data_dir
+from ..scene import GOLD, Label, Scene, apply_click
+from ..table_scene import CENTER, COUNT_X, table_scene
 from .keys import TABLE_KEYS, lookup
 
 if TYPE_CHECKING:
@@ -35,17 +41,98 @@ class TableView(arcade.View):
         self.ticket: int | None = None
         self._wait = 0.0
         self._show_wait = 0.0
+        self.transition: Transition | None = None
+        self.motion_t = 0.0
+        self._events_seen = len(ctl.game.log)
+        self.note = ""  # a line under the prompt (where an export went)
+        self._noted: tuple[Scene, Scene] | None = None
 
     # ------------------------------------------------------------------------ frame
     def current_scene(self) -> Scene:
+        """The scene of the game as it is now (what clicks hit)."""
         ctl = self.ctl
         key = ("table", id(ctl), ctl.version)
         if key != self.scene_key or self.scene is None:
+            old = self.scene
             self.scene = table_scene(ctl)
             self.scene_key = key
+            self.note = ""
+            popups = self._popups(self.scene)
+            if old is not None and self.game_window.settings.motion:
+                t = Transition(old, self.scene, popups)
+                self.transition, self.motion_t = (None if t.idle else t), 0.0
         return self.scene
 
+    def frame_scene(self) -> Scene:
+        """What to draw this frame: the scene, or a frame of the motion towards it."""
+        scene = self.current_scene()
+        if self.transition is not None:
+            scene = self.transition.frame(self.motion_t)
+        if self.note:
+            if self._noted is None or self._noted[0] is not scene:
+                label = Label(self.note, CENTER + 60, 218, 13, GOLD, width=820)
+                self._noted = (scene, replace(scene, labels=[*scene.labels, label]))
+            return self._noted[1]
+        return scene
+
+    def export(self) -> Path | None:
+        """Write the record of the game so far (``docs/RECORD_FORMAT.md``) to the exports folder
+        of the data directory and say where; the game itself is not touched."""
+        ctl = self.ctl
+        store = self.game_window.store
+        folder = (store.dir if store is not None else data_dir()) / "exports"
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        path = folder / f"game-{stamp}-seed{ctl.seed}-{len(ctl.decisions)}.json"
+        try:
+            atomic_write_json(path, ctl.game.to_record())
+        except (OSError, ValueError) as exc:
+            self.note = ctl.tr("The game could not be exported: {error}", error=str(exc))
+            return None
+        self.note = ctl.tr("Game exported to {path}", path=str(path))
+        self.game_window._redraw = True
+        return path
+
+    @property
+    def animating(self) -> bool:
+        return self.transition is not None
+
+    def skip_motion(self) -> None:
+        """A click ends the motion at once (the click still does what it does)."""
+        if self.transition is not None:
+            self.transition = None
+            self.game_window._redraw = True
+
+    def _popups(self, scene: Scene) -> tuple[Popup, ...]:
+        """Points scored since the last scene, said where they were scored (and heard)."""
+        game = self.ctl.game
+        n, seen = len(game.log), self._events_seen
+        self._events_seen = n
+        if n <= seen:  # undo, restart: nothing new was scored
+            return ()
+        out = []
+        new = game.events[seen:]
+        kinds = {e.kind for e in new}
+        sound = "win" if EventKind.GAME_OVER in kinds else None
+        sound = sound or ("points" if any(e.points for e in new) else None)
+        sound = sound or ("card" if kinds & {EventKind.PLAY, EventKind.DISCARD} else None)
+        if sound is not None:
+            self.game_window.sounds.play(sound)
+        for e in new:
+            if not e.points or e.kind not in (EventKind.PLAY, EventKind.SCORE):
+                continue
+            x, y = COUNT_X, 455
+            if e.kind is EventKind.PLAY:
+                item = next((i for i in scene.cards if i.card == e.cards[-1]), None)
+                if item is not None:
+                    x, y = item.rect.cx, item.rect.y + item.rect.h + 16
+            out.append(Popup(self.ctl.points_text(e.reasons), x, y))
+        return tuple(out)
+
     def on_update(self, delta_time: float) -> bool:
+        if self.transition is not None:
+            self.motion_t += delta_time
+            if self.motion_t >= self.transition.total:
+                self.skip_motion()
         ctl = self.ctl
         if ctl.show_running:
             self._pace_show(delta_time)
@@ -106,14 +193,13 @@ class TableView(arcade.View):
     def click(self, wx: float, wy: float) -> str | None:
         """A click in virtual coordinates (tests and the mouse handler)."""
         what = apply_click(self.ctl, self.current_scene(), wx, wy)
-        if what == "menu":
-            self.game_window.show_menu()
-        elif what == "newgame":
-            self.game_window.next_game()
+        if what in ("menu", "newgame", "rules", "export"):
+            self.do(what)
         return what
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool:
         # Any button and any touch: no right-click-only actions (R11.7).
+        self.skip_motion()
         self.click(*self.game_window.to_world(x, y))
         return True
 
@@ -144,6 +230,13 @@ class TableView(arcade.View):
             ctl.advance_show()
         elif action == "newgame":
             self.game_window.next_game()
+        elif action == "rules":
+            self.game_window.show_rules()
+        elif action == "export":
+            self.export()
+        elif action == "mute":
+            win = self.game_window
+            win.options.sound = win.sounds.on = not win.sounds.on and win.sounds.available
         elif action == "reveal":
             ctl.reveal()
         elif action == "select":

@@ -28,11 +28,22 @@ class ScaledWindow(arcade.Window):
         self.offset = (0.0, 0.0)
         self._fit(self.width, self.height)
 
+    @property
+    def pixel_ratio(self) -> float:
+        """Framebuffer pixels per window unit (2 on a high-DPI screen, 1 elsewhere)."""
+        fb_w = self.get_framebuffer_size()[0]
+        return fb_w / self.width if self.width and fb_w else 1.0
+
     def _fit(self, width: int, height: int) -> None:
+        """Scale the virtual table to the window, letterboxed. Mouse positions and ``offset``
+        are in window units; the viewport (like scissor boxes) is in framebuffer pixels."""
         s = min(width / WIDTH, height / HEIGHT)
         ox, oy = (width - WIDTH * s) / 2, (height - HEIGHT * s) / 2
         self.scale_, self.offset = s, (ox, oy)
-        self.camera.viewport = arcade.LBWH(int(ox), int(oy), int(WIDTH * s), int(HEIGHT * s))
+        r = self.ratio = self.pixel_ratio
+        self.camera.viewport = arcade.LBWH(
+            int(ox * r), int(oy * r), int(WIDTH * s * r), int(HEIGHT * s * r)
+        )
         self.camera.projection = arcade.LRBT(-WIDTH / 2, WIDTH / 2, -HEIGHT / 2, HEIGHT / 2)
         self.camera.position = (WIDTH / 2, HEIGHT / 2)
 

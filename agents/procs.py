@@ -1,0 +1,25 @@
+"""Is a process alive? (Dead-run detection in the results store; pool workers watching the run.)"""
+
+from __future__ import annotations
+
+import os
+
+
+def pid_alive(pid: int) -> bool:
+    """True while process ``pid`` exists and is not a zombie (killed but not yet reaped: a
+    killed ``cribbage bench`` whose parent shell has not waited for it is dead all the same).
+
+    >>> pid_alive(os.getpid())
+    True
+    """
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # exists, not ours
+        return True
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            return f.read().rsplit(b")", 1)[-1].split()[0] != b"Z"
+    except (OSError, IndexError):  # no /proc (macOS): existence is all we know
+        return True

@@ -1,0 +1,387 @@
+"""Attack `cribbage bench` the way a crash, a user or a full disk would, and count what breaks.
+
+Every attack runs the real command in a child process on a small tournament (random vs random:,
+pinned seeds) and compares what the results database holds with an uninterrupted reference run:
+
+- **kill -9 at random moments** (``--kills N`` rounds): SIGKILL the bench parent at a random time,
+  check that no fork server / worker / resource tracker survives it, that the database holds
+  only whole blocks equal to the reference and that the run is not left ``running``; then
+  ``--resume`` it, SIGKILL the resume at a random time too, and resume to the end: every game
+  must equal the reference (0 lost, 0 different).
+- **SIGTERM, Ctrl-C and two quick Ctrl-Cs**: seconds from the signal to exit, final status.
+- **disk full**: the database stops growing mid-run (SQLite ``max_page_count``, and a file size
+  limit, ``RLIMIT_FSIZE``): the run must end at once, cleanly (exit 1, no traceback), lose at
+  most the one block that failed (kept in a recovery file), and ``--resume`` must finish it.
+- **memory**: the parent's peak RSS for growing numbers of games (serial and pool backends).
+- **absurd input**: ``--games 10**9``, ``--workers 10000``, ``--seed 2**63``, ``results 2**63``,
+  hand-edited rows: exit 2 or 1 with a message, never a traceback, within seconds.
+
+Run (long, in the background):
+    nice -n 10 python benchmarks/attack_bench.py --kills 100 --out /tmp/attack_bench.json
+    python benchmarks/attack_bench.py --kills 3 --quick --out /tmp/attack_quick.json
+Writes the findings to ``--out`` (rewritten after every attack, so a long run leaves its latest
+figures) and prints a summary. Nothing tracked is rewritten unless ``--out`` names it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+AGENTS = ["random", "random:"]
+SEED, AGENT_SEED, BLOCK = 11, 4242, 5
+ENV = {
+    **os.environ,
+    "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+}
+#: a child that runs `cribbage` with optional sabotage of the results database first.
+CHILD = r"""
+import os, resource, signal, sys
+pages, fsize = int(os.environ.get("ATTACK_MAX_PAGES", "0")), int(os.environ.get("ATTACK_FSIZE", "0"))
+if pages:
+    import sqlite3
+    import agents.results_store as rs
+    real = sqlite3.connect
+    def connect(*a, **k):
+        con = real(*a, **k)
+        con.execute(f"PRAGMA max_page_count = {pages}")
+        return con
+    rs.sqlite3 = type(sys)("sqlite3_patched")
+    rs.sqlite3.__dict__.update(sqlite3.__dict__)
+    rs.sqlite3.connect = connect
+if fsize:
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # writes past the limit fail with EFBIG
+    resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
+from ui.cli import main
+code = main(sys.argv[1:])
+hwm = [l.split()[1] for l in open("/proc/self/status") if l.startswith("VmHWM")]  # peak RSS, kB
+print("ATTACK_MAXRSS_KB", hwm[0] if hwm else -1, file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def bench_args(db: Path, games: int, workers: int, *extra: str) -> list[str]:
+    return ["bench", *AGENTS, "--games", str(games), "--seed", str(SEED), "--agent-seed", str(AGENT_SEED),
+            "--block", str(BLOCK), "--workers", str(workers), "--db", str(db), "--json", *extra]  # fmt: skip
+
+
+def start(args: list[str], env: dict | None = None) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", CHILD, *args], cwd=ROOT, env={**ENV, **(env or {})},
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)  # fmt: skip
+
+
+def finish(proc: subprocess.Popen, timeout: float = 600) -> tuple[int | None, str, str]:
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        return None, out, err
+    return proc.returncode, out, err
+
+
+def descendants(pid: int) -> set[int]:
+    kids: dict[int, list[int]] = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                ppid = int(Path(f"/proc/{d}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            kids.setdefault(ppid, []).append(int(d))
+    out, todo = set(), [pid]
+    while todo:
+        for k in kids.get(todo.pop(), []):
+            out.add(k)
+            todo.append(k)
+    return out
+
+
+def alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def db_games(db: Path, run_id: int = 1) -> dict[tuple, tuple]:
+    if not db.exists():
+        return {}
+    with sqlite3.connect(db, timeout=5) as con:
+        rows = con.execute("SELECT pairing, idx, swapped, seed, winner, score0, score1, moves FROM games"
+                           " WHERE run_id = ?", (run_id,)).fetchall()  # fmt: skip
+    return {(r[0], r[1], r[2]): r[3:] for r in rows}
+
+
+def run_status(db: Path, run_id: int = 1) -> str | None:
+    from agents.results_store import ResultsStore, ResultsStoreError
+
+    try:
+        with ResultsStore(db, create=False) as store:  # opening reaps dead runs
+            return store.run(run_id)["status"]
+    except ResultsStoreError:
+        return None
+
+
+def whole_blocks(games: dict, total_pairs: int) -> bool:
+    starts: dict[int, int] = {}
+    for _, idx, _ in games:
+        starts[idx // BLOCK] = starts.get(idx // BLOCK, 0) + 1
+    return all(n == 2 * (min(BLOCK, total_pairs - s * BLOCK)) for s, n in starts.items())
+
+
+def kill_after(proc: subprocess.Popen, delay: float) -> tuple[set[int], float]:
+    time.sleep(delay)
+    family = descendants(proc.pid)
+    t = time.monotonic()
+    try:
+        os.kill(proc.pid, signal.SIGKILL)  # the parent only: as a crash would
+    except ProcessLookupError:
+        pass
+    proc.communicate()
+    return family, t
+
+
+def orphans(family: set[int], since: float, grace: float = 10.0) -> tuple[int, float]:
+    while time.monotonic() - since < grace:
+        if not any(alive(p) for p in family):
+            return 0, time.monotonic() - since
+        time.sleep(0.1)
+    return sum(alive(p) for p in family), grace
+
+
+def attack_kills(args, tmp: Path, ref: dict, ref_seconds: float, log: dict) -> None:
+    rng = random.Random(args.rng)
+    f = log.setdefault("kills", {"rounds": 0, "kills": 0, "orphans": 0, "orphan_exit_s_max": 0.0,
+                                 "stuck_running": 0, "partial_blocks": 0, "different_games": 0,
+                                 "lost_games": 0, "tracebacks": 0, "resume_failures": 0,
+                                 "killed_before_run_existed": 0})  # fmt: skip
+    pairs = args.games // 2
+    for i in range(args.kills):
+        db = tmp / f"kill{i}.sqlite"
+        proc = start(bench_args(db, args.games, args.workers))
+        family, t = kill_after(proc, rng.uniform(0.2, ref_seconds * 1.1))
+        f["kills"] += 1
+        n, s = orphans(family, t)
+        f["orphans"] += n
+        f["orphan_exit_s_max"] = round(max(f["orphan_exit_s_max"], s), 2)
+        status = run_status(db)
+        if status is None:
+            f["killed_before_run_existed"] += 1
+            f["rounds"] += 1
+            continue
+        f["stuck_running"] += status == "running"
+        got = db_games(db)
+        f["partial_blocks"] += not whole_blocks(got, pairs)
+        f["different_games"] += sum(got[k] != ref[k] for k in got)
+        if status != "complete":  # resume, kill the resume at a random moment, resume again
+            proc = start(
+                [
+                    "bench",
+                    "--resume",
+                    "1",
+                    "--workers",
+                    str(args.workers),
+                    "--db",
+                    str(db),
+                    "--json",
+                ]
+            )
+            family, t = kill_after(proc, rng.uniform(0.2, ref_seconds))
+            f["kills"] += 1
+            f["orphans"] += orphans(family, t)[0]
+            f["stuck_running"] += run_status(db) == "running"
+            if run_status(db) != "complete":
+                code, _, err = finish(start(["bench", "--resume", "1", "--workers", str(args.workers),
+                                             "--db", str(db), "--json"]))  # fmt: skip
+                f["tracebacks"] += "Traceback" in err
+                f["resume_failures"] += code != 0
+        got = db_games(db)
+        f["lost_games"] += sum(k not in got for k in ref)
+        f["different_games"] += sum(got[k] != ref[k] for k in got if k in ref)
+        f["rounds"] += 1
+        db.unlink(missing_ok=True)
+        if i % 5 == 4 or i == args.kills - 1:
+            write(args.out, log)
+            print(f"kill round {i + 1}/{args.kills}: {f}", flush=True)
+
+
+def signal_exit(tmp: Path, name: str, sig: int, twice: bool, backend: str, args) -> dict:
+    db = tmp / f"sig-{name}-{backend}.sqlite"
+    extra = ["--backend", "serial", "--block", "500"] if backend == "serial" else []
+    cmd = bench_args(db, 200000, args.workers, *extra)
+    proc = start(cmd)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not db_games(db):
+        time.sleep(0.2)
+    t = time.monotonic()
+    target = proc.pid
+    (os.killpg if sig == signal.SIGINT else os.kill)(target, sig)
+    if twice:
+        time.sleep(0.05)
+        (os.killpg if sig == signal.SIGINT else os.kill)(target, sig)
+    code, _, err = finish(proc, 60)
+    return {"exit_s": round(time.monotonic() - t, 2), "code": code, "status": run_status(db),
+            "traceback": "Traceback" in err}  # fmt: skip
+
+
+def attack_disk_full(args, tmp: Path, ref: dict, log: dict) -> None:
+    out = log.setdefault("disk_full", [])
+    for how, env in (
+        ("max_page_count", {"ATTACK_MAX_PAGES": "60"}),
+        ("RLIMIT_FSIZE", {"ATTACK_FSIZE": "160000"}),
+    ):
+        db = tmp / f"full-{how}.sqlite"
+        code, stdout, err = finish(start(bench_args(db, args.games, args.workers), env))
+        saved = db_games(db)
+        try:
+            summary = json.loads(stdout)
+        except ValueError:
+            summary = {}
+        rec = (summary.get("run") or {}).get("recovery_file")
+        rec_games = (
+            len(json.loads(Path(rec).read_text())["games"]) if rec and Path(rec).exists() else 0
+        )
+        status = run_status(db)
+        rcode, _, rerr = finish(start(["bench", "--resume", "1", "--workers", str(args.workers), "--db", str(db),
+                                       "--json"]))  # fmt: skip
+        after = db_games(db)
+        out.append({
+            "how": how, "exit": code, "traceback": "Traceback" in err, "message": messages(err),
+            "saved_before_failure": len(saved), "games_played_reported": summary.get("games_played"),
+            "recovery_file_games": rec_games, "status_after_failure": status,
+            "reported_equals_saved": summary.get("games_played") == len(saved),
+            "recovery_within_one_block": rec_games <= 2 * BLOCK,
+            "resume_exit": rcode, "resume_traceback": "Traceback" in rerr,
+            "lost_after_resume": sum(k not in after for k in ref),
+            "different_after_resume": sum(after[k] != ref[k] for k in after if k in ref),
+        })  # fmt: skip
+        write(args.out, log)
+
+
+def messages(err: str, n: int = 3) -> list[str]:
+    return [line for line in err.strip().splitlines() if not line.startswith("ATTACK_MAXRSS_KB")][
+        -n:
+    ]
+
+
+def maxrss(err: str) -> int | None:
+    for line in err.splitlines():
+        if line.startswith("ATTACK_MAXRSS_KB"):
+            return int(line.split()[1])
+    return None
+
+
+def attack_memory(args, tmp: Path, log: dict) -> None:
+    out = log.setdefault("memory", [])
+    sizes = [1000, 4000, 16000] if not args.quick else [500, 2000]
+    for backend, workers in (("serial", 1), ("pool", args.workers)):
+        for n in sizes:
+            db = tmp / f"mem-{backend}-{n}.sqlite"
+            t = time.monotonic()
+            code, _, err = finish(start(bench_args(db, n, workers, "--backend", backend)))
+            out.append({"backend": backend, "games": n, "exit": code, "parent_maxrss_kb": maxrss(err),
+                        "seconds": round(time.monotonic() - t, 1)})  # fmt: skip
+            db.unlink(missing_ok=True)
+            write(args.out, log)
+
+
+def attack_input(tmp: Path, log: dict) -> None:
+    db = tmp / "input.sqlite"
+    cases = {
+        "games 10**9": ["bench", *AGENTS, "--games", str(10**9), "--db", str(db)],
+        "workers 10000": ["bench", *AGENTS, "--games", "2", "--workers", "10000", "--db", str(db)],
+        "seed 2**63": ["bench", *AGENTS, "--games", "2", "--seed", str(2**63), "--db", str(db)],
+        "results 2**63": ["results", str(2**63), "--db", str(db)],
+    }
+    out = log.setdefault("input", {})
+    for name, cmd in cases.items():
+        t = time.monotonic()
+        code, _, err = finish(start(cmd), 60)
+        out[name] = {"exit": code, "seconds": round(time.monotonic() - t, 2), "traceback": "Traceback" in err,
+                     "message": messages(err, 1)}  # fmt: skip
+    finish(start(bench_args(db, 4, 1)))
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE runs SET params = '{oops', summary = '[1]' WHERE id = 1")
+        con.execute("UPDATE games SET moves = 'x' WHERE run_id = 1")
+    for name, cmd in {"list damaged": ["results", "--db", str(db)], "show damaged": ["results", "1", "--db", str(db)],
+                      "per-game damaged": ["results", "1", "--per-game", "--db", str(db)],
+                      "resume damaged": ["bench", "--resume", "1", "--db", str(db)]}.items():  # fmt: skip
+        code, _, err = finish(start(cmd), 60)
+        out[name] = {
+            "exit": code,
+            "traceback": "Traceback" in err,
+            "message": err.strip().splitlines()[-1:],
+        }
+    write(log["_out"], log)
+
+
+def write(path: Path, log: dict) -> None:
+    path.write_text(json.dumps({k: v for k, v in log.items() if k != "_out"}, indent=1) + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument(
+        "--kills", type=int, default=20, help="kill -9 rounds (each kills the run and a resume)"
+    )
+    ap.add_argument("--games", type=int, default=1000, help="games per attacked run (even)")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--rng", type=int, default=0, help="seed of the kill moments")
+    ap.add_argument(
+        "--quick", action="store_true", help="smaller memory sizes, fewer signal trials"
+    )
+    ap.add_argument("--out", type=Path, required=True, help="JSON findings (rewritten as it goes)")
+    ap.add_argument(
+        "--only", default="input,signals,disk,memory,kills", help="attacks to run, comma-separated"
+    )
+    args = ap.parse_args(argv)
+    only = set(args.only.split(","))
+    log: dict = {"_out": args.out, "command": " ".join(sys.argv), "games": args.games, "workers": args.workers,
+                 "cpus": os.cpu_count()}  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="attack-bench-") as d:
+        tmp = Path(d)
+        t = time.monotonic()
+        code, _, err = finish(start(bench_args(tmp / "ref.sqlite", args.games, args.workers)))
+        ref_seconds = time.monotonic() - t
+        assert code == 0, err
+        ref = db_games(tmp / "ref.sqlite")
+        log["reference"] = {"games": len(ref), "seconds": round(ref_seconds, 2)}
+        if "input" in only:
+            attack_input(tmp, log)
+        if "signals" in only:
+            trials = 1 if args.quick else 3
+            sig = log.setdefault("signals", {})
+            for name, s, twice in (("sigterm", signal.SIGTERM, False), ("ctrl-c", signal.SIGINT, False),
+                                   ("ctrl-c twice", signal.SIGINT, True)):  # fmt: skip
+                for backend in ("serial", "pool"):
+                    sig[f"{name} {backend}"] = [
+                        signal_exit(tmp, name, s, twice, backend, args) for _ in range(trials)
+                    ]
+                    write(args.out, log)
+        if "disk" in only:
+            attack_disk_full(args, tmp, ref, log)
+        if "memory" in only:
+            attack_memory(args, tmp, log)
+        if "kills" in only:
+            attack_kills(args, tmp, ref, ref_seconds, log)
+    write(args.out, log)
+    print(json.dumps({k: v for k, v in log.items() if k != "_out"}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+"""The cribbage board painted once into a texture (Pillow), then drawn as one quad per frame.
+
+Holes, hole numbers, the start holes, the game hole and the skunk lines come from
+:mod:`ui.board`, so what is painted is exactly what the tests check. Painting at twice the
+virtual size keeps the board sharp when the window is scaled up to full screen.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import arcade
+from PIL import Image, ImageDraw, ImageFont
+
+from ..board import (
+    BOARD_HOLES,
+    BoardRect,
+    hole_position,
+    lane_offset,
+    number_positions,
+    skunk_lines,
+    street_x,
+)
+from ..scene import PLAYER_COLORS
+
+SCALE = 2
+WOOD = (168, 112, 58)
+WOOD_DARK = (120, 76, 36)
+STREET = (150, 98, 48)
+HOLE = (44, 26, 12)
+INK = (60, 34, 14)
+SKUNK = (150, 24, 20)
+FONT_FILE = "Liberation_Sans_Bold.ttf"
+
+
+def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
+    root = Path(arcade.__file__).parent / "resources" / "system" / "fonts" / "ttf" / "Liberation"
+    try:
+        return ImageFont.truetype(str(root / FONT_FILE), size)
+    except OSError:  # pragma: no cover - fonts ship with arcade
+        return ImageFont.load_default()
+
+
+@lru_cache(maxsize=4)
+def board_image(w: float, h: float) -> Image.Image:
+    """The empty board for a board rectangle of ``w`` x ``h`` virtual pixels."""
+    b = BoardRect(0, 0, w, h)
+    img = Image.new("RGBA", (round(w * SCALE), round(h * SCALE)), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+
+    def px(x: float, y: float) -> tuple[float, float]:
+        return x * SCALE, (h - y) * SCALE
+
+    d.rounded_rectangle((0, 0, img.width - 1, img.height - 1), radius=14 * SCALE, fill=WOOD,
+                        outline=WOOD_DARK, width=3 * SCALE)  # fmt: skip
+    half = lane_offset(b) * 2.1
+    top, bottom = px(0, h - 10)[1], px(0, 34)[1]
+    for s in range(4):  # the four streets, one darker strip each, both lanes on it
+        x0, _ = px(street_x(b, s) - half, 0)
+        x1, _ = px(street_x(b, s) + half, 0)
+        d.rounded_rectangle((x0, top, x1, bottom), radius=6 * SCALE, fill=STREET)
+    for p in (0, 1):  # a thread of the player's colour along each lane
+        color = PLAYER_COLORS[p][:3] + (150,)
+        for s in range(4):
+            x, _ = hole_position(b, p, s * 30 + 1)
+            d.line((px(x, 0)[0], top + 6 * SCALE, px(x, 0)[0], bottom - 6 * SCALE), fill=color,
+                   width=SCALE)  # fmt: skip
+    r = 2.9 * SCALE
+    for p in (0, 1):
+        for hole in range(-1, BOARD_HOLES + 1):
+            x, y = px(*hole_position(b, p, hole))
+            rr = r * 1.25 if hole <= 0 else r
+            d.ellipse((x - rr, y - rr, x + rr, y + rr), fill=HOLE)
+    gx, gy = px(*hole_position(b, 0, BOARD_HOLES + 1))
+    d.ellipse((gx - 9 * SCALE, gy - 9 * SCALE, gx + 9 * SCALE, gy + 9 * SCALE), outline=INK,
+              width=2 * SCALE)  # fmt: skip
+    d.ellipse((gx - 5 * SCALE, gy - 5 * SCALE, gx + 5 * SCALE, gy + 5 * SCALE), fill=HOLE)
+    font = _font(9 * SCALE)
+    for n, x, y in number_positions(b):
+        d.text(px(x, y), str(n), fill=INK, font=font, anchor="mm")
+    small = _font(8 * SCALE)
+    for past, x0, x1, y in skunk_lines(b):
+        a, yy = px(x0, y)
+        c, _ = px(x1, y)
+        d.line((a, yy, c, yy), fill=SKUNK, width=2 * SCALE)
+        d.text((a - 2 * SCALE, yy), str(past), fill=SKUNK, font=small, anchor="rm")
+    sx, sy = px(street_x(b, 0) - lane_offset(b) * 2 - 9, 17)
+    d.text((sx, sy), "0", fill=INK, font=small, anchor="mm")
+    d.text((gx - 15 * SCALE, gy), "121", fill=INK, font=small, anchor="rm")
+    return img
+
+
+_textures: dict[tuple[float, float], arcade.Texture] = {}
+
+
+def board_texture(w: float, h: float) -> arcade.Texture:
+    tex = _textures.get((w, h))
+    if tex is None:
+        tex = arcade.Texture(board_image(w, h), hash=f"cribbage-board-{w}x{h}")
+        _textures[(w, h)] = tex
+    return tex

@@ -1,0 +1,299 @@
+"""The table laid out as data: :func:`table_scene` turns a controller into a :class:`Scene`.
+
+Everything about cards comes from the drawn seat's :class:`~cribbage_env.views.PlayerView`; the
+other hand is only a number of backs unless it may be shown (watching two agents). Every card
+carries a stable ``key`` (its id when face up, its place when face down) so that
+:mod:`ui.motion` can move it from where it was to where it is now.
+"""
+
+from __future__ import annotations
+
+from cribbage_env.engine import Phase
+
+from .board import BOARD_HOLES, peg_holes
+from .controller import CUT_SPREAD, TableController
+from .scene import (
+    CARD_H,
+    CARD_W,
+    GOLD,
+    HEIGHT,
+    PANEL,
+    PLAYER_COLORS,
+    SMALL_H,
+    SMALL_W,
+    SOFT,
+    TABLE_RIGHT,
+    WHITE,
+    WIDTH,
+    Board,
+    Button,
+    CardItem,
+    Label,
+    Rect,
+    Scene,
+    Target,
+)
+
+CENTER = TABLE_RIGHT / 2
+DECK = Rect(170, 385, SMALL_W, SMALL_H)
+PILE = Rect(360, 330, 390, SMALL_H + 20)  # the current sequence fans inside this
+PILE_STEP = 44  # the index of every card in the fan stays visible
+OLDER_STEP = 22
+OLDER_SCALE = 0.7
+BOARD_RECT = Rect(TABLE_RIGHT + 20, 254, 250, 462)
+COUNT_X = 870
+
+
+def hand_row(n: int, y: float, w: float, h: float, center: float, gap: float = 12) -> list[Rect]:
+    total = n * w + (n - 1) * gap
+    left = center - total / 2
+    return [Rect(left + i * (w + gap), y, w, h) for i in range(n)]
+
+
+def shown_score(score: int) -> int:
+    """A pegger stops in the game hole: the winner's score reads 121, however far past."""
+    return min(score, BOARD_HOLES + 1)
+
+
+def table_scene(ctl: TableController) -> Scene:
+    """Lay out the whole table for the current state of ``ctl``."""
+    s = Scene(faces=(ctl.tr("J"), ctl.tr("Q"), ctl.tr("K")))
+    s.panels.append((Rect(TABLE_RIGHT, 0, 3, HEIGHT), (12, 60, 38)))  # the board's side
+    _names(s, ctl)
+    _hands(s, ctl)
+    _crib_and_deck(s, ctl)
+    if ctl.game.phase is Phase.PLAY:
+        _pile(s, ctl)
+    _cuts(s, ctl)
+    s.labels.append(Label(ctl.prompt(), CENTER + 60, 250, 19, WHITE, bold=True, tag="prompt"))
+    for i, text in enumerate(reversed(ctl.messages[-3:])):
+        s.labels.append(Label(text, 370, 590 - i * 24, 14, SOFT if i else WHITE, "left", tag="log"))
+    if ctl.hint:
+        for i, line in enumerate(ctl.hint.lines):
+            s.labels.append(Label(line, 370, 320 - i * 20, 14, (150, 230, 255), "left"))
+    _board(s, ctl)
+    _buttons(s, ctl)
+    show = ctl.show_step
+    if show is not None:
+        _show_overlay(s, ctl, show)
+    elif ctl.game.is_over:
+        _game_over_overlay(s, ctl)
+    elif ctl.needs_reveal:
+        _reveal_overlay(s, ctl)
+    return s
+
+
+def _names(s: Scene, ctl: TableController) -> None:
+    """Names with the dealer's mark, and a Go bubble that stays while the Go holds."""
+    g, tr = ctl.game, ctl.tr
+    bottom = ctl.bottom_seat
+    view = ctl.view(bottom)
+    for seat, y in ((1 - bottom, HEIGHT - 22), (bottom, 250)):
+        name = ctl.name(seat)
+        text = f"{name} — {tr('dealer')}" if g.dealer == seat and g.deal_no >= 0 else name
+        s.labels.append(Label(text, 30, y, 15, PLAYER_COLORS[seat], "left", bold=True))
+        if view.go_said[seat] and g.phase is Phase.PLAY:
+            gy = HEIGHT - 115 if seat != bottom else 275
+            gx = 820 if seat != bottom else 30
+            s.labels.append(Label(tr("Go!"), gx, gy, 22, GOLD, "left", bold=True, tag="go"))
+
+
+def _hands(s: Scene, ctl: TableController) -> None:
+    g = ctl.game
+    bottom = ctl.bottom_seat
+    top = 1 - bottom
+    view = ctl.view(bottom)
+    top_cards = ctl.hand_cards(top) if ctl.hand_visible(top) else [None] * view.opponent_cards_left
+    for i, (card, r) in enumerate(
+        zip(
+            top_cards,
+            hand_row(len(top_cards), HEIGHT - 180, SMALL_W, SMALL_H, CENTER, 8),
+            strict=True,
+        )
+    ):
+        s.cards.append(CardItem(card, r, key=f"c{card}" if card is not None else f"h{top}:{i}"))
+    hand = sorted(view.hand, key=lambda c: (c % 13, c // 13))  # as ctl.hand_cards orders them
+    visible = ctl.hand_visible(bottom) and not ctl.needs_reveal
+    rects = hand_row(len(hand), 40, CARD_W, CARD_H, CENTER - 60, 14)
+    hint_cards = set(ctl.hint.cards) if ctl.hint else set()
+    act = ctl.human_to_act and ctl.to_act == bottom
+    for i, (card, r) in enumerate(zip(hand, rects, strict=True)):
+        if not visible:
+            s.cards.append(CardItem(None, r, key=f"h{bottom}:{i}"))
+            continue
+        sel = card in ctl.selection
+        dimmed = act and g.phase is Phase.PLAY and not ctl.selectable(card)
+        rr = Rect(r.x, r.y + (30 if sel else 0), r.w, r.h)
+        s.cards.append(
+            CardItem(card, rr, selected=sel, dimmed=dimmed, hinted=card in hint_cards,
+                     focus=act and i == ctl.focus, key=f"c{card}")
+        )  # fmt: skip
+        if act:
+            s.targets.append(Target(f"card:{card}", Rect(r.x, r.y, r.w, r.h + 30)))
+
+
+def _crib_and_deck(s: Scene, ctl: TableController) -> None:
+    g, tr = ctl.game, ctl.tr
+    top = 1 - ctl.bottom_seat
+    view = ctl.view(ctl.bottom_seat)
+    crib_y = 480 if g.dealer == top else 300
+    n_crib = len(view.discards) + (2 if view.opponent_discarded else 0)
+    for i in range(n_crib):
+        s.cards.append(CardItem(None, Rect(30 + i * 6, crib_y, SMALL_W, SMALL_H), key=f"crib:{i}"))
+    if g.deal_no >= 0 and g.phase is not Phase.CUT_FOR_DEAL:
+        label = tr("Crib: {name}", name=ctl.name(g.dealer))
+        s.labels.append(Label(label, 30, crib_y + SMALL_H + 14, 13, SOFT, "left"))
+        if g.phase is Phase.DISCARD and ctl.can_confirm:
+            crib = Rect(30, crib_y, 120, SMALL_H)
+            s.targets.append(Target("crib", crib))
+            glow = Rect(crib.x - 6, crib.y - 6, crib.w + 12, crib.h + 12)
+            s.panels.append((glow, (255, 205, 60, 110)))
+    if not (g.phase in CUT_SPREAD and not ctl.show_running):  # while cutting, the spread is it
+        s.cards.append(CardItem(None, DECK, key="deck"))
+        s.labels.append(Label(tr("Starter"), DECK.x + SMALL_W + 60, DECK.y - 13, 13, SOFT))
+    if view.starter is not None and g.phase is Phase.PLAY:
+        r = Rect(DECK.x + SMALL_W + 20, DECK.y, SMALL_W, SMALL_H)
+        s.cards.append(CardItem(view.starter, r, key=f"c{view.starter}"))
+
+
+def pile_rects(n_older: int, n_seq: int) -> tuple[list[Rect], list[Rect]]:
+    """Where the cards of the play lie: earlier sequences small above, the current one fanned
+    in the pile. Steps are wide enough that every card's index corner stays visible."""
+    ow, oh = SMALL_W * OLDER_SCALE, SMALL_H * OLDER_SCALE
+    older = [Rect(370 + i * OLDER_STEP, 445, ow, oh) for i in range(n_older)]
+    seq = [Rect(370 + i * PILE_STEP, 340, SMALL_W, SMALL_H) for i in range(n_seq)]
+    return older, seq
+
+
+def _pile(s: Scene, ctl: TableController) -> None:
+    """The play: earlier sequences, the current one fanned, the count and who said Go."""
+    view = ctl.view(ctl.bottom_seat)
+    older = [c for _, c in view.played if c not in view.sequence][-8:]
+    if ctl.can_confirm:  # tap the pile to lay the selected card, like the crib for discards
+        glow = Rect(PILE.x - 4, PILE.y - 4, PILE.w + 8, PILE.h + 8)
+        s.panels.append((glow, (255, 205, 60, 50)))
+        s.targets.append(Target("pile", PILE))
+    o_rects, q_rects = pile_rects(len(older), len(view.sequence))
+    for c, r in zip(older, o_rects, strict=True):
+        s.cards.append(CardItem(c, r, dimmed=True, key=f"c{c}"))
+    for c, r in zip(view.sequence, q_rects, strict=True):
+        s.cards.append(CardItem(c, r, key=f"c{c}"))
+    tr = ctl.tr
+    s.labels.append(
+        Label(tr("Count: {count}", count=view.count), COUNT_X, 405, 26, GOLD, bold=True,
+              tag="count")
+    )  # fmt: skip
+
+
+def _cuts(s: Scene, ctl: TableController) -> None:
+    """Cut spreads (R2, R3.1, R5.1): one big target; where you tap is only a gesture."""
+    g = ctl.game
+    if g.phase not in CUT_SPREAD or ctl.show_running:
+        return
+    n = CUT_SPREAD[g.phase]
+    left, right = 120, 880
+    step = (right - left - SMALL_W) / (n - 1)
+    for i in range(n):
+        s.cards.append(CardItem(None, Rect(left + i * step, 320, SMALL_W, SMALL_H), key=f"d{i}"))
+    if ctl.human_to_act:
+        s.targets.append(Target(f"spread:{n}", Rect(left, 320, right - left, SMALL_H)))
+    if g.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT) and g.deal_no <= 0:
+        for seat, card in enumerate(ctl.cut.cards):
+            if card is not None:
+                x = 720 + seat * 130
+                s.cards.append(CardItem(card, Rect(x, 440, SMALL_W, SMALL_H), key=f"c{card}"))
+                s.labels.append(
+                    Label(ctl.name(seat), x + SMALL_W / 2, 440 + SMALL_H + 14, 13, SOFT)
+                )
+
+
+def _board(s: Scene, ctl: TableController) -> None:
+    scores = tuple(shown_score(v) for v in ctl.display_scores)
+    pegs = tuple(peg_holes(f, b) for f, b in ctl.pegs())
+    names = (ctl.name(0), ctl.name(1))
+    s.board = Board(BOARD_RECT, (pegs[0], pegs[1]), names, (scores[0], scores[1]))
+    for seat in (0, 1):
+        y = HEIGHT - 28 - seat * 32
+        color = PLAYER_COLORS[seat]
+        s.labels.append(Label(ctl.short_name(seat), TABLE_RIGHT + 44, y, 16, color, "left",
+                              bold=True))  # fmt: skip
+        s.labels.append(Label(str(scores[seat]), WIDTH - 20, y, 20, color, "right", bold=True,
+                              tag="score"))  # fmt: skip
+
+
+def _buttons(s: Scene, ctl: TableController) -> None:
+    g, tr = ctl.game, ctl.tr
+    bx, bw, bh = TABLE_RIGHT + 16, 124, 52
+    turn = ctl.human_to_act and g.phase in (Phase.DISCARD, Phase.PLAY) and not ctl.needs_reveal
+    s.buttons += [
+        Button("undo", tr("Undo"), Rect(bx, 132, bw, bh), ctl.can_undo),
+        Button("redo", tr("Redo"), Rect(bx + bw + 10, 132, bw, bh), ctl.can_redo),
+        Button("hint", tr("Hint"), Rect(bx, 72, bw, bh), turn),
+        Button("restart", tr("Restart"), Rect(bx + bw + 10, 72, bw, bh), ctl.can_restart),
+        Button("menu", tr("Menu"), Rect(bx, 12, bw * 2 + 10, bh)),
+        Button("rules", tr("Rules"), Rect(bx, 192, bw, bh)),
+        Button("export", tr("Export game"), Rect(bx + bw + 10, 192, bw, bh)),
+    ]
+    if turn:
+        label = tr("Play card") if g.phase is Phase.PLAY else tr("To the crib")
+        s.buttons.append(
+            Button("confirm", label, Rect(820, 70, 150, 64), ctl.can_confirm, primary=True)
+        )
+
+
+def _reveal_overlay(base: Scene, ctl: TableController) -> None:
+    """Pass and play: not modal (undo etc. stay available); the hands stay face down."""
+    tr = ctl.tr
+    name = ctl.name(ctl.to_act)
+    o = base.layer = Scene()
+    r = Rect(200, 300, 600, 220)
+    o.panels.append((r, PANEL))
+    o.labels.append(
+        Label(tr("Pass the screen to {name}", name=name), r.cx, r.y + 170, 22, WHITE, bold=True)
+    )
+    o.buttons.append(
+        Button("reveal", tr("See my hand — {name}", name=name),
+               Rect(r.cx - 200, r.y + 50, 400, 80), primary=True)
+    )  # fmt: skip
+
+
+def _show_overlay(base: Scene, ctl: TableController, step) -> None:
+    tr = ctl.tr
+    s = base.layer = Scene(modal=True, faces=base.faces)
+    r = Rect(40, 130, 920, 560)
+    s.panels.append((r, PANEL))
+    color = PLAYER_COLORS[step.player]
+    s.labels.append(Label(step.title, r.cx, r.y + r.h - 40, 24, color, bold=True))
+    hl = set(step.highlight)
+    cards = list(step.cards) + [step.starter]
+    rects = hand_row(len(cards), r.y + r.h - 250, CARD_W, CARD_H, r.cx, 16)
+    for i, (c, rc) in enumerate(zip(cards, rects, strict=True)):
+        x = rc.x + (24 if i == 4 else 0)
+        rect = Rect(x, rc.y + (18 if c in hl else 0), rc.w, rc.h)
+        s.cards.append(CardItem(c, rect, highlight=c in hl, key=f"c{c}"))
+    s.labels.append(Label(tr("Starter"), rects[4].cx + 24, rects[4].y - 14, 13, SOFT))
+    for i, note in enumerate(ctl.show_intro):  # how the play ended, under the count
+        s.labels.append(Label(note, r.x + 24, r.y + 70 - i * 22, 13, SOFT, "left"))
+    prev = step.said[:-1][-3:] if step.line else step.said[-3:]
+    for i, line in enumerate(prev):
+        s.labels.append(Label(line, r.cx, r.y + 150 + (len(prev) - 1 - i) * 22, 15, SOFT))
+    if step.line:
+        s.labels.append(Label(step.line, r.cx, r.y + 105, 24, GOLD, bold=True))
+    s.buttons.append(
+        Button("next", tr("Next"), Rect(r.x + r.w - 300, r.y + 20, 130, 56), primary=True)
+    )
+    s.buttons.append(Button("skip", tr("Skip"), Rect(r.x + r.w - 160, r.y + 20, 130, 56)))
+
+
+def _game_over_overlay(base: Scene, ctl: TableController) -> None:
+    tr = ctl.tr
+    s = base.layer = Scene(modal=True)
+    r = Rect(150, 240, 700, 330)
+    s.panels.append((r, PANEL))
+    for i, line in enumerate(ctl.game_over_lines()):
+        size, color = (30, GOLD) if i == 0 else (20, WHITE)
+        s.labels.append(Label(line, r.cx, r.y + r.h - 60 - i * 42, size, color, bold=i == 0))
+    s.buttons.append(
+        Button("newgame", tr("New game"), Rect(r.cx - 250, r.y + 30, 230, 64), primary=True)
+    )
+    s.buttons.append(Button("restart", tr("Restart"), Rect(r.cx + 20, r.y + 30, 230, 64)))
