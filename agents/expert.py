@@ -14,12 +14,16 @@ search and win-probability play near the end of the game.
   analyzer would (softmax of the 15 splits' net values, temperature ``tau``), and its plays and
   go's this deal agree with the guess.
 
+Every play-out runs in the compiled deal simulator (:mod:`cribbage_env.fastsim`), all of a
+decision's in one call; the decisions are the ones the engine path made for the same draws
+(``tests/test_fastsim.py``).
+
 Knobs: ``sims`` guesses per decision (default 60: the pegging gain over expectimax grows with
 it, see benchmarks/RESULTS.md); ``stop`` ends the search early once the best card leads every
 other by that many standard errors (0: never); ``tau`` the model's temperature in points (``0``
 draws guesses uniformly from the unseen cards, the first version of this agent); ``rollout``
 ``heuristic`` (fast, default) or ``expectimax`` (both sides play the expectimax pegging policy
-inside the play-outs: stronger with perfect information, ~3x slower); ``discard`` ``table``
+inside the play-outs: stronger with perfect information, slower); ``discard`` ``table``
 (analyzer net plus the pegging table, default) or ``sim`` (pegging play-outs of the best splits).
 """
 
