@@ -44,7 +44,7 @@ from cribbage_env.views import PlayerView
 
 from .base import Hint, Option
 from .expectimax import ExpectimaxAgent
-from .opponent_model import sample_modelled_arrays, sample_opponent_deals
+from .opponent_model import sample_modelled_arrays, sample_opponent_deal_arrays
 from .params import Param
 from .peg_search import deal_utility, search_play
 
@@ -254,13 +254,13 @@ class ExpertAgent:
         head = sorted(opts, key=lambda o: -o.details["hand_ev"] - o.details["crib_ev"])
         head = head[:ENDGAME_CANDIDATES]
         totals = np.zeros(len(head))
-        deals = sample_opponent_deals(view, rng, self.sims, self.tau)
+        deals = sample_opponent_deal_arrays(view, rng, self.sims, self.tau)
         for i, o in enumerate(head):
             out, start = _deal_play_outs(view, o.action, deals, self.rollout, heels=False)
             totals[i] = _pegging_margins(out, view.seat, start).sum()
         scored = []
         for o, t in zip(head, totals, strict=True):
-            peg = float(t / len(deals))
+            peg = float(t / len(deals[2]))
             net = o.details["hand_ev"] + o.details["crib_ev"]
             scored.append(
                 Option(
@@ -280,7 +280,7 @@ class ExpertAgent:
         """Compare the best splits by playing the deal out: wins and losses dominate points."""
         head = opts[:ENDGAME_CANDIDATES]
         totals = np.zeros(len(head))
-        deals = sample_opponent_deals(view, rng, self.sims, self.tau)
+        deals = sample_opponent_deal_arrays(view, rng, self.sims, self.tau)
         for i, o in enumerate(head):
             # His heels (R5.2) is pegged first and can win; whoever leads, the first card
             # comes from the rollout policy too.
@@ -302,7 +302,7 @@ class ExpertAgent:
 
 def _deal_play_outs(view: PlayerView, action: int, deals, rollout: str, heels: bool):
     """Play-outs (compiled) of the deal from the start of the play after discarding ``action``,
-    on the modelled deals (opponent's kept four, its discards, the starter); with ``heels`` a
+    on the modelled deals (arrays: opponent's kept four, its discards, the starter); with ``heels`` a
     jack starter first pegs 2 for the dealer (R5.2). Returns the :class:`PlayOut` and the
     scores each play-out started from."""
     from cribbage_env import simkernel as K
@@ -310,9 +310,7 @@ def _deal_play_outs(view: PlayerView, action: int, deals, rollout: str, heels: b
 
     disc = discard_cards(action)
     keep = [c for c in view.hand if c not in disc]
-    hands = np.array([d[0] for d in deals], dtype=np.int64)
-    discs = np.array([d[1] for d in deals], dtype=np.int64)
-    starters = np.array([d[2] for d in deals], dtype=np.int64)
+    hands, discs, starters = deals
     states = states_from_view(_play_view(view, keep, disc, int(starters[0])), hands, discs)
     states[:, K.STARTER] = starters
     if heels:
