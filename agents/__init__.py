@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from .base import Agent, AgentSpecError, Hint, Option
-from .registry import AGENTS, LEVELS, make_agent, parse_spec
+from .params import Param
+from .registry import AGENTS, LEVELS, make_agent, parse_spec, read_spec
 
 __all__ = [
     "AGENTS",
@@ -12,6 +13,8 @@ __all__ = [
     "AgentSpecError",
     "Hint",
     "Option",
+    "Param",
     "make_agent",
     "parse_spec",
+    "read_spec",
 ]

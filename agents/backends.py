@@ -11,6 +11,7 @@ it dies (a killed ``cribbage bench`` leaves no worker behind holding its output)
 
 from __future__ import annotations
 
+import logging
 import multiprocessing as mp
 import os
 import pickle
@@ -210,7 +211,10 @@ class RayBackend:
                 env = {"py_modules": pkgs}
                 try:
                     ray.init(
-                        address=address, runtime_env=env, logging_level="ERROR", log_to_driver=False
+                        address=address,
+                        runtime_env=env,
+                        logging_level=logging.ERROR,
+                        log_to_driver=False,
                     )
                 except Exception as exc:  # ConnectionError, RuntimeError... all mean "cannot join"
                     raise BackendError(f"cannot join the Ray cluster at {address}: {exc}") from None
@@ -221,7 +225,7 @@ class RayBackend:
                     num_cpus=workers or os.cpu_count() or 1,
                     include_dashboard=False,
                     runtime_env={"env_vars": {"PYTHONPATH": pythonpath}},
-                    logging_level="ERROR",
+                    logging_level=logging.ERROR,
                     log_to_driver=False,
                 )
         self.workers = int(ray.cluster_resources().get("CPU", workers or 1))

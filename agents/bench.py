@@ -224,6 +224,10 @@ def _resume_plan(db: ResultsStore, run_id: int, agents: Sequence[AgentSource] | 
         )
     if status == "complete":
         raise TournamentError(f"run {run_id} is complete: nothing to resume")
+    if params.get("kind", "tournament") != "tournament":
+        raise TournamentError(
+            f"run {run_id} is a {params['kind']} run, not a tournament: run it again"
+        )
     if "agent_seed" not in params or "block" not in params:
         raise TournamentError(
             f"run {run_id} was made by an older version that did not record its agent seed: "

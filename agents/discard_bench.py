@@ -26,8 +26,9 @@ from __future__ import annotations
 import inspect
 import math
 import zlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
 import numpy as np
 
@@ -94,9 +95,11 @@ def _split_index(hand6: np.ndarray, out: object, label: str) -> int:
         if isinstance(out, (int, np.integer)) and not isinstance(out, bool):
             if not is_discard(int(out)):
                 raise ValueError(f"{int(out)} is not a discard action")
-            pair = discard_cards(int(out))
+            pair: tuple[int, ...] = discard_cards(int(out))
         else:
-            pair = tuple(parse_card(c) if isinstance(c, str) else int(c) for c in out)  # type: ignore[union-attr]
+            pair = tuple(
+                parse_card(c) if isinstance(c, str) else int(c) for c in cast(Iterable[Any], out)
+            )
         hand = [int(c) for c in hand6]
         if len(pair) != 2 or pair[0] == pair[1]:
             raise ValueError("not two different cards")
@@ -204,7 +207,7 @@ def make_strategy(spec: str) -> Strategy:
     if _is_discard_function(obj):
         return _from_function(obj, text, s.params)  # type: ignore[arg-type]
     if s.target is None:  # a plug-in naming an agent class: build it through a fresh spec
-        ep = plugins(DISCARD_GROUP)[s.name]
+        ep = plugins(DISCARD_GROUP)[cast(str, s.name)]  # found above
         tail = ":" + ",".join(f"{k}={v}" for k, v in s.params.items()) if s.params else ""
         return _from_agent(ep.value + tail, text)
     return _from_agent(text, text)
@@ -419,7 +422,8 @@ def whole_games(
                 f"'discarder:strategy=...': give it at most one parameter (no commas)"
             )
     agent_seed = new_agent_seed() if agent_seed is None else agent_seed
-    out, pair_margins = [], []
+    out: list[Any] = []
+    pair_margins: list[Any] = []
     for s in specs:
         run = run_tournament(
             [f"discarder:strategy={s}", "expectimax"], games, seed, agent_seed=agent_seed,

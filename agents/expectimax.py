@@ -32,7 +32,8 @@ import numpy as np
 from cribbage_env.actions import discard_action
 from cribbage_env.cards import FIVE, RANK, VALUE, cards_str
 from cribbage_env.discard import DISCARD_INDEX, CribTable, default_crib_table, discard_values
-from cribbage_env.engine import WINNING_SCORE, Phase
+from cribbage_env.engine import Phase
+from cribbage_env.equity import point_weights
 from cribbage_env.views import PlayerView
 
 from .base import Hint, Option
@@ -72,6 +73,13 @@ class ExpectimaxAgent:
         Param("endgame", int, 15, "distance to 121 where the board weights start", low=0, high=120),
         Param("heuristics", bool, True, "the expert tie-breaks (lead from a pair, ...)"),
         Param("crib", bool, True, "use the crib table in discards (off: best hand EV only)"),
+        Param(
+            "objective",
+            str,
+            "points",
+            "points, or equity: each side's points weighed by the winning chance they move",
+            choices=("points", "equity"),
+        ),
     )
 
     def __init__(
@@ -80,16 +88,22 @@ class ExpectimaxAgent:
         endgame: int | str = 15,
         heuristics: bool | str = True,
         crib: bool | str = True,
+        objective: str = "points",
     ) -> None:
         """Knobs (for ablations, e.g. ``expectimax:crib=off``): ``counter`` weight of our best
         answer to their reply (0..1); ``endgame`` distance to 121 where board weights start;
-        ``heuristics`` the tie-breaks above; ``crib`` use the crib table in discards."""
+        ``heuristics`` the tie-breaks above; ``crib`` use the crib table in discards;
+        ``objective`` ``points`` or ``equity`` (points of each side weighed by how much they move
+        the winning chance on the board, :func:`cribbage_env.equity.point_weights`)."""
         self.counter = float(counter)
         self.endgame = int(endgame)
         self.heuristics = _flag(heuristics)
         if not 0.0 <= self.counter <= 1.0:
             raise ValueError(f"counter must be within 0..1, got {counter!r}")
-        self.spec = "expectimax"
+        if objective not in ("points", "equity"):
+            raise ValueError(f"objective must be points or equity, got {objective!r}")
+        self.equity = objective == "equity"
+        self.spec = "expectimax" + (":objective=equity" if self.equity else "")
         self._table: CribTable = default_crib_table() if _flag(crib) else CribTable.zeros()
 
     # ------------------------------------------------------------------ decisions
@@ -97,6 +111,9 @@ class ExpectimaxAgent:
         if view.phase is Phase.DISCARD:
             hand = np.array(view.hand, dtype=np.intp)
             ev, _, _, crib = discard_values(hand, view.is_dealer, self._table)
+            if self.equity:
+                w_me, w_opp = self._weights(view)
+                ev, crib = w_me * ev, (w_me if view.is_dealer else w_opp) * crib
             a, b = hand[DISCARD_INDEX[int(np.argmax(ev + crib))]]
             return discard_action(int(a), int(b))
         if view.phase is Phase.PLAY:
@@ -108,8 +125,11 @@ class ExpectimaxAgent:
     def _rank_cards(self, view: PlayerView) -> list[PegEstimate]:
         ests = expectimax_estimates(view, counter_weight=self.counter)
         me, opp = view.scores[view.seat], view.scores[1 - view.seat]
-        w_own = 1.5 if me >= WINNING_SCORE - self.endgame else 1.0
-        w_opp = 1.5 if opp >= WINNING_SCORE - self.endgame else 1.0
+        target = view.rules.target
+        w_own = 1.5 if me >= target - self.endgame else 1.0
+        w_opp = 1.5 if opp >= target - self.endgame else 1.0
+        if self.equity and max(me, opp) < target - self.endgame:
+            w_own, w_opp = self._weights(view)
         low_cards = sum(1 for c in view.hand if VALUE[c] <= 4)
         ranked = []
         for e in ests:
@@ -124,6 +144,11 @@ class ExpectimaxAgent:
             )
         ranked.sort(key=lambda e: (-e.value, VALUE[e.card], e.card))
         return ranked
+
+    @staticmethod
+    def _weights(view: PlayerView) -> tuple[float, float]:
+        me, opp = view.scores[view.seat], view.scores[1 - view.seat]
+        return point_weights(me, opp, view.is_dealer, target=view.rules.target)
 
     @staticmethod
     def _heuristic(view: PlayerView, card: int, low_cards: int) -> float:
@@ -147,7 +172,7 @@ class ExpectimaxAgent:
             opts = []
             for e in ranked:
                 if e.wins:
-                    reason = f"{describe_play(view, e.card)}: reaches {WINNING_SCORE} and wins"
+                    reason = f"{describe_play(view, e.card)}: reaches {view.rules.target} and wins"
                 else:
                     reason = (
                         f"{describe_play(view, e.card)}; opponent's best reply "

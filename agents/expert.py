@@ -39,14 +39,15 @@ import numpy as np
 from cribbage_env.actions import discard_action, discard_cards
 from cribbage_env.cards import JACK, RANK, cards_str
 from cribbage_env.discard import analyze_discards
-from cribbage_env.engine import WINNING_SCORE, Phase
+from cribbage_env.engine import Phase
+from cribbage_env.equity import point_weights
 from cribbage_env.views import PlayerView
 
 from .base import Hint, Option
 from .expectimax import ExpectimaxAgent
 from .opponent_model import sample_modelled_arrays, sample_opponent_deal_arrays
 from .params import Param
-from .peg_search import deal_utility, search_play
+from .peg_search import deal_utility, equity_utility, search_play
 
 #: Within this many points of 121 (either player) discards are chosen by playing the deal out.
 ENDGAME_MARGIN = 30
@@ -57,6 +58,12 @@ ROLLOUTS = ("heuristic", "expectimax")
 #: Discard valuations (knob ``discard``): analyzer net plus the pegging table, or plus pegging
 #: play-outs on modelled deals for the best few splits.
 DISCARDS = ("table", "sim")
+#: What a play-out's end is worth (knob ``objective``): ``points``, the margin gained (a game
+#: won or lost inside the deal worth WIN_UTILITY), or ``equity``, the winning chance read from
+#: the board-position table (:mod:`cribbage_env.equity`; exactly 1/0 for a game won or lost
+#: inside the deal). With ``equity`` the discard's points are also weighed by how much one point
+#: of each side moves the winning chance on the board after this deal (play on / off).
+OBJECTIVES = ("points", "equity")
 
 
 @lru_cache(maxsize=1)
@@ -136,6 +143,13 @@ class ExpertAgent:
             low=0,
             high=100,
         ),
+        Param(
+            "objective",
+            str,
+            "points",
+            "what a play-out's end is worth: points margin, or winning chance (equity table)",
+            choices=OBJECTIVES,
+        ),
     )
 
     def __init__(
@@ -147,6 +161,7 @@ class ExpertAgent:
         rollout: str = "heuristic",
         discard: str = "table",
         stop: float | str = 0.0,
+        objective: str = "points",
     ) -> None:
         self.sims = int(sims)
         self.beta = float(beta)
@@ -167,17 +182,23 @@ class ExpertAgent:
         if discard not in DISCARDS:
             raise ValueError(f"discard must be one of {', '.join(DISCARDS)}, got {discard!r}")
         self.discard = discard
+        if objective not in OBJECTIVES:
+            raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}, got {objective!r}")
+        self.objective = objective
         self._ex = ExpectimaxAgent()
         self.spec = (
             f"expert:sims={self.sims},tau={self.tau:g},rollout={rollout},"
             f"discard={discard},stop={self.stop:g}"
+            + (f",objective={objective}" if objective != "points" else "")
         )
 
     def _search(self, view: PlayerView, rng: np.random.Generator):
         guesses = None
         if self.tau > 0:  # arrays (hands, discards), or None: uniform guesses instead
             guesses = sample_modelled_arrays(view, rng, self.sims, self.tau)
-        return search_play(view, rng, self.sims, self.beta, self.rollout, guesses, self.stop)
+        return search_play(
+            view, rng, self.sims, self.beta, self.rollout, guesses, self.stop, self.objective
+        )
 
     # ------------------------------------------------------------------ decisions
     def act(self, view: PlayerView, rng: np.random.Generator) -> int:
@@ -205,7 +226,7 @@ class ExpertAgent:
             )
         if view.phase is Phase.PLAY:
             ests = self._search(view, rng)
-            opts = tuple(
+            plays = tuple(
                 Option(
                     e.card,
                     e.value,
@@ -214,7 +235,7 @@ class ExpertAgent:
                 )
                 for e in ests
             )
-            return Hint(ests[0].card, opts, opts[0].reason)
+            return Hint(ests[0].card, plays, plays[0].reason)
         legal = view.legal_actions
         return Hint(legal[0], (Option(legal[0], 0.0, "any cut gives the same card"),), "")
 
@@ -222,12 +243,17 @@ class ExpertAgent:
     def _discard_options(self, view: PlayerView, rng: np.random.Generator) -> list[Option]:
         dealer = view.is_dealer
         opts = []
+        w_me, w_opp = 1.0, 1.0
+        if self.objective == "equity":
+            me, opp = view.scores[view.seat], view.scores[1 - view.seat]
+            w_me, w_opp = point_weights(me, opp, dealer, target=view.rules.target)
+        w_crib = w_me if dealer else w_opp
         for o in analyze_discards(view.hand, dealer=dealer):
             peg = peg_value(o.keep, dealer)
             opts.append(
                 Option(
                     discard_action(*o.discard),
-                    o.net + peg,
+                    w_me * o.hand_ev + w_crib * o.crib_ev + 0.5 * (w_me + w_opp) * peg,
                     f"hand {o.hand_ev:.2f}, crib {o.crib_ev:+.2f}, pegging {peg:+.2f}",
                     {
                         "keep": cards_str(o.keep),
@@ -240,7 +266,7 @@ class ExpertAgent:
                 )
             )
         opts.sort(key=lambda o: -o.value)
-        if max(view.scores) >= WINNING_SCORE - self.endgame:
+        if max(view.scores) >= view.rules.target - self.endgame:
             opts = self._endgame_rerank(view, rng, opts)
         elif self.discard == "sim":
             opts = self._pegging_rerank(view, rng, opts)
@@ -281,11 +307,13 @@ class ExpertAgent:
         head = opts[:ENDGAME_CANDIDATES]
         totals = np.zeros(len(head))
         deals = sample_opponent_deal_arrays(view, rng, self.sims, self.tau)
+        equity = self.objective == "equity"
+        utility = equity_utility(view.dealer, view.rules.target) if equity else deal_utility
         for i, o in enumerate(head):
             # His heels (R5.2) is pegged first and can win; whoever leads, the first card
             # comes from the rollout policy too.
             out, start = _deal_play_outs(view, o.action, deals, self.rollout, heels=True)
-            for v in deal_utility(out.scores, out.winner, view.seat, start):
+            for v in utility(out.scores, out.winner, view.seat, start):
                 totals[i] += v  # in deal order, as the sums were always made
         scored = [
             Option(

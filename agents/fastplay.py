@@ -28,11 +28,11 @@ def expectimax_card(g: GameState) -> int:
     legal = g.legal_actions()
     if len(legal) == 1:
         return legal[0]
-    return _EXPECTIMAX._rank_cards(g.view(g.current_player))[0].card
+    return _EXPECTIMAX._rank_cards(g.view(g.to_act))[0].card
 
 
 def _greedy(g: GameState) -> int:
-    return greedy_card(g.view(g.current_player))
+    return greedy_card(g.view(g.to_act))
 
 
 #: Policy name -> engine-path policy ``f(state) -> card`` (the simulator's names).
@@ -59,21 +59,21 @@ def engine_play_out(
     ...), points > 0 only."""
     names = (policy, policy) if isinstance(policy, str) else policy
     fns = [ENGINE_POLICIES[n] for n in names]
-    start = len(g.log)
+    start = g.event_count
     deal = g.deal_no
     while g.winner is None and g.deal_no == deal:
         g.apply(fns[g.to_act](g))
     out = []
-    for entry in g.log[start:]:
-        kind, player, pts = entry[0], entry[1], entry[3]
-        if not pts:
+    for e in g.events_since(start):
+        pts = e.points
+        if not pts or e.player is None:
             continue
-        if kind is EventKind.PLAY:
-            out.append((1, player, pts))
-        elif kind is EventKind.SHOW:
-            out.append((_KINDS[entry[4]], player, pts))
-        elif kind is EventKind.SCORE:
-            out.append((_KINDS[entry[4]], player, pts))
+        if e.kind is EventKind.PLAY:
+            out.append((1, e.player, pts))
+        elif e.kind is EventKind.SHOW:
+            out.append((_KINDS[e.what], e.player, pts))
+        elif e.kind is EventKind.SCORE and e.score_kind is not None:
+            out.append((_KINDS[e.score_kind], e.player, pts))
     return out
 
 

@@ -13,7 +13,7 @@ tournament stays reproducible either way.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol, cast
 
 import numpy as np
 
@@ -58,7 +58,8 @@ class SB3MaskablePolicy:
         obs_t, _ = policy.obs_to_tensor(self._adapt(obs))
         with self._torch.no_grad():
             dist = policy.get_distribution(obs_t, action_masks=obs["action_mask"].astype(bool))
-            return dist.distribution.probs[0].cpu().numpy().astype(np.float64)
+            probs = cast(Any, dist.distribution).probs  # one Categorical for a Discrete space
+            return probs[0].cpu().numpy().astype(np.float64)
 
 
 def _adapter(space, path: Path):

@@ -20,6 +20,7 @@ import inspect
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from .base import AgentSpecError
 
@@ -74,8 +75,9 @@ class Param:
         """The value of ``text`` (a string from a spec, or already a value) or AgentSpecError."""
         value = self._convert(text)
         if self.kind in (int, float):
-            if (self.low is not None and value < self.low) or (
-                self.high is not None and value > self.high
+            num = cast(float, value)
+            if (self.low is not None and num < self.low) or (
+                self.high is not None and num > self.high
             ):
                 raise self._error(text)
         return value
@@ -153,7 +155,7 @@ def _kind(annotation: object, default: object) -> type:
     if isinstance(annotation, str):
         annotation = names.get(annotation.strip(), None)
     if annotation in (int, float, bool, str):
-        return annotation  # type: ignore[return-value]
+        return annotation
     if isinstance(default, (bool, int, float, str)) and default is not None:
         return type(default)
     return str

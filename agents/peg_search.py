@@ -19,7 +19,7 @@ import numpy as np
 
 from cribbage_env.cards import RANK, VALUE
 from cribbage_env.determinize import consistent_with_goes, determinize
-from cribbage_env.engine import WINNING_SCORE, GameState
+from cribbage_env.engine import GameState
 from cribbage_env.scoring import KEY, RANK_POINTS, play_points_fast
 from cribbage_env.views import PlayerView
 
@@ -45,7 +45,7 @@ def rollout_card(g: GameState) -> int:
     for c in legal:
         count = g.count + VALUE[c]
         seq.append(c)
-        v = play_points_fast(seq, count)
+        v: float = play_points_fast(seq, count)
         seq.pop()
         v -= DANGER_COUNTS.get(count, 0.0)
         v += VALUE[c] * 0.01
@@ -54,16 +54,19 @@ def rollout_card(g: GameState) -> int:
     return best
 
 
-def play_out(g: GameState, seat: int, card: int, policy=None) -> float:
+def play_out(g: GameState, seat: int, card: int, policy=None, value=None) -> float:
     """Lay ``card`` and play the deal to its end; the seat's margin gained (or the win/loss
     utility). ``g`` is consumed. ``policy(g)`` picks the rollout cards (default
-    :func:`rollout_card`)."""
+    :func:`rollout_card`). ``value(g, seat)``, if given, scores the end state instead (an
+    objective such as the winning chance, :func:`cribbage_env.equity.end_value`)."""
     policy = rollout_card if policy is None else policy
     start = g.scores_[seat] - g.scores_[1 - seat]
     deal = g.deal_no
     g.apply(card)
     while g.winner is None and g.deal_no == deal:
         g.apply(policy(g))
+    if value is not None:
+        return float(value(g, seat))
     margin = g.scores_[seat] - g.scores_[1 - seat] - start
     if g.winner is not None:
         # A game won is won: the margin only breaks ties (sooner wins are not worth less).
@@ -76,13 +79,27 @@ def deal_utility(
 ) -> np.ndarray:
     """:func:`play_out`'s value of end states, for arrays: the seat's margin gained since
     ``start`` (the scores before: a pair, or one pair per play-out), or the win/loss utility (the margin breaking ties)."""
-    start = np.asarray(start)
-    margin = (scores[..., seat] - scores[..., 1 - seat]) - (start[..., seat] - start[..., 1 - seat])
+    base = np.asarray(start)
+    margin = (scores[..., seat] - scores[..., 1 - seat]) - (base[..., seat] - base[..., 1 - seat])
     won = np.where(winner == seat, WIN_UTILITY, -WIN_UTILITY)
     return np.where(winner >= 0, 0.001 * margin + won, margin.astype(np.float64))
 
 
-def _compiled_values(view: PlayerView, guesses, distinct: list[int], policy: str) -> np.ndarray:
+def equity_utility(dealer: int, target: int):
+    """:func:`deal_utility`'s counterpart for the ``equity`` objective: the seat's winning chance
+    at the end states of a deal dealt by ``dealer`` (1/0 for a game won or lost in it), from
+    the table of the game to ``target`` (:class:`cribbage_env.equity.EquityError` if none)."""
+    from cribbage_env.equity import end_values
+
+    def utility(scores, winner, seat, start):
+        return end_values(scores, winner, seat, next_dealer=1 - dealer, target=target)
+
+    return utility
+
+
+def _compiled_values(
+    view: PlayerView, guesses, distinct: list[int], policy: str, utility=None
+) -> np.ndarray:
     """Utilities ``(guesses, cards)`` of the candidate cards, played out by the compiled
     simulator (:mod:`cribbage_env.fastsim`) with the named policy: the same numbers as
     :func:`play_out` on :func:`determinize` d states."""
@@ -96,7 +113,7 @@ def _compiled_values(view: PlayerView, guesses, distinct: list[int], policy: str
         discs = np.array([d for _, d in guesses], dtype=np.int64)
     base = states_from_view(view, hands, discs)
     scores, winner = search_outcomes(base, distinct, policy)
-    return deal_utility(scores, winner, view.seat, view.scores)
+    return (utility or deal_utility)(scores, winner, view.seat, view.scores)
 
 
 def kept_weight(kept4: list[int], beta: float) -> float:
@@ -175,16 +192,20 @@ def search_play(
     policy=None,
     guesses=None,
     stop_z: float = 0.0,
+    objective: str = "points",
 ) -> list[SearchEstimate]:
     """Estimates for every legal card, best first. With ``stop_z > 0`` the search stops early
     (after at least :data:`STOP_MIN` guesses) once the best card leads every other by ``stop_z``
-    standard errors of the paired difference."""
+    standard errors of the paired difference. ``objective`` ``points`` values a play-out by the
+    margin gained (a game won or lost: the win utility), ``equity`` by the winning chance at its
+    end (:mod:`cribbage_env.equity`)."""
+    equity = objective == "equity"
     legal = list(view.legal_actions)
     if len(legal) == 1:
         return [SearchEstimate(legal[0], 0.0, 0)]
     me = view.scores[view.seat]
     for c in legal:  # a card that reaches 121 now wins whatever is hidden (R10.1)
-        if me + points_now(view, c) >= WINNING_SCORE:
+        if me + points_now(view, c) >= view.rules.target:
             return [SearchEstimate(c, WIN_UTILITY, 0)] + [
                 SearchEstimate(o, 0.0, 0) for o in legal if o != c
             ]
@@ -199,7 +220,8 @@ def search_play(
     if guesses is None:
         guesses = sample_guesses(view, rng, sims, beta)
     if isinstance(policy, str):
-        values = _compiled_values(view, guesses, distinct, policy)
+        utility = equity_utility(view.dealer, view.rules.target) if equity else None
+        values = _compiled_values(view, guesses, distinct, policy, utility)
         n = values.shape[0]
         if stop_z > 0:
             for m in range(STOP_MIN, n + 1, STOP_EVERY):
@@ -207,12 +229,15 @@ def search_play(
                     n = m
                     break
     else:
+        value = None
+        if equity:
+            from cribbage_env.equity import end_value as value
         values = np.zeros((len(guesses), len(distinct)))
         n = 0
         for hand, disc in guesses:
             base = determinize(view, hand, disc)
             for j, c in enumerate(distinct):
-                values[n, j] = play_out(base.clone(), view.seat, c, policy)
+                values[n, j] = play_out(base.clone(), view.seat, c, policy, value)
             n += 1
             if (
                 stop_z > 0

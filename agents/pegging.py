@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cribbage_env.cards import RANK, VALUE
-from cribbage_env.engine import WINNING_SCORE
 from cribbage_env.scoring import play_points_fast, score_play_breakdown
 from cribbage_env.views import PlayerView
 
@@ -84,7 +83,7 @@ def expectimax_estimates(
     out = []
     for card in view.legal_actions:
         now = points_now(view, card)
-        wins = me + now >= WINNING_SCORE
+        wins = me + now >= view.rules.target
         count = view.count + VALUE[card]
         seq = [*view.sequence, card]
         if count == 31:

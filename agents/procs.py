@@ -23,3 +23,20 @@ def pid_alive(pid: int) -> bool:
             return f.read().rsplit(b")", 1)[-1].split()[0] != b"Z"
     except (OSError, IndexError):  # no /proc (macOS): existence is all we know
         return True
+
+
+def process_token(pid: int) -> str | None:
+    """Who ``pid`` is: this boot's id and the process's start time (Linux), so a pid reused by
+    another process after a reboot or a long while is not taken for the one that was recorded.
+
+    >>> process_token(os.getpid()) == process_token(os.getpid())
+    True
+    """
+    try:
+        with open("/proc/sys/kernel/random/boot_id", encoding="ascii") as f:
+            boot = f.read().strip()
+        with open(f"/proc/{pid}/stat", "rb") as g:
+            start = g.read().rsplit(b")", 1)[-1].split()[19].decode()
+    except (OSError, IndexError, UnicodeDecodeError):
+        return None
+    return f"{boot}:{start}"

@@ -22,6 +22,7 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from .base import Agent, AgentSpecError
 from .params import Param, bind, params_of
@@ -212,7 +213,7 @@ def resolve(spec: AgentSpec) -> tuple[Callable, str]:
 
 def _callable(obj: object, label: str) -> Callable:
     if callable(obj):
-        return obj  # type: ignore[return-value]
+        return obj
     if hasattr(obj, "act"):
         raise AgentSpecError(
             f"{label} is an agent instance; name its class or a factory function "
@@ -314,7 +315,7 @@ def _describe(name: str, kind: str, source: str, load: Callable[[], object]) -> 
 
 def list_agents() -> list[AgentInfo]:
     """Every agent: built-in, then game levels, then installed plug-ins."""
-    out = [_describe(n, "built-in", t, lambda t=t: import_target(t)) for n, t in AGENTS.items()]
+    out = [_describe(n, "built-in", t, partial(import_target, t)) for n, t in AGENTS.items()]
     out += [
         AgentInfo(n, "level", s, f"game level: the same as {s!r}")
         for n, s in LEVELS.items()
@@ -322,14 +323,14 @@ def list_agents() -> list[AgentInfo]:
     ]
     for n, ep in sorted(plugins().items()):
         if n in AGENTS or n in LEVELS:
-            continue  # built-ins win; `agents NAME` still says so
+            continue  # built-ins win over a plug-in of the same name
         dist = getattr(getattr(ep, "dist", None), "name", None)
         out.append(
             _describe(
                 n,
                 f"plug-in ({dist})" if dist else "plug-in",
                 ep.value,
-                lambda ep=ep: load_plugin(ep),
+                partial(load_plugin, ep),
             )
         )
     return out
@@ -339,7 +340,7 @@ def agent_info(spec: str) -> AgentInfo:
     """The help of one agent named as any spec would name it."""
     s = read_spec(spec)
     if s.target is not None:
-        return _describe(s.target, "import path", s.target, lambda: import_target(s.target))
+        return _describe(s.target, "import path", s.target, partial(import_target, s.target))
     if s.name in LEVELS and LEVELS[s.name] != s.name:
         base = agent_info(LEVELS[s.name])
         return replace(

@@ -8,8 +8,8 @@ no longer decode) becomes a :class:`ResultsStoreError` that says which file and 
 
 A running run records its process (host, pid) and a heartbeat. A run whose process died without
 finishing (SIGKILL, a crash, a power cut) would stay ``running`` forever; opening the database
-marks such runs ``interrupted`` (the pid is gone, or the heartbeat is older than
-:data:`STALE_S`), and ``cribbage bench --resume RUN`` finishes them.
+marks such runs ``interrupted`` (its pid is gone; for a run of another host, its heartbeat is
+older than :data:`STALE_S`), and ``cribbage bench --resume RUN`` finishes them.
 """
 
 from __future__ import annotations
@@ -21,11 +21,12 @@ import socket
 import sqlite3
 import subprocess
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any
 
-from .procs import pid_alive
+from .procs import pid_alive, process_token
 from .tournament import SEAT_FIELDS, GameResult, SeatStats
 
 SCHEMA_VERSION = 1
@@ -34,7 +35,7 @@ APP_ID = 0x43524942  # "CRIB": marks our files (PRAGMA application_id)
 #: beats every few seconds while it runs, whatever its agents do).
 STALE_S = 600.0
 #: columns added after schema 1 (added in place when missing: old files keep working).
-_RUN_EXTRA = {"pid": "INTEGER", "host": "TEXT", "heartbeat": "REAL"}
+_RUN_EXTRA = {"pid": "INTEGER", "host": "TEXT", "heartbeat": "REAL", "proc": "TEXT"}
 
 _GAME_COLUMNS = (
     ["pairing", "idx", "swapped", "seed", "winner", "score0", "score1", "first_dealer", "deals"]
@@ -62,7 +63,8 @@ CREATE TABLE IF NOT EXISTS runs (
     summary TEXT,                      -- JSON, set when the run ends
     pid INTEGER,                       -- the process running it, on host
     host TEXT,
-    heartbeat REAL                     -- unix time the process last said it was alive
+    heartbeat REAL,                    -- unix time the process last said it was alive
+    proc TEXT                          -- boot id and start time of pid (a reused pid is not it)
 );
 CREATE TABLE IF NOT EXISTS games (
     run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -214,7 +216,7 @@ class ResultsStore:
             return []
         try:
             rows = self._read(
-                "SELECT id, pid, host, heartbeat, created FROM runs WHERE status = 'running'"
+                "SELECT id, pid, host, heartbeat, created, proc FROM runs WHERE status = 'running'"
             )
         except ResultsStoreError:
             return []
@@ -245,9 +247,7 @@ class ResultsStore:
     def close(self) -> None:
         self._db.close()
 
-    def _write(
-        self, sql: str, args: Sequence | Iterable[Sequence] = (), many: bool = False
-    ) -> sqlite3.Cursor:
+    def _write(self, sql: str, args: Any = (), many: bool = False) -> sqlite3.Cursor:
         try:
             with self._db:
                 return self._db.executemany(sql, args) if many else self._db.execute(sql, args)
@@ -269,7 +269,7 @@ class ResultsStore:
         """Record a new run (status ``running``) and return its id."""
         cur = self._write(
             "INSERT INTO runs (created, status, agents, games, seed, duplicate, backend, workers, params,"
-            " versions, pid, host, heartbeat) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " versions, pid, host, heartbeat, proc) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 _now(),
                 json.dumps(params["agents"]),
@@ -283,16 +283,26 @@ class ResultsStore:
                 os.getpid(),
                 socket.gethostname(),
                 time.time(),
+                process_token(os.getpid()),
             ),
         )
-        return int(cur.lastrowid)
+        assert cur.lastrowid is not None  # set by the INSERT
+        return cur.lastrowid
 
     def reopen_run(self, run_id: int, *, backend: str, workers: int) -> None:
         """Mark an unfinished run ``running`` again in this process (``--resume``)."""
         self._write(
             "UPDATE runs SET status = 'running', finished = NULL, summary = NULL, backend = ?, workers = ?,"
-            " pid = ?, host = ?, heartbeat = ? WHERE id = ?",
-            (backend, workers, os.getpid(), socket.gethostname(), time.time(), run_id),
+            " pid = ?, host = ?, heartbeat = ?, proc = ? WHERE id = ?",
+            (
+                backend,
+                workers,
+                os.getpid(),
+                socket.gethostname(),
+                time.time(),
+                process_token(os.getpid()),
+                run_id,
+            ),  # fmt: skip
         )
 
     def heartbeat(self, run_id: int) -> None:
@@ -381,16 +391,20 @@ class ResultsStore:
 
 
 def _is_dead(r: dict) -> bool:
+    """A ``running`` row whose process is gone: on this host, its pid no longer runs (whatever
+    the heartbeat: a serial block may take longer than :data:`STALE_S`); elsewhere, or with no
+    pid, its heartbeat (else its creation) is older than :data:`STALE_S`."""
+    pid = r.get("pid")
+    if isinstance(pid, int) and r.get("host") == socket.gethostname():
+        token = r.get("proc")
+        return not pid_alive(pid) or (token is not None and process_token(pid) not in (None, token))
     beat = r.get("heartbeat")
     if not isinstance(beat, (int, float)):
         try:
             beat = datetime.fromisoformat(str(r.get("created"))).timestamp()
         except ValueError:
             beat = 0.0
-    if time.time() - beat > STALE_S:
-        return True
-    pid = r.get("pid")
-    return isinstance(pid, int) and r.get("host") == socket.gethostname() and not pid_alive(pid)
+    return time.time() - beat > STALE_S
 
 
 _RUN_TYPES: dict[str, type | tuple[type, ...]] = {

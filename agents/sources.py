@@ -8,8 +8,8 @@ workers and Ray by pickling: define them at module level in an importable module
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 from .base import AgentSpecError
 from .registry import make_agent
@@ -58,7 +58,7 @@ def check_source(label: str, src: Any) -> None:
     agent = src
     if is_factory(src):
         try:
-            agent = src()
+            agent = cast(Callable[[], object], src)()
         except Exception as exc:
             raise AgentSpecError(f"agent factory {label!r} failed when called: {exc!r}") from None
     if not callable(getattr(agent, "act", None)):

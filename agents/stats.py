@@ -53,6 +53,20 @@ class RatingError(ValueError):
     """Ratings asked of results that cannot define them (e.g. players never linked by games)."""
 
 
+def _connected(n: list[list[float]]) -> bool:
+    """Whether every player is linked to every other through games (``n[i][j] > 0``)."""
+    m = len(n)
+    seen = {0} if m else set()
+    stack = [0] if m else []
+    while stack:
+        i = stack.pop()
+        for j in range(m):
+            if n[i][j] > 0 and j not in seen:
+                seen.add(j)
+                stack.append(j)
+    return len(seen) == m
+
+
 def bradley_terry(
     wins: Mapping[tuple[str, str], float],
     *,
@@ -87,16 +101,7 @@ def bradley_terry(
             if n[i][j] > 0 and prior > 0:
                 w[i][j] += prior / 2
                 n[i][j] += prior
-    # Connectivity: every player must be linked to every other through games.
-    seen = {0} if m else set()
-    stack = [0] if m else []
-    while stack:
-        i = stack.pop()
-        for j in range(m):
-            if n[i][j] > 0 and j not in seen:
-                seen.add(j)
-                stack.append(j)
-    if len(seen) != m:
+    if not _connected(n):
         raise RatingError("ratings need every agent linked to every other by games played")
     total = [sum(row) for row in w]
     for i, p in enumerate(players):

@@ -151,7 +151,7 @@ class Seeds(Sequence):
     def __len__(self) -> int:
         return self.n
 
-    def __getitem__(self, i):  # type: ignore[override]
+    def __getitem__(self, i):
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(self.n))]
         if not -self.n <= i < self.n:
@@ -319,45 +319,16 @@ def _agent(src: AgentSource, seat: int):
     return agent
 
 
-def seat_stats(events: Iterable[ce.Event]) -> tuple[SeatStats, SeatStats]:
-    """Per-seat pegging / hand / crib points by role, from a game's events (see module doc)."""
-    acc = [dict.fromkeys(SEAT_FIELDS, 0), dict.fromkeys(SEAT_FIELDS, 0)]
-    dealer = 0
-    for e in events:
-        kind = e.kind
-        if kind is ce.EventKind.DEAL:
-            dealer = e.player
-            acc[dealer]["deals_dealer"] += 1
-            acc[1 - dealer]["deals_pone"] += 1
-            continue
-        if not e.points:
-            continue
-        p = e.player
-        role = "dealer" if p == dealer else "pone"
-        if kind is ce.EventKind.PLAY or kind is ce.EventKind.SCORE:
-            acc[p]["peg_" + role] += e.points
-            if kind is ce.EventKind.SCORE and any(r.kind is ScoreKind.HIS_HEELS for r in e.reasons):
-                acc[p]["heels"] += e.points
-        elif kind is ce.EventKind.SHOW:
-            if e.what == "crib":
-                acc[p]["crib"] += e.points
-            else:
-                acc[p]["hand_" + role] += e.points
-    return (SeatStats(**acc[0]), SeatStats(**acc[1]))
-
-
-def _seat_stats_fast(g: ce.GameState) -> tuple[SeatStats, SeatStats]:
-    """:func:`seat_stats` of ``g.events`` read straight from the engine's raw event log.
-
-    ``g.events`` also builds every scoring breakdown (the reasons), which costs more than playing
-    the game; the tallies need only kind, player, points and the SCORE kind. A test checks this
-    equals :func:`seat_stats` on the typed events.
-    """
+def _tally(
+    events: Iterable[ce.Event], is_heels: Callable[[ce.Event], bool]
+) -> tuple[SeatStats, SeatStats]:
     K = ce.EventKind
     acc = [dict.fromkeys(SEAT_FIELDS, 0), dict.fromkeys(SEAT_FIELDS, 0)]
     dealer = 0
-    for entry in g.log:
-        kind, p, pts = entry[0], entry[1], entry[3]
+    for e in events:
+        kind, p, pts = e.kind, e.player, e.points
+        if p is None:  # cuts, the starter, resets: nobody's points
+            continue
         if kind is K.DEAL:
             dealer = p
             acc[p]["deals_dealer"] += 1
@@ -366,14 +337,28 @@ def _seat_stats_fast(g: ce.GameState) -> tuple[SeatStats, SeatStats]:
             continue
         elif kind is K.PLAY or kind is K.SCORE:
             acc[p]["peg_dealer" if p == dealer else "peg_pone"] += pts
-            if kind is K.SCORE and len(entry) > 4 and entry[4] is ScoreKind.HIS_HEELS:
+            if kind is K.SCORE and is_heels(e):
                 acc[p]["heels"] += pts
         elif kind is K.SHOW:
-            if entry[4] == "crib":
+            if e.what == "crib":
                 acc[p]["crib"] += pts
             else:
                 acc[p]["hand_dealer" if p == dealer else "hand_pone"] += pts
     return (SeatStats(**acc[0]), SeatStats(**acc[1]))
+
+
+def seat_stats(events: Iterable[ce.Event]) -> tuple[SeatStats, SeatStats]:
+    """Per-seat pegging / hand / crib points by role, from a game's events (see module doc)."""
+    return _tally(events, lambda e: any(r.kind is ScoreKind.HIS_HEELS for r in e.reasons))
+
+
+def _seat_stats_fast(g: ce.GameState) -> tuple[SeatStats, SeatStats]:
+    """:func:`seat_stats` of ``g.events`` without building any scoring reasons (per game).
+
+    His heels is read from the event's ``score_kind``; a test checks this equals
+    :func:`seat_stats`, which reads it from the reasons.
+    """
+    return _tally(g.events, lambda e: e.score_kind is ScoreKind.HIS_HEELS)
 
 
 def play_game(
@@ -390,7 +375,7 @@ def play_game(
     rngs = (agent_rng(agent_seed, seed, 0), agent_rng(agent_seed, seed, 1))
     g = ce.new_game(seed)
     while not g.is_over:
-        p = g.current_player
+        p = g.to_act  # the player to act (the game is not over)
         try:
             action = players[p].act(g.view(p), rngs[p])
         except Exception as exc:  # the agent's bug, reported with where it happened
@@ -407,13 +392,15 @@ def play_game(
 
 
 def result_of(g: ce.GameState, pairing: int, index: int, swapped: bool) -> GameResult:
-    first = next(entry[1] for entry in g.log if entry[0] is ce.EventKind.DEAL)
+    first = next(e.player for e in g.events if e.kind is ce.EventKind.DEAL)
+    if g.winner is None or first is None:
+        raise TournamentError(f"game seed {g.seed} is not finished")
     return GameResult(
         pairing=pairing,
         index=index,
         swapped=swapped,
         seed=g.seed,
-        winner=int(g.winner),
+        winner=g.winner,
         scores=g.scores,
         first_dealer=first,
         deals=g.deal_no + 1,

@@ -120,9 +120,12 @@ def alive(pid: int) -> bool:
 def db_games(db: Path, run_id: int = 1) -> dict[tuple, tuple]:
     if not db.exists():
         return {}
-    with sqlite3.connect(db, timeout=5) as con:
-        rows = con.execute("SELECT pairing, idx, swapped, seed, winner, score0, score1, moves FROM games"
-                           " WHERE run_id = ?", (run_id,)).fetchall()  # fmt: skip
+    try:
+        with sqlite3.connect(db, timeout=5) as con:
+            rows = con.execute("SELECT pairing, idx, swapped, seed, winner, score0, score1, moves FROM games"
+                               " WHERE run_id = ?", (run_id,)).fetchall()  # fmt: skip
+    except sqlite3.Error:  # being created by the child
+        return {}
     return {(r[0], r[1], r[2]): r[3:] for r in rows}
 
 
@@ -219,14 +222,23 @@ def attack_kills(args, tmp: Path, ref: dict, ref_seconds: float, log: dict) -> N
             print(f"kill round {i + 1}/{args.kills}: {f}", flush=True)
 
 
-def signal_exit(tmp: Path, name: str, sig: int, twice: bool, backend: str, args) -> dict:
-    db = tmp / f"sig-{name}-{backend}.sqlite"
+def signal_exit(
+    tmp: Path, sig: int, twice: bool, backend: str, args, early: float | None = None
+) -> dict:
+    """Seconds from the signal to exit; ``early``: signal that many seconds after the start
+    (imports, pool start-up) instead of once games are being saved. A fresh database each time."""
+    fd, path = tempfile.mkstemp(prefix="sig-", suffix=".sqlite", dir=tmp)
+    os.close(fd)
+    db = Path(path)
+    db.unlink()
     extra = ["--backend", "serial", "--block", "500"] if backend == "serial" else []
-    cmd = bench_args(db, 200000, args.workers, *extra)
-    proc = start(cmd)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not db_games(db):
-        time.sleep(0.2)
+    proc = start(bench_args(db, 200000, args.workers, *extra))
+    if early is not None:
+        time.sleep(early)
+    else:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not db_games(db):
+            time.sleep(0.2)
     t = time.monotonic()
     target = proc.pid
     (os.killpg if sig == signal.SIGINT else os.kill)(target, sig)
@@ -234,8 +246,12 @@ def signal_exit(tmp: Path, name: str, sig: int, twice: bool, backend: str, args)
         time.sleep(0.05)
         (os.killpg if sig == signal.SIGINT else os.kill)(target, sig)
     code, _, err = finish(proc, 60)
-    return {"exit_s": round(time.monotonic() - t, 2), "code": code, "status": run_status(db),
-            "traceback": "Traceback" in err}  # fmt: skip
+    out = {"exit_s": round(time.monotonic() - t, 2), "code": code, "status": run_status(db),
+           "traceback": "Traceback" in err}  # fmt: skip
+    if early is not None:
+        out["after_s"] = round(early, 2)
+    db.unlink(missing_ok=True)
+    return out
 
 
 def attack_disk_full(args, tmp: Path, ref: dict, log: dict) -> None:
@@ -369,9 +385,16 @@ def main(argv: list[str] | None = None) -> int:
                                    ("ctrl-c twice", signal.SIGINT, True)):  # fmt: skip
                 for backend in ("serial", "pool"):
                     sig[f"{name} {backend}"] = [
-                        signal_exit(tmp, name, s, twice, backend, args) for _ in range(trials)
+                        signal_exit(tmp, s, twice, backend, args) for _ in range(trials)
                     ]
                     write(args.out, log)
+            rng = random.Random(args.rng + 1)
+            for backend in ("serial", "pool"):  # Ctrl-C at random moments of start-up
+                sig[f"ctrl-c at start-up {backend}"] = [
+                    signal_exit(tmp, signal.SIGINT, False, backend, args, rng.uniform(0.0, 3.0))
+                    for _ in range(3 * trials)
+                ]
+                write(args.out, log)
         if "disk" in only:
             attack_disk_full(args, tmp, ref, log)
         if "memory" in only:

@@ -1,22 +1,30 @@
-"""cribbage-env: the rules engine, scoring and environments for two-player six-card cribbage."""
+"""cribbage-env: the rules engine, scoring and environments for two-player six-card cribbage.
+
+Importing the package imports the rules (numpy only) and registers the Gymnasium ids; the
+environments themselves, PettingZoo, agents and the GUI are imported only when used, and so are
+the batch scorer and the discard analyzer (their numpy tables): ``cribbage_env.score_batch``
+imports them on first use.
+"""
 
 from __future__ import annotations
 
 from .actions import action_str, discard_action, discard_cards, parse_action
-from .batch import BatchInputError, score_batch, show_distribution
 from .cards import Card, CardParseError, card_str, cards_str, parse_card, parse_cards
-from .discard import DiscardInputError, DiscardOption, analyze_discards
-from .engine import (
-    Event,
+from .core import (
+    SHORT,
+    STANDARD,
+    VARIANTS,
+    CribbageError,
     EventKind,
-    GameState,
     IllegalActionError,
     Phase,
+    PositionError,
     RecordError,
-    new_game,
-    replay,
-    skunk_level,
+    Rules,
+    RulesError,
 )
+from .engine import GameState, new_game, replay, skunk_level
+from .events import Event
 from .scoring import (
     ScoreItem,
     ScoreKind,
@@ -30,47 +38,41 @@ from .views import PlayerView, visible_events
 
 __version__ = "0.1.0"
 
+#: Public names whose modules are imported on first use (they build numpy tables at import).
+_LAZY = {
+    "BatchInputError": "batch",
+    "score_batch": "batch",
+    "show_distribution": "batch",
+    "DiscardInputError": "discard",
+    "DiscardOption": "discard",
+    "analyze_discards": "discard",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'cribbage_env' has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
 # Environments: registered at import (Gymnasium 1.x has no plugin discovery), built lazily.
 from .registration import register_gymnasium as _register_gymnasium  # noqa: E402
-from .registration import register_pettingzoo as _register_pettingzoo  # noqa: E402
 
 _register_gymnasium()
-_register_pettingzoo()
 
 __all__ = [
-    "Card",
-    "CardParseError",
-    "Event",
-    "EventKind",
-    "GameState",
-    "IllegalActionError",
-    "Phase",
-    "PlayerView",
-    "RecordError",
-    "ScoreItem",
-    "ScoreKind",
-    "action_str",
-    "card_str",
-    "cards_str",
-    "discard_action",
-    "discard_cards",
-    "narrate",
-    "new_game",
-    "parse_action",
-    "parse_card",
-    "parse_cards",
-    "replay",
-    "score_hand",
-    "score_hand_breakdown",
-    "score_play",
-    "score_play_breakdown",
-    "skunk_level",
-    "visible_events",
+    "Card", "CardParseError", "CribbageError", "Event", "EventKind", "GameState",
+    "IllegalActionError", "Phase", "PlayerView", "PositionError", "RecordError", "Rules",
+    "RulesError", "SHORT", "STANDARD", "VARIANTS", "ScoreItem", "ScoreKind", "action_str",
+    "card_str", "cards_str", "discard_action", "discard_cards", "narrate", "new_game",
+    "parse_action", "parse_card", "parse_cards", "replay", "score_hand", "score_hand_breakdown",
+    "score_play", "score_play_breakdown", "skunk_level", "visible_events",
     # discard analysis
-    "BatchInputError",
-    "DiscardInputError",
-    "DiscardOption",
-    "analyze_discards",
-    "score_batch",
+    "BatchInputError", "DiscardInputError", "DiscardOption", "analyze_discards", "score_batch",
     "show_distribution",
-]
+]  # fmt: skip

@@ -15,8 +15,10 @@ env's ``reset(seed=s)``.
 >>> e.unwrapped.game.is_over
 True
 
-Also registered where PettingZoo has a registry (1.26+): ``pettingzoo.make("aec",
-"cribbage/Cribbage-v0")`` and ``"cribbage/CribbageDeal-v0"`` after ``import cribbage_env``.
+Importing this module registers the ids where PettingZoo has a registry (1.26+):
+``pettingzoo.make("aec", "cribbage/Cribbage-v0")``, ``"cribbage/CribbageDeal-v0"`` and
+``"cribbage/CribbageShort-v0"`` after ``import cribbage_env.aec`` (``import cribbage_env``
+alone does not import PettingZoo).
 """
 
 from __future__ import annotations
@@ -30,24 +32,15 @@ from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .encoding import (
-    NUM_ACTIONS,
-    action_mask,
-    as_action,
-    encode,
-    observation_space,
-    picks_to_engine_action,
-)
-from .engine import GameState, IllegalActionError, Phase, new_game, skunk_level
-from .env import (
-    _EPISODES,
-    _REWARDS,
-    _check_choice,
-    episode_seeds,
-    finished_deal_view,
-    render_view,
-)
-from .views import PlayerView
+from .core import Rules
+from .encoding import NUM_ACTIONS, as_action, observation_space
+from .engine import GameState, IllegalActionError, new_game
+from .env import render_view
+from .episode import EPISODES as _EPISODES
+from .episode import REWARDS as _REWARDS
+from .episode import Episode, episode_seeds
+from .episode import check_choice as _check_choice
+from .registration import register_pettingzoo as _register_pettingzoo
 
 AGENTS = ("player_0", "player_1")
 
@@ -68,50 +61,55 @@ def env(**kwargs: Any) -> AECEnv:
 
 class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
     """
-    ## Description
+        ## Description
 
-    Two-player cribbage for two learners. Agents are ``player_0`` and ``player_1`` (engine seats 0
-    and 1). Only real choices are asked: cuts, dealing, forced "go"s and counting are automatic.
-    The agent to act is the engine's player to act; during the discard the same agent acts twice
-    in a row (two picks).
+        Two-player cribbage for two learners. Agents are ``player_0`` and ``player_1`` (engine seats 0
+        and 1). Only real choices are asked: cuts, dealing, forced "go"s and counting are automatic.
+        The agent to act is the engine's player to act; during the discard the same agent acts twice
+        in a row (two picks).
 
-    ## Action Space
+        ## Action Space
 
-    ``Discrete(52)`` card ids, as in the Gym env (two picks for the discard). The raw env raises
-    :class:`~cribbage_env.IllegalActionError` on an illegal card; :func:`env` wraps it with
-    ``TerminateIllegalWrapper`` instead.
+        ``Discrete(52)`` card ids, as in the Gym env (two picks for the discard). The raw env raises
+        :class:`~cribbage_env.IllegalActionError` on an illegal card; :func:`env` wraps it with
+        ``TerminateIllegalWrapper`` instead.
 
-    ## Observation Space
+        ## Observation Space
 
-    ``Dict({"observation": Box(0, 1, (534,), float32), "action_mask": Box(0, 1, (52,), int8)})``
-    from that agent's PlayerView (see :mod:`cribbage_env.encoding`); the mask is all zeros for the
-    agent not to act. ``infos[agent]["action_mask"]`` holds the same mask.
+        ``Dict({"observation": Box(0, 1, (534,), float32), "action_mask": Box(0, 1, (52,), int8)})``
+        from that agent's PlayerView (see :mod:`cribbage_env.encoding`); the mask is all zeros for the
+        agent not to act. ``infos[agent]["action_mask"]`` holds the same mask.
 
-    ## Rewards
+        ## Rewards
 
-    ``reward="points"``: after every step each agent gets its points minus the other's points
-    scored in that step (zero-sum), so an agent's cumulative reward between its turns is the
-    margin change since its last decision and the episode total is the final margin.
-    ``reward="win"``: ±1 at the end (±2/±3 for skunks with ``skunk_bonus``; sign of the margin in
-    the one-deal episode).
+        ``reward="points"``: after every step each agent gets its points minus the other's points
+        scored in that step (zero-sum), so an agent's cumulative reward between its turns is the
+        margin change since its last decision and the episode total is the final margin.
+        ``reward="win"``: ±1 at the end (±2/±3 for skunks with ``skunk_bonus``; sign of the margin in
+        the one-deal episode).
 
-    ## Episode End
+        ## Episode End
 
-    All agents terminate when a player reaches 121 (``episode="game"``) or after the first deal's
-    show (``episode="deal"``). Never truncated.
+        All agents terminate when a player reaches the target, 121 or 61 (``episode="game"``) or after the first deal's
+        show (``episode="deal"``). Never truncated.
 
-    ## Arguments
+        ## Arguments
 
-    ``episode`` ("game" | "deal"), ``reward`` ("points" | "win"), ``skunk_bonus`` (bool),
-    ``render_mode`` (None | "ansi": a spectator's table, no hidden cards). ``reset`` accepts and
-    ignores ``options``.
+        ``episode`` ("game" | "deal"), ``reward`` ("points" | "win"), ``skunk_bonus`` (bool),
+        ``render_mode`` (None | "ansi": a spectator's table, no hidden cards), ``rules`` (a
+    :class:`~cribbage_env.Rules` or "standard" | "short"). ``reset`` accepts and
+        ignores ``options``.
 
-    ## Version History
+        ## Version History
 
-    - v0: initial version.
+        - v0: initial version.
     """
 
-    metadata = {"render_modes": ["ansi"], "name": "cribbage_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {
+        "render_modes": ["ansi"],
+        "name": "cribbage_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,
@@ -119,12 +117,14 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         reward: str = "points",
         skunk_bonus: bool = False,
         render_mode: str | None = None,
+        rules: Rules | str = "standard",
     ) -> None:
+        self.rules = Rules.named(rules)
         _check_choice("episode", episode, _EPISODES)
         _check_choice("reward", reward, _REWARDS)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
-        EzPickle.__init__(self, episode, reward, skunk_bonus, render_mode)
+        EzPickle.__init__(self, episode, reward, skunk_bonus, render_mode, rules)
         super().__init__()
         self.episode = episode
         self.reward_mode = reward
@@ -136,9 +136,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
         self.game: GameState | None = None
         self.np_random: np.random.Generator | None = None
-        self._pending: list[int | None] = [None, None]
-        self._views: list[PlayerView | None] = [None, None]
-        self._deal_dealer = 0
+        self._ep: Episode | None = None  # the episode core shared with the Gym env
         self._margin = 0  # seat 0's score minus seat 1's
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -152,22 +150,20 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         if seed is not None or self.np_random is None:
             self.np_random, _ = seeding.np_random(seed)
         game_seed, _opponent_seed = episode_seeds(self.np_random)  # same draws as CribbageEnv
-        self.game = new_game(game_seed)
-        self._pending = [None, None]
-        self._views = [None, None]
-        self._deal_dealer = self.game.dealer
+        self.game = new_game(game_seed, rules=self.rules)
+        self._ep = Episode(self.game, self.episode, self.skunk_bonus)
         self._margin = 0
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
-        self.agent_selection = AGENTS[self.game.current_player]
+        self.agent_selection = AGENTS[self.game.to_act]
         self._update_infos()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = AGENTS.index(agent)
-        obs, mask = encode(self._view(seat), self._pending[seat])
+        assert self._ep is not None, "call reset() first"
+        obs, mask = self._ep.encode(AGENTS.index(agent))
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
@@ -177,8 +173,10 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
             return
         seat = AGENTS.index(agent)
         card = as_action(action)
-        g = self.game
-        mask = action_mask(self._view(seat), self._pending[seat])
+        ep = self._ep
+        assert ep is not None, "call reset() first"
+        g = ep.game
+        mask = ep.mask(seat)
         if not mask[card]:
             legal = np.flatnonzero(mask).tolist()
             raise IllegalActionError(
@@ -186,34 +184,21 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
             )
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._views = [None, None]
-        if g.phase is Phase.DISCARD and self._pending[seat] is None:
-            self._pending[seat] = card
-        else:
-            if g.phase is Phase.DISCARD:
-                g.apply(picks_to_engine_action(self._pending[seat], card))
-                self._pending[seat] = None
-            else:
-                g.apply(card)
-            s = g.scores
-            margin = s[0] - s[1]
-            over = g.winner is not None or (self.episode == "deal" and g.deal_no > 0)
+        if ep.pick(seat, card):  # a decision (not the first pick of a discard)
+            margin = ep.margin(0)
+            over = ep.over
             if self.reward_mode == "points":
                 delta = float(margin - self._margin)
                 self.rewards = {AGENTS[0]: delta, AGENTS[1]: -delta}
             elif over:
-                if self.episode == "deal":
-                    r = float(np.sign(margin))
-                else:
-                    level = skunk_level(s) if self.skunk_bonus else 1
-                    r = float(level if g.winner == 0 else -level)
+                r = ep.win_reward(0)
                 self.rewards = {AGENTS[0]: r, AGENTS[1]: -r}
             self._margin = margin
             if over:
                 self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
         if not any(self.terminations.values()):
-            self.agent_selection = AGENTS[g.current_player]
+            self.agent_selection = AGENTS[g.to_act]
         else:
             self.agent_selection = AGENTS[1 - seat]
         self._update_infos()
@@ -224,29 +209,23 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
 
             gymnasium.logger.warn("render() called without a render mode; use render_mode='ansi'")
             return None
-        if self.game is None:
+        if self._ep is None:
             return "(no game: call reset())"
         # A spectator sees only public information: seat 0's view without its hidden cards.
-        view = dataclasses.replace(self._view(0), hand=(), kept=(), discards=(), legal_actions=())
+        view = dataclasses.replace(
+            self._ep.view(0), hand=(), kept=(), discards=(), legal_actions=()
+        )
         return render_view(view, None, names=AGENTS)
 
     def close(self) -> None:
         pass
 
     # ------------------------------------------------------------------------- internals
-    def _view(self, seat: int) -> PlayerView:
-        """Seat's view of the current state (cached until the next step or reset)."""
-        view = self._views[seat]
-        if view is not None:
-            return view
-        g = self.game
-        view = g.view(seat)
-        if self.episode == "deal" and g.deal_no > 0 and g.winner is None:
-            view = finished_deal_view(view, self._deal_dealer)
-        self._views[seat] = view
-        return view
-
     def _update_infos(self) -> None:
+        assert self._ep is not None
         self.infos = {}
         for seat, agent in enumerate(AGENTS):
-            self.infos[agent] = {"action_mask": action_mask(self._view(seat), self._pending[seat])}
+            self.infos[agent] = {"action_mask": self._ep.mask(seat)}
+
+
+_register_pettingzoo()

@@ -21,13 +21,14 @@ from itertools import combinations
 import numpy as np
 
 from .cards import JACK, RANK, SUIT
+from .core import CribbageError
 from .scoring import FLUSH_POINTS, KEY, NOBS_POINTS, RANK_POINTS
 
 #: Total number of (4-card hand, starter) combinations: C(52, 4) * 48.
 N_SHOW_COMBINATIONS = 12_994_800
 
 
-class BatchInputError(ValueError):
+class BatchInputError(CribbageError, ValueError):
     """Arrays passed to the batch scorer have the wrong shape, card ids or duplicate cards."""
 
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from .core import CribbageError
+
 SUITS = "CDHS"
 RANKS = "A23456789TJQK"
 SUIT_SYMBOLS = "♣♦♥♠"
@@ -23,7 +25,7 @@ RANK: tuple[int, ...] = tuple(c % 13 for c in range(52))
 SUIT: tuple[int, ...] = tuple(c // 13 for c in range(52))
 
 
-class CardParseError(ValueError):
+class CardParseError(CribbageError, ValueError):
     """A card string could not be read; the message names the bad token and the accepted forms."""
 
 

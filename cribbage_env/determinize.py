@@ -3,22 +3,23 @@ cards. Search agents (the expert tier) play these states forward with the real e
 they search over are the engine's own; no second implementation of pegging.
 
 The guessed state has no history (no decisions, no events) and a placeholder seed: it is for
-looking ahead within the current deal, not for replay.
+looking ahead within the current deal, not for replay. A guess that contradicts the view (one of
+the seat's own cards, the starter, a card already played, a repeat, the wrong number of cards)
+is refused with :class:`DeterminizeError`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .cards import VALUE
-from .engine import GameState, Phase, _Chance
+from .cards import VALUE, cards_str
+from .core import Phase, PositionError
+from .engine import GameState
+from .positions import is_card_int
 from .views import PlayerView
 
-#: Chance of guessed states: fixed, shared and cached (only reached after the deal ends).
-_PLACEHOLDER_CHANCE = _Chance(0)
 
-
-class DeterminizeError(ValueError):
+class DeterminizeError(PositionError):
     """The guessed hidden cards do not fit the view."""
 
 
@@ -40,11 +41,47 @@ def consistent_with_goes(view: PlayerView, opponent_hand: Sequence[int]) -> bool
     return True
 
 
+def check_guess(
+    view: PlayerView, opponent_hand: Sequence[int], opponent_discards: Sequence[int]
+) -> None:
+    """Refuse a guess no deal could match: wrong counts, or cards the seat has seen elsewhere.
+
+    >>> from cribbage_env.engine import new_game
+    >>> g = new_game(3)
+    >>> while g.phase.value != "play":
+    ...     g.apply(g.legal_actions()[0])
+    >>> v = g.view(g.current_player)
+    >>> check_guess(v, [v.hand[0], *g.hands[1 - v.seat][1:]], g.discards[1 - v.seat])
+    Traceback (most recent call last):
+    cribbage_env.determinize.DeterminizeError: the guess holds cards this seat has seen: ...
+    """
+    guess = [*opponent_hand, *opponent_discards]
+    if len(opponent_hand) != view.opponent_cards_left or len(opponent_discards) != 2:
+        raise DeterminizeError(
+            f"guess has {len(opponent_hand)} cards and {len(opponent_discards)} discards; the "
+            f"opponent holds {view.opponent_cards_left} and discarded 2"
+        )
+    if not all(is_card_int(c) and 0 <= c < 52 for c in guess):
+        raise DeterminizeError(f"guessed cards must be card ids 0..51, got {guess!r}")
+    if len(set(guess)) != len(guess):
+        raise DeterminizeError(f"the guess repeats a card: {cards_str(guess)}")
+    seen = set(view.own_cards_this_deal())
+    seen.update(c for _, c in view.played)
+    if view.starter is not None:
+        seen.add(view.starter)
+    clash = [c for c in guess if c in seen]
+    if clash:
+        raise DeterminizeError(
+            f"the guess holds cards this seat has seen: {cards_str(clash)} (own cards, the "
+            "starter or cards already played)"
+        )
+
+
 def determinize(
     view: PlayerView, opponent_hand: Sequence[int], opponent_discards: Sequence[int]
 ) -> GameState:
     """A PLAY-phase state equal to the real one wherever ``view`` can see, with the opponent's
-    unplayed cards and crib cards as guessed.
+    unplayed cards and crib cards as guessed (checked by :func:`check_guess`).
 
     >>> from cribbage_env.engine import new_game
     >>> g = new_game(3)
@@ -55,49 +92,23 @@ def determinize(
     >>> guess.legal_actions() == g.legal_actions(), guess.hands == g.hands
     (True, True)
     """
-    if view.phase is not Phase.PLAY:
+    if view.phase is not Phase.PLAY or view.starter is None:
         raise DeterminizeError(f"determinize works in the play phase, not {view.phase.value}")
+    check_guess(view, opponent_hand, opponent_discards)
     seat, opp = view.seat, 1 - view.seat
-    opp_hand = list(opponent_hand)
-    if len(opp_hand) != view.opponent_cards_left or len(opponent_discards) != 2:
-        raise DeterminizeError(
-            f"guess has {len(opp_hand)} cards and {len(opponent_discards)} discards; the opponent "
-            f"holds {view.opponent_cards_left} and discarded 2"
-        )
-    g = GameState.__new__(GameState)
-    g.seed = 0
-    g.interactive_cuts = False
-    g._chance = _PLACEHOLDER_CHANCE
-    g.phase = Phase.PLAY
-    g.dealer = view.dealer
-    g.deal_no = view.deal
-    hands: list[list[int]] = [[], []]
-    hands[seat] = list(view.hand)
-    hands[opp] = opp_hand
-    g.hands = hands
-    opp_played = [c for p, c in view.played if p == opp]
-    kept: list[list[int]] = [[], []]
-    kept[seat] = list(view.kept)
-    kept[opp] = opp_played + opp_hand
-    g.kept = kept
-    discards: list[tuple[int, ...]] = [(), ()]
-    discards[seat] = tuple(view.discards)
-    discards[opp] = tuple(opponent_discards)
-    g.discards = discards
-    g.crib = list(discards[0] + discards[1])
-    g.starter = view.starter
-    g.scores_ = list(view.scores)
-    g.to_act = view.to_act if view.to_act is not None else seat
-    g.seq = list(view.sequence)
-    g.count = view.count
-    g.last_player = view.played[-1][0] if view.played else -1
-    g.go_said = list(view.go_said)
-    g.goes = list(view.goes)
-    g.played = list(view.played)
-    g.decisions = []
-    g.log = []
-    g.winner = view.winner
-    g._cut_attempt = 0
-    g._cut_cards = []
-    g.set_up = True
-    return g
+    kept: list[Sequence[int]] = [(), ()]
+    kept[seat] = view.kept
+    kept[opp] = [c for p, c in view.played if p == opp] + list(opponent_hand)
+    discards: list[Sequence[int]] = [(), ()]
+    discards[seat] = view.discards
+    discards[opp] = opponent_discards
+    try:
+        return GameState.in_play(
+            dealer=view.dealer, kept=kept, discards=discards, starter=view.starter,
+            scores=view.scores, played=view.played, sequence=view.sequence,
+            go_said=view.go_said, goes=view.goes,
+            to_act=view.to_act if view.to_act is not None else seat, deal=view.deal,
+            rules=view.rules,
+        )  # fmt: skip
+    except PositionError as exc:
+        raise DeterminizeError(f"the guess does not fit the view: {exc}") from None

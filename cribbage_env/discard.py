@@ -30,14 +30,15 @@ import numpy as np
 from .actions import discard_action
 from .batch import _FLUSH, KEY_HI, KEY_LO, RANK_ARR, SUIT_ARR, rank_points_split
 from .cards import JACK, cards_str, parse_cards
+from .core import CribbageError
 from .scoring import NOBS_POINTS
 
 
-class DiscardInputError(ValueError):
+class DiscardInputError(CribbageError, ValueError):
     """A hand given to the analyzer is not six distinct cards."""
 
 
-class CribTableError(ValueError):
+class CribTableError(CribbageError, ValueError):
     """A crib table file is missing, malformed or has the wrong shape."""
 
 
@@ -72,11 +73,10 @@ class CribTable:
     def from_json(cls, data: dict | str | Path) -> CribTable:
         """Read a table written by ``benchmarks/crib_table.py``."""
         try:
-            if isinstance(data, (str, Path)):
-                data = json.loads(Path(data).read_text())
-            dealer = np.array(data["dealer"], dtype=float)
-            pone = np.array(data["pone"], dtype=float)
-            params = dict(data.get("params", {}))
+            obj = json.loads(Path(data).read_text()) if isinstance(data, (str, Path)) else data
+            dealer = np.array(obj["dealer"], dtype=float)
+            pone = np.array(obj["pone"], dtype=float)
+            params = dict(obj.get("params", {}))
         except (OSError, KeyError, TypeError, ValueError) as exc:
             raise CribTableError(f"cannot read crib table: {exc}") from None
         for name, arr in (("dealer", dealer), ("pone", pone)):
@@ -210,11 +210,12 @@ def analyze_discards(
     t = default_crib_table() if table is None else table
     ev, lo, hi, crib = discard_values(h, bool(dealer), t)
     net = ev + crib
-    order = sorted(range(15), key=lambda i: (-round(net[i], 9), -round(ev[i], 9), i))
+    order = sorted(range(15), key=lambda i: (-round(float(net[i]), 9), -round(float(ev[i]), 9), i))
     out = []
     for i in order:
-        k = tuple(int(c) for c in h[KEEP_INDEX[i]])
-        d = tuple(int(c) for c in h[DISCARD_INDEX[i]])
+        k0, k1, k2, k3 = (int(c) for c in h[KEEP_INDEX[i]])
+        d0, d1 = (int(c) for c in h[DISCARD_INDEX[i]])
+        k, d = (k0, k1, k2, k3), (d0, d1)
         out.append(
             DiscardOption(k, d, float(ev[i]), int(lo[i]), int(hi[i]), float(crib[i]), float(net[i]))
         )

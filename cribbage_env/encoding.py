@@ -36,7 +36,7 @@ phase               4     one-hot: discard first pick, discard second pick, play
 flags               6     is_dealer, my_turn, opponent_discarded, go_own, go_opponent,
                           last_card_own (this seat laid the latest card of the sequence)
 count               1     running count / 31
-scores              2     own score, opponent score, each min(score, 121) / 121
+scores              2     own score, opponent score, each min(score, target) / target (121)
 opponent_cards_left 1     cards the opponent still holds / 6
 ==================  ====  ======================================================================
 
@@ -62,7 +62,7 @@ import numpy as np
 
 from .actions import discard_action, discard_cards, is_discard
 from .cards import RANK, card_str
-from .engine import WINNING_SCORE, IllegalActionError, Phase
+from .core import IllegalActionError, Phase
 from .views import PlayerView
 
 #: Number of actions: one per card id.
@@ -281,10 +281,11 @@ def encode(view: PlayerView, pending: int | None = None) -> tuple[np.ndarray, np
     obs = np.zeros(OBS_SIZE, np.float32)
     obs[ones] = 1.0
     scores = view.scores
+    target = view.rules.target
     obs[_REAL:] = (
         view.count / 31.0,
-        min(scores[seat], WINNING_SCORE) / WINNING_SCORE,
-        min(scores[1 - seat], WINNING_SCORE) / WINNING_SCORE,
+        min(scores[seat], target) / target,
+        min(scores[1 - seat], target) / target,
         view.opponent_cards_left / 6.0,
     )
     return obs, action_mask(view, pending)

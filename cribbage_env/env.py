@@ -6,18 +6,24 @@ The env wraps the rules engine (:mod:`cribbage_env.engine`); observations and ma
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
 from .cards import cards_str
-from .encoding import NUM_ACTIONS, InvalidActionError, as_action, encode, picks_to_engine_action
-from .engine import GameState, IllegalActionError, Phase, new_game, skunk_level
+from .core import Rules
+from .encoding import NUM_ACTIONS, InvalidActionError, as_action
+from .engine import GameState, IllegalActionError, new_game
+from .episode import EPISODES as _EPISODES
+from .episode import REWARDS, Episode, episode_seeds, finished_deal_view
+from .episode import check_choice as _check_choice
 from .views import PlayerView
+
+#: Rewards of the single-learner env: the shared ones plus the winning-chance shaping.
+_REWARDS = (*REWARDS, "equity")
 
 __all__ = [
     "CribbageEnv",
@@ -35,8 +41,6 @@ __all__ = [
 Policy = Callable[[PlayerView, np.random.Generator], int]
 
 _SEATS = (0, 1, "alternate")
-_REWARDS = ("points", "win")
-_EPISODES = ("game", "deal")
 _ILLEGAL = ("penalize", "raise")
 _OPTION_KEYS = frozenset({"opponent", "seat"})
 
@@ -47,22 +51,6 @@ class EpisodeOverError(IllegalActionError):
 
 class OpponentError(IllegalActionError):
     """The opponent agent returned an action the engine rejects."""
-
-
-def episode_seeds(np_random: np.random.Generator) -> tuple[int, int]:
-    """The (game seed, opponent seed) of the next episode, drawn from the env's generator.
-
-    Both environments (Gym and AEC) draw the game seed this way, so the same ``reset(seed=...)``
-    deals the same cards in both.
-
-    >>> from gymnasium.utils import seeding
-    >>> a, _ = seeding.np_random(3)
-    >>> b, _ = seeding.np_random(3)
-    >>> episode_seeds(a) == episode_seeds(b)
-    True
-    """
-    game_seed, opponent_seed = np_random.integers(0, 2**63 - 1, size=2).tolist()
-    return game_seed, opponent_seed
 
 
 class _CallablePolicy:
@@ -94,11 +82,6 @@ def resolve_opponent(opponent: Any) -> Any:
         f"opponent must be an agent name (e.g. 'random'), an object with act(view, rng) or a "
         f"callable f(view, rng) -> action; got {opponent!r}"
     )
-
-
-def _check_choice(name: str, value: Any, allowed: tuple) -> None:
-    if isinstance(value, bool) or value not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
 
 
 class CribbageEnv(gym.Env):
@@ -140,6 +123,16 @@ class CribbageEnv(gym.Env):
     - ``reward="win"``: 0 until the end, then +1 for a win and -1 for a loss; with
       ``skunk_bonus=True`` ±2 for a skunk (loser under 91) and ±3 for a double skunk (under 61).
       In ``CribbageDeal-v0`` it is the sign of the deal's margin (0 for a tie); no skunks.
+    - ``reward="equity"``: the change of the learner's winning chance (0..1) since its previous
+      decision, read from the board-position table (:mod:`cribbage_env.equity`): at a discard the
+      table at the current scores; in the play a play-out of the rest of the deal from the true
+      state (both hands; a cheap policy for both seats) then the table; 1 or 0 once the game is
+      over. Over a game the rewards sum to (1 for a win, 0 for a loss) minus the learner's
+      chance at its first decision (``info["start_chance"]``); ``info["win_chance"]`` is the
+      current estimate. It is potential-based shaping of ``win`` (it does not change which
+      policy is best) with a dense, win-aligned signal near the end of the game. In
+      ``CribbageDeal-v0`` the sum is the table's chance after the deal minus the start chance.
+      Tables exist for games to 121 and 61; other targets raise ``EquityError``.
     - An illegal card with ``illegal_action="penalize"`` gives ``illegal_penalty`` (default -1)
       and changes nothing else.
 
@@ -178,17 +171,19 @@ class CribbageEnv(gym.Env):
       ``reset(options={"opponent": ...})``. Its generator is derived from the env's seed.
     - ``seat``: the learner's seat, 0, 1 or "alternate" (0, 1, 0, ... counted from the last
       seeded reset); also ``reset(options={"seat": ...})``. Who deals first is decided by the cut.
-    - ``episode``: "game" (to 121) or "deal" (one deal); set by the registered ids.
+    - ``episode``: "game" (to the target) or "deal" (one deal); set by the registered ids.
+    - ``rules``: a :class:`~cribbage_env.Rules` or a variant name, "standard" (to 121) or
+      "short" (to 61, ``cribbage/CribbageShort-v0``).
     - ``illegal_action``: "penalize" (default; ``check_env`` steps with unmasked actions) or
       "raise" (:class:`~cribbage_env.IllegalActionError`, state unchanged).
     - ``render_mode``: None or "ansi" (a text table of the learner's situation).
 
     ## Version History
 
-    - v0: initial version.
+    - v0: initial version; ``cribbage/CribbageShort-v0`` is the same env with ``rules="short"``.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(
         self,
@@ -201,10 +196,12 @@ class CribbageEnv(gym.Env):
         illegal_action: str = "penalize",
         illegal_penalty: float = -1.0,
         render_mode: str | None = None,
+        rules: Rules | str = "standard",
     ) -> None:
+        self.rules = Rules.named(rules)
         _check_choice("seat", seat, _SEATS)
         _check_choice("episode", episode, _EPISODES)
-        _check_choice("reward", reward, _REWARDS)
+        _check_choice("reward", reward, _REWARDS)  # the AEC env has no "equity"
         _check_choice("illegal_action", illegal_action, _ILLEGAL)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
@@ -232,12 +229,12 @@ class CribbageEnv(gym.Env):
         self.game: GameState | None = None
         self.seat = 0
         self._episode_index = 0
-        self._pending: int | None = None
-        self._obs: np.ndarray | None = None
+        self._ep: Episode | None = None  # the episode core shared with the AEC env
         self._mask: np.ndarray | None = None
         self._margin = 0
         self._done = False
-        self._deal_dealer = 0
+        self._chance = 0.0
+        self._start_chance = 0.0
 
     # ------------------------------------------------------------------------- gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -265,45 +262,41 @@ class CribbageEnv(gym.Env):
         self._ensure_opponent()
         game_seed, opponent_seed = episode_seeds(self.np_random)
         self.opponent_rng = np.random.Generator(np.random.PCG64(opponent_seed))
-        self.game = new_game(game_seed)
-        self._pending = None
+        self.game = new_game(game_seed, rules=self.rules)
+        self._ep = Episode(self.game, self.episode, self.skunk_bonus)
         self._done = False
         self._margin = 0
-        self._deal_dealer = self.game.dealer
         self._run_opponent()
+        if self.reward_mode == "equity":
+            self._chance = self._start_chance = self._chance_now()
         return self._observe(), self._info(False)
 
     def step(self, action: Any):
         card = as_action(action)
-        if self._done or self.game is None:
+        ep = self._ep
+        if self._done or ep is None or self._mask is None:
             raise EpisodeOverError("the episode is over (or was never started): call reset() first")
         if not self._mask[card]:
             if self.illegal_action == "raise":
                 legal = np.flatnonzero(self._mask).tolist()
                 raise IllegalActionError(
                     f"card {card} ({cards_str([card])}) is not legal now "
-                    f"({self._phase_name()}); legal: "
+                    f"({ep.phase_name(self.seat)}); legal: "
                     + (", ".join(f"{c} ({cards_str([c])})" for c in legal) or "none")
                 )
             return self._observe(), self.illegal_penalty, False, False, self._info(True)
-        g = self.game
-        if g.phase is Phase.DISCARD:
-            if self._pending is None:
-                self._pending = card
-                return self._observe(), 0.0, False, False, self._info(False)
-            g.apply(picks_to_engine_action(self._pending, card))
-            self._pending = None
-        else:
-            g.apply(card)
+        if not ep.pick(self.seat, card):  # the first pick of a discard
+            return self._observe(), 0.0, False, False, self._info(False)
         self._run_opponent()
-        seat = self.seat
-        scores = g.scores
-        margin = scores[seat] - scores[1 - seat]
-        terminated = g.winner is not None or (self.episode == "deal" and g.deal_no > 0)
+        margin = ep.margin(self.seat)
+        terminated = ep.over
         if self.reward_mode == "points":
             reward = float(margin - self._margin)
+        elif self.reward_mode == "equity":
+            chance = self._chance_now()
+            reward, self._chance = chance - self._chance, chance
         elif terminated:
-            reward = self._win_reward(margin)
+            reward = ep.win_reward(self.seat)
         else:
             reward = 0.0
         self._margin = margin
@@ -316,9 +309,10 @@ class CribbageEnv(gym.Env):
                 "render() called without a render mode; use CribbageEnv(render_mode='ansi')"
             )
             return None
-        if self.game is None:
+        if self._ep is None:
             return "(no game: call reset())"
-        return render_view(self._view(), self._pending, names=("you", "opponent"))
+        view, pending = self._ep.view(self.seat), self._ep.pending[self.seat]
+        return render_view(view, pending, names=("you", "opponent"))
 
     def action_masks(self) -> np.ndarray:
         """The legal-action mask as bool (the method sb3-contrib's MaskablePPO looks for)."""
@@ -341,7 +335,9 @@ class CribbageEnv(gym.Env):
 
     def _run_opponent(self) -> None:
         """Let the opponent decide until it is the learner's turn or the episode is over."""
-        g = self.game
+        ep = self._ep
+        assert ep is not None
+        g = ep.game
         seat = self.seat
         opp = 1 - seat
         agent = self._opponent
@@ -352,75 +348,55 @@ class CribbageEnv(gym.Env):
                 return
             action = agent.act(g.view(opp), rng)
             try:
-                g.apply(action)
+                ep.apply(action)
             except IllegalActionError as exc:
                 name = getattr(agent, "name", type(agent).__name__)
                 raise OpponentError(f"opponent {name!r} chose an illegal action: {exc}") from None
 
     def _view(self) -> PlayerView:
-        g = self.game
-        view = g.view(self.seat)
-        if self.episode == "deal" and g.deal_no > 0 and g.winner is None:
-            view = finished_deal_view(view, self._deal_dealer)
-        return view
+        """The learner's view now (the finished deal's at the end of a one-deal episode)."""
+        assert self._ep is not None, "call reset() first"
+        return self._ep.view(self.seat)
+
+    @property
+    def _pending(self) -> int | None:
+        """The learner's first discard pick while it waits for the second."""
+        return self._ep.pending[self.seat] if self._ep is not None else None
 
     def _observe(self) -> dict[str, np.ndarray]:
-        obs, mask = encode(self._view(), self._pending)
+        assert self._ep is not None
+        obs, mask = self._ep.encode(self.seat)
         self._mask = mask
         return {"observation": obs, "action_mask": mask.copy()}
 
+    def _chance_now(self) -> float:
+        """The learner's winning chance now (see Rewards: ``equity``)."""
+        from .equity import chance_now, end_value
+
+        assert self._ep is not None
+        g = self._ep.game
+        if self.episode == "deal" and g.deal_no > 0 and g.winner is None:
+            return end_value(g, self.seat)
+        return chance_now(g, self.seat)
+
     def _info(self, illegal: bool) -> dict[str, Any]:
+        assert self._mask is not None  # set by _observe, which every caller runs first
         info: dict[str, Any] = {
             "action_mask": self._mask.copy(),
             "seat": self.seat,
             "illegal_action": illegal,
         }
-        if self._done:
-            s = self.game.scores
+        if self.reward_mode == "equity":
+            info["win_chance"] = self._chance
+            info["start_chance"] = self._start_chance
+        if self._done and self._ep is not None:
+            s = self._ep.game.scores
             info["scores"] = (s[self.seat], s[1 - self.seat])
             info["margin"] = self._margin
             info["won"] = (
-                self.game.winner == self.seat if self.episode == "game" else self._margin > 0
+                self._ep.game.winner == self.seat if self.episode == "game" else self._margin > 0
             )
         return info
-
-    def _win_reward(self, margin: int) -> float:
-        g = self.game
-        if self.episode == "deal":
-            return float(np.sign(margin))
-        level = skunk_level(g.scores) if self.skunk_bonus else 1
-        return float(level if g.winner == self.seat else -level)
-
-    def _phase_name(self) -> str:
-        g = self.game
-        if g.phase is Phase.DISCARD:
-            return "discard, " + ("second pick" if self._pending is not None else "first pick")
-        return g.phase.value
-
-
-def finished_deal_view(view: PlayerView, dealer: int) -> PlayerView:
-    """The terminal view of a one-deal episode: scores and dealer of the finished deal, no cards.
-
-    After the show the engine has already dealt the next hand; the episode must not show it.
-    """
-    return dataclasses.replace(
-        view,
-        phase=Phase.GAME_OVER,
-        to_act=None,
-        legal_actions=(),
-        dealer=dealer,
-        deal=0,
-        hand=(),
-        kept=(),
-        discards=(),
-        opponent_discarded=False,
-        starter=None,
-        count=0,
-        sequence=(),
-        played=(),
-        go_said=(False, False),
-        opponent_cards_left=0,
-    )
 
 
 def render_view(view: PlayerView, pending: int | None = None, *, names: tuple[str, str]) -> str:
@@ -457,7 +433,7 @@ class FlatObservation(gym.ObservationWrapper):
 
     def __init__(self, env: gym.Env) -> None:
         super().__init__(env)
-        self.observation_space = env.observation_space["observation"]
+        self.observation_space = cast(spaces.Dict, env.observation_space)["observation"]
 
     def observation(self, observation: dict[str, np.ndarray]) -> np.ndarray:
         return observation["observation"]
@@ -472,7 +448,7 @@ class RLlibMaskObservation(gym.ObservationWrapper):
 
     def __init__(self, env: gym.Env) -> None:
         super().__init__(env)
-        inner = env.observation_space
+        inner = cast(spaces.Dict, env.observation_space)
         self.observation_space = spaces.Dict(
             {"observations": inner["observation"], "action_mask": inner["action_mask"]}
         )

@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from . import simkernel as K
-from .engine import WINNING_SCORE, GameState, Phase
+from .engine import GameState, Phase
 from .simpolicy import EXPECTIMAX, GREEDY, HEURISTIC, choose
 
 #: Policy names -> kernel ids.
@@ -62,6 +62,7 @@ class PlayOut:
 
     def cards_played(self, i: int) -> list[int]:
         """The cards laid this deal in play-out ``i``, in order (from its final state)."""
+        assert self.states is not None, "this play-out kept no final states"
         st = self.states[i]
         return st[K.PLAYED : K.PLAYED + st[K.NPLAYED]].tolist()
 
@@ -76,7 +77,7 @@ def _policy_ids(policy: str | Sequence[str]) -> np.ndarray:
     return np.array([POLICIES[n] for n in names], dtype=np.int64)
 
 
-def state_from_game(g: GameState, target: int = WINNING_SCORE) -> np.ndarray:
+def state_from_game(g: GameState, target: int | None = None) -> np.ndarray:
     """The simulator state of a game in the play phase (or over), hidden cards included."""
     if g.phase is not Phase.PLAY and g.winner is None:
         raise SimulatorInputError(f"the simulator starts in the play, not in {g.phase.value}")
@@ -95,9 +96,9 @@ def state_from_game(g: GameState, target: int = WINNING_SCORE) -> np.ndarray:
     st[K.TO_ACT] = g.to_act
     st[K.DEALER] = g.dealer
     st[K.CRIB : K.CRIB + 4] = g.crib
-    st[K.STARTER] = g.starter
+    st[K.STARTER] = -1 if g.starter is None else g.starter
     st[K.WINNER] = -1 if g.winner is None else g.winner
-    st[K.TARGET] = target
+    st[K.TARGET] = g.rules.target if target is None else target
     st[K.NPLAYED] = len(g.played)
     for i, (p, c) in enumerate(g.played):
         st[K.PLAYED + i] = c
@@ -108,7 +109,7 @@ def state_from_game(g: GameState, target: int = WINNING_SCORE) -> np.ndarray:
 
 
 def states_from_view(
-    view, opp_hands: np.ndarray, opp_discards: np.ndarray, target: int = WINNING_SCORE
+    view, opp_hands: np.ndarray, opp_discards: np.ndarray, target: int | None = None
 ) -> np.ndarray:
     """``G`` states equal to the real one wherever ``view`` can see, the opponent's unplayed
     cards ``opp_hands[g]`` and crib cards ``opp_discards[g]`` as guessed (what
@@ -135,7 +136,7 @@ def states_from_view(
     st[K.DEALER] = view.dealer
     st[K.STARTER] = view.starter
     st[K.WINNER] = -1 if view.winner is None else view.winner
-    st[K.TARGET] = target
+    st[K.TARGET] = view.rules.target if target is None else target
     st[K.NPLAYED] = len(view.played)
     opp_played = []
     for i, (p, c) in enumerate(view.played):

@@ -7,10 +7,11 @@ conservation, counts, scores, phase bookkeeping and what a PlayerView may hold.
 from __future__ import annotations
 
 from .cards import VALUE
-from .engine import WINNING_SCORE, GameState, Phase
+from .core import CribbageError, Phase
+from .engine import GameState
 
 
-class InvariantViolation(AssertionError):
+class InvariantViolation(CribbageError, AssertionError):
     """A game state that breaks a rule-level invariant (an engine bug)."""
 
 
@@ -24,26 +25,44 @@ def check_state(state: GameState, previous_scores: tuple[int, int] | None = None
     >>> from cribbage_env.engine import new_game
     >>> check_state(new_game(2))
     """
+    if _check_scores(state, previous_scores):
+        return  # a finished game
+    if state.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT):
+        return
+    if not state.legal_actions():
+        _fail(state, f"no legal action in phase {state.phase.value}")
+    _check_cards(state)
+    if state.phase is Phase.DISCARD:
+        _check_discard(state)
+    if state.phase is Phase.PLAY:
+        _check_play(state)
+
+
+def _check_scores(state: GameState, previous_scores: tuple[int, int] | None) -> bool:
+    """Scores never fall, nobody passes the target unnoticed; True if the game is over."""
     s0, s1 = state.scores
     if previous_scores is not None and (s0 < previous_scores[0] or s1 < previous_scores[1]):
         _fail(state, f"scores went down: {previous_scores} -> {(s0, s1)}")
     if s0 < 0 or s1 < 0:
         _fail(state, "negative score")
-    over = [p for p in (0, 1) if state.scores[p] >= WINNING_SCORE]
+    target = state.rules.target
+    over = [p for p in (0, 1) if state.scores[p] >= target]
     if len(over) > 1:
-        _fail(state, "both players at 121 or more (R10: the game stops at the first)")
+        _fail(state, f"both players at {target} or more (R10: the game stops at the first)")
     if over and state.winner != over[0]:
-        _fail(state, f"player {over[0]} reached 121 but the winner is {state.winner}")
-    if state.winner is not None:
-        if not over or state.phase is not Phase.GAME_OVER or state.legal_actions():
-            _fail(state, "a finished game must be at GAME_OVER with a winner >= 121 and no actions")
-        return
-    if state.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT):
-        return
-    legal = state.legal_actions()
-    if not legal:
-        _fail(state, f"no legal action in phase {state.phase.value}")
-    # Card conservation within the deal: dealt cards are in hands, crib or played, once each.
+        _fail(state, f"player {over[0]} reached {target} but the winner is {state.winner}")
+    if state.winner is None:
+        return False
+    if not over or state.phase is not Phase.GAME_OVER or state.legal_actions():
+        _fail(
+            state,
+            "a finished game must be at GAME_OVER with a winner at the target and no actions",
+        )
+    return True
+
+
+def _check_cards(state: GameState) -> None:
+    """Card conservation within the deal: dealt cards are in hands, crib or played, once each."""
     dealt = state._chance.deck(state.deal_no)[:12]
     held = state.hands[0] + state.hands[1]
     played = [c for _, c in state.played]
@@ -54,25 +73,29 @@ def check_state(state: GameState, previous_scores: tuple[int, int] | None = None
         _fail(state, "dealt cards are not exactly hands + crib + played cards")
     if state.starter is not None and state.starter in places:
         _fail(state, "the starter is also in a hand, the crib or the play")
-    if state.phase is Phase.DISCARD:
-        for p in (0, 1):
-            expected = 4 if state.discards[p] else 6
-            if len(state.hands[p]) != expected:
-                _fail(state, f"player {p} holds {len(state.hands[p])} cards in the discard")
-        if len(state.crib) != 2 * sum(bool(d) for d in state.discards):
-            _fail(state, "crib size does not match the discards made")
-    if state.phase is Phase.PLAY:
-        if state.starter is None or len(state.crib) != 4:
-            _fail(state, "play without a starter or a full crib")
-        if state.count != sum(VALUE[c] for c in state.seq) or state.count > 31:
-            _fail(state, f"count {state.count} does not match the sequence or exceeds 31")
-        for p in (0, 1):
-            mine = [c for q, c in state.played if q == p]
-            if sorted(mine + state.hands[p]) != sorted(state.kept[p]):
-                _fail(state, f"player {p}'s played + held cards are not the four kept")
-        p = state.to_act
-        if not any(VALUE[c] <= 31 - state.count for c in state.hands[p]):
-            _fail(state, f"player {p} is asked to play but cannot (a go must be automatic)")
+
+
+def _check_discard(state: GameState) -> None:
+    for p in (0, 1):
+        expected = 4 if state.discards[p] else 6
+        if len(state.hands[p]) != expected:
+            _fail(state, f"player {p} holds {len(state.hands[p])} cards in the discard")
+    if len(state.crib) != 2 * sum(bool(d) for d in state.discards):
+        _fail(state, "crib size does not match the discards made")
+
+
+def _check_play(state: GameState) -> None:
+    if state.starter is None or len(state.crib) != 4:
+        _fail(state, "play without a starter or a full crib")
+    if state.count != sum(VALUE[c] for c in state.seq) or state.count > 31:
+        _fail(state, f"count {state.count} does not match the sequence or exceeds 31")
+    for p in (0, 1):
+        mine = [c for q, c in state.played if q == p]
+        if sorted(mine + state.hands[p]) != sorted(state.kept[p]):
+            _fail(state, f"player {p}'s played + held cards are not the four kept")
+    p = state.to_act
+    if not any(VALUE[c] <= 31 - state.count for c in state.hands[p]):
+        _fail(state, f"player {p} is asked to play but cannot (a go must be automatic)")
 
 
 def check_view(state: GameState, seat: int) -> None:

@@ -1,24 +1,25 @@
 """JSON game records: the seed and decisions (which define the game) plus a readable account of
 every deal (which lets people read it and lets us detect a record that was edited or corrupted).
 
-Format: see docs/RECORD_FORMAT.md. Loading replays the decisions and refuses any record whose
-account differs from the replay.
+Format: see docs/RECORD_FORMAT.md. Loading (:meth:`GameState.from_record`) replays the decisions
+and refuses any record whose account differs from the replay. This module is the format only: it
+reads states through their public fields and imports no engine code. A record carries ``rules``
+only when they are not the standard game to 121, so records of standard games stay unchanged.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
 
 from .actions import action_str, parse_action
 from .cards import CardParseError, card_str
-from .engine import (
-    EventKind,
-    GameState,
-    IllegalActionError,
-    RecordError,
-    skunk_level,
-)
+from .core import STANDARD, EventKind, RecordError, Rules, RulesError
+from .events import Event
+
+if TYPE_CHECKING:
+    from .state import State
 
 RECORD_FORMAT = "cribbage-env/game-record"
 RECORD_VERSION = 1
@@ -28,7 +29,66 @@ def _cards(cards) -> list[str]:
     return [card_str(c) for c in cards]
 
 
-def build_record(state: GameState) -> dict:
+def _new_deal(e: Event) -> dict[str, Any]:
+    dealer = cast(int, e.player)  # a DEAL event's player is the dealer
+    hands: list[list[str]] = [[], []]
+    hands[1 - dealer] = _cards(e.cards[:6])
+    hands[dealer] = _cards(e.cards[6:])
+    return {
+        "number": e.deal,
+        "dealer": e.player,
+        "hands": hands,
+        "discards": [[], []],
+        "starter": None,
+        "his_heels": 0,
+        "play": [],
+        "show": [],
+        "scores_after": list(e.scores),
+    }
+
+
+def _add_to_deal(deal: dict[str, Any], e: Event) -> None:
+    """Write one event of a deal (after its DEAL event) into the deal's account."""
+    k = e.kind
+    if k is EventKind.DISCARD:
+        deal["discards"][e.player] = _cards(e.cards)
+    elif k is EventKind.STARTER:
+        deal["starter"] = card_str(e.cards[0])
+    elif k is EventKind.PLAY:
+        deal["play"].append(
+            {
+                "player": e.player,
+                "card": card_str(e.cards[-1]),
+                "count": e.count,
+                "points": e.points,
+                "reasons": [r.to_json() for r in e.reasons],
+            }
+        )
+    elif k is EventKind.GO:
+        deal["play"].append({"player": e.player, "go": True})
+    elif k is EventKind.RESET:
+        deal["play"].append({"reset": True})
+    elif k is EventKind.SCORE:
+        reason = e.reasons[0].kind.value
+        if reason == "his heels":
+            deal["his_heels"] = e.points
+        else:
+            deal["play"].append({"player": e.player, "points": e.points, "reason": reason})
+    elif k is EventKind.SHOW:
+        deal["show"].append(
+            {
+                "player": e.player,
+                "what": e.what,
+                "cards": _cards(e.cards[:4]),
+                "points": e.points,
+                "breakdown": [r.to_json() for r in e.reasons],
+            }
+        )
+    deal["scores_after"] = list(e.scores)
+
+
+def build_record(state: State) -> dict:
+    """The record of a game reached by play (see :meth:`GameState.to_record`)."""
     first_cut: list[dict] = []
     first_dealer = None
     deals: list[dict] = []
@@ -42,64 +102,16 @@ def build_record(state: GameState) -> dict:
         elif k is EventKind.FIRST_DEALER:
             first_dealer = e.player
         elif k is EventKind.DEAL:
-            pone = 1 - e.player
-            hands: list[list[str]] = [[], []]
-            hands[pone] = _cards(e.cards[:6])
-            hands[e.player] = _cards(e.cards[6:])
-            deal = {
-                "number": e.deal,
-                "dealer": e.player,
-                "hands": hands,
-                "discards": [[], []],
-                "starter": None,
-                "his_heels": 0,
-                "play": [],
-                "show": [],
-                "scores_after": list(e.scores),
-            }
+            deal = _new_deal(e)
             deals.append(deal)
-        elif deal is None:
-            continue
-        elif k is EventKind.DISCARD:
-            deal["discards"][e.player] = _cards(e.cards)
-        elif k is EventKind.STARTER:
-            deal["starter"] = card_str(e.cards[0])
-        elif k is EventKind.PLAY:
-            deal["play"].append(
-                {
-                    "player": e.player,
-                    "card": card_str(e.cards[-1]),
-                    "count": e.count,
-                    "points": e.points,
-                    "reasons": [r.to_json() for r in e.reasons],
-                }
-            )
-        elif k is EventKind.GO:
-            deal["play"].append({"player": e.player, "go": True})
-        elif k is EventKind.RESET:
-            deal["play"].append({"reset": True})
-        elif k is EventKind.SCORE:
-            reason = e.reasons[0].kind.value
-            if reason == "his heels":
-                deal["his_heels"] = e.points
-            else:
-                deal["play"].append({"player": e.player, "points": e.points, "reason": reason})
-        elif k is EventKind.SHOW:
-            deal["show"].append(
-                {
-                    "player": e.player,
-                    "what": e.what,
-                    "cards": _cards(e.cards[:4]),
-                    "points": e.points,
-                    "breakdown": [r.to_json() for r in e.reasons],
-                }
-            )
-        if deal is not None:
-            deal["scores_after"] = list(e.scores)
+        elif deal is not None:
+            _add_to_deal(deal, e)
+    rules = {} if state.rules.is_standard else {"rules": state.rules.to_json()}
     return {
         "format": RECORD_FORMAT,
         "version": RECORD_VERSION,
         "seed": state.seed,
+        **rules,
         "interactive_cuts": state.interactive_cuts,
         "decisions": [action_str(a) for a in state.decisions],
         "first_cut": first_cut,
@@ -107,7 +119,7 @@ def build_record(state: GameState) -> dict:
         "deals": deals,
         "scores": list(state.scores),
         "winner": state.winner,
-        "game_points": skunk_level(state.scores) if state.winner is not None else 0,
+        "game_points": state.rules.game_points(state.scores) if state.winner is not None else 0,
     }
 
 
@@ -133,8 +145,19 @@ def _first_difference(a: Any, b: Any, path: str = "") -> str | None:
     return None if a == b else f"{path}: {a!r} vs {b!r}"
 
 
-def load_record(record: dict | str) -> GameState:
-    """Replay a record (dict or JSON text) and check it; raises :class:`RecordError`."""
+@dataclass(frozen=True)
+class RecordHeader:
+    """What defines the game a record describes: replaying ``decisions`` must reproduce it."""
+
+    seed: int
+    interactive_cuts: bool
+    rules: Rules
+    decisions: tuple[Any, ...]
+    data: dict
+
+
+def parse_record(record: dict | str | bytes) -> RecordHeader:
+    """Read and check a record's header (dict or JSON text); raises :class:`RecordError`."""
     if isinstance(record, (str, bytes)):
         try:
             record = json.loads(record)
@@ -163,16 +186,26 @@ def load_record(record: dict | str) -> GameState:
     cuts = record.get("interactive_cuts", False)
     if not isinstance(cuts, bool):
         raise RecordError(f"interactive_cuts must be true or false, got {cuts!r}")
+    try:
+        rules = Rules.from_json(record["rules"]) if "rules" in record else STANDARD
+    except RulesError as exc:
+        raise RecordError(f"record rules: {exc}") from None
     decisions = record.get("decisions")
     if not isinstance(decisions, list):
         raise RecordError("record has no list of decisions")
-    state = GameState(seed, interactive_cuts=cuts)
-    for i, text in enumerate(decisions):
-        try:
-            state.apply(parse_action(text))
-        except (CardParseError, IllegalActionError, ValueError) as exc:
-            raise RecordError(f"decision {i} ({text!r}) cannot be replayed: {exc}") from None
+    return RecordHeader(seed, cuts, rules, tuple(decisions), record)
+
+
+def record_action(index: int, text: Any) -> int:
+    """The action id of decision ``index`` of a record; raises :class:`RecordError`."""
+    try:
+        return parse_action(text)
+    except (CardParseError, ValueError) as exc:
+        raise RecordError(f"decision {index} ({text!r}) cannot be replayed: {exc}") from None
+
+
+def check_replay(record: dict, state: State) -> None:
+    """Refuse a record whose account differs from ``state``, the replay of its decisions."""
     diff = _first_difference(build_record(state), record)
     if diff:
         raise RecordError(f"record does not match the replay of its decisions at {diff}")
-    return state

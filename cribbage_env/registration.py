@@ -1,21 +1,22 @@
-"""Register the environments with Gymnasium (and PettingZoo, where it has a registry) at import.
+"""Register the environments with Gymnasium at package import, and with PettingZoo from ``aec``.
 
 Gymnasium 1.x has no plugin auto-discovery, so ``import cribbage_env`` registers the ids; the form
 ``gym.make("cribbage_env:cribbage/Cribbage-v0")`` imports the package first and so always works.
-Entry points are strings: nothing heavy is imported until an env is made.
+Entry points are strings: nothing heavy is imported until an env is made. PettingZoo is optional
+and slow to import, so its ids are registered when :mod:`cribbage_env.aec` is imported.
+
+Rule variants are constructor arguments pinned per id (``CribbageShort-v0``: the game to 61).
 """
 
 from __future__ import annotations
 
-GYM_IDS = {
+GYM_IDS: dict[str, dict[str, str]] = {
     "cribbage/Cribbage-v0": {"episode": "game"},
     "cribbage/CribbageDeal-v0": {"episode": "deal"},
+    "cribbage/CribbageShort-v0": {"episode": "game", "rules": "short"},
 }
 #: PettingZoo ids (``pettingzoo.make("aec", id)``, PettingZoo >= 1.26 has a registry).
-AEC_IDS = {
-    "cribbage/Cribbage-v0": {"episode": "game"},
-    "cribbage/CribbageDeal-v0": {"episode": "deal"},
-}
+AEC_IDS: dict[str, dict[str, str]] = dict(GYM_IDS)
 
 
 def register_gymnasium() -> None:

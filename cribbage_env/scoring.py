@@ -8,9 +8,11 @@ enumerate combinations and are the readable (slower) path; tests check both agre
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import json
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
+from importlib import resources
 from itertools import combinations
 
 from .cards import JACK, RANK, SUIT, VALUE, card_str, cards_str
@@ -63,7 +65,8 @@ class ScoreItem:
 
 # ---------------------------------------------------------------------------------------------
 # Rank-multiset table: key = sum of 5**rank over the cards (counts never exceed 4, so the key is
-# unique). Built once at import from the combinatorial definition (R9.2-R9.4).
+# unique). Computed from the combinatorial definition (R9.2-R9.4) by build_rank_table and shipped
+# as data (building it at import took longer than importing gymnasium).
 
 _POW5 = tuple(5**r for r in range(13))
 #: Key contribution of each card id.
@@ -114,7 +117,8 @@ def _rank_multisets(n: int, start: int = 0) -> Iterable[tuple[int, ...]]:
                 yield ms
 
 
-def _build_table() -> dict[int, int]:
+def build_rank_table() -> dict[int, int]:
+    """The rank table from the definition (what ``data/rank_points.json`` holds)."""
     table: dict[int, int] = {}
     for n in (4, 5):
         for ms in _rank_multisets(n):
@@ -122,8 +126,20 @@ def _build_table() -> dict[int, int]:
     return table
 
 
+def rank_table_json(table: dict[int, int]) -> str:
+    """The shipped file's text: sorted keys and their points, as two lists."""
+    keys = sorted(table)
+    return json.dumps({"keys": keys, "points": [table[k] for k in keys]}, separators=(",", ":"))
+
+
+def _load_rank_table() -> dict[int, int]:
+    """The shipped table (written by ``benchmarks/rank_points_table.py``; a test rebuilds it)."""
+    data = json.loads(resources.files("cribbage_env").joinpath("data/rank_points.json").read_text())
+    return dict(zip(data["keys"], data["points"], strict=True))
+
+
 #: Fifteens + pairs + runs keyed by the rank key of 4 or 5 cards.
-RANK_POINTS: dict[int, int] = _build_table()
+RANK_POINTS: dict[int, int] = _load_rank_table()
 
 #: Flush points (R9.5) indexed ``[crib][state]``; state 0: no four-card flush, 1: four of a suit
 #: but the starter differs, 2: all five of one suit. Shared by :func:`_score_fast` and the batch
@@ -339,27 +355,48 @@ def play_points_fast(seq: list[int], total: int) -> int:
     return pts + run
 
 
+#: How each combination of a show is said, with the running total (R9). The one table of these
+#: phrases: English here (:func:`narrate`), message ids the game translates (``ui.narration``).
+COUNT_PHRASES: dict[ScoreKind, str] = {
+    ScoreKind.FIFTEEN: "fifteen {total}",
+    ScoreKind.PAIR: "a pair is {total}",
+    ScoreKind.RUN: "a run of {n} is {total}",
+    ScoreKind.FLUSH: "a flush of {n} is {total}",
+    ScoreKind.NOBS: "his nobs is {total}",
+}
+#: What a show with no points is called.
+NOTHING_COUNTED = "nineteen (nothing)"
+_OTHER_POINTS = "{points} points"
+
+
+def _english(phrase: str, **values: object) -> str:
+    return phrase.format(**values)
+
+
+def count_lines(items: Iterable[ScoreItem], say: Callable[..., str] = _english) -> list[str]:
+    """Each combination as said aloud with the running total; ``say(phrase, **values)`` fills
+    (and may translate) a phrase of :data:`COUNT_PHRASES`.
+
+    >>> from cribbage_env.cards import parse_cards
+    >>> count_lines(score_hand_breakdown(parse_cards("JH 2C 3C 9S"), parse_cards("4H")[0]))
+    ['fifteen 2', 'fifteen 4', 'a run of 3 is 7', 'his nobs is 8']
+    """
+    lines = []
+    running = 0
+    for item in items:
+        running += item.points
+        phrase = COUNT_PHRASES.get(item.kind, _OTHER_POINTS)
+        lines.append(say(phrase, total=running, n=len(item.cards), points=item.points))
+    return lines
+
+
 def narrate(items: Iterable[ScoreItem]) -> str:
-    """The count as a player says it, with running totals (English; the GUI has catalogs).
+    """The count as a player says it, with running totals (English; the game says it in the
+    player's language with the same phrases, :data:`COUNT_PHRASES`).
 
     >>> from cribbage_env.cards import parse_cards
     >>> narrate(score_hand_breakdown(parse_cards("5H 5D 5C JS"), parse_cards("5S")[0]))[:40]
     'fifteen 2, fifteen 4, fifteen 6, fifteen'
     """
-    parts = []
-    running = 0
-    for item in items:
-        running += item.points
-        if item.kind is ScoreKind.FIFTEEN:
-            parts.append(f"fifteen {running}")
-        elif item.kind is ScoreKind.PAIR:
-            parts.append(f"a pair is {running}")
-        elif item.kind is ScoreKind.RUN:
-            parts.append(f"a run of {len(item.cards)} is {running}")
-        elif item.kind is ScoreKind.FLUSH:
-            parts.append(f"a flush of {len(item.cards)} is {running}")
-        elif item.kind is ScoreKind.NOBS:
-            parts.append(f"one for his nobs is {running}")
-        else:
-            parts.append(f"{item.kind.value} is {running}")
-    return ", ".join(parts) if parts else "nineteen (nothing)"
+    lines = count_lines(items)
+    return ", ".join(lines) if lines else NOTHING_COUNTED

@@ -7,9 +7,14 @@ hand, the crib before the show, the deck order, the seed) can be reached through
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 from .cards import cards_str
-from .engine import Event, EventKind, GameState, Phase
+from .core import STANDARD, EventKind, Phase, Rules
+from .events import Event
+
+if TYPE_CHECKING:  # views read a state through its public fields; they import no engine code
+    from .engine import GameState as State
 
 
 @dataclass(frozen=True)
@@ -35,6 +40,7 @@ class PlayerView:
     goes: tuple[tuple[int, int], ...]  # (player, count when they said go) this deal
     opponent_cards_left: int  # cards the opponent still holds
     winner: int | None
+    rules: Rules = STANDARD  # the target score and skunk lines of this game
 
     @property
     def is_dealer(self) -> bool:
@@ -67,7 +73,8 @@ class PlayerView:
         )
 
 
-def make_view(state: GameState, seat: int) -> PlayerView:
+def make_view(state: State, seat: int) -> PlayerView:
+    """The view of ``seat`` (what :meth:`GameState.view` returns)."""
     if seat not in (0, 1):
         raise ValueError(f"seat must be 0 or 1, got {seat!r}")
     to_act = state.current_player
@@ -92,10 +99,11 @@ def make_view(state: GameState, seat: int) -> PlayerView:
         goes=tuple(state.goes),
         opponent_cards_left=len(state.hands[1 - seat]),
         winner=state.winner,
+        rules=state.rules,
     )
 
 
-def visible_events(state: GameState, seat: int | None) -> list[Event]:
+def visible_events(state: State, seat: int | None) -> list[Event]:
     """The event history as ``seat`` saw it (``None``: a spectator who sees only public events).
 
     Hidden cards are removed: the opponent's deal and discards; the crib stays hidden until
@@ -104,7 +112,7 @@ def visible_events(state: GameState, seat: int | None) -> list[Event]:
     out = []
     for e in state.events:
         if e.kind is EventKind.DEAL:
-            pone = 1 - e.player
+            pone = 1 - cast(int, e.player)  # a DEAL event's player is the dealer
             own = () if seat is None else (e.cards[:6] if seat == pone else e.cards[6:])
             e = Event(e.kind, e.deal, e.player, own, 0, (), e.scores)
         elif e.kind is EventKind.DISCARD and e.player != seat:

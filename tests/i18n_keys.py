@@ -32,10 +32,15 @@ def message_ids() -> dict[str, str]:
             )
             if name in ("tr", "N_") and node.args:
                 found = _literals(node.args[0])
-            elif name == "_who" and len(node.args) >= 3:
+            elif name in ("_who", "who") and len(node.args) >= 3:
                 found = _literals(node.args[1]) + _literals(node.args[2])
             else:
                 continue
             for msgid in found:
                 ids.setdefault(msgid, str(path.relative_to(UI.parent)))
+    # The count of a show is said with the engine's phrases (one table for every narration).
+    from cribbage_env.scoring import COUNT_PHRASES
+
+    for msgid in COUNT_PHRASES.values():
+        ids.setdefault(msgid, "cribbage_env/scoring.py")
     return ids

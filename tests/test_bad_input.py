@@ -206,7 +206,7 @@ MISUSE = [
     ["results", "--csv"],
     ["replay"],
     ["replay", "a.json", "b.json"],
-    ["replay", "a.json", "--lang", "de"],
+    ["replay", "a.json", "--lang", "xx"],
     ["replay", "a.json", "--delay", "soon"],
     ["play", "--opponent", "wizard"],
     ["play", "--watch", "random"],
@@ -219,7 +219,7 @@ MISUSE = [
     ["play", "--size", "10x10"],
     ["play", "--delay", "-1"],
     ["play", "--show-delay", "nan"],
-    ["play", "--lang", "de"],
+    ["play", "--lang", "xx"],
     ["play", "--screenshots", "shots"],
 ]
 

@@ -214,8 +214,16 @@ def test_dead_runs_are_reaped_and_live_ones_kept(tmp_path) -> None:
         assert store.run(live)["status"] == "running"
         assert store.run(dead)["status"] == "interrupted"
     _damage(db, f"UPDATE runs SET heartbeat = {time.time() - 10_000} WHERE id = {live}")
-    with ResultsStore(db) as store:
-        assert store.run(live)["status"] == "interrupted"  # no heartbeat for hours: dead
+    with ResultsStore(db) as store:  # a long serial block: its process runs, so it runs
+        assert store.run(live)["status"] == "running"
+    _damage(db, f"UPDATE runs SET proc = 'another-boot:1' WHERE id = {live}")
+    with ResultsStore(db) as store:  # its pid now names another process (reboot, reuse): dead
+        assert store.run(live)["status"] == "interrupted"
+    _damage(
+        db, f"UPDATE runs SET status = 'running', proc = NULL, host = 'elsewhere' WHERE id = {live}"
+    )
+    with ResultsStore(db) as store:  # another machine's run, silent for hours: dead
+        assert store.run(live)["status"] == "interrupted"
 
 
 def test_stale_temporary_record_files_are_cleaned(tmp_path) -> None:

@@ -44,6 +44,12 @@ def test_the_guides_bot_runs_in_bench_the_env_and_discards(
     done = False
     while not done:
         _, _, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    from my_bot import MyBot
+
+    from agents.bench import run_tournament
+
+    out = run_tournament([MyBot, "random"], games=2, backend="serial")  # the notebook way
+    assert out.status == "complete" and out.summary["pairings"][0]["games"] == 2
     argv = [
         "discards",
         "analyzer",

@@ -156,3 +156,6 @@ def test_cli_saves_to_the_results_store(tmp_path: Path, capsys) -> None:
     assert (tmp_path / "plots" / "discard_strategies.png").read_bytes()[:4] == b"\x89PNG"
     assert cli_main(["results", str(run["id"]), "--db", str(db)]) == 0
     assert "paired differences to the first strategy" in capsys.readouterr().out
+    assert cli_main(["results", "--db", str(db)]) == 0
+    line = capsys.readouterr().out.splitlines()[-1]
+    assert "200/200" in line and "discards: analyzer random" in line

@@ -184,7 +184,9 @@ def test_views_hold_plain_values_only_and_spectators_see_no_hands() -> None:
     g = ce.new_game(12)
     g.apply(g.legal_actions()[0])
     g.apply(g.legal_actions()[0])
-    plain = (int, bool, str, tuple, type(None), ce.Phase)
+    plain = (int, bool, str, tuple, type(None), ce.Phase, ce.Rules)
+    # Rules is a frozen value of ints only (the target and skunk lines), not a reference.
+    assert all(type(getattr(g.rules, f.name)) is int for f in dataclasses.fields(g.rules))
 
     def is_plain(x) -> bool:
         return isinstance(x, plain) and (not isinstance(x, tuple) or all(is_plain(y) for y in x))

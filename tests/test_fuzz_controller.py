@@ -35,7 +35,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 import cribbage_env as ce
 from cribbage_env.actions import CUT_BASE, discard_cards, is_cut, is_discard
-from cribbage_env.engine import WINNING_SCORE, Phase
+from cribbage_env.engine import Phase
 from cribbage_env.invariants import check_state, check_view
 from ui.controller import SAVE_FORMAT, SAVE_VERSION, Mode, TableController
 from ui.i18n import LANGUAGES
@@ -77,6 +77,7 @@ class TableMachine(RuleBasedStateMachine):
                 "format": SAVE_FORMAT,
                 "version": SAVE_VERSION,
                 "seed": seed,
+                "agent_seed": seed,  # pinned: the same choices give the same run (hypothesis)
                 "mode": mode.value,
                 "agents": [None, opponent if mode is Mode.COMPUTER else None],
                 "lang": lang,
@@ -88,7 +89,12 @@ class TableMachine(RuleBasedStateMachine):
             assert self.ctl.decisions == tuple(decisions)
         else:
             self.ctl = TableController(
-                seed, mode=mode, opponent=opponent, lang=lang, interactive_cuts=cuts
+                seed,
+                mode=mode,
+                opponent=opponent,
+                lang=lang,
+                interactive_cuts=cuts,
+                agent_seed=seed,
             )
             assert self.ctl.game == ce.new_game(seed, interactive_cuts=cuts)
         self.rng = np.random.default_rng(seed)
@@ -404,8 +410,8 @@ class TableMachine(RuleBasedStateMachine):
         assert isinstance(c.prompt(), str) and c.prompt()
         if g.is_over:  # R10: the game stops at the win
             event(f"game over ({c.mode.value})")
-            assert max(g.scores) >= WINNING_SCORE > min(g.scores)
-            assert g.scores[g.winner] >= WINNING_SCORE
+            assert max(g.scores) >= g.rules.target > min(g.scores)
+            assert g.scores[g.winner] >= g.rules.target
             assert not c.human_to_act and not c.computer_to_act
             assert c.pending_action is None and not c.can_confirm
             assert len(c.game_over_lines()) >= 2

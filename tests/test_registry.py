@@ -249,6 +249,7 @@ class PlugBot:
 
 
 def throw_last(hand, dealer):
+    """Throws the last two cards dealt."""
     return hand[-2:]
 '''
 
@@ -287,7 +288,8 @@ def test_plugin_agents_build_list_and_explain(fake_plugin: Path, capsys) -> None
     out = capsys.readouterr().out
     line = next(ln for ln in out.splitlines() if ln.strip().startswith("plugbot"))
     assert "plug-in (cribbage-plug)" in line and "Plays the highest legal card" in line
-    assert "parameters: level=2" in out and "throw-last" in out
+    assert "parameters: level=2" in out
+    assert "throw-last  plug-in (cribbage-plug): Throws the last two cards dealt." in out
     assert "cannot load" in next(ln for ln in out.splitlines() if "brokenbot" in ln)
     assert cli_main(["agents", "plugbot"]) == 0
     out = capsys.readouterr().out

@@ -340,3 +340,11 @@ def test_r9_full_distribution_matches_the_published_figures() -> None:
     assert (hist[0], hist[28], hist[29]) == (1_009_008, 76, 4)
     assert hist[19] == hist[25] == hist[26] == hist[27] == 0  # scores no hand can make
     assert round(sum(i * k for i, k in enumerate(hist)) / n, 6) == 4.769152
+
+
+def test_shipped_rank_table_is_the_definition() -> None:
+    """data/rank_points.json (shipped so the import is fast) equals the table built from R9.2-R9.4."""
+    from cribbage_env.scoring import RANK_POINTS, build_rank_table
+
+    assert RANK_POINTS == build_rank_table()
+    assert len(RANK_POINTS) == 1820 + 6175  # multisets of 4 ranks, and of 5 with at most 4 alike

@@ -13,7 +13,7 @@ import pytest
 from cheater_agent import Cheated, CheaterAgent, rebuild
 
 from cribbage_env.engine import Phase
-from ui import controller as controller_module
+from ui import hints
 from ui.controller import Mode, TableController
 
 
@@ -60,13 +60,13 @@ def test_the_cheater_catches_the_old_generator(monkeypatch) -> None:
 
 def test_the_hint_generator_does_not_carry_the_seed(monkeypatch) -> None:
     seen = []
-    original = controller_module._hint_for
+    original = hints.hint_for
 
     def spy(view, rng):
         seen.append(rebuild(view, rng))
         return original(view, rng)
 
-    monkeypatch.setattr(controller_module, "_hint_for", spy)
+    monkeypatch.setattr(hints, "hint_for", spy)
     c = TableController(11, mode=Mode.COMPUTER, opponent="random", interactive_cuts=False)
     while not c.human_to_act or c.phase is not Phase.DISCARD:
         c.step_computer()

@@ -117,7 +117,7 @@ def test_play_without_display_says_so() -> None:
         ["play", "--opponent", "nope"],
         ["play", "--size", "big"],
         ["play", "--screenshots", "x"],
-        ["play", "--lang", "de"],
+        ["play", "--lang", "xx"],
     ],
 )
 def test_play_misuse_exits_2(args: list[str], capsys) -> None:
@@ -190,6 +190,9 @@ def test_autoplay_screenshots_headless(tmp_path: Path) -> None:
     if importlib.util.find_spec("arcade") is None:  # not imported here: the GUI tests need
         pytest.skip("arcade is not installed")  # it imported headless first
     env = dict(os.environ, CRIBBAGE_DATA_DIR=str(tmp_path / "data"))
+    (tmp_path / "data").mkdir()
+    SaveStore(tmp_path / "data").save(TableController(5, mode="hotseat"))  # a person's game
+    before = SaveStore(tmp_path / "data").path.read_bytes()
     shots_dir = str(tmp_path / "shots")
     args = ("--autoplay", "12", "--screenshots", shots_dir, "--seed", "3", "--four-colour")
     r = cribbage("play", *args, "--no-motion", env=env)
@@ -199,7 +202,8 @@ def test_autoplay_screenshots_headless(tmp_path: Path) -> None:
     shots = sorted((tmp_path / "shots").glob("*.png"))
     assert len(shots) >= 4
     assert shots[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert SaveStore(tmp_path / "data").exists()
+    # Autoplay is not the person's game: their autosave is left exactly as it was (issue 15).
+    assert SaveStore(tmp_path / "data").path.read_bytes() == before
 
 
 REAL_LOOP = r"""

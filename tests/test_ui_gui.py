@@ -622,6 +622,35 @@ def test_fresh_seeds_come_from_os_entropy_not_the_clock(window, monkeypatch) -> 
     window.show_menu()
 
 
+def test_continue_asks_before_building_an_agent_named_by_the_save(window, monkeypatch) -> None:
+    """Issue 19 item 6 / issue 15: a planted save naming a model file shows the spec; only the
+    person's second press of Continue builds it."""
+    import json
+
+    from agents.random_agent import RandomAgent
+    from ui import controller as controller_module
+
+    store = window.store
+    data = TableController(8, mode=Mode.COMPUTER, opponent="random").to_save()
+    planted = "maskable_ppo:path=/tmp/planted-model.zip"
+    data["agents"][1] = planted
+    store.path.write_text(json.dumps(data))
+    built = []
+    monkeypatch.setattr(
+        controller_module, "_make_agent", lambda spec: built.append(spec) or RandomAgent()
+    )
+    window.show_menu()
+    window.options.lang = "en"
+    click_id(window, "continue")
+    assert window.ctl is None and built == []
+    assert planted in window.options.message and "trust" in window.options.message
+    assert any(planted in lb.text for lb in window.current_scene().labels)
+    click_id(window, "continue")
+    assert window.ctl is not None and built == [planted]
+    window.show_menu()
+    store.clear()
+
+
 def test_motion_is_short_skippable_and_idle_frames_draw_nothing(window) -> None:
     """With motion on, a decision starts a transition of at most 400 ms; a click anywhere ends
     it at once; once it is over, the event loop's frames draw nothing until the table changes."""
@@ -659,3 +688,18 @@ def test_motion_is_short_skippable_and_idle_frames_draw_nothing(window) -> None:
         assert not drawn  # idle: no redraw, no buffer swap
     finally:
         window.settings.motion = False
+
+
+def test_export_waits_for_the_end_of_a_pass_and_play_game(window) -> None:
+    """Issue 15, leak 2: an exported record shows every hand, so pass and play exports nothing
+    while the game is under way (the button is off, and the action does nothing)."""
+    window.start_table(TableController(6, mode=Mode.HOTSEAT))
+    ctl = window.ctl
+    to_phase(window, Phase.DISCARD)
+    folder = window.store.dir / "exports"
+    before = sorted(folder.glob("*.json")) if folder.exists() else []
+    assert window.current_scene().button("export").enabled is False
+    assert window.current_view.export() is None
+    after = sorted(folder.glob("*.json")) if folder.exists() else []
+    assert after == before and not ctl.game.is_over
+    window.show_menu()

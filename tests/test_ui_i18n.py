@@ -32,7 +32,7 @@ def test_catalog_has_every_key_and_no_stale_ones_R11_8(lang: str) -> None:
     assert not stale, f"{lang}.po has entries no code uses: {stale}"
 
 
-@pytest.mark.parametrize("lang", ["es", "fr"])
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en"])
 def test_every_string_is_translated_R11_8(lang: str) -> None:
     for msgid, e in load_entries(lang).items():
         assert e.msgstr.strip(), f"{lang}: {msgid!r} has an empty translation"
@@ -92,11 +92,46 @@ def test_bad_catalog_is_reported(tmp_path) -> None:
     with pytest.raises(CatalogError, match="cannot read"):
         parse_po(p)
     with pytest.raises(CatalogError, match="no catalog"):
-        Catalog("de")
+        Catalog("xx")  # no such language (any real one may get a catalog)
 
 
 def test_system_language_falls_back_to_english() -> None:
     assert system_language({"LANG": "fr_CA.UTF-8"}) == "fr"
     assert system_language({"LC_ALL": "es_AR.UTF-8", "LANG": "fr_FR"}) == "es"
-    assert system_language({"LANG": "de_DE.UTF-8"}) == "en"
+    assert system_language({"LANG": "xx_XX.UTF-8"}) == "en"
     assert system_language({}) == "en"
+
+
+def test_languages_are_the_catalog_files_each_naming_itself() -> None:
+    """Adding a language is adding ``ui/locale/<code>.po``: the list is read from the files."""
+    from ui.i18n import LANGUAGE_NAMES, LOCALE_DIR
+
+    assert set(LANGUAGES) == {p.stem for p in LOCALE_DIR.glob("*.po")} and LANGUAGES[0] == "en"
+    for lang in LANGUAGES:
+        header = (LOCALE_DIR / f"{lang}.po").read_text(encoding="utf-8")[:500]
+        assert f"Language: {lang}\\n" in header
+        assert LANGUAGE_NAMES[lang] != lang, f"{lang}.po has no Language-Name in its header"
+
+
+def test_a_new_catalog_file_is_a_new_language(tmp_path) -> None:
+    from ui.i18n import LOCALE_DIR, catalog_names
+
+    for p in LOCALE_DIR.glob("*.po"):
+        (tmp_path / p.name).write_text(p.read_text(encoding="utf-8"), encoding="utf-8")
+    de = (LOCALE_DIR / "es.po").read_text(encoding="utf-8")
+    de = de.replace("Language: es\\n", "Language: de\\n").replace("Español", "Deutsch")
+    (tmp_path / "de.po").write_text(de, encoding="utf-8")
+    assert catalog_names(tmp_path) == {"en": "English", "de": "Deutsch", "es": "Español",
+                                       "fr": "Français"}  # fmt: skip
+
+
+@pytest.mark.parametrize("command", ["play", "replay"])
+def test_every_lang_option_offers_every_catalog(command: str) -> None:
+    import argparse
+    import importlib
+
+    mod = importlib.import_module(f"ui.cmd_{command}")
+    p = argparse.ArgumentParser()
+    mod.add_arguments(p)
+    (action,) = [a for a in p._actions if "--lang" in a.option_strings]
+    assert tuple(action.choices) == LANGUAGES

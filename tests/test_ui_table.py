@@ -258,3 +258,22 @@ def test_pegs_walk_hole_by_hole_and_leapfrog() -> None:
     assert all(b - a in (0, 1) for a, b in zip(seen, seen[1:], strict=False))
     assert set(range(31, 43)) <= set(seen)
     assert w.duration <= MAX_SECONDS
+
+
+def test_count_and_who_said_go_stay_in_sight() -> None:
+    """During the play the count is always on the table, and after a Go a line under it says
+    who said it, until the count starts again."""
+    found = 0
+    for c, _, scene in _games(3):
+        if c.game.phase.name != "PLAY" or c.show_running:
+            continue
+        tags = [lb.tag for lb in scene.labels]
+        assert "count" in tags
+        view = c.view(c.bottom_seat)
+        go = [lb.text for lb in scene.labels if lb.tag == "go" and " — " in lb.text]
+        if any(view.go_said):
+            assert go and all(c.name(p) in go[0] for p in (0, 1) if view.go_said[p])
+            found += 1
+        else:
+            assert not go
+    assert found >= 2

@@ -74,7 +74,7 @@ def _bench(here: Path, backend: str, capsys) -> dict:
         str(here / f"{backend}.sqlite"),
         "--json",
     ]
-    if backend == "pool":
+    if backend != "serial":
         argv += ["--workers", "2"]
     assert cli_main(argv) == 0
     return json.loads(capsys.readouterr().out)
@@ -91,6 +91,13 @@ def test_bench_serial_and_pool_play_the_same_games(here: Path, capsys) -> None:
 
     with ResultsStore(here / "serial.sqlite") as a, ResultsStore(here / "pool.sqlite") as b:
         assert [g.moves for g in a.games(1)] == [g.moves for g in b.games(1)]
+
+
+@pytest.mark.slow
+def test_bench_on_ray_finds_the_users_module_too(here: Path, capsys) -> None:
+    """Local Ray workers resolve the spec themselves, from the driver's folder."""
+    pytest.importorskip("ray")
+    assert _bench(here, "ray", capsys)["pairings"] == _bench(here, "serial", capsys)["pairings"]
 
 
 def test_play_opponent_and_watch_take_the_users_agent(here: Path) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable
+from pathlib import Path
 
 
 def whole_number(minimum: int, what: str, maximum: int | None = None) -> Callable[[str], int]:
@@ -53,3 +54,20 @@ def seconds(text: str) -> float:
     if not (value >= 0 and math.isfinite(value)):
         raise argparse.ArgumentTypeError(f"expected a number of seconds >= 0, got {text!r}")
     return value
+
+
+def output_folder_problem(path: Path | None) -> str | None:
+    """Why ``path`` cannot take output files (``--screenshots DIR``), or None; it is created.
+
+    >>> output_folder_problem(Path("/dev/null"))
+    '/dev/null is a file, not a folder'
+    """
+    if path is None:
+        return None
+    if path.exists() and not path.is_dir():
+        return f"{path} is a file, not a folder"
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"cannot create the folder {path}: {exc.strerror or exc}"
+    return None

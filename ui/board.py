@@ -16,11 +16,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cribbage_env.core import STANDARD
+
 BOARD_HOLES = 120  # holes per track; the game hole is hole 121
 STREET = 30  # holes per street
 GROUP = 5  # holes per group
-SKUNK_LINE = 91  # first hole past the skunk line (a loser below it is skunked)
-DOUBLE_SKUNK_LINE = 61  # first hole past the double-skunk line
+SKUNK_LINE = STANDARD.skunk  # first hole past the skunk line (a loser below it is skunked)
+DOUBLE_SKUNK_LINE = STANDARD.double_skunk  # first hole past the double-skunk line
 NUMBERED = tuple(range(10, BOARD_HOLES + 1, 10))  # holes with a number beside them
 
 _BOTTOM = 40  # room for the start holes and the game hole

@@ -16,6 +16,9 @@ COMMANDS: dict[str, str] = {
     "bench": "run a self-play tournament between agents",
     "results": "list and compare saved tournament runs",
     "replay": "replay a game record on the table or as text",
+    "equity": "the chance of winning from a board position",
+    "review": "rate every decision of a game by the winning chance it lost",
+    "stats": "your record from the game history (wins, skunks, points, error rate)",
     "agents": "list the agents (built-in, plug-in) and their parameters",
     "discards": "compare discard strategies on the same deals",
 }
@@ -42,15 +45,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        parser.print_help(sys.stderr)
-        return 2
-    if args._module is None:
-        print(f"cribbage: '{args.command}' is not available in this build", file=sys.stderr)
-        return 2
-    try:
+    try:  # Ctrl-C while the subcommands import (a second or so) is an interruption too
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if args.command is None:
+            parser.print_help(sys.stderr)
+            return 2
+        if args._module is None:
+            print(f"cribbage: '{args.command}' is not available in this build", file=sys.stderr)
+            return 2
         return int(args._module.run(args) or 0)
     except KeyboardInterrupt:
         print("cribbage: interrupted", file=sys.stderr)

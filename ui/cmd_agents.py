@@ -50,6 +50,20 @@ def _info_json(i: AgentInfo) -> dict:
     }
 
 
+def _plugin_summary(ep) -> str:
+    """``plug-in (dist): first line of its docstring`` (or why it does not load)."""
+    import inspect
+
+    from agents.registry import load_plugin
+
+    dist = getattr(getattr(ep, "dist", None), "name", None) or ep.value
+    try:
+        doc = inspect.getdoc(load_plugin(ep, "discard strategy")) or "(no description)"
+    except AgentSpecError as exc:
+        doc = f"(cannot load: {exc})"
+    return f"plug-in ({dist}): {doc.splitlines()[0]}"
+
+
 def _listing(infos: list[AgentInfo]) -> str:
     from agents.discard_bench import BUILTIN
     from agents.registry import DISCARD_GROUP, plugins
@@ -74,11 +88,7 @@ def _listing(infos: list[AgentInfo]) -> str:
     ]
     names = {
         **BUILTIN,
-        **{
-            n: f"plug-in ({ep.value})"
-            for n, ep in plugins(DISCARD_GROUP).items()
-            if n not in BUILTIN
-        },
+        **{n: _plugin_summary(ep) for n, ep in plugins(DISCARD_GROUP).items() if n not in BUILTIN},
     }
     ws = max(len(n) for n in names)
     lines += [f"  {n:<{ws}}  {d}" for n, d in names.items()]

@@ -11,13 +11,14 @@ import sys
 from pathlib import Path
 
 from . import argtypes
+from .i18n import LANGUAGES
 
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 
 
 USAGE = (
     "usage: cribbage play [--opponent easy|medium|hard|expert|SPEC] [--hotseat] [--seed N] "
-    "[--lang es|fr|en] [--fullscreen] [--watch A B] [--autoplay N [--screenshots DIR]] "
+    f"[--lang {'|'.join(LANGUAGES)}] [--fullscreen] [--watch A B] [--autoplay N [--screenshots DIR]] "
     "[--size WxH] [--data-dir DIR] [--four-colour] [--no-motion]"
 )
 
@@ -47,7 +48,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--lang",
-        choices=("es", "fr", "en"),
+        choices=LANGUAGES,
         default=None,
         help="language (default: from the system locale, else English)",
     )
@@ -128,10 +129,55 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def run(args: argparse.Namespace) -> int:
-    from agents import AgentSpecError
+def _autosave(args: argparse.Namespace, store_class, *, own_game: bool):
+    """(store, problem): the person's autosave, or None for a game that is not theirs (headless
+    autoplay, two agents watched), so such a run never touches their saved game. A folder that
+    cannot be used, or that another open game holds, leaves a read-only store and says why."""
+    if not own_game:
+        return None, None
+    store = store_class(args.data_dir)
+    return store, store.open()
 
-    from .i18n import system_language
+
+def _not_saved(ctl) -> None:
+    """The on_change of a table that must not write the autosave."""
+
+
+def first_table(args: argparse.Namespace, store, *, opponent: str, watch, lang: str):
+    """The table the command opens on, or None for the start screen.
+
+    Two agents watched and headless autoplay never write the autosave (``store`` is None for
+    them); a game against a custom ``--opponent`` spec is autosaved only when no saved game is
+    in progress, which is the person's and is never overwritten (issue 15)."""
+    from .controller import Mode, TableController
+    from .seeds import new_game_seed
+
+    headless = args.autoplay is not None
+    seed = args.seed
+    if seed is None:  # a fresh game each time; headless autoplay stays reproducible
+        seed = 0 if headless else new_game_seed()
+    # Headless autoplay is a reproducible demo: its agents' seed is pinned (no secret to keep).
+    agent_seed = 0 if headless else None
+    if watch:
+        return TableController(seed, mode="watch", agents=watch, lang=lang, agent_seed=agent_seed)
+    if not headless and args.opponent in LEVEL_NAMES:
+        return None
+    mode = Mode.HOTSEAT if args.hotseat else Mode.COMPUTER
+    ctl = TableController(seed, mode=mode, opponent=opponent, lang=lang, agent_seed=agent_seed)
+    if store is None or store.exists():
+        if store is not None:
+            print(
+                f"cribbage play: a saved game is in progress in {store.dir}; this game is not "
+                "autosaved (run `cribbage play` and press Continue to go back to it)",
+                file=sys.stderr,
+            )
+        ctl.on_change = _not_saved
+    return ctl
+
+
+def _check(args: argparse.Namespace):
+    """(size, opponent spec, watch specs, pilot spec), or the exit code of a usage error."""
+    from agents import AgentSpecError
 
     try:
         size = _size(args.size)
@@ -142,26 +188,44 @@ def run(args: argparse.Namespace) -> int:
         return _usage(str(exc))
     if args.screenshots is not None and args.autoplay is None:
         return _usage("--screenshots needs --autoplay N")
-    lang = args.lang or system_language()
-    headless = args.autoplay is not None
+    problem = argtypes.output_folder_problem(args.screenshots)
+    if problem:
+        return _usage(f"--screenshots {problem}")
+    return size, opponent, watch, pilot
 
+
+def _gui_ready(headless: bool) -> bool:
+    """Arcade and a display (or headless GL) are there; else say what is missing."""
     from .gui import DisplayUnavailable, prepare
 
     try:
         prepare(headless=headless)
     except DisplayUnavailable as exc:
         print(f"cribbage play: {exc}", file=sys.stderr)
-        return 1
+        return False
     try:
         import arcade  # noqa: F401
     except ImportError:
         print(
             "cribbage play: the game needs Arcade: pip install 'cribbage-env[gui]'", file=sys.stderr
         )
+        return False
+    return True
+
+
+def run(args: argparse.Namespace) -> int:
+    from .i18n import Catalog, system_language
+
+    checked = _check(args)
+    if isinstance(checked, int):
+        return checked
+    size, opponent, watch, pilot = checked
+    lang = args.lang or system_language()
+    headless = args.autoplay is not None
+    if not _gui_ready(headless):
         return 1
-    from .controller import TableController
-    from .gui.app import GameWindow, Settings, autoplay
-    from .saves import SaveStore
+    from .autosave import SaveStore
+    from .gui.app import GameWindow, Settings
     from .scene import StartOptions
 
     level = args.opponent if args.opponent in LEVEL_NAMES else "medium"
@@ -175,7 +239,13 @@ def run(args: argparse.Namespace) -> int:
         motion=not (headless or args.no_motion),
         four_colour=args.four_colour,
     )
-    store = SaveStore(args.data_dir) if not watch else None
+    store, problem = _autosave(args, SaveStore, own_game=not (watch or headless))
+    if problem:
+        print(
+            f"cribbage play: autosave is off: {problem}; you can play, but the game is not saved",
+            file=sys.stderr,
+        )
+        options.message = Catalog(lang).tr("Autosave is off: {error}", error=problem)
     try:
         window = GameWindow(
             settings=settings, store=store, options=options, fullscreen=args.fullscreen, size=size
@@ -183,42 +253,28 @@ def run(args: argparse.Namespace) -> int:
     except Exception as exc:  # noqa: BLE001 - no GL / no display: say so, no traceback
         print(f"cribbage play: cannot open a window: {exc}", file=sys.stderr)
         return 1
-    seed = args.seed
-    if seed is None:  # a fresh game each time; headless autoplay stays reproducible
-        from .seeds import new_game_seed
-
-        seed = 0 if headless else new_game_seed()
-    # Headless autoplay is a reproducible demo: its agents' seed is pinned (no secret to keep).
-    agent_seed = 0 if headless else None
-    if watch:
-        window.start_table(
-            TableController(seed, mode="watch", agents=watch, lang=lang, agent_seed=agent_seed)
-        )
-    elif headless or args.opponent not in LEVEL_NAMES:
-        from .controller import Mode
-
-        window.start_table(
-            TableController(
-                seed,
-                mode=Mode.HOTSEAT if args.hotseat else Mode.COMPUTER,
-                opponent=opponent,
-                lang=lang,
-                agent_seed=agent_seed,
-            )
-        )
+    ctl = first_table(args, store, opponent=opponent, watch=watch, lang=lang)
+    if ctl is not None:
+        window.start_table(ctl)
     if headless:
-        shots = autoplay(window, args.autoplay, args.screenshots, pilot=pilot, seed=seed)
-        ctl = window.ctl
-        if ctl is not None:
-            print(
-                f"played {len(ctl.decisions)} decisions; scores {ctl.game.scores}"
-                + (f"; winner {ctl.name(ctl.game.winner)}" if ctl.game.is_over else "")
-            )
-        if args.screenshots is not None:
-            print(f"saved {len(shots)} screenshots in {args.screenshots}")
-        window.close()
-        return 0
+        return _autoplay(window, args, ctl.seed if ctl is not None else 0, pilot)
     import arcade
 
     arcade.run()
+    return 0
+
+
+def _autoplay(window, args: argparse.Namespace, seed: int, pilot: str) -> int:
+    from .gui.app import autoplay
+
+    shots = autoplay(window, args.autoplay, args.screenshots, pilot=pilot, seed=seed)
+    ctl = window.ctl
+    if ctl is not None:
+        print(
+            f"played {len(ctl.decisions)} decisions; scores {ctl.game.scores}"
+            + (f"; winner {ctl.name(ctl.game.winner)}" if ctl.game.is_over else "")
+        )
+    if args.screenshots is not None:
+        print(f"saved {len(shots)} screenshots in {args.screenshots}")
+    window.close()
     return 0

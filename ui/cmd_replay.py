@@ -7,15 +7,15 @@ refused with a clear message and a non-zero exit; the file is only ever read.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 import cribbage_env as ce
-from cribbage_env.engine import EventKind
+from cribbage_env.equity import EquityError, state_target, win_probability
 
-from .controller import PLAY_REASONS, SHOW_LINES, card_label
-from .i18n import N_, Catalog, system_language
+from . import argtypes, narration
+from .files import UnreadableFile, parse_json, read_text
+from .i18n import LANGUAGES, Catalog, system_language
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -23,13 +23,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--text", action="store_true", help="print the game deal by deal instead")
     p.add_argument(
         "--lang",
-        choices=("es", "fr", "en"),
+        choices=LANGUAGES,
         default=None,
         help="language (default: from the system locale, else English)",
     )
     p.add_argument(
         "--delay",
-        type=float,
+        type=argtypes.seconds,
         default=0.8,
         metavar="SECONDS",
         help="pause between decisions on the table (default 0.8)",
@@ -43,7 +43,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--every",
-        type=int,
+        type=argtypes.positive_int,
         default=1,
         metavar="N",
         help="with --screenshots: keep one decision in N (default 1)",
@@ -51,138 +51,57 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def load(path: Path) -> ce.GameState:
-    """The game of a record file; raises ValueError with a message for anything wrong."""
+    """The game of a record file; raises ValueError with a message for anything wrong.
+
+    Only a regular file of at most :data:`ui.files.MAX_BYTES` is read (``/dev/zero``, a FIFO or
+    a 100 MB file is refused without reading it whole)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"cannot read {path}: {exc}") from None
+        text = read_text(path, what="game record")
+    except UnreadableFile as exc:
+        raise ValueError(str(exc)) from None
     try:
-        return ce.GameState.from_record(_record_of_history_file(text))
+        data = parse_json(text)
+    except UnreadableFile as exc:
+        raise ValueError(f"{path} is not a valid game record: record is {exc}") from None
+    try:
+        return ce.GameState.from_record(_record_of_history_file(data))  # type: ignore[arg-type]
     except ce.RecordError as exc:
         raise ValueError(f"{path} is not a valid game record: {exc}") from None
 
 
-def _record_of_history_file(text: str) -> str | dict:
+def _record_of_history_file(data: object) -> object:
     """A finished game in the table's ``history/`` folder holds its record under ``"record"``:
     replay that; anything else is handed to the record loader unchanged."""
-    if '"cribbage-env/autosave"' not in text:
-        return text
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        return text
-    if isinstance(data, dict) and isinstance(data.get("record"), dict):
+    if (
+        isinstance(data, dict)
+        and data.get("format") == "cribbage-env/autosave"
+        and isinstance(data.get("record"), dict)
+    ):
         return data["record"]
-    return text
+    return data
+
+
+def _chance_lines(scores: tuple[int, int], dealer: int, cat: Catalog, target: int) -> list[str]:
+    """Both players' winning chances as a deal starts, from the equity table (none for a
+    target without a table)."""
+    try:
+        p0 = win_probability(scores[0], scores[1], dealer=dealer == 0, target=target)
+    except EquityError:
+        return []
+    a = round(100 * p0)
+    return ["  " + cat.tr("Winning chance: {a}% – {b}%", a=a, b=100 - a)]
 
 
 def game_text(g: ce.GameState, cat: Catalog) -> str:
-    """Deal-by-deal account of a game with every score explained."""
-    tr = cat.tr
-
-    def name(p: int) -> str:
-        return tr("Player {n}", n=p + 1)
-
-    def cards(cs) -> str:
-        return " ".join(card_label(c, cat) for c in cs)
-
-    def reasons(items) -> str:
-        return ", ".join(
-            tr(PLAY_REASONS.get(r.kind, N_("{points} points")), n=len(r.cards), points=r.points)
-            for r in items
-        )
-
-    out = [tr("Game record: seed {seed}, {n} decisions", seed=g.seed, n=len(g.decisions))]
-    for e in g.events:
-        k = e.kind
-        sc = f"[{e.scores[0]}–{e.scores[1]}]"
-        if k is EventKind.CUT_FOR_DEAL:
-            out.append(tr("{name} cuts {card}", name=name(e.player), card=cards(e.cards)))
-        elif k is EventKind.CUT_TIE:
-            out.append(tr("Tie: both cut the same rank. Cut again."))
-        elif k is EventKind.FIRST_DEALER:
-            out.append(tr("{name} cut lower and deals first", name=name(e.player)))
-        elif k is EventKind.DEAL:
-            out.append("")
-            out.append(tr("Deal {n}: {name} deals", n=e.deal + 1, name=name(e.player)))
-            pone = 1 - e.player
-            out.append("  " + tr("{name}'s hand", name=name(pone)) + ": " + cards(e.cards[:6]))
-            out.append("  " + tr("{name}'s hand", name=name(e.player)) + ": " + cards(e.cards[6:]))
-        elif k is EventKind.DISCARD:
-            out.append(
-                "  "
-                + tr("{name} puts two cards in the crib", name=name(e.player))
-                + ": "
-                + cards(e.cards)
-            )
-        elif k is EventKind.STARTER:
-            out.append("  " + tr("Starter: {card}", card=cards(e.cards)))
-        elif k is EventKind.PLAY:
-            line = tr(
-                "{name} plays {card} ({count})",
-                name=name(e.player),
-                card=cards(e.cards[-1:]),
-                count=e.count,
-            )
-            if e.points:
-                line += f" — {reasons(e.reasons)} {sc}"
-            out.append("    " + line)
-        elif k is EventKind.GO:
-            out.append("    " + tr("{name} says Go", name=name(e.player)))
-        elif k is EventKind.SCORE:
-            out.append(
-                "    "
-                + tr("{name}: {what}", name=name(e.player), what=reasons(e.reasons))
-                + f" {sc}"
-            )
-        elif k is EventKind.SHOW:
-            title = tr(
-                N_("{name}'s crib") if e.what == "crib" else N_("{name}'s hand"),
-                name=name(e.player),
-            )
-            running = 0
-            said = []
-            for r in e.reasons:
-                running += r.points
-                said.append(
-                    tr(
-                        SHOW_LINES.get(r.kind, N_("{points} points")),
-                        total=running,
-                        n=len(r.cards),
-                        points=r.points,
-                    )
-                )
-            total = (
-                tr("{title}: {points} points", title=title, points=e.points)
-                if e.points
-                else tr("{title}: nineteen (nothing)", title=title)
-            )
-            out.append(
-                f"  {title}: {cards(e.cards[:4])} + {cards(e.cards[4:])}"
-                + (f" — {', '.join(said)}" if said else "")
-            )
-            out.append(f"    {total} {sc}")
-        elif k is EventKind.GAME_OVER:
-            out.append("")
-            out.append(
-                tr("{name} wins!", name=name(e.player))
-                + " "
-                + tr("Final score: {a} – {b}", a=g.scores[0], b=g.scores[1])
-            )
-            level = ce.skunk_level(g.scores)
-            if level > 1:
-                out.append(
-                    tr(
-                        N_("Skunk! ({points} game points)")
-                        if level == 2
-                        else N_("Double skunk! ({points} game points)"),
-                        points=level,
-                    )
-                )
-    if not g.is_over:
-        out.append("")
-        out.append(tr("Game not finished: {a} – {b}", a=g.scores[0], b=g.scores[1]))
-    return "\n".join(out)
+    """Deal-by-deal account of a game with every score explained (see :mod:`ui.narration`),
+    with both players' winning chances as each deal starts."""
+    target = state_target(g)
+    return narration.game_text(
+        g,
+        cat,
+        g.rules.game_points(g.scores),
+        deal_notes=lambda e: _chance_lines(e.scores, e.player, cat, target),
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -197,8 +116,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     from .gui import DisplayUnavailable, prepare
 
-    if args.every < 1:
-        print("cribbage replay: --every must be at least 1", file=sys.stderr)
+    problem = argtypes.output_folder_problem(args.screenshots)
+    if problem:
+        print(f"cribbage replay: --screenshots {problem}", file=sys.stderr)
         return 2
     try:
         prepare(headless=args.screenshots is not None)

@@ -41,14 +41,20 @@ def _err(msg: str) -> None:
     print(f"cribbage results: {msg}", file=sys.stderr)
 
 
+def _is_finished_discards(r: dict) -> bool:
+    return r["params"].get("kind") == "discards" and r["status"] == "complete"
+
+
 def _list_row(r: dict) -> dict:
     return {
         "id": r["id"],
         "created": r["created"],
         "status": r["status"],
-        "agents": " ".join(r["agents"]),
+        "agents": ("discards: " if r["params"].get("kind") == "discards" else "")
+        + " ".join(r["agents"]),
         "games_per_pairing": r["games"],
-        "games_done": r["games_done"],
+        # a `cribbage discards` run saves deals, not games: all of them once it is complete
+        "games_done": r["games"] if _is_finished_discards(r) else r["games_done"],
         "games_planned": r["games"] * len(r["params"].get("pairings", [None])),
         "seed": r["seed"],
         "duplicate": r["duplicate"],

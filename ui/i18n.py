@@ -1,7 +1,10 @@
 """Translations for every visible string of the game (RULES R11.8), gettext style.
 
 Catalogs are plain ``.po`` files in ``ui/locale/<lang>.po`` (shipped as package data and read with
-a small parser, so no compile step and no system gettext are needed). A message id is the English
+a small parser, so no compile step and no system gettext are needed). Languages are data: the
+list of languages is the list of catalog files, and each names its language in its header
+(``Language-Name: Español``), so adding a language is adding one catalog; every ``--lang``
+option, the start screen and the completeness tests read :data:`LANGUAGES`. A message id is the English
 text with ``{placeholders}``; code marks literal ids with :func:`N_` or looks them up with
 :meth:`Catalog.tr`, which is what the catalog test scans for.
 
@@ -20,10 +23,28 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-LANGUAGES: tuple[str, ...] = ("en", "es", "fr")
-LANGUAGE_NAMES = {"en": "English", "es": "Español", "fr": "Français"}
 LOCALE_DIR = Path(__file__).with_name("locale")
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_HEADER_NAME = re.compile(r'^msgstr "(?:[^"]*\\n)?Language-Name: ([^"\\]+)', re.MULTILINE)
+
+
+def catalog_names(locale_dir: Path = LOCALE_DIR) -> dict[str, str]:
+    """Language code -> its own name, one per catalog file ``<code>.po`` (header
+    ``Language-Name``; the code itself if the header has none), English first.
+
+    >>> catalog_names()["es"]
+    'Español'
+    """
+    names = {}
+    for path in sorted(locale_dir.glob("*.po"), key=lambda p: (p.stem != "en", p.stem)):
+        found = _HEADER_NAME.search(path.read_text(encoding="utf-8")[:2000])
+        names[path.stem] = found.group(1).strip() if found else path.stem
+    return names
+
+
+#: The languages with a catalog, and each one's name in itself.
+LANGUAGE_NAMES: dict[str, str] = catalog_names()
+LANGUAGES: tuple[str, ...] = tuple(LANGUAGE_NAMES)
 
 
 class CatalogError(ValueError):
@@ -54,6 +75,13 @@ def _unquote(s: str, path: Path, lineno: int) -> str:
     return body.replace('\\"', '"').replace("\\n", "\n").replace("\\\\", "\\")
 
 
+def _flags(comment: str) -> set[str]:
+    """The flags of a ``#,`` comment line (other comments have none)."""
+    if not comment.startswith("#,"):
+        return set()
+    return {f.strip() for f in comment[2:].split(",")}
+
+
 def parse_po(path: Path) -> dict[str, Entry]:
     """Read a ``.po`` file (msgid/msgstr pairs, continuation lines, ``#,`` flags)."""
     entries: dict[str, Entry] = {}
@@ -78,10 +106,8 @@ def parse_po(path: Path) -> dict[str, Entry]:
         line = raw.strip()
         if not line:
             continue
-        if line.startswith("#,"):
-            pending_flags |= {f.strip() for f in line[2:].split(",")}
-        elif line.startswith("#"):
-            continue
+        if line.startswith("#"):
+            pending_flags |= _flags(line)
         elif line.startswith("msgid "):
             flush()
             msgid, target = _unquote(line[6:], path, lineno), "id"

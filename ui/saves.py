@@ -1,135 +1,162 @@
-"""Autosave and history of games played at the table (nothing lost if the window or machine dies).
+"""The saved game's format: what a save holds and how it is checked before anything is built.
 
-The current game is written after every decision with an atomic replace (temp file, fsync,
-rename, fsync of the directory), so a kill at any moment leaves either the previous save or the
-new one, never a torn file. Finished games move to ``history/``. Reading never modifies a file:
-a corrupt save is reported with :class:`~ui.controller.SaveError` and left as it was.
+A save holds the seed, the agent seed, the seats, the language, every decision (the redo tail
+too) and the cursor (:func:`save_data`); :func:`read_save` checks every field and says what is
+wrong (:class:`SaveError`). The autosave file itself, its folder, lock and history are
+:mod:`ui.autosave`'s.
 
-The directory is ``$CRIBBAGE_DATA_DIR`` if set (tests), else ``$XDG_DATA_HOME/cribbage-env``,
-else ``~/.local/share/cribbage-env``.
+Nothing in a save runs code without the person's word: a seat whose agent would import code or
+read a file (anything but the built-in levels and agents with plain parameters) raises
+:class:`UntrustedSave` naming it, and is accepted only when the caller passes it back as trusted
+(the start screen asks first).
 """
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
-import time
-from pathlib import Path
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from .controller import SaveError, TableController
+if TYPE_CHECKING:
+    from .controller import TableController
 
-AUTOSAVE_NAME = "autosave.json"
+SAVE_FORMAT = "cribbage-env/autosave"
+SAVE_VERSION = 1
+MODES = ("computer", "hotseat", "watch")
+#: Seeds a save may hold (the results store's 64-bit integers).
+MAX_SEED = 2**63 - 1
+#: Built-in agents that neither import code of their own choosing nor read files.
+SAFE_AGENTS = ("random", "novice", "greedy", "expectimax", "expert")
+_PLAIN_VALUE = re.compile(r"[A-Za-z0-9_.+-]{0,40}\Z")
 
 
-def data_dir(env: dict[str, str] | None = None) -> Path:
-    """Where saves live (see the module docstring).
+class SaveError(ValueError):
+    """A saved game that cannot be read or does not replay; the file is left as it was."""
 
-    >>> str(data_dir({"CRIBBAGE_DATA_DIR": "/tmp/x"}))
-    '/tmp/x'
-    >>> str(data_dir({"XDG_DATA_HOME": "/d", "HOME": "/h"}))
-    '/d/cribbage-env'
+
+class UntrustedSave(SaveError):
+    """A save whose seats name agents that would run code or read files (shown, then confirmed)."""
+
+    def __init__(self, specs: tuple[str, ...]) -> None:
+        self.specs = specs
+        super().__init__(
+            "the saved game names an agent that runs code or reads a file: " + ", ".join(specs)
+        )
+
+
+def trusted_spec(spec: object) -> bool:
+    """May an agent spec read from a file be built without asking (built-in, plain values)?
+
+    >>> trusted_spec("greedy"), trusted_spec("expert:sims=200"), trusted_spec("hard")
+    (True, True, True)
+    >>> trusted_spec("maskable_ppo:path=/tmp/m.zip"), trusted_spec("my_bot:Bot")
+    (False, False)
     """
-    env = os.environ if env is None else env
-    if env.get("CRIBBAGE_DATA_DIR"):
-        return Path(env["CRIBBAGE_DATA_DIR"])
-    if env.get("XDG_DATA_HOME"):
-        return Path(env["XDG_DATA_HOME"]) / "cribbage-env"
-    home = env.get("HOME") or str(Path.home())
-    return Path(home) / ".local" / "share" / "cribbage-env"
+    from agents import LEVELS
+
+    if not isinstance(spec, str) or len(spec) > 200:
+        return False
+    name, _, rest = spec.strip().partition(":")
+    if name.lower() not in SAFE_AGENTS and name.lower() not in LEVELS:
+        return False
+    for part in filter(None, rest.split(",")):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip().isidentifier() or not _PLAIN_VALUE.match(value.strip()):
+            return False
+    return True
 
 
-def atomic_write_json(path: Path, data: dict, *, durable: bool = True) -> None:
-    """Write JSON so that readers see the old or the new file, never a partial one.
+# ------------------------------------------------------------------------------ the format
+def save_data(ctl: TableController) -> dict:
+    """Everything needed to resume: seeds, seats, decisions (with the redo tail), cursor."""
+    history = ctl.history
+    return {
+        "format": SAVE_FORMAT,
+        "version": SAVE_VERSION,
+        "seed": ctl.seed,
+        "agent_seed": ctl.agent_seed,
+        "mode": ctl.mode.value,
+        "agents": [s.spec for s in ctl.seats],
+        "lang": ctl.lang,
+        "decisions": [_action_str(a) for a in history.actions],
+        "cursor": history.cursor,
+        "finished": ctl.game.is_over,
+    }
 
-    ``durable=False`` skips the fsyncs (still atomic against crashes of the process, not of the
-    machine); only tests that hammer the save use it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+
+def _action_str(action: int) -> str:
+    import cribbage_env as ce
+
+    return ce.action_str(action)
+
+
+def _int_field(value: object, name: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise SaveError(f"saved {name} must be an integer from {low} to {high}, got {value!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """The checked fields of a save."""
+
+    seed: int
+    mode: str
+    agents: tuple[str | None, str | None]
+    lang: str
+    actions: tuple[int, ...]
+    cursor: int
+    agent_seed: int | None  # saves written before issue 15 have none: a fresh one is drawn
+
+
+def _check_header(data: object) -> dict:
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise SaveError("not a cribbage-env saved game")
+    if data.get("version") != SAVE_VERSION:
+        raise SaveError(
+            f"saved game version {data.get('version')!r} is not supported "
+            f"(this version reads {SAVE_VERSION})"
+        )
+    return data
+
+
+def read_save(data: object, *, trusted: Collection[str] = ()) -> SavedGame:
+    """The fields of a save, checked: :class:`SaveError` says what is wrong, and
+    :class:`UntrustedSave` names seats that would run code or read files (not in ``trusted``)."""
+    import cribbage_env as ce
+
+    from .i18n import LANGUAGES
+
+    d = _check_header(data)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, ensure_ascii=False, indent=1)
-            f.flush()
-            if durable:
-                os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    if not durable:
-        return
-    try:
-        dfd = os.open(path.parent, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dfd)
-    finally:
-        os.close(dfd)
+        mode, agents = d["mode"], d["agents"]
+        actions = tuple(ce.parse_action(t) for t in d["decisions"])
+        seed, cursor, lang = d["seed"], d["cursor"], d.get("lang", "en")
+        agent_seed = d.get("agent_seed")
+    except (KeyError, ValueError, TypeError) as exc:
+        raise SaveError(f"saved game is incomplete or malformed: {exc}") from None
+    if mode not in MODES:
+        raise SaveError(f"saved game is incomplete or malformed: {mode!r} is not a mode")
+    _int_field(seed, "seed", 0, MAX_SEED)
+    if not isinstance(agents, list) or len(agents) != 2:
+        raise SaveError("saved game must name two seats")
+    _int_field(cursor, "cursor", 0, len(actions))
+    seats = {"computer": agents[1:], "watch": agents}.get(mode, [])
+    doubtful = tuple(str(s) for s in seats if not trusted_spec(s) and s not in trusted)
+    if doubtful:
+        raise UntrustedSave(doubtful)
+    lang = lang if lang in LANGUAGES else "en"
+    return SavedGame(seed, mode, (agents[0], agents[1]), lang, actions, cursor, agent_seed)
 
 
-class SaveStore:
-    """The autosave file and the history folder of one user."""
+def __getattr__(name: str):
+    """The autosave store lived here before :mod:`ui.autosave`: its names still resolve."""
+    if name in _MOVED:
+        from . import autosave
 
-    def __init__(self, directory: Path | str | None = None, *, durable: bool = True) -> None:
-        self.dir = Path(directory) if directory is not None else data_dir()
-        self.durable = durable
-        self.path = self.dir / AUTOSAVE_NAME
-        self.history = self.dir / "history"
+        return getattr(autosave, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
-    def exists(self) -> bool:
-        return self.path.is_file()
 
-    def save(self, ctl: TableController) -> None:
-        """Called after every change; a finished game goes to the history and the save is cleared."""
-        data = ctl.to_save()
-        if data["finished"]:
-            self.archive(ctl)
-            self.clear()
-        else:
-            atomic_write_json(self.path, data, durable=self.durable)
-
-    def archive(self, ctl: TableController) -> Path:
-        data = ctl.to_save()
-        data["record"] = ctl.game.to_record()
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        target = self.history / f"game-{stamp}-seed{ctl.seed}.json"
-        n = 1
-        while target.exists():
-            n += 1
-            target = self.history / f"game-{stamp}-seed{ctl.seed}-{n}.json"
-        atomic_write_json(target, data)
-        return target
-
-    def clear(self) -> None:
-        try:
-            self.path.unlink()
-        except FileNotFoundError:
-            pass
-
-    def load_data(self) -> dict:
-        """The saved data; :class:`SaveError` (file untouched) if it cannot be read."""
-        try:
-            text = self.path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise SaveError(f"no saved game at {self.path}") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise SaveError(f"cannot read saved game {self.path}: {exc}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise SaveError(f"saved game {self.path} is corrupt (not valid JSON: {exc})") from None
-        except RecursionError:
-            raise SaveError(f"saved game {self.path} is corrupt (JSON nested too deeply)") from None
-        return data
-
-    def load(self, *, on_change=None) -> TableController:
-        """Resume the saved game (raises :class:`SaveError`, leaving the file as it was)."""
-        data = self.load_data()
-        try:
-            return TableController.from_save(data, on_change=on_change)
-        except SaveError as exc:
-            raise SaveError(f"saved game {self.path} cannot be resumed: {exc}") from None
+_MOVED = ("SaveStore", "data_dir", "atomic_write_json", "folder_problem", "AUTOSAVE_NAME")

@@ -183,6 +183,10 @@ def _pile(s: Scene, ctl: TableController) -> None:
         Label(tr("Count: {count}", count=view.count), COUNT_X, 405, 26, GOLD, bold=True,
               tag="count")
     )  # fmt: skip
+    said = [ctl.name(p) for p in (0, 1) if view.go_said[p]]
+    if said:  # who said Go stays in sight under the count until the count starts again
+        text = f"{tr('Go!')} — {', '.join(said)}"
+        s.labels.append(Label(text, COUNT_X, 368, 15, GOLD, tag="go"))
 
 
 def _cuts(s: Scene, ctl: TableController) -> None:
@@ -232,7 +236,7 @@ def _buttons(s: Scene, ctl: TableController) -> None:
         Button("restart", tr("Restart"), Rect(bx + bw + 10, 72, bw, bh), ctl.can_restart),
         Button("menu", tr("Menu"), Rect(bx, 12, bw * 2 + 10, bh)),
         Button("rules", tr("Rules"), Rect(bx, 192, bw, bh)),
-        Button("export", tr("Export game"), Rect(bx + bw + 10, 192, bw, bh)),
+        Button("export", tr("Export game"), Rect(bx + bw + 10, 192, bw, bh), ctl.can_export),
     ]
     if turn:
         label = tr("Play card") if g.phase is Phase.PLAY else tr("To the crib")

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 import arcade
 
-from ..controller import Mode, SaveError, TableController
-from ..saves import SaveStore
+from ..autosave import SaveStore
+from ..controller import Mode, SaveError, TableController, UntrustedSave
 from ..scene import FELT, HEIGHT, WIDTH, Scene, StartOptions
 from ..seeds import new_game_seed
 from .autoplay import autoplay
@@ -116,13 +116,24 @@ class GameWindow(ScaledWindow):
         self.start_table(ctl)  # saved from its first decision on
 
     def continue_saved(self) -> None:
+        """Resume the autosave. A seat naming code or a file (not a built-in agent) is shown
+        first; the person's second press of Continue is their yes (issue 19 item 6)."""
         if self.store is None:
             return
-        try:
-            ctl = self.store.load()
-        except SaveError as exc:
-            from ..i18n import Catalog
+        from ..i18n import Catalog
 
+        asked, self._asked_trust = getattr(self, "_asked_trust", ()), ()
+        try:
+            ctl = self.store.load(trusted=asked)
+        except UntrustedSave as exc:
+            self._asked_trust = exc.specs
+            self.options.message = Catalog(self.options.lang).tr(
+                "This saved game plays against {agents}, which runs code or reads a file that is "
+                "not part of the game. Press Continue again only if you trust it.",
+                agents=", ".join(exc.specs),
+            )
+            return
+        except SaveError as exc:
             self.options.message = Catalog(self.options.lang).tr(
                 "The saved game could not be resumed (the file is left as it was): {error}",
                 error=str(exc),

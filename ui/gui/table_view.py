@@ -43,7 +43,7 @@ class TableView(arcade.View):
         self._show_wait = 0.0
         self.transition: Transition | None = None
         self.motion_t = 0.0
-        self._events_seen = len(ctl.game.log)
+        self._events_seen = ctl.game.event_count
         self.note = ""  # a line under the prompt (where an export went)
         self._noted: tuple[Scene, Scene] | None = None
 
@@ -79,6 +79,8 @@ class TableView(arcade.View):
         """Write the record of the game so far (``docs/RECORD_FORMAT.md``) to the exports folder
         of the data directory and say where; the game itself is not touched."""
         ctl = self.ctl
+        if not ctl.can_export:  # pass and play: the record holds both hands
+            return None
         store = self.game_window.store
         folder = (store.dir if store is not None else data_dir()) / "exports"
         stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -105,12 +107,12 @@ class TableView(arcade.View):
     def _popups(self, scene: Scene) -> tuple[Popup, ...]:
         """Points scored since the last scene, said where they were scored (and heard)."""
         game = self.ctl.game
-        n, seen = len(game.log), self._events_seen
+        n, seen = game.event_count, self._events_seen
         self._events_seen = n
         if n <= seen:  # undo, restart: nothing new was scored
             return ()
         out = []
-        new = game.events[seen:]
+        new = game.events_since(seen)
         kinds = {e.kind for e in new}
         sound = "win" if EventKind.GAME_OVER in kinds else None
         sound = sound or ("points" if any(e.points for e in new) else None)

@@ -1,0 +1,230 @@
+"""Game review: every discard and pegging decision of both seats rated by the winning chance it
+gave away, the way GNU Backgammon rates a match.
+
+A decision is rated from the deciding seat's own view (what it could know then). For each
+candidate the rest of the deal is played out on guesses of the hidden cards (the opponent's
+cards from the analyzer opponent model of :mod:`agents.opponent_model`, the starter at a
+discard), the same guesses for every candidate (common random numbers), with a fast heuristic
+for both seats (:func:`agents.peg_search.rollout_card`, compiled: :mod:`cribbage_env.fastsim`);
+the deal's end is read from the equity
+table (:mod:`cribbage_env.equity`), and a game won or lost inside the deal counts 1 or 0, exact.
+The loss of a decision is the best candidate's chance minus the chosen one's (>= 0, 0 for the
+best). Pegging rates every card (one per rank: cards of a rank are interchangeable); a discard
+rates the ``candidates`` best splits by the analyzer's points plus the split taken.
+
+Points lost is the same comparison in expected points margin to the end of the deal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+import cribbage_env as ce
+from cribbage_env.actions import action_str, discard_action
+from cribbage_env.cards import RANK
+from cribbage_env.discard import analyze_discards
+from cribbage_env.engine import GameState, Phase
+from cribbage_env.equity import chance_now, end_values
+from cribbage_env.views import PlayerView
+
+from .expert import _deal_play_outs
+from .opponent_model import sample_modelled_arrays, sample_opponent_deals
+from .peg_search import sample_guesses
+
+#: Winning chance lost (0..1) from which a decision is flagged.
+THRESHOLDS = (("blunder", 0.06), ("bad", 0.03), ("doubtful", 0.01))
+#: Guesses per decision and discard splits rated by default (a game in well under 2 s).
+DEFAULT_SAMPLES = 32
+DEFAULT_CANDIDATES = 4
+TAU = 0.5
+#: Both seats' policy in the play-outs (the expert's rollout heuristic, compiled).
+ROLLOUT = "heuristic"
+
+
+@dataclass(frozen=True)
+class Rating:
+    """One decision: what was done, what was best, and what it cost."""
+
+    index: int  # position in the game's decision list
+    seat: int
+    deal: int
+    phase: str  # "discard" | "play"
+    action: str
+    best: str
+    loss: float  # winning chance lost, 0..1
+    points_loss: float  # expected points margin lost to the end of the deal
+    chance: float  # the seat's winning chance after the decision taken (NaN when forced)
+    best_chance: float
+    options: int  # candidates compared (1: forced)
+    scores: tuple[int, int]
+    flag: str  # "", "doubtful", "bad", "blunder"
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["scores"] = list(self.scores)
+        for k in ("loss", "points_loss", "chance", "best_chance"):
+            d[k] = None if d[k] != d[k] else round(d[k], 5)  # NaN (forced: not rated) -> null
+        return d
+
+
+@dataclass(frozen=True)
+class Review:
+    ratings: tuple[Rating, ...]
+    curve: tuple[float, ...]  # seat 0's winning chance before each rated decision, then the end
+    winner: int | None
+    scores: tuple[int, int]
+
+    def seat_summary(self, seat: int) -> dict:
+        """Error rate (mean winning chance lost per decision that had a choice), flags, totals."""
+        rs = [r for r in self.ratings if r.seat == seat and r.options > 1]
+        losses = [r.loss for r in rs]
+        out = {
+            "decisions": len(rs),
+            "error_rate": round(float(np.mean(losses)) if rs else 0.0, 5),
+            "total_loss": round(float(np.sum(losses)), 5),
+            "points_lost": round(float(sum(r.points_loss for r in rs)), 3),
+        }
+        for name, _ in THRESHOLDS:
+            out[name] = sum(1 for r in rs if r.flag == name)
+        return out
+
+    def to_json(self) -> dict:
+        return {
+            "rows": [r.to_json() for r in self.ratings],
+            "seats": [self.seat_summary(0), self.seat_summary(1)],
+            "curve": [round(c, 5) for c in self.curve],
+            "winner": self.winner,
+            "scores": list(self.scores),
+        }
+
+
+def flag_of(loss: float) -> str:
+    """The flag for a winning-chance loss (see :data:`THRESHOLDS`)."""
+    for name, limit in THRESHOLDS:
+        if loss >= limit:
+            return name
+    return ""
+
+
+def _values(scores, winner, seat: int, dealer: int, start) -> tuple[np.ndarray, np.ndarray]:
+    """Winning chance and points margin gained of play-outs of a deal dealt by ``dealer``."""
+    start = np.asarray(start)
+    chance = end_values(scores, winner, seat, next_dealer=1 - dealer)
+    margin = (scores[..., seat] - scores[..., 1 - seat]) - (start[..., seat] - start[..., 1 - seat])
+    return chance, margin.astype(np.float64)
+
+
+def play_values(
+    view: PlayerView, cards: list[int], rng: np.random.Generator, samples: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Mean (winning chance, points margin) of laying each card, over the same guesses
+    (compiled play-outs, :mod:`cribbage_env.fastsim`, with the rollout heuristic)."""
+    from cribbage_env.fastsim import search_outcomes, states_from_view
+
+    guesses = sample_modelled_arrays(view, rng, samples, TAU)
+    if guesses is None:
+        pairs = sample_guesses(view, rng, samples)
+        k = view.opponent_cards_left
+        guesses = (
+            np.array([h for h, _ in pairs], dtype=np.int64).reshape(len(pairs), k),
+            np.array([d for _, d in pairs], dtype=np.int64),
+        )
+    base = states_from_view(view, *guesses)
+    scores, winner = search_outcomes(base, cards, ROLLOUT)
+    chance, points = _values(scores, winner, view.seat, view.dealer, view.scores)
+    return chance.mean(axis=0), points.mean(axis=0)
+
+
+def discard_values_by_chance(
+    view: PlayerView, actions: list[int], rng: np.random.Generator, samples: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Mean (winning chance, points margin to the deal's end) of each discard, on the same
+    modelled deals (his heels included: it can win)."""
+    deals = sample_opponent_deals(view, rng, samples, TAU)
+    chance = np.zeros(len(actions))
+    points = np.zeros(len(actions))
+    for j, a in enumerate(actions):
+        out, _ = _deal_play_outs(view, a, deals, ROLLOUT, heels=True)
+        c, p = _values(out.scores, out.winner, view.seat, view.dealer, view.scores)
+        chance[j], points[j] = c.mean(), p.mean()
+    return chance, points
+
+
+def rate(
+    view: PlayerView,
+    action: int,
+    rng: np.random.Generator,
+    samples: int = DEFAULT_SAMPLES,
+    candidates: int = DEFAULT_CANDIDATES,
+) -> tuple[int, float, float, float, float, int]:
+    """Rate ``action`` in ``view``: (best action, loss, points lost, chance taken, best chance,
+    options compared)."""
+    legal = list(view.legal_actions)
+    if view.phase is Phase.PLAY:
+        by_rank: dict[int, int] = {}
+        for c in legal:
+            by_rank.setdefault(RANK[c], c)
+        if len(by_rank) == 1:
+            return action, 0.0, 0.0, float("nan"), float("nan"), 1
+        cands = list(by_rank.values())
+        taken = cands.index(by_rank[RANK[action]])
+        chance, points = play_values(view, cands, rng, samples)
+    else:
+        ranked = [
+            discard_action(*o.discard) for o in analyze_discards(view.hand, dealer=view.is_dealer)
+        ]
+        cands = ranked[:candidates]
+        if action not in cands:
+            cands.append(action)
+        taken = cands.index(action)
+        chance, points = discard_values_by_chance(view, cands, rng, samples)
+    best = int(np.argmax(chance))
+    best_action = action if chance[taken] >= chance[best] else cands[best]
+    loss = max(0.0, float(chance[best] - chance[taken]))
+    points_loss = max(0.0, float(points.max() - points[taken]))
+    return best_action, loss, points_loss, float(chance[taken]), float(chance[best]), len(cands)
+
+
+def review_game(
+    game: GameState,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    candidates: int = DEFAULT_CANDIDATES,
+    seed: int = 0,
+) -> Review:
+    """Rate every discard and pegging decision of a finished (or unfinished) game."""
+    if game.set_up:
+        raise ValueError("a position set up by hand has no decision history to review")
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(7, 13))))
+    g = ce.new_game(game.seed, interactive_cuts=game.interactive_cuts)
+    ratings: list[Rating] = []
+    curve: list[float] = []
+    for i, a in enumerate(game.decisions):
+        if g.phase in (Phase.DISCARD, Phase.PLAY):
+            seat = g.current_player
+            view = g.view(seat)
+            curve.append(chance_now(g, 0))
+            best, loss, ploss, ch, best_ch, n = rate(view, a, rng, samples, candidates)
+            phase = "discard" if g.phase is Phase.DISCARD else "play"
+            ratings.append(
+                Rating(
+                    i,
+                    seat,
+                    view.deal,
+                    phase,
+                    action_str(a),
+                    action_str(best),
+                    loss,
+                    ploss,
+                    ch,
+                    best_ch,
+                    n,
+                    g.scores,
+                    flag_of(loss),
+                )
+            )
+        g.apply(a)
+    curve.append(chance_now(g, 0))
+    return Review(tuple(ratings), tuple(curve), g.winner, g.scores)

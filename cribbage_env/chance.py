@@ -1,0 +1,61 @@
+"""Chance from the seed: every shuffle and cut of one game, derived per deal (RULES R11.1).
+
+A deal's deck is a function of (seed, deal) only, drawn from ``numpy`` generators derived with
+``SeedSequence`` spawn keys, so replay, undo and restart reproduce it exactly and a cut's depth
+never changes the card.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+#: Deals whose shuffles are drawn from one derived generator (cheap: one generator per block).
+_DEALS_PER_BLOCK = 16
+_STREAM_DEALS = 1
+_STREAM_FIRST_CUT = 2
+
+
+def _generator(seed: int, *key: int) -> np.random.Generator:
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=key)))
+
+
+class Chance:
+    """Every random draw of one game, derived from its seed; shared by clones (read-only).
+
+    >>> c = Chance(5)
+    >>> c.deck(3) == Chance(5).deck(3), sorted(c.deck(0)) == list(range(52))
+    (True, True)
+    """
+
+    __slots__ = ("seed", "_blocks", "_first_cuts")
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._blocks: dict[int, list[list[int]]] = {}
+        self._first_cuts: list[tuple[int, int]] = []
+
+    def deck(self, deal: int) -> list[int]:
+        """Shuffled deck of deal ``deal``: a function of (seed, deal) only."""
+        block, row = divmod(deal, _DEALS_PER_BLOCK)
+        decks = self._blocks.get(block)
+        if decks is None:
+            rng = _generator(self.seed, _STREAM_DEALS, block)
+            decks = np.argsort(rng.random((_DEALS_PER_BLOCK, 52)), axis=1).tolist()
+            self._blocks[block] = decks
+        return decks[row]
+
+    def first_cut(self, attempt: int) -> tuple[int, int]:
+        """The two cards cut for first deal at attempt ``attempt`` (player 0's, player 1's)."""
+        while len(self._first_cuts) <= attempt:
+            rng = _generator(self.seed, _STREAM_FIRST_CUT, len(self._first_cuts))
+            a, b = rng.choice(52, 2, replace=False).tolist()
+            self._first_cuts.append((a, b))
+        return self._first_cuts[attempt]
+
+
+@lru_cache(maxsize=32)
+def shared_chance(seed: int) -> Chance:
+    """One cached :class:`Chance` per seed, for the many set-up states a search makes."""
+    return Chance(seed)

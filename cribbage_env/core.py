@@ -1,0 +1,141 @@
+"""The bottom layer: the rules as a value, phases, event kinds and the errors (standard library only).
+
+Every other module of the package builds on this one and it imports none of them, so the rule
+parameters, the names of the game's phases and events and the error types are defined once.
+
+>>> STANDARD.target, SHORT.target
+(121, 61)
+>>> Rules(target=61, skunk=31, double_skunk=0) == SHORT
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, fields
+from enum import Enum
+from typing import Any
+
+
+class CribbageError(Exception):
+    """Root of every error this package raises on purpose (catch it to catch them all)."""
+
+
+class IllegalActionError(CribbageError, ValueError):
+    """An action that is not legal now; the message lists what is allowed."""
+
+
+class RecordError(CribbageError, ValueError):
+    """A game record that is malformed or does not replay to what it claims."""
+
+
+class RulesError(CribbageError, ValueError):
+    """Rule parameters that do not make a game (or a variant name nobody defined)."""
+
+
+class PositionError(CribbageError, ValueError):
+    """Cards, scores or turns that no game could reach (a set-up or guessed position)."""
+
+
+class Phase(str, Enum):
+    """Where the game is. Only DISCARD, PLAY and the cut phases ask a player for a decision."""
+
+    CUT_FOR_DEAL = "cut for deal"  # R2 (decision only with interactive cuts)
+    DEAL_CUT = "deal cut"  # R3.1 pone cuts before the deal (interactive cuts only)
+    DISCARD = "discard"  # R4
+    STARTER_CUT = "starter cut"  # R5.1 (interactive cuts only)
+    PLAY = "play"  # R6-R8
+    GAME_OVER = "game over"  # R10
+
+
+class EventKind(str, Enum):
+    CUT_FOR_DEAL = "cut for deal"  # player, cards=(card,)
+    CUT_TIE = "cut tie"  # both cut the same rank: recut (R2.2)
+    FIRST_DEALER = "first dealer"  # player
+    DEAL = "deal"  # player = dealer, cards = both hands (pone's six then dealer's six)
+    DISCARD = "discard"  # player, cards = the two discards
+    STARTER = "starter"  # cards = (starter,)
+    PLAY = "play"  # player, cards = sequence since reset ending with the card laid, points
+    GO = "go"  # player says go (cannot play)
+    RESET = "reset"  # count back to zero
+    SCORE = "score"  # go / last card / his heels points; reasons say which
+    SHOW = "show"  # player, cards = 4 cards + starter, points; crib flag in `what`
+    GAME_OVER = "game over"  # player = winner
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rule parameters of a game: who wins and how many game points a win is worth.
+
+    ``target``: the score that wins (R10; 121 standard, 61 in the short game). ``skunk``: a loser
+    under this line gives 2 game points, ``double_skunk``: under this one 3 (the usual lines;
+    game points are not on the rules cards). Carried by
+    the state, every view and (when not standard) every record, so nothing imports a constant.
+
+    >>> STANDARD.game_points((121, 95)), STANDARD.game_points((121, 80)), STANDARD.game_points((50, 121))
+    (1, 2, 3)
+    >>> SHORT.game_points((61, 40)), SHORT.game_points((20, 61))
+    (1, 2)
+    """
+
+    target: int = 121
+    skunk: int = 91
+    double_skunk: int = 61
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise RulesError(f"rule {f.name} must be an int, got {v!r}")
+        if not 2 <= self.target <= 100_000:
+            raise RulesError(f"target must be 2..100000, got {self.target}")
+        if not 0 <= self.double_skunk <= self.skunk <= self.target:
+            raise RulesError(
+                "skunk lines must satisfy 0 <= double_skunk <= skunk <= target, got "
+                f"double_skunk={self.double_skunk} skunk={self.skunk} target={self.target}"
+            )
+
+    @property
+    def is_standard(self) -> bool:
+        return self == STANDARD
+
+    def game_points(self, scores: Sequence[int]) -> int:
+        """Game points for the winner: 1, 2 if the loser is under the skunk line, 3 under double."""
+        loser = min(scores)
+        return 3 if loser < self.double_skunk else 2 if loser < self.skunk else 1
+
+    def to_json(self) -> dict[str, int]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Any) -> Rules:
+        """Rules from a record's ``rules`` object; missing keys keep their standard values."""
+        if not isinstance(data, Mapping):
+            raise RulesError(f"rules must be an object, got {data!r}")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known, key=str)
+        if unknown:
+            raise RulesError(f"unknown rule parameter(s) {unknown}; known: {sorted(known)}")
+        return cls(**data)
+
+    @classmethod
+    def named(cls, name: str | Rules | None) -> Rules:
+        """A variant by name (``"standard"``, ``"short"``); a Rules value passes through."""
+        if name is None:
+            return STANDARD
+        if isinstance(name, Rules):
+            return name
+        try:
+            return VARIANTS[name]
+        except (KeyError, TypeError):
+            raise RulesError(
+                f"unknown rules variant {name!r}; known: {', '.join(VARIANTS)}"
+            ) from None
+
+
+#: The standard game to 121 (RULES R10).
+STANDARD = Rules()
+#: The short game to 61: a skunk is a loser under 31, there is no double skunk.
+SHORT = Rules(target=61, skunk=31, double_skunk=0)
+#: Variants by name, for env ids, CLI options and agent specs.
+VARIANTS: dict[str, Rules] = {"standard": STANDARD, "short": SHORT}

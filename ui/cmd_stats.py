@@ -1,0 +1,94 @@
+"""``cribbage stats [--dir DIR] [--json] [--no-review]``: your record from the game history.
+
+Reads the finished games of the table's history folder (``history/`` under the data folder,
+see :mod:`ui.saves`; ``--dir`` points elsewhere) and prints games, wins, skunks, wins by
+opponent, your average pegging / hand / crib points per deal as dealer and as pone beside the
+averages of expectimax self-play, and your error rate game by game (the mean winning chance
+lost per decision, from ``cribbage review``; reviews are cached, ``--no-review`` skips them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .argtypes import positive_int
+from .player_stats import CACHE_NAME, HistoryError, error_rates, load_history, player_stats
+from .saves import data_dir
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="history folder (default: history/ in the data folder)",
+    )
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--no-review", action="store_true", help="skip the error rates (faster)")
+    p.add_argument(
+        "--samples",
+        type=positive_int,
+        default=8,
+        metavar="N",
+        help="guesses per decision for the reviews (default 8)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    folder = args.dir if args.dir is not None else data_dir() / "history"
+    try:
+        games, skipped = load_history(folder)
+    except HistoryError as exc:
+        print(f"cribbage stats: {exc}", file=sys.stderr)
+        return 2
+    for note in skipped:
+        print(f"cribbage stats: skipped {note}", file=sys.stderr)
+    rates = None
+    if not args.no_review and games:
+        rates = error_rates(
+            games, folder.parent / CACHE_NAME if args.dir is None else None, args.samples
+        )
+    stats = player_stats(games, rates)
+    if args.json:
+        print(json.dumps(stats))
+        return 0
+    print(stats_text(stats))
+    return 0
+
+
+def _fmt(x: float | None) -> str:
+    return "  -  " if x is None else f"{x:5.2f}"
+
+
+def stats_text(s: dict) -> str:
+    if not s["games"]:
+        return "No finished games in the history yet."
+    sk = s["skunks"]
+    lines = [
+        f"Games {s['games']}: {s['wins']} won, {s['losses']} lost ({100 * s['win_rate']:.1f}%)",
+        f"Skunks: {sk['given']} given ({sk['double_given']} double), "
+        f"{sk['taken']} taken ({sk['double_taken']} double)",
+    ]
+    for opp, r in s["by_opponent"].items():
+        lines.append(f"  against {opp}: {r['wins']}-{r['losses']}")
+    lines.append("")
+    lines.append("Points per deal     you   expected")
+    for role in ("dealer", "pone"):
+        t = s["points_per_deal"][role]
+        lines.append(f"as {role} ({t['deals']} deals)")
+        for part in ("pegging", "hand", "crib") if role == "dealer" else ("pegging", "hand"):
+            lines.append(f"  {part:<12} {_fmt(t[part])}   {_fmt(t['expected'][part])}")
+    if "error_rate" in s:
+        lines.append("")
+        lines.append("Error rate (thousandths of a game lost per decision), oldest first:")
+        lines.append("  " + " ".join(f"{1000 * g['error_rate']:.1f}" for g in s["error_rate"]))
+        if "error_rate_first_half" in s:
+            lines.append(
+                f"  first half {1000 * s['error_rate_first_half']:.1f}, "
+                f"second half {1000 * s['error_rate_second_half']:.1f}"
+            )
+    return "\n".join(lines)

@@ -1,0 +1,156 @@
+"""A player's statistics from the table's game history (``history/`` under the data folder).
+
+Every finished game at the table is archived with its record. The player is the person's seat
+(seat 0 against the computer; with two people at one screen, seat 0 too: "player 1"); games
+the person only watched are left out. Per game: the result, skunks, the points of each deal by
+role (pegging, hand, crib, read from the engine's events the same way tournaments do), and,
+with reviews on, the person's error rate (mean winning chance lost per decision with a choice,
+:mod:`agents.review`). Reviews are kept in ``review-cache.json`` next to the history so a
+game is reviewed once; the history files are only read.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cribbage_env as ce
+from agents.tournament import SEAT_FIELDS, seat_stats
+
+from .controller import SAVE_FORMAT
+from .saves import atomic_write_json
+
+#: Points per deal by role in expectimax self-play, counted the same way (the deal cut short by
+#: the win included): ``cribbage bench expectimax expectimax --games 4000 --seed 5
+#: --agent-seed 5`` (36,304 deals; benchmarks/RESULTS.md, "Board-position equity").
+EXPECTED = {
+    "dealer": {"pegging": 3.36, "hand": 7.50, "crib": 4.32},
+    "pone": {"pegging": 2.10, "hand": 7.98, "crib": 0.0},
+}
+CACHE_NAME = "review-cache.json"
+
+
+@dataclass(frozen=True)
+class HistoryGame:
+    path: Path
+    game: ce.GameState
+    seat: int  # the person's seat
+    opponent: str  # the other seat's agent spec, or "person"
+
+
+class HistoryError(ValueError):
+    """The history folder is missing or holds nothing usable."""
+
+
+def load_history(directory: Path) -> tuple[list[HistoryGame], list[str]]:
+    """The finished games a person played, oldest first, and a note for each file skipped."""
+    if not directory.is_dir():
+        raise HistoryError(f"no game history at {directory} (finished games at the table go there)")
+    games, skipped = [], []
+    for path in sorted(directory.glob("game-*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+                raise ValueError("not a saved game of the table")
+            agents = data.get("agents")
+            if not isinstance(agents, list) or len(agents) != 2:
+                raise ValueError("the seats are missing")
+            game = ce.GameState.from_record(data["record"])
+        except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
+            skipped.append(f"{path.name}: {exc}")
+            continue
+        if not game.is_over:
+            skipped.append(f"{path.name}: the game is not finished")
+            continue
+        people = [i for i in (0, 1) if agents[i] is None]
+        if not people:
+            continue  # watched, not played
+        seat = people[0]
+        other = agents[1 - seat]
+        games.append(HistoryGame(path, game, seat, "person" if other is None else str(other)))
+    return games, skipped
+
+
+def _per_deal(total: dict[str, int]) -> dict:
+    dd, dp = total["deals_dealer"], total["deals_pone"]
+
+    def per(x: int, d: int) -> float | None:
+        return round(x / d, 2) if d else None
+
+    return {
+        "dealer": {
+            "deals": dd,
+            "pegging": per(total["peg_dealer"], dd),
+            "hand": per(total["hand_dealer"], dd),
+            "crib": per(total["crib"], dd),
+            "expected": EXPECTED["dealer"],
+        },
+        "pone": {
+            "deals": dp,
+            "pegging": per(total["peg_pone"], dp),
+            "hand": per(total["hand_pone"], dp),
+            "expected": EXPECTED["pone"],
+        },
+    }
+
+
+def error_rates(games: list[HistoryGame], cache_path: Path | None, samples: int) -> list[float]:
+    """The person's error rate in each game (reviews cached by file name and settings)."""
+    from agents.review import review_game
+
+    cache: dict = {}
+    if cache_path is not None and cache_path.exists():
+        try:
+            cache = json.loads(cache_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            cache = {}
+    out, changed = [], False
+    for hg in games:
+        key = f"{hg.path.name}|{samples}"
+        if key not in cache:
+            rev = review_game(hg.game, samples=samples)
+            cache[key] = [rev.seat_summary(0)["error_rate"], rev.seat_summary(1)["error_rate"]]
+            changed = True
+        out.append(float(cache[key][hg.seat]))
+    if changed and cache_path is not None:
+        atomic_write_json(cache_path, cache, durable=False)
+    return out
+
+
+def player_stats(games: list[HistoryGame], rates: list[float] | None = None) -> dict:
+    """Totals over the games (JSON-ready); ``rates`` from :func:`error_rates`."""
+    wins = sum(hg.game.winner == hg.seat for hg in games)
+    skunks = {"given": 0, "taken": 0, "double_given": 0, "double_taken": 0}
+    total = dict.fromkeys(SEAT_FIELDS, 0)
+    by_opp: dict[str, list[int]] = {}
+    for hg in games:
+        level = ce.skunk_level(hg.game.scores)
+        won = hg.game.winner == hg.seat
+        if level >= 2:
+            skunks["given" if won else "taken"] += 1
+        if level == 3:
+            skunks["double_given" if won else "double_taken"] += 1
+        s = seat_stats(hg.game.events)[hg.seat]
+        for f in SEAT_FIELDS:
+            total[f] += getattr(s, f)
+        by_opp.setdefault(hg.opponent, [0, 0])[0 if won else 1] += 1
+    out = {
+        "games": len(games),
+        "wins": wins,
+        "losses": len(games) - wins,
+        "win_rate": round(wins / len(games), 4) if games else None,
+        "skunks": skunks,
+        "by_opponent": {k: {"wins": v[0], "losses": v[1]} for k, v in sorted(by_opp.items())},
+        "points_per_deal": _per_deal(total),
+    }
+    if rates is not None:
+        out["error_rate"] = [
+            {"game": hg.path.name, "error_rate": round(r, 5)}
+            for hg, r in zip(games, rates, strict=True)
+        ]
+        half = len(rates) // 2
+        if half:
+            out["error_rate_first_half"] = round(sum(rates[:half]) / half, 5)
+            out["error_rate_second_half"] = round(sum(rates[half:]) / (len(rates) - half), 5)
+    return out

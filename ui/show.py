@@ -1,0 +1,137 @@
+"""What the table shows from a game's public events: the count of the show step by step, the
+cut for first deal, the pegs on the board. Pure functions of events (no Arcade, no controller).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from cribbage_env.engine import EventKind
+
+from .narration import Narrator
+
+
+@dataclass(frozen=True)
+class ShowStep:
+    """One moment of the show: a hand being counted, combination by combination (R9)."""
+
+    title: str
+    player: int
+    what: str  # "hand" or "crib"
+    cards: tuple[int, ...]  # the four cards counted
+    starter: int
+    highlight: tuple[int, ...]  # cards of the combination just said
+    line: str  # what is said now ("fifteen 4")
+    said: tuple[str, ...]  # everything said so far for this hand
+    points: int  # running points of this hand
+    scores: tuple[int, int]  # board scores at this moment
+
+
+@dataclass
+class CutResult:
+    """The last cut for first deal, shown until the discard starts (R2)."""
+
+    cards: tuple[int | None, int | None] = (None, None)
+    tie: bool = False
+    first_dealer: int | None = None
+
+
+def show_steps(narrator: Narrator, shows: Iterable) -> list[ShowStep]:
+    """The count of each SHOW event, said one combination at a time with the board's scores."""
+    steps: list[ShowStep] = []
+    for e in shows:
+        title = narrator.show_title(e.player, e.what)
+        cards, starter = tuple(e.cards[:4]), e.cards[4]
+        before = list(e.scores)
+        before[e.player] -= e.points
+        steps.append(ShowStep(title, e.player, e.what, cards, starter, (), "", (), 0,
+                              (before[0], before[1])))  # fmt: skip
+        reasons = e.reasons
+        said = narrator.count(reasons)
+        running = 0
+        for i, item in enumerate(reasons):
+            running += item.points
+            sc = list(before)
+            sc[e.player] += running
+            steps.append(ShowStep(title, e.player, e.what, cards, starter, tuple(item.cards),
+                                  said[i], tuple(said[: i + 1]), running, (sc[0], sc[1])))  # fmt: skip
+        final = narrator.count_total(title, running)
+        steps.append(ShowStep(title, e.player, e.what, cards, starter, (), final,
+                              (*said, final), running, e.scores))  # fmt: skip
+    return steps
+
+
+def last_cut(events: Iterable) -> CutResult:
+    """The cut for first deal as the table shows it (the last pair cut, a tie, the dealer)."""
+    cut = CutResult()
+    cards: list[int | None] = [None, None]
+    for e in events:
+        kind = e.kind
+        if kind is EventKind.CUT_FOR_DEAL:
+            if cards[0] is not None and cards[1] is not None:
+                cards = [None, None]
+            cards[e.player] = e.cards[0]
+            cut = CutResult((cards[0], cards[1]))
+        elif kind is EventKind.CUT_TIE:
+            cut = CutResult((cards[0], cards[1]), tie=True)
+        elif kind is EventKind.FIRST_DEALER:
+            cut = CutResult((cards[0], cards[1]), first_dealer=e.player)
+    return cut
+
+
+def peg_holes(events: Iterable, shown: tuple[int, int]) -> tuple[tuple[int, int], tuple[int, int]]:
+    """(front, back) peg holes for each player: leap-frogging pegs (0 = start hole), up to the
+    scores ``shown`` (which lag behind during the show's count)."""
+    trail: list[list[int]] = [[0, 0], [0, 0]]
+    scores = [0, 0]
+    for e in events:
+        pts = e.points
+        if pts:
+            p = e.player
+            scores[p] += pts
+            if scores[p] > shown[p]:
+                break
+            trail[p].append(scores[p])
+    for p in (0, 1):
+        if trail[p][-1] != shown[p]:
+            trail[p].append(shown[p])
+    return ((trail[0][-1], trail[0][-2]), (trail[1][-1], trail[1][-2]))
+
+
+class ShowMixin:
+    """The show counted on the table one combination at a time (mixed into the controller)."""
+
+    show_steps: list[ShowStep]
+    show_pos: int
+
+    @property
+    def show_running(self) -> bool:
+        return self.show_pos < len(self.show_steps)
+
+    @property
+    def show_step(self) -> ShowStep | None:
+        return self.show_steps[self.show_pos] if self.show_running else None
+
+    def advance_show(self) -> None:
+        """Say the next combination (the view calls this at a readable pace)."""
+        if self.show_running:
+            self.show_pos += 1
+            self.version += 1
+            if not self.show_running:
+                self._show_done()
+
+    def skip_show(self) -> None:
+        if self.show_running:
+            self.show_pos = len(self.show_steps)
+            self.version += 1
+            self._show_done()
+
+    def _show_done(self) -> None:
+        """After the count, its totals stay in the message log, then what came after it."""
+        held, self._held = self._held or [], None
+        for step in self.show_steps:
+            if step.said and step.line == step.said[-1] and not step.highlight:
+                self._say(step.line)
+        for text in held:
+            self._say(text)
