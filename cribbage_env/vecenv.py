@@ -36,7 +36,9 @@ from . import veckernel as V
 from .discard import KEEP_INDEX
 from .encoding import NUM_ACTIONS, OBS_SIZE, InvalidActionError, observation_space
 from .engine import IllegalActionError, _Chance, new_game, skunk_level
-from .env import _EPISODES, _ILLEGAL, _REWARDS, _SEATS, _check_choice, episode_seeds
+from .core import Rules
+from .env import _EPISODES, _ILLEGAL, _SEATS, _check_choice, episode_seeds
+from .episode import REWARDS
 from .simrng import WORDS, pcg64_words
 
 OPPONENTS = {"random": V.RANDOM, "greedy": V.GREEDY}
@@ -60,7 +62,9 @@ class CribbageVectorEnv(VectorEnv):
         illegal_penalty: float = -1.0,
         render_mode: str | None = None,
         max_episode_steps: int | None = None,
+        rules: Rules | str = "standard",
     ) -> None:
+        self.rules = Rules.named(rules)
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         if not isinstance(opponent, str) or opponent not in OPPONENTS:
@@ -71,7 +75,7 @@ class CribbageVectorEnv(VectorEnv):
             )
         _check_choice("seat", seat, _SEATS)
         _check_choice("episode", episode, _EPISODES)
-        _check_choice("reward", reward, _REWARDS)
+        _check_choice("reward", reward, REWARDS)
         _check_choice("illegal_action", illegal_action, _ILLEGAL)
         if render_mode is not None:
             raise ValueError("the batched env does not render; use CribbageEnv(render_mode='ansi')")
@@ -199,14 +203,14 @@ class CribbageVectorEnv(VectorEnv):
         seat = k % 2 if self.seat_option == "alternate" else int(self.seat_option)
         self._episode_index[i] = k + 1
         game_seed, opponent_seed = episode_seeds(self._np_randoms[i])
-        g = new_game(game_seed)
+        g = new_game(game_seed, rules=self.rules)
         self._chances[i] = g._chance
         self._decks[i] = g._chance._blocks[0]
         self._rngs[i] = pcg64_words(opponent_seed)
         st = self._states[i]
         st[:] = -1
         st[K.SCORES : K.SCORES + 2] = 0
-        st[K.TARGET] = 121
+        st[K.TARGET] = self.rules.target
         st[K.NEVENTS] = 0
         st[K.DEALER] = 1 - g.dealer  # start_deal passes the deal: deal 0 goes to the cut's dealer
         st[K.DONE] = 1
@@ -262,5 +266,5 @@ class CribbageVectorEnv(VectorEnv):
         if self.episode == "deal":
             return float(np.sign(margin))
         scores = (int(st[K.SCORES]), int(st[K.SCORES + 1]))
-        level = skunk_level(scores) if self.skunk_bonus else 1
+        level = skunk_level(scores, self.rules) if self.skunk_bonus else 1
         return float(level if st[K.WINNER] == st[V.SEAT] else -level)

@@ -43,7 +43,6 @@ _KEEP = np.array([[k for k in range(6) if k not in p] for p in _PAIRS], dtype=np
 _HAND, _PENDING, _DISCARDS, _KEPT = E._HAND, E._PENDING, E._DISCARDS, E._KEPT
 _STARTER, _SEQ, _OWN, _OPP, _RECENT = E._STARTER, E._SEQ, E._PLAYED_OWN, E._PLAYED_OPP, E._RECENT
 _PH, _FL, _REAL = E._PHASE, E._FLAGS, E._REAL
-_TARGET = 121
 
 
 @njit(cache=True)
@@ -222,8 +221,8 @@ def encode(st, obs, mask):
         if st[FIRST_DEALER] == s:
             _one(obs, _FL)
         obs[_REAL] = 0.0
-        obs[_REAL + 1] = min(st[K.SCORES + s], _TARGET) / 121.0
-        obs[_REAL + 2] = min(st[K.SCORES + o], _TARGET) / 121.0
+        obs[_REAL + 1] = min(st[K.SCORES + s], st[K.TARGET]) / st[K.TARGET]
+        obs[_REAL + 2] = min(st[K.SCORES + o], st[K.TARGET]) / st[K.TARGET]
         obs[_REAL + 3] = 0.0
         return
     discarded = st[K.DISCARDS + 2 * s] >= 0
@@ -277,8 +276,8 @@ def encode(st, obs, mask):
         if (st[K.HANDS + 4 * o + i] if opp_discarded else st[HAND6 + 6 * o + i]) >= 0:
             left += 1
     obs[_REAL] = st[K.COUNT] / 31.0
-    obs[_REAL + 1] = min(st[K.SCORES + s], _TARGET) / 121.0
-    obs[_REAL + 2] = min(st[K.SCORES + o], _TARGET) / 121.0
+    obs[_REAL + 1] = min(st[K.SCORES + s], st[K.TARGET]) / st[K.TARGET]
+    obs[_REAL + 2] = min(st[K.SCORES + o], st[K.TARGET]) / st[K.TARGET]
     obs[_REAL + 3] = left / 6.0
     if my_turn:
         for c in range(52):

@@ -24,6 +24,7 @@ IDS = {"game": "cribbage/Cribbage-v0", "deal": "cribbage/CribbageDeal-v0"}
         ("random", "game", {"seat": "alternate"}),
         ("greedy", "game", {"seat": 1}),
         ("random", "deal", {"reward": "win"}),
+        ("random", "game", {"rules": "short", "reward": "win", "skunk_bonus": True}),
         ("greedy", "game", {"reward": "win", "skunk_bonus": True}),
     ],
 )
