@@ -33,10 +33,10 @@ from gymnasium.vector.utils import batch_space
 
 from . import simkernel as K
 from . import veckernel as V
+from .core import Rules
 from .discard import KEEP_INDEX
 from .encoding import NUM_ACTIONS, OBS_SIZE, InvalidActionError, observation_space
 from .engine import IllegalActionError, _Chance, new_game, skunk_level
-from .core import Rules
 from .env import _EPISODES, _ILLEGAL, _SEATS, _check_choice, episode_seeds
 from .episode import REWARDS
 from .simrng import WORDS, pcg64_words

@@ -225,6 +225,13 @@ def encode(st, obs, mask):
         obs[_REAL + 2] = min(st[K.SCORES + o], st[K.TARGET]) / st[K.TARGET]
         obs[_REAL + 3] = 0.0
         return
+    _encode_cards(st, obs, s)
+    _encode_flags(st, obs, mask, s, over)
+
+
+@njit(cache=True)
+def _encode_cards(st, obs, s):
+    """Hand, kept and discarded cards, the sequence (and its ranks), cards played, starter."""
     discarded = st[K.DISCARDS + 2 * s] >= 0
     if discarded:
         for i in range(4):
@@ -248,6 +255,13 @@ def encode(st, obs, mask):
         _one(obs, (_OWN if st[K.PLAYED_BY + i] == s else _OPP) + st[K.PLAYED + i])
     if st[K.STARTER] >= 0:
         _one(obs, _STARTER + st[K.STARTER])
+
+
+@njit(cache=True)
+def _encode_flags(st, obs, mask, s, over):
+    """Phase, flags, count, scores, the opponent's cards left and the mask."""
+    o = 1 - s
+    n = st[K.NSEQ]
     my_turn = not over and st[K.TO_ACT] == s
     if over:
         _one(obs, _PH + 3)
