@@ -338,7 +338,12 @@ def _deal_play_outs(view: PlayerView, action: int, deals, rollout: str, heels: b
 
     disc = discard_cards(action)
     keep = [c for c in view.hand if c not in disc]
-    hands, discs, starters = deals
+    if isinstance(deals, tuple):  # arrays (kept, discards, starters)
+        hands, discs, starters = deals
+    else:  # a list of (kept, discards, starter) as sample_opponent_deals returns
+        hands = np.array([d[0] for d in deals], dtype=np.int64)
+        discs = np.array([d[1] for d in deals], dtype=np.int64)
+        starters = np.array([d[2] for d in deals], dtype=np.int64)
     states = states_from_view(_play_view(view, keep, disc, int(starters[0])), hands, discs)
     states[:, K.STARTER] = starters
     if heels:
