@@ -73,6 +73,22 @@ def _worker_init(parent: int) -> None:
     threading.Thread(target=_watch_parent, args=(parent, os.getppid()), daemon=True).start()
 
 
+def _start_forkserver_ignoring_sigint() -> None:
+    """Start the fork server with SIGINT ignored: it inherits that, so a Ctrl-C during its
+    imports prints no traceback, and the workers it forks ignore Ctrl-C from birth (the parent
+    decides what stops)."""
+    from multiprocessing import forkserver
+
+    if threading.current_thread() is not threading.main_thread():
+        forkserver.ensure_running()
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def check_sendable(plan: TournamentPlan, backend: str) -> None:
     """Agent objects of ``plan`` must pickle to reach pool workers (specs always travel)."""
     if backend == "serial" or not plan.has_objects:
@@ -118,6 +134,7 @@ class PoolBackend:
             # Import the engine (its scoring tables take ~0.3 s) once in the fork server, so each
             # worker starts as a fork of a warm process instead of importing it all again.
             ctx.set_forkserver_preload(["agents.tournament"])
+            _start_forkserver_ignoring_sigint()
         self._executor = ProcessPoolExecutor(
             max_workers=self.workers,
             mp_context=ctx,

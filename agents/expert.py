@@ -24,7 +24,10 @@ other by that many standard errors (0: never); ``tau`` the model's temperature i
 draws guesses uniformly from the unseen cards, the first version of this agent); ``rollout``
 ``heuristic`` (fast, default) or ``expectimax`` (both sides play the expectimax pegging policy
 inside the play-outs: stronger with perfect information, slower); ``discard`` ``table``
-(analyzer net plus the pegging table, default) or ``sim`` (pegging play-outs of the best splits).
+(analyzer net plus the pegging table, default) or ``sim`` (pegging play-outs of the best splits);
+``objective`` ``equity`` (default: play to win; a play-out's end is worth the winning chance
+read from the board-position table, and discard points are weighed by the table's slopes) or
+``points`` (the margin, the agent before win-aware play).
 """
 
 from __future__ import annotations
@@ -146,8 +149,8 @@ class ExpertAgent:
         Param(
             "objective",
             str,
-            "points",
-            "what a play-out's end is worth: points margin, or winning chance (equity table)",
+            "equity",
+            "what a play-out's end is worth: winning chance (equity table), or points margin",
             choices=OBJECTIVES,
         ),
     )
@@ -161,7 +164,7 @@ class ExpertAgent:
         rollout: str = "heuristic",
         discard: str = "table",
         stop: float | str = 0.0,
-        objective: str = "points",
+        objective: str = "equity",
     ) -> None:
         self.sims = int(sims)
         self.beta = float(beta)
@@ -188,8 +191,7 @@ class ExpertAgent:
         self._ex = ExpectimaxAgent()
         self.spec = (
             f"expert:sims={self.sims},tau={self.tau:g},rollout={rollout},"
-            f"discard={discard},stop={self.stop:g}"
-            + (f",objective={objective}" if objective != "points" else "")
+            f"discard={discard},stop={self.stop:g}" + f",objective={objective}"
         )
 
     def _search(self, view: PlayerView, rng: np.random.Generator):
@@ -230,8 +232,12 @@ class ExpertAgent:
                 Option(
                     e.card,
                     e.value,
-                    f"expected margin to the end of the deal "
-                    f"{e.value:+.2f} over {e.samples} guesses",
+                    (
+                        f"winning chance after the deal {e.value:.1%}"
+                        if self.objective == "equity"
+                        else f"expected margin to the end of the deal {e.value:+.2f}"
+                    )
+                    + f" over {e.samples} guesses",
                 )
                 for e in ests
             )

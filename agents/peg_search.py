@@ -229,9 +229,9 @@ def search_play(
                     n = m
                     break
     else:
-        value = None
-        if equity:
-            from cribbage_env.equity import end_value as value
+        from cribbage_env.equity import end_value
+
+        value = end_value if equity else None
         values = np.zeros((len(guesses), len(distinct)))
         n = 0
         for hand, disc in guesses:

@@ -35,16 +35,19 @@ AGENTS: dict[str, str] = {
     "expectimax": "agents.expectimax:ExpectimaxAgent",
     "expert": "agents.expert:ExpertAgent",
     "maskable_ppo": "agents.maskable_ppo_agent:MaskablePPOAgent",  # extra "rl"; path=model.zip
+    "neural": "agents.neural:NeuralAgent",  # learned Q net, numpy only; path=weights.npz
     "discarder": "agents.discard_bench:DiscarderAgent",  # a discard strategy + expectimax pegging
+    "ismcts": "agents.openspiel_bots:ISMCTSAgent",  # extra "openspiel": OpenSpiel's ISMCTS
 }
 #: difficulty levels of the game -> agent spec: easy = random discard + greedy pegging,
 #: medium = greedy (best hand EV, most points now), hard = expectimax (analyzer discard,
-#: one-ply expectimax pegging).
+#: one-ply expectimax pegging), expert = search pegging, neural = the learned Q network.
 LEVELS: dict[str, str] = {
     "easy": "novice",
     "medium": "greedy",
     "hard": "expectimax",
     "expert": "expert",
+    "neural": "neural",
 }
 #: Entry-point groups installed packages register in (``name = "module:attr"``).
 AGENT_GROUP = "cribbage_env.agents"

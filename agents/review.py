@@ -203,7 +203,7 @@ def review_game(
     curve: list[float] = []
     for i, a in enumerate(game.decisions):
         if g.phase in (Phase.DISCARD, Phase.PLAY):
-            seat = g.current_player
+            seat = g.to_act  # a decision phase: never None
             view = g.view(seat)
             curve.append(chance_now(g, 0))
             best, loss, ploss, ch, best_ch, n = rate(view, a, rng, samples, candidates)

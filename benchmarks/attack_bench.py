@@ -340,7 +340,7 @@ def attack_input(tmp: Path, log: dict) -> None:
         out[name] = {
             "exit": code,
             "traceback": "Traceback" in err,
-            "message": err.strip().splitlines()[-1:],
+            "message": messages(err, 1),
         }
     write(log["_out"], log)
 
@@ -365,6 +365,9 @@ def main(argv: list[str] | None = None) -> int:
         "--only", default="input,signals,disk,memory,kills", help="attacks to run, comma-separated"
     )
     args = ap.parse_args(argv)
+    # Started in the background by a shell (`nohup ... &`), this process and so every child would
+    # ignore SIGINT (POSIX), which would make the Ctrl-C attacks meaningless: restore it.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     only = set(args.only.split(","))
     log: dict = {"_out": args.out, "command": " ".join(sys.argv), "games": args.games, "workers": args.workers,
                  "cpus": os.cpu_count()}  # fmt: skip

@@ -3,7 +3,8 @@
 Needs the extra ``rl`` (sb3-contrib + torch). On a CPU-only machine install the CPU torch first,
 then the extra, so pip does not fetch CUDA wheels::
 
-    python -m pip install torch==2.13.0 && python -m pip install ".[rl]"
+    python -m pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu
+    python -m pip install ".[rl]"
     python benchmarks/train_maskable_ppo.py                       # 300k steps, ~10 min on one core
     python benchmarks/train_maskable_ppo.py --timesteps 20000     # a quick look
 
@@ -12,7 +13,8 @@ reward is the change in the score margin, so returns sum to the final margin) fr
 "alternate", with masks from ``env.action_masks()``. Win rates are measured over held-out game
 seeds (``--eval-seed`` onwards; training draws its games from ``--seed``) with deterministic
 (argmax over legal cards) play, before training (the untrained network) and after. Prints a summary
-and writes ``benchmarks/results/train_maskable_ppo.json``.
+and, with ``--out FILE``, writes the JSON result there (RESULTS.md's figure came from
+``--out benchmarks/results/train_maskable_ppo.json``).
 """
 
 from __future__ import annotations
@@ -81,7 +83,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=1, help="torch threads (1 is fastest here)")
     parser.add_argument("--save", default="", help="save the trained model to this path")
     parser.add_argument(
-        "--out", default=str(Path(__file__).parent / "results" / "train_maskable_ppo.json")
+        "--out",
+        default="",
+        help="write the JSON result here (default: print only; the tracked file "
+        "benchmarks/results/train_maskable_ppo.json is written only if named)",
     )
     args = parser.parse_args(argv)
     if args.timesteps < 1 or args.eval_games < 1:
@@ -143,10 +148,11 @@ def main(argv: list[str] | None = None) -> int:
         f"trained {model.num_timesteps} steps in {t2 - t1:.0f} s "
         f"({result['train_steps_per_s']:.0f} steps/s)"
     )
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"wrote {out}")
+    if args.out:
+        out = Path(args.out)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(result, indent=2) + "\n")
+        print(f"wrote {out}")
     return 0
 
 

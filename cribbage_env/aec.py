@@ -228,4 +228,37 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
             self.infos[agent] = {"action_mask": self._ep.mask(seat)}
 
 
+class RLlibObservations(wrappers.BaseWrapper):
+    """Each agent's observation under RLlib's masking key names.
+
+    ``{"observation", "action_mask"}`` -> ``{"observations", "action_mask"}``: what RLlib's
+    ``PettingZooEnv`` hands to its action-masking RLModule (the Gym env's counterpart is
+    ``cribbage_env.env.RLlibMaskObservation``). Spaces are built once per agent.
+    """
+
+    def __init__(self, env: AECEnv) -> None:
+        super().__init__(env)
+        self._spaces = {
+            a: spaces.Dict(
+                {
+                    "observations": env.observation_space(a)["observation"],
+                    "action_mask": env.observation_space(a)["action_mask"],
+                }
+            )
+            for a in env.possible_agents
+        }
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._spaces[agent]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        obs = super().observe(agent)
+        return {"observations": obs["observation"], "action_mask": obs["action_mask"]}
+
+
+def rllib_env(**kwargs: Any) -> AECEnv:
+    """:func:`env` with RLlib's observation keys, for ``ray.rllib``'s ``PettingZooEnv``."""
+    return RLlibObservations(env(**kwargs))
+
+
 _register_pettingzoo()

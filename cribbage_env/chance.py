@@ -8,6 +8,7 @@ never changes the card.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Protocol
 
 import numpy as np
 
@@ -19,6 +20,17 @@ _STREAM_FIRST_CUT = 2
 
 def _generator(seed: int, *key: int) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=key)))
+
+
+class ChanceSource(Protocol):
+    """Where a state's cards come from: :class:`Chance` (the seed's) or a driver's own draws.
+
+    ``first_cut`` is asked only by a game that starts with the cut for the first deal.
+    """
+
+    def deck(self, deal: int) -> list[int]: ...
+
+    def first_cut(self, attempt: int) -> tuple[int, int]: ...
 
 
 class Chance:

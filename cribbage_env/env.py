@@ -146,7 +146,11 @@ class CribbageEnv(gym.Env):
 
     Terminated when a player reaches 121 (``Cribbage-v0``) or when the first deal's show is over
     (``CribbageDeal-v0``; the terminal observation then shows the final scores, phase "over" and
-    no cards). Never truncated (every game ends: each deal scores at least the last card).
+    no cards). Every game ends (each deal scores at least the last card), so the env never
+    truncates, except with ``max_illegal=N``: N illegal picks in a row truncate the episode
+    (``truncated=True``; each pick also gave ``illegal_penalty``). That keeps unmasked training
+    (plain PPO/DQN, ``check_env``-style random actions) from stalling in one position forever;
+    masking is the intended path.
 
     ## Information
 
@@ -161,7 +165,8 @@ class CribbageEnv(gym.Env):
 
     ```python
     gym.make("cribbage/Cribbage-v0", opponent="random", seat=0, reward="points",
-             skunk_bonus=False, illegal_action="penalize", illegal_penalty=-1.0, render_mode=None)
+             skunk_bonus=False, illegal_action="penalize", illegal_penalty=-1.0, max_illegal=0,
+             render_mode=None)
     ```
 
     - ``opponent``: an agent name resolved with ``agents.make_agent`` ("random", "greedy",
@@ -176,6 +181,8 @@ class CribbageEnv(gym.Env):
       "short" (to 61, ``cribbage/CribbageShort-v0``).
     - ``illegal_action``: "penalize" (default; ``check_env`` steps with unmasked actions) or
       "raise" (:class:`~cribbage_env.IllegalActionError`, state unchanged).
+    - ``max_illegal``: truncate the episode after this many consecutive illegal picks (0, the
+      default: never; only with ``illegal_action="penalize"``).
     - ``render_mode``: None or "ansi" (a text table of the learner's situation).
 
     ## Version History
@@ -195,6 +202,7 @@ class CribbageEnv(gym.Env):
         skunk_bonus: bool = False,
         illegal_action: str = "penalize",
         illegal_penalty: float = -1.0,
+        max_illegal: int = 0,
         render_mode: str | None = None,
         rules: Rules | str = "standard",
     ) -> None:
@@ -218,6 +226,12 @@ class CribbageEnv(gym.Env):
         self.skunk_bonus = bool(skunk_bonus)
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
+        if isinstance(max_illegal, bool) or not isinstance(max_illegal, int) or max_illegal < 0:
+            raise ValueError(
+                f"max_illegal must be an integer >= 0 (0: never truncate), got {max_illegal!r}"
+            )
+        self.max_illegal = max_illegal
+        self._illegal_run = 0
         self.render_mode = render_mode
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         from .encoding import observation_space
@@ -266,6 +280,7 @@ class CribbageEnv(gym.Env):
         self._ep = Episode(self.game, self.episode, self.skunk_bonus)
         self._done = False
         self._margin = 0
+        self._illegal_run = 0
         self._run_opponent()
         if self.reward_mode == "equity":
             self._chance = self._start_chance = self._chance_now()
@@ -284,7 +299,11 @@ class CribbageEnv(gym.Env):
                     f"({ep.phase_name(self.seat)}); legal: "
                     + (", ".join(f"{c} ({cards_str([c])})" for c in legal) or "none")
                 )
-            return self._observe(), self.illegal_penalty, False, False, self._info(True)
+            self._illegal_run += 1
+            truncated = bool(self.max_illegal) and self._illegal_run >= self.max_illegal
+            self._done = truncated
+            return self._observe(), self.illegal_penalty, False, truncated, self._info(True)
+        self._illegal_run = 0
         if not ep.pick(self.seat, card):  # the first pick of a discard
             return self._observe(), 0.0, False, False, self._info(False)
         self._run_opponent()
@@ -424,7 +443,7 @@ def render_view(view: PlayerView, pending: int | None = None, *, names: tuple[st
     return "\n".join(lines) + "\n"
 
 
-class FlatObservation(gym.ObservationWrapper):
+class FlatObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
     """Only the float32 vector as observation (``Box``); the mask stays in ``info["action_mask"]``
     and :meth:`CribbageEnv.action_masks` (reached through ``get_wrapper_attr``).
 
@@ -432,14 +451,15 @@ class FlatObservation(gym.ObservationWrapper):
     """
 
     def __init__(self, env: gym.Env) -> None:
-        super().__init__(env)
+        gym.utils.RecordConstructorArgs.__init__(self)
+        gym.ObservationWrapper.__init__(self, env)
         self.observation_space = cast(spaces.Dict, env.observation_space)["observation"]
 
     def observation(self, observation: dict[str, np.ndarray]) -> np.ndarray:
         return observation["observation"]
 
 
-class RLlibMaskObservation(gym.ObservationWrapper):
+class RLlibMaskObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
     """Renames the observation keys to RLlib's action-masking convention.
 
     ``{"observation", "action_mask"}`` -> ``{"observations", "action_mask"}`` (what RLlib's
@@ -447,7 +467,8 @@ class RLlibMaskObservation(gym.ObservationWrapper):
     """
 
     def __init__(self, env: gym.Env) -> None:
-        super().__init__(env)
+        gym.utils.RecordConstructorArgs.__init__(self)
+        gym.ObservationWrapper.__init__(self, env)
         inner = cast(spaces.Dict, env.observation_space)
         self.observation_space = spaces.Dict(
             {"observations": inner["observation"], "action_mask": inner["action_mask"]}

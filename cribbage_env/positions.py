@@ -71,6 +71,12 @@ def _check_played(
     return out, seq
 
 
+def check_scores(scores: Sequence[Any], rules: Rules) -> None:
+    """Two ints below the target (a position where nobody has won yet)."""
+    if len(scores) != 2 or not all(is_card_int(s) and 0 <= s < rules.target for s in scores):
+        raise PositionError(f"scores must be two ints 0..{rules.target - 1}, got {scores!r}")
+
+
 def check_in_play(
     dealer: Any,
     kept: Sequence[Sequence[int]],
@@ -102,8 +108,7 @@ def check_in_play(
     cards = [*keeps[0], *keeps[1], *disc[0], *disc[1], int(starter)]
     if len(set(cards)) != 13:
         raise PositionError(f"a position needs 13 different cards, got {cards_str(cards)}")
-    if len(scores) != 2 or not all(is_card_int(s) and 0 <= s < rules.target for s in scores):
-        raise PositionError(f"scores must be two ints 0..{rules.target - 1}, got {scores!r}")
+    check_scores(scores, rules)
     played_, seq = _check_played(keeps, played, sequence)
     hands = [[c for c in keeps[p] if (p, c) not in played_] for p in (0, 1)]
     pone = 1 - dealer

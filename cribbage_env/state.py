@@ -12,10 +12,10 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from .chance import Chance, shared_chance
+from .chance import ChanceSource, shared_chance
 from .core import STANDARD, EventKind, Phase, PositionError, Rules
 from .events import Event
-from .positions import check_in_play
+from .positions import check_in_play, check_scores
 
 _S = TypeVar("_S", bound="State")
 _new = object.__new__
@@ -39,7 +39,7 @@ class State:
     rules: Rules
     seed: int
     interactive_cuts: bool
-    _chance: Chance
+    _chance: ChanceSource
     phase: Phase
     dealer: int
     deal_no: int
@@ -69,7 +69,7 @@ class State:
         seed: int,
         interactive_cuts: bool,
         rules: Rules,
-        chance: Chance,
+        chance: ChanceSource,
         phase: Phase = Phase.CUT_FOR_DEAL,
         dealer: int = 0,
         deal_no: int = -1,
@@ -194,6 +194,46 @@ class State:
         return g
 
     @classmethod
+    def at_deal_start(
+        cls: type[_S],
+        chance: ChanceSource,
+        *,
+        dealer: int,
+        scores: Sequence[int] = (0, 0),
+        deal: int = 0,
+        rules: Rules | str = STANDARD,
+    ) -> _S:
+        """A state before the cut of deal ``deal``, its cards to come from ``chance``.
+
+        For drivers that draw the cards themselves (OpenSpiel's chance nodes): ``chance`` answers
+        ``deck(deal)`` with that deal's order (twelve dealt cards, then the starter) when the
+        engine needs it. Cuts are interactive, so the state waits at the pone's cut before each
+        deal and before the starter. The state is :attr:`set_up` and has no history.
+
+        >>> from cribbage_env.engine import GameState
+        >>> class Ordered:
+        ...     def deck(self, deal):
+        ...         return list(range(52))
+        >>> g = GameState.at_deal_start(Ordered(), dealer=1, scores=(100, 7))
+        >>> g.phase.value, g.current_player, g.scores
+        ('deal cut', 0, (100, 7))
+        >>> g.apply(g.legal_actions()[0]); g.hands[0][:3], g.phase.value
+        ([0, 2, 4], 'discard')
+        """
+        rules = Rules.named(rules)
+        if dealer not in (0, 1) or isinstance(dealer, bool):
+            raise PositionError(f"dealer must be 0 or 1, got {dealer!r}")
+        check_scores(scores, rules)
+        if isinstance(deal, bool) or not isinstance(deal, int) or deal < 0:
+            raise PositionError(f"deal must be a non-negative int, got {deal!r}")
+        g = cls.__new__(cls)
+        g._fill(
+            0, True, rules, chance, Phase.DEAL_CUT, dealer, deal,
+            scores=[int(scores[0]), int(scores[1])], to_act=1 - dealer, set_up=True,
+        )  # fmt: skip
+        return g
+
+    @classmethod
     def from_position(
         cls: type[_S],
         hands: Sequence[Sequence[int]],
@@ -241,12 +281,14 @@ class State:
         return g
 
     # ----------------------------------------------------------------------------- copies & views
-    def clone(self: _S) -> _S:
-        """An independent copy (chance is shared: it is fixed by the seed)."""
+    def clone(self: _S, chance: ChanceSource | None = None) -> _S:
+        """An independent copy (chance is shared: it is fixed by the seed; a driver that draws
+        the cards itself passes its own copy as ``chance``)."""
         g = _new(type(self))
         h, k = self.hands, self.kept
         g._fill(
-            self.seed, self.interactive_cuts, self.rules, self._chance, self.phase, self.dealer,
+            self.seed, self.interactive_cuts, self.rules, chance or self._chance, self.phase,
+            self.dealer,
             self.deal_no, [h[0][:], h[1][:]], [k[0][:], k[1][:]], self.discards[:], self.crib[:],
             self.starter, self.scores_[:], self.to_act, self.seq[:], self.count, self.last_player,
             self.go_said[:], self.goes[:], self.played[:], self.decisions[:], self._log[:],

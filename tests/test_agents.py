@@ -17,7 +17,9 @@ from cribbage_env.discard import analyze_discards
 from cribbage_env.engine import Phase
 
 #: Expensive search agents get fewer games in the default run.
-GAMES = {name: 2 if name in ("expert",) else 5 for name in AGENTS}
+GAMES = {name: 2 if name in ("expert", "ismcts") else 5 for name in AGENTS}
+#: Search agents whose default budget is seconds per decision are checked with a small one.
+SPECS = {name: name for name in AGENTS} | {"ismcts": "ismcts:sims=2"}
 
 
 def _buildable(name: str) -> str:
@@ -33,7 +35,7 @@ def _buildable(name: str) -> str:
 def _play(
     names: tuple[str, str], seed: int, *, interactive_cuts: bool = False, check_views: bool = True
 ) -> ce.GameState:
-    agents = [make_agent(n) for n in names]
+    agents = [make_agent(SPECS.get(n, n)) for n in names]
     rngs = [np.random.default_rng([seed, p]) for p in (0, 1)]
     g = ce.new_game(seed, interactive_cuts=interactive_cuts)
     while not g.is_over:
@@ -91,7 +93,7 @@ def test_every_agent_decides_from_its_view_only(name: str) -> None:
     """Information hiding: states that differ only in cards hidden from the seat give equal
     views and the same decision, and nothing reachable from a view is the game state."""
     _buildable(name)
-    agent = make_agent(name)
+    agent = make_agent(SPECS[name])
     rng = np.random.default_rng(5)
     g = ce.new_game(77)
     checked = 0

@@ -239,3 +239,31 @@ def test_stale_temporary_record_files_are_cleaned(tmp_path) -> None:
     assert clean_stale_tmp(tmp_path) == [old]
     assert fresh.exists() and other.exists() and not old.exists()
     assert ce.new_game(1) is not None
+
+
+def test_ctrl_c_while_importing_is_an_interruption(monkeypatch, capsys) -> None:
+    """Ctrl-C while the subcommands import: numpy, for one, turns it into an ImportError."""
+    import ui.cli as cli
+
+    def interrupted_import():
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:
+            raise ImportError("PyCapsule_Import could not import module 'datetime'") from exc
+
+    monkeypatch.setattr(cli, "build_parser", interrupted_import)
+    assert cli.main(["bench"]) == 130
+    assert "interrupted" in capsys.readouterr().err
+
+    def broken_import():
+        raise ImportError("no module named nope")
+
+    monkeypatch.setattr(cli, "build_parser", broken_import)
+    with pytest.raises(ImportError, match="nope"):  # a real import error is not hidden
+        cli.main(["bench"])
+
+
+def test_resume_of_a_missing_database_creates_nothing(tmp_path, capsys) -> None:
+    db = tmp_path / "none.sqlite"
+    assert main(["bench", "--resume", "3", "--db", str(db)]) == 1
+    assert "does not exist" in capsys.readouterr().err and not db.exists()

@@ -703,3 +703,21 @@ def test_export_waits_for_the_end_of_a_pass_and_play_game(window) -> None:
     after = sorted(folder.glob("*.json")) if folder.exists() else []
     assert after == before and not ctl.game.is_over
     window.show_menu()
+
+
+def test_the_command_line_seed_is_the_first_games_only(window) -> None:
+    """``--seed N`` deals the first New game; Menu, New game again draws a fresh seed (in pass
+    and play the same seed again would be a restart of the game under way)."""
+    window.show_menu()
+    window.options.hotseat = True
+    window.settings.seed = 12345
+    try:
+        click_id(window, "play")
+        assert window.ctl.seed == 12345
+        click_id(window, "menu")
+        click_id(window, "play")
+        assert window.ctl.seed != 12345
+    finally:
+        window.settings.seed = None
+        window.options.hotseat = False
+        window.show_menu()

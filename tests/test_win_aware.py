@@ -16,7 +16,7 @@ from cribbage_env.equity import end_value, point_weights, win_probability
 def test_objective_knob_and_its_errors():
     assert make_agent("expert:objective=equity").objective == "equity"
     assert "objective=equity" in make_agent("expert:objective=equity").spec
-    assert make_agent("expert").objective == "points"
+    assert make_agent("expert").objective == "equity"  # win-aware by default
     assert make_agent("expectimax:objective=equity").equity
     for spec in ("expert:objective=margin", "expectimax:objective=wins"):
         with pytest.raises((AgentSpecError, ValueError), match="objective"):

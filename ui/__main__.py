@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import sys
 
-from .cli import main
+try:
+    from .cli import main
+except KeyboardInterrupt:  # Ctrl-C in the first instants: an interruption, not a traceback
+    print("cribbage: interrupted", file=sys.stderr)
+    sys.exit(130)
 
 sys.exit(main())

@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "stats": "your record from the game history (wins, skunks, points, error rate)",
     "agents": "list the agents (built-in, plug-in) and their parameters",
     "discards": "compare discard strategies on the same deals",
+    "train": "train a learned agent (MaskablePPO or Deep Monte-Carlo) against a league",
 }
 
 
@@ -44,6 +45,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _caused_by_interrupt(exc: BaseException) -> bool:
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+    return False
+
+
 def main(argv: list[str] | None = None) -> int:
     try:  # Ctrl-C while the subcommands import (a second or so) is an interruption too
         parser = build_parser()
@@ -56,6 +67,11 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         return int(args._module.run(args) or 0)
     except KeyboardInterrupt:
+        print("cribbage: interrupted", file=sys.stderr)
+        return 130
+    except ImportError as exc:
+        if not _caused_by_interrupt(exc):  # e.g. numpy turns a Ctrl-C mid-import into this
+            raise
         print("cribbage: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # e.g. `cribbage analyze ... | head`: the reader left, not an error

@@ -224,7 +224,9 @@ def run(args: argparse.Namespace) -> int:
             _err(f"cannot create the records folder {args.records}: {exc}")
             return 1
     try:
-        store = ResultsStore(args.db if args.db is not None else default_db_path())
+        store = ResultsStore(
+            args.db if args.db is not None else default_db_path(), create=args.resume is None
+        )
     except ResultsStoreError as exc:
         _err(str(exc))
         return 1

@@ -13,11 +13,11 @@ from pathlib import Path
 from . import argtypes
 from .i18n import LANGUAGES
 
-LEVEL_NAMES = ("easy", "medium", "hard", "expert")
+LEVEL_NAMES = ("easy", "medium", "hard", "expert", "neural")
 
 
 USAGE = (
-    "usage: cribbage play [--opponent easy|medium|hard|expert|SPEC] [--hotseat] [--seed N] "
+    "usage: cribbage play [--opponent easy|medium|hard|expert|neural|SPEC] [--hotseat] [--seed N] "
     f"[--lang {'|'.join(LANGUAGES)}] [--fullscreen] [--watch A B] [--autoplay N [--screenshots DIR]] "
     "[--size WxH] [--data-dir DIR] [--four-colour] [--no-motion]"
 )
@@ -255,6 +255,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     ctl = first_table(args, store, opponent=opponent, watch=watch, lang=lang)
     if ctl is not None:
+        window.settings.seed = None  # --seed was this game's; later New games draw fresh ones
         window.start_table(ctl)
     if headless:
         return _autoplay(window, args, ctl.seed if ctl is not None else 0, pilot)

@@ -15,8 +15,8 @@ import sys
 from pathlib import Path
 
 from .argtypes import positive_int
+from .autosave import data_dir
 from .player_stats import CACHE_NAME, HistoryError, error_rates, load_history, player_stats
-from .saves import data_dir
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -18,8 +18,8 @@ from pathlib import Path
 import cribbage_env as ce
 from agents.tournament import SEAT_FIELDS, seat_stats
 
+from .autosave import atomic_write_json
 from .controller import SAVE_FORMAT
-from .saves import atomic_write_json
 
 #: Points per deal by role in expectimax self-play, counted the same way (the deal cut short by
 #: the win included): ``cribbage bench expectimax expectimax --games 4000 --seed 5

@@ -172,6 +172,7 @@ LEVEL_LABELS = {
     "medium": N_("Medium"),
     "hard": N_("Hard"),
     "expert": N_("Expert"),
+    "neural": N_("Neural"),
 }
 
 

@@ -104,9 +104,14 @@ class GameWindow(ScaledWindow):
         self._redraw = True
 
     def new_game(self, seed: int | None = None) -> None:
+        """A new game; ``--seed`` (``settings.seed``) is the first one's only, later New games
+        draw fresh seeds (else Menu, New game would deal a pass-and-play game under way again:
+        a restart in disguise, issue 15)."""
         from agents import LEVELS
 
         o = self.options
+        if seed is not None and seed == self.settings.seed:
+            self.settings.seed = None
         if seed is None:
             seed = new_game_seed()
         spec = LEVELS.get(o.level, "random")

@@ -1,0 +1,266 @@
+"""Deep Monte-Carlo training of the ``neural`` agent, in resumable stages inside a run directory.
+
+1. **Data, generation 0**: ``expectimax`` self-play, ε-greedy, branching at every learner
+   decision into all candidates (:mod:`agents.learn.rollouts`), in seeded shards.
+2. **Warm start**: behaviour cloning of ``expectimax``'s choices on that data (``warm_start.npz``).
+3. **Learning from play**: the same network, then trained on the candidates' Monte-Carlo returns
+   (``gen1.npz``): acting greedily on Q of the teacher's policy is one policy-improvement step.
+4. **Later generations** (``--generations``): data from the learner itself against a league
+   (itself, fixed agents by spec, frozen snapshots), then DMC again from the last snapshot.
+
+After each stage the snapshot is evaluated against the ladder (results store, ``curve.json``,
+``curve.png``). Each stage writes its file atomically and is skipped when present, and data
+shards are resumable, so a killed run continues with ``--resume``. ``model.npz`` is the final
+snapshot; its metadata holds the command and configuration.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from .fit import FitConfig, fit
+from .generate import GenConfig, generate, load_shards
+from .ladder import LADDER, append_curve, evaluate, plot_curve
+from .mlp import load_nets, save_nets
+
+
+@dataclass(frozen=True)
+class DMCConfig:
+    seed: int = 12
+    generations: int = 1  # DMC stages after the warm start
+    shards: int = 200  # data shards per generation (games_per_shard games each)
+    games_per_shard: int = 20
+    eps: float = 0.1
+    rate_play: float = 1.0  # share of play decisions branched (every discard is)
+    expected_shows: bool = False  # control variate on the shows (rollouts.show_correction)
+    hidden: tuple[int, ...] = (256, 256)
+    epochs_bc: int = 3
+    teacher: str = "expectimax"  # method bc: whose decisions are cloned
+    epochs_dmc: int = 8
+    lr: float = 1e-3
+    #: league for generations >= 1 (name, weight): "self", an agent spec, or "snapshots".
+    opponents: tuple[tuple[str, float], ...] = (
+        ("self", 0.5),
+        ("expectimax", 0.3),
+        ("snapshots", 0.2),
+    )
+    eval_games: int = 2000
+    ladder: tuple[str, ...] = LADDER
+    workers: int = 2
+    reward: str = "points"
+    extra: dict = field(default_factory=dict)
+
+
+def _log(run_dir: Path, msg: str) -> None:
+    line = f"[{time.strftime('%H:%M:%S')}] {msg}"
+    print(line, flush=True)
+    with open(run_dir / "train.log", "a") as f:
+        f.write(line + "\n")
+
+
+def _bar(total: int, desc: str, progress: bool):
+    if not progress:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit="shard", dynamic_ncols=True)
+
+
+def _generate(cfg: DMCConfig, run_dir: Path, gen: int, policy: str, league, progress: bool):
+    gcfg = GenConfig(
+        seed=cfg.seed,
+        gen=gen,
+        shards=cfg.shards,
+        games=cfg.games_per_shard,
+        eps=cfg.eps,
+        rate_play=cfg.rate_play,
+        expected_shows=cfg.expected_shows,
+        policy=policy,
+        opponents=tuple(league),
+    )
+    bar = _bar(cfg.shards, f"gen {gen} data", progress)
+
+    def on_shard(done: int, total: int) -> None:
+        if bar is not None:
+            bar.n = done
+            bar.refresh()
+
+    paths = generate(gcfg, run_dir / "data", workers=cfg.workers, on_shard=on_shard)
+    if bar is not None:
+        bar.close()
+    return paths
+
+
+def _league(cfg: DMCConfig, snapshots: list[str]) -> list[tuple[str, float]]:
+    out = []
+    for name, w in cfg.opponents:
+        if name == "snapshots":
+            for s in snapshots:
+                out.append((s, w / len(snapshots)))
+        else:
+            out.append((name, w))
+    return out
+
+
+def _eval(cfg, run_dir, stage, path, steps, db, t0, meta_cmd):
+    curve_path = run_dir / "curve.json"
+    curve = json.loads(curve_path.read_text()) if curve_path.exists() else []
+    if any(p["stage"] == stage for p in curve) or cfg.eval_games <= 0:
+        return
+    rows = evaluate(
+        f"neural:path={path}",
+        cfg.ladder,
+        cfg.eval_games,
+        workers=cfg.workers,
+        db=db,
+        label=f"train {run_dir.name} {stage}",
+    )
+    for r in rows:
+        lo, hi = r["ci"]
+        _log(
+            run_dir,
+            f"{stage} vs {r['opponent']}: {r['win_rate']:.3f} ({lo:.3f}-{hi:.3f}) "
+            f"over {r['games']} games",
+        )
+    curve = append_curve(
+        run_dir,
+        {"stage": stage, "steps": steps, "results": rows, "wall_s": round(time.time() - t0, 1)},
+    )
+    plot_curve(curve, run_dir / "curve.png")
+
+
+def train_dmc(
+    cfg: DMCConfig, run_dir: Path, *, command: str, db=None, progress: bool = False
+) -> Path:
+    """Run (or resume) every stage; returns the path of the final model."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    fcfg = dict(hidden=cfg.hidden, lr=cfg.lr, seed=cfg.seed)
+    meta = {"command": command, "config": json.dumps(asdict(cfg))}
+    # 1-2: teacher data and the warm start
+    paths = _generate(cfg, run_dir, 0, "expectimax", [("self", 1.0)], progress)
+    data_paths = list(paths)
+    warm = run_dir / "warm_start.npz"
+    steps = 0
+    if not warm.exists():
+        data = load_shards(data_paths)
+        nets = {}
+        for kind in ("discard", "play"):
+            nets[kind], rep = fit(
+                data,
+                kind,
+                "bc",
+                FitConfig(epochs=cfg.epochs_bc, **fcfg),
+                log=lambda m: _log(run_dir, m),
+            )
+        save_nets(warm, nets["discard"], nets["play"], {**meta, "stage": "warm_start"})
+    steps = _samples(data_paths)
+    _eval(cfg, run_dir, "warm_start", warm, steps, db, t0, command)
+    prev = warm
+    snapshots: list[str] = []
+    for gen in range(1, cfg.generations + 1):
+        out = run_dir / f"gen{gen}.npz"
+        if gen > 1:
+            league = _league(cfg, snapshots)
+            data_paths += _generate(cfg, run_dir, gen - 1, str(prev), league, progress)
+        if not out.exists():
+            data = load_shards(data_paths)
+            d0, p0, _ = load_nets(prev)
+            nets, margins = {}, {}
+            for kind, init in (("discard", d0), ("play", p0)):
+                nets[kind], rep = fit(
+                    data,
+                    kind,
+                    "dmc",
+                    FitConfig(epochs=cfg.epochs_dmc, **fcfg),
+                    init=init,
+                    log=lambda m: _log(run_dir, m),
+                )
+                margins[f"margin_{kind}"] = str(rep["margin"])
+            save_nets(
+                out,
+                nets["discard"],
+                nets["play"],
+                {**meta, **margins, "stage": f"gen{gen}", "samples": str(_samples(data_paths))},
+            )
+        steps = _samples(data_paths)
+        _eval(cfg, run_dir, f"gen{gen}", out, steps, db, t0, command)
+        snapshots.append(str(out))
+        prev = out
+    final = run_dir / "model.npz"
+    shutil.copyfile(prev, final)
+    _log(
+        run_dir,
+        f"final model {final} ({steps} sampled decisions, {time.time() - t0:.0f} s this session)",
+    )
+    return final
+
+
+def _samples(paths) -> int:
+    import numpy as np
+
+    n = 0
+    for p in paths:
+        with np.load(p) as z:
+            n += len(z["discard_n"]) + len(z["play_n"])
+    return n
+
+
+def train_bc(
+    cfg: DMCConfig, run_dir: Path, *, teacher: str, command: str, db=None, progress: bool = False
+) -> Path:
+    """Behaviour cloning only: ``teacher`` self-play labels (no rollouts), fitted and evaluated.
+
+    Candidates are the same as the DMC agent's (the analyzer's top discards, the legal cards);
+    a teacher's choice outside them (a discard below the analyzer's top five) is not a label."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    gcfg = GenConfig(
+        seed=cfg.seed,
+        gen=0,
+        shards=cfg.shards,
+        games=cfg.games_per_shard,
+        eps=0.0,
+        policy=teacher,
+        branch=False,
+        name=f"bc_{teacher}",
+    )
+    bar = _bar(cfg.shards, f"{teacher} labels", progress)
+    paths = generate(
+        gcfg,
+        run_dir / "data",
+        workers=cfg.workers,
+        on_shard=(lambda d, n: (setattr(bar, "n", d), bar.refresh())) if bar is not None else None,
+    )
+    if bar is not None:
+        bar.close()
+    out = run_dir / "model.npz"
+    if not out.exists():
+        data = load_shards(paths)
+        nets = {}
+        for kind in ("discard", "play"):
+            nets[kind], _ = fit(
+                data,
+                kind,
+                "bc",
+                FitConfig(epochs=cfg.epochs_bc, hidden=cfg.hidden, lr=cfg.lr, seed=cfg.seed),
+                log=lambda m: _log(run_dir, m),
+            )
+        save_nets(
+            out,
+            nets["discard"],
+            nets["play"],
+            {
+                "command": command,
+                "config": json.dumps(asdict(cfg)),
+                "stage": f"bc_{teacher}",
+                "samples": str(_samples(paths)),
+            },
+        )
+    _eval(cfg, run_dir, f"bc_{teacher}", out, _samples(paths), db, t0, command)
+    _log(run_dir, f"final model {out} ({time.time() - t0:.0f} s this session)")
+    return out

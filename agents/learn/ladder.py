@@ -1,0 +1,113 @@
+"""Evaluation of a learner against a fixed ladder through the tournament runner.
+
+Duplicate deals and Wilson intervals come from :mod:`agents.tournament`; every evaluation is a run
+in the results store (``cribbage results`` lists it), and a point of the run's learning curve
+(``curve.json``, plotted to ``curve.png``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+LADDER = ("random", "greedy", "expectimax", "expert")
+
+
+def evaluate(
+    spec: str,
+    opponents,
+    games: int,
+    *,
+    seed: int = 2026,
+    workers: int = 1,
+    db: Path | None = None,
+    label: str = "",
+) -> list[dict]:
+    """``spec`` against each opponent over ``games`` duplicate games; saved in the results store
+    (unless ``db`` is ``False``). Returns one row per opponent."""
+    from ..results_store import ResultsStore
+    from ..runner import run_plan
+    from ..tournament import make_plan
+
+    rows = []
+    for opp in opponents:
+        plan = make_plan([spec, opp], games, seed)
+        store = ResultsStore(db) if db is not False else None
+        run_id = None
+        if store is not None:
+            params = {**plan.params(), "label": label}
+            run_id = store.start_run(
+                params, backend="pool" if workers > 1 else "serial", workers=workers
+            )
+        outcome = run_plan(
+            plan,
+            backend="pool" if workers > 1 else "serial",
+            workers=workers,
+            on_block=(lambda b, s=store, r=run_id: s.add_games(r, b))
+            if store is not None
+            else None,
+        )
+        summary = outcome.summary()
+        pair = summary["pairings"][0]
+        if store is not None:
+            store.finish_run(
+                run_id, "interrupted" if outcome.interrupted else "done", summary, outcome.elapsed
+            )
+            store.close()
+        rows.append(
+            {
+                "opponent": opp,
+                "games": pair["games"],
+                "win_rate": pair["win_rate"],
+                "ci": pair["win_rate_ci"],
+                "mean_margin": pair["mean_margin"],
+                "run_id": run_id,
+                "seconds": round(outcome.elapsed, 1),
+            }
+        )
+    return rows
+
+
+def append_curve(run_dir: Path, point: dict) -> list[dict]:
+    path = run_dir / "curve.json"
+    curve = json.loads(path.read_text()) if path.exists() else []
+    curve.append(point)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(curve, indent=1) + "\n")
+    tmp.replace(path)
+    return curve
+
+
+def plot_curve(curve: list[dict], out: Path) -> Path | None:
+    """Win rate (with its 95% interval) per opponent against training steps."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    steps = [p["steps"] for p in curve]
+    # Stages trained on the same data (warm start, then DMC) share a step count: one slot each.
+    staged = len(set(steps)) < len(steps)
+    where = {p["stage"]: (i if staged else p["steps"]) for i, p in enumerate(curve)}
+    for opp in dict.fromkeys(r["opponent"] for p in curve for r in p["results"]):
+        pts = [(where[p["stage"]], r) for p in curve for r in p["results"] if r["opponent"] == opp]
+        xs = [s for s, _ in pts]
+        ys = [r["win_rate"] for _, r in pts]
+        lo = [r["ci"][0] for _, r in pts]
+        hi = [r["ci"][1] for _, r in pts]
+        ax.plot(xs, ys, marker="o", label=f"vs {opp}")
+        ax.fill_between(xs, lo, hi, alpha=0.2)
+    ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+    if staged:
+        ax.set_xticks(range(len(curve)), [f"{p['stage']}\n{p['steps']:,}" for p in curve])
+    ax.set_xlabel("stage and learner decisions trained on" if staged else "training steps")
+    ax.set_ylabel("win rate (duplicate games, 95% CI)")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+    return out

@@ -1,0 +1,64 @@
+"""A small ReLU MLP scoring candidate rows, evaluated with numpy alone (no torch at play time)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+
+class MLP:
+    """``score(x)`` maps (n, d) candidate rows to (n,) values: ReLU hidden layers, linear output."""
+
+    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]]) -> None:
+        self.layers = [
+            (np.ascontiguousarray(w, dtype=np.float32), np.ascontiguousarray(b, dtype=np.float32))
+            for w, b in layers
+        ]
+
+    @property
+    def in_dim(self) -> int:
+        return self.layers[0][0].shape[0]
+
+    def score(self, x: np.ndarray) -> np.ndarray:
+        h = np.asarray(x, dtype=np.float32)
+        last = len(self.layers) - 1
+        for i, (w, b) in enumerate(self.layers):
+            h = h @ w + b
+            if i < last:
+                np.maximum(h, 0.0, out=h)
+        return h[:, 0]
+
+    def arrays(self, prefix: str) -> dict[str, np.ndarray]:
+        out = {}
+        for i, (w, b) in enumerate(self.layers):
+            out[f"{prefix}.w{i}"] = w
+            out[f"{prefix}.b{i}"] = b
+        return out
+
+    @classmethod
+    def from_arrays(cls, arrays, prefix: str) -> MLP:
+        layers = []
+        i = 0
+        while f"{prefix}.w{i}" in arrays:
+            layers.append((arrays[f"{prefix}.w{i}"], arrays[f"{prefix}.b{i}"]))
+            i += 1
+        if not layers:
+            raise ValueError(f"no layers named {prefix}.w0... in the weights file")
+        return cls(layers)
+
+
+def load_nets(path: str | Path) -> tuple[MLP, MLP, dict[str, str]]:
+    """The discard net, the play net and the metadata strings stored in a weights ``.npz``."""
+    with np.load(path, allow_pickle=False) as z:
+        arrays = {k: z[k] for k in z.files}
+    meta = {k[5:]: str(v) for k, v in arrays.items() if k.startswith("meta.")}
+    return MLP.from_arrays(arrays, "discard"), MLP.from_arrays(arrays, "play"), meta
+
+
+def save_nets(path: str | Path, discard: MLP, play: MLP, meta: dict[str, str]) -> None:
+    arrays = {**discard.arrays("discard"), **play.arrays("play")}
+    arrays.update({f"meta.{k}": np.array(str(v)) for k, v in meta.items()})
+    tmp = Path(str(path) + ".tmp.npz")
+    np.savez_compressed(tmp, **arrays)
+    tmp.replace(path)

@@ -1,0 +1,246 @@
+"""MaskablePPO (sb3-contrib) on ``cribbage/Cribbage-v0`` against a league, with checkpoints.
+
+The league holds fixed agents by spec (anything :func:`agents.make_agent` builds, including
+import-path specs), frozen snapshots of the learner (saved every ``snapshot_every`` steps) and
+the live learner itself ("self"); one opponent is sampled per episode with the chosen weights.
+Every member is built once and cached. Checkpoints (``checkpoints/step_N.zip``) are written every
+``eval_every`` steps with an evaluation against the ladder; ``--resume`` loads the newest one.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import gymnasium as gym
+import numpy as np
+
+from .ladder import LADDER, append_curve, evaluate, plot_curve
+
+
+@dataclass(frozen=True)
+class PPOConfig:
+    seed: int = 0
+    timesteps: int = 300_000
+    reward: str = "points"
+    opponents: tuple[tuple[str, float], ...] = (("random", 1.0),)
+    snapshot_every: int = 50_000
+    eval_every: int = 50_000
+    eval_games: int = 400
+    ladder: tuple[str, ...] = LADDER
+    n_steps: int = 2048
+    hidden: tuple[int, ...] = (256, 256)
+    workers: int = 1
+    max_illegal: int = 0  # 0: masks are used, so illegal picks cannot happen
+
+
+class _LivePolicy:
+    """The learner's current network as an opponent policy (same object, always up to date)."""
+
+    def __init__(self, model) -> None:
+        self.model = model
+
+    def probabilities(self, obs):
+        import torch
+
+        policy = self.model.policy
+        obs_t, _ = policy.obs_to_tensor(obs["observation"])
+        with torch.no_grad():
+            dist = policy.get_distribution(obs_t, action_masks=obs["action_mask"].astype(bool))
+            return dist.distribution.probs[0].cpu().numpy().astype(np.float64)
+
+
+def live_agent(model):
+    from ..maskable_ppo_agent import MaskablePPOAgent
+
+    agent = MaskablePPOAgent.__new__(MaskablePPOAgent)
+    agent.deterministic, agent.path, agent.spec = False, None, "self"
+    agent.policy = _LivePolicy(model)
+    return agent
+
+
+class League:
+    """Weighted opponents sampled per episode; members are built once."""
+
+    def __init__(self, members: tuple[tuple[str, float], ...], seed: int) -> None:
+        from ..registry import make_agent
+
+        self.members = list(members)
+        self.rng = np.random.default_rng(seed)
+        self.agents: dict[str, object] = {}
+        self.snapshots: list[object] = []
+        for name, _ in self.members:
+            if name not in ("self", "snapshots"):
+                self.agents[name] = make_agent(name)
+        self.model = None
+
+    def add_snapshot(self, path: Path) -> None:
+        from ..maskable_ppo_agent import MaskablePPOAgent
+
+        self.snapshots.append(MaskablePPOAgent(str(path), deterministic=False))
+
+    def sample(self):
+        live = [
+            (n, w)
+            for n, w in self.members
+            if (n != "snapshots" or self.snapshots) and (n != "self" or self.model)
+        ]
+        w = np.array([x for _, x in live], dtype=float)
+        name = live[int(self.rng.choice(len(live), p=w / w.sum()))][0]
+        if name == "self":
+            return live_agent(self.model)
+        if name == "snapshots":
+            return self.snapshots[int(self.rng.integers(len(self.snapshots)))]
+        return self.agents[name]
+
+
+class LeagueOpponents(gym.Wrapper, gym.utils.RecordConstructorArgs):
+    """Puts a league member in as the opponent at every reset."""
+
+    def __init__(self, env: gym.Env, league: League) -> None:
+        gym.utils.RecordConstructorArgs.__init__(self)
+        gym.Wrapper.__init__(self, env)
+        self.league = league
+
+    def reset(self, *, seed=None, options=None):
+        options = {**(options or {}), "opponent": self.league.sample()}
+        return self.env.reset(seed=seed, options=options)
+
+
+def make_env(cfg: PPOConfig, league: League):
+    from cribbage_env.env import CribbageEnv, FlatObservation
+
+    kwargs = {}
+    if cfg.max_illegal:
+        kwargs["max_illegal"] = cfg.max_illegal
+    first = next((a for a in league.agents.values()), "random")
+    env = CribbageEnv(first, seat="alternate", reward=cfg.reward, **kwargs)
+    return LeagueOpponents(FlatObservation(env), league)
+
+
+def _latest(ckpt_dir: Path) -> Path | None:
+    found = sorted(ckpt_dir.glob("step_*.zip"), key=lambda p: int(p.stem.split("_")[1]))
+    return found[-1] if found else None
+
+
+def _model(cfg: PPOConfig, env, ckpt_dir: Path, league: League):
+    """The newest checkpoint (its snapshots back in the league), or a new MaskablePPO."""
+    from sb3_contrib import MaskablePPO
+
+    last = _latest(ckpt_dir)
+    if last is not None:
+        for snap in sorted(ckpt_dir.glob("step_*.zip")):
+            if int(snap.stem.split("_")[1]) % cfg.snapshot_every == 0:
+                league.add_snapshot(snap)
+        return MaskablePPO.load(str(last), env=env, device="cpu")
+    return MaskablePPO(
+        "MlpPolicy",
+        env,
+        n_steps=cfg.n_steps,
+        batch_size=256,
+        n_epochs=5,
+        learning_rate=3e-4,
+        gamma=0.99,
+        gae_lambda=0.95,
+        ent_coef=0.01,
+        seed=cfg.seed,
+        verbose=0,
+        device="cpu",
+        policy_kwargs={"net_arch": list(cfg.hidden)},
+    )
+
+
+def _checkpoint(cfg: PPOConfig, run_dir: Path, league: League, m, step: int, db, t0: float):
+    """Save ``step_N.zip``, add it to the league as a snapshot, evaluate it on the ladder."""
+    path = run_dir / "checkpoints" / f"step_{step}.zip"
+    m.save(str(path))
+    if step % cfg.snapshot_every == 0 and any(n == "snapshots" for n, _ in cfg.opponents):
+        league.add_snapshot(path)
+    if cfg.eval_games > 0:
+        rows = evaluate(
+            f"maskable_ppo:path={path}",
+            cfg.ladder,
+            cfg.eval_games,
+            workers=cfg.workers,
+            db=db,
+            label=f"train {run_dir.name} {step}",
+        )
+        point = {
+            "stage": f"step_{step}",
+            "steps": step,
+            "results": rows,
+            "wall_s": round(time.time() - t0, 1),
+        }
+        plot_curve(append_curve(run_dir, point), run_dir / "curve.png")
+
+
+def _callback(cfg: PPOConfig, on_checkpoint, progress: bool):
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class Checkpoints(BaseCallback):
+        """Checkpoint + evaluation every ``eval_every`` steps; the progress bar."""
+
+        def _on_training_start(self) -> None:
+            self.next = (self.model.num_timesteps // cfg.eval_every + 1) * cfg.eval_every
+            self.bar = None
+            if progress:
+                from tqdm import tqdm
+
+                self.bar = tqdm(
+                    total=cfg.timesteps,
+                    initial=self.model.num_timesteps,
+                    unit="step",
+                    dynamic_ncols=True,
+                    desc="ppo",
+                )
+
+        def _on_step(self) -> bool:
+            if self.bar is not None and self.model.num_timesteps % 1000 == 0:
+                self.bar.n = self.model.num_timesteps
+                self.bar.refresh()
+            if self.model.num_timesteps >= self.next:
+                on_checkpoint(self.model, self.next)
+                self.next += cfg.eval_every
+            return True
+
+        def _on_training_end(self) -> None:
+            if self.bar is not None:
+                self.bar.close()
+
+    return Checkpoints()
+
+
+def train_ppo(
+    cfg: PPOConfig, run_dir: Path, *, command: str, db=None, progress: bool = False
+) -> Path:
+    """Train (or resume) MaskablePPO; returns the final model path (``model.zip``)."""
+    import torch
+
+    torch.set_num_threads(1)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    ckpt_dir = run_dir / "checkpoints"
+    ckpt_dir.mkdir(exist_ok=True)
+    league = League(cfg.opponents, cfg.seed)
+    env = make_env(cfg, league)
+    model = _model(cfg, env, ckpt_dir, league)
+    league.model = model
+    env.reset(seed=cfg.seed + model.num_timesteps)
+    t0 = time.time()
+
+    def on_checkpoint(m, step: int) -> None:
+        _checkpoint(cfg, run_dir, league, m, step, db, t0)
+
+    remaining = cfg.timesteps - model.num_timesteps
+    if remaining > 0:
+        model.learn(
+            total_timesteps=remaining,
+            callback=_callback(cfg, on_checkpoint, progress),
+            reset_num_timesteps=False,
+        )
+    final = run_dir / "model.zip"
+    model.save(str(final))
+    info = {"command": command, "config": asdict(cfg), "timesteps": int(model.num_timesteps)}
+    (run_dir / "final.json").write_text(json.dumps(info, indent=1) + "\n")
+    return final

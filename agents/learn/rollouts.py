@@ -1,0 +1,200 @@
+"""Self-play data for Deep Monte-Carlo: episodes that branch at sampled decisions.
+
+At a sampled decision every candidate is tried on a copy of the true game state and the deal is
+played out by the same policies; its return is the seat's point margin over the rest of the deal.
+All branches of one decision share the hidden cards and the starter (common random numbers), so
+their differences are the action's effect alone, not the deal's luck. The trajectory itself goes
+on with the behaviour policy (ε-greedy around the learner). Each sample also stores the
+teacher's (``expectimax``'s) choice, which is the behaviour-cloning label of the warm start.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from cribbage_env.batch import score_batch
+from cribbage_env.cards import RANK
+from cribbage_env.engine import EventKind, GameState, Phase, new_game
+from cribbage_env.scoring import ScoreKind
+
+from ..expectimax import ExpectimaxAgent
+from .features import DISCARD_DIM, PLAY_DIM, discard_candidates, play_candidates
+
+
+@dataclass
+class Batch:
+    """Samples of one kind: rows (N, K, D) padded to K candidates, returns (N, K), n (N,)."""
+
+    dim: int
+    k: int
+    xs: list = field(default_factory=list)
+    gs: list = field(default_factory=list)
+    ns: list = field(default_factory=list)
+    teacher: list = field(default_factory=list)
+
+    def add(self, x: np.ndarray, g: np.ndarray, teacher: int) -> None:
+        n = len(x)
+        xp = np.zeros((self.k, self.dim), dtype=np.float16)
+        xp[:n] = x
+        gp = np.zeros(self.k, dtype=np.float32)
+        gp[:n] = g
+        self.xs.append(xp)
+        self.gs.append(gp)
+        self.ns.append(n)
+        self.teacher.append(teacher)
+
+    def arrays(self, prefix: str) -> dict[str, np.ndarray]:
+        if not self.xs:
+            return {
+                f"{prefix}_x": np.zeros((0, self.k, self.dim), np.float16),
+                f"{prefix}_g": np.zeros((0, self.k), np.float32),
+                f"{prefix}_n": np.zeros(0, np.int8),
+                f"{prefix}_t": np.zeros(0, np.int8),
+            }
+        return {
+            f"{prefix}_x": np.stack(self.xs),
+            f"{prefix}_g": np.stack(self.gs),
+            f"{prefix}_n": np.array(self.ns, np.int8),
+            f"{prefix}_t": np.array(self.teacher, np.int8),
+        }
+
+
+_ALL = np.arange(52)
+_JACK = 10
+
+
+def show_correction(events: list, seat: int) -> float:
+    """Expected minus realized show points (and his heels) for ``seat`` minus the opponent, over
+    the 40 starters the deck could have held given both hands: a control variate.
+
+    The starter is uniform over the 40 cards not dealt whatever the players did, so replacing
+    each realized show by its mean over those starters keeps the return unbiased while removing
+    the starter's luck from comparing two discards."""
+    shows = [e for e in events if e.kind is EventKind.SHOW]
+    if len(shows) != 3:
+        return 0.0
+    dealt = np.array([c for e in shows for c in e.cards[:4]], dtype=np.intp)
+    mask = np.ones(52, dtype=bool)
+    mask[dealt] = False
+    starters = _ALL[mask]
+    n = len(starters)
+    out = 0.0
+    for e in shows:
+        hand = np.repeat(np.array(e.cards[:4], dtype=np.intp)[None, :], n, axis=0)
+        exp = float(score_batch(hand, starters, crib=e.what == "crib", check=False).mean())
+        out += (exp - e.points) * (1 if e.player == seat else -1)
+    if any(e.kind is EventKind.STARTER for e in events):  # the cut came after the decision
+        dealer = next(e.player for e in shows if e.what == "crib")
+        heels = sum(
+            1 for e in events if e.kind is EventKind.SCORE and e.score_kind is ScoreKind.HIS_HEELS
+        )
+        exp = 2.0 * sum(1 for c in starters if RANK[c] == _JACK) / n
+        out += (exp - 2.0 * heels) * (1 if dealer == seat else -1)
+    return out
+
+
+def deal_margin(
+    state: GameState,
+    seat: int,
+    action: int,
+    policies,
+    rng: np.random.Generator,
+    win_bonus: float = 0.0,
+    expected_shows: bool = False,
+) -> float:
+    """``seat``'s points minus the opponent's from taking ``action`` to the end of this deal
+    (or of the game, plus ``win_bonus`` for the winner), both seats then playing ``policies``;
+    with ``expected_shows`` the shows of a completed deal count at their expectation over the
+    starter (:func:`show_correction`)."""
+    g = state.clone()
+    before = g.scores
+    deal = g.deal_no
+    start = g.event_count
+    g.apply(action)
+    while g.winner is None and g.deal_no == deal:
+        p = g.current_player
+        g.apply(policies[p].act(g.view(p), rng))
+    after = g.scores
+    out = (after[seat] - before[seat]) - (after[1 - seat] - before[1 - seat])
+    if g.winner is not None and win_bonus:
+        out += win_bonus if g.winner == seat else -win_bonus
+    if expected_shows and g.winner is None:
+        out += show_correction(g.events_since(start), seat)
+    return float(out)
+
+
+#: discards considered: the analyzer's best TOP_DISCARDS of the 15 (the rest are never chosen).
+TOP_DISCARDS = 5
+
+
+def top_discards(view, teacher: ExpectimaxAgent, top: int = TOP_DISCARDS):
+    """The ``top`` discards by the analyzer's net value, best first: (actions, rows)."""
+    actions, x, net = discard_candidates(view, teacher._table)
+    order = np.argsort(-net, kind="stable")[:top]
+    return [actions[i] for i in order], x[order]
+
+
+def candidates(view, teacher: ExpectimaxAgent):
+    """(actions, rows, teacher index, kind) for a decision with more than one option; the
+    candidates are ranked best first by the teacher, so its choice is index 0."""
+    if view.phase is Phase.DISCARD:
+        actions, x = top_discards(view, teacher)
+        return actions, x, 0, "discard"
+    actions, x, _ = play_candidates(view, teacher._rank_cards(view))
+    return actions, x, 0, "play"  # ranked best first, as expectimax plays
+
+
+def play_episode(
+    seed: int,
+    policies,
+    learner_seats: tuple[int, ...],
+    *,
+    eps: float,
+    rate: dict[str, float],
+    rng: np.random.Generator,
+    out: dict[str, Batch],
+    teacher: ExpectimaxAgent,
+    win_bonus: float = 0.0,
+    expected_shows: bool = False,
+    branch: bool = True,
+) -> GameState:
+    """One game; learner decisions are sampled into ``out`` with branched returns.
+
+    ``policies[seat]`` has ``act(view, rng)``; a learner policy may also have
+    ``choose(rows, kind)`` returning the candidate index it prefers (the neural agent does)."""
+    g = new_game(seed)
+    while g.winner is not None or not g.is_over:
+        if g.is_over:
+            break
+        p = g.current_player
+        v = g.view(p)
+        if (
+            p not in learner_seats
+            or v.phase not in (Phase.DISCARD, Phase.PLAY)
+            or len(v.legal_actions) < 2
+        ):
+            g.apply(policies[p].act(v, rng))
+            continue
+        actions, x, t, kind = candidates(v, teacher)
+        pol = policies[p]
+        if not branch:  # labels only: the policy's own choice is the behaviour-cloning label
+            a = pol.act(v, rng)
+            if a in actions and rng.random() < rate[kind]:
+                out[kind].add(x, np.zeros(len(actions)), actions.index(a))
+            g.apply(a)
+            continue
+        own = pol.choose(x, kind) if hasattr(pol, "choose") else actions.index(pol.act(v, rng))
+        if rng.random() < rate[kind]:
+            gs = np.array(
+                [deal_margin(g, p, a, policies, rng, win_bonus, expected_shows) for a in actions]
+            )
+            out[kind].add(x, gs, t)
+        a = actions[int(rng.integers(len(actions)))] if rng.random() < eps else actions[own]
+        g.apply(a)
+    return g
+
+
+def new_batches() -> dict[str, Batch]:
+    return {"discard": Batch(DISCARD_DIM, TOP_DISCARDS), "play": Batch(PLAY_DIM, 4)}

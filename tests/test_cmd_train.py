@@ -1,0 +1,108 @@
+"""``cribbage train``: usage errors exit 2, tiny runs of both methods write a run directory,
+and ``--resume`` continues a run with its saved configuration."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ui.cli import main
+
+
+def test_bad_usage_exits_2(tmp_path, capsys):
+    assert (
+        main(["train", "--method", "dmc", "--reward", "win", "--run-dir", str(tmp_path / "a")]) == 2
+    )
+    assert "--reward points" in capsys.readouterr().err
+    assert main(["train", "--eval-games", "3", "--run-dir", str(tmp_path / "b")]) == 2
+    from cribbage_env.env import _REWARDS
+
+    if "equity" not in _REWARDS:
+        assert main(["train", "--reward", "equity", "--run-dir", str(tmp_path / "e")]) == 2
+        assert "equity" in capsys.readouterr().err
+    assert main(["train", "--opponent", "nope@1", "--run-dir", str(tmp_path / "c")]) == 2
+    assert "unknown agent" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        main(["train", "--opponent", "random@-1"])
+    assert exc.value.code == 2
+
+
+def test_dmc_tiny_run_and_resume(tmp_path, capsys):
+    pytest.importorskip("torch")
+    run = tmp_path / "run"
+    args = [
+        "train",
+        "--method",
+        "dmc",
+        "--run-dir",
+        str(run),
+        "--shards",
+        "1",
+        "--games-per-shard",
+        "1",
+        "--epochs",
+        "1",
+        "--eval-games",
+        "2",
+        "--ladder",
+        "random",
+        "--workers",
+        "1",
+        "--db",
+        str(tmp_path / "r.sqlite"),
+        "--no-progress",
+    ]
+    assert main(args) == 0
+    for name in ("config.json", "warm_start.npz", "gen1.npz", "model.npz", "curve.json"):
+        assert (run / name).exists(), name
+    curve = json.loads((run / "curve.json").read_text())
+    assert [p["stage"] for p in curve] == ["warm_start", "gen1"]
+    assert curve[0]["results"][0]["opponent"] == "random" and curve[0]["results"][0]["games"] == 2
+    assert main(args) == 2  # the run exists: --resume is needed
+    assert "--resume" in capsys.readouterr().err
+    assert main([*args, "--resume"]) == 0  # everything done: nothing is redone
+    assert len(json.loads((run / "curve.json").read_text())) == 2
+    from agents import make_agent
+
+    agent = make_agent(f"neural:path={run / 'model.npz'}")
+    assert "cribbage train" in agent.meta["command"]
+
+
+def test_ppo_tiny_run_with_a_league(tmp_path):
+    pytest.importorskip("sb3_contrib")
+    run = tmp_path / "ppo"
+    args = [
+        "train",
+        "--run-dir",
+        str(run),
+        "--timesteps",
+        "256",
+        "--n-steps",
+        "128",
+        "--eval-every",
+        "128",
+        "--snapshot-every",
+        "128",
+        "--eval-games",
+        "2",
+        "--ladder",
+        "random",
+        "--workers",
+        "1",
+        "--opponent",
+        "random@1",
+        "--opponent",
+        "self@1",
+        "--opponent",
+        "snapshots@1",
+        "--db",
+        str(tmp_path / "r.sqlite"),
+        "--no-progress",
+    ]
+    assert main(args) == 0
+    assert (run / "model.zip").exists() and (run / "checkpoints" / "step_128.zip").exists()
+    curve = json.loads((run / "curve.json").read_text())
+    assert curve[0]["steps"] == 128 and curve[0]["results"][0]["games"] == 2
+    final = json.loads((run / "final.json").read_text())
+    assert final["timesteps"] >= 256

@@ -1,0 +1,289 @@
+"""``cribbage train``: train a learned agent into a run directory (config, curve, model).
+
+Methods: ``ppo`` (default; sb3-contrib MaskablePPO on the Gym env, extra ``rl``) and ``dmc``
+(Deep Monte-Carlo on (state, action) features, the method of the shipped ``neural`` agent;
+torch to train, numpy to play). Opponents form a league: ``--opponent SPEC@WEIGHT`` (repeat),
+where SPEC is any agent spec, ``self`` (the live learner) or ``snapshots`` (its frozen past
+versions). Evaluations against the ladder go to the results store (``cribbage results``).
+``--resume`` continues a killed run from its checkpoints with the configuration it was started
+with. Exit codes: 0 done, 1 a run-time failure, 2 bad usage, 130 interrupted (resumable).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+from dataclasses import asdict, fields
+from pathlib import Path
+
+from . import argtypes
+
+REWARDS = ("points", "win", "equity")
+
+
+def _opponent(text: str) -> tuple[str, float]:
+    spec, at, weight = text.rpartition("@")
+    if not at:
+        return text, 1.0
+    try:
+        w = float(weight)
+    except ValueError:
+        w = -1.0
+    if not spec or not w > 0:
+        raise argparse.ArgumentTypeError(f"expected SPEC or SPEC@WEIGHT (weight > 0), got {text!r}")
+    return spec, w
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    _common_arguments(p)
+    _ppo_arguments(p)
+    _dmc_arguments(p)
+    _eval_arguments(p)
+
+
+def _common_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--method",
+        choices=("ppo", "dmc", "bc"),
+        default="ppo",
+        help="ppo: MaskablePPO (default); dmc: Deep Monte-Carlo (the neural agent); "
+        "bc: behaviour cloning of --teacher only",
+    )
+    p.add_argument(
+        "--run-dir",
+        type=Path,
+        default=Path("runs/train"),
+        help="where config.json, curve.json/png, checkpoints and the model go",
+    )
+    p.add_argument("--resume", action="store_true", help="continue the run in --run-dir")
+    p.add_argument("--seed", type=argtypes.seed, default=0)
+    p.add_argument(
+        "--reward",
+        choices=REWARDS,
+        default="points",
+        help="env reward (ppo): points margin, win +-1, or equity (change in winning chance)",
+    )
+    p.add_argument(
+        "--opponent",
+        type=_opponent,
+        action="append",
+        default=None,
+        metavar="SPEC[@W]",
+        help="league member with weight (repeat); ppo default "
+        "random; dmc default self@0.5 expectimax@0.3 snapshots@0.2",
+    )
+
+
+def _ppo_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--timesteps", type=argtypes.positive_int, default=300_000, help="ppo steps")
+    p.add_argument(
+        "--eval-every",
+        type=argtypes.positive_int,
+        default=50_000,
+        help="ppo: checkpoint + ladder evaluation every K steps",
+    )
+    p.add_argument(
+        "--snapshot-every",
+        type=argtypes.positive_int,
+        default=50_000,
+        help="ppo: add a frozen snapshot to the league every K steps",
+    )
+    p.add_argument(
+        "--max-illegal",
+        type=argtypes.whole_number(0, "an integer >= 0"),
+        default=0,
+        help="ppo: truncate an episode after N consecutive illegal picks (0: off)",
+    )
+
+
+def _dmc_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--generations",
+        type=argtypes.positive_int,
+        default=1,
+        help="dmc: learning-from-play stages after the warm start",
+    )
+    p.add_argument(
+        "--shards",
+        type=argtypes.positive_int,
+        default=200,
+        help="dmc: data shards per generation (20 games each)",
+    )
+    p.add_argument("--epochs", type=argtypes.positive_int, default=8, help="dmc: epochs per fit")
+    p.add_argument(
+        "--teacher",
+        default="expectimax",
+        help="bc: the agent spec whose decisions are cloned (default expectimax)",
+    )
+    p.add_argument(
+        "--games-per-shard",
+        type=argtypes.positive_int,
+        default=20,
+        help="dmc: games per data shard (default 20)",
+    )
+    p.add_argument(
+        "--n-steps",
+        type=argtypes.positive_int,
+        default=2048,
+        help="ppo: rollout length per update (default 2048)",
+    )
+
+
+def _eval_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--eval-games",
+        type=argtypes.whole_number(0, "an even integer >= 0"),
+        default=None,
+        help="games per ladder opponent (ppo 400, dmc 2000; 0 = none)",
+    )
+    p.add_argument(
+        "--ladder",
+        nargs="+",
+        default=None,
+        metavar="AGENT",
+        help="evaluation opponents (default random greedy expectimax expert)",
+    )
+    p.add_argument(
+        "--workers",
+        type=argtypes.positive_int,
+        default=2,
+        help="processes for data and evaluation (default 2)",
+    )
+    p.add_argument("--db", type=Path, default=None, help="results database (default: the user's)")
+    prog = p.add_mutually_exclusive_group()
+    prog.add_argument("--progress", dest="progress", action="store_true", default=None)
+    prog.add_argument("--no-progress", dest="progress", action="store_false")
+
+
+def _err(msg: str) -> int:
+    print(f"cribbage train: {msg}", file=sys.stderr)
+    return 2
+
+
+def _config(args):
+    from agents.learn.ladder import LADDER
+
+    ladder = tuple(args.ladder) if args.ladder else LADDER
+    if args.method in ("dmc", "bc"):
+        from agents.learn.dmc import DMCConfig
+
+        kw = dict(
+            seed=args.seed,
+            generations=args.generations,
+            shards=args.shards,
+            games_per_shard=args.games_per_shard,
+            teacher=args.teacher,
+            epochs_dmc=args.epochs,
+            ladder=ladder,
+            workers=args.workers,
+            reward=args.reward,
+        )
+        if args.opponent:
+            kw["opponents"] = tuple(args.opponent)
+        if args.eval_games is not None:
+            kw["eval_games"] = args.eval_games
+        return DMCConfig(**kw)
+    from agents.learn.ppo import PPOConfig
+
+    kw = dict(
+        seed=args.seed,
+        timesteps=args.timesteps,
+        reward=args.reward,
+        ladder=ladder,
+        eval_every=args.eval_every,
+        snapshot_every=args.snapshot_every,
+        workers=args.workers,
+        max_illegal=args.max_illegal,
+        n_steps=args.n_steps,
+    )
+    if args.opponent:
+        kw["opponents"] = tuple(args.opponent)
+    if args.eval_games is not None:
+        kw["eval_games"] = args.eval_games
+    return PPOConfig(**kw)
+
+
+def _from_json(cls, data: dict):
+    names = {f.name for f in fields(cls)}
+    out = {}
+    for k, v in data.items():
+        if k in names:
+            if isinstance(v, list):
+                v = tuple(tuple(x) if isinstance(x, list) else x for x in v)
+            out[k] = v
+    return cls(**out)
+
+
+def run(args) -> int:
+    from agents.base import AgentSpecError
+
+    if args.method in ("dmc", "bc") and args.reward != "points":
+        return _err("--method dmc learns from deal point margins: use --reward points")
+    if args.method == "ppo":
+        from cribbage_env.env import CribbageEnv
+
+        try:
+            CribbageEnv("random", reward=args.reward)
+        except ValueError as exc:  # e.g. "equity" before the env offers it
+            return _err(f"--reward {args.reward}: {exc}")
+    if args.eval_games is not None and args.eval_games % 2:
+        return _err(f"--eval-games must be even (duplicate deals), got {args.eval_games}")
+    cfg_path = args.run_dir / "config.json"
+    command = (
+        "cribbage train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+        if len(sys.argv) > 1 and sys.argv[1] == "train"
+        else "cribbage train ..."
+    )
+    try:
+        cfg = _config(args)
+        if cfg_path.exists():
+            if not args.resume:
+                return _err(
+                    f"{args.run_dir} holds a run already: add --resume to continue "
+                    "it, or choose another --run-dir"
+                )
+            saved = json.loads(cfg_path.read_text())
+            if saved["method"] != args.method:
+                return _err(f"{args.run_dir} is a {saved['method']} run, not {args.method}")
+            cfg = _from_json(type(cfg), saved["config"])
+            command = saved["command"]
+        else:
+            from agents.registry import make_agent
+
+            for name, _ in getattr(cfg, "opponents", ()):
+                if name not in ("self", "snapshots"):
+                    make_agent(name)
+            for name in cfg.ladder:
+                make_agent(name)
+            if args.method == "bc":
+                make_agent(cfg.teacher)
+            args.run_dir.mkdir(parents=True, exist_ok=True)
+            cfg_path.write_text(
+                json.dumps(
+                    {"method": args.method, "command": command, "config": asdict(cfg)}, indent=1
+                )
+                + "\n"
+            )
+    except (AgentSpecError, ValueError) as exc:
+        return _err(str(exc))
+    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    if args.method == "dmc":
+        from agents.learn.dmc import train_dmc
+
+        final = train_dmc(cfg, args.run_dir, command=command, db=args.db, progress=progress)
+    elif args.method == "bc":
+        from agents.learn.dmc import train_bc
+
+        final = train_bc(
+            cfg, args.run_dir, teacher=cfg.teacher, command=command, db=args.db, progress=progress
+        )
+    else:
+        try:
+            from agents.learn.ppo import train_ppo
+        except ImportError as exc:
+            return _err(f"--method ppo needs the 'rl' extra (sb3-contrib, torch): {exc}")
+        final = train_ppo(cfg, args.run_dir, command=command, db=args.db, progress=progress)
+    print(f"model: {final}")
+    return 0
