@@ -202,10 +202,14 @@ class CribbageVectorEnv(VectorEnv):
         k = int(self._episode_index[i])
         seat = k % 2 if self.seat_option == "alternate" else int(self.seat_option)
         self._episode_index[i] = k + 1
-        game_seed, opponent_seed = episode_seeds(self._np_randoms[i])
+        rng = self._np_randoms[i]
+        assert rng is not None, "reset() seeds every game's generator first"
+        game_seed, opponent_seed = episode_seeds(rng)
         g = new_game(game_seed, rules=self.rules)
-        self._chances[i] = g._chance
-        self._decks[i] = g._chance._blocks[0]
+        chance = g._chance
+        assert isinstance(chance, _Chance), "a new game draws from its seed's chance"
+        self._chances[i] = chance
+        self._decks[i] = chance.block(0)
         self._rngs[i] = pcg64_words(opponent_seed)
         st = self._states[i]
         st[:] = -1
@@ -230,9 +234,9 @@ class CribbageVectorEnv(VectorEnv):
         while todo.size:
             for i in todo:
                 b = int(st[i, V.NEED_BLOCK])
-                if b >= 0:
-                    self._chances[i].deck(b * V.DEALS_PER_BLOCK)
-                    self._decks[i] = self._chances[i]._blocks[b]
+                chance = self._chances[i]
+                if b >= 0 and chance is not None:
+                    self._decks[i] = chance.block(b)
                     st[i, V.BLOCK] = b
             V.resume_all(st, todo, self._decks, self._rngs, self._tabs, self._keep, self._scratch)
             todo = np.flatnonzero(st[:, V.NEED_BLOCK] >= 0)
