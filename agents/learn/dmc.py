@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import shutil
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from .fit import FitConfig, fit
@@ -139,7 +139,7 @@ def train_dmc(
     """Run (or resume) every stage; returns the path of the final model."""
     run_dir.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
-    fcfg = dict(hidden=cfg.hidden, lr=cfg.lr, seed=cfg.seed)
+    fcfg = FitConfig(hidden=cfg.hidden, lr=cfg.lr, seed=cfg.seed)
     meta = {"command": command, "config": json.dumps(asdict(cfg))}
     # 1-2: teacher data and the warm start
     paths = _generate(cfg, run_dir, 0, "expectimax", [("self", 1.0)], progress)
@@ -154,7 +154,7 @@ def train_dmc(
                 data,
                 kind,
                 "bc",
-                FitConfig(epochs=cfg.epochs_bc, **fcfg),
+                replace(fcfg, epochs=cfg.epochs_bc),
                 log=lambda m: _log(run_dir, m),
             )
         save_nets(warm, nets["discard"], nets["play"], {**meta, "stage": "warm_start"})
@@ -176,7 +176,7 @@ def train_dmc(
                     data,
                     kind,
                     "dmc",
-                    FitConfig(epochs=cfg.epochs_dmc, **fcfg),
+                    replace(fcfg, epochs=cfg.epochs_dmc),
                     init=init,
                     log=lambda m: _log(run_dir, m),
                 )
@@ -230,12 +230,13 @@ def train_bc(
         name=f"bc_{teacher}",
     )
     bar = _bar(cfg.shards, f"{teacher} labels", progress)
-    paths = generate(
-        gcfg,
-        run_dir / "data",
-        workers=cfg.workers,
-        on_shard=(lambda d, n: (setattr(bar, "n", d), bar.refresh())) if bar is not None else None,
-    )
+
+    def on_shard(done: int, total: int) -> None:
+        if bar is not None:
+            bar.n = done
+            bar.refresh()
+
+    paths = generate(gcfg, run_dir / "data", workers=cfg.workers, on_shard=on_shard)
     if bar is not None:
         bar.close()
     out = run_dir / "model.npz"

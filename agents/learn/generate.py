@@ -77,6 +77,7 @@ def play_shard(cfg: GenConfig, data_dir: Path, i: int) -> Path:
     weights = np.array([w for _, w in cfg.opponents], dtype=float)
     out = new_batches()
     rate = {"discard": cfg.rate_discard, "play": cfg.rate_play}
+    seats: tuple[int, ...]  # the learner's seats: both in self-play
     for k, s in enumerate(seeds):
         opp = names[int(rng.choice(len(names), p=weights / weights.sum()))]
         if opp == "self":
@@ -101,7 +102,8 @@ def play_shard(cfg: GenConfig, data_dir: Path, i: int) -> Path:
         )
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")
-    np.savez(tmp, **out["discard"].arrays("discard"), **out["play"].arrays("play"))
+    arrays = {**out["discard"].arrays("discard"), **out["play"].arrays("play")}
+    np.savez(tmp, allow_pickle=False, **arrays)  # named, so mypy does not match it to **arrays
     os.replace(tmp, path)
     return path
 

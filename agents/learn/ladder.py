@@ -8,6 +8,7 @@ in the results store (``cribbage results`` lists it), and a point of the run's l
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 
 LADDER = ("random", "greedy", "expectimax", "expert")
@@ -34,18 +35,18 @@ def evaluate(
         plan = make_plan([spec, opp], games, seed)
         store = ResultsStore(db) if db is not False else None
         run_id = None
+        on_block = None
         if store is not None:
             params = {**plan.params(), "label": label}
             run_id = store.start_run(
                 params, backend="pool" if workers > 1 else "serial", workers=workers
             )
+            on_block = partial(store.add_games, run_id)
         outcome = run_plan(
             plan,
             backend="pool" if workers > 1 else "serial",
             workers=workers,
-            on_block=(lambda b, s=store, r=run_id: s.add_games(r, b))
-            if store is not None
-            else None,
+            on_block=on_block,
         )
         summary = outcome.summary()
         pair = summary["pairings"][0]

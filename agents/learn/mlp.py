@@ -60,5 +60,7 @@ def save_nets(path: str | Path, discard: MLP, play: MLP, meta: dict[str, str]) -
     arrays = {**discard.arrays("discard"), **play.arrays("play")}
     arrays.update({f"meta.{k}": np.array(str(v)) for k, v in meta.items()})
     tmp = Path(str(path) + ".tmp.npz")
-    np.savez_compressed(tmp, **arrays)
+    # allow_pickle named (no effect on these numeric and string arrays) so that mypy does not
+    # match **arrays against it; load_nets reads them back with allow_pickle=False.
+    np.savez_compressed(tmp, allow_pickle=False, **arrays)
     tmp.replace(path)

@@ -112,11 +112,8 @@ class LeagueOpponents(gym.Wrapper, gym.utils.RecordConstructorArgs):
 def make_env(cfg: PPOConfig, league: League):
     from cribbage_env.env import CribbageEnv, FlatObservation
 
-    kwargs = {}
-    if cfg.max_illegal:
-        kwargs["max_illegal"] = cfg.max_illegal
     first = next((a for a in league.agents.values()), "random")
-    env = CribbageEnv(first, seat="alternate", reward=cfg.reward, **kwargs)
+    env = CribbageEnv(first, seat="alternate", reward=cfg.reward, max_illegal=cfg.max_illegal)
     return LeagueOpponents(FlatObservation(env), league)
 
 

@@ -114,10 +114,10 @@ def deal_margin(
     start = g.event_count
     g.apply(action)
     while g.winner is None and g.deal_no == deal:
-        p = g.current_player
+        p = g.to_act  # current_player, known not None here
         g.apply(policies[p].act(g.view(p), rng))
     after = g.scores
-    out = (after[seat] - before[seat]) - (after[1 - seat] - before[1 - seat])
+    out: float = (after[seat] - before[seat]) - (after[1 - seat] - before[1 - seat])
     if g.winner is not None and win_bonus:
         out += win_bonus if g.winner == seat else -win_bonus
     if expected_shows and g.winner is None:
@@ -168,7 +168,7 @@ def play_episode(
     while g.winner is not None or not g.is_over:
         if g.is_over:
             break
-        p = g.current_player
+        p = g.to_act  # current_player, known not None here
         v = g.view(p)
         if (
             p not in learner_seats
