@@ -14,12 +14,16 @@ search and win-probability play near the end of the game.
   analyzer would (softmax of the 15 splits' net values, temperature ``tau``), and its plays and
   go's this deal agree with the guess.
 
+Every play-out runs in the compiled deal simulator (:mod:`cribbage_env.fastsim`), all of a
+decision's in one call; the decisions are the ones the engine path made for the same draws
+(``tests/test_fastsim.py``).
+
 Knobs: ``sims`` guesses per decision (default 60: the pegging gain over expectimax grows with
 it, see benchmarks/RESULTS.md); ``stop`` ends the search early once the best card leads every
 other by that many standard errors (0: never); ``tau`` the model's temperature in points (``0``
 draws guesses uniformly from the unseen cards, the first version of this agent); ``rollout``
 ``heuristic`` (fast, default) or ``expectimax`` (both sides play the expectimax pegging policy
-inside the play-outs: stronger with perfect information, ~3x slower); ``discard`` ``table``
+inside the play-outs: stronger with perfect information, slower); ``discard`` ``table``
 (analyzer net plus the pegging table, default) or ``sim`` (pegging play-outs of the best splits);
 ``objective`` ``equity`` (default: play to win; a play-out's end is worth the winning chance
 read from the board-position table, and discard points are weighed by the table's slopes) or
@@ -44,7 +48,7 @@ from cribbage_env.views import PlayerView
 
 from .base import Hint, Option
 from .expectimax import ExpectimaxAgent
-from .opponent_model import sample_modelled_arrays, sample_opponent_deals
+from .opponent_model import sample_modelled_arrays, sample_opponent_deal_arrays
 from .params import Param
 from .peg_search import deal_utility, equity_utility, search_play
 
@@ -282,13 +286,13 @@ class ExpertAgent:
         head = sorted(opts, key=lambda o: -o.details["hand_ev"] - o.details["crib_ev"])
         head = head[:ENDGAME_CANDIDATES]
         totals = np.zeros(len(head))
-        deals = sample_opponent_deals(view, rng, self.sims, self.tau)
+        deals = sample_opponent_deal_arrays(view, rng, self.sims, self.tau)
         for i, o in enumerate(head):
             out, start = _deal_play_outs(view, o.action, deals, self.rollout, heels=False)
             totals[i] = _pegging_margins(out, view.seat, start).sum()
         scored = []
         for o, t in zip(head, totals, strict=True):
-            peg = float(t / len(deals))
+            peg = float(t / len(deals[2]))
             net = o.details["hand_ev"] + o.details["crib_ev"]
             scored.append(
                 Option(
@@ -308,7 +312,7 @@ class ExpertAgent:
         """Compare the best splits by playing the deal out: wins and losses dominate points."""
         head = opts[:ENDGAME_CANDIDATES]
         totals = np.zeros(len(head))
-        deals = sample_opponent_deals(view, rng, self.sims, self.tau)
+        deals = sample_opponent_deal_arrays(view, rng, self.sims, self.tau)
         equity = self.objective == "equity"
         utility = equity_utility(view.dealer, view.rules.target) if equity else deal_utility
         for i, o in enumerate(head):
@@ -332,7 +336,7 @@ class ExpertAgent:
 
 def _deal_play_outs(view: PlayerView, action: int, deals, rollout: str, heels: bool):
     """Play-outs (compiled) of the deal from the start of the play after discarding ``action``,
-    on the modelled deals (opponent's kept four, its discards, the starter); with ``heels`` a
+    on the modelled deals (arrays: opponent's kept four, its discards, the starter); with ``heels`` a
     jack starter first pegs 2 for the dealer (R5.2). Returns the :class:`PlayOut` and the
     scores each play-out started from."""
     from cribbage_env import simkernel as K
@@ -340,9 +344,12 @@ def _deal_play_outs(view: PlayerView, action: int, deals, rollout: str, heels: b
 
     disc = discard_cards(action)
     keep = [c for c in view.hand if c not in disc]
-    hands = np.array([d[0] for d in deals], dtype=np.int64)
-    discs = np.array([d[1] for d in deals], dtype=np.int64)
-    starters = np.array([d[2] for d in deals], dtype=np.int64)
+    if isinstance(deals, tuple):  # arrays (kept, discards, starters)
+        hands, discs, starters = deals
+    else:  # a list of (kept, discards, starter) as sample_opponent_deals returns
+        hands = np.array([d[0] for d in deals], dtype=np.int64)
+        discs = np.array([d[1] for d in deals], dtype=np.int64)
+        starters = np.array([d[2] for d in deals], dtype=np.int64)
     states = states_from_view(_play_view(view, keep, disc, int(starters[0])), hands, discs)
     states[:, K.STARTER] = starters
     if heels:

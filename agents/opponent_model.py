@@ -120,12 +120,8 @@ def sample_modelled_arrays(
         if total <= 0:
             return None
     rows = rng.choice(m, size=n, replace=True, p=mass / total)
-    # One split per guess, drawn as rng.choice(15, p=...) draws it (the cumulative sum searched
-    # with one uniform each), for all guesses at once: the same numbers from the same stream.
-    u = rng.random(n)
-    cdf = np.cumsum(pv[rows] / mass[rows][:, None], axis=1)
-    cdf /= cdf[:, -1:]
-    split = (cdf <= u[:, None]).sum(axis=1)
+    # One split per guess, drawn for all guesses at once as rng.choice(15, p=...) would.
+    split = _draw_rows(pv[rows] / mass[rows][:, None], rng.random(n))
     chosen = hands6[rows]
     idx = np.arange(n)[:, None]
     # Played cards sit first in the six and every consistent split keeps them (in order).
@@ -144,6 +140,19 @@ def sample_opponent_deals(
     """At the discard: ``n`` guesses (opponent's kept four, its two discards, the starter) with
     the opponent's split drawn from ``softmax(net / tau)`` of its six cards (``tau <= 0``: a
     uniformly random split)."""
+    keep, disc, starters = sample_opponent_deal_arrays(view, rng, n, tau, table)
+    return list(zip(keep.tolist(), disc.tolist(), starters.tolist(), strict=True))
+
+
+def sample_opponent_deal_arrays(
+    view: PlayerView,
+    rng: np.random.Generator,
+    n: int,
+    tau: float = 0.5,
+    table: CribTable | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`sample_opponent_deals` as arrays (kept ``(n, 4)``, discards ``(n, 2)``, starters
+    ``(n,)``): the same draws from the same generator."""
     own = set(view.own_cards_this_deal())
     unseen = np.array([c for c in range(52) if c not in own], dtype=np.intp)
     draws = unseen[np.argsort(rng.random((n, unseen.size)), axis=1)[:, :7]]
@@ -154,14 +163,16 @@ def sample_opponent_deals(
         p /= p.sum(axis=1, keepdims=True)
     else:
         p = np.full((n, 15), 1 / 15)
-    out = []
-    for i in range(n):
-        split = int(rng.choice(15, p=p[i]))
-        out.append(
-            (
-                [int(c) for c in hands6[i, KEEP_INDEX[split]]],
-                [int(c) for c in hands6[i, DISCARD_INDEX[split]]],
-                int(starters[i]),
-            )
-        )
-    return out
+    split = _draw_rows(p, rng.random(n))
+    idx = np.arange(n)[:, None]
+    keep = hands6[idx, KEEP_INDEX[split]].astype(np.int64)
+    return keep, hands6[idx, DISCARD_INDEX[split]].astype(np.int64), starters.astype(np.int64)
+
+
+def _draw_rows(p: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Row ``i``'s draw from ``p[i]`` with the uniform ``u[i]``, as ``rng.choice(len(p[i]),
+    p=p[i])`` makes it (normalized cumulative sum, searched to the right): one call drawing
+    ``u = rng.random(n)`` gives what ``n`` such calls in a row give."""
+    cdf = np.cumsum(p, axis=1)
+    cdf /= cdf[:, -1:]
+    return (cdf <= u[:, None]).sum(axis=1)

@@ -1,10 +1,14 @@
 """Determinized Monte Carlo search for pegging decisions (the expert tier's play).
 
 For each sampled guess at the opponent's hidden cards (consistent with its go's), every candidate
-card is played out to the end of the deal with the real engine (rollouts use a fast heuristic for
-both sides), and scored by the point margin gained, or by a win/loss when the game ends. The same
-guesses are used for every candidate (common random numbers), so differences are not noise from
-the sampling.
+card is played out to the end of the deal (rollouts use a fast heuristic for both sides), and
+scored by the point margin gained, or by a win/loss when the game ends (:func:`deal_utility`,
+the one place an end state is valued). The same guesses are used for every candidate (common
+random numbers), so differences are not noise from the sampling.
+
+Play-outs run in the compiled simulator (:mod:`cribbage_env.fastsim`, policies by name) or, for
+reference and for custom policies, through the engine (:func:`play_out`); tests check both give
+the same estimates for the same guesses.
 """
 
 from __future__ import annotations

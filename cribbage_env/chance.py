@@ -51,12 +51,17 @@ class Chance:
     def deck(self, deal: int) -> list[int]:
         """Shuffled deck of deal ``deal``: a function of (seed, deal) only."""
         block, row = divmod(deal, _DEALS_PER_BLOCK)
+        return self.block(block)[row]
+
+    def block(self, block: int) -> list[list[int]]:
+        """The decks of deals ``16 * block`` to ``16 * block + 15``, drawn together (the
+        batched env loads them a block at a time)."""
         decks = self._blocks.get(block)
         if decks is None:
             rng = _generator(self.seed, _STREAM_DEALS, block)
             decks = np.argsort(rng.random((_DEALS_PER_BLOCK, 52)), axis=1).tolist()
             self._blocks[block] = decks
-        return decks[row]
+        return decks
 
     def first_cut(self, attempt: int) -> tuple[int, int]:
         """The two cards cut for first deal at attempt ``attempt`` (player 0's, player 1's)."""

@@ -26,7 +26,14 @@ def register_gymnasium() -> None:
         return
     for env_id, kwargs in GYM_IDS.items():
         if env_id not in registry:
-            register(id=env_id, entry_point="cribbage_env.env:CribbageEnv", kwargs=kwargs)
+            # vector_entry_point: gym.make_vec(..., vectorization_mode="vector_entry_point")
+            # steps all games in one compiled batch (cribbage_env.vecenv).
+            register(
+                id=env_id,
+                entry_point="cribbage_env.env:CribbageEnv",
+                kwargs=kwargs,
+                vector_entry_point="cribbage_env.vecenv:CribbageVectorEnv",
+            )
 
 
 def register_pettingzoo() -> bool:

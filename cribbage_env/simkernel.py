@@ -61,13 +61,14 @@ _JACK = JACK
 
 
 def tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The show tables every kernel takes as its ``tabs`` argument (passed, not baked in)."""
+    """The show tables every kernel takes as its ``tabs`` argument (passed, not baked in), in
+    their smallest types: a lookup misses the cache less (the points table alone is 0.7 MB)."""
     return (
-        _FLAT.astype(np.int64),
-        _LO_MAP.astype(np.int64),
-        _HI_MAP.astype(np.int64),
-        KEY_LO.astype(np.int64),
-        KEY_HI.astype(np.int64),
+        _FLAT.astype(np.int16),
+        _LO_MAP.astype(np.int32),
+        _HI_MAP.astype(np.int32),
+        KEY_LO.astype(np.int32),
+        KEY_HI.astype(np.int32),
     )
 
 
@@ -93,8 +94,24 @@ def borrow(a):
 
 
 @njit(cache=True)
+def _borrow_i16(a):
+    return carray(_address_as_pointer(a.ctypes.data), a.shape, np.int16)
+
+
+@njit(cache=True)
+def _borrow_i32(a):
+    return carray(_address_as_pointer(a.ctypes.data), a.shape, np.int32)
+
+
+@njit(cache=True)
 def borrow_tables(tabs):
-    return (borrow(tabs[0]), borrow(tabs[1]), borrow(tabs[2]), borrow(tabs[3]), borrow(tabs[4]))
+    return (
+        _borrow_i16(tabs[0]),
+        _borrow_i32(tabs[1]),
+        _borrow_i32(tabs[2]),
+        _borrow_i32(tabs[3]),
+        _borrow_i32(tabs[4]),
+    )
 
 
 @njit(cache=True)
@@ -318,9 +335,16 @@ def split_hand_totals(hands6, keep_index, tabs, out):
                 lo4 += key_lo[c]
                 hi4 += key_hi[c]
             total = 0
-            for r in range(13):  # starters of one rank score the same fifteens, pairs and runs
+            # Starters of one rank score the same fifteens, pairs and runs; a rank below 8
+            # changes only the low part of the key, a higher one only the high part.
+            lo_base = lo_map[lo4]
+            hi_base = hi_map[hi4]
+            for r in range(7):
                 if left[r]:
-                    total += flat[lo_map[lo4 + key_lo[r]] + hi_map[hi4 + key_hi[r]]] * left[r]
+                    total += flat[lo_map[lo4 + key_lo[r]] + hi_base] * left[r]
+            for r in range(7, 13):
+                if left[r]:
+                    total += flat[lo_base + hi_map[hi4 + key_hi[r]]] * left[r]
             su = _SUIT[hands6[i, keep_index[s, 0]]]
             flush = True
             for j in range(4):

@@ -18,6 +18,7 @@ from agents.fastplay import ENGINE_POLICIES, engine_play_out, random_play_positi
 from agents.opponent_model import (
     sample_modelled_arrays,
     sample_modelled_guesses,
+    sample_opponent_deal_arrays,
     sample_opponent_deals,
     split_nets,
 )
@@ -165,6 +166,29 @@ def _old_endgame_values(view, action, deals):
     return out
 
 
+def _old_opponent_deals(view, rng, n, tau=0.5):
+    """The per-deal ``rng.choice`` loop sample_opponent_deals used before (its reference)."""
+    from cribbage_env.discard import DISCARD_INDEX, KEEP_INDEX
+
+    own = set(view.own_cards_this_deal())
+    unseen = np.array([c for c in range(52) if c not in own], dtype=np.intp)
+    draws = unseen[np.argsort(rng.random((n, unseen.size)), axis=1)[:, :7]]
+    nets = split_nets(draws[:, :6], view.dealer != view.seat)
+    p = np.exp((nets - nets.max(axis=1, keepdims=True)) / tau)
+    p /= p.sum(axis=1, keepdims=True)
+    out = []
+    for i in range(n):
+        split = int(rng.choice(15, p=p[i]))
+        out.append(
+            (
+                [int(c) for c in draws[i, KEEP_INDEX[split]]],
+                [int(c) for c in draws[i, DISCARD_INDEX[split]]],
+                int(draws[i, 6]),
+            )
+        )
+    return out
+
+
 def test_endgame_play_outs_equal_the_engine_ones() -> None:
     from agents.peg_search import deal_utility
 
@@ -175,8 +199,10 @@ def test_endgame_play_outs_equal_the_engine_ones() -> None:
         g.scores_ = [int(rng.integers(96, 121)), int(rng.integers(96, 121))]
         v = g.view(g.current_player)
         deals = sample_opponent_deals(v, np.random.default_rng(seed), 12)
+        assert deals == _old_opponent_deals(v, np.random.default_rng(seed), 12)
+        arrays = sample_opponent_deal_arrays(v, np.random.default_rng(seed), 12)
         action = v.legal_actions[seed % 15]
-        out, start = _deal_play_outs(v, action, deals, "heuristic", heels=True)
+        out, start = _deal_play_outs(v, action, arrays, "heuristic", heels=True)
         got = deal_utility(out.scores, out.winner, v.seat, start).tolist()
         assert got == _old_endgame_values(v, action, deals)
         checked += sum(abs(x) >= WIN_UTILITY / 2 for x in got)
