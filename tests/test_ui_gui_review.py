@@ -7,7 +7,7 @@ import os
 
 import numpy as np
 import pytest
-from test_ui_gui import click, click_id, image, key
+from test_ui_gui import click, click_id, finish_game, image, key
 
 from cribbage_env.engine import Phase
 from ui.controller import Mode, TableController
@@ -36,23 +36,7 @@ def window(tmp_path_factory):
 
 
 def _finish(window, seed: int = 4) -> TableController:
-    """A game against the computer played to its end (the person plays at random)."""
-    ctl = TableController(seed, mode=Mode.COMPUTER)
-    window.start_table(ctl)
-    rng = np.random.default_rng(seed)
-    while not ctl.game.is_over:
-        ctl.skip_show()
-        if ctl.computer_to_act:
-            ctl.step_computer()
-        elif ctl.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT):
-            ctl.cut_at(20)
-        else:
-            legal = ctl.game.legal_actions()
-            ctl._decide(legal[int(rng.integers(len(legal)))])
-    window.pump(0.1)
-    while ctl.show_running:
-        click_id(window, "next")
-    return ctl
+    return finish_game(window, seed, np.random.default_rng(seed))
 
 
 def test_review_from_the_game_over_screen_and_back(window) -> None:
