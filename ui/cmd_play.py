@@ -17,7 +17,8 @@ LEVEL_NAMES = ("easy", "medium", "hard", "expert", "neural")
 
 
 USAGE = (
-    "usage: cribbage play [--opponent easy|medium|hard|expert|neural|SPEC] [--hotseat] [--seed N] "
+    "usage: cribbage play [--opponent easy|medium|hard|expert|neural|SPEC] [--hotseat] "
+    "[--rules standard|short] [--seed N] "
     f"[--lang {'|'.join(LANGUAGES)}] [--fullscreen] [--watch A B] [--autoplay N [--screenshots DIR]] "
     "[--size WxH] [--data-dir DIR] [--four-colour] [--chances] [--no-motion]"
 )
@@ -39,6 +40,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--hotseat", action="store_true", help="two people on one screen (pass and play)"
+    )
+    p.add_argument(
+        "--rules",
+        choices=("standard", "short"),
+        default="standard",
+        help="standard: the game to 121; short: the game to 61 on a 61-hole board",
     )
     p.add_argument(
         "--seed",
@@ -168,12 +175,14 @@ def first_table(args: argparse.Namespace, store, *, opponent: str, watch, lang: 
         seed = 0 if headless else new_game_seed()
     # Headless autoplay is a reproducible demo: its agents' seed is pinned (no secret to keep).
     agent_seed = 0 if headless else None
+    rules = getattr(args, "rules", "standard")  # callers before --rules built no such field
+    common = {"lang": lang, "agent_seed": agent_seed, "rules": rules}
     if watch:
-        return TableController(seed, mode="watch", agents=watch, lang=lang, agent_seed=agent_seed)
+        return TableController(seed, mode="watch", agents=watch, **common)
     if not headless and args.opponent in LEVEL_NAMES:
         return None
     mode = Mode.HOTSEAT if args.hotseat else Mode.COMPUTER
-    ctl = TableController(seed, mode=mode, opponent=opponent, lang=lang, agent_seed=agent_seed)
+    ctl = TableController(seed, mode=mode, opponent=opponent, **common)
     if store is None or store.exists():
         if store is not None:
             print(
@@ -239,7 +248,9 @@ def run(args: argparse.Namespace) -> int:
     from .scene import StartOptions
 
     level = args.opponent if args.opponent in LEVEL_NAMES else "medium"
-    options = StartOptions(level=level, hotseat=args.hotseat, lang=lang)
+    options = StartOptions(
+        level=level, hotseat=args.hotseat, lang=lang, short=args.rules == "short"
+    )
     settings = Settings(
         computer_delay=args.delay,
         show_delay=args.show_delay,

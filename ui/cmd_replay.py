@@ -137,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
         lang=lang,
         interactive_cuts=g.interactive_cuts,
         script=list(g.decisions),
+        rules=g.rules,
     )
     try:
         window = GameWindow(settings=Settings(computer_delay=args.delay, threaded=False))

@@ -33,7 +33,7 @@ import cribbage_env as ce
 from cribbage_env.engine import EventKind, Phase
 
 from . import hints
-from .board import BOARD_HOLES
+from .board import BoardShape
 from .computer import ComputerMixin
 from .hints import HintView
 from .history import History, UndoRule
@@ -57,8 +57,6 @@ __all__ = [
     "UntrustedSave",
     "card_label",
 ]
-
-GAME_HOLE = BOARD_HOLES + 1  # a winner's peg stops here: scores past it read 121
 
 
 class Mode(str, Enum):
@@ -91,11 +89,14 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
         interactive_cuts: bool = True,
         script: Sequence[int] | None = None,
         agent_seed: int | None = None,
+        rules: ce.Rules | str = "standard",
     ) -> None:
         from agents.seeding import check_agent_seed, new_agent_seed
 
         self.mode = Mode(mode)
         self.seed = int(seed)
+        self.rules = ce.Rules.named(rules)  # the game to 121, or the short game to 61
+        self.board_shape = BoardShape.of(self.rules)
         #: Seeds the computer's (and the hint's) generators, independent of the game seed;
         #: fresh from OS entropy unless given, and kept in the save (issue 15, leak 1).
         self.agent_seed = new_agent_seed() if agent_seed is None else check_agent_seed(agent_seed)
@@ -125,7 +126,7 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
 
     # ----------------------------------------------------------------------------- basics
     def _reset_game(self) -> None:
-        self.game = ce.new_game(self.seed, interactive_cuts=self.interactive_cuts)
+        self.game = ce.new_game(self.seed, interactive_cuts=self.interactive_cuts, rules=self.rules)
         self._after_rebuild()
 
     def _after_rebuild(self) -> None:
@@ -351,7 +352,7 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
     def resume(self, actions: Sequence[int], cursor: int) -> None:
         """Take over a list of decisions (a save) and go to ``cursor``; raises
         :class:`~cribbage_env.IllegalActionError` if they do not replay."""
-        g = ce.new_game(self.seed, interactive_cuts=self.interactive_cuts)
+        g = ce.new_game(self.seed, interactive_cuts=self.interactive_cuts, rules=self.rules)
         actors = []
         for a in actions:
             actors.append(g.to_act)
@@ -395,7 +396,10 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
     def _rebuild(self, cursor: int) -> None:
         self.history = self.history.moved_to(cursor)
         self.game = ce.replay(
-            self.seed, self.history.decisions, interactive_cuts=self.interactive_cuts
+            self.seed,
+            self.history.decisions,
+            interactive_cuts=self.interactive_cuts,
+            rules=self.rules,
         )
         self._after_rebuild()
 
@@ -442,7 +446,8 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
         g = self.game
         if not g.is_over or g.winner is None:
             return ()
-        shown = (min(g.scores[0], GAME_HOLE), min(g.scores[1], GAME_HOLE))
+        hole = self.board_shape.game_hole  # a winner's peg stops there: the score reads 121
+        shown = (min(g.scores[0], hole), min(g.scores[1], hole))
         return tuple(self.narrator.game_over(g.winner, shown, g.rules.game_points(g.scores)))
 
     # ----------------------------------------------------------------------------- saving
@@ -455,7 +460,12 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
         """Resume a saved game (checked by :func:`ui.saves.read_save`); raises
         :class:`SaveError`, or :class:`UntrustedSave` before building a seat that names code."""
         saved = read_save(data, trusted=trusted)
-        kwargs: dict = {"mode": saved.mode, "lang": saved.lang, "agent_seed": saved.agent_seed}
+        kwargs: dict = {
+            "mode": saved.mode,
+            "lang": saved.lang,
+            "agent_seed": saved.agent_seed,
+            "rules": saved.rules,
+        }
         if saved.mode == Mode.COMPUTER:
             kwargs["opponent"] = saved.agents[1]
         elif saved.mode == Mode.WATCH:

@@ -191,7 +191,7 @@ class Transition:
         for w in self.walks:
             at = w.holes(t)
             if at is not None:
-                pegs[w.player] = peg_holes(*at)
+                pegs[w.player] = peg_holes(*at, board.shape)
         return replace(board, pegs=(pegs[0], pegs[1]))
 
 

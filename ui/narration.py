@@ -23,7 +23,6 @@ from cribbage_env.cards import RANK, SUIT, SUIT_SYMBOLS
 from cribbage_env.engine import EventKind, Phase
 from cribbage_env.scoring import ScoreItem, ScoreKind, count_lines
 
-from .board import BOARD_HOLES
 from .i18n import N_, Catalog
 
 _RANK_IDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", N_("J"), N_("Q"), N_("K"))
@@ -215,7 +214,7 @@ def table_prompt(ctl) -> str:
             g.winner,
             N_("You win {a} to {b}"),
             N_("{name} wins {a} to {b}"),
-            a=min(max(g.scores), BOARD_HOLES + 1),  # a winner's peg stops at the game hole
+            a=min(max(g.scores), g.rules.target),  # a winner's peg stops at the game hole
             b=min(g.scores),
         )
     p = g.current_player

@@ -18,6 +18,7 @@ from agents.review import Rating, Review
 from cribbage_env.actions import discard_cards, is_discard, parse_action
 from cribbage_env.engine import Phase
 
+from .board import BoardShape
 from .narration import Narrator
 from .scene import (
     CARD_H,
@@ -132,7 +133,8 @@ def review_scene(b: ReviewBrowser, nar: Narrator, names: tuple[str, str], viewer
     r = b.rating
     if r is not None:
         view, events = b.position(b.current)
-        board_items(s, view.scores, peg_holes(events, view.scores), names, names)
+        shape = BoardShape.of(view.rules)
+        board_items(s, view.scores, peg_holes(events, view.scores), names, names, shape)
         _position(s, view, r, nar)
         _explain(s, view, r, nar, names)
     else:

@@ -18,6 +18,10 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from cribbage_env.core import STANDARD, Rules
+
+from .board import BoardShape
+
 if TYPE_CHECKING:
     from .controller import TableController
 
@@ -79,6 +83,7 @@ def save_data(ctl: TableController) -> dict:
         "mode": ctl.mode.value,
         "agents": [s.spec for s in ctl.seats],
         "lang": ctl.lang,
+        "rules": ctl.rules.to_json(),
         "decisions": [_action_str(a) for a in history.actions],
         "cursor": history.cursor,
         "finished": ctl.game.is_over,
@@ -108,6 +113,7 @@ class SavedGame:
     actions: tuple[int, ...]
     cursor: int
     agent_seed: int | None  # saves written before issue 15 have none: a fresh one is drawn
+    rules: Rules = STANDARD  # saves written before the short game at the table are to 121
 
 
 def _check_header(data: object) -> dict:
@@ -134,6 +140,8 @@ def read_save(data: object, *, trusted: Collection[str] = ()) -> SavedGame:
         actions = tuple(ce.parse_action(t) for t in d["decisions"])
         seed, cursor, lang = d["seed"], d["cursor"], d.get("lang", "en")
         agent_seed = d.get("agent_seed")
+        rules = Rules.from_json(d["rules"]) if "rules" in d else STANDARD
+        BoardShape.of(rules)  # the table has a board for it (61 or 121)
     except (KeyError, ValueError, TypeError) as exc:
         raise SaveError(f"saved game is incomplete or malformed: {exc}") from None
     if mode not in MODES:
@@ -147,7 +155,7 @@ def read_save(data: object, *, trusted: Collection[str] = ()) -> SavedGame:
     if doubtful:
         raise UntrustedSave(doubtful)
     lang = lang if lang in LANGUAGES else "en"
-    return SavedGame(seed, mode, (agents[0], agents[1]), lang, actions, cursor, agent_seed)
+    return SavedGame(seed, mode, (agents[0], agents[1]), lang, actions, cursor, agent_seed, rules)
 
 
 def __getattr__(name: str):

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from cribbage_env.core import SHORT, STANDARD
+
+from .board import STANDARD_BOARD, BoardShape
 from .controller import TableController
 from .i18n import LANGUAGE_NAMES, LANGUAGES, N_, Catalog
 
@@ -112,12 +115,14 @@ class Target:
 
 @dataclass(frozen=True)
 class Board:
-    """The cribbage board: 121 holes per track, two pegs per player (front, back)."""
+    """The cribbage board: 121 holes per track (61 in the short game), two pegs per player
+    (front, back)."""
 
     rect: Rect
     pegs: tuple[tuple[int, int], tuple[int, int]]
     names: tuple[str, str]
     scores: tuple[int, int]
+    shape: BoardShape = STANDARD_BOARD
 
 
 @dataclass
@@ -187,6 +192,7 @@ class StartOptions:
     message: str = ""
     four_colour: bool = False  # diamonds blue, clubs green
     sound: bool = False  # sound effects (never when headless)
+    short: bool = False  # the short game to 61 (RULES variant "short")
 
 
 def start_scene(opts: StartOptions) -> Scene:
@@ -194,7 +200,9 @@ def start_scene(opts: StartOptions) -> Scene:
     tr = cat.tr
     s = Scene()
     s.labels.append(Label(tr("Cribbage"), WIDTH / 2, 690, 46, GOLD, bold=True))
-    s.labels.append(Label(tr("Six cards, two players, first to 121"), WIDTH / 2, 638, 17, SOFT))
+    target = (SHORT if opts.short else STANDARD).target
+    subtitle = tr("Six cards, two players, first to {target}", target=target)
+    s.labels.append(Label(subtitle, WIDTH / 2, 638, 17, SOFT))
     rows = [
         (
             tr("Opponent"),
@@ -244,11 +252,12 @@ def start_scene(opts: StartOptions) -> Scene:
     options = [
         ("rules", tr("Rules"), False),
         ("stats", tr("Statistics"), False),
+        ("short", tr("Game to 61"), opts.short),
         ("four_colour", tr("Four-colour deck"), opts.four_colour),
         ("sound", tr("Sound"), opts.sound),
     ]
     for i, (bid, label, on) in enumerate(options):
-        s.buttons.append(Button(bid, label, Rect(WIDTH / 2 - 430 + i * 220, 14, 200, 52),
+        s.buttons.append(Button(bid, label, Rect(WIDTH / 2 - 490 + i * 198, 14, 190, 52),
                                 toggled=on))  # fmt: skip
     if opts.message:
         s.labels.append(Label(opts.message, WIDTH / 2, 190, 13, GOLD, width=760))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from cribbage_env.engine import Phase
 
-from .board import BOARD_HOLES, peg_holes
+from .board import STANDARD_BOARD, BoardShape, peg_holes
 from .chances import Reading
 from .controller import CUT_SPREAD, TableController
 from .scene import (
@@ -51,9 +51,9 @@ def hand_row(n: int, y: float, w: float, h: float, center: float, gap: float = 1
     return [Rect(left + i * (w + gap), y, w, h) for i in range(n)]
 
 
-def shown_score(score: int) -> int:
-    """A pegger stops in the game hole: the winner's score reads 121, however far past."""
-    return min(score, BOARD_HOLES + 1)
+def shown_score(score: int, shape: BoardShape = STANDARD_BOARD) -> int:
+    """A pegger stops in the game hole: the winner's score reads 121 (61), however far past."""
+    return min(score, shape.game_hole)
 
 
 def table_scene(
@@ -219,7 +219,8 @@ def _cuts(s: Scene, ctl: TableController) -> None:
 
 def _board(s: Scene, ctl: TableController) -> None:
     short = (ctl.short_name(0), ctl.short_name(1))
-    board_items(s, ctl.display_scores, ctl.pegs(), (ctl.name(0), ctl.name(1)), short)
+    names = (ctl.name(0), ctl.name(1))
+    board_items(s, ctl.display_scores, ctl.pegs(), names, short, ctl.board_shape)
 
 
 def board_items(
@@ -228,11 +229,12 @@ def board_items(
     pegs: tuple[tuple[int, int], tuple[int, int]],
     names: tuple[str, str],
     short: tuple[str, str],
+    shape: BoardShape = STANDARD_BOARD,
 ) -> None:
     """The board and the two score lines above it (the table and the review screen)."""
-    shown = tuple(shown_score(v) for v in scores)
-    holes = tuple(peg_holes(f, b) for f, b in pegs)
-    s.board = Board(BOARD_RECT, (holes[0], holes[1]), names, (shown[0], shown[1]))
+    shown = tuple(shown_score(v, shape) for v in scores)
+    holes = tuple(peg_holes(f, b, shape) for f, b in pegs)
+    s.board = Board(BOARD_RECT, (holes[0], holes[1]), names, (shown[0], shown[1]), shape)
     for seat in (0, 1):
         y = HEIGHT - 28 - seat * 32
         color = PLAYER_COLORS[seat]

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 import arcade
 
+from cribbage_env.core import STANDARD
+
 from ..autosave import SaveStore
 from ..controller import Mode, SaveError, TableController, UntrustedSave
 from ..scene import FELT, HEIGHT, WIDTH, Scene, StartOptions
@@ -129,9 +131,9 @@ class GameWindow(ScaledWindow):
         if seed is None:
             seed = new_game_seed()
         spec = LEVELS.get(o.level, "random")
-        ctl = TableController(
-            seed, mode="hotseat" if o.hotseat else "computer", opponent=spec, lang=o.lang
-        )
+        mode = "hotseat" if o.hotseat else "computer"
+        rules = "short" if o.short else "standard"
+        ctl = TableController(seed, mode=mode, opponent=spec, lang=o.lang, rules=rules)
         self.start_table(ctl)  # saved from its first decision on
 
     def continue_saved(self) -> None:
@@ -162,6 +164,7 @@ class GameWindow(ScaledWindow):
         if ctl.lang != self.options.lang:  # the language chosen on the start screen wins
             ctl.set_language(self.options.lang)
         self.options.hotseat = ctl.mode is Mode.HOTSEAT
+        self.options.short = ctl.rules.target != STANDARD.target
         from agents import LEVELS
 
         level = {spec: name for name, spec in LEVELS.items()}.get(str(ctl.seats[1].spec))
@@ -186,7 +189,11 @@ class GameWindow(ScaledWindow):
             seed = new_game_seed()
             self.start_table(
                 TableController(
-                    seed, mode=Mode.WATCH, lang=ctl.lang, agents=[str(s.spec) for s in ctl.seats]
+                    seed,
+                    mode=Mode.WATCH,
+                    lang=ctl.lang,
+                    agents=[str(s.spec) for s in ctl.seats],
+                    rules=ctl.rules,
                 )
             )
             return

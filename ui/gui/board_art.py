@@ -14,8 +14,9 @@ import arcade
 from PIL import Image, ImageDraw, ImageFont
 
 from ..board import (
-    BOARD_HOLES,
+    STANDARD_BOARD,
     BoardRect,
+    BoardShape,
     hole_position,
     lane_offset,
     number_positions,
@@ -43,8 +44,8 @@ def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
 
 
 @lru_cache(maxsize=4)
-def board_image(w: float, h: float) -> Image.Image:
-    """The empty board for a board rectangle of ``w`` x ``h`` virtual pixels."""
+def board_image(w: float, h: float, shape: BoardShape = STANDARD_BOARD) -> Image.Image:
+    """The empty board of ``shape`` for a board rectangle of ``w`` x ``h`` virtual pixels."""
     b = BoardRect(0, 0, w, h)
     img = Image.new("RGBA", (round(w * SCALE), round(h * SCALE)), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
@@ -56,47 +57,48 @@ def board_image(w: float, h: float) -> Image.Image:
                         outline=WOOD_DARK, width=3 * SCALE)  # fmt: skip
     half = lane_offset(b) * 2.1
     top, bottom = px(0, h - 10)[1], px(0, 34)[1]
-    for s in range(4):  # the four streets, one darker strip each, both lanes on it
-        x0, _ = px(street_x(b, s) - half, 0)
-        x1, _ = px(street_x(b, s) + half, 0)
+    for s in range(shape.streets):  # the streets, one darker strip each, both lanes on it
+        x0, _ = px(street_x(b, s, shape) - half, 0)
+        x1, _ = px(street_x(b, s, shape) + half, 0)
         d.rounded_rectangle((x0, top, x1, bottom), radius=6 * SCALE, fill=STREET)
     for p in (0, 1):  # a thread of the player's colour along each lane
         color = PLAYER_COLORS[p][:3] + (150,)
-        for s in range(4):
-            x, _ = hole_position(b, p, s * 30 + 1)
+        for s in range(shape.streets):
+            x, _ = hole_position(b, p, s * 30 + 1, shape)
             d.line((px(x, 0)[0], top + 6 * SCALE, px(x, 0)[0], bottom - 6 * SCALE), fill=color,
                    width=SCALE)  # fmt: skip
     r = 2.9 * SCALE
     for p in (0, 1):
-        for hole in range(-1, BOARD_HOLES + 1):
-            x, y = px(*hole_position(b, p, hole))
+        for hole in range(-1, shape.holes + 1):
+            x, y = px(*hole_position(b, p, hole, shape))
             rr = r * 1.25 if hole <= 0 else r
             d.ellipse((x - rr, y - rr, x + rr, y + rr), fill=HOLE)
-    gx, gy = px(*hole_position(b, 0, BOARD_HOLES + 1))
+    gx, gy = px(*hole_position(b, 0, shape.game_hole, shape))
     d.ellipse((gx - 9 * SCALE, gy - 9 * SCALE, gx + 9 * SCALE, gy + 9 * SCALE), outline=INK,
               width=2 * SCALE)  # fmt: skip
     d.ellipse((gx - 5 * SCALE, gy - 5 * SCALE, gx + 5 * SCALE, gy + 5 * SCALE), fill=HOLE)
     font = _font(9 * SCALE)
-    for n, x, y in number_positions(b):
+    for n, x, y in number_positions(b, shape):
         d.text(px(x, y), str(n), fill=INK, font=font, anchor="mm")
     small = _font(8 * SCALE)
-    for past, x0, x1, y in skunk_lines(b):
+    for past, x0, x1, y in skunk_lines(b, shape):
         a, yy = px(x0, y)
         c, _ = px(x1, y)
         d.line((a, yy, c, yy), fill=SKUNK, width=2 * SCALE)
         d.text((a - 2 * SCALE, yy), str(past), fill=SKUNK, font=small, anchor="rm")
-    sx, sy = px(street_x(b, 0) - lane_offset(b) * 2 - 9, 17)
+    sx, sy = px(street_x(b, 0, shape) - lane_offset(b) * 2 - 9, 17)
     d.text((sx, sy), "0", fill=INK, font=small, anchor="mm")
-    d.text((gx - 15 * SCALE, gy), "121", fill=INK, font=small, anchor="rm")
+    d.text((gx - 15 * SCALE, gy), str(shape.game_hole), fill=INK, font=small, anchor="rm")
     return img
 
 
-_textures: dict[tuple[float, float], arcade.Texture] = {}
+_textures: dict[tuple[float, float, BoardShape], arcade.Texture] = {}
 
 
-def board_texture(w: float, h: float) -> arcade.Texture:
-    tex = _textures.get((w, h))
+def board_texture(w: float, h: float, shape: BoardShape = STANDARD_BOARD) -> arcade.Texture:
+    tex = _textures.get((w, h, shape))
     if tex is None:
-        tex = arcade.Texture(board_image(w, h), hash=f"cribbage-board-{w}x{h}")
-        _textures[(w, h)] = tex
+        name = f"cribbage-board-{w}x{h}-{shape.holes}"
+        tex = arcade.Texture(board_image(w, h, shape), hash=name)
+        _textures[(w, h, shape)] = tex
     return tex

@@ -95,11 +95,12 @@ class Renderer:
     def _board(self, board: Board) -> None:
         """The painted board (one textured quad), then the four pegs on it."""
         r = board.rect
-        arcade.draw_texture_rect(board_texture(r.w, r.h), arcade.LBWH(r.x, r.y, r.w, r.h))
+        tex = board_texture(r.w, r.h, board.shape)
+        arcade.draw_texture_rect(tex, arcade.LBWH(r.x, r.y, r.w, r.h))
         for p in (0, 1):
             front, back = board.pegs[p]
             for hole, rad in ((back, 5.0), (front, 6.0)):
-                x, y = hole_position(r, p, hole)
+                x, y = hole_position(r, p, hole, board.shape)
                 arcade.draw_circle_filled(x, y, rad, PLAYER_COLORS[p])
                 arcade.draw_circle_outline(x, y, rad, (20, 20, 20), 1.5)
         for p in (0, 1):  # peg colour beside each score line

@@ -1,0 +1,146 @@
+"""The short game to 61 at the table: its own board (two streets of 30, the game hole, the
+skunk line before 31), the rules carried through play, saves, replays and the command line."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import cribbage_env as ce
+from cribbage_env.core import SHORT, STANDARD, Rules
+from ui.board import BoardShape, hole_position, number_positions, peg_holes, skunk_lines
+from ui.controller import Mode, SaveError, TableController
+from ui.scene import StartOptions, start_scene
+from ui.table_scene import BOARD_RECT, table_scene
+
+B = BOARD_RECT
+S61 = BoardShape.of(SHORT)
+
+
+def _play_out(ctl: TableController, seed: int = 0) -> None:
+    rng = np.random.default_rng(seed)
+    while not ctl.game.is_over:
+        ctl.skip_show()
+        if ctl.computer_to_act:
+            ctl.step_computer()
+        else:
+            legal = ctl.game.legal_actions()
+            ctl._decide(legal[int(rng.integers(len(legal)))])
+    ctl.skip_show()
+
+
+def test_the_61_board_is_two_streets_a_game_hole_and_one_skunk_line() -> None:
+    assert (S61.holes, S61.streets, S61.game_hole, S61.lines) == (60, 2, 61, (31,))
+    seen = set()
+    for p in (0, 1):
+        pts = [hole_position(B, p, h, S61) for h in range(-1, S61.holes + 1)]
+        assert len(set(pts)) == len(pts)
+        assert all(B.x < x < B.x + B.w and B.y < y < B.y + B.h for x, y in pts)
+        ys = [hole_position(B, p, h, S61)[1] for h in (1, 30, 31, 60)]
+        assert ys[0] < ys[1] and ys[2] > ys[3]  # up the first street, down the second
+        seen |= set(pts)
+    game = hole_position(B, 0, 61, S61)
+    assert game == hole_position(B, 1, 61, S61) and game not in seen
+    assert game[1] < hole_position(B, 0, 60, S61)[1]  # at the foot of the second street
+    assert {n for n, _, _ in number_positions(B, S61)} == {10, 20, 30, 40, 50, 60}
+    (past, x0, x1, y), = skunk_lines(B, S61)  # fmt: skip
+    assert past == 31 and hole_position(B, 0, 30, S61)[1] != y
+    assert peg_holes(75, 58, S61) == (61, 58)  # a winner's peg stops in the game hole
+
+
+def test_boards_exist_for_61_and_121_only() -> None:
+    assert BoardShape.of(STANDARD) == BoardShape()
+    for bad in (Rules(target=91, skunk=61, double_skunk=31), Rules(45, 0, 0), Rules(181, 0, 0)):
+        with pytest.raises(ValueError, match="no board"):
+            BoardShape.of(bad)
+
+
+def test_a_short_game_at_the_table_ends_at_61_on_the_61_board() -> None:
+    ctl = TableController(11, mode=Mode.COMPUTER, rules="short")
+    assert ctl.game.rules == SHORT
+    _play_out(ctl)
+    g = ctl.game
+    assert max(g.scores) >= 61 and g.winner is not None
+    s = table_scene(ctl)
+    assert s.board is not None and s.board.shape == S61
+    assert 61 in s.board.scores and max(s.board.scores) == 61
+    lines = ctl.game_over_lines()
+    assert "61" in lines[1] and "121" not in " ".join(lines)
+    ctl.restart()
+    assert ctl.game.rules == SHORT  # restart keeps the variant
+
+
+def test_saves_keep_the_variant_and_old_saves_are_to_121(tmp_path) -> None:
+    ctl = TableController(5, mode=Mode.HOTSEAT, rules="short")
+    for _ in range(6):
+        ctl.skip_show()
+        legal = ctl.game.legal_actions()
+        ctl.reveal() if ctl.needs_reveal else ctl._decide(legal[0])
+    data = json.loads(json.dumps(ctl.to_save()))
+    again = TableController.from_save(data)
+    assert again.rules == SHORT and again.game == ctl.game
+    old = dict(data)
+    del old["rules"]
+    assert TableController.from_save(old).rules == STANDARD
+    with pytest.raises(SaveError):
+        TableController.from_save(dict(data, rules={"target": 91, "skunk": 61}))
+    with pytest.raises(SaveError):
+        TableController.from_save(dict(data, rules={"target": "x"}))
+
+
+def test_a_short_record_replays_on_the_table_with_its_rules() -> None:
+    import agents
+
+    g = ce.new_game(4, rules="short")
+    bot, rng = agents.make_agent("greedy"), np.random.default_rng(1)
+    while not g.is_over:
+        g.apply(bot.act(g.view(g.to_act), rng))
+    ctl = TableController(g.seed, mode=Mode.WATCH, agents=("record", "record"),
+                          interactive_cuts=g.interactive_cuts, script=list(g.decisions),
+                          rules=g.rules)  # fmt: skip
+    while not ctl.game.is_over:
+        ctl.skip_show()
+        ctl.step_computer()
+    assert ctl.game.scores == g.scores and ctl.board_shape == S61
+
+
+def test_start_screen_switches_the_variant_and_its_subtitle() -> None:
+    text = {lb.text for lb in start_scene(StartOptions(short=True, lang="fr")).labels}
+    assert "Six cartes, deux joueurs, le premier à 61" in text
+    s = start_scene(StartOptions())
+    assert any("121" in lb.text for lb in s.labels) and not s.button("short").toggled
+
+
+def test_play_refuses_an_unknown_variant(capsys) -> None:
+    from ui.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["play", "--rules", "long"])
+    assert exc.value.code == 2 and "invalid choice" in capsys.readouterr().err
+
+
+def test_the_record_of_a_short_table_game_says_so() -> None:
+    ctl = TableController(8, mode=Mode.COMPUTER, rules="short")
+    _play_out(ctl, 3)
+    rec = ctl.game.to_record()
+    assert ce.GameState.from_record(rec).rules == SHORT
+
+
+def test_the_61_board_is_painted_where_the_geometry_says() -> None:
+    import os
+
+    os.environ.setdefault("ARCADE_HEADLESS", "1")
+    pytest.importorskip("arcade")
+    from ui.board import BoardRect
+    from ui.gui.board_art import HOLE, SCALE, board_image
+
+    w, h = BOARD_RECT.w, BOARD_RECT.h
+    img = board_image(w, h, S61).convert("RGB")
+    b = BoardRect(0, 0, w, h)
+    for p in (0, 1):
+        for hole in (1, 17, 30, 31, 45, 60):
+            x, y = hole_position(b, p, hole, S61)
+            assert img.getpixel((round(x * SCALE), round((h - y) * SCALE))) == HOLE
+    assert board_image(w, h, S61).tobytes() != board_image(w, h).tobytes()
