@@ -56,7 +56,7 @@ def _default_pair_crib(dealer: bool) -> np.ndarray:
 
 _KEEP = np.ascontiguousarray(KEEP_INDEX, dtype=np.int64)
 #: ``_KEEPS_FIRST[k][j]``: split ``j`` keeps the first ``k`` of the six cards.
-_KEEPS_FIRST = [(DISCARD_INDEX >= k).all(axis=1) for k in range(7)]
+_KEEPS_FIRST: list[np.ndarray] = [np.all(DISCARD_INDEX >= k, axis=1) for k in range(7)]
 _VALUES = np.array(VALUE[:52])
 
 
