@@ -26,7 +26,7 @@ from cribbage_env.actions import action_str, discard_action
 from cribbage_env.cards import RANK
 from cribbage_env.discard import analyze_discards
 from cribbage_env.engine import GameState, Phase
-from cribbage_env.equity import chance_now, end_values
+from cribbage_env.equity import chance_now, end_values, win_probability
 from cribbage_env.views import PlayerView
 
 from .expert import _deal_play_outs
@@ -108,20 +108,19 @@ def flag_of(loss: float) -> str:
     return ""
 
 
-def _values(scores, winner, seat: int, dealer: int, start) -> tuple[np.ndarray, np.ndarray]:
-    """Winning chance and points margin gained of play-outs of a deal dealt by ``dealer``."""
-    start = np.asarray(start)
-    chance = end_values(scores, winner, seat, next_dealer=1 - dealer)
+def _values(view: PlayerView, scores, winner) -> tuple[np.ndarray, np.ndarray]:
+    """Winning chance and points margin gained of play-outs of the deal of ``view`` (the
+    game's own target: a short game reads the 61 table)."""
+    seat, start = view.seat, np.asarray(view.scores)
+    chance = end_values(scores, winner, seat, 1 - view.dealer, view.rules.target)
     margin = (scores[..., seat] - scores[..., 1 - seat]) - (start[..., seat] - start[..., 1 - seat])
     return chance, margin.astype(np.float64)
 
 
-def play_values(
-    view: PlayerView, cards: list[int], rng: np.random.Generator, samples: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Mean (winning chance, points margin) of laying each card, over the same guesses
-    (compiled play-outs, :mod:`cribbage_env.fastsim`, with the rollout heuristic)."""
-    from cribbage_env.fastsim import search_outcomes, states_from_view
+def _guessed_states(view: PlayerView, rng: np.random.Generator, samples: int) -> np.ndarray:
+    """Simulator states equal to the real one wherever ``view`` sees, the hidden cards guessed
+    by the opponent model (uniformly when it has nothing to model)."""
+    from cribbage_env.fastsim import states_from_view
 
     guesses = sample_modelled_arrays(view, rng, samples, TAU)
     if guesses is None:
@@ -131,9 +130,18 @@ def play_values(
             np.array([h for h, _ in pairs], dtype=np.int64).reshape(len(pairs), k),
             np.array([d for _, d in pairs], dtype=np.int64),
         )
-    base = states_from_view(view, *guesses)
-    scores, winner = search_outcomes(base, cards, ROLLOUT)
-    chance, points = _values(scores, winner, view.seat, view.dealer, view.scores)
+    return states_from_view(view, *guesses)
+
+
+def play_values(
+    view: PlayerView, cards: list[int], rng: np.random.Generator, samples: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Mean (winning chance, points margin) of laying each card, over the same guesses
+    (compiled play-outs, :mod:`cribbage_env.fastsim`, with the rollout heuristic)."""
+    from cribbage_env.fastsim import search_outcomes
+
+    scores, winner = search_outcomes(_guessed_states(view, rng, samples), cards, ROLLOUT)
+    chance, points = _values(view, scores, winner)
     return chance.mean(axis=0), points.mean(axis=0)
 
 
@@ -147,9 +155,41 @@ def discard_values_by_chance(
     points = np.zeros(len(actions))
     for j, a in enumerate(actions):
         out, _ = _deal_play_outs(view, a, deals, ROLLOUT, heels=True)
-        c, p = _values(out.scores, out.winner, view.seat, view.dealer, view.scores)
+        c, p = _values(view, out.scores, out.winner)
         chance[j], points[j] = c.mean(), p.mean()
     return chance, points
+
+
+def seat_chance(
+    view: PlayerView, rng: np.random.Generator, samples: int = DEFAULT_SAMPLES
+) -> float | None:
+    """The winning chance of ``view``'s seat from what that seat may know (never the hidden
+    cards): the table between deals, play-outs on guessed hands in the play, the best of the
+    analyzer's splits at its discard. None once its discard is made and the other's is not
+    (nothing new is known until the play starts). For the table's winning-chance indicator.
+
+    >>> import cribbage_env as ce
+    >>> g = ce.new_game(3)
+    >>> seat_chance(g.view(0), np.random.default_rng(0)) == seat_chance(g.view(0), np.random.default_rng(0))
+    True
+    """
+    if view.winner is not None:
+        return 1.0 if view.winner == view.seat else 0.0
+    if view.phase is Phase.PLAY:
+        from cribbage_env.fastsim import play_out
+
+        out = play_out(_guessed_states(view, rng, samples), ROLLOUT)
+        return float(_values(view, out.scores, out.winner)[0].mean())
+    if view.phase is Phase.DISCARD and not view.discards:
+        splits = analyze_discards(view.hand, dealer=view.is_dealer)[:DEFAULT_CANDIDATES]
+        actions = [discard_action(*o.discard) for o in splits]
+        return float(discard_values_by_chance(view, actions, rng, samples)[0].max())
+    if view.phase in (Phase.DISCARD, Phase.STARTER_CUT):
+        return None
+    if view.phase is Phase.CUT_FOR_DEAL:  # no dealer yet: even by symmetry
+        return 0.5
+    me, opp = view.scores[view.seat], view.scores[1 - view.seat]
+    return win_probability(me, opp, dealer=view.is_dealer, target=view.rules.target)
 
 
 def rate(

@@ -1,7 +1,8 @@
 """Regenerate the screenshots in docs/screenshots (headless): ``python docs/make_screenshots.py``.
 
 Every phase of a game in English, Spanish and French, pass-and-play (the handover screen and a
-turn after it), the rules screen, the four-colour deck and a 1024x640 window. Motion is off, so
+turn after it), the winning-chance indicator, the review of a finished game, the statistics
+screen, the rules screen, the four-colour deck and a 1024x640 window. Motion is off, so
 the images are the same on every run. Saved as 256-colour PNGs to keep the repository small.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 os.environ["ARCADE_HEADLESS"] = "1"
@@ -22,6 +24,7 @@ from PIL import Image  # noqa: E402
 from cribbage_env.engine import Phase  # noqa: E402
 from ui.controller import Mode, TableController  # noqa: E402
 from ui.gui.app import GameWindow, Settings  # noqa: E402
+from ui.saves import SaveStore  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 
@@ -77,6 +80,11 @@ def one_language(w: GameWindow, lang: str) -> None:
     until(c, rng, pegging)
     c.toggle(c.game.legal_actions()[0])
     save(w, f"pegging_{lang}")
+    table = w.screen
+    table.meter.toggle()  # the winning-chance indicator (estimated here without a thread)
+    table.on_update(0.0)
+    save(w, f"chances_{lang}")
+    table.meter.toggle()
     until(c, rng, lambda c: bool(c.show_steps) and c.show_running)
     while c.show_step is not None and len(c.show_step.said) < 3:
         c.advance_show()
@@ -86,6 +94,15 @@ def one_language(w: GameWindow, lang: str) -> None:
     until(e, rng, lambda e: e.game.is_over)
     e.skip_show()
     save(w, f"game_over_{lang}")
+    w.show_review(e, w.screen)  # reviewed at once without a thread: the first mistake shown
+    save(w, f"review_{lang}")
+    if lang == "en":
+        b = w.screen.browser
+        b.mistakes_only = False
+        b.current = next(i for i, r in enumerate(b.review.ratings)
+                         if r.phase == "play" and r.seat == 0 and r.options > 1
+                         and len(b.position(i)[0].sequence) >= 2)  # fmt: skip
+        save(w, "review_play_en")
     h = TableController(3, mode=Mode.HOTSEAT, lang=lang)
     w.start_table(h)
     until(h, rng, lambda h: h.phase is Phase.PLAY and h.needs_reveal and len(h.game.seq) >= 1)
@@ -96,13 +113,28 @@ def one_language(w: GameWindow, lang: str) -> None:
     save(w, f"rules_{lang}")
 
 
+def history(w: GameWindow) -> None:
+    """A few finished games at the table (archived in the history the statistics read)."""
+    rng = np.random.default_rng(2)
+    for seed in (21, 22, 23):
+        c = TableController(seed, mode=Mode.COMPUTER)
+        w.start_table(c)
+        until(c, rng, lambda c: c.game.is_over)
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     for old in OUT.glob("*.png"):
         old.unlink()
-    w = GameWindow(settings=Settings(threaded=False, motion=False))
+    store = SaveStore(Path(tempfile.mkdtemp(prefix="cribbage-shots-")))
+    store.open()
+    w = GameWindow(settings=Settings(threaded=False, motion=False), store=store)
+    history(w)
     for lang in ("en", "es", "fr"):
         one_language(w, lang)
+        w.options.lang = lang
+        w.show_stats()  # the games finished so far, reviewed at once
+        save(w, f"stats_{lang}")
     rng = np.random.default_rng(1)
     w.options.four_colour = True
     c = TableController(11, mode=Mode.COMPUTER, lang="en")

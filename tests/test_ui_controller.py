@@ -378,7 +378,7 @@ def test_full_game_to_game_over_in_each_language_R10(lang: str) -> None:
     c.skip_show()
     scene = table_scene(c)
     assert scene.layer is not None and scene.layer.modal
-    assert {b.id for b in scene.layer.buttons} == {"newgame", "restart"}
+    assert {b.id for b in scene.layer.buttons} == {"newgame", "review", "restart"}
     words = {"en": "Go", "es": "Paso", "fr": "Passe"}[lang]
     assert any(words in t for t in seen)
 

@@ -325,10 +325,11 @@ def test_a_failing_agent_does_not_stop_the_table(window) -> None:
         window.errors.clear()
 
 
-def test_game_over_screen_and_new_game(window) -> None:
-    ctl = TableController(4, mode=Mode.COMPUTER)
+def finish_game(window, seed: int, rng: np.random.Generator) -> TableController:
+    """A game against the computer on the table, played to its end (the person at random) and
+    its last show clicked through."""
+    ctl = TableController(seed, mode=Mode.COMPUTER)
     window.start_table(ctl)
-    rng = np.random.default_rng(0)
     while not ctl.game.is_over:
         ctl.skip_show()
         if ctl.computer_to_act:
@@ -341,6 +342,11 @@ def test_game_over_screen_and_new_game(window) -> None:
     window.pump(0.1)
     while ctl.show_running:
         click_id(window, "next")
+    return ctl
+
+
+def test_game_over_screen_and_new_game(window) -> None:
+    ctl = finish_game(window, 4, np.random.default_rng(0))
     labels = {lb.text for lb in window.current_scene().all_labels()}
     assert any("win" in t for t in labels)
     image(window)

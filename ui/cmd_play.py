@@ -19,7 +19,7 @@ LEVEL_NAMES = ("easy", "medium", "hard", "expert", "neural")
 USAGE = (
     "usage: cribbage play [--opponent easy|medium|hard|expert|neural|SPEC] [--hotseat] [--seed N] "
     f"[--lang {'|'.join(LANGUAGES)}] [--fullscreen] [--watch A B] [--autoplay N [--screenshots DIR]] "
-    "[--size WxH] [--data-dir DIR] [--four-colour] [--no-motion]"
+    "[--size WxH] [--data-dir DIR] [--four-colour] [--chances] [--no-motion]"
 )
 
 
@@ -91,8 +91,24 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="pause per combination counted in the show (default 1.0)",
     )
+    _add_display_arguments(p)
+    p.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="where the autosave and history live (default: the user's data directory)",
+    )
+
+
+def _add_display_arguments(p: argparse.ArgumentParser) -> None:
+    """How the table looks: colours, the winning-chance indicator, motion, size."""
     p.add_argument(
         "--four-colour", action="store_true", help="four-colour deck: diamonds blue, clubs green"
+    )
+    p.add_argument(
+        "--chances",
+        action="store_true",
+        help="show the winning-chance indicator from the start (the Chances button toggles it)",
     )
     p.add_argument(
         "--no-motion",
@@ -101,12 +117,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--size", default="1280x800", metavar="WxH", help="window size (default 1280x800)"
-    )
-    p.add_argument(
-        "--data-dir",
-        type=Path,
-        default=None,
-        help="where the autosave and history live (default: the user's data directory)",
     )
 
 
@@ -238,6 +248,7 @@ def run(args: argparse.Namespace) -> int:
         watch=watch,
         motion=not (headless or args.no_motion),
         four_colour=args.four_colour,
+        chances=args.chances,
     )
     store, problem = _autosave(args, SaveStore, own_game=not (watch or headless))
     if problem:

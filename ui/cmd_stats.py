@@ -16,7 +16,14 @@ from pathlib import Path
 
 from .argtypes import positive_int
 from .autosave import data_dir
-from .player_stats import CACHE_NAME, HistoryError, error_rates, load_history, player_stats
+from .player_stats import (
+    CACHE_NAME,
+    STATS_SAMPLES,
+    HistoryError,
+    error_rates,
+    load_history,
+    player_stats,
+)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -32,9 +39,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--samples",
         type=positive_int,
-        default=8,
+        default=STATS_SAMPLES,
         metavar="N",
-        help="guesses per decision for the reviews (default 8)",
+        help=f"guesses per decision for the reviews (default {STATS_SAMPLES})",
     )
 
 

@@ -29,6 +29,8 @@ EXPECTED = {
     "pone": {"pegging": 2.10, "hand": 7.98, "crib": 0.0},
 }
 CACHE_NAME = "review-cache.json"
+#: Guesses per decision in the reviews behind the error rates (a game in a fraction of a second).
+STATS_SAMPLES = 8
 
 
 @dataclass(frozen=True)

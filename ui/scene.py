@@ -243,11 +243,12 @@ def start_scene(opts: StartOptions) -> Scene:
     )
     options = [
         ("rules", tr("Rules"), False),
+        ("stats", tr("Statistics"), False),
         ("four_colour", tr("Four-colour deck"), opts.four_colour),
         ("sound", tr("Sound"), opts.sound),
     ]
     for i, (bid, label, on) in enumerate(options):
-        s.buttons.append(Button(bid, label, Rect(WIDTH / 2 - 350 + i * 240, 14, 220, 52),
+        s.buttons.append(Button(bid, label, Rect(WIDTH / 2 - 430 + i * 220, 14, 200, 52),
                                 toggled=on))  # fmt: skip
     if opts.message:
         s.labels.append(Label(opts.message, WIDTH / 2, 190, 13, GOLD, width=760))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from cribbage_env.engine import Phase
 
 from .board import BOARD_HOLES, peg_holes
+from .chances import Reading
 from .controller import CUT_SPREAD, TableController
 from .scene import (
     CARD_H,
@@ -55,8 +56,11 @@ def shown_score(score: int) -> int:
     return min(score, BOARD_HOLES + 1)
 
 
-def table_scene(ctl: TableController) -> Scene:
-    """Lay out the whole table for the current state of ``ctl``."""
+def table_scene(
+    ctl: TableController, chance: Reading | None = None, chances_on: bool = False
+) -> Scene:
+    """Lay out the whole table for the current state of ``ctl``; ``chance`` is the
+    winning-chance indicator's reading (:mod:`ui.chances`), ``chances_on`` its switch."""
     s = Scene(faces=(ctl.tr("J"), ctl.tr("Q"), ctl.tr("K")))
     s.panels.append((Rect(TABLE_RIGHT, 0, 3, HEIGHT), (12, 60, 38)))  # the board's side
     _names(s, ctl)
@@ -72,7 +76,7 @@ def table_scene(ctl: TableController) -> Scene:
         for i, line in enumerate(ctl.hint.lines):
             s.labels.append(Label(line, 370, 320 - i * 20, 14, (150, 230, 255), "left"))
     _board(s, ctl)
-    _buttons(s, ctl)
+    _buttons(s, ctl, chances_on)
     show = ctl.show_step
     if show is not None:
         _show_overlay(s, ctl, show)
@@ -80,6 +84,8 @@ def table_scene(ctl: TableController) -> Scene:
         _game_over_overlay(s, ctl)
     elif ctl.needs_reveal:
         _reveal_overlay(s, ctl)
+    if chance is not None and (s.layer is None or not s.layer.modal):  # not under the show
+        _chance_bar(s, ctl, chance)
     return s
 
 
@@ -212,20 +218,47 @@ def _cuts(s: Scene, ctl: TableController) -> None:
 
 
 def _board(s: Scene, ctl: TableController) -> None:
-    scores = tuple(shown_score(v) for v in ctl.display_scores)
-    pegs = tuple(peg_holes(f, b) for f, b in ctl.pegs())
-    names = (ctl.name(0), ctl.name(1))
-    s.board = Board(BOARD_RECT, (pegs[0], pegs[1]), names, (scores[0], scores[1]))
+    short = (ctl.short_name(0), ctl.short_name(1))
+    board_items(s, ctl.display_scores, ctl.pegs(), (ctl.name(0), ctl.name(1)), short)
+
+
+def board_items(
+    s: Scene,
+    scores: tuple[int, int],
+    pegs: tuple[tuple[int, int], tuple[int, int]],
+    names: tuple[str, str],
+    short: tuple[str, str],
+) -> None:
+    """The board and the two score lines above it (the table and the review screen)."""
+    shown = tuple(shown_score(v) for v in scores)
+    holes = tuple(peg_holes(f, b) for f, b in pegs)
+    s.board = Board(BOARD_RECT, (holes[0], holes[1]), names, (shown[0], shown[1]))
     for seat in (0, 1):
         y = HEIGHT - 28 - seat * 32
         color = PLAYER_COLORS[seat]
-        s.labels.append(Label(ctl.short_name(seat), TABLE_RIGHT + 44, y, 16, color, "left",
-                              bold=True))  # fmt: skip
-        s.labels.append(Label(str(scores[seat]), WIDTH - 20, y, 20, color, "right", bold=True,
+        s.labels.append(Label(short[seat], TABLE_RIGHT + 44, y, 16, color, "left", bold=True))
+        s.labels.append(Label(str(shown[seat]), WIDTH - 20, y, 20, color, "right", bold=True,
                               tag="score"))  # fmt: skip
 
 
-def _buttons(s: Scene, ctl: TableController) -> None:
+CHANCE_BAR = Rect(770, HEIGHT - 32, 200, 16)
+
+
+def _chance_bar(s: Scene, ctl: TableController, reading: Reading) -> None:
+    """The drawn seat's winning chance: its colour from the left, the other's to the right,
+    a mark at even."""
+    r, seat = CHANCE_BAR, reading.seat
+    pct = round(100 * reading.chance)
+    w = r.w * min(max(reading.chance, 0.0), 1.0)
+    s.panels.append((Rect(r.x - 2, r.y - 2, r.w + 4, r.h + 4), (12, 40, 26)))
+    s.panels.append((Rect(r.x, r.y, r.w, r.h), PLAYER_COLORS[1 - seat]))
+    s.panels.append((Rect(r.x, r.y, w, r.h), PLAYER_COLORS[seat]))
+    s.panels.append((Rect(r.cx - 1, r.y - 4, 2, r.h + 8), WHITE))
+    text = ctl.tr("Winning chance — {name}: {pct}%", name=ctl.name(seat), pct=pct)
+    s.labels.append(Label(text, r.x - 12, r.cy, 14, WHITE, "right", bold=True, tag="chance"))
+
+
+def _buttons(s: Scene, ctl: TableController, chances_on: bool = False) -> None:
     g, tr = ctl.game, ctl.tr
     bx, bw, bh = TABLE_RIGHT + 16, 124, 52
     turn = ctl.human_to_act and g.phase in (Phase.DISCARD, Phase.PLAY) and not ctl.needs_reveal
@@ -234,7 +267,8 @@ def _buttons(s: Scene, ctl: TableController) -> None:
         Button("redo", tr("Redo"), Rect(bx + bw + 10, 132, bw, bh), ctl.can_redo),
         Button("hint", tr("Hint"), Rect(bx, 72, bw, bh), turn),
         Button("restart", tr("Restart"), Rect(bx + bw + 10, 72, bw, bh), ctl.can_restart),
-        Button("menu", tr("Menu"), Rect(bx, 12, bw * 2 + 10, bh)),
+        Button("menu", tr("Menu"), Rect(bx, 12, bw, bh)),
+        Button("chances", tr("Chances"), Rect(bx + bw + 10, 12, bw, bh), toggled=chances_on),
         Button("rules", tr("Rules"), Rect(bx, 192, bw, bh)),
         Button("export", tr("Export game"), Rect(bx + bw + 10, 192, bw, bh), ctl.can_export),
     ]
@@ -298,6 +332,7 @@ def _game_over_overlay(base: Scene, ctl: TableController) -> None:
         size, color = (30, GOLD) if i == 0 else (20, WHITE)
         s.labels.append(Label(line, r.cx, r.y + r.h - 60 - i * 42, size, color, bold=i == 0))
     s.buttons.append(
-        Button("newgame", tr("New game"), Rect(r.cx - 250, r.y + 30, 230, 64), primary=True)
+        Button("newgame", tr("New game"), Rect(r.cx - 330, r.y + 30, 210, 64), primary=True)
     )
-    s.buttons.append(Button("restart", tr("Restart"), Rect(r.cx + 20, r.y + 30, 230, 64)))
+    s.buttons.append(Button("review", tr("Review"), Rect(r.cx - 105, r.y + 30, 210, 64)))
+    s.buttons.append(Button("restart", tr("Restart"), Rect(r.cx + 120, r.y + 30, 210, 64)))

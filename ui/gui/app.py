@@ -20,9 +20,11 @@ from ..scene import FELT, HEIGHT, WIDTH, Scene, StartOptions
 from ..seeds import new_game_seed
 from .autoplay import autoplay
 from .render import Renderer, color_clear
+from .review_view import ReviewView
 from .rules_view import RulesView
 from .sound import Sounds
 from .start_view import StartView
+from .stats_view import StatsView
 from .table_view import TableView
 from .window import ScaledWindow
 
@@ -40,6 +42,7 @@ class Settings:
     watch: tuple[str, str] | None = None
     motion: bool = True  # cards fly, pegs walk (off for autoplay and screenshots)
     four_colour: bool = False  # diamonds blue, clubs green
+    chances: bool = False  # the winning-chance indicator (always on when watching agents)
 
 
 class GameWindow(ScaledWindow):
@@ -61,6 +64,8 @@ class GameWindow(ScaledWindow):
         self.renderer = Renderer(self)
         self.renderer.four_colour = self.settings.four_colour
         self._pool = cf.ThreadPoolExecutor(max_workers=1) if self.settings.threaded else None
+        # Estimates and reviews run in a thread of their own: the computer's move never waits.
+        self._side_pool = cf.ThreadPoolExecutor(max_workers=1) if self.settings.threaded else None
         self.errors: list[str] = []
         self.options.has_save = bool(store and store.exists())
         self.options.four_colour = self.options.four_colour or self.settings.four_colour
@@ -70,9 +75,9 @@ class GameWindow(ScaledWindow):
 
     # ------------------------------------------------------------------------ screens
     @property
-    def screen(self) -> StartView | TableView | RulesView:
+    def screen(self) -> StartView | TableView | RulesView | ReviewView | StatsView:
         view = self.current_view
-        assert isinstance(view, (StartView, TableView, RulesView))
+        assert isinstance(view, (StartView, TableView, RulesView, ReviewView, StatsView))
         return view
 
     def show_screen(self, view: arcade.View) -> None:
@@ -85,6 +90,15 @@ class GameWindow(ScaledWindow):
         ctl = self.ctl
         lang = ctl.lang if ctl is not None else self.options.lang
         self.show_screen(RulesView(self, lang, view if view is not None else self.start_view))
+
+    def show_review(self, ctl: TableController, back: arcade.View) -> None:
+        """The review of ``ctl``'s finished game; Back returns to ``back`` (the table)."""
+        self.show_screen(ReviewView(self, ctl, back))
+
+    def show_stats(self) -> None:
+        """The player's statistics from the game history; Back returns to the start screen."""
+        history = self.store.history if self.store is not None else None
+        self.show_screen(StatsView(self, history, self.options.lang, self.start_view))
 
     @property
     def ctl(self) -> TableController | None:
@@ -225,6 +239,7 @@ class GameWindow(ScaledWindow):
         return self.screen.click(wx, wy)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        for pool in (self._pool, self._side_pool):
+            if pool is not None:
+                pool.shutdown(wait=False, cancel_futures=True)
         super().close()

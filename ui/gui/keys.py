@@ -51,6 +51,8 @@ TABLE_KEYS: tuple[Binding, ...] = (
     Binding(ANY, (k.ESCAPE,), "menu"),
     Binding(ANY, (k.F1,), "rules"),
     Binding(ANY, (k.M,), "mute"),
+    Binding(ANY, (k.W,), "chances"),
+    Binding(frozenset({"over"}), (k.R,), "review"),
     Binding(frozenset({"show"}), ENTER, "next"),
     Binding(frozenset({"over"}), ENTER, "newgame"),
     Binding(frozenset({"reveal"}), ENTER, "reveal"),

@@ -60,6 +60,8 @@ class StartView(arcade.View):
             win.continue_saved()
         elif what == "rules":
             win.show_rules()
+        elif what == "stats":
+            win.show_stats()
         elif what == "four_colour":
             o.four_colour = not o.four_colour
         elif what == "sound":

@@ -17,7 +17,8 @@ import arcade
 
 from cribbage_env.engine import EventKind, Phase
 
-from ..controller import TableController
+from ..chances import ChanceMeter
+from ..controller import Mode, TableController
 from ..motion import Popup, Transition
 from ..saves import atomic_write_json, data_dir
 from ..scene import GOLD, Label, Scene, apply_click
@@ -46,15 +47,18 @@ class TableView(arcade.View):
         self._events_seen = ctl.game.event_count
         self.note = ""  # a line under the prompt (where an export went)
         self._noted: tuple[Scene, Scene] | None = None
+        self.meter = ChanceMeter(on=window.settings.chances or ctl.mode is Mode.WATCH)
+        self.meter_future: cf.Future | None = None
 
     # ------------------------------------------------------------------------ frame
     def current_scene(self) -> Scene:
         """The scene of the game as it is now (what clicks hit)."""
         ctl = self.ctl
-        key = ("table", id(ctl), ctl.version)
+        reading = self.meter.shown(ctl)
+        key = ("table", id(ctl), ctl.version, reading, self.meter.on)
         if key != self.scene_key or self.scene is None:
             old = self.scene
-            self.scene = table_scene(ctl)
+            self.scene = table_scene(ctl, reading, self.meter.on)
             self.scene_key = key
             self.note = ""
             popups = self._popups(self.scene)
@@ -136,6 +140,7 @@ class TableView(arcade.View):
             if self.motion_t >= self.transition.total:
                 self.skip_motion()
         ctl = self.ctl
+        self._update_meter()
         if ctl.show_running:
             self._pace_show(delta_time)
             return True
@@ -156,6 +161,28 @@ class TableView(arcade.View):
         else:
             self._wait = 0.0
         return True
+
+    def _update_meter(self) -> None:
+        """Collect a finished winning-chance estimate; start the next one when it is due."""
+        meter, fut = self.meter, self.meter_future
+        if fut is not None:
+            if not fut.done():
+                return
+            self.meter_future = None
+            try:
+                meter.done(fut.result(), self.ctl)
+            except Exception as exc:  # noqa: BLE001 - the indicator must not stop the game
+                meter.done(None, self.ctl)
+                meter.on = False
+                self.game_window.errors.append(f"winning chance failed: {exc!r}")
+        if not meter.wanted(self.ctl):
+            return
+        job = meter.job(self.ctl)
+        pool = self.game_window._side_pool
+        if pool is not None:
+            self.meter_future = pool.submit(job)
+        else:
+            meter.done(job(), self.ctl)
 
     def _pace_show(self, delta_time: float) -> None:
         """One combination of the show per ``show_delay`` (longer on a hand's total)."""
@@ -195,7 +222,7 @@ class TableView(arcade.View):
     def click(self, wx: float, wy: float) -> str | None:
         """A click in virtual coordinates (tests and the mouse handler)."""
         what = apply_click(self.ctl, self.current_scene(), wx, wy)
-        if what in ("menu", "newgame", "rules", "export"):
+        if what in ("menu", "newgame", "rules", "export", "chances", "review"):
             self.do(what)
         return what
 
@@ -236,6 +263,11 @@ class TableView(arcade.View):
             self.game_window.show_rules()
         elif action == "export":
             self.export()
+        elif action == "chances":
+            self.meter.toggle()
+        elif action == "review":
+            if ctl.game.is_over and not ctl.show_running:
+                self.game_window.show_review(ctl, self)
         elif action == "mute":
             win = self.game_window
             win.options.sound = win.sounds.on = not win.sounds.on and win.sounds.available

@@ -1,0 +1,248 @@
+"""The review screen, the statistics screen and the winning-chance indicator (issue 13), as
+scenes (no window) and as the seat's own estimate; the windowed paths are in test_ui_gui.py."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import cribbage_env as ce
+from agents.review import review_game, seat_chance
+from agents.tournament import play_game
+from cribbage_env.actions import discard_cards, is_discard, parse_action
+from cribbage_env.cards import parse_cards as p
+from cribbage_env.engine import GameState, Phase
+from cribbage_env.equity import win_probability
+from ui.chances import ChanceMeter
+from ui.controller import Mode, TableController
+from ui.i18n import Catalog
+from ui.narration import Narrator
+from ui.review_scene import CHART, ReviewBrowser, review_scene
+from ui.scene import MIN_TARGET
+from ui.stats_scene import stats_scene
+
+
+@pytest.fixture(scope="module")
+def reviewed():
+    game = play_game("random", "expectimax", 21, agent_seed=3)
+    return game, review_game(game, samples=8)
+
+
+def _nar(lang: str = "en") -> Narrator:
+    return Narrator(Catalog(lang), ("You", "Computer"), you=0)
+
+
+# --------------------------------------------------------------------------------- the estimate
+def test_seat_chance_is_exact_where_the_rules_decide() -> None:
+    """The pone at 120 holding three fives counts first in the show (15s: at least 2 points),
+    and the dealer at 0 cannot reach 121 in one deal: the pone wins in every play-out, so its
+    own estimate is 1 and the dealer's 0, whatever either guesses about the other's cards."""
+    g = GameState.in_play(
+        dealer=0,
+        kept=[p("2C 3C 4C 6C"), p("5H 5D 5C JS")],
+        discards=[p("QS QC"), p("KH KD")],
+        starter=p("9S")[0],
+        scores=(0, 120),
+    )
+    rng = np.random.default_rng(1)
+    assert seat_chance(g.view(1), rng) == 1.0
+    assert seat_chance(g.view(0), rng) == 0.0
+
+
+def test_seat_chance_between_deals_is_the_table_and_the_end_is_exact() -> None:
+    g = ce.new_game(8, interactive_cuts=True)
+    rng = np.random.default_rng(0)
+    assert seat_chance(g.view(0), rng) == 0.5  # before the cut for deal: nothing is known
+    agent_rng = np.random.default_rng(2)
+    import agents
+
+    a = agents.make_agent("greedy")
+    while g.phase is not Phase.DEAL_CUT or g.deal_no < 1:
+        g.apply(a.act(g.view(g.to_act), agent_rng))
+    v = g.view(0)
+    me, opp = v.scores[0], v.scores[1]
+    assert seat_chance(v, rng) == win_probability(me, opp, dealer=v.is_dealer)
+    while not g.is_over:
+        g.apply(a.act(g.view(g.to_act), agent_rng))
+    assert seat_chance(g.view(g.winner), rng) == 1.0
+    assert seat_chance(g.view(1 - g.winner), rng) == 0.0
+
+
+def test_seat_chance_reads_nothing_but_the_view() -> None:
+    """Two deals that look the same to seat 0 (the other hand and crib cards swapped for other
+    unseen cards) get the same estimate from the same generator."""
+    kept0, disc0 = p("2C 3C 4C 6C"), p("QS QC")
+    a = GameState.in_play(dealer=0, kept=[kept0, p("5H 5D 5C JS")], discards=[disc0, p("KH KD")],
+                          starter=p("9S")[0], scores=(40, 50))  # fmt: skip
+    b = GameState.in_play(dealer=0, kept=[kept0, p("7H 8D 9C TS")], discards=[disc0, p("AH AD")],
+                          starter=p("9S")[0], scores=(40, 50))  # fmt: skip
+    assert a.view(0) == b.view(0)
+    ca = seat_chance(a.view(0), np.random.default_rng(5))
+    cb = seat_chance(b.view(0), np.random.default_rng(5))
+    assert ca == cb and 0.0 < ca < 1.0
+
+
+def test_seat_chance_of_a_short_game_reads_the_61_table() -> None:
+    g = ce.new_game(3, rules="short")
+    rng = np.random.default_rng(0)
+    view = g.view(g.to_act)
+    short = seat_chance(view, np.random.default_rng(0))
+    g121 = ce.new_game(3)
+    assert g121.view(g121.to_act).hand == view.hand  # same deal, longer game
+    long = seat_chance(g121.view(g121.to_act), rng)
+    assert short is not None and long is not None and short != long
+
+
+# --------------------------------------------------------------------------------- the indicator
+def test_meter_is_off_by_default_hidden_on_handover_and_per_seat() -> None:
+    ctl = TableController(5, mode=Mode.HOTSEAT)
+    while ctl.phase is not Phase.DISCARD:
+        ctl.cut_at(20)
+    meter = ChanceMeter()
+    assert not meter.wanted(ctl) and meter.shown(ctl) is None
+    meter.toggle()
+    assert ctl.needs_reveal and not meter.wanted(ctl)  # the screen is changing hands
+    ctl.reveal()
+    assert meter.wanted(ctl)
+    job = meter.job(ctl)
+    assert not meter.wanted(ctl)  # one estimate at a time
+    meter.done(job(), ctl)
+    reading = meter.shown(ctl)
+    assert reading is not None and reading.seat == ctl.bottom_seat
+    v = ctl.view(ctl.bottom_seat)
+    legal = v.legal_actions
+    ctl.toggle(discard_cards(legal[0])[0])
+    ctl.toggle(discard_cards(legal[0])[1])
+    ctl.confirm()  # the other person's turn: the first reading is not theirs
+    assert ctl.needs_reveal and meter.shown(ctl) is None
+    ctl.reveal()
+    assert meter.shown(ctl) is None and meter.wanted(ctl)
+
+
+def test_meter_reads_the_seats_own_estimate() -> None:
+    from ui.chances import SAMPLES, STREAM
+
+    ctl = TableController(9, mode=Mode.COMPUTER)
+    while ctl.phase is not Phase.DISCARD:
+        ctl.cut_at(20) if ctl.human_to_act else ctl.step_computer()
+    meter = ChanceMeter(on=True)
+    meter.done(meter.job(ctl)(), ctl)
+    expected = seat_chance(ctl.view(0), ctl._rng(STREAM), SAMPLES)
+    assert meter.shown(ctl) is not None and meter.shown(ctl).chance == expected
+
+
+def test_table_scene_draws_the_bar_and_not_under_the_show() -> None:
+    from ui.chances import Reading
+    from ui.table_scene import CHANCE_BAR, table_scene
+
+    ctl = TableController(9, mode=Mode.COMPUTER)
+    reading = Reading(0, 0.25, ChanceMeter.key(ctl))
+    s = table_scene(ctl, reading, True)
+    assert any(lb.tag == "chance" and "25%" in lb.text for lb in s.labels)
+    fills = [r for r, _ in s.panels if r.y == CHANCE_BAR.y and r.x == CHANCE_BAR.x]
+    assert any(abs(r.w - CHANCE_BAR.w * 0.25) < 1e-9 for r in fills)
+    assert s.button("chances").toggled
+    assert not any(lb.tag == "chance" for lb in table_scene(ctl).labels)
+
+
+# --------------------------------------------------------------------------------- review scene
+def test_browser_steps_through_exactly_the_chosen_seats_mistakes(reviewed) -> None:
+    game, review = reviewed
+    b = ReviewBrowser(review, game, seats=(0,))
+    want = [i for i, r in enumerate(review.ratings) if r.seat == 0 and r.flag and r.options > 1]
+    assert want, "random's game should hold mistakes"
+    seen = [b.current]
+    while b.can_step(1):
+        b.step(1)
+        seen.append(b.current)
+    assert seen == want
+    b.mistakes_only = False
+    b.refilter()
+    assert b.current == want[-1]
+    allowed = [i for i, r in enumerate(review.ratings) if r.seat == 0 and r.options > 1]
+    assert b.items() == allowed and len(allowed) > len(want)
+    b.jump_to_fraction(0.0)
+    assert b.current == 0
+    b.jump_to_fraction(0.9999)
+    assert b.current == len(review.ratings) - 1
+
+
+def test_review_scene_marks_played_and_better_and_hides_the_other_hand(reviewed) -> None:
+    game, review = reviewed
+    b = ReviewBrowser(review, game, seats=(0,))
+    for i in b.items():
+        b.current = i
+        r = review.ratings[i]
+        s = review_scene(b, _nar(), ("You", "Computer"))
+        view, _ = b.position(i)
+        hand = set(view.hand)
+        a, best = parse_action(r.action), parse_action(r.best)
+        played = set(discard_cards(a) if is_discard(a) else (a,))
+        better = set(discard_cards(best) if is_discard(best) else (best,))
+        faces = {c.card for c in s.cards if c.card is not None}
+        assert faces <= hand | set(view.sequence) | {c for _, c in view.played} | {view.starter}
+        assert sum(c.card is None for c in s.cards) == view.opponent_cards_left
+        assert {c.card for c in s.cards if c.selected} == played
+        assert {c.card for c in s.cards if c.hinted} == (better if better != played else set())
+        text = " ".join(lb.text for lb in s.labels)
+        assert f"{100 * r.loss:.1f} points lost" in text
+        assert s.board is not None and s.board.scores == tuple(min(x, 121) for x in r.scores)
+        for t in [*s.buttons, *s.targets]:
+            assert t.rect.w >= MIN_TARGET and t.rect.h >= MIN_TARGET, t
+
+
+def test_review_scene_chart_follows_the_curve(reviewed) -> None:
+    game, review = reviewed
+    b = ReviewBrowser(review, game, seats=(0,))
+    s = review_scene(b, _nar(), ("You", "Computer"))
+    cols = [r for r, c in s.panels if r.y == CHART.y and r.h < CHART.h and c == (230, 60, 50)]
+    heights = [round(r.h / CHART.h, 6) for r in cols]
+    assert heights == [round(v, 6) for v in review.curve if v > 0]
+    assert s.targets[-1].id == "chart"
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "fr"])
+def test_review_and_stats_scenes_are_translated(reviewed, lang) -> None:
+    game, review = reviewed
+    s = review_scene(ReviewBrowser(review, game), _nar(lang), ("A", "B"))
+    texts = [lb.text for lb in s.labels] + [bt.label for bt in s.buttons]
+    assert all("{" not in t for t in texts)
+    if lang != "en":
+        assert not {"Previous", "Mistakes only", "Both players", "Back"} & set(texts)
+
+
+def test_stats_scene_shows_the_record_and_one_bar_per_game() -> None:
+    stats = {
+        "games": 3,
+        "wins": 2,
+        "losses": 1,
+        "win_rate": 2 / 3,
+        "skunks": {"given": 1, "taken": 0, "double_given": 0, "double_taken": 0},
+        "by_opponent": {"expectimax": {"wins": 2, "losses": 1}},
+        "points_per_deal": {
+            "dealer": {
+                "deals": 9,
+                "pegging": 3.1,
+                "hand": 7.0,
+                "crib": 4.0,
+                "expected": {"pegging": 3.36, "hand": 7.5, "crib": 4.32},
+            },
+            "pone": {
+                "deals": 8,
+                "pegging": 2.0,
+                "hand": 8.0,
+                "expected": {"pegging": 2.1, "hand": 7.98, "crib": 0.0},
+            },
+        },  # fmt: skip
+        "error_rate": [
+            {"game": f"g{i}", "error_rate": v} for i, v in enumerate([0.01, 0.02, 0.005])
+        ],
+    }
+    s = stats_scene(stats, "en")
+    text = " ".join(lb.text for lb in s.labels)
+    assert "Games 3: 2 won, 1 lost (66.7%)" in text and "Hard 2–1" in text
+    assert "10.0" in text and "20.0" in text and "5.0" in text
+    bars = [r for r, c in s.panels if c == (230, 60, 50) and r.y == 290]
+    assert len(bars) == 3 and bars[1].h > bars[0].h > bars[2].h
+    empty = stats_scene(None, "fr")
+    assert any("Aucune partie" in lb.text for lb in empty.labels)
