@@ -210,7 +210,7 @@ class ExpertAgent:
         if len(legal) == 1:
             return legal[0]
         if view.phase is Phase.DISCARD:
-            return self._discard_options(view, rng)[0].action
+            return self._best_discard(view, rng)
         if view.phase is Phase.PLAY:
             return self._search(view, rng)[0].card
         return legal[0]  # cuts: the depth never matters (R11.1)
@@ -246,31 +246,53 @@ class ExpertAgent:
         return Hint(legal[0], (Option(legal[0], 0.0, "any cut gives the same card"),), "")
 
     # ------------------------------------------------------------------ discard
-    def _discard_options(self, view: PlayerView, rng: np.random.Generator) -> list[Option]:
+    def _discard_scores(self, view: PlayerView) -> tuple[list, list[float], list[float]]:
+        """The analyzer's splits, each one's pegging value and its score for this agent's
+        objective (the board's weights on each side's points when playing to win)."""
         dealer = view.is_dealer
-        opts = []
         w_me, w_opp = 1.0, 1.0
         if self.objective == "equity":
             me, opp = view.scores[view.seat], view.scores[1 - view.seat]
             w_me, w_opp = point_weights(me, opp, dealer, target=view.rules.target)
         w_crib = w_me if dealer else w_opp
-        for o in analyze_discards(view.hand, dealer=dealer):
-            peg = peg_value(o.keep, dealer)
-            opts.append(
-                Option(
-                    discard_action(*o.discard),
-                    w_me * o.hand_ev + w_crib * o.crib_ev + 0.5 * (w_me + w_opp) * peg,
-                    f"hand {o.hand_ev:.2f}, crib {o.crib_ev:+.2f}, pegging {peg:+.2f}",
-                    {
-                        "keep": cards_str(o.keep),
-                        "discard": cards_str(o.discard),
-                        "hand_ev": o.hand_ev,
-                        "crib_ev": o.crib_ev,
-                        "peg_ev": peg,
-                        "net": o.net + peg,
-                    },
-                )
+        splits = analyze_discards(view.hand, dealer=dealer)
+        pegs = [peg_value(o.keep, dealer) for o in splits]
+        values = [
+            w_me * o.hand_ev + w_crib * o.crib_ev + 0.5 * (w_me + w_opp) * peg
+            for o, peg in zip(splits, pegs, strict=True)
+        ]
+        return splits, pegs, values
+
+    def _reranks(self, view: PlayerView) -> bool:
+        """Whether the best splits are compared by play-outs (near the end, or ``discard=sim``)."""
+        return max(view.scores) >= view.rules.target - self.endgame or self.discard == "sim"
+
+    def _best_discard(self, view: PlayerView, rng: np.random.Generator) -> int:
+        """:meth:`_discard_options`'s first action, without writing out every option."""
+        if self._reranks(view):
+            return self._discard_options(view, rng)[0].action
+        splits, _, values = self._discard_scores(view)
+        best = max(range(len(values)), key=values.__getitem__)  # the first of equal values
+        return discard_action(*splits[best].discard)
+
+    def _discard_options(self, view: PlayerView, rng: np.random.Generator) -> list[Option]:
+        splits, pegs, values = self._discard_scores(view)
+        opts = [
+            Option(
+                discard_action(*o.discard),
+                value,
+                f"hand {o.hand_ev:.2f}, crib {o.crib_ev:+.2f}, pegging {peg:+.2f}",
+                {
+                    "keep": cards_str(o.keep),
+                    "discard": cards_str(o.discard),
+                    "hand_ev": o.hand_ev,
+                    "crib_ev": o.crib_ev,
+                    "peg_ev": peg,
+                    "net": o.net + peg,
+                },
             )
+            for o, peg, value in zip(splits, pegs, values, strict=True)
+        ]
         opts.sort(key=lambda o: -o.value)
         if max(view.scores) >= view.rules.target - self.endgame:
             opts = self._endgame_rerank(view, rng, opts)

@@ -29,22 +29,35 @@ def split_nets(hands6: np.ndarray, dealer: bool, table: CribTable | None = None)
     :func:`cribbage_env.discard.discard_values`, batched; the hand totals are compiled)."""
     from cribbage_env.simkernel import split_hand_totals
 
-    t = default_crib_table() if table is None else table
     h = np.ascontiguousarray(hands6, dtype=np.int64)
     totals = np.empty((h.shape[0], 15), dtype=np.int64)
     split_hand_totals(h, _KEEP, _sim_tables(), totals)
-    ev = totals / 46.0
     disc = h[:, DISCARD_INDEX]  # (N, 15, 2)
-    r = RANK_ARR[disc]
-    suited = (SUIT_ARR[disc[:, :, 0]] == SUIT_ARR[disc[:, :, 1]]).astype(np.intp)
+    crib = _pair_crib(table, dealer)[disc[:, :, 0], disc[:, :, 1]]
+    return totals / 46.0 + crib
+
+
+def _pair_crib(table: CribTable | None, dealer: bool) -> np.ndarray:
+    """The crib table by card pairs, ``(52, 52)``, signed for the discarding seat (the
+    dealer's own crib +, the pone's -): one lookup per split instead of ranks and suits."""
+    if table is None:
+        return _default_pair_crib(dealer)
+    r, s = RANK_ARR.astype(np.intp), SUIT_ARR.astype(np.intp)
+    suited = (s[:, None] == s[None, :]).astype(np.intp)
     if dealer:
-        crib = t.dealer[r[:, :, 0], r[:, :, 1], suited]
-    else:
-        crib = -t.pone[r[:, :, 0], r[:, :, 1], suited]
-    return ev + crib
+        return table.dealer[r[:, None], r[None, :], suited]
+    return -table.pone[r[:, None], r[None, :], suited]
+
+
+@lru_cache(maxsize=2)
+def _default_pair_crib(dealer: bool) -> np.ndarray:
+    return _pair_crib(default_crib_table(), dealer)
 
 
 _KEEP = np.ascontiguousarray(KEEP_INDEX, dtype=np.int64)
+#: ``_KEEPS_FIRST[k][j]``: split ``j`` keeps the first ``k`` of the six cards.
+_KEEPS_FIRST: list[np.ndarray] = [np.all(DISCARD_INDEX >= k, axis=1) for k in range(7)]
+_VALUES = np.array(VALUE[:52])
 
 
 @lru_cache(maxsize=1)
@@ -97,14 +110,12 @@ def sample_modelled_arrays(
     p = np.exp(logits)
     p /= p.sum(axis=1, keepdims=True)
     # Consistency of each split: played cards (positions 0..len(played)-1) were kept...
-    valid = np.ones((m, 15), dtype=bool)
-    for i in range(len(played)):
-        valid &= (DISCARD_INDEX != i).all(axis=1)[None, :]
+    valid = np.repeat(_KEEPS_FIRST[len(played)][None, :], m, axis=0)
     # ...and the unplayed kept cards fit its go's.
     lims = [31 - c for pl, c in view.goes if pl == opp]
     if lims:
         lim = min(lims)
-        low = np.array([VALUE[c] <= lim for c in range(52)])
+        low = _VALUES <= lim
         kept = hands6[:, KEEP_INDEX]  # (N, 15, 4)
         held = np.ones_like(kept, dtype=bool)
         for i in range(len(played)):

@@ -106,7 +106,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--samples", type=int, default=10000, help="simulated opponents per table")
     ap.add_argument("--iterations", type=int, default=5, help="policy iterations (>= 1)")
     ap.add_argument("--seed", type=int, default=2024)
-    ap.add_argument("--out", type=Path, default=ROOT / "cribbage_env" / "data" / "crib_table.json")
+    ap.add_argument(
+        "--out", type=Path, required=True, help="e.g. cribbage_env/data/crib_table.json (tracked)"
+    )
     args = ap.parse_args(argv)
     if args.samples < 1 or args.iterations < 1:
         ap.error("--samples and --iterations must be >= 1")

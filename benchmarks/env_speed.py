@@ -11,7 +11,8 @@ Measures, on one core:
     python benchmarks/env_speed.py --steps 50000  # quicker
 
 Times are CPU time of this process (time.process_time), so other load on a shared machine
-distorts them less. Prints a table and writes benchmarks/results/env_speed.json.
+distorts them less. Prints a table; ``--out FILE`` also writes it as JSON (the tracked figures:
+``--out benchmarks/results/env_speed.json``).
 """
 
 from __future__ import annotations
@@ -108,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", type=int, default=200_000, help="learner steps per measurement")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "env_speed.json"))
+    parser.add_argument("--out", default=None, help="write the figures as JSON here")
     args = parser.parse_args(argv)
     if args.steps < 1000:
         parser.error("--steps must be at least 1000")
@@ -139,6 +140,8 @@ def main(argv: list[str] | None = None) -> int:
         "machine": platform.machine(),
         "cpus": os.cpu_count(),
     }
+    if args.out is None:
+        return 0
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=2) + "\n")

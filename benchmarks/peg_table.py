@@ -81,7 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=40000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--top-k", type=int, default=5)
-    parser.add_argument("--out", type=Path, default=Path("agents/data/peg_table.json"))
+    parser.add_argument(
+        "--out", type=Path, required=True, help="e.g. agents/data/peg_table.json (tracked)"
+    )
     args = parser.parse_args(argv)
     if args.deals < 100:
         parser.error("--deals must be at least 100")

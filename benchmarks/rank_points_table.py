@@ -23,7 +23,9 @@ from cribbage_env.scoring import build_rank_table, rank_table_json  # noqa: E402
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", type=Path, default=ROOT / "cribbage_env" / "data" / "rank_points.json")
+    ap.add_argument(
+        "--out", type=Path, required=True, help="e.g. cribbage_env/data/rank_points.json (tracked)"
+    )
     args = ap.parse_args(argv)
     text = rank_table_json(build_rank_table())
     args.out.write_text(text)

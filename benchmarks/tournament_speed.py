@@ -11,7 +11,8 @@ median is printed too), with the load average before and after. Because a loaded
 the scaling, the CPU time per game is measured too (this process plus, for the pool, its
 workers' utime+stime from /proc): ``cpu_bound_speedup = workers x serial CPU/game / pool
 CPU/game`` is what the same work gives when every worker has a core to itself.
-Writes ``benchmarks/results/tournament_speed.json``.
+Prints the figures; ``--out FILE`` writes them as JSON (the tracked ones are
+``benchmarks/results/tournament_speed.json``).
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         help=f"pairs per task (default {DEFAULT_BLOCK}, as the CLI)",
     )
     p.add_argument(
-        "--out", type=Path, default=ROOT / "benchmarks" / "results" / "tournament_speed.json"
+        "--out", type=Path, default=None, help="write the figures as JSON here (else print only)"
     )
     args = p.parse_args(argv)
     agents = list(args.agents)
@@ -138,6 +139,8 @@ def main(argv: list[str] | None = None) -> int:
             f"(speedup {r['speedup_median']:.2f}); {r['cpu_ms_per_game']:.2f} CPU ms/game, "
             f"CPU-bound speedup {r['cpu_bound_speedup']:.2f}"
         )
+    if args.out is None:
+        return 0
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(
         json.dumps(

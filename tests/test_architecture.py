@@ -307,3 +307,33 @@ def test_readme_sections_are_named_by_capability() -> None:
     ]
     bad = [h for h in heads if re.search(r"\bissues? \d", h, re.IGNORECASE)]
     assert not bad, bad
+
+
+def test_no_benchmark_rewrites_a_tracked_file_by_default() -> None:
+    """A default run of a benchmark writes no shipped data or recorded result: an ``--out``
+    (or ``--summary``) whose default names one of them must be asked for instead."""
+    shipped = {
+        p.name
+        for folder in ("benchmarks/results", "cribbage_env/data", "agents/data")
+        for p in (ROOT / folder).rglob("*")
+        if p.is_file()
+    }
+    hits = []
+    for path in sorted((ROOT / "benchmarks").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (
+                isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "add_argument"
+            ):
+                continue
+            flags = [a.value for a in node.args if isinstance(a, ast.Constant)]
+            if not any(str(f).startswith(("--out", "--summary")) for f in flags):
+                continue
+            for kw in node.keywords:
+                names = {n.id for n in ast.walk(kw.value) if isinstance(n, ast.Name)}
+                if kw.arg != "default" or "tempfile" in names:  # the temp dir is not shipped
+                    continue
+                for c in ast.walk(kw.value):
+                    if isinstance(c, ast.Constant) and isinstance(c.value, str):
+                        if Path(c.value).name in shipped:
+                            hits.append(f"{path.name}:{node.lineno} {flags[0]} -> {c.value}")
+    assert not hits, hits
