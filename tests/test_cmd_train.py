@@ -106,3 +106,21 @@ def test_ppo_tiny_run_with_a_league(tmp_path):
     assert curve[0]["steps"] == 128 and curve[0]["results"][0]["games"] == 2
     final = json.loads((run / "final.json").read_text())
     assert final["timesteps"] >= 256
+
+
+def test_epochs_set_the_fit_of_the_method_asked_for():
+    """``--epochs`` is the cloning fit's length for ``bc`` and the DMC fit's for ``dmc``; the
+    other keeps its default."""
+    import argparse
+
+    from agents.learn.dmc import DMCConfig
+    from ui.cmd_train import _config, add_arguments
+
+    p = argparse.ArgumentParser()
+    add_arguments(p)
+    bc = _config(p.parse_args(["--method", "bc", "--teacher", "expert", "--epochs", "6"]))
+    dmc = _config(p.parse_args(["--method", "dmc", "--epochs", "5"]))
+    plain = _config(p.parse_args(["--method", "bc"]))
+    assert (bc.epochs_bc, bc.epochs_dmc, bc.teacher) == (6, DMCConfig().epochs_dmc, "expert")
+    assert (dmc.epochs_dmc, dmc.epochs_bc) == (5, DMCConfig().epochs_bc)
+    assert (plain.epochs_bc, plain.epochs_dmc) == (DMCConfig().epochs_bc, DMCConfig().epochs_dmc)

@@ -111,7 +111,12 @@ def _dmc_arguments(p: argparse.ArgumentParser) -> None:
         default=200,
         help="dmc: data shards per generation (20 games each)",
     )
-    p.add_argument("--epochs", type=argtypes.positive_int, default=8, help="dmc: epochs per fit")
+    p.add_argument(
+        "--epochs",
+        type=argtypes.positive_int,
+        default=None,
+        help="dmc: epochs per DMC fit (default 8); bc: epochs of the cloning fit (default 3)",
+    )
     p.add_argument(
         "--teacher",
         default="expectimax",
@@ -175,11 +180,12 @@ def _config(args):
             shards=args.shards,
             games_per_shard=args.games_per_shard,
             teacher=args.teacher,
-            epochs_dmc=args.epochs,
             ladder=ladder,
             workers=args.workers,
             reward=args.reward,
         )
+        if args.epochs is not None:
+            kw["epochs_bc" if args.method == "bc" else "epochs_dmc"] = args.epochs
         if args.opponent:
             kw["opponents"] = tuple(args.opponent)
         if args.eval_games is not None:
