@@ -3,11 +3,9 @@ reached by clicks and keys the way a player would, and drawn (issue 13)."""
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
-from test_ui_gui import click, click_id, finish_game, image, key
+from test_ui_gui import click, click_id, finish_game, image, key, open_window
 
 from cribbage_env.engine import Phase
 from ui.controller import Mode, TableController
@@ -18,19 +16,9 @@ pytestmark = pytest.mark.gui
 
 @pytest.fixture(scope="module")
 def window(tmp_path_factory):
-    os.environ["ARCADE_HEADLESS"] = "1"
-    pytest.importorskip("arcade")
-    from ui.gui.app import GameWindow, Settings
-
     store = SaveStore(tmp_path_factory.mktemp("saves"))
-    store.open()
-    try:
-        w = GameWindow(
-            settings=Settings(computer_delay=0.0, show_delay=0.0, threaded=False, motion=False),
-            store=store,
-        )
-    except Exception as exc:  # noqa: BLE001 - no EGL/GL on this machine
-        pytest.skip(f"cannot open a headless Arcade window: {exc}")
+    store.open()  # finished games go to the history the statistics read
+    w = open_window(store)
     yield w
     w.close()
 
