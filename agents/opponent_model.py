@@ -19,6 +19,7 @@ import numpy as np
 
 from cribbage_env.batch import RANK_ARR, SUIT_ARR
 from cribbage_env.cards import VALUE
+from cribbage_env.determinize import held_above
 from cribbage_env.discard import DISCARD_INDEX, KEEP_INDEX, CribTable, default_crib_table
 from cribbage_env.views import PlayerView
 
@@ -111,10 +112,9 @@ def sample_modelled_arrays(
     p /= p.sum(axis=1, keepdims=True)
     # Consistency of each split: played cards (positions 0..len(played)-1) were kept...
     valid = np.repeat(_KEEPS_FIRST[len(played)][None, :], m, axis=0)
-    # ...and the unplayed kept cards fit its go's.
-    lims = [31 - c for pl, c in view.goes if pl == opp]
-    if lims:
-        lim = min(lims)
+    # ...and the unplayed kept cards fit its go's (every one of them: the highest limit).
+    lim = held_above(view, opp)
+    if lim > 0:
         low = _VALUES <= lim
         kept = hands6[:, KEEP_INDEX]  # (N, 15, 4)
         held = np.ones_like(kept, dtype=bool)

@@ -23,22 +23,45 @@ class DeterminizeError(PositionError):
     """The guessed hidden cards do not fit the view."""
 
 
-def consistent_with_goes(view: PlayerView, opponent_hand: Sequence[int]) -> bool:
-    """Whether the opponent could still hold ``opponent_hand`` given the go's it said this deal.
+def held_above(view: PlayerView, player: int) -> int:
+    """Every card ``player`` still holds has a value above this (0: nothing known) by the
+    play of this deal: a go it said at count ``c`` (nothing of value ``<= 31 - c`` then), and
+    a count that ended without 31 after its own card (the other had said go or had no card
+    left, and it could not go on either: the go point it scored says so, R8.1). Cards still
+    held now were held then. Counts are rebuilt from the cards laid: a card that would pass
+    31 was laid after a new count began.
 
-    A player who said go at count ``c`` held no card of value ``<= 31 - c`` then; cards still held
-    now were held then.
+    >>> from cribbage_env.engine import new_game
+    >>> held_above(new_game(1).view(0), 1)
+    0
+    """
+    limit = max((31 - c for p, c in view.goes if p == player), default=0)
+    count, last = 0, None
+    for p, card in view.played:
+        if count + VALUE[card] > 31:  # neither could play at ``count``: last laid, then stuck
+            if last == player:
+                limit = max(limit, 31 - count)
+            count = 0
+        count += VALUE[card]
+        last = p
+        if count == 31:
+            count = 0
+    if count != view.count and last == player:  # the count just ended after its card
+        limit = max(limit, 31 - count)
+    return limit
+
+
+def consistent_with_goes(view: PlayerView, opponent_hand: Sequence[int]) -> bool:
+    """Whether the opponent could still hold ``opponent_hand`` given how it played this deal
+    (:func:`held_above`: its go's, and the counts it could not go on with).
 
     >>> from cribbage_env.engine import new_game
     >>> v = new_game(1).view(0)
     >>> consistent_with_goes(v, [0, 1, 2, 3])
     True
     """
-    opp = 1 - view.seat
-    for player, count in view.goes:
-        if player == opp and any(VALUE[c] <= 31 - count for c in opponent_hand):
-            return False
-    return True
+    limit = held_above(view, 1 - view.seat)
+    return all(VALUE[c] > limit for c in opponent_hand)
 
 
 def check_guess(

@@ -10,7 +10,7 @@ import cribbage_env as ce
 from agents import make_agent
 from agents.opponent_model import sample_modelled_guesses, split_nets
 from agents.peg_search import sample_guesses
-from cribbage_env.cards import VALUE
+from cribbage_env.cards import VALUE, parse_cards
 from cribbage_env.discard import DISCARD_INDEX, default_crib_table, discard_values
 from cribbage_env.scoring import score_hand
 
@@ -100,3 +100,70 @@ def test_modelled_guesses_keep_better_hands_than_uniform_ones() -> None:
         m = np.mean([score_hand(h, v.starter) for h, _ in modelled])
         u = np.mean([score_hand(h, v.starter) for h, _ in uniform])
         assert m > u + 1.0
+
+
+def _stuck_after_its_own_card():
+    """Pone leads K, dealer Q (20), pone 9 (29): the dealer says go; the pone, holding 7 and
+    8, cannot go on either and scores the go (R8.1): no go of the pone's is recorded, yet its
+    last two cards are above 2."""
+    from cribbage_env.cards import parse_cards as p
+    from cribbage_env.engine import GameState
+
+    g = GameState.in_play(dealer=0, kept=[p("QH 5C 6D 4S"), p("KS 9D 7C 8H")],
+                          discards=[p("AH 2D"), p("3C JD")], starter=p("TS")[0])  # fmt: skip
+    for card in p("KS QH 9D"):
+        g.apply(card)
+    return g
+
+
+def test_a_count_the_opponent_could_not_go_on_with_bounds_its_cards() -> None:
+    from cribbage_env.determinize import consistent_with_goes, held_above
+
+    g = _stuck_after_its_own_card()
+    v = g.view(0)
+    assert v.goes == ((0, 29),) and v.count == 0  # only the dealer's go is on record
+    assert held_above(v, 1) == 2 and held_above(v, 0) == 2
+    assert not consistent_with_goes(v, parse_cards("AC 8D"))
+    assert not consistent_with_goes(v, parse_cards("2C 8D"))
+    assert consistent_with_goes(v, parse_cards("3C 8D"))
+    for hand, _ in sample_modelled_guesses(v, np.random.default_rng(0), 200):
+        assert all(VALUE[c] > 2 for c in hand), hand
+
+
+def test_every_go_bounds_the_cards_still_held_not_only_the_loosest() -> None:
+    """Two go's at counts 25 and 10: the cards still held are above 21, not only above 6."""
+    from cribbage_env.cards import parse_cards as p
+    from cribbage_env.engine import GameState
+
+    g = GameState.in_play(dealer=0, kept=[p("AH AD 9C 7S"), p("KS QD JC TH")],
+                          discards=[p("2H 3D"), p("4C 5D")], starter=p("6S")[0],
+                          played=[(1, p("KS")[0]), (0, p("AH")[0])], sequence=p("KS AH"),
+                          to_act=1)  # fmt: skip
+    v = g.view(1)
+    v = type(v)(**{**v.__dict__, "goes": ((0, 25), (0, 10))})  # as if it had said go twice
+    from cribbage_env.determinize import held_above
+
+    assert held_above(v, 0) == 21
+    for hand, _ in sample_modelled_guesses(v, np.random.default_rng(1), 100):
+        assert all(VALUE[c] > 21 for c in hand), hand
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_the_bound_never_excludes_the_real_cards(policy: str) -> None:
+    """In real play, every card the opponent still holds is above :func:`held_above` (a bound
+    that excluded the truth would make every guess wrong)."""
+    from cribbage_env.determinize import held_above
+
+    bot, rng = make_agent(policy), np.random.default_rng(7)
+    checked = bounded = 0
+    for seed in range(60):
+        g = ce.new_game(seed)
+        while not g.is_over:
+            if g.phase is ce.Phase.PLAY:
+                for seat in (0, 1):
+                    limit = held_above(g.view(seat), 1 - seat)
+                    assert all(VALUE[c] > limit for c in g.hands[1 - seat]), (seed, g.played)
+                    checked += 1
+                    bounded += limit > 0
+            g.apply(bot.act(g.view(g.to_act), rng))
+    assert checked > 1000 and bounded > 50
