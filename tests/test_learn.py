@@ -165,7 +165,12 @@ def test_shipped_weights_are_the_neural_level():
 
     agent = make_agent(LEVELS["neural"])
     assert isinstance(agent, NeuralAgent)
-    assert agent.meta["command"].startswith("cribbage train --method dmc")
+    assert agent.meta["command"].startswith("cribbage train --method bc --teacher expert")
+    assert agent.meta["stage"] == "bc_expert"
+    from agents.neural import DEFAULT_WEIGHTS
+
+    old = make_agent(f"neural:path={DEFAULT_WEIGHTS.with_name('neural_dmc.npz')}")
+    assert old.meta["stage"] == "gen1" and old.margins["play"] > 0
     g = ce.new_game(2)
     v = g.view(g.current_player)
     assert agent.act(v, np.random.default_rng(0)) in v.legal_actions
