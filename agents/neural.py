@@ -2,9 +2,11 @@
 
 Each decision scores the candidates (the analyzer's five best discards of the 15, or the legal
 cards, ranked by ``expectimax``'s own values) with a small MLP and takes the best, unless it
-beats the top-ranked candidate by no more than a margin fitted on held-out data. The weights (``agents/data/neural.npz``, with the training command stored in them and
-in ``agents/data/neural.md``) were trained by ``cribbage train --method dmc``; torch is needed
-only to train, never to play.
+beats the top-ranked candidate by no more than a margin fitted on held-out data (DMC weights
+carry one; cloned weights none). The shipped weights (``agents/data/neural.npz``, with the
+training command stored in them and in ``agents/data/neural.md``) clone the ``expert``
+(``cribbage train --method bc --teacher expert``); the Deep Monte-Carlo weights they replaced
+are ``agents/data/neural_dmc.npz``. Torch is needed only to train, never to play.
 """
 
 from __future__ import annotations
