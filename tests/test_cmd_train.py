@@ -124,3 +124,35 @@ def test_epochs_set_the_fit_of_the_method_asked_for():
     assert (bc.epochs_bc, bc.epochs_dmc, bc.teacher) == (6, DMCConfig().epochs_dmc, "expert")
     assert (dmc.epochs_dmc, dmc.epochs_bc) == (5, DMCConfig().epochs_bc)
     assert (plain.epochs_bc, plain.epochs_dmc) == (DMCConfig().epochs_bc, DMCConfig().epochs_dmc)
+
+
+def test_dmc_can_start_from_given_weights(tmp_path):
+    """``--warm-start`` puts the given nets (here a tiny cloning run's) where the expectimax
+    clone would go, and the DMC fit starts from them."""
+    pytest.importorskip("torch")
+    common = ["--shards", "1", "--games-per-shard", "1", "--epochs", "1", "--eval-games", "0",
+              "--workers", "1", "--db", str(tmp_path / "r.sqlite"), "--no-progress"]  # fmt: skip
+    bc = tmp_path / "bc"
+    assert main(["train", "--method", "bc", "--run-dir", str(bc), *common]) == 0
+    run = tmp_path / "dmc"
+    args = [
+        "train",
+        "--method",
+        "dmc",
+        "--run-dir",
+        str(run),
+        "--warm-start",
+        str(bc / "model.npz"),
+    ]
+    assert main([*args, *common]) == 0
+    from agents.learn.mlp import load_nets
+
+    _, _, meta = load_nets(run / "warm_start.npz")
+    assert meta["stage"] == "warm_start:bc_expectimax"
+    d_given, _, _ = load_nets(bc / "model.npz")
+    d_warm, _, _ = load_nets(run / "warm_start.npz")
+    assert all((a == b).all() for a, b in zip(d_given.arrays("d").values(),
+                                               d_warm.arrays("d").values(), strict=True))  # fmt: skip
+    assert (run / "gen1.npz").exists()
+    assert main(["train", "--method", "dmc", "--run-dir", str(tmp_path / "x"),
+                 "--warm-start", str(tmp_path / "none.npz"), *common]) == 2  # fmt: skip

@@ -118,6 +118,14 @@ def _dmc_arguments(p: argparse.ArgumentParser) -> None:
         help="dmc: epochs per DMC fit (default 8); bc: epochs of the cloning fit (default 3)",
     )
     p.add_argument(
+        "--warm-start",
+        type=Path,
+        default=None,
+        metavar="WEIGHTS",
+        help="dmc: start the DMC fit from these weights (e.g. a --method bc model) instead of "
+        "cloning expectimax",
+    )
+    p.add_argument(
         "--teacher",
         default="expectimax",
         help="bc: the agent spec whose decisions are cloned (default expectimax)",
@@ -184,6 +192,10 @@ def _config(args):
             workers=args.workers,
             reward=args.reward,
         )
+        if args.warm_start is not None:
+            if not args.warm_start.is_file():
+                raise ValueError(f"--warm-start: no weights file at {args.warm_start}")
+            kw["warm_start"] = str(args.warm_start.resolve())
         if args.epochs is not None:
             kw["epochs_bc" if args.method == "bc" else "epochs_dmc"] = args.epochs
         if args.opponent:

@@ -22,6 +22,7 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
+from .features import DISCARD_DIM, PLAY_DIM
 from .fit import FitConfig, fit
 from .generate import GenConfig, generate, load_shards
 from .ladder import LADDER, append_curve, evaluate, plot_curve
@@ -40,6 +41,9 @@ class DMCConfig:
     hidden: tuple[int, ...] = (256, 256)
     epochs_bc: int = 3
     teacher: str = "expectimax"  # method bc: whose decisions are cloned
+    #: method dmc: weights (a ``.npz`` of this package's nets) to start the DMC fit from
+    #: instead of cloning expectimax, e.g. a ``--method bc --teacher expert`` model.
+    warm_start: str = ""
     epochs_dmc: int = 8
     lr: float = 1e-3
     #: league for generations >= 1 (name, weight): "self", an agent spec, or "snapshots".
@@ -146,6 +150,13 @@ def train_dmc(
     data_paths = list(paths)
     warm = run_dir / "warm_start.npz"
     steps = 0
+    if cfg.warm_start and not warm.exists():
+        d0, p0, given = load_nets(Path(cfg.warm_start))
+        if (d0.in_dim, p0.in_dim) != (DISCARD_DIM, PLAY_DIM):
+            raise ValueError(f"{cfg.warm_start}: nets of {d0.in_dim}/{p0.in_dim} inputs, "
+                             f"the features are {DISCARD_DIM}/{PLAY_DIM}")  # fmt: skip
+        stage = given.get("stage", "given")
+        save_nets(warm, d0, p0, {**meta, "stage": f"warm_start:{stage}"})
     if not warm.exists():
         data = load_shards(data_paths)
         nets = {}
