@@ -162,13 +162,14 @@ def test_fits_learn_the_teacher_and_the_returns():
 
 def test_shipped_weights_are_the_neural_level():
     from agents import LEVELS
+    from agents.neural import DEFAULT_WEIGHTS
 
     agent = make_agent(LEVELS["neural"])
     assert isinstance(agent, NeuralAgent)
-    assert agent.meta["command"].startswith("cribbage train --method bc --teacher expert")
-    assert agent.meta["stage"] == "bc_expert"
-    from agents.neural import DEFAULT_WEIGHTS
-
+    assert agent.meta["command"].startswith("cribbage train --method dmc")
+    assert "--warm-start" in agent.meta["command"] and agent.meta["stage"] == "gen1"
+    clone = make_agent(f"neural:path={DEFAULT_WEIGHTS.with_name('neural_bc_expert.npz')}")
+    assert clone.meta["stage"] == "bc_expert" and clone.margins == {"discard": 0.0, "play": 0.0}
     old = make_agent(f"neural:path={DEFAULT_WEIGHTS.with_name('neural_dmc.npz')}")
     assert old.meta["stage"] == "gen1" and old.margins["play"] > 0
     g = ce.new_game(2)
