@@ -86,14 +86,19 @@ def _generate(cfg: DMCConfig, run_dir: Path, gen: int, policy: str, league, prog
         policy=policy,
         opponents=tuple(league),
     )
-    bar = _bar(cfg.shards, f"gen {gen} data", progress)
+    return _generate_shards(gcfg, run_dir, cfg.workers, f"gen {gen} data", progress)
+
+
+def _generate_shards(gcfg: GenConfig, run_dir: Path, workers: int, desc: str, progress: bool):
+    """The shards of ``gcfg`` in ``run_dir/data`` (made if missing), with a progress bar."""
+    bar = _bar(gcfg.shards, desc, progress)
 
     def on_shard(done: int, total: int) -> None:
         if bar is not None:
             bar.n = done
             bar.refresh()
 
-    paths = generate(gcfg, run_dir / "data", workers=cfg.workers, on_shard=on_shard)
+    paths = generate(gcfg, run_dir / "data", workers=workers, on_shard=on_shard)
     if bar is not None:
         bar.close()
     return paths
@@ -240,16 +245,7 @@ def train_bc(
         branch=False,
         name=f"bc_{teacher}",
     )
-    bar = _bar(cfg.shards, f"{teacher} labels", progress)
-
-    def on_shard(done: int, total: int) -> None:
-        if bar is not None:
-            bar.n = done
-            bar.refresh()
-
-    paths = generate(gcfg, run_dir / "data", workers=cfg.workers, on_shard=on_shard)
-    if bar is not None:
-        bar.close()
+    paths = _generate_shards(gcfg, run_dir, cfg.workers, f"{teacher} labels", progress)
     out = run_dir / "model.npz"
     if not out.exists():
         data = load_shards(paths)
