@@ -53,7 +53,9 @@ def trusted_spec(spec: object) -> bool:
     return True
 
 
-def check_stored_specs(specs: Iterable[object], named: Collection[str], where: str, how: str) -> None:
+def check_stored_specs(
+    specs: Iterable[object], named: Collection[str], where: str, how: str
+) -> None:
     """Raise :class:`UntrustedSpec` for the first spec from ``where`` (a file) that is neither
     trusted nor in ``named`` (the specs on the command line); ``how`` says how to name it.
 

@@ -17,12 +17,15 @@ else ``~/.local/share/cribbage-env``.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import tempfile
 import time
 from collections.abc import Collection
 from pathlib import Path
+
+from agents.atomic import atomic_write
 
 from .controller import TableController
 from .files import UnreadableFile, parse_json, read_text
@@ -54,36 +57,13 @@ def atomic_write_json(path: Path, data: dict, *, durable: bool = True) -> None:
 
     ``durable=False`` skips the fsyncs (still atomic against crashes of the process, not of the
     machine); only tests that hammer the save use it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, ensure_ascii=False, indent=1)
-            f.flush()
-            if durable:
-                os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    if durable:
-        _fsync_dir(path.parent)
 
+    def write(f) -> None:
+        text = io.StringIO()
+        json.dump(data, text, ensure_ascii=False, indent=1)
+        f.write(text.getvalue().encode("utf-8"))
 
-def _fsync_dir(directory: Path) -> None:
-    try:
-        dfd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dfd)
-    except OSError:
-        pass
-    finally:
-        os.close(dfd)
+    atomic_write(path, write, durable=durable)
 
 
 def folder_problem(directory: Path) -> str | None:

@@ -160,7 +160,9 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
     if args.resume is not None:
         given = [f for f in ("games", "seed", "agent_seed") if getattr(args, f) is not None]
         if given or args.records is not None or not args.duplicate:
-            return "--resume RUN continues a saved run with its own games and seeds: give none of them"
+            return (
+                "--resume RUN continues a saved run with its own games and seeds: give none of them"
+            )
     elif len(args.agents) < 2:
         return "name at least two agents (two for a head-to-head, three or more for a round robin)"
     if args.address and args.backend != "ray":
