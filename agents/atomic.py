@@ -78,3 +78,25 @@ def fsync_dir(directory: Path) -> None:
         pass
     finally:
         os.close(dfd)
+
+
+def try_lock(path: str | os.PathLike, *, folder: bool = False) -> int | None:
+    """A held exclusive lock on ``path`` (its file descriptor, kept open while it is held), or
+    None if another process holds it. ``folder``: lock an existing folder itself (nothing is
+    created in it). Never follows a symlink (OSError); where POSIX locks are missing (Windows)
+    the file is opened and nothing is enforced."""
+    nofollow = getattr(os, "O_NOFOLLOW", 0)
+    if folder:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | nofollow)
+    else:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | nofollow, 0o644)
+    try:
+        import fcntl
+    except ImportError:
+        return fd
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd

@@ -36,6 +36,23 @@ def whole_number(minimum: int, what: str, maximum: int | None = None) -> Callabl
 INT64_MAX = 2**63 - 1
 
 positive_int = whole_number(1, "a positive integer")
+
+
+def limited(name: str) -> Callable[[str], int]:
+    """An argparse type for 1..the cap of ``name`` in :data:`agents.limits.LIMITS` (or
+    ``"workers"``: :func:`agents.limits.max_workers`), the caps the library checks too.
+
+    >>> limited("epochs")("1001")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected an integer from 1 to 1000, got '1001'
+    """
+    from agents.limits import LIMITS, max_workers
+
+    top = max_workers() if name == "workers" else LIMITS[name]
+    return whole_number(1, f"an integer from 1 to {top}", top)
+
+
 seed = whole_number(0, f"an integer seed from 0 to 2**63 - 1 ({INT64_MAX})", INT64_MAX)
 agent_seed = whole_number(0, "an integer agent seed from 0 to 2**128 - 1", 2**128 - 1)
 run_id = whole_number(1, "a run id (a positive integer)", INT64_MAX)

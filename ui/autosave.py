@@ -25,10 +25,10 @@ import time
 from collections.abc import Collection
 from pathlib import Path
 
-from agents.atomic import atomic_write
+from agents.atomic import atomic_write, try_lock
+from agents.files import UnreadableFile, parse_json, read_text
 
 from .controller import TableController
-from .files import UnreadableFile, parse_json, read_text
 from .saves import SaveError, UntrustedSave, save_data
 
 AUTOSAVE_NAME = "autosave.json"
@@ -89,21 +89,6 @@ def folder_problem(directory: Path) -> str | None:
     return None
 
 
-def _lock(path: Path) -> int | None:
-    """A held exclusive lock on ``path`` (its file descriptor), or None if another holds it."""
-    try:
-        import fcntl
-    except ImportError:  # no POSIX locks (Windows): one game per folder is not enforced
-        return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        return None
-    return fd
-
-
 # ------------------------------------------------------------------------------ the store
 class SaveStore:
     """The autosave file and the history folder of one user.
@@ -126,7 +111,7 @@ class SaveStore:
         problem = folder_problem(self.dir)
         if problem is None:
             try:
-                fd = _lock(self.dir / LOCK_NAME)
+                fd = try_lock(self.dir / LOCK_NAME)
             except OSError as exc:
                 fd, problem = None, f"cannot lock {self.dir}: {exc.strerror or exc}"
             else:

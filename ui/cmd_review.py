@@ -19,7 +19,7 @@ from pathlib import Path
 
 from agents.review import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, THRESHOLDS, Review, review_game
 
-from .argtypes import positive_int, seed
+from .argtypes import limited, seed
 from .cmd_replay import load
 
 
@@ -35,14 +35,14 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--samples",
-        type=positive_int,
+        type=limited("samples"),
         default=DEFAULT_SAMPLES,
         metavar="N",
         help=f"guesses of the hidden cards per decision (default {DEFAULT_SAMPLES})",
     )
     p.add_argument(
         "--candidates",
-        type=positive_int,
+        type=limited("candidates"),
         default=DEFAULT_CANDIDATES,
         metavar="N",
         help=f"discard splits rated besides the one taken (default {DEFAULT_CANDIDATES})",

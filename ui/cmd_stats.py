@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from .argtypes import positive_int
+from .argtypes import limited
 from .autosave import data_dir
 from .player_stats import (
     CACHE_NAME,
@@ -38,7 +38,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-review", action="store_true", help="skip the error rates (faster)")
     p.add_argument(
         "--samples",
-        type=positive_int,
+        type=limited("samples"),
         default=STATS_SAMPLES,
         metavar="N",
         help=f"guesses per decision for the reviews (default {STATS_SAMPLES})",

@@ -13,6 +13,7 @@ import math
 import os
 import stat
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -29,7 +30,7 @@ class WeightsError(ValueError):
     """A weights file that is not a checked, finite set of this package's nets."""
 
 
-def _open_regular(path: Path):
+def _open_regular(path: Path, limit: int):
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags)
@@ -38,14 +39,30 @@ def _open_regular(path: Path):
     st = os.fstat(fd)
     if not stat.S_ISREG(st.st_mode):
         os.close(fd)
-        raise WeightsError(f"weights {path} is not a regular file")
-    if st.st_size > MAX_FILE_BYTES:
+        raise WeightsError(f"{path} is not a regular file")
+    if st.st_size > limit:
         os.close(fd)
-        raise WeightsError(f"weights {path} is too big (over {MAX_FILE_BYTES >> 20} MB)")
+        raise WeightsError(f"{path} is too big (over {limit >> 20} MB)")
     return os.fdopen(fd, "rb")
 
 
-def _header(path: Path, name: str, f) -> tuple[tuple[int, ...], bool, np.dtype]:
+@dataclass(frozen=True)
+class Kind:
+    """What one kind of ``.npz`` may hold: dtypes (``np.dtype.str`` without byte order, e.g.
+    ``f4``), dimensions and sizes."""
+
+    what: str
+    dtypes: frozenset[str]
+    max_ndim: int = 2
+    max_array_bytes: int = MAX_ARRAY_BYTES
+    max_total_bytes: int = MAX_TOTAL_BYTES
+    max_file_bytes: int = MAX_FILE_BYTES
+
+
+WEIGHTS = Kind("weights file", frozenset({"f4", "f8"}))
+
+
+def _header(path: Path, name: str, f, kind: Kind) -> tuple[tuple[int, ...], bool, np.dtype]:
     try:
         version = np.lib.format.read_magic(f)
         if version == (1, 0):
@@ -56,58 +73,76 @@ def _header(path: Path, name: str, f) -> tuple[tuple[int, ...], bool, np.dtype]:
             raise ValueError(f"npy version {version}")
     except (ValueError, OSError, SyntaxError, EOFError, zipfile.BadZipFile) as exc:
         raise WeightsError(f"{path}: member {name} has no valid array header ({exc})") from None
-    numeric = dtype.kind == "f" and dtype.itemsize in (4, 8)
+    numeric = dtype.str[1:] in kind.dtypes
     text = dtype.kind == "U" and shape == () and name.startswith("meta.")
     if not (numeric or text) or dtype.hasobject:
-        raise WeightsError(f"{path}: member {name} holds {dtype}, not float32/float64")
-    if len(shape) > 2 or any(not isinstance(n, int) or n < 0 for n in shape):
+        raise WeightsError(
+            f"{path}: member {name} holds {dtype}, not {'/'.join(sorted(kind.dtypes))}"
+        )
+    if len(shape) > kind.max_ndim or any(not isinstance(n, int) or n < 0 for n in shape):
         raise WeightsError(f"{path}: member {name} has shape {shape}")
     return shape, bool(fortran), dtype
 
 
-def read_weights(path: str | os.PathLike) -> dict[str, np.ndarray]:
-    """Every array of a weights file, checked (see the module doc), else :class:`WeightsError`."""
+def read_weights(path: str | os.PathLike, kind: Kind = WEIGHTS) -> dict[str, np.ndarray]:
+    """Every array of a weights file (or another ``kind`` of npz), checked (see the module doc),
+    else :class:`WeightsError`."""
     path = Path(path)
-    with _open_regular(path) as fh:
+    with _open_regular(path, kind.max_file_bytes) as fh:
         try:
             z = zipfile.ZipFile(fh)
             infos = z.infolist()
         except (zipfile.BadZipFile, OSError, ValueError, EOFError) as exc:
-            raise WeightsError(f"{path} is not a weights file (.npz): {exc}") from None
+            raise WeightsError(f"{path} is not a {kind.what} (.npz): {exc}") from None
         with z:
             if len(infos) > MAX_MEMBERS:
                 raise WeightsError(f"{path}: {len(infos)} members, at most {MAX_MEMBERS}")
             total = sum(i.file_size for i in infos)
-            if total > MAX_TOTAL_BYTES or any(i.file_size > MAX_ARRAY_BYTES for i in infos):
+            if total > kind.max_total_bytes or any(
+                i.file_size > kind.max_array_bytes for i in infos
+            ):
                 raise WeightsError(f"{path}: too big once decompressed ({total:,} bytes declared)")
-            return {i.filename[:-4]: _member(path, z, i) for i in infos}
+            return {i.filename[:-4]: _member(path, z, i, kind) for i in infos}
 
 
-def _member(path: Path, z: zipfile.ZipFile, info: zipfile.ZipInfo) -> np.ndarray:
+def _member(path: Path, z: zipfile.ZipFile, info: zipfile.ZipInfo, kind: Kind) -> np.ndarray:
     name = info.filename
     if not name.endswith(".npy") or "/" in name:
         raise WeightsError(f"{path}: unexpected member {name!r}")
     try:
         with z.open(info) as f:
-            shape, fortran, dtype = _header(path, name, f)
+            shape, fortran, dtype = _header(path, name, f, kind)
             count = math.prod(shape)
             size = count * dtype.itemsize
-            if size > MAX_ARRAY_BYTES or (dtype.kind == "U" and dtype.itemsize > 4 * _META_CHARS):
+            if size > kind.max_array_bytes or (
+                dtype.kind == "U" and dtype.itemsize > 4 * _META_CHARS
+            ):
                 raise WeightsError(f"{path}: member {name} declares {shape} of {dtype}: too big")
             if size + f.tell() != info.file_size:
                 raise WeightsError(f"{path}: member {name} is {info.file_size} bytes, its header "
                                    f"declares {shape} of {dtype}")  # fmt: skip
-            data = f.read(size)
+            flat = np.empty(count, dtype=dtype)  # writable, filled in place: no second copy
+            got = _read_into(f, flat.view(np.uint8).reshape(-1))
     except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
         if isinstance(exc, WeightsError):
             raise
         raise WeightsError(f"{path}: member {name} is damaged ({exc})") from None
-    if len(data) != size:
+    if got != size:
         raise WeightsError(f"{path}: member {name} is truncated")
-    arr = np.frombuffer(data, dtype=dtype).reshape(shape, order="F" if fortran else "C")
+    arr = flat.reshape(shape, order="F" if fortran else "C")
     if dtype.kind == "f" and not np.isfinite(arr).all():
         raise WeightsError(f"{path}: member {name} holds values that are not finite (NaN or inf)")
     return arr
+
+
+def _read_into(f, buf: np.ndarray) -> int:
+    view, done = memoryview(buf), 0
+    while done < len(view):
+        n = f.readinto(view[done:])
+        if not n:
+            break
+        done += n
+    return done
 
 
 def check_layers(path: str | os.PathLike, prefix: str, layers: list) -> None:

@@ -1,4 +1,4 @@
-"""Reading the small files the game is handed (records, saves) without trusting them.
+"""Reading the small files a command is handed (records, saves, run configs) without trusting them.
 
 A path on the command line or in the data folder may be anything: ``/dev/zero`` (endless), a
 FIFO (blocks until someone writes), a 100 MB file, a folder. :func:`read_text` opens without
@@ -46,7 +46,7 @@ def read_text(path: Path | str, *, limit: int = MAX_BYTES, what: str = "file") -
     >>> read_text("/dev/null")
     Traceback (most recent call last):
     ...
-    ui.files.UnreadableFile: /dev/null is a device, not a file
+    agents.files.UnreadableFile: /dev/null is a device, not a file
     """
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
@@ -89,7 +89,7 @@ def parse_json(text: str) -> object:
     >>> parse_json('{"seed": ' + "9" * 5000 + "}")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ui.files.UnreadableFile: not valid JSON: ...digits...
+    agents.files.UnreadableFile: not valid JSON: ...digits...
     """
     try:
         return json.loads(text)
