@@ -24,7 +24,8 @@ class UnreadableFile(ValueError):
     """A file that is not a small regular text file of the expected kind."""
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a non-regular file is, in words ("a folder", "a device", ...)."""
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISFIFO(mode):
@@ -57,7 +58,7 @@ def read_text(path: Path | str, *, limit: int = MAX_BYTES, what: str = "file") -
         st = os.fstat(fd)
         mode = st.st_mode
         if not stat.S_ISREG(mode):
-            kind = _kind(mode)
+            kind = file_kind(mode)
             raise UnreadableFile(
                 f"{path} is {kind}, not a file" if kind[0] == "a" else f"{path} is {kind}"
             )

@@ -88,3 +88,41 @@ def output_folder_problem(path: Path | None) -> str | None:
     except OSError as exc:
         return f"cannot create the folder {path}: {exc.strerror or exc}"
     return None
+
+
+#: Folders of the system's devices and processes: no output file of ours goes there.
+_SYSTEM_FOLDERS = (Path("/dev"), Path("/proc"), Path("/sys"))
+
+
+def output_file_problem(path: Path, suffixes: tuple[str, ...] = (".png",)) -> str | None:
+    """Why ``path`` cannot take an output file (``--plot FILE``), or None. The file is written
+    at exactly that path: never a folder, a device or a name without its extension.
+
+    >>> output_file_problem(Path("/tmp"))
+    '/tmp: expected a file name ending in .png'
+    >>> output_file_problem(Path("/dev/chart.png"))
+    '/dev/chart.png is in a system folder (/dev), not a place for files'
+    """
+    import os
+    import stat
+
+    from agents.files import file_kind
+
+    if path.suffix.lower() not in suffixes:
+        return f"{path}: expected a file name ending in {' or '.join(suffixes)}"
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        return f"cannot write {path}: {exc.strerror or exc}"
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        return f"{path} is {file_kind(st.st_mode)}, not a file"
+    parent = path.absolute().parent
+    if not parent.is_dir():
+        return f"cannot write {path}: no folder {parent}"
+    real = parent.resolve()
+    for system in _SYSTEM_FOLDERS:
+        if real == system or system in real.parents:
+            return f"{path} is in a system folder ({system}), not a place for files"
+    return None

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -169,8 +170,8 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
         return "--address joins a Ray cluster: use it with --backend ray"
     if args.record_every is not None and args.records is None:
         return "--record-every K says which games --records DIR keeps: give --records too"
-    if not args.prior >= 0:
-        return f"--prior is a number of virtual games >= 0, got {args.prior}"
+    if not 0 <= args.prior < math.inf:
+        return f"--prior is a finite number of virtual games >= 0, got {args.prior}"
     return None
 
 

@@ -136,6 +136,10 @@ def resolve_opponent(name: str) -> str:
     return spec
 
 
+#: the largest window (an 8K screen): beyond it the window system refuses, or divides by zero.
+MAX_SIZE = (7680, 4320)
+
+
 def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
@@ -143,6 +147,8 @@ def _size(text: str) -> tuple[int, int]:
         raise ValueError(f"--size must look like 1280x800, got {text!r}") from None
     if w < 320 or h < 200:
         raise ValueError(f"--size {text} is too small (at least 320x200)")
+    if w > MAX_SIZE[0] or h > MAX_SIZE[1]:
+        raise ValueError(f"--size {text} is too big (at most {MAX_SIZE[0]}x{MAX_SIZE[1]})")
     return w, h
 
 

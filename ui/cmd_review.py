@@ -17,9 +17,10 @@ import json
 import sys
 from pathlib import Path
 
+from agents.atomic import atomic_write
 from agents.review import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, THRESHOLDS, Review, review_game
 
-from .argtypes import limited, seed
+from .argtypes import limited, output_file_problem, seed
 from .cmd_replay import load
 
 
@@ -31,7 +32,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         type=Path,
         default=None,
         metavar="FILE",
-        help="save the winning-chance chart as a PNG",
+        help="save the winning-chance chart as a PNG at exactly FILE (ending in .png)",
     )
     p.add_argument(
         "--samples",
@@ -51,6 +52,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    problem = output_file_problem(args.plot) if args.plot is not None else None
+    if problem:
+        print(f"cribbage review: {problem}", file=sys.stderr)
+        return 2
     try:
         game = load(args.file)
         review = review_game(game, samples=args.samples, candidates=args.candidates, seed=args.seed)
@@ -141,6 +146,8 @@ def plot_review(review: Review, path: Path) -> Path:
         fontsize=9,
     )
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    try:  # exactly at ``path`` (no extension added), atomically, never through a link
+        atomic_write(path, lambda f: fig.savefig(f, dpi=110, format="png"))
+    finally:
+        plt.close(fig)
     return path
