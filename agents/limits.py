@@ -12,6 +12,7 @@ import os
 #: name -> the largest value allowed (all are positive integers).
 LIMITS: dict[str, int] = {
     "games": 10_000_000,  # games in one tournament run (all pairings)
+    "deals": 10_000_000,  # discards: paired deals in one comparison
     "shards": 100_000,  # train: data shards per generation
     "games_per_shard": 10_000,  # train: games per data shard
     "epochs": 1_000,  # train: epochs of a fit

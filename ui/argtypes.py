@@ -58,6 +58,18 @@ agent_seed = whole_number(0, "an integer agent seed from 0 to 2**128 - 1", 2**12
 run_id = whole_number(1, "a run id (a positive integer)", INT64_MAX)
 
 
+def path(text: str) -> Path:
+    """A file or folder name: any text but an empty one or one with a NUL byte (which no
+    system call takes).
+
+    >>> path("runs/a")
+    PosixPath('runs/a')
+    """
+    if not text or "\x00" in text:
+        raise argparse.ArgumentTypeError(f"expected a file or folder name, got {text!r}")
+    return Path(text)
+
+
 def seconds(text: str) -> float:
     """A finite number of seconds, zero or more.
 
@@ -94,9 +106,10 @@ def output_folder_problem(path: Path | None) -> str | None:
 _SYSTEM_FOLDERS = (Path("/dev"), Path("/proc"), Path("/sys"))
 
 
-def output_file_problem(path: Path, suffixes: tuple[str, ...] = (".png",)) -> str | None:
-    """Why ``path`` cannot take an output file (``--plot FILE``), or None. The file is written
-    at exactly that path: never a folder, a device or a name without its extension.
+def output_file_problem(path: Path, suffixes: tuple[str, ...] | None = (".png",)) -> str | None:
+    """Why ``path`` cannot take an output file (``--plot FILE``, ``--csv FILE``; ``suffixes``
+    None: any name), or None. The file is written at exactly that path: never a folder, a
+    device or a name without its extension.
 
     >>> output_file_problem(Path("/tmp"))
     '/tmp: expected a file name ending in .png'
@@ -108,7 +121,7 @@ def output_file_problem(path: Path, suffixes: tuple[str, ...] = (".png",)) -> st
 
     from agents.files import file_kind
 
-    if path.suffix.lower() not in suffixes:
+    if suffixes is not None and path.suffix.lower() not in suffixes:
         return f"{path}: expected a file name ending in {' or '.join(suffixes)}"
     try:
         st = os.stat(path)

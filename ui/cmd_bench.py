@@ -18,7 +18,6 @@ import json
 import math
 import os
 import sys
-from pathlib import Path
 
 from agents.backends import BACKENDS, BackendError
 from agents.base import AgentSpecError
@@ -96,15 +95,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _add_output_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--db", type=Path, default=None, help=f"results database (default {default_db_path()})"
+        "--db", type=argtypes.path, default=None, help=f"results database (default {default_db_path()})"
     )
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument(
-        "--csv", type=Path, default=None, metavar="FILE", help="write one row per pairing to FILE"
+        "--csv", type=argtypes.path, default=None, metavar="FILE", help="write one row per pairing to FILE"
     )
     p.add_argument(
         "--plot",
-        type=Path,
+        type=argtypes.path,
         default=None,
         metavar="DIR",
         help="write PNG charts to DIR (matplotlib)",
@@ -117,7 +116,7 @@ def _add_output_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--records",
-        type=Path,
+        type=argtypes.path,
         default=None,
         metavar="DIR",
         help="keep the game record (docs/RECORD_FORMAT.md) of chosen games in DIR, "
@@ -170,6 +169,11 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
         return "--address joins a Ray cluster: use it with --backend ray"
     if args.record_every is not None and args.records is None:
         return "--record-every K says which games --records DIR keeps: give --records too"
+    problem = argtypes.output_folder_problem(args.plot)  # outputs checked before games are played
+    if args.csv is not None:
+        problem = problem or argtypes.output_file_problem(args.csv, None)
+    if problem:
+        return problem
     if not 0 <= args.prior < math.inf:
         return f"--prior is a finite number of virtual games >= 0, got {args.prior}"
     return None

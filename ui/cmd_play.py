@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from . import argtypes
 from .i18n import LANGUAGES
@@ -76,7 +75,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--screenshots",
-        type=Path,
+        type=argtypes.path,
         default=None,
         metavar="DIR",
         help="with --autoplay: save PNG screenshots in DIR",
@@ -101,7 +100,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     _add_display_arguments(p)
     p.add_argument(
         "--data-dir",
-        type=Path,
+        type=argtypes.path,
         default=None,
         help="where the autosave and history live (default: the user's data directory)",
     )

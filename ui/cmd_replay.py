@@ -19,7 +19,7 @@ from .i18n import LANGUAGES, Catalog, system_language
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", type=Path, metavar="FILE", help="a game record (JSON)")
+    p.add_argument("file", type=argtypes.path, metavar="FILE", help="a game record (JSON)")
     p.add_argument("--text", action="store_true", help="print the game deal by deal instead")
     p.add_argument(
         "--lang",
@@ -36,7 +36,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--screenshots",
-        type=Path,
+        type=argtypes.path,
         default=None,
         metavar="DIR",
         help="replay headless and save the table as PNGs in DIR (no display needed)",

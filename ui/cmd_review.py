@@ -20,16 +20,16 @@ from pathlib import Path
 from agents.atomic import atomic_write
 from agents.review import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, THRESHOLDS, Review, review_game
 
-from .argtypes import limited, output_file_problem, seed
+from .argtypes import limited, output_file_problem, path, seed
 from .cmd_replay import load
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", type=Path, metavar="RECORD", help="a game record (JSON)")
+    p.add_argument("file", type=path, metavar="RECORD", help="a game record (JSON)")
     p.add_argument("--json", action="store_true", help="print the review as JSON")
     p.add_argument(
         "--plot",
-        type=Path,
+        type=path,
         default=None,
         metavar="FILE",
         help="save the winning-chance chart as a PNG at exactly FILE (ending in .png)",

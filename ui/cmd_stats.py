@@ -12,9 +12,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
-from .argtypes import limited
+from .argtypes import limited, path
 from .autosave import data_dir
 from .player_stats import (
     CACHE_NAME,
@@ -29,7 +28,7 @@ from .player_stats import (
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--dir",
-        type=Path,
+        type=path,
         default=None,
         metavar="DIR",
         help="history folder (default: history/ in the data folder)",

@@ -56,7 +56,7 @@ def _common_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--run-dir",
-        type=Path,
+        type=argtypes.path,
         default=Path("runs/train"),
         help="where config.json, curve.json/png, checkpoints and the model go",
     )
@@ -122,7 +122,7 @@ def _dmc_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--warm-start",
-        type=Path,
+        type=argtypes.path,
         default=None,
         metavar="WEIGHTS",
         help="dmc: start the DMC fit from these weights (e.g. a --method bc model) instead of "
@@ -167,7 +167,7 @@ def _eval_arguments(p: argparse.ArgumentParser) -> None:
         default=2,
         help="processes for data and evaluation (default 2)",
     )
-    p.add_argument("--db", type=Path, default=None, help="results database (default: the user's)")
+    p.add_argument("--db", type=argtypes.path, default=None, help="results database (default: the user's)")
     prog = p.add_mutually_exclusive_group()
     prog.add_argument("--progress", dest="progress", action="store_true", default=None)
     prog.add_argument("--no-progress", dest="progress", action="store_false")
@@ -262,11 +262,21 @@ def _usage_problem(args) -> str | None:
     return None
 
 
+def _check_specs(args, cfg) -> None:
+    """Build every agent the run names once (AgentSpecError says what is wrong), the command
+    line's too even where this method does not use them (a typo is a typo)."""
+    from agents.registry import make_agent
+
+    given = [*(s for s, _ in args.opponent or ()), *(args.ladder or ()), args.teacher]
+    stored = [*(s for s, _ in getattr(cfg, "opponents", ())), *cfg.ladder]
+    for name in dict.fromkeys([*given, *stored, getattr(cfg, "teacher", "random")]):
+        if name not in ("self", "snapshots"):
+            make_agent(name)
+
+
 def _prepare(args, command: str):
     """The configuration to train (a new run's, written to config.json; or the saved one,
     checked like the command line) and the command that started the run."""
-    from agents.registry import make_agent
-
     cfg = _config(args)
     cfg_path = args.run_dir / "config.json"
     if args.resume:
@@ -275,13 +285,7 @@ def _prepare(args, command: str):
             raise ConfigError(f"{args.run_dir} is a {saved['method']:.40} run, not {args.method}")
         cfg = check_config(type(cfg), saved["config"], args, cfg_path)
         command = saved["command"][:10_000]
-    for name, _ in getattr(cfg, "opponents", ()):
-        if name not in ("self", "snapshots"):
-            make_agent(name)
-    for name in cfg.ladder:
-        make_agent(name)
-    if args.method == "bc":
-        make_agent(cfg.teacher)
+    _check_specs(args, cfg)
     if not args.resume:
         text = json.dumps(
             {"method": args.method, "command": command, "config": asdict(cfg)}, indent=1
@@ -300,8 +304,9 @@ def run(args) -> int:
         else "cribbage train ..."
     )
     try:
-        _config(args)  # the command line's own errors first, before a folder is made
+        cfg = _config(args)  # the command line's own errors first, before a folder is made
         if not args.resume:
+            _check_specs(args, cfg)
             args.run_dir.mkdir(parents=True, exist_ok=True)
         lock = try_lock(args.run_dir, folder=True)
     except (AgentSpecError, ValueError) as exc:
