@@ -136,7 +136,7 @@ def _member(path: Path, z: zipfile.ZipFile, info: zipfile.ZipInfo, kind: Kind) -
 
 
 def _read_into(f, buf: np.ndarray) -> int:
-    view, done = memoryview(buf), 0
+    view, done = memoryview(buf.data), 0
     while done < len(view):
         n = f.readinto(view[done:])
         if not n:
