@@ -186,9 +186,12 @@ def counts(log: dict) -> dict:
         "accepted": sum(bool(r.get("accepted")) for r in log.values()),
         "wrote_outside": sum(bool(r.get("wrote_outside") or r.get("wrote")) for r in log.values()),
         "tracebacks": sum(bool(r.get("traceback")) for r in log.values()),
-        "not_exit_2": sorted(k for k, r in log.items() if r.get("exit") not in (0, 2) or
-                             (r.get("exit") == 0 and "final_model_checks" not in r
-                              and "wrote_outside" not in r)),  # fmt: skip
+        "not_exit_2": sorted(
+            k
+            for k, r in log.items()
+            if r.get("exit") not in (0, 2)
+            or (r.get("exit") == 0 and "final_model_checks" not in r and "wrote_outside" not in r)
+        ),  # fmt: skip
     }
 
 
