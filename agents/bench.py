@@ -278,7 +278,7 @@ def _resume_plan(db: ResultsStore, run_id: int, agents: Sequence[AgentSource] | 
 
 def _drive(plan, db, run_id, backend, workers, address, progress, on_block, keep_results, prior,
            tally, skip, warn) -> TournamentRun:  # fmt: skip
-    be = make_backend(backend, workers, address)
+    be = make_backend(backend, workers, address, ship=plan.agents)
     try:
         check_sendable(plan, be.name)
         if db is not None:

@@ -139,3 +139,25 @@ def output_file_problem(path: Path, suffixes: tuple[str, ...] | None = (".png",)
         if real == system or system in real.parents:
             return f"{path} is in a system folder ({system}), not a place for files"
     return None
+
+
+def backend_arguments(p: argparse.ArgumentParser) -> None:
+    """``--backend`` and ``--address``: where a command's parallel work runs (bench, train)."""
+    from agents.backends import BACKENDS
+
+    p.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="pool",
+        help="serial, local process pool (default) or ray (extra 'ray')",
+    )
+    p.add_argument(
+        "--address", default=None, help="Ray cluster to join (host:port, ray://host:port or auto)"
+    )
+
+
+def backend_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with ``--backend``/``--address`` together, if anything."""
+    if args.address and args.backend != "ray":
+        return "--address joins a Ray cluster: use it with --backend ray"
+    return None

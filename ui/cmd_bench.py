@@ -14,12 +14,13 @@ be read or watched again with ``cribbage replay FILE [--text]``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import os
 import sys
 
-from agents.backends import BACKENDS, BackendError
+from agents.backends import BackendError
 from agents.base import AgentSpecError
 from agents.bench import TournamentRun, resume_tournament, run_tournament
 from agents.results_store import ResultsStore, ResultsStoreError, default_db_path
@@ -69,15 +70,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help=f"worker processes (default: all cores, {os.cpu_count()})",
     )
-    p.add_argument(
-        "--backend",
-        choices=BACKENDS,
-        default="pool",
-        help="serial, local process pool (default) or ray (extra 'ray')",
-    )
-    p.add_argument(
-        "--address", default=None, help="Ray cluster to join (host:port, ray://host:port or auto)"
-    )
+    argtypes.backend_arguments(p)
     p.add_argument(
         "--block",
         type=argtypes.positive_int,
@@ -95,11 +88,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _add_output_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--db", type=argtypes.path, default=None, help=f"results database (default {default_db_path()})"
+        "--db",
+        type=argtypes.path,
+        default=None,
+        help=f"results database (default {default_db_path()})",
     )
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument(
-        "--csv", type=argtypes.path, default=None, metavar="FILE", help="write one row per pairing to FILE"
+        "--csv",
+        type=argtypes.path,
+        default=None,
+        metavar="FILE",
+        help="write one row per pairing to FILE",
     )
     p.add_argument(
         "--plot",
@@ -165,8 +165,9 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
             )
     elif len(args.agents) < 2:
         return "name at least two agents (two for a head-to-head, three or more for a round robin)"
-    if args.address and args.backend != "ray":
-        return "--address joins a Ray cluster: use it with --backend ray"
+    problem = argtypes.backend_problem(args)
+    if problem:
+        return problem
     if args.record_every is not None and args.records is None:
         return "--record-every K says which games --records DIR keeps: give --records too"
     problem = argtypes.output_folder_problem(args.plot)  # outputs checked before games are played
@@ -243,8 +244,11 @@ def run(args: argparse.Namespace) -> int:
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     with store:
         hook = _Hook(writer)
+        # --json: stdout holds the JSON alone (Ray prints a lost node's notice to stdout)
+        quiet = contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext()
         try:
-            out = _start(args, store, hook, progress)
+            with quiet:
+                out = _start(args, store, hook, progress)
         except UntrustedSpec as exc:
             _err(str(exc))
             return 2

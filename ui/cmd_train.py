@@ -20,6 +20,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from agents.atomic import atomic_write_text, try_lock
+from agents.backends import BackendError, Where
 from agents.base import AgentSpecError
 
 from . import argtypes
@@ -165,9 +166,12 @@ def _eval_arguments(p: argparse.ArgumentParser) -> None:
         "--workers",
         type=argtypes.limited("workers"),
         default=2,
-        help="processes for data and evaluation (default 2)",
+        help="processes for data and evaluation (default 2; Ray: CPUs of a local Ray)",
     )
-    p.add_argument("--db", type=argtypes.path, default=None, help="results database (default: the user's)")
+    argtypes.backend_arguments(p)
+    p.add_argument(
+        "--db", type=argtypes.path, default=None, help="results database (default: the user's)"
+    )
     prog = p.add_mutually_exclusive_group()
     prog.add_argument("--progress", dest="progress", action="store_true", default=None)
     prog.add_argument("--no-progress", dest="progress", action="store_false")
@@ -237,6 +241,11 @@ def _config(args):
 
 
 def _usage_problem(args) -> str | None:
+    problem = argtypes.backend_problem(args)
+    if problem:
+        return problem
+    if args.backend == "ray" and args.method == "ppo":
+        return "--backend ray runs the data and ladder of dmc and bc; ppo trains in this process"
     if args.method in ("dmc", "bc") and args.reward != "points":
         return "--method dmc learns from deal point margins: use --reward points"
     if args.method == "ppo":
@@ -331,23 +340,25 @@ def _train(args, command: str) -> int:
     except OSError as exc:
         return _err(f"cannot write in {args.run_dir}: {exc.strerror or exc}")
     progress = sys.stderr.isatty() if args.progress is None else args.progress
+    where = Where(args.backend, args.address)
     try:
         if args.method == "dmc":
             from agents.learn.dmc import train_dmc
 
-            final = train_dmc(cfg, args.run_dir, command=command, db=args.db, progress=progress)
+            final = train_dmc(cfg, args.run_dir, command=command, db=args.db, progress=progress,
+                              where=where)  # fmt: skip
         elif args.method == "bc":
             from agents.learn.dmc import train_bc
 
             final = train_bc(cfg, args.run_dir, teacher=cfg.teacher, command=command, db=args.db,
-                             progress=progress)  # fmt: skip
+                             progress=progress, where=where)  # fmt: skip
         else:
             from agents.learn.ppo import train_ppo
 
             final = train_ppo(cfg, args.run_dir, command=command, db=args.db, progress=progress)
     except (AgentSpecError, ValueError) as exc:  # e.g. a warm start that is not this package's
         return _err(str(exc))
-    except (OSError, ResultsStoreError) as exc:
+    except (OSError, ResultsStoreError, BackendError) as exc:
         print(f"cribbage train: {exc}", file=sys.stderr)
         return 1
     print(f"model: {final}")

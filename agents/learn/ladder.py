@@ -27,32 +27,34 @@ def evaluate(
     workers: int = 1,
     db: Path | None = None,
     label: str = "",
+    backend: str = "pool",
+    address: str | None = None,
 ) -> list[dict]:
     """``spec`` against each opponent over ``games`` duplicate games; saved in the results store
-    (unless ``db`` is ``False``). Returns one row per opponent."""
+    (unless ``db`` is ``False``). Returns one row per opponent. On Ray the learner travels as an
+    agent object (its weights file stays here), so a node needs only the project."""
     from ..results_store import ResultsStore
     from ..runner import run_plan
     from ..tournament import make_plan
 
+    learner: object = spec
+    if backend == "ray":
+        from ..registry import make_agent
+
+        learner = make_agent(spec)  # labelled by its spec (make_agent sets it)
     rows = []
     for opp in opponents:
-        plan = make_plan([spec, opp], games, seed)
+        plan = make_plan([learner, opp], games, seed)
         workers = min(check_limit("workers", workers), len(plan.tasks()))  # never more than tasks
+        where = backend if backend == "ray" else ("pool" if workers > 1 else "serial")
         store = ResultsStore(db) if db is not False else None
         run_id = None
         on_block = None
         if store is not None:
             params = {**plan.params(), "label": label}
-            run_id = store.start_run(
-                params, backend="pool" if workers > 1 else "serial", workers=workers
-            )
+            run_id = store.start_run(params, backend=where, workers=workers)
             on_block = partial(store.add_games, run_id)
-        outcome = run_plan(
-            plan,
-            backend="pool" if workers > 1 else "serial",
-            workers=workers,
-            on_block=on_block,
-        )
+        outcome = run_plan(plan, backend=where, workers=workers, address=address, on_block=on_block)
         summary = outcome.summary()
         pair = summary["pairings"][0]
         if store is not None:
