@@ -35,6 +35,7 @@ import numpy as np
 from cribbage_env.actions import discard_action, discard_cards, is_discard
 from cribbage_env.batch import score_batch
 from cribbage_env.cards import parse_card
+from cribbage_env.core import STANDARD, Rules
 from cribbage_env.discard import DISCARD_INDEX, KEEP_INDEX, default_crib_table, discard_values
 from cribbage_env.engine import Phase
 from cribbage_env.views import PlayerView
@@ -408,10 +409,11 @@ def whole_games(
     agent_seed: int | None = None,
     backend: str = "pool",
     workers: int | None = None,
+    rules: Rules | str = STANDARD,
 ) -> dict:
     """Each strategy's discards with expectimax pegging against ``expectimax`` itself, on the
-    same duplicate deals and one agent seed (fresh if None, and recorded); margins per duplicate
-    pair are compared with the first strategy's."""
+    same duplicate deals and one agent seed (fresh if None, and recorded), games of ``rules``;
+    margins per duplicate pair are compared with the first strategy's."""
     from .bench import run_tournament
     from .seeding import new_agent_seed
 
@@ -427,7 +429,7 @@ def whole_games(
     for s in specs:
         run = run_tournament(
             [f"discarder:strategy={s}", "expectimax"], games, seed, agent_seed=agent_seed,
-            backend=backend, workers=workers, keep_results=True,
+            backend=backend, workers=workers, keep_results=True, rules=rules,
         )  # fmt: skip
         if run.status == "interrupted":
             raise KeyboardInterrupt
@@ -455,5 +457,6 @@ def whole_games(
         "seed": seed,
         "agent_seed": str(agent_seed),
         "opponent": "expectimax",
+        "rules": Rules.named(rules).spec,
         "results": out,
     }

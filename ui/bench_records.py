@@ -59,7 +59,7 @@ class RecordWriter:
                 continue
             pairing = self.plan.pairings[r.pairing]
             seats = (pairing.b, pairing.a) if r.swapped else (pairing.a, pairing.b)
-            g = ce.replay(r.seed, r.moves)  # tournaments deal with automatic cuts (ce.new_game)
+            g = ce.replay(r.seed, r.moves, rules=self.plan.rules)  # automatic cuts (ce.new_game)
             if g.winner != r.winner or g.scores != tuple(r.scores):
                 raise ValueError(f"game seed {r.seed} does not replay to its result {r.scores}")
             name = (

@@ -10,6 +10,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from cribbage_env import STANDARD
+
 from . import argtypes
 from .i18n import LANGUAGES
 
@@ -18,7 +20,7 @@ LEVEL_NAMES = ("easy", "medium", "hard", "expert", "neural")
 
 USAGE = (
     "usage: cribbage play [--opponent easy|medium|hard|expert|neural|SPEC] [--hotseat] "
-    "[--rules standard|short] [--seed N] "
+    "[--rules standard|short|FIELD=VALUE,...] [--seed N] "
     f"[--lang {'|'.join(LANGUAGES)}] [--fullscreen] [--watch A B] [--autoplay N [--screenshots DIR]] "
     "[--size WxH] [--data-dir DIR] [--four-colour] [--chances] [--no-motion]"
 )
@@ -43,9 +45,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--rules",
-        choices=("standard", "short"),
-        default="standard",
-        help="standard: the game to 121; short: the game to 61 on a 61-hole board",
+        type=argtypes.rules,
+        default=STANDARD,
+        metavar="RULES",
+        help=argtypes.RULES_HELP,
     )
     p.add_argument(
         "--seed",
@@ -175,8 +178,7 @@ def first_table(args: argparse.Namespace, store, *, opponent: str, watch, lang: 
         seed = 0 if headless else new_game_seed()
     # Headless autoplay is a reproducible demo: its agents' seed is pinned (no secret to keep).
     agent_seed = 0 if headless else None
-    rules = getattr(args, "rules", "standard")  # callers before --rules built no such field
-    common = {"lang": lang, "agent_seed": agent_seed, "rules": rules}
+    common = {"lang": lang, "agent_seed": agent_seed, "rules": args.rules}
     if watch:
         return TableController(seed, mode="watch", agents=watch, **common)
     if not headless and args.opponent in LEVEL_NAMES:
@@ -248,9 +250,7 @@ def run(args: argparse.Namespace) -> int:
     from .scene import StartOptions
 
     level = args.opponent if args.opponent in LEVEL_NAMES else "medium"
-    options = StartOptions(
-        level=level, hotseat=args.hotseat, lang=lang, short=args.rules == "short"
-    )
+    options = StartOptions(level=level, hotseat=args.hotseat, lang=lang, rules=args.rules)
     settings = Settings(
         computer_delay=args.delay,
         show_delay=args.show_delay,

@@ -18,6 +18,8 @@ import sys
 from dataclasses import asdict, fields
 from pathlib import Path
 
+from cribbage_env import STANDARD
+
 from . import argtypes
 
 REWARDS = ("points", "win", "equity")
@@ -65,6 +67,7 @@ def _common_arguments(p: argparse.ArgumentParser) -> None:
         default="points",
         help="env reward (ppo): points margin, win +-1, or equity (change in winning chance)",
     )
+    p.add_argument("--rules", type=argtypes.rules, default=STANDARD, help=argtypes.RULES_HELP)
     p.add_argument(
         "--opponent",
         type=_opponent,
@@ -191,6 +194,7 @@ def _config(args):
             ladder=ladder,
             workers=args.workers,
             reward=args.reward,
+            rules=args.rules.spec,
         )
         if args.warm_start is not None:
             if not args.warm_start.is_file():
@@ -215,6 +219,7 @@ def _config(args):
         workers=args.workers,
         max_illegal=args.max_illegal,
         n_steps=args.n_steps,
+        rules=args.rules.spec,
     )
     if args.opponent:
         kw["opponents"] = tuple(args.opponent)

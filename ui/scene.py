@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cribbage_env.core import SHORT, STANDARD
+from cribbage_env.core import STANDARD, VARIANTS, Rules
 
 from .board import STANDARD_BOARD, BoardShape
 from .controller import TableController
@@ -192,7 +192,19 @@ class StartOptions:
     message: str = ""
     four_colour: bool = False  # diamonds blue, clubs green
     sound: bool = False  # sound effects (never when headless)
-    short: bool = False  # the short game to 61 (RULES variant "short")
+    rules: Rules = STANDARD  # the start screen steps through ``VARIANTS``
+
+
+def next_variant(rules: Rules) -> Rules:
+    """The start screen's next rules: the next of ``VARIANTS`` (rules of no variant: the first).
+
+    >>> next_variant(STANDARD).target, next_variant(next_variant(STANDARD)) is STANDARD
+    (61, True)
+    """
+    variants = list(VARIANTS.values())
+    return (
+        variants[(variants.index(rules) + 1) % len(variants)] if rules in variants else variants[0]
+    )
 
 
 def start_scene(opts: StartOptions) -> Scene:
@@ -200,7 +212,7 @@ def start_scene(opts: StartOptions) -> Scene:
     tr = cat.tr
     s = Scene()
     s.labels.append(Label(tr("Cribbage"), WIDTH / 2, 690, 46, GOLD, bold=True))
-    target = (SHORT if opts.short else STANDARD).target
+    target = opts.rules.target
     subtitle = tr("Six cards, two players, first to {target}", target=target)
     s.labels.append(Label(subtitle, WIDTH / 2, 638, 17, SOFT))
     rows = [
@@ -252,7 +264,7 @@ def start_scene(opts: StartOptions) -> Scene:
     options = [
         ("rules", tr("Rules"), False),
         ("stats", tr("Statistics"), False),
-        ("short", tr("Game to 61"), opts.short),
+        ("variant", tr("Game to {target}", target=target), not opts.rules.is_standard),
         ("four_colour", tr("Four-colour deck"), opts.four_colour),
         ("sound", tr("Sound"), opts.sound),
     ]

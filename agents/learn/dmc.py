@@ -56,6 +56,7 @@ class DMCConfig:
     ladder: tuple[str, ...] = LADDER
     workers: int = 2
     reward: str = "points"
+    rules: str = "standard"  # the game learnt (Rules.named text)
     extra: dict = field(default_factory=dict)
 
 
@@ -85,6 +86,7 @@ def _generate(cfg: DMCConfig, run_dir: Path, gen: int, policy: str, league, prog
         expected_shows=cfg.expected_shows,
         policy=policy,
         opponents=tuple(league),
+        rules=cfg.rules,
     )
     return _generate_shards(gcfg, run_dir, cfg.workers, f"gen {gen} data", progress)
 
@@ -127,6 +129,7 @@ def _eval(cfg, run_dir, stage, path, steps, db, t0, meta_cmd):
         workers=cfg.workers,
         db=db,
         label=f"train {run_dir.name} {stage}",
+        rules=cfg.rules,
     )
     for r in rows:
         lo, hi = r["ci"]
@@ -244,6 +247,7 @@ def train_bc(
         policy=teacher,
         branch=False,
         name=f"bc_{teacher}",
+        rules=cfg.rules,
     )
     paths = _generate_shards(gcfg, run_dir, cfg.workers, f"{teacher} labels", progress)
     out = run_dir / "model.npz"

@@ -32,6 +32,7 @@ class GenConfig:
     name: str = ""  # data directory name (default gen<gen>)
     policy: str = "expectimax"  # the learner (behaviour and rollouts): an agent spec or weights
     opponents: tuple[tuple[str, float], ...] = (("self", 1.0),)
+    rules: str = "standard"  # the game played (Rules.named text)
 
 
 def shard_path(data_dir: Path, gen: int, i: int, name: str = "") -> Path:
@@ -99,6 +100,7 @@ def play_shard(cfg: GenConfig, data_dir: Path, i: int) -> Path:
             win_bonus=cfg.win_bonus,
             expected_shows=cfg.expected_shows,
             branch=cfg.branch,
+            rules=cfg.rules,
         )
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp.npz")

@@ -23,16 +23,17 @@ def evaluate(
     workers: int = 1,
     db: Path | None = None,
     label: str = "",
+    rules: str = "standard",
 ) -> list[dict]:
-    """``spec`` against each opponent over ``games`` duplicate games; saved in the results store
-    (unless ``db`` is ``False``). Returns one row per opponent."""
+    """``spec`` against each opponent over ``games`` duplicate games of ``rules``; saved in the
+    results store (unless ``db`` is ``False``). Returns one row per opponent."""
     from ..results_store import ResultsStore
     from ..runner import run_plan
     from ..tournament import make_plan
 
     rows = []
     for opp in opponents:
-        plan = make_plan([spec, opp], games, seed)
+        plan = make_plan([spec, opp], games, seed, rules=rules)
         store = ResultsStore(db) if db is not False else None
         run_id = None
         on_block = None

@@ -159,12 +159,13 @@ def play_episode(
     win_bonus: float = 0.0,
     expected_shows: bool = False,
     branch: bool = True,
+    rules: str = "standard",
 ) -> GameState:
     """One game; learner decisions are sampled into ``out`` with branched returns.
 
     ``policies[seat]`` has ``act(view, rng)``; a learner policy may also have
     ``choose(rows, kind)`` returning the candidate index it prefers (the neural agent does)."""
-    g = new_game(seed)
+    g = new_game(seed, rules=rules)
     while g.winner is not None or not g.is_over:
         if g.is_over:
             break

@@ -14,8 +14,6 @@ from dataclasses import dataclass
 
 import arcade
 
-from cribbage_env.core import STANDARD
-
 from ..autosave import SaveStore
 from ..controller import Mode, SaveError, TableController, UntrustedSave
 from ..scene import FELT, HEIGHT, WIDTH, Scene, StartOptions
@@ -132,8 +130,7 @@ class GameWindow(ScaledWindow):
             seed = new_game_seed()
         spec = LEVELS.get(o.level, "random")
         mode = "hotseat" if o.hotseat else "computer"
-        rules = "short" if o.short else "standard"
-        ctl = TableController(seed, mode=mode, opponent=spec, lang=o.lang, rules=rules)
+        ctl = TableController(seed, mode=mode, opponent=spec, lang=o.lang, rules=o.rules)
         self.start_table(ctl)  # saved from its first decision on
 
     def continue_saved(self) -> None:
@@ -164,7 +161,7 @@ class GameWindow(ScaledWindow):
         if ctl.lang != self.options.lang:  # the language chosen on the start screen wins
             ctl.set_language(self.options.lang)
         self.options.hotseat = ctl.mode is Mode.HOTSEAT
-        self.options.short = ctl.rules.target != STANDARD.target
+        self.options.rules = ctl.rules
         from agents import LEVELS
 
         level = {spec: name for name, spec in LEVELS.items()}.get(str(ctl.seats[1].spec))
