@@ -148,7 +148,7 @@ class ExpectimaxAgent:
     @staticmethod
     def _weights(view: PlayerView) -> tuple[float, float]:
         me, opp = view.scores[view.seat], view.scores[1 - view.seat]
-        return point_weights(me, opp, view.is_dealer, target=view.rules.target)
+        return point_weights(me, opp, view.is_dealer, target=view.rules)
 
     @staticmethod
     def _heuristic(view: PlayerView, card: int, low_cards: int) -> float:

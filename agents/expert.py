@@ -43,7 +43,7 @@ from cribbage_env.actions import discard_action, discard_cards
 from cribbage_env.cards import JACK, RANK, cards_str
 from cribbage_env.discard import analyze_discards
 from cribbage_env.engine import Phase
-from cribbage_env.equity import point_weights
+from cribbage_env.equity import has_table, point_weights
 from cribbage_env.views import PlayerView
 
 from .base import Hint, Option
@@ -234,7 +234,7 @@ class ExpertAgent:
                     e.value,
                     (
                         f"winning chance after the deal {e.value:.1%}"
-                        if self.objective == "equity"
+                        if self.objective == "equity" and has_table(view.rules)
                         else f"expected margin to the end of the deal {e.value:+.2f}"
                     )
                     + f" over {e.samples} guesses",
@@ -253,7 +253,7 @@ class ExpertAgent:
         w_me, w_opp = 1.0, 1.0
         if self.objective == "equity":
             me, opp = view.scores[view.seat], view.scores[1 - view.seat]
-            w_me, w_opp = point_weights(me, opp, dealer, target=view.rules.target)
+            w_me, w_opp = point_weights(me, opp, dealer, target=view.rules)
         w_crib = w_me if dealer else w_opp
         splits = analyze_discards(view.hand, dealer=dealer)
         pegs = [peg_value(o.keep, dealer) for o in splits]
@@ -336,7 +336,7 @@ class ExpertAgent:
         totals = np.zeros(len(head))
         deals = sample_opponent_deal_arrays(view, rng, self.sims, self.tau)
         equity = self.objective == "equity"
-        utility = equity_utility(view.dealer, view.rules.target) if equity else deal_utility
+        utility = equity_utility(view.dealer, view.rules) if equity else deal_utility
         for i, o in enumerate(head):
             # His heels (R5.2) is pegged first and can win; whoever leads, the first card
             # comes from the rollout policy too.

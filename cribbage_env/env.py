@@ -132,7 +132,7 @@ class CribbageEnv(gym.Env):
       current estimate. It is potential-based shaping of ``win`` (it does not change which
       policy is best) with a dense, win-aligned signal near the end of the game. In
       ``CribbageDeal-v0`` the sum is the table's chance after the deal minus the start chance.
-      Tables exist for games to 121 and 61; other targets raise ``EquityError``.
+      Tables exist for every target up to 121; other rules raise ``EquityError``.
     - An illegal card with ``illegal_action="penalize"`` gives ``illegal_penalty`` (default -1)
       and changes nothing else.
 

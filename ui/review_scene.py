@@ -141,6 +141,9 @@ def review_scene(b: ReviewBrowser, nar: Narrator, names: tuple[str, str], viewer
         _explain(s, view, r, nar, names)
     else:
         s.labels.append(Label(tr("No decisions to review"), CENTER, 400, 20, WHITE, bold=True))
+    if b.review.notice:
+        no_table = tr("No winning-chance table for these rules: decisions are rated by points")
+        s.labels.append(Label(no_table, CENTER + 60, 210, 13, GOLD))
     _buttons(s, b, tr)
     return s
 
@@ -250,7 +253,7 @@ def _explain(
     crib = r.phase == "discard"
     if r.options <= 1:
         line = tr("{cards}: the only choice", cards=taken)
-    elif r.best == r.action or r.loss <= 0:
+    elif r.best == r.action:
         line = tr("{cards}: the best choice", cards=taken)
     elif crib:
         line = tr("{cards} to the crib; better: {best}", cards=taken, best=best)
@@ -258,7 +261,7 @@ def _explain(
         line = tr("Played {cards}; better: {best}", cards=taken, best=best)
     color = FLAG_COLORS.get(r.flag, WHITE)
     s.labels.append(Label(line, x, 306, 17, color, bold=True))
-    if r.options > 1:
+    if r.options > 1 and r.chance == r.chance:  # NaN: rules with no table, rated by points
         flag = {"blunder": tr("blunder"), "bad": tr("bad"), "doubtful": tr("doubtful")}
         detail = tr(
             "Winning chance {taken}% (best {best}%): {lost} points lost",
@@ -269,6 +272,7 @@ def _explain(
         if r.flag:
             detail += f" — {flag[r.flag]}"
         s.labels.append(Label(detail, x, 280, 14, SOFT))
+    if r.options > 1:
         pts = tr("Expected points given away this deal: {p}", p=f"{r.points_loss:.1f}")
         s.labels.append(Label(pts, x, 258, 14, SOFT))
         legend = (
