@@ -40,7 +40,7 @@ from importlib import resources
 import numpy as np
 
 from cribbage_env.actions import discard_action, discard_cards
-from cribbage_env.cards import JACK, RANK, cards_str
+from cribbage_env.cards import RANK, cards_str
 from cribbage_env.discard import analyze_discards
 from cribbage_env.engine import Phase
 from cribbage_env.equity import has_table, point_weights
@@ -362,7 +362,7 @@ def _deal_play_outs(view: PlayerView, action: int, deals, rollout: str, heels: b
     jack starter first pegs 2 for the dealer (R5.2). Returns the :class:`PlayOut` and the
     scores each play-out started from."""
     from cribbage_env import simkernel as K
-    from cribbage_env.fastsim import play_out, states_from_view
+    from cribbage_env.fastsim import cut_heels, play_out, states_from_view
 
     disc = discard_cards(action)
     keep = [c for c in view.hand if c not in disc]
@@ -375,11 +375,7 @@ def _deal_play_outs(view: PlayerView, action: int, deals, rollout: str, heels: b
     states = states_from_view(_play_view(view, keep, disc, int(starters[0])), hands, discs)
     states[:, K.STARTER] = starters
     if heels:
-        jack = (starters % 13) == JACK
-        states[jack, K.SCORES + view.dealer] += 2
-        won = jack & (states[:, K.SCORES + view.dealer] >= states[:, K.TARGET])
-        states[won, K.WINNER] = view.dealer
-        states[won, K.DONE] = 1
+        cut_heels(states)
     start = states[:, K.SCORES : K.SCORES + 2].copy()
     return play_out(states, rollout), start
 

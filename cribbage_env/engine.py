@@ -29,7 +29,7 @@ import numpy as np
 
 from . import records as _records
 from .actions import CUT_BASE, CUT_MARGIN, DISCARD_BASE, action_str, is_discard
-from .cards import JACK, RANK, VALUE
+from .cards import RANK, VALUE
 from .chance import Chance
 from .core import (
     STANDARD,
@@ -42,7 +42,7 @@ from .core import (
     Rules,
 )
 from .events import Event
-from .scoring import ScoreKind, _score_fast, play_points_fast
+from .scoring import ScoreKind, _score_fast, heels_points, play_points_fast
 from .state import State, check_seed
 from .views import PlayerView, make_view
 
@@ -323,9 +323,10 @@ class GameState(State):
         starter = self._chance.deck(self.deal_no)[12]
         self.starter = starter
         self._event(EventKind.STARTER, None, (starter,))
-        if RANK[starter] == JACK:
-            self._event(EventKind.SCORE, self.dealer, (starter,), 2, "", ScoreKind.HIS_HEELS)
-            if self._add(self.dealer, 2):
+        heels = heels_points(starter)
+        if heels:
+            self._event(EventKind.SCORE, self.dealer, (starter,), heels, "", ScoreKind.HIS_HEELS)
+            if self._add(self.dealer, heels):
                 return
         self.phase = Phase.PLAY
         self.to_act = 1 - self.dealer

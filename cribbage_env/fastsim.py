@@ -235,6 +235,18 @@ def search_outcomes(
     return out[:, :, :2], out[:, :, 2]
 
 
+@njit(cache=True)
+def _heels_all(states, ev):
+    for i in range(states.shape[0]):
+        K.heels(states[i], ev)
+
+
+def cut_heels(states: np.ndarray) -> None:
+    """His heels (R5.2, the kernels' rule) on each state just after the starter is turned, in
+    place: a jack pegs for the dealer, who may win there (the deal is then over)."""
+    _heels_all(states, np.zeros((0, 3), dtype=np.int64))
+
+
 def warm_up() -> None:
     """Compile (or load from the cache) every kernel once."""
     from .cards import parse_cards
