@@ -35,9 +35,8 @@ import numpy as np
 from cribbage_env.actions import discard_action, discard_cards, is_discard
 from cribbage_env.batch import score_batch
 from cribbage_env.cards import parse_card
-from cribbage_env.core import STANDARD, Rules
+from cribbage_env.core import STANDARD, Phase, Rules
 from cribbage_env.discard import DISCARD_INDEX, KEEP_INDEX, default_crib_table, discard_values
-from cribbage_env.engine import Phase
 from cribbage_env.views import PlayerView
 
 from .base import AgentSpecError

@@ -31,8 +31,8 @@ import numpy as np
 
 from cribbage_env.actions import discard_action
 from cribbage_env.cards import FIVE, RANK, VALUE, cards_str
+from cribbage_env.core import Phase
 from cribbage_env.discard import DISCARD_INDEX, CribTable, default_crib_table, discard_values
-from cribbage_env.engine import Phase
 from cribbage_env.equity import point_weights
 from cribbage_env.views import PlayerView
 

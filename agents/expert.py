@@ -41,8 +41,8 @@ import numpy as np
 
 from cribbage_env.actions import discard_action, discard_cards
 from cribbage_env.cards import RANK, cards_str
+from cribbage_env.core import Phase
 from cribbage_env.discard import analyze_discards
-from cribbage_env.engine import Phase
 from cribbage_env.equity import has_table, point_weights
 from cribbage_env.views import PlayerView
 

@@ -24,8 +24,9 @@ import numpy as np
 import cribbage_env as ce
 from cribbage_env.actions import action_str, discard_action
 from cribbage_env.cards import RANK
+from cribbage_env.core import Phase
 from cribbage_env.discard import analyze_discards
-from cribbage_env.engine import GameState, Phase
+from cribbage_env.engine import GameState
 from cribbage_env.equity import (
     chance_now,
     end_values,

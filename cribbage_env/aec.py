@@ -32,9 +32,9 @@ from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .core import Rules
+from .core import IllegalActionError, Rules
 from .encoding import NUM_ACTIONS, as_action, observation_space
-from .engine import GameState, IllegalActionError, new_game
+from .engine import GameState, new_game
 from .env import render_view
 from .episode import EPISODES as _EPISODES
 from .episode import REWARDS as _REWARDS

@@ -33,11 +33,9 @@ from .cards import RANK, VALUE
 from .chance import Chance
 from .core import (
     STANDARD,
-    CribbageError,
     EventKind,
     IllegalActionError,
     Phase,
-    PositionError,
     RecordError,
     Rules,
 )
@@ -46,13 +44,8 @@ from .scoring import ScoreKind, _score_fast, heels_points, play_points_fast
 from .state import State, check_seed
 from .views import PlayerView, make_view
 
-__all__ = [
-    "CribbageError", "Event", "EventKind", "GameState", "IllegalActionError", "Phase",
-    "PositionError", "RecordError", "Rules", "new_game", "replay", "skunk_level",
-]  # fmt: skip
+__all__ = ["GameState", "new_game", "replay", "skunk_level"]
 
-#: The name tests and tools have used for the seed's chance.
-_Chance = Chance
 _new = tuple.__new__
 _PAIR_INDEXES = tuple(combinations(range(6), 2))
 #: Discard action id of every ordered card pair, flat by ``52 * a + b`` (a == b: unused).

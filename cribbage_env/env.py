@@ -14,9 +14,9 @@ import numpy as np
 from gymnasium import spaces
 
 from .cards import cards_str
-from .core import Rules
+from .core import IllegalActionError, Rules
 from .encoding import NUM_ACTIONS, InvalidActionError, as_action
-from .engine import GameState, IllegalActionError, new_game
+from .engine import GameState, new_game
 from .episode import EPISODES as _EPISODES
 from .episode import REWARDS, Episode, episode_seeds, finished_deal_view
 from .episode import check_choice as _check_choice

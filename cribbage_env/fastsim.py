@@ -31,7 +31,8 @@ import numpy as np
 from numba import njit
 
 from . import simkernel as K
-from .engine import GameState, Phase
+from .core import Phase
+from .engine import GameState
 from .simpolicy import EXPECTIMAX, GREEDY, HEURISTIC, choose
 
 #: Policy names -> kernel ids.

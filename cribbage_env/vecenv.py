@@ -33,10 +33,11 @@ from gymnasium.vector.utils import batch_space
 
 from . import simkernel as K
 from . import veckernel as V
-from .core import Rules
+from .chance import Chance
+from .core import IllegalActionError, Rules
 from .discard import KEEP_INDEX
 from .encoding import NUM_ACTIONS, OBS_SIZE, InvalidActionError, observation_space
-from .engine import IllegalActionError, _Chance, new_game, skunk_level
+from .engine import new_game, skunk_level
 from .env import _EPISODES, _ILLEGAL, _SEATS, _check_choice, episode_seeds
 from .episode import REWARDS
 from .simrng import WORDS, pcg64_words
@@ -95,7 +96,7 @@ class CribbageVectorEnv(VectorEnv):
         self._states = np.zeros((n, V.SIZE), dtype=np.int64)
         self._decks = np.zeros((n, V.DEALS_PER_BLOCK, 52), dtype=np.int64)
         self._rngs = np.zeros((n, WORDS), dtype=np.uint64)
-        self._chances: list[_Chance | None] = [None] * n
+        self._chances: list[Chance | None] = [None] * n
         self._np_randoms: list[np.random.Generator | None] = [None] * n
         self._episode_index = np.zeros(n, dtype=np.int64)
         self._obs = np.zeros((n, OBS_SIZE), dtype=np.float32)
@@ -207,7 +208,7 @@ class CribbageVectorEnv(VectorEnv):
         game_seed, opponent_seed = episode_seeds(rng)
         g = new_game(game_seed, rules=self.rules)
         chance = g._chance
-        assert isinstance(chance, _Chance), "a new game draws from its seed's chance"
+        assert isinstance(chance, Chance), "a new game draws from its seed's chance"
         self._chances[i] = chance
         self._decks[i] = chance.block(0)
         self._rngs[i] = pcg64_words(opponent_seed)

@@ -13,7 +13,7 @@ from agents.learn.generate import GenConfig, load_shards, play_shard
 from agents.learn.mlp import MLP, load_nets, save_nets
 from agents.learn.rollouts import TOP_DISCARDS, deal_margin, top_discards
 from agents.neural import NeuralAgent
-from cribbage_env.engine import Phase
+from cribbage_env.core import Phase
 
 
 def _random_mlp(dim: int, seed: int, hidden=(8, 8)) -> MLP:

@@ -51,7 +51,7 @@ class RecordWriter:
     def add(self, block: Sequence[GameResult]) -> list[Path]:
         import cribbage_env as ce
 
-        from .saves import atomic_write_json
+        from .autosave import atomic_write_json
 
         written = []
         for r in block:
@@ -75,7 +75,7 @@ class RecordWriter:
 
     def close(self) -> Path:
         """Write ``index.json`` (the games in pairing, pair, seat order)."""
-        from .saves import atomic_write_json
+        from .autosave import atomic_write_json
 
         self.entries.sort(key=lambda e: (e["pairing"], e["index"], e["swapped"]))
         path = self.directory / "index.json"

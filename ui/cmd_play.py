@@ -288,7 +288,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _autoplay(window, args: argparse.Namespace, seed: int, pilot: str) -> int:
-    from .gui.app import autoplay
+    from .gui.autoplay import autoplay
 
     shots = autoplay(window, args.autoplay, args.screenshots, pilot=pilot, seed=seed)
     ctl = window.ctl

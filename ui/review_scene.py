@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import cribbage_env as ce
 from agents.review import Rating, Review
 from cribbage_env.actions import discard_cards, is_discard, parse_action
-from cribbage_env.engine import Phase
+from cribbage_env.core import Phase
 
 from .board import BoardShape
 from .narration import Narrator

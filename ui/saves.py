@@ -156,15 +156,3 @@ def read_save(data: object, *, trusted: Collection[str] = ()) -> SavedGame:
         raise UntrustedSave(doubtful)
     lang = lang if lang in LANGUAGES else "en"
     return SavedGame(seed, mode, (agents[0], agents[1]), lang, actions, cursor, agent_seed, rules)
-
-
-def __getattr__(name: str):
-    """The autosave store lived here before :mod:`ui.autosave`: its names still resolve."""
-    if name in _MOVED:
-        from . import autosave
-
-        return getattr(autosave, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-_MOVED = ("SaveStore", "data_dir", "atomic_write_json", "folder_problem", "AUTOSAVE_NAME")

@@ -312,13 +312,3 @@ def apply_click(ctl: TableController, scene: Scene, x: float, y: float) -> str |
     elif what == "skip":
         ctl.skip_show()
     return what
-
-
-def __getattr__(name: str):
-    """``table_scene`` lives in :mod:`ui.table_scene`; this keeps ``from ui.scene import
-    table_scene`` working without an import cycle."""
-    if name == "table_scene":
-        from .table_scene import table_scene
-
-        return table_scene
-    raise AttributeError(name)

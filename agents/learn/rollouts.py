@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cribbage_env.batch import score_batch
-from cribbage_env.engine import EventKind, GameState, Phase, new_game
+from cribbage_env.core import EventKind, Phase
+from cribbage_env.engine import GameState, new_game
 from cribbage_env.scoring import ScoreKind, heels_points
 
 from ..expectimax import ExpectimaxAgent

@@ -18,7 +18,6 @@ from ..autosave import SaveStore
 from ..controller import Mode, SaveError, TableController, UntrustedSave
 from ..scene import FELT, HEIGHT, WIDTH, Scene, StartOptions
 from ..seeds import new_game_seed
-from .autoplay import autoplay
 from .render import Renderer, color_clear
 from .review_view import ReviewView
 from .rules_view import RulesView
@@ -28,7 +27,7 @@ from .stats_view import StatsView
 from .table_view import TableView
 from .window import ScaledWindow
 
-__all__ = ["GameWindow", "Settings", "autoplay"]
+__all__ = ["GameWindow", "Settings"]
 
 
 @dataclass
