@@ -24,6 +24,7 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 
+from .errors import AgentError
 from .limits import max_workers
 from .procs import pid_alive
 from .tournament import GameResult, Task, TaskStopped, TournamentError, TournamentPlan, play_task
@@ -35,7 +36,7 @@ HEARTBEAT = 0.25
 WINDOW = 2
 
 
-class BackendError(RuntimeError):
+class BackendError(AgentError, RuntimeError):
     """A backend that cannot start (Ray missing, cluster unreachable, pool broken)."""
 
 

@@ -33,6 +33,7 @@ import numpy as np
 import cribbage_env as ce
 from cribbage_env.scoring import ScoreKind
 
+from .errors import AgentError
 from .limits import LIMITS
 from .registry import make_agent
 from .seeding import agent_rng, check_agent_seed, new_agent_seed
@@ -42,11 +43,11 @@ from .sources import AgentSource, agent_label, check_source, is_factory, label_a
 DEFAULT_BLOCK = 25
 
 
-class TournamentError(ValueError):
+class TournamentError(AgentError, ValueError):
     """A tournament asked for with bad parameters (agents, game count, seeds, backend...)."""
 
 
-class AgentFailure(RuntimeError):
+class AgentFailure(AgentError, RuntimeError):
     """An agent returned an illegal action or raised: the tournament cannot score that game."""
 
 

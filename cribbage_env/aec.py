@@ -32,7 +32,7 @@ from gymnasium.utils import EzPickle, seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .core import IllegalActionError, Rules
+from .core import EnvError, IllegalActionError, Rules
 from .encoding import NUM_ACTIONS, as_action, observation_space
 from .engine import GameState, new_game
 from .env import render_view
@@ -123,7 +123,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         _check_choice("episode", episode, _EPISODES)
         _check_choice("reward", reward, _REWARDS)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
+            raise EnvError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
         EzPickle.__init__(self, episode, reward, skunk_bonus, render_mode, rules)
         super().__init__()
         self.episode = episode

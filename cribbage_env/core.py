@@ -21,6 +21,11 @@ class CribbageError(Exception):
     """Root of every error this package raises on purpose (catch it to catch them all)."""
 
 
+class EnvError(CribbageError, ValueError):
+    """An environment asked for with bad arguments or used out of order (``step`` before
+    ``reset``, an opponent that breaks the rules)."""
+
+
 class IllegalActionError(CribbageError, ValueError):
     """An action that is not legal now; the message lists what is allowed."""
 

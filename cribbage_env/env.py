@@ -14,7 +14,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .cards import cards_str
-from .core import IllegalActionError, Rules
+from .core import EnvError, IllegalActionError, Rules
 from .encoding import NUM_ACTIONS, InvalidActionError, as_action
 from .engine import GameState, new_game
 from .episode import EPISODES as _EPISODES
@@ -45,11 +45,11 @@ _ILLEGAL = ("penalize", "raise")
 _OPTION_KEYS = frozenset({"opponent", "seat"})
 
 
-class EpisodeOverError(IllegalActionError):
+class EpisodeOverError(EnvError, IllegalActionError):
     """``step`` after the episode ended: call ``reset()`` first."""
 
 
-class OpponentError(IllegalActionError):
+class OpponentError(EnvError, IllegalActionError):
     """The opponent agent returned an action the engine rejects."""
 
 
@@ -78,7 +78,7 @@ def resolve_opponent(opponent: Any) -> Any:
         return opponent
     if callable(opponent):
         return _CallablePolicy(opponent)
-    raise ValueError(
+    raise EnvError(
         f"opponent must be an agent name (e.g. 'random'), an object with act(view, rng) or a "
         f"callable f(view, rng) -> action; got {opponent!r}"
     )
@@ -212,7 +212,7 @@ class CribbageEnv(gym.Env):
         _check_choice("reward", reward, _REWARDS)  # the AEC env has no "equity"
         _check_choice("illegal_action", illegal_action, _ILLEGAL)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
+            raise EnvError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
         if (
             not isinstance(opponent, str)
             and not hasattr(opponent, "act")
@@ -227,7 +227,7 @@ class CribbageEnv(gym.Env):
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
         if isinstance(max_illegal, bool) or not isinstance(max_illegal, int) or max_illegal < 0:
-            raise ValueError(
+            raise EnvError(
                 f"max_illegal must be an integer >= 0 (0: never truncate), got {max_illegal!r}"
             )
         self.max_illegal = max_illegal
@@ -256,7 +256,7 @@ class CribbageEnv(gym.Env):
         options = dict(options or {})
         unknown = set(options) - _OPTION_KEYS
         if unknown:
-            raise ValueError(
+            raise EnvError(
                 f"unknown reset option(s) {sorted(unknown)}; known: {sorted(_OPTION_KEYS)}"
             )
         if "seat" in options:

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from .core import Phase
+from .core import EnvError, Phase
 from .encoding import action_mask, encode, picks_to_engine_action
 from .engine import GameState
 from .views import PlayerView
@@ -28,7 +28,7 @@ REWARDS = ("points", "win")
 def check_choice(name: str, value: Any, allowed: tuple) -> None:
     """A ``ValueError`` naming the allowed values when ``value`` is not one of them."""
     if isinstance(value, bool) or value not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
+        raise EnvError(f"{name} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
 
 
 def episode_seeds(np_random: np.random.Generator) -> tuple[int, int]:

@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from . import simkernel as K
-from .core import Phase
+from .core import CribbageError, Phase
 from .engine import GameState
 from .simpolicy import EXPECTIMAX, GREEDY, HEURISTIC, choose
 
@@ -42,7 +42,7 @@ MAX_EVENTS = 32
 _TABS = K.tables()
 
 
-class SimulatorInputError(ValueError):
+class SimulatorInputError(CribbageError, ValueError):
     """A position or policy the simulator cannot take."""
 
 

@@ -22,6 +22,7 @@ from agents.trust import trusted_spec
 from cribbage_env.core import STANDARD, Rules
 
 from .board import BoardShape
+from .errors import UIError
 
 if TYPE_CHECKING:
     from .controller import TableController
@@ -33,7 +34,7 @@ MODES = ("computer", "hotseat", "watch")
 MAX_SEED = 2**63 - 1
 
 
-class SaveError(ValueError):
+class SaveError(UIError, ValueError):
     """A saved game that cannot be read or does not replay; the file is left as it was."""
 
 

@@ -17,6 +17,7 @@ from agents.trust import check_stored_specs
 from cribbage_env import Rules, RulesError
 
 from . import argtypes
+from .errors import UIError
 
 #: The largest config.json (a few KB in practice).
 MAX_CONFIG_BYTES = 1 << 20
@@ -24,7 +25,7 @@ REWARDS = ("points", "win", "equity")
 _NONNEG = argtypes.whole_number(0, "an integer >= 0")
 
 
-class ConfigError(ValueError):
+class ConfigError(UIError, ValueError):
     """A saved configuration that cannot be resumed as it is."""
 
 
