@@ -21,8 +21,6 @@ from .views import PlayerView
 
 #: Episode kinds: the whole game (to the target) or the first deal only.
 EPISODES = ("game", "deal")
-#: Reward modes both environments offer.
-REWARDS = ("points", "win")
 
 
 def check_choice(name: str, value: Any, allowed: tuple) -> None:
@@ -143,15 +141,6 @@ class Episode:
         """Seat's score minus the other seat's."""
         s = self.game.scores
         return s[seat] - s[1 - seat]
-
-    def win_reward(self, seat: int) -> float:
-        """Seat's ``reward="win"`` at the end: ±1, ±2/±3 for skunks with ``skunk_bonus``; the
-        sign of the margin in a one-deal episode."""
-        g = self.game
-        if self.episode == "deal":
-            return float(np.sign(self.margin(seat)))
-        level = g.rules.game_points(g.scores) if self.skunk_bonus else 1
-        return float(level if g.winner == seat else -level)
 
     def phase_name(self, seat: int) -> str:
         """The phase as a person reads it ("discard, second pick")."""

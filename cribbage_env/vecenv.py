@@ -37,9 +37,9 @@ from .chance import Chance
 from .core import IllegalActionError, Rules
 from .discard import KEEP_INDEX
 from .encoding import NUM_ACTIONS, OBS_SIZE, InvalidActionError, observation_space
-from .engine import new_game, skunk_level
+from .engine import new_game
 from .env import _EPISODES, _ILLEGAL, _SEATS, _check_choice, episode_seeds
-from .episode import REWARDS
+from .rewards import REWARDS, Outcome
 from .simrng import WORDS, pcg64_words
 
 OPPONENTS = {"random": V.RANDOM, "greedy": V.GREEDY}
@@ -76,7 +76,7 @@ class CribbageVectorEnv(VectorEnv):
             )
         _check_choice("seat", seat, _SEATS)
         _check_choice("episode", episode, _EPISODES)
-        _check_choice("reward", reward, REWARDS)
+        _check_choice("reward", reward, tuple(k for k, r in REWARDS.items() if r.batched))
         _check_choice("illegal_action", illegal_action, _ILLEGAL)
         if render_mode is not None:
             raise ValueError("the batched env does not render; use CribbageEnv(render_mode='ansi')")
@@ -153,12 +153,11 @@ class CribbageVectorEnv(VectorEnv):
         margin = mine - theirs
         over = st[:, V.PHASE] == V.OVER_PHASE
         terminated = over | ((st[:, V.DEAL_EPISODE] == 1) & (st[:, K.DONE] == 1))
-        if self.reward_mode == "points":
-            rewards = (margin - st[:, V.MARGIN]).astype(np.float64)
-        else:
-            rewards = np.zeros(n)
-            for i in np.flatnonzero(terminated):
-                rewards[i] = self._win_reward(i, int(margin[i]))
+        step = REWARDS[self.reward_mode].batched
+        assert step is not None  # checked when the env was made
+        rewards = step(Outcome(margin, st[:, V.MARGIN], st[:, K.SCORES : K.SCORES + 2],
+                               st[:, K.WINNER], seat, terminated, self.episode == "deal",
+                               self.skunk_bonus, self.rules))  # fmt: skip
         rewards[illegal] = self.illegal_penalty
         st[~illegal, V.MARGIN] = margin[~illegal]
         V.encode_all(st, self._obs, self._mask)
@@ -265,11 +264,3 @@ class CribbageVectorEnv(VectorEnv):
             "illegal_action": illegal.copy(),
             "_illegal_action": ones.copy(),
         }
-
-    def _win_reward(self, i: int, margin: int) -> float:
-        st = self._states[i]
-        if self.episode == "deal":
-            return float(np.sign(margin))
-        scores = (int(st[K.SCORES]), int(st[K.SCORES + 1]))
-        level = skunk_level(scores, self.rules) if self.skunk_bonus else 1
-        return float(level if st[K.WINNER] == st[V.SEAT] else -level)

@@ -22,9 +22,10 @@ from pathlib import Path
 from agents.atomic import atomic_write_text, try_lock
 from agents.base import AgentSpecError
 from cribbage_env import STANDARD
+from cribbage_env.rewards import REWARDS
 
 from . import argtypes
-from .train_config import REWARDS, ConfigError, check_config, read_saved
+from .train_config import ConfigError, check_config, read_saved
 
 
 def _opponent(text: str) -> tuple[str, float]:
@@ -65,9 +66,9 @@ def _common_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=argtypes.seed, default=0)
     p.add_argument(
         "--reward",
-        choices=REWARDS,
+        choices=tuple(REWARDS),
         default="points",
-        help="env reward (ppo): points margin, win +-1, or equity (change in winning chance)",
+        help="env reward (ppo): " + ", ".join(f"{k}: {r.summary}" for k, r in REWARDS.items()),
     )
     p.add_argument("--rules", type=argtypes.rules, default=STANDARD, help=argtypes.RULES_HELP)
     p.add_argument(

@@ -15,13 +15,13 @@ from pathlib import Path
 from agents.files import UnreadableFile, parse_json, read_text
 from agents.trust import check_stored_specs
 from cribbage_env import Rules, RulesError
+from cribbage_env.rewards import REWARDS
 
 from . import argtypes
 from .errors import UIError
 
 #: The largest config.json (a few KB in practice).
 MAX_CONFIG_BYTES = 1 << 20
-REWARDS = ("points", "win", "equity")
 _NONNEG = argtypes.whole_number(0, "an integer >= 0")
 
 
