@@ -119,8 +119,8 @@ def test_levels_name_registered_agents() -> None:
     assert make_agent("easy").name == "novice"
     assert make_agent("medium").name == "greedy"
     assert make_agent("hard").name == "expectimax"
-    for spec in LEVELS.values():
-        assert spec.partition(":")[0] in AGENTS
+    for level in LEVELS.values():
+        assert level.spec.partition(":")[0] in AGENTS and level.label
 
 
 # ---------------------------------------------------------------------------- greedy

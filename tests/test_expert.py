@@ -183,7 +183,7 @@ def test_the_game_offers_the_expert_level() -> None:
 
     ids = {b.id for b in start_scene(StartOptions(level="expert")).buttons}
     assert "level:expert" in ids and "expert" in LEVEL_NAMES
-    assert isinstance(make_agent(LEVELS["expert"]), ExpertAgent)
+    assert isinstance(make_agent(LEVELS["expert"].spec), ExpertAgent)
 
 
 def test_early_stop_rule_needs_a_clear_paired_lead() -> None:

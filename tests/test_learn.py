@@ -164,7 +164,7 @@ def test_shipped_weights_are_the_neural_level():
     from agents import LEVELS
     from agents.neural import DEFAULT_WEIGHTS
 
-    agent = make_agent(LEVELS["neural"])
+    agent = make_agent(LEVELS["neural"].spec)
     assert isinstance(agent, NeuralAgent)
     assert agent.meta["command"].startswith("cribbage train --method dmc")
     assert "--warm-start" in agent.meta["command"] and agent.meta["stage"] == "gen1"

@@ -133,5 +133,5 @@ def test_every_lang_option_offers_every_catalog(command: str) -> None:
     mod = importlib.import_module(f"ui.cmd_{command}")
     p = argparse.ArgumentParser()
     mod.add_arguments(p)
-    (action,) = [a for a in p.history.actions if "--lang" in a.option_strings]
+    (action,) = [a for a in p._actions if "--lang" in a.option_strings]
     assert tuple(action.choices) == LANGUAGES

@@ -9,16 +9,14 @@ from __future__ import annotations
 import argparse
 import sys
 
+from agents.registry import LEVELS
 from cribbage_env import STANDARD
 
 from . import argtypes
 from .i18n import LANGUAGES
 
-LEVEL_NAMES = ("easy", "medium", "hard", "expert", "neural")
-
-
 USAGE = (
-    "usage: cribbage play [--opponent easy|medium|hard|expert|neural|SPEC] [--hotseat] "
+    f"usage: cribbage play [--opponent {'|'.join(LEVELS)}|SPEC] [--hotseat] "
     "[--rules standard|short|FIELD=VALUE,...] [--seed N] "
     f"[--lang {'|'.join(LANGUAGES)}] [--fullscreen] [--watch A B] [--autoplay N [--screenshots DIR]] "
     "[--size WxH] [--data-dir DIR] [--four-colour] [--chances] [--no-motion]"
@@ -36,7 +34,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--opponent",
         default="medium",
         metavar="LEVEL_OR_SPEC",
-        help="easy, medium, hard, expert, or an agent spec such as 'random' or 'my_bot:MyBot' "
+        help=f"a level ({', '.join(LEVELS)}) or an agent spec such as 'random' or 'my_bot:MyBot' "
         "(see `cribbage agents`; default: medium)",
     )
     p.add_argument(
@@ -131,9 +129,9 @@ def _add_display_arguments(p: argparse.ArgumentParser) -> None:
 
 def resolve_opponent(name: str) -> str:
     """A level name -> its agent spec (random until the level's agent exists); specs pass."""
-    from agents import LEVELS, make_agent
+    from agents import make_agent
 
-    spec = LEVELS.get(name, "random") if name in LEVEL_NAMES else name
+    spec = LEVELS[name].spec if name in LEVELS else name
     make_agent(spec)  # raises AgentSpecError for a bad spec
     return spec
 
@@ -186,7 +184,7 @@ def first_table(args: argparse.Namespace, store, *, opponent: str, watch, lang: 
     common = {"lang": lang, "agent_seed": agent_seed, "rules": args.rules}
     if watch:
         return TableController(seed, mode="watch", agents=watch, **common)
-    if not headless and args.opponent in LEVEL_NAMES:
+    if not headless and args.opponent in LEVELS:
         return None
     mode = Mode.HOTSEAT if args.hotseat else Mode.COMPUTER
     ctl = TableController(seed, mode=mode, opponent=opponent, **common)
@@ -254,7 +252,7 @@ def run(args: argparse.Namespace) -> int:
     from .gui.app import GameWindow, Settings
     from .scene import StartOptions
 
-    level = args.opponent if args.opponent in LEVEL_NAMES else "medium"
+    level = args.opponent if args.opponent in LEVELS else "medium"
     options = StartOptions(level=level, hotseat=args.hotseat, lang=lang, rules=args.rules)
     settings = Settings(
         computer_delay=args.delay,

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from agents.registry import LEVELS
 from cribbage_env.core import STANDARD, VARIANTS, Rules
 
 from .board import STANDARD_BOARD, BoardShape
 from .controller import TableController
-from .i18n import LANGUAGE_NAMES, LANGUAGES, N_, Catalog
+from .i18n import LANGUAGE_NAMES, LANGUAGES, Catalog
 
 WIDTH, HEIGHT = 1280, 800
 MIN_TARGET = 48
@@ -172,15 +173,6 @@ def hit(scene: Scene, x: float, y: float) -> str | None:
 
 
 # --------------------------------------------------------------------------------- start screen
-LEVEL_LABELS = {
-    "easy": N_("Easy"),
-    "medium": N_("Medium"),
-    "hard": N_("Hard"),
-    "expert": N_("Expert"),
-    "neural": N_("Neural"),
-}
-
-
 @dataclass
 class StartOptions:
     """Choices on the start screen (the same as the command-line options)."""
@@ -220,8 +212,8 @@ def start_scene(opts: StartOptions) -> Scene:
             tr("Opponent"),
             500,
             [
-                (f"level:{k}", tr(v), not opts.hotseat and opts.level == k)
-                for k, v in LEVEL_LABELS.items()
+                (f"level:{k}", tr(v.label), not opts.hotseat and opts.level == k)
+                for k, v in LEVELS.items()
             ],
         ),
         (

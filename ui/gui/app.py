@@ -127,7 +127,7 @@ class GameWindow(ScaledWindow):
             self.settings.seed = None
         if seed is None:
             seed = new_game_seed()
-        spec = LEVELS.get(o.level, "random")
+        spec = LEVELS[o.level].spec if o.level in LEVELS else "random"
         mode = "hotseat" if o.hotseat else "computer"
         ctl = TableController(seed, mode=mode, opponent=spec, lang=o.lang, rules=o.rules)
         self.start_table(ctl)  # saved from its first decision on
@@ -163,7 +163,7 @@ class GameWindow(ScaledWindow):
         self.options.rules = ctl.rules
         from agents import LEVELS
 
-        level = {spec: name for name, spec in LEVELS.items()}.get(str(ctl.seats[1].spec))
+        level = {lv.spec: name for name, lv in LEVELS.items()}.get(str(ctl.seats[1].spec))
         if level is not None:
             self.options.level = level
         self.start_table(ctl)
