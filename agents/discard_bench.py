@@ -117,27 +117,7 @@ def discard_view(hand6: Sequence[int], dealer: bool) -> PlayerView:
     """The view of seat 0 asked to discard ``hand6`` at the first deal, 0-0 (for agents)."""
     hand = tuple(int(c) for c in hand6)
     legal = tuple(discard_action(hand[i], hand[j]) for i, j in DISCARD_INDEX)
-    return PlayerView(
-        seat=0,
-        phase=Phase.DISCARD,
-        to_act=0,
-        legal_actions=legal,
-        dealer=0 if dealer else 1,
-        deal=0,
-        scores=(0, 0),
-        hand=hand,
-        kept=(),
-        discards=(),
-        opponent_discarded=False,
-        starter=None,
-        count=0,
-        sequence=(),
-        played=(),
-        go_said=(False, False),
-        goes=(),
-        opponent_cards_left=6,
-        winner=None,
-    )
+    return PlayerView.at_deal(0, 0 if dealer else 1, hand, to_act=0, legal_actions=legal)
 
 
 def _from_agent(spec: str, label: str) -> Strategy:

@@ -33,7 +33,6 @@ read from the board-position table, and discard points are weighed by the table'
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
 
@@ -393,21 +392,8 @@ def _play_view(
     view: PlayerView, keep: list[int], disc: tuple[int, int], starter: int
 ) -> PlayerView:
     """The view this seat would have at the start of the play after this discard and starter."""
-    pone = 1 - view.dealer
-    return replace(
-        view,
-        phase=Phase.PLAY,
-        to_act=pone,
-        legal_actions=(),
-        hand=tuple(keep),
-        kept=tuple(keep),
-        discards=tuple(disc),
-        opponent_discarded=True,
-        starter=starter,
-        count=0,
-        sequence=(),
-        played=(),
-        go_said=(False, False),
-        goes=(),
-        opponent_cards_left=4,
-    )
+    return PlayerView.at_deal(
+        view.seat, view.dealer, keep, phase=Phase.PLAY, deal=view.deal, scores=view.scores,
+        rules=view.rules, to_act=1 - view.dealer, kept=tuple(keep), discards=tuple(disc),
+        opponent_discarded=True, starter=starter, opponent_cards_left=4,
+    )  # fmt: skip

@@ -9,7 +9,6 @@ or two agents) and in how they hand out observations and rewards.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import numpy as np
@@ -48,24 +47,10 @@ def finished_deal_view(view: PlayerView, dealer: int) -> PlayerView:
 
     After the show the engine has already dealt the next hand; the episode must not show it.
     """
-    return dataclasses.replace(
-        view,
-        phase=Phase.GAME_OVER,
-        to_act=None,
-        legal_actions=(),
-        dealer=dealer,
-        deal=0,
-        hand=(),
-        kept=(),
-        discards=(),
-        opponent_discarded=False,
-        starter=None,
-        count=0,
-        sequence=(),
-        played=(),
-        go_said=(False, False),
-        opponent_cards_left=0,
-    )
+    return PlayerView.at_deal(
+        view.seat, dealer, (), phase=Phase.GAME_OVER, scores=view.scores, rules=view.rules,
+        goes=view.goes, winner=view.winner, opponent_cards_left=0,
+    )  # fmt: skip
 
 
 class Episode:
