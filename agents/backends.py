@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from .errors import AgentError
 from .limits import max_workers
 from .procs import pid_alive
 from .shipping import stage, user_modules
@@ -59,7 +60,7 @@ class Where:
 LOCAL = Where()
 
 
-class BackendError(RuntimeError):
+class BackendError(AgentError, RuntimeError):
     """A backend that cannot start (Ray missing, cluster unreachable, pool broken)."""
 
 

@@ -29,6 +29,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import cribbage_env as ce
+
 from .backends import check_sendable, make_backend
 from .results_store import ResultsStore, ResultsStoreError, versions
 from .runner import run_plan
@@ -171,6 +173,7 @@ def run_tournament(
     keep_results: bool = False,
     prior: float = 1.0,
     check_agents: bool = True,
+    rules: ce.Rules | str = ce.STANDARD,
 ) -> TournamentRun:
     """Plan and play a tournament (see the module doc); ``store`` is a results database (path or
     open :class:`ResultsStore`) or None to keep nothing. ``on_block`` sees every saved block
@@ -179,7 +182,7 @@ def run_tournament(
     all before any game is played; what happens during the run is in the returned status.
     """
     plan = make_plan(agents, games, seed, duplicate=duplicate, block=block, agent_seed=agent_seed,
-                     check_agents=check_agents)  # fmt: skip
+                     check_agents=check_agents, rules=rules)  # fmt: skip
     db, owned = _open(store)
     try:
         return _drive(plan, db, None, backend, workers, address, progress, on_block, keep_results,
@@ -252,8 +255,9 @@ def _resume_plan(db: ResultsStore, run_id: int, agents: Sequence[AgentSource] | 
         plan = make_plan(
             agents if agents is not None else params["agents"], params["games"], params["seed"],
             duplicate=params["duplicate"], block=params["block"], agent_seed=params["agent_seed"],
+            rules=ce.Rules.from_json(params.get("rules", {})),
         )  # fmt: skip
-    except (KeyError, TypeError) as exc:
+    except (KeyError, TypeError, ce.RulesError) as exc:
         raise ResultsStoreError(
             f"run {run_id} in {db.path} has damaged parameters ({exc})"
         ) from None

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cribbage_env.cards import RANK, VALUE
+from cribbage_env.core import Rules
 from cribbage_env.determinize import consistent_with_goes, determinize
 from cribbage_env.engine import GameState
 from cribbage_env.scoring import KEY, RANK_POINTS, play_points_fast
@@ -85,14 +86,17 @@ def deal_utility(
     return np.where(winner >= 0, 0.001 * margin + won, margin.astype(np.float64))
 
 
-def equity_utility(dealer: int, target: int):
+def equity_utility(dealer: int, rules: Rules):
     """:func:`deal_utility`'s counterpart for the ``equity`` objective: the seat's winning chance
     at the end states of a deal dealt by ``dealer`` (1/0 for a game won or lost in it), from
-    the table of the game to ``target`` (:class:`cribbage_env.equity.EquityError` if none)."""
-    from cribbage_env.equity import end_values
+    the table of the game of ``rules``; :func:`deal_utility` (points) when it has none."""
+    from cribbage_env.equity import end_values, table_or_points
+
+    if not table_or_points(rules):
+        return deal_utility
 
     def utility(scores, winner, seat, start):
-        return end_values(scores, winner, seat, next_dealer=1 - dealer, target=target)
+        return end_values(scores, winner, seat, next_dealer=1 - dealer, target=rules)
 
     return utility
 
@@ -220,7 +224,7 @@ def search_play(
     if guesses is None:
         guesses = sample_guesses(view, rng, sims, beta)
     if isinstance(policy, str):
-        utility = equity_utility(view.dealer, view.rules.target) if equity else None
+        utility = equity_utility(view.dealer, view.rules) if equity else None
         values = _compiled_values(view, guesses, distinct, policy, utility)
         n = values.shape[0]
         if stop_z > 0:

@@ -26,6 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from .errors import AgentError
 from .procs import pid_alive, process_token
 from .tournament import SEAT_FIELDS, GameResult, SeatStats
 
@@ -74,7 +75,7 @@ CREATE TABLE IF NOT EXISTS games (
 """
 
 
-class ResultsStoreError(RuntimeError):
+class ResultsStoreError(AgentError, RuntimeError):
     """The results database cannot be used (locked, corrupt, unwritable, or not ours)."""
 
 

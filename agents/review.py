@@ -24,9 +24,17 @@ import numpy as np
 import cribbage_env as ce
 from cribbage_env.actions import action_str, discard_action
 from cribbage_env.cards import RANK
+from cribbage_env.core import Phase
 from cribbage_env.discard import analyze_discards
-from cribbage_env.engine import GameState, Phase
-from cribbage_env.equity import chance_now, end_values, win_probability
+from cribbage_env.engine import GameState
+from cribbage_env.equity import (
+    chance_now,
+    end_values,
+    has_table,
+    no_table,
+    table_or_points,
+    win_probability,
+)
 from cribbage_env.views import PlayerView
 
 from .expert import _deal_play_outs
@@ -75,6 +83,7 @@ class Review:
     curve: tuple[float, ...]  # seat 0's winning chance before each rated decision, then the end
     winner: int | None
     scores: tuple[int, int]
+    notice: str = ""  # rules with no winning-chance table: rated by points (equity.no_table)
 
     def seat_summary(self, seat: int) -> dict:
         """Error rate (mean winning chance lost per decision that had a choice), flags, totals."""
@@ -94,9 +103,10 @@ class Review:
         return {
             "rows": [r.to_json() for r in self.ratings],
             "seats": [self.seat_summary(0), self.seat_summary(1)],
-            "curve": [round(c, 5) for c in self.curve],
+            "curve": [None if c != c else round(c, 5) for c in self.curve],  # NaN: no table
             "winner": self.winner,
             "scores": list(self.scores),
+            **({"notice": self.notice} if self.notice else {}),
         }
 
 
@@ -110,9 +120,12 @@ def flag_of(loss: float) -> str:
 
 def _values(view: PlayerView, scores, winner) -> tuple[np.ndarray, np.ndarray]:
     """Winning chance and points margin gained of play-outs of the deal of ``view`` (the
-    game's own target: a short game reads the 61 table)."""
+    game's own rules; NaN where the game goes on and the rules have no table)."""
     seat, start = view.seat, np.asarray(view.scores)
-    chance = end_values(scores, winner, seat, 1 - view.dealer, view.rules.target)
+    if has_table(view.rules):
+        chance = end_values(scores, winner, seat, 1 - view.dealer, view.rules)
+    else:
+        chance = np.where(winner >= 0, (winner == seat).astype(np.float64), np.nan)
     margin = (scores[..., seat] - scores[..., 1 - seat]) - (start[..., seat] - start[..., 1 - seat])
     return chance, margin.astype(np.float64)
 
@@ -175,6 +188,8 @@ def seat_chance(
     """
     if view.winner is not None:
         return 1.0 if view.winner == view.seat else 0.0
+    if not table_or_points(view.rules):
+        return None
     if view.phase is Phase.PLAY:
         from cribbage_env.fastsim import play_out
 
@@ -189,7 +204,7 @@ def seat_chance(
     if view.phase is Phase.CUT_FOR_DEAL:  # no dealer yet: even by symmetry
         return 0.5
     me, opp = view.scores[view.seat], view.scores[1 - view.seat]
-    return win_probability(me, opp, dealer=view.is_dealer, target=view.rules.target)
+    return win_probability(me, opp, dealer=view.is_dealer, target=view.rules)
 
 
 def rate(
@@ -220,9 +235,11 @@ def rate(
             cands.append(action)
         taken = cands.index(action)
         chance, points = discard_values_by_chance(view, cands, rng, samples)
-    best = int(np.argmax(chance))
-    best_action = action if chance[taken] >= chance[best] else cands[best]
-    loss = max(0.0, float(chance[best] - chance[taken]))
+    by_chance = not np.isnan(chance).any()  # else rules with no table: the best by points
+    by = chance if by_chance else points
+    best = int(np.argmax(by))
+    best_action = action if by[taken] >= by[best] else cands[best]
+    loss = max(0.0, float(chance[best] - chance[taken])) if by_chance else 0.0
     points_loss = max(0.0, float(points.max() - points[taken]))
     return best_action, loss, points_loss, float(chance[taken]), float(chance[best]), len(cands)
 
@@ -238,7 +255,8 @@ def review_game(
     if game.set_up:
         raise ValueError("a position set up by hand has no decision history to review")
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(7, 13))))
-    g = ce.new_game(game.seed, interactive_cuts=game.interactive_cuts)
+    notice = "" if table_or_points(game.rules) else no_table(game.rules)
+    g = ce.new_game(game.seed, interactive_cuts=game.interactive_cuts, rules=game.rules)
     ratings: list[Rating] = []
     curve: list[float] = []
     for i, a in enumerate(game.decisions):
@@ -267,4 +285,4 @@ def review_game(
             )
         g.apply(a)
     curve.append(chance_now(g, 0))
-    return Review(tuple(ratings), tuple(curve), g.winner, g.scores)
+    return Review(tuple(ratings), tuple(curve), g.winner, g.scores, notice)

@@ -33,6 +33,7 @@ import numpy as np
 import cribbage_env as ce
 from cribbage_env.scoring import ScoreKind
 
+from .errors import AgentError
 from .limits import LIMITS
 from .registry import make_agent
 from .seeding import agent_rng, check_agent_seed, new_agent_seed
@@ -42,11 +43,11 @@ from .sources import AgentSource, agent_label, check_source, is_factory, label_a
 DEFAULT_BLOCK = 25
 
 
-class TournamentError(ValueError):
+class TournamentError(AgentError, ValueError):
     """A tournament asked for with bad parameters (agents, game count, seeds, backend...)."""
 
 
-class AgentFailure(RuntimeError):
+class AgentFailure(AgentError, RuntimeError):
     """An agent returned an illegal action or raised: the tournament cannot score that game."""
 
 
@@ -136,6 +137,7 @@ class Task:
     agent_seed: int = 0
     source_a: AgentSource | None = None
     source_b: AgentSource | None = None
+    rules: ce.Rules = ce.STANDARD
 
     @property
     def start(self) -> int:
@@ -185,6 +187,7 @@ class TournamentPlan:
     block: int
     agent_seed: int = 0  # the agents' generators (agents.seeding); make_plan draws one
     sources: tuple[AgentSource, ...] = ()  # per agent label, when some agent is not a spec
+    rules: ce.Rules = ce.STANDARD
 
     @property
     def total_games(self) -> int:
@@ -211,7 +214,8 @@ class TournamentPlan:
                 if skip is not None and skip(p.index, start):
                     continue
                 chunk = tuple((i, self.seeds[i]) for i in range(start, min(start + self.block, n)))
-                yield Task(p.index, p.a, p.b, chunk, self.duplicate, self.agent_seed, sa, sb)
+                yield Task(p.index, p.a, p.b, chunk, self.duplicate, self.agent_seed, sa, sb,
+                           self.rules)  # fmt: skip
 
     def tasks(self) -> list[Task]:
         return list(self.iter_tasks())
@@ -230,6 +234,8 @@ class TournamentPlan:
             "block": self.block,
             "agent_seed": self.agent_seed,
             "objects": [a for a in self.agents if self.source(a) is not None],
+            # only other rules are written, so a standard run's parameters are as they were
+            **({} if self.rules.is_standard else {"rules": self.rules.to_json()}),
         }
 
 
@@ -251,12 +257,14 @@ def make_plan(
     block: int = DEFAULT_BLOCK,
     check_agents: bool = True,
     agent_seed: int | None = None,
+    rules: ce.Rules | str = ce.STANDARD,
 ) -> TournamentPlan:
     """A round robin among ``agents`` (a head-to-head when there are two), ``games`` per pairing.
 
     Agents are spec strings, agent instances or factories (see :data:`AgentSource`).
     ``agent_seed`` seeds the agents' generators (see :mod:`agents.seeding`); ``None`` draws a
     fresh one from OS entropy (it is in :meth:`TournamentPlan.params`, so a run can be repeated).
+    ``rules``: the game every deal plays (a :class:`~cribbage_env.Rules`, variant name or fields).
 
     >>> plan = make_plan(["random", "random"], 4, seed=1)
     >>> len(plan.pairings), len(plan.seeds), plan.total_games
@@ -286,6 +294,10 @@ def make_plan(
         agent_seed = new_agent_seed() if agent_seed is None else check_agent_seed(agent_seed)
     except ValueError as exc:
         raise TournamentError(str(exc)) from None
+    try:
+        rules = ce.Rules.named(rules)
+    except ce.RulesError as exc:
+        raise TournamentError(str(exc)) from None
     labels, sources = label_agents(agents)
     if check_agents:
         for label, src in dict(zip(labels, sources or labels, strict=True)).items():
@@ -294,7 +306,16 @@ def make_plan(
     pairings = tuple(Pairing(k, labels[i], labels[j]) for k, (i, j) in enumerate(pairs))
     n_seeds = games // 2 if duplicate else games
     return TournamentPlan(
-        labels, pairings, games, seed, duplicate, Seeds(seed, n_seeds), block, agent_seed, sources
+        labels,
+        pairings,
+        games,
+        seed,
+        duplicate,
+        Seeds(seed, n_seeds),
+        block,
+        agent_seed,
+        sources,
+        rules,
     )
 
 
@@ -363,9 +384,14 @@ def _seat_stats_fast(g: ce.GameState) -> tuple[SeatStats, SeatStats]:
 
 
 def play_game(
-    spec0: AgentSource, spec1: AgentSource, seed: int, agent_seed: int | None = None
+    spec0: AgentSource,
+    spec1: AgentSource,
+    seed: int,
+    agent_seed: int | None = None,
+    rules: ce.Rules | str = ce.STANDARD,
 ) -> ce.GameState:
-    """Play one game, ``spec0`` in seat 0; raises :class:`AgentFailure` on an illegal action.
+    """Play one game of ``rules``, ``spec0`` in seat 0; raises :class:`AgentFailure` on an
+    illegal action.
 
     ``agent_seed`` seeds the agents' generators (``None``: a fresh one from OS entropy).
     """
@@ -374,7 +400,7 @@ def play_game(
     if agent_seed is None:
         agent_seed = new_agent_seed()
     rngs = (agent_rng(agent_seed, seed, 0), agent_rng(agent_seed, seed, 1))
-    g = ce.new_game(seed)
+    g = ce.new_game(seed, rules=rules)
     while not g.is_over:
         p = g.to_act  # the player to act (the game is not over)
         try:
@@ -424,11 +450,8 @@ def play_task(task: Task, stop: object | None = None) -> list[GameResult]:
         for swapped in (False, True) if task.duplicate else (False,):
             if stop is not None and stop.is_set():  # type: ignore[attr-defined]
                 raise TaskStopped
-            g = (
-                play_game(b, a, seed, task.agent_seed)
-                if swapped
-                else play_game(a, b, seed, task.agent_seed)
-            )
+            seats = (b, a) if swapped else (a, b)
+            g = play_game(*seats, seed, task.agent_seed, task.rules)
             out.append(result_of(g, task.pairing, index, swapped))
     return out
 

@@ -14,16 +14,16 @@ import numpy as np
 from gymnasium import spaces
 
 from .cards import cards_str
-from .core import Rules
+from .core import EnvError, IllegalActionError, Rules
 from .encoding import NUM_ACTIONS, InvalidActionError, as_action
-from .engine import GameState, IllegalActionError, new_game
+from .engine import GameState, new_game
 from .episode import EPISODES as _EPISODES
-from .episode import REWARDS, Episode, episode_seeds, finished_deal_view
+from .episode import Episode, episode_seeds, finished_deal_view
 from .episode import check_choice as _check_choice
+from .rewards import REWARDS
 from .views import PlayerView
 
 #: Rewards of the single-learner env: the shared ones plus the winning-chance shaping.
-_REWARDS = (*REWARDS, "equity")
 
 __all__ = [
     "CribbageEnv",
@@ -45,11 +45,11 @@ _ILLEGAL = ("penalize", "raise")
 _OPTION_KEYS = frozenset({"opponent", "seat"})
 
 
-class EpisodeOverError(IllegalActionError):
+class EpisodeOverError(EnvError, IllegalActionError):
     """``step`` after the episode ended: call ``reset()`` first."""
 
 
-class OpponentError(IllegalActionError):
+class OpponentError(EnvError, IllegalActionError):
     """The opponent agent returned an action the engine rejects."""
 
 
@@ -78,7 +78,7 @@ def resolve_opponent(opponent: Any) -> Any:
         return opponent
     if callable(opponent):
         return _CallablePolicy(opponent)
-    raise ValueError(
+    raise EnvError(
         f"opponent must be an agent name (e.g. 'random'), an object with act(view, rng) or a "
         f"callable f(view, rng) -> action; got {opponent!r}"
     )
@@ -132,7 +132,7 @@ class CribbageEnv(gym.Env):
       current estimate. It is potential-based shaping of ``win`` (it does not change which
       policy is best) with a dense, win-aligned signal near the end of the game. In
       ``CribbageDeal-v0`` the sum is the table's chance after the deal minus the start chance.
-      Tables exist for games to 121 and 61; other targets raise ``EquityError``.
+      Tables exist for every target up to 121; other rules raise ``EquityError``.
     - An illegal card with ``illegal_action="penalize"`` gives ``illegal_penalty`` (default -1)
       and changes nothing else.
 
@@ -209,10 +209,10 @@ class CribbageEnv(gym.Env):
         self.rules = Rules.named(rules)
         _check_choice("seat", seat, _SEATS)
         _check_choice("episode", episode, _EPISODES)
-        _check_choice("reward", reward, _REWARDS)  # the AEC env has no "equity"
+        _check_choice("reward", reward, tuple(REWARDS))
         _check_choice("illegal_action", illegal_action, _ILLEGAL)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
+            raise EnvError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
         if (
             not isinstance(opponent, str)
             and not hasattr(opponent, "act")
@@ -223,11 +223,12 @@ class CribbageEnv(gym.Env):
         self.seat_option = seat
         self.episode = episode
         self.reward_mode = reward
+        self._reward = REWARDS[reward]
         self.skunk_bonus = bool(skunk_bonus)
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
         if isinstance(max_illegal, bool) or not isinstance(max_illegal, int) or max_illegal < 0:
-            raise ValueError(
+            raise EnvError(
                 f"max_illegal must be an integer >= 0 (0: never truncate), got {max_illegal!r}"
             )
         self.max_illegal = max_illegal
@@ -256,7 +257,7 @@ class CribbageEnv(gym.Env):
         options = dict(options or {})
         unknown = set(options) - _OPTION_KEYS
         if unknown:
-            raise ValueError(
+            raise EnvError(
                 f"unknown reset option(s) {sorted(unknown)}; known: {sorted(_OPTION_KEYS)}"
             )
         if "seat" in options:
@@ -282,8 +283,7 @@ class CribbageEnv(gym.Env):
         self._margin = 0
         self._illegal_run = 0
         self._run_opponent()
-        if self.reward_mode == "equity":
-            self._chance = self._start_chance = self._chance_now()
+        self._potential = self._start = self._reward.of(self._ep, self.seat)
         return self._observe(), self._info(False)
 
     def step(self, action: Any):
@@ -309,15 +309,8 @@ class CribbageEnv(gym.Env):
         self._run_opponent()
         margin = ep.margin(self.seat)
         terminated = ep.over
-        if self.reward_mode == "points":
-            reward = float(margin - self._margin)
-        elif self.reward_mode == "equity":
-            chance = self._chance_now()
-            reward, self._chance = chance - self._chance, chance
-        elif terminated:
-            reward = ep.win_reward(self.seat)
-        else:
-            reward = 0.0
+        potential = self._reward.of(ep, self.seat)
+        reward, self._potential = potential - self._potential, potential
         self._margin = margin
         self._done = terminated
         return self._observe(), reward, terminated, False, self._info(False)
@@ -388,16 +381,6 @@ class CribbageEnv(gym.Env):
         self._mask = mask
         return {"observation": obs, "action_mask": mask.copy()}
 
-    def _chance_now(self) -> float:
-        """The learner's winning chance now (see Rewards: ``equity``)."""
-        from .equity import chance_now, end_value
-
-        assert self._ep is not None
-        g = self._ep.game
-        if self.episode == "deal" and g.deal_no > 0 and g.winner is None:
-            return end_value(g, self.seat)
-        return chance_now(g, self.seat)
-
     def _info(self, illegal: bool) -> dict[str, Any]:
         assert self._mask is not None  # set by _observe, which every caller runs first
         info: dict[str, Any] = {
@@ -406,8 +389,8 @@ class CribbageEnv(gym.Env):
             "illegal_action": illegal,
         }
         if self.reward_mode == "equity":
-            info["win_chance"] = self._chance
-            info["start_chance"] = self._start_chance
+            info["win_chance"] = self._potential
+            info["start_chance"] = self._start
         if self._done and self._ep is not None:
             s = self._ep.game.scores
             info["scores"] = (s[self.seat], s[1 - self.seat])

@@ -6,8 +6,9 @@ hand, the crib before the show, the deck order, the seed) can be reached through
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from .cards import cards_str
 from .core import STANDARD, EventKind, Phase, Rules
@@ -41,6 +42,36 @@ class PlayerView:
     opponent_cards_left: int  # cards the opponent still holds
     winner: int | None
     rules: Rules = STANDARD  # the target score and skunk lines of this game
+
+    @classmethod
+    def at_deal(
+        cls,
+        seat: int,
+        dealer: int,
+        hand: Sequence[int],
+        *,
+        phase: Phase = Phase.DISCARD,
+        deal: int = 0,
+        scores: tuple[int, int] = (0, 0),
+        rules: Rules = STANDARD,
+        **fields: Any,
+    ) -> PlayerView:
+        """``seat``'s view at the start of a stage of a deal dealt by ``dealer``: holding
+        ``hand``, nothing laid, no count, no go, nobody to act; ``fields`` set the others
+        (``starter``, ``kept``, ``legal_actions``...). For views no game reached (a discard
+        asked on its own, a search's imagined play).
+
+        >>> v = PlayerView.at_deal(0, 1, range(6))
+        >>> v.phase.value, v.hand, v.opponent_cards_left, v.to_act, v.is_dealer
+        ('discard', (0, 1, 2, 3, 4, 5), 6, None, False)
+        """
+        base: dict[str, Any] = dict(
+            seat=seat, phase=phase, to_act=None, legal_actions=(), dealer=dealer, deal=deal,
+            scores=scores, hand=tuple(hand), kept=(), discards=(), opponent_discarded=False,
+            starter=None, count=0, sequence=(), played=(), go_said=(False, False), goes=(),
+            opponent_cards_left=6, winner=None, rules=rules,
+        )  # fmt: skip
+        return cls(**{**base, **fields})
 
     @property
     def is_dealer(self) -> bool:

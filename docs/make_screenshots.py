@@ -21,10 +21,10 @@ import arcade  # noqa: E402
 import numpy as np  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from cribbage_env.engine import Phase  # noqa: E402
+from cribbage_env.core import Phase  # noqa: E402
+from ui.autosave import SaveStore  # noqa: E402
 from ui.controller import Mode, TableController  # noqa: E402
 from ui.gui.app import GameWindow, Settings  # noqa: E402
-from ui.saves import SaveStore  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 

@@ -11,7 +11,8 @@ from agents.review import review_game, seat_chance
 from agents.tournament import play_game
 from cribbage_env.actions import discard_cards, is_discard, parse_action
 from cribbage_env.cards import parse_cards as p
-from cribbage_env.engine import GameState, Phase
+from cribbage_env.core import Phase
+from cribbage_env.engine import GameState
 from cribbage_env.equity import win_probability
 from ui.chances import ChanceMeter
 from ui.controller import Mode, TableController

@@ -10,8 +10,8 @@ from numba import njit
 
 import cribbage_env  # noqa: F401  (registers the ids)
 from cribbage_env import simrng, veckernel
+from cribbage_env.core import IllegalActionError
 from cribbage_env.encoding import InvalidActionError
-from cribbage_env.engine import IllegalActionError
 from cribbage_env.vecenv import CribbageVectorEnv
 from cribbage_env.vector import make_vec
 

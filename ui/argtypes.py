@@ -8,6 +8,8 @@ import math
 from collections.abc import Callable
 from pathlib import Path
 
+from cribbage_env import VARIANTS, Rules, RulesError
+
 
 def whole_number(minimum: int, what: str, maximum: int | None = None) -> Callable[[str], int]:
     """An argparse type for integers ``>= minimum`` (and ``<= maximum``); ``what`` names them.
@@ -56,6 +58,26 @@ def limited(name: str) -> Callable[[str], int]:
 seed = whole_number(0, f"an integer seed from 0 to 2**63 - 1 ({INT64_MAX})", INT64_MAX)
 agent_seed = whole_number(0, "an integer agent seed from 0 to 2**128 - 1", 2**128 - 1)
 run_id = whole_number(1, "a run id (a positive integer)", INT64_MAX)
+
+
+#: the help text of every ``--rules`` option.
+RULES_HELP = (
+    f"a variant ({', '.join(f'{k}: to {v.target}' for k, v in VARIANTS.items())}) or rule "
+    "fields over the standard game, e.g. target=91 (default: standard)"
+)
+
+
+def rules(text: str) -> Rules:
+    """The ``--rules`` of every command: a variant name or ``field=value,...`` (see
+    :meth:`cribbage_env.Rules.named`).
+
+    >>> rules("short").target, rules("target=91").target
+    (61, 91)
+    """
+    try:
+        return Rules.named(text)
+    except RulesError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def path(text: str) -> Path:

@@ -26,6 +26,7 @@ from agents.bench import TournamentRun, resume_tournament, run_tournament
 from agents.results_store import ResultsStore, ResultsStoreError, default_db_path
 from agents.tournament import DEFAULT_BLOCK, TournamentError, make_plan
 from agents.trust import UntrustedSpec
+from cribbage_env import STANDARD
 
 from . import argtypes
 from .bench_records import RecordWriter, write_records  # noqa: F401  (write_records: API)
@@ -77,6 +78,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=DEFAULT_BLOCK,
         help=f"duplicate pairs per task (default {DEFAULT_BLOCK})",
     )
+    p.add_argument("--rules", type=argtypes.rules, default=None, help=argtypes.RULES_HELP)
     p.add_argument(
         "--no-duplicate",
         dest="duplicate",
@@ -148,7 +150,7 @@ def _err(msg: str) -> None:
 def _usage(msg: str) -> int:
     print(
         "usage: cribbage bench AGENT AGENT [AGENT ...] [--games N] [--seed S] [--workers W] "
-        "[--backend {serial,pool,ray}] [--address ADDR] [--db PATH] [--json] [--csv FILE] [--plot DIR] "
+        "[--backend {serial,pool,ray}] [--address ADDR] [--rules RULES] [--db PATH] [--json] [--csv FILE] [--plot DIR] "
         "[--records DIR [--record-every K]]\n       cribbage bench --resume RUN [AGENT ...] [--db PATH] [--workers W]",
         file=sys.stderr,
     )
@@ -158,7 +160,9 @@ def _usage(msg: str) -> int:
 
 def _usage_problem(args: argparse.Namespace) -> str | None:
     if args.resume is not None:
-        given = [f for f in ("games", "seed", "agent_seed") if getattr(args, f) is not None]
+        given = [
+            f for f in ("games", "seed", "agent_seed", "rules") if getattr(args, f) is not None
+        ]
         if given or args.records is not None or not args.duplicate:
             return (
                 "--resume RUN continues a saved run with its own games and seeds: give none of them"
@@ -207,7 +211,7 @@ def _start(
     return run_tournament(
         args.agents, 1000 if args.games is None else args.games, args.seed or 0,
         agent_seed=args.agent_seed, duplicate=args.duplicate, block=args.block,
-        check_agents=False, **common,
+        check_agents=False, rules=args.rules or STANDARD, **common,
     )  # type: ignore[arg-type]  # fmt: skip
 
 
@@ -219,7 +223,8 @@ def run(args: argparse.Namespace) -> int:
     if args.resume is None:
         try:  # bad agents or sizes are usage errors, found before anything is opened or written
             plan = make_plan(args.agents, 1000 if args.games is None else args.games, args.seed or 0,
-                             duplicate=args.duplicate, block=args.block, agent_seed=0)  # fmt: skip
+                             duplicate=args.duplicate, block=args.block, agent_seed=0,
+                             rules=args.rules or STANDARD)  # fmt: skip
         except (AgentSpecError, TournamentError) as exc:
             return _usage(str(exc))
     if args.plot is not None:

@@ -9,15 +9,15 @@ from __future__ import annotations
 import argparse
 import sys
 
+from agents.registry import LEVELS
+from cribbage_env import STANDARD
+
 from . import argtypes
 from .i18n import LANGUAGES
 
-LEVEL_NAMES = ("easy", "medium", "hard", "expert", "neural")
-
-
 USAGE = (
-    "usage: cribbage play [--opponent easy|medium|hard|expert|neural|SPEC] [--hotseat] "
-    "[--rules standard|short] [--seed N] "
+    f"usage: cribbage play [--opponent {'|'.join(LEVELS)}|SPEC] [--hotseat] "
+    "[--rules standard|short|FIELD=VALUE,...] [--seed N] "
     f"[--lang {'|'.join(LANGUAGES)}] [--fullscreen] [--watch A B] [--autoplay N [--screenshots DIR]] "
     "[--size WxH] [--data-dir DIR] [--four-colour] [--chances] [--no-motion]"
 )
@@ -34,7 +34,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--opponent",
         default="medium",
         metavar="LEVEL_OR_SPEC",
-        help="easy, medium, hard, expert, or an agent spec such as 'random' or 'my_bot:MyBot' "
+        help=f"a level ({', '.join(LEVELS)}) or an agent spec such as 'random' or 'my_bot:MyBot' "
         "(see `cribbage agents`; default: medium)",
     )
     p.add_argument(
@@ -42,9 +42,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--rules",
-        choices=("standard", "short"),
-        default="standard",
-        help="standard: the game to 121; short: the game to 61 on a 61-hole board",
+        type=argtypes.rules,
+        default=STANDARD,
+        metavar="RULES",
+        help=argtypes.RULES_HELP,
     )
     p.add_argument(
         "--seed",
@@ -128,9 +129,9 @@ def _add_display_arguments(p: argparse.ArgumentParser) -> None:
 
 def resolve_opponent(name: str) -> str:
     """A level name -> its agent spec (random until the level's agent exists); specs pass."""
-    from agents import LEVELS, make_agent
+    from agents import make_agent
 
-    spec = LEVELS.get(name, "random") if name in LEVEL_NAMES else name
+    spec = LEVELS[name].spec if name in LEVELS else name
     make_agent(spec)  # raises AgentSpecError for a bad spec
     return spec
 
@@ -180,11 +181,10 @@ def first_table(args: argparse.Namespace, store, *, opponent: str, watch, lang: 
         seed = 0 if headless else new_game_seed()
     # Headless autoplay is a reproducible demo: its agents' seed is pinned (no secret to keep).
     agent_seed = 0 if headless else None
-    rules = getattr(args, "rules", "standard")  # callers before --rules built no such field
-    common = {"lang": lang, "agent_seed": agent_seed, "rules": rules}
+    common = {"lang": lang, "agent_seed": agent_seed, "rules": args.rules}
     if watch:
         return TableController(seed, mode="watch", agents=watch, **common)
-    if not headless and args.opponent in LEVEL_NAMES:
+    if not headless and args.opponent in LEVELS:
         return None
     mode = Mode.HOTSEAT if args.hotseat else Mode.COMPUTER
     ctl = TableController(seed, mode=mode, opponent=opponent, **common)
@@ -252,10 +252,8 @@ def run(args: argparse.Namespace) -> int:
     from .gui.app import GameWindow, Settings
     from .scene import StartOptions
 
-    level = args.opponent if args.opponent in LEVEL_NAMES else "medium"
-    options = StartOptions(
-        level=level, hotseat=args.hotseat, lang=lang, short=args.rules == "short"
-    )
+    level = args.opponent if args.opponent in LEVELS else "medium"
+    options = StartOptions(level=level, hotseat=args.hotseat, lang=lang, rules=args.rules)
     settings = Settings(
         computer_delay=args.delay,
         show_delay=args.show_delay,
@@ -293,7 +291,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _autoplay(window, args: argparse.Namespace, seed: int, pilot: str) -> int:
-    from .gui.app import autoplay
+    from .gui.autoplay import autoplay
 
     shots = autoplay(window, args.autoplay, args.screenshots, pilot=pilot, seed=seed)
     ctl = window.ctl

@@ -85,7 +85,7 @@ def review_text(review: Review) -> str:
     lines = [
         f"Review: final score {review.scores[0]}-{review.scores[1]}, "
         + (f"player {review.winner + 1} won" if review.winner is not None else "unfinished")
-    ]
+    ] + ([review.notice] if review.notice else [])
     limits = ", ".join(f"{name} >= {100 * v:g}" for name, v in THRESHOLDS)
     lines.append(f"Flags by winning chance lost (points of %): {limits}")
     lines.append("")

@@ -22,9 +22,11 @@ from pathlib import Path
 from agents.atomic import atomic_write_text, try_lock
 from agents.backends import BackendError, Where
 from agents.base import AgentSpecError
+from cribbage_env import STANDARD
+from cribbage_env.rewards import REWARDS
 
 from . import argtypes
-from .train_config import REWARDS, ConfigError, check_config, read_saved
+from .train_config import ConfigError, check_config, read_saved
 
 
 def _opponent(text: str) -> tuple[str, float]:
@@ -65,10 +67,11 @@ def _common_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=argtypes.seed, default=0)
     p.add_argument(
         "--reward",
-        choices=REWARDS,
+        choices=tuple(REWARDS),
         default="points",
-        help="env reward (ppo): points margin, win +-1, or equity (change in winning chance)",
+        help="env reward (ppo): " + ", ".join(f"{k}: {r.summary}" for k, r in REWARDS.items()),
     )
+    p.add_argument("--rules", type=argtypes.rules, default=STANDARD, help=argtypes.RULES_HELP)
     p.add_argument(
         "--opponent",
         type=_opponent,
@@ -210,6 +213,7 @@ def _config(args):
             ladder=ladder,
             workers=args.workers,
             reward=args.reward,
+            rules=args.rules.spec,
         )
         if args.warm_start is not None:
             kw["warm_start"] = _warm_start(args.warm_start)
@@ -232,6 +236,7 @@ def _config(args):
         workers=args.workers,
         max_illegal=args.max_illegal,
         n_steps=args.n_steps,
+        rules=args.rules.spec,
     )
     if args.opponent:
         kw["opponents"] = tuple(args.opponent)

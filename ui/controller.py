@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 import cribbage_env as ce
-from cribbage_env.engine import EventKind, Phase
+from cribbage_env.core import EventKind, Phase
 
 from . import hints
 from .board import BoardShape
@@ -187,19 +187,6 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
     def decisions(self) -> tuple[int, ...]:
         """Every decision made so far (the redo tail excluded)."""
         return self.history.decisions
-
-    # Read-only views of the history for tests and tools written before :mod:`ui.history`.
-    @property
-    def _actions(self) -> list[int]:
-        return list(self.history.actions)
-
-    @property
-    def _actors(self) -> list[int | None]:
-        return list(self.history.actors)
-
-    @property
-    def _cursor(self) -> int:
-        return self.history.cursor
 
     def name(self, seat: int) -> str:
         if self.mode is Mode.COMPUTER:

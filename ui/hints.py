@@ -37,7 +37,7 @@ def hint_agent():
     if not _HINT_AGENT:
         from agents import LEVELS, make_agent
 
-        _HINT_AGENT.append(make_agent(LEVELS["hard"]))
+        _HINT_AGENT.append(make_agent(LEVELS["hard"].spec))
     return _HINT_AGENT[0]
 
 

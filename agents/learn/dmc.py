@@ -58,6 +58,7 @@ class DMCConfig:
     ladder: tuple[str, ...] = LADDER
     workers: int = 2
     reward: str = "points"
+    rules: str = "standard"  # the game learnt (Rules.named text)
     extra: dict = field(default_factory=dict)
 
 
@@ -108,6 +109,7 @@ def _generate(cfg: DMCConfig, run_dir: Path, gen: int, policy: str, league, prog
         expected_shows=cfg.expected_shows,
         policy=policy,
         opponents=tuple(league),
+        rules=cfg.rules,
     )
     return _generate_shards(gcfg, run_dir, cfg.workers, f"gen {gen} data", progress, where)
 
@@ -155,6 +157,7 @@ def _eval(cfg, run_dir, stage, path, steps, db, t0, where):
         label=f"train {run_dir.name} {stage}",
         backend=where.backend,
         address=where.address,
+        rules=cfg.rules,
     )
     for r in rows:
         lo, hi = r["ci"]
@@ -282,6 +285,7 @@ def train_bc(
         policy=teacher,
         branch=False,
         name=f"bc_{teacher}",
+        rules=cfg.rules,
     )
     paths = _generate_shards(gcfg, run_dir, cfg.workers, f"{teacher} labels", progress, where)
     out = run_dir / "model.npz"

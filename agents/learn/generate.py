@@ -35,6 +35,7 @@ class GenConfig:
     name: str = ""  # data directory name (default gen<gen>)
     policy: str = "expectimax"  # the learner (behaviour and rollouts): an agent spec or weights
     opponents: tuple[tuple[str, float], ...] = (("self", 1.0),)
+    rules: str = "standard"  # the game played (Rules.named text)
 
 
 def shard_path(data_dir: Path, gen: int, i: int, name: str = "") -> Path:
@@ -100,6 +101,7 @@ def shard_arrays(cfg: GenConfig, i: int) -> dict[str, np.ndarray]:
             win_bonus=cfg.win_bonus,
             expected_shows=cfg.expected_shows,
             branch=cfg.branch,
+            rules=cfg.rules,
         )
     return {**out["discard"].arrays("discard"), **out["play"].arrays("play")}
 

@@ -27,12 +27,13 @@ def evaluate(
     workers: int = 1,
     db: Path | None = None,
     label: str = "",
+    rules: str = "standard",
     backend: str = "pool",
     address: str | None = None,
 ) -> list[dict]:
-    """``spec`` against each opponent over ``games`` duplicate games; saved in the results store
-    (unless ``db`` is ``False``). Returns one row per opponent. On Ray the learner travels as an
-    agent object (its weights file stays here), so a node needs only the project."""
+    """``spec`` against each opponent over ``games`` duplicate games of ``rules``; saved in the
+    results store (unless ``db`` is ``False``). Returns one row per opponent. On Ray the learner
+    travels as an agent object (its weights file stays here), so a node needs only the project."""
     from ..results_store import ResultsStore
     from ..runner import run_plan
     from ..tournament import make_plan
@@ -44,7 +45,7 @@ def evaluate(
         learner = make_agent(spec)  # labelled by its spec (make_agent sets it)
     rows = []
     for opp in opponents:
-        plan = make_plan([learner, opp], games, seed)
+        plan = make_plan([learner, opp], games, seed, rules=rules)
         workers = min(check_limit("workers", workers), len(plan.tasks()))  # never more than tasks
         where = backend if backend == "ray" else ("pool" if workers > 1 else "serial")
         store = ResultsStore(db) if db is not False else None

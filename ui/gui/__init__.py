@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import os
 
+from ..errors import UIError
 
-class DisplayUnavailable(RuntimeError):
+
+class DisplayUnavailable(UIError, RuntimeError):
     """No display to open a window on (and headless mode was not asked for)."""
 
 

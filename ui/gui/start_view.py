@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import arcade
 
 from ..i18n import LANGUAGES
-from ..scene import Scene, hit, start_scene
+from ..scene import Scene, hit, next_variant, start_scene
 from .keys import START_KEYS, lookup
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ class StartView(arcade.View):
     def current_scene(self) -> Scene:
         o = self.game_window.options
         key = ("start", o.level, o.hotseat, o.lang, o.has_save, o.message, o.four_colour, o.sound,
-               o.short)  # fmt: skip
+               o.rules)  # fmt: skip
         if key != self.scene_key or self.scene is None:
             self.scene = start_scene(o)
             self.scene_key = key
@@ -65,8 +65,8 @@ class StartView(arcade.View):
             win.show_stats()
         elif what == "four_colour":
             o.four_colour = not o.four_colour
-        elif what == "short":
-            o.short = not o.short
+        elif what == "variant":
+            o.rules = next_variant(o.rules)
         elif what == "sound":
             o.sound = win.sounds.on = not o.sound and win.sounds.available
         self.scene_key = None

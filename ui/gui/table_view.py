@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 import arcade
 
-from cribbage_env.engine import EventKind, Phase
+from cribbage_env.core import EventKind, Phase
 
+from ..autosave import atomic_write_json, data_dir
 from ..chances import ChanceMeter
 from ..controller import Mode, TableController
 from ..motion import Popup, Transition
-from ..saves import atomic_write_json, data_dir
 from ..scene import GOLD, Label, Scene, apply_click
 from ..table_scene import CENTER, COUNT_X, table_scene
 from .keys import TABLE_KEYS, lookup
