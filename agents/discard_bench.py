@@ -413,7 +413,7 @@ def whole_games(
     same duplicate deals and one agent seed (fresh if None, and recorded); margins per duplicate
     pair are compared with the first strategy's."""
     from .bench import run_tournament
-    from .seeding import new_agent_seed
+    from cribbage_env.seeding import new_agent_seed
 
     for s in specs:
         if "," in s:

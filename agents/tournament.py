@@ -8,7 +8,7 @@ agent, so each agent is first dealer in exactly one game of every pair.
 
 Seeds are ``SeedSequence(root).spawn(n)`` children, one per duplicate pair, shared by every
 pairing of a round robin (common deals make pairings comparable). An agent's generator is
-``agents.seeding.agent_rng(agent_seed, game_seed, seat)``: a one-way hash of the run's independent
+``cribbage_env.seeding.agent_rng(agent_seed, game_seed, seat)``: a one-way hash of the run's independent
 *agent seed* (drawn from OS entropy unless pinned, recorded in the plan's parameters), the game
 seed and the *seat*, so an agent cannot read the deal's seed from its generator, a game never
 depends on which process, backend or order it ran in, and an agent playing itself under duplicate
@@ -34,7 +34,7 @@ import cribbage_env as ce
 from cribbage_env.scoring import ScoreKind
 
 from .registry import make_agent
-from .seeding import agent_rng, check_agent_seed, new_agent_seed
+from cribbage_env.seeding import agent_rng, check_agent_seed, new_agent_seed
 from .sources import AgentSource, agent_label, check_source, is_factory, label_agents
 
 #: duplicate pairs per task by default (each pair is two games).
@@ -182,7 +182,7 @@ class TournamentPlan:
     duplicate: bool
     seeds: Sequence[int]
     block: int
-    agent_seed: int = 0  # the agents' generators (agents.seeding); make_plan draws one
+    agent_seed: int = 0  # the agents' generators (cribbage_env.seeding); make_plan draws one
     sources: tuple[AgentSource, ...] = ()  # per agent label, when some agent is not a spec
 
     @property
@@ -254,7 +254,7 @@ def make_plan(
     """A round robin among ``agents`` (a head-to-head when there are two), ``games`` per pairing.
 
     Agents are spec strings, agent instances or factories (see :data:`AgentSource`).
-    ``agent_seed`` seeds the agents' generators (see :mod:`agents.seeding`); ``None`` draws a
+    ``agent_seed`` seeds the agents' generators (see :mod:`cribbage_env.seeding`); ``None`` draws a
     fresh one from OS entropy (it is in :meth:`TournamentPlan.params`, so a run can be repeated).
 
     >>> plan = make_plan(["random", "random"], 4, seed=1)

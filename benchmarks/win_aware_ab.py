@@ -22,7 +22,7 @@ import numpy as np
 
 import cribbage_env as ce
 from agents.registry import make_agent
-from agents.seeding import agent_rng
+from cribbage_env.seeding import agent_rng
 from agents.tournament import game_seeds
 
 

@@ -18,8 +18,9 @@ from .core import Rules
 from .encoding import NUM_ACTIONS, InvalidActionError, as_action
 from .engine import GameState, IllegalActionError, new_game
 from .episode import EPISODES as _EPISODES
-from .episode import REWARDS, Episode, episode_seeds, finished_deal_view
+from .episode import REWARDS, Episode, episode_seed, finished_deal_view
 from .episode import check_choice as _check_choice
+from .seeding import agent_rng, check_agent_seed, new_agent_seed
 from .views import PlayerView
 
 #: Rewards of the single-learner env: the shared ones plus the winning-chance shaping.
@@ -32,7 +33,7 @@ __all__ = [
     "InvalidActionError",
     "OpponentError",
     "RLlibMaskObservation",
-    "episode_seeds",
+    "episode_seed",
     "finished_deal_view",
     "render_view",
     "resolve_opponent",
@@ -166,14 +167,19 @@ class CribbageEnv(gym.Env):
     ```python
     gym.make("cribbage/Cribbage-v0", opponent="random", seat=0, reward="points",
              skunk_bonus=False, illegal_action="penalize", illegal_penalty=-1.0, max_illegal=0,
-             render_mode=None)
+             render_mode=None, agent_seed=None)
     ```
 
     - ``opponent``: an agent name resolved with ``agents.make_agent`` ("random", "greedy",
       "expectimax", ...), an object with ``act(view, rng) -> action`` or a callable
       ``f(view, rng) -> action`` returning *engine* actions (discards as
       ``cribbage_env.discard_action``). Swap it per episode with
-      ``reset(options={"opponent": ...})``. Its generator is derived from the env's seed.
+      ``reset(options={"opponent": ...})``. Its generator is the tournament's
+      (:func:`cribbage_env.seeding.agent_rng` of ``agent_seed``, the game seed and its seat):
+      nothing it can read leads back to the deal.
+    - ``agent_seed``: the seed of the opponent's generators, an integer ``0 <= s < 2**128``;
+      ``None`` (the default) draws one from OS entropy (``env.agent_seed``: pin it to replay an
+      opponent's decisions; the deals depend on ``reset(seed=...)`` alone).
     - ``seat``: the learner's seat, 0, 1 or "alternate" (0, 1, 0, ... counted from the last
       seeded reset); also ``reset(options={"seat": ...})``. Who deals first is decided by the cut.
     - ``episode``: "game" (to the target) or "deal" (one deal); set by the registered ids.
@@ -205,8 +211,10 @@ class CribbageEnv(gym.Env):
         max_illegal: int = 0,
         render_mode: str | None = None,
         rules: Rules | str = "standard",
+        agent_seed: int | None = None,
     ) -> None:
         self.rules = Rules.named(rules)
+        self.agent_seed = new_agent_seed() if agent_seed is None else check_agent_seed(agent_seed)
         _check_choice("seat", seat, _SEATS)
         _check_choice("episode", episode, _EPISODES)
         _check_choice("reward", reward, _REWARDS)  # the AEC env has no "equity"
@@ -274,8 +282,8 @@ class CribbageEnv(gym.Env):
         )
         self._episode_index += 1
         self._ensure_opponent()
-        game_seed, opponent_seed = episode_seeds(self.np_random)
-        self.opponent_rng = np.random.Generator(np.random.PCG64(opponent_seed))
+        game_seed = episode_seed(self.np_random)
+        self.opponent_rng = agent_rng(self.agent_seed, game_seed, 1 - self.seat)
         self.game = new_game(game_seed, rules=self.rules)
         self._ep = Episode(self.game, self.episode, self.skunk_bonus)
         self._done = False

@@ -64,3 +64,52 @@ class CheaterAgent:
                 raise Cheated(f"rebuilt the deal of game seed {seed} from the agent's generator")
         legal = view.legal_actions
         return int(legal[int(rng.integers(len(legal)))])
+
+
+#: env seeds the env cheater tries (a person's ``reset(seed=...)`` is usually small).
+ENV_SEEDS = range(256)
+#: episodes after a seeded reset that the env cheater follows.
+ENV_EPISODES = 64
+
+
+def _env_seed_table() -> dict[int, int]:
+    """Every (opponent number -> game seed) the old env derivation gives for small env seeds:
+    ``reset(seed=s)`` seeds the env with ``SeedSequence(s)`` and each episode drew
+    ``(game seed, opponent seed)`` from it, the opponent's generator seeded with the second."""
+    table = {}
+    for s in ENV_SEEDS:
+        rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(s)))
+        for _ in range(ENV_EPISODES):
+            game, opp = rng.integers(0, 2**63 - 1, size=2).tolist()
+            table[opp] = game
+    return table
+
+
+class EnvCheaterAgent:
+    """An env opponent that tries to rebuild the learner's six cards at its first discard: from
+    the numbers of its generator directly (:func:`rebuild`), and through the env's seeding
+    (:func:`_env_seed_table`). It never raises: ``found`` lists what it rebuilt, per episode
+    (``None`` when it found nothing), for a test to compare with the learner's true hand."""
+
+    name = "env-cheater"
+    _table: dict[int, int] | None = None
+
+    def __init__(self) -> None:
+        self.found: list[tuple[int, ...] | None] = []
+
+    def act(self, view, rng: np.random.Generator) -> int:
+        if view.deal == 0 and view.phase is ce.Phase.DISCARD and len(view.hand) == 6:
+            self.found.append(self.learner_hand(view, rng))
+        legal = view.legal_actions
+        return int(legal[int(rng.integers(len(legal)))])
+
+    def learner_hand(self, view, rng: np.random.Generator) -> tuple[int, ...] | None:
+        if EnvCheaterAgent._table is None:
+            EnvCheaterAgent._table = _env_seed_table()
+        seeds = [EnvCheaterAgent._table[x] for x in _numbers(rng) if x in EnvCheaterAgent._table]
+        direct = rebuild(view, rng)
+        for seed in seeds + ([direct] if direct is not None else []):
+            g = ce.new_game(seed, rules=view.rules)
+            if sorted(g.view(view.seat).hand) == sorted(view.hand):
+                return tuple(sorted(g.view(1 - view.seat).hand))
+        return None

@@ -11,7 +11,7 @@ import pytest
 
 import cribbage_env as ce
 from agents.registry import make_agent
-from agents.seeding import agent_rng
+from cribbage_env.seeding import agent_rng
 from cribbage_env.equity import (
     EquityError,
     dealer_table,

@@ -2,7 +2,7 @@
 
 A move is computed as a job (so a worker thread can run it while the window draws) and applied
 only if the game has not changed since (a ticket: undo, redo or restart make it stale). The
-generator is :func:`agents.seeding.agent_rng` of the table's agent seed, the game, the stream and
+generator is :func:`cribbage_env.seeding.agent_rng` of the table's agent seed, the game, the stream and
 the decision index: undo/redo and restart replay the computer exactly, and nothing reachable from
 it gives the game's seed away (issue 15, leak 1). Mixed into :class:`~ui.controller.TableController`.
 """
@@ -22,9 +22,9 @@ class ComputerMixin:
     def _rng(self, stream: int) -> np.random.Generator:
         """Agent randomness: a function of the agent seed, the game, the stream and the decision
         index, so undo/redo and restart replay the computer's choices exactly. It is a one-way
-        hash with the independent agent seed (:mod:`agents.seeding`): nothing an agent can read
+        hash with the independent agent seed (:mod:`cribbage_env.seeding`): nothing an agent can read
         from its generator gives away the game seed, hence the deck (issue 15, leak 1)."""
-        from agents.seeding import agent_rng
+        from cribbage_env.seeding import agent_rng
 
         return agent_rng(self.agent_seed, self.seed, stream, self.history.cursor)
 

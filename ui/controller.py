@@ -91,7 +91,7 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
         agent_seed: int | None = None,
         rules: ce.Rules | str = "standard",
     ) -> None:
-        from agents.seeding import check_agent_seed, new_agent_seed
+        from cribbage_env.seeding import check_agent_seed, new_agent_seed
 
         self.mode = Mode(mode)
         self.seed = int(seed)
