@@ -412,8 +412,9 @@ def whole_games(
     """Each strategy's discards with expectimax pegging against ``expectimax`` itself, on the
     same duplicate deals and one agent seed (fresh if None, and recorded); margins per duplicate
     pair are compared with the first strategy's."""
-    from .bench import run_tournament
     from cribbage_env.seeding import new_agent_seed
+
+    from .bench import run_tournament
 
     for s in specs:
         if "," in s:

@@ -32,9 +32,9 @@ import numpy as np
 
 import cribbage_env as ce
 from cribbage_env.scoring import ScoreKind
+from cribbage_env.seeding import agent_rng, check_agent_seed, new_agent_seed
 
 from .registry import make_agent
-from cribbage_env.seeding import agent_rng, check_agent_seed, new_agent_seed
 from .sources import AgentSource, agent_label, check_source, is_factory, label_agents
 
 #: duplicate pairs per task by default (each pair is two games).

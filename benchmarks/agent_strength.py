@@ -31,9 +31,9 @@ sys.path.insert(0, str(ROOT))
 
 import cribbage_env as ce  # noqa: E402
 from agents import make_agent  # noqa: E402
-from cribbage_env.seeding import agent_rng  # noqa: E402
 from agents.stats import wilson_interval  # noqa: E402
 from agents.tournament import game_seeds  # noqa: E402
+from cribbage_env.seeding import agent_rng  # noqa: E402
 
 
 def play(

@@ -125,10 +125,12 @@ class CribbageEnv(gym.Env):
       ``skunk_bonus=True`` ±2 for a skunk (loser under 91) and ±3 for a double skunk (under 61).
       In ``CribbageDeal-v0`` it is the sign of the deal's margin (0 for a tie); no skunks.
     - ``reward="equity"``: the change of the learner's winning chance (0..1) since its previous
-      decision, read from the board-position table (:mod:`cribbage_env.equity`): at a discard the
-      table at the current scores; in the play a play-out of the rest of the deal from the true
-      state (both hands; a cheap policy for both seats) then the table; 1 or 0 once the game is
-      over. Over a game the rewards sum to (1 for a win, 0 for a loss) minus the learner's
+      decision, estimated from the learner's own view only
+      (:func:`cribbage_env.view_chance.view_chance`): at a discard the board-position table
+      (:mod:`cribbage_env.equity`) at the current scores; in the play the mean of play-outs of
+      the rest of the deal over guesses of the opponent's hidden cards, then the table; 1 or 0
+      once the game is over. Nothing hidden (the opponent's hand, the crib) enters it, and two
+      states that look the same to the learner give the same reward and ``info``. Over a game the rewards sum to (1 for a win, 0 for a loss) minus the learner's
       chance at its first decision (``info["start_chance"]``); ``info["win_chance"]`` is the
       current estimate. It is potential-based shaping of ``win`` (it does not change which
       policy is best) with a dense, win-aligned signal near the end of the game. In
@@ -397,14 +399,15 @@ class CribbageEnv(gym.Env):
         return {"observation": obs, "action_mask": mask.copy()}
 
     def _chance_now(self) -> float:
-        """The learner's winning chance now (see Rewards: ``equity``)."""
-        from .equity import chance_now, end_value
+        """The learner's winning chance now, from its own view (see Rewards: ``equity``)."""
+        from .equity import end_value
+        from .view_chance import view_chance
 
         assert self._ep is not None
         g = self._ep.game
         if self.episode == "deal" and g.deal_no > 0 and g.winner is None:
-            return end_value(g, self.seat)
-        return chance_now(g, self.seat)
+            return end_value(g, self.seat)  # the deal is over: the scores and the next dealer
+        return view_chance(self._ep.view(self.seat))
 
     def _info(self, illegal: bool) -> dict[str, Any]:
         assert self._mask is not None  # set by _observe, which every caller runs first

@@ -15,8 +15,8 @@ from cheater_agent import CheaterAgent, rebuild
 import cribbage_env as ce
 from agents import tournament as t
 from agents.runner import run_plan
-from cribbage_env.seeding import agent_entropy, agent_rng, check_agent_seed, new_agent_seed
 from agents.tournament import make_plan, play_game
+from cribbage_env.seeding import agent_entropy, agent_rng, check_agent_seed, new_agent_seed
 
 
 def _first_view(seed: int, seat: int):
