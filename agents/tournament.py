@@ -34,6 +34,7 @@ import cribbage_env as ce
 from cribbage_env.scoring import ScoreKind
 from cribbage_env.seeding import agent_rng, check_agent_seed, new_agent_seed
 
+from .base import AgentSpecError
 from .registry import make_agent
 from .sources import AgentSource, agent_label, check_source, is_factory, label_agents
 
@@ -83,6 +84,9 @@ class GameResult:
     deals: int
     seats: tuple[SeatStats, SeatStats]
     moves: tuple[int, ...] = field(default=(), compare=True)
+    #: why the loser lost without finishing (an isolated seat crashed, hung or cheated); "" if
+    #: the game was played to the end. The scores are those when it stopped.
+    forfeit: str = ""
 
     @property
     def seat_a(self) -> int:
@@ -99,7 +103,7 @@ class GameResult:
 
     @property
     def skunk(self) -> int:
-        return ce.skunk_level(self.scores)
+        return 1 if self.forfeit else ce.skunk_level(self.scores)
 
     @property
     def key(self) -> tuple[int, int, bool]:
@@ -135,6 +139,7 @@ class Task:
     agent_seed: int = 0
     source_a: AgentSource | None = None
     source_b: AgentSource | None = None
+    isolate: float | None = None  # per-decision timeout of isolated seats (None: in-process)
 
     @property
     def start(self) -> int:
@@ -184,6 +189,7 @@ class TournamentPlan:
     block: int
     agent_seed: int = 0  # the agents' generators (cribbage_env.seeding); make_plan draws one
     sources: tuple[AgentSource, ...] = ()  # per agent label, when some agent is not a spec
+    isolate: float | None = None  # each agent in its own process, this timeout per decision
 
     @property
     def total_games(self) -> int:
@@ -210,7 +216,8 @@ class TournamentPlan:
                 if skip is not None and skip(p.index, start):
                     continue
                 chunk = tuple((i, self.seeds[i]) for i in range(start, min(start + self.block, n)))
-                yield Task(p.index, p.a, p.b, chunk, self.duplicate, self.agent_seed, sa, sb)
+                yield Task(p.index, p.a, p.b, chunk, self.duplicate, self.agent_seed, sa, sb,
+                           self.isolate)  # fmt: skip
 
     def tasks(self) -> list[Task]:
         return list(self.iter_tasks())
@@ -220,7 +227,9 @@ class TournamentPlan:
         return (min(start + self.block, len(self.seeds)) - start) * (2 if self.duplicate else 1)
 
     def params(self) -> dict:
+        extra = {} if self.isolate is None else {"isolate": self.isolate}
         return {
+            **extra,
             "agents": list(self.agents),
             "pairings": [[p.a, p.b] for p in self.pairings],
             "games": self.games,
@@ -250,12 +259,15 @@ def make_plan(
     block: int = DEFAULT_BLOCK,
     check_agents: bool = True,
     agent_seed: int | None = None,
+    isolate: float | None = None,
 ) -> TournamentPlan:
     """A round robin among ``agents`` (a head-to-head when there are two), ``games`` per pairing.
 
     Agents are spec strings, agent instances or factories (see :data:`AgentSource`).
     ``agent_seed`` seeds the agents' generators (see :mod:`cribbage_env.seeding`); ``None`` draws a
     fresh one from OS entropy (it is in :meth:`TournamentPlan.params`, so a run can be repeated).
+    ``isolate`` (seconds per decision) runs every agent in its own process (:mod:`agents.isolate`):
+    agents must then be spec strings, and they are checked there, never imported here.
 
     >>> plan = make_plan(["random", "random"], 4, seed=1)
     >>> len(plan.pairings), len(plan.seeds), plan.total_games
@@ -286,15 +298,25 @@ def make_plan(
     except ValueError as exc:
         raise TournamentError(str(exc)) from None
     labels, sources = label_agents(agents)
-    if check_agents:
+    if isolate is not None:
+        from .isolate import check_isolation
+
+        try:
+            isolate = check_isolation(agents, isolate, check_agents)
+        except AgentSpecError:
+            raise
+        except ValueError as exc:  # the timeout
+            raise TournamentError(str(exc)) from None
+    elif check_agents:
         for label, src in dict(zip(labels, sources or labels, strict=True)).items():
             check_source(label, src)
     pairs = list(itertools.combinations(range(len(labels)), 2))
     pairings = tuple(Pairing(k, labels[i], labels[j]) for k, (i, j) in enumerate(pairs))
     n_seeds = games // 2 if duplicate else games
     return TournamentPlan(
-        labels, pairings, games, seed, duplicate, Seeds(seed, n_seeds), block, agent_seed, sources
-    )
+        labels, pairings, games, seed, duplicate, Seeds(seed, n_seeds), block, agent_seed, sources,
+        isolate,
+    )  # fmt: skip
 
 
 # ------------------------------------------------------------------------------- playing
@@ -368,8 +390,16 @@ def play_game(
 
     ``agent_seed`` seeds the agents' generators (``None``: a fresh one from OS entropy).
     """
-    players = (_agent(spec0, 0), _agent(spec1, 1))
-    names = (agent_label(spec0), agent_label(spec1))
+    return _play((_agent(spec0, 0), _agent(spec1, 1)), (spec0, spec1), seed, agent_seed)[0]
+
+
+def _play(
+    players: tuple, specs: tuple, seed: int, agent_seed: int | None
+) -> tuple[ce.GameState, tuple[int, str] | None]:
+    """Play one game; an isolated seat's forfeit ends it: ``(state, (seat, reason))``."""
+    from .isolate import SeatForfeit
+
+    names = (agent_label(specs[0]), agent_label(specs[1]))
     if agent_seed is None:
         agent_seed = new_agent_seed()
     rngs = (agent_rng(agent_seed, seed, 0), agent_rng(agent_seed, seed, 1))
@@ -378,6 +408,8 @@ def play_game(
         p = g.to_act  # the player to act (the game is not over)
         try:
             action = players[p].act(g.view(p), rngs[p])
+        except SeatForfeit as exc:
+            return g, (p, f"{names[p]} (seat {p}) {exc}")
         except Exception as exc:  # the agent's bug, reported with where it happened
             raise AgentFailure(
                 f"agent {names[p]!r} (seat {p}) failed in game seed {seed}: {exc!r}"
@@ -388,24 +420,33 @@ def play_game(
             raise AgentFailure(
                 f"agent {names[p]!r} (seat {p}) in game seed {seed}: {exc}"
             ) from None
-    return g
+    return g, None
 
 
-def result_of(g: ce.GameState, pairing: int, index: int, swapped: bool) -> GameResult:
+def result_of(
+    g: ce.GameState,
+    pairing: int,
+    index: int,
+    swapped: bool,
+    forfeit: tuple[int, str] | None = None,
+) -> GameResult:
+    """The row of a finished game, or of one a seat forfeited (``(seat, reason)``)."""
     first = next(e.player for e in g.events if e.kind is ce.EventKind.DEAL)
-    if g.winner is None or first is None:
+    winner = g.winner if forfeit is None else 1 - forfeit[0]
+    if winner is None or first is None:
         raise TournamentError(f"game seed {g.seed} is not finished")
     return GameResult(
         pairing=pairing,
         index=index,
         swapped=swapped,
         seed=g.seed,
-        winner=g.winner,
+        winner=winner,
         scores=g.scores,
         first_dealer=first,
         deals=g.deal_no + 1,
         seats=_seat_stats_fast(g),
         moves=tuple(g.decisions),
+        forfeit="" if forfeit is None else forfeit[1],
     )
 
 
@@ -423,12 +464,15 @@ def play_task(task: Task, stop: object | None = None) -> list[GameResult]:
         for swapped in (False, True) if task.duplicate else (False,):
             if stop is not None and stop.is_set():  # type: ignore[attr-defined]
                 raise TaskStopped
-            g = (
-                play_game(b, a, seed, task.agent_seed)
-                if swapped
-                else play_game(a, b, seed, task.agent_seed)
-            )
-            out.append(result_of(g, task.pairing, index, swapped))
+            specs = (b, a) if swapped else (a, b)
+            if task.isolate is None:
+                players = (_agent(specs[0], 0), _agent(specs[1], 1))
+            else:
+                from .isolate import isolated_seat
+
+                players = tuple(isolated_seat(str(s), i, task.isolate) for i, s in enumerate(specs))
+            g, forfeit = _play(players, specs, seed, task.agent_seed)
+            out.append(result_of(g, task.pairing, index, swapped, forfeit))
     return out
 
 
@@ -452,4 +496,5 @@ def result_from_dict(d: dict) -> GameResult:
         deals=int(d["deals"]),
         seats=seats,  # type: ignore[arg-type]
         moves=tuple(int(m) for m in d.get("moves", ())),
+        forfeit=str(d.get("forfeit", "")),
     )

@@ -88,6 +88,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_false",
         help="play each seed once (seat 0 = first-listed agent) instead of twice with seats swapped",
     )
+    argtypes.add_isolate_arguments(p)
     _add_output_arguments(p)
 
 
@@ -157,10 +158,12 @@ def _usage(msg: str) -> int:
 def _usage_problem(args: argparse.Namespace) -> str | None:
     if args.resume is not None:
         given = [f for f in ("games", "seed", "agent_seed") if getattr(args, f) is not None]
-        if args.agents or given or args.records is not None or not args.duplicate:
+        if args.agents or given or args.records is not None or not args.duplicate or args.isolate:
             return "--resume RUN continues a saved run with its own agents, games and seeds: give none of them"
     elif len(args.agents) < 2:
         return "name at least two agents (two for a head-to-head, three or more for a round robin)"
+    if args.decision_timeout is not None and not args.isolate:
+        return "--decision-timeout S is the time of an isolated agent: give --isolate too"
     if args.address and args.backend != "ray":
         return "--address joins a Ray cluster: use it with --backend ray"
     if args.record_every is not None and args.records is None:
@@ -196,7 +199,7 @@ def _start(
     return run_tournament(
         args.agents, 1000 if args.games is None else args.games, args.seed or 0,
         agent_seed=args.agent_seed, duplicate=args.duplicate, block=args.block,
-        check_agents=False, **common,
+        check_agents=False, isolate=argtypes.isolation(args), **common,
     )  # type: ignore[arg-type]  # fmt: skip
 
 
@@ -208,7 +211,8 @@ def run(args: argparse.Namespace) -> int:
     if args.resume is None:
         try:  # bad agents or sizes are usage errors, found before anything is opened or written
             plan = make_plan(args.agents, 1000 if args.games is None else args.games, args.seed or 0,
-                             duplicate=args.duplicate, block=args.block, agent_seed=0)  # fmt: skip
+                             duplicate=args.duplicate, block=args.block, agent_seed=0,
+                             isolate=argtypes.isolation(args))  # fmt: skip
         except (AgentSpecError, TournamentError) as exc:
             return _usage(str(exc))
     if args.plot is not None:
