@@ -31,6 +31,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Sequence
+
 import numpy as np
 
 from cribbage_env.views import PlayerView, view_to_data
@@ -59,7 +60,9 @@ def check_timeout(value: object) -> float:
         raise ValueError(f"the decision timeout is a number of seconds, got {value!r}")
     t = float(value)
     if not 0.0 < t <= MAX_TIMEOUT:
-        raise ValueError(f"the decision timeout must be > 0 and <= {MAX_TIMEOUT:g} s, got {value!r}")
+        raise ValueError(
+            f"the decision timeout must be > 0 and <= {MAX_TIMEOUT:g} s, got {value!r}"
+        )
     return t
 
 
@@ -233,4 +236,3 @@ def close_all() -> None:
     for s in list(_SEATS.values()):
         s.close()
     _SEATS.clear()
-

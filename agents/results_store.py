@@ -70,8 +70,12 @@ CREATE TABLE IF NOT EXISTS runs (
 );
 CREATE TABLE IF NOT EXISTS games (
     run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-    {", ".join(f"{c} {_GAME_EXTRA.get(c) or ('TEXT' if c == 'moves' else 'INTEGER') + ' NOT NULL'}"
-               for c in _GAME_COLUMNS)},
+    {
+    ", ".join(
+        f"{c} {_GAME_EXTRA.get(c) or ('TEXT' if c == 'moves' else 'INTEGER') + ' NOT NULL'}"
+        for c in _GAME_COLUMNS
+    )
+},
     PRIMARY KEY (run_id, pairing, idx, swapped)
 );
 """

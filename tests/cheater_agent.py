@@ -226,7 +226,9 @@ def score_hand_pair(cards, starter: int) -> int:
 
     trio = [*cards, starter]
     pts = sum(2 for i in range(3) for j in range(i + 1, 3) if RANK[trio[i]] == RANK[trio[j]])
-    pts += sum(2 for i in range(3) for j in range(i + 1, 3) if VALUE[trio[i]] + VALUE[trio[j]] == 15)
+    pts += sum(
+        2 for i in range(3) for j in range(i + 1, 3) if VALUE[trio[i]] + VALUE[trio[j]] == 15
+    )
     pts += 2 if sum(VALUE[c] for c in trio) == 15 else 0
     return pts
 

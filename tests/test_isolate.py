@@ -173,3 +173,45 @@ def test_bench_cli_isolate(tmp_path, capsys) -> None:
             code = exc.code
         err = capsys.readouterr().err
         assert code == 2 and what in err and "Traceback" not in err, err
+
+
+# ------------------------------------------------------------------------ cribbage play --isolate
+
+
+def _watch(agents, isolate):
+    from ui.controller import TableController
+
+    ctl = TableController(5, mode="watch", agents=agents, agent_seed=9, isolate=isolate,
+                          interactive_cuts=False)  # fmt: skip
+    steps = 0
+    while ctl.step_computer() and steps < 2000:
+        steps += 1
+    return ctl
+
+
+def test_play_with_an_isolated_opponent_plays_the_same_game() -> None:
+    iso = _watch(("cheater_agent:Chatty", "expectimax"), 10.0)
+    inproc = _watch(("cheater_agent:Chatty", "expectimax"), None)
+    assert iso.game.is_over and iso.forfeit is None
+    assert iso.decisions == inproc.decisions
+
+
+def test_play_an_isolated_opponent_that_fails_forfeits_the_game() -> None:
+    ctl = _watch(("random", "cheater_agent:Crasher"), 5.0)
+    assert not ctl.game.is_over
+    assert ctl.forfeit is not None and ctl.forfeit[0] == 1 and "crashed" in ctl.forfeit[1]
+    assert not ctl.computer_should_move
+
+
+def test_play_cli_isolate_checks_the_opponent_in_its_worker(capsys) -> None:
+    from ui.cli import build_parser
+    from ui.cmd_play import _check
+
+    args = build_parser().parse_args(["play", "--opponent", "no_such_module_xyz:Bot", "--isolate"])
+    assert _check(args) == 2
+    err = capsys.readouterr().err
+    assert "cannot build agent" in err and "Traceback" not in err
+    args = build_parser().parse_args(["play", "--opponent", "random", "--decision-timeout", "2"])
+    assert _check(args) == 2 and "--isolate" in capsys.readouterr().err
+    args = build_parser().parse_args(["play", "--opponent", "cheater_agent:Chatty", "--isolate"])
+    assert _check(args)[1] == "cheater_agent:Chatty"

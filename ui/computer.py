@@ -19,6 +19,18 @@ from .selection import CUT_SPREAD
 class ComputerMixin:
     """The agents' side of the table."""
 
+    #: (seat, reason) once an isolated computer crashed, hung or answered illegally: it lost.
+    forfeit: tuple[int, str] | None = None
+
+    def forfeit_game(self, reason: str) -> None:
+        """The computer to act loses the game (an isolated seat failed): no more moves."""
+        p = self.to_act  # type: ignore[attr-defined]
+        if p is None or self.forfeit is not None:
+            return
+        self.forfeit = (p, reason)
+        name = self.name(p)  # type: ignore[attr-defined]
+        self.notice(self.tr("{name} forfeits the game: {error}", name=name, error=reason))  # type: ignore[attr-defined]
+
     def _rng(self, stream: int) -> np.random.Generator:
         """Agent randomness: a function of the agent seed, the game, the stream and the decision
         index, so undo/redo and restart replay the computer's choices exactly. It is a one-way
@@ -54,7 +66,7 @@ class ComputerMixin:
     @property
     def computer_should_move(self) -> bool:
         """The computer's turn and nothing on screen (the show) to wait for."""
-        return self.computer_to_act and not self.show_running
+        return self.computer_to_act and not self.show_running and self.forfeit is None
 
     def computer_ticket(self) -> int:
         """Identifies the state a computer move was computed for (stale after undo etc.)."""
@@ -70,8 +82,16 @@ class ComputerMixin:
         return True
 
     def step_computer(self) -> bool:
-        """Compute and apply one computer move now (tests, autoplay)."""
-        if not self.computer_to_act:
+        """Compute and apply one computer move now (tests, autoplay); an isolated seat that
+        fails forfeits the game."""
+        from agents.isolate import SeatForfeit
+
+        if not self.computer_to_act or self.forfeit is not None:
             return False
-        self._decide(self.computer_action())
+        try:
+            action = self.computer_action()
+        except SeatForfeit as exc:
+            self.forfeit_game(str(exc))
+            return False
+        self._decide(action)
         return True
