@@ -465,6 +465,7 @@ def play_task(task: Task, stop: object | None = None) -> list[GameResult]:
             if stop is not None and stop.is_set():  # type: ignore[attr-defined]
                 raise TaskStopped
             specs = (b, a) if swapped else (a, b)
+            players: tuple
             if task.isolate is None:
                 players = (_agent(specs[0], 0), _agent(specs[1], 1))
             else:
