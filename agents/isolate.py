@@ -4,13 +4,15 @@ An agent run in the engine's process is trusted code: it can walk the call stack
 collector to the true :class:`~cribbage_env.engine.GameState` (the opponent's hand, the deck).
 An :class:`IsolatedSeat` runs the agent named by a spec in a persistent worker process
 (:mod:`agents.seat_worker`, a fresh interpreter started with its spec only). Each decision sends
-the seat's :class:`~cribbage_env.views.PlayerView` and its generator's state as one JSON line and
-reads back an action and the generator's new state, so an honest agent makes exactly the
-decisions it makes in-process (same seeds, same games).
+the seat's :class:`~cribbage_env.views.PlayerView` as one JSON line (and its generator's state,
+the first time a generator is used) and reads back an action; the worker keeps drawing from that
+generator for the next decisions with the same one (a game's), so an honest agent makes exactly
+the decisions it makes in-process (same seeds, same games). The caller's generator object is
+not advanced: the worker's copy is the stream.
 
 Nothing that comes back is trusted: the answer is read with a size limit and a per-decision
 timeout, parsed as plain JSON (never pickle) and checked: the action must be one of the view's
-legal actions, the state four integers in range. A crash, a hang past the timeout, an exception
+legal actions. A crash, a hang past the timeout, an exception
 in the agent or an illegal or malformed answer raises :class:`SeatForfeit`; the tournament
 records the game as lost by that seat with the reason, kills the worker and starts a new one
 for the next game. The worker dies with its parent (end of input, and ``PR_SET_PDEATHSIG``).
@@ -37,7 +39,7 @@ import numpy as np
 from cribbage_env.views import PlayerView, view_to_data
 
 from .base import AgentSpecError
-from .seat_worker import rng_state, set_rng_state
+from .seat_worker import rng_state
 
 #: Seconds an isolated agent may think per decision by default.
 DEFAULT_TIMEOUT = 10.0
@@ -47,7 +49,6 @@ MAX_TIMEOUT = 3600.0
 START_TIMEOUT = 60.0
 #: Longest answer line read from a worker.
 MAX_ANSWER = 4096
-_U128 = 1 << 128
 
 
 class SeatForfeit(RuntimeError):
@@ -80,6 +81,7 @@ class IsolatedSeat:
         self.name = spec
         self._proc: subprocess.Popen | None = None
         self._buf = b""
+        self._rng: np.random.Generator | None = None  # the generator the worker holds a copy of
 
     # ----------------------------------------------------------------------- process
     def start(self) -> str:
@@ -101,7 +103,7 @@ class IsolatedSeat:
 
     def close(self) -> None:
         """Kill the worker (a new one starts at the next decision)."""
-        proc, self._proc = self._proc, None
+        proc, self._proc, self._rng = self._proc, None, None
         if proc is None:
             return
         try:
@@ -161,7 +163,8 @@ class IsolatedSeat:
             raise SeatForfeit(f"could not start: {exc}") from None
         proc = self._proc
         assert proc is not None and proc.stdin is not None
-        request = {"v": view_to_data(view), "s": rng_state(rng)}
+        request = {"v": view_to_data(view), "s": None if rng is self._rng else rng_state(rng)}
+        self._rng = rng
         try:
             proc.stdin.write(json.dumps(request, separators=(",", ":")).encode() + b"\n")
             proc.stdin.flush()
@@ -170,21 +173,9 @@ class IsolatedSeat:
         msg = self._read(self.timeout, "deciding")
         if "e" in msg:
             raise self._fail(f"raised {str(msg['e'])[:300]}")
-        action, state = msg.get("a"), msg.get("s")
+        action = msg.get("a")
         if type(action) is not int or action not in view.legal_actions:
             raise self._fail(f"chose an illegal action {str(action)[:40]} in {view.phase.value}")
-        if not (
-            isinstance(state, list)
-            and len(state) == 4
-            and all(type(x) is int for x in state)
-            and 0 <= state[0] < _U128
-            and 0 < state[1] < _U128
-            and state[1] % 2 == 1
-            and state[2] in (0, 1)
-            and 0 <= state[3] < 1 << 32
-        ):
-            raise self._fail("sent a malformed generator state")
-        set_rng_state(rng, state)
         return action
 
 

@@ -7,9 +7,9 @@ input and output, one JSON line each way:
 - it first says ``{"ok": NAME}`` (or ``{"e": WHY}`` when the spec does not build, then exits);
 - each request is ``{"v": VIEW, "s": RNG}``: the seat's view as
   :func:`cribbage_env.views.view_to_data` wrote it and its generator's PCG64 state
-  ``[state, inc, has_uint32, uinteger]``; the answer is ``{"a": ACTION, "s": RNG}`` (the state
-  after the decision, so the next decision continues the same stream) or ``{"e": WHY}`` when the
-  agent raised.
+  ``[state, inc, has_uint32, uinteger]``, or ``null`` for "the generator of the previous
+  decision, as you left it" (the rest of a game: one seat, one generator); the answer is
+  ``{"a": ACTION}`` or ``{"e": WHY}`` when the agent raised.
 
 That is all the process ever receives: no game state, no seed, no other seat. The protocol uses
 private copies of the two descriptors; the agent's own ``print`` and ``input`` go to standard
@@ -24,6 +24,8 @@ import sys
 from typing import Any
 
 import numpy as np
+
+from cribbage_env.views import view_from_data
 
 
 def _set_parent_death_signal() -> None:
@@ -53,17 +55,16 @@ def set_rng_state(rng: np.random.Generator, s: list[int]) -> None:
 
 
 def _answer(agent: Any, msg: dict, rng: np.random.Generator) -> dict:
-    from cribbage_env.views import view_from_data
-
     view = view_from_data(msg["v"])
-    set_rng_state(rng, msg["s"])
+    if msg["s"] is not None:
+        set_rng_state(rng, msg["s"])
     try:
         action = agent.act(view, rng)
     except Exception as exc:  # the agent's bug: its seat loses the game, the run goes on
         return {"e": f"{type(exc).__name__}: {exc}"[:500]}
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
         return {"e": f"act() returned {type(action).__name__}, not an action id"}
-    return {"a": int(action), "s": rng_state(rng)}
+    return {"a": int(action)}
 
 
 def main(argv: list[str]) -> int:

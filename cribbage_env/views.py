@@ -7,6 +7,7 @@ hand, the crib before the show, the deck order, the seed) can be reached through
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, cast
 
 from .cards import cards_str
@@ -149,5 +150,10 @@ def view_from_data(data: list) -> PlayerView:
         discards=tuple(discards), opponent_discarded=opp_discarded, starter=starter, count=count,
         sequence=tuple(sequence), played=tuple((p, c) for p, c in played),
         go_said=(go_said[0], go_said[1]), goes=tuple((p, c) for p, c in goes),
-        opponent_cards_left=opp_left, winner=winner, rules=Rules(*rules),
+        opponent_cards_left=opp_left, winner=winner, rules=_rules(*rules),
     )  # fmt: skip
+
+
+@lru_cache(maxsize=16)
+def _rules(target: int, skunk: int, double_skunk: int) -> Rules:
+    return Rules(target, skunk, double_skunk)
