@@ -162,6 +162,13 @@ def test_bench_cli_isolate(tmp_path, capsys) -> None:
                  "--backend", "serial", "--db", db, "--json"])  # fmt: skip
     out, _ = capsys.readouterr()
     assert code == 0 and json.loads(out)["pairings"][0]["forfeits"] == [2, 0]
+    csv_path = tmp_path / "games.csv"
+    assert main(["results", "1", "--per-game", "--csv", str(csv_path), "--db", db]) == 0
+    text = csv_path.read_text()
+    assert "forfeit" in text.splitlines()[0] and text.count("raised ValueError: out of ideas") == 2
+    code = main(["bench", "cheater_agent:Raiser", "random", "--games", "2", "--isolate",
+                 "--backend", "serial", "--db", db])  # fmt: skip
+    assert code == 0 and "forfeits (an isolated agent" in capsys.readouterr().out
     for args, what in (
         (["random", "random", "--decision-timeout", "3"], "give --isolate"),
         (["random", "random", "--isolate", "--decision-timeout", "0"], "timeout"),
