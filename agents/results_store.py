@@ -36,14 +36,14 @@ APP_ID = 0x43524942  # "CRIB": marks our files (PRAGMA application_id)
 STALE_S = 600.0
 #: columns added after schema 1 (added in place when missing: old files keep working).
 _RUN_EXTRA = {"pid": "INTEGER", "host": "TEXT", "heartbeat": "REAL", "proc": "TEXT"}
+_GAME_EXTRA = {"forfeit": "TEXT NOT NULL DEFAULT ''"}  # why a seat lost without finishing
+_GAME_TYPE = {"moves": "TEXT NOT NULL"}
 
 _GAME_COLUMNS = (
     ["pairing", "idx", "swapped", "seed", "winner", "score0", "score1", "first_dealer", "deals"]
     + [f"s{s}_{f}" for s in (0, 1) for f in SEAT_FIELDS]
     + ["moves", "forfeit"]
 )
-#: games columns added after schema 1 was first written: (name, declaration) for ALTER TABLE.
-_GAME_EXTRA = {"forfeit": "TEXT NOT NULL DEFAULT ''"}
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -70,12 +70,7 @@ CREATE TABLE IF NOT EXISTS runs (
 );
 CREATE TABLE IF NOT EXISTS games (
     run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-    {
-    ", ".join(
-        f"{c} {_GAME_EXTRA.get(c) or ('TEXT' if c == 'moves' else 'INTEGER') + ' NOT NULL'}"
-        for c in _GAME_COLUMNS
-    )
-},
+    {", ".join(f"{c} {_GAME_EXTRA.get(c) or _GAME_TYPE.get(c, 'INTEGER NOT NULL')}" for c in _GAME_COLUMNS)},
     PRIMARY KEY (run_id, pairing, idx, swapped)
 );
 """

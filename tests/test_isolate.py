@@ -222,3 +222,15 @@ def test_play_cli_isolate_checks_the_opponent_in_its_worker(capsys) -> None:
     assert _check(args) == 2 and "--isolate" in capsys.readouterr().err
     args = build_parser().parse_args(["play", "--opponent", "cheater_agent:Chatty", "--isolate"])
     assert _check(args)[1] == "cheater_agent:Chatty"
+
+
+def test_a_results_database_from_before_forfeits_gains_the_column(tmp_path) -> None:
+    import sqlite3
+
+    db = tmp_path / "old.sqlite"
+    out = run_tournament(["random", "random:"], 2, seed=1, agent_seed=1, backend="serial", store=db)
+    with sqlite3.connect(db) as con:
+        con.execute("ALTER TABLE games DROP COLUMN forfeit")  # as the file was before
+    with ResultsStore(db) as store:
+        games = store.games(out.run_id)  # type: ignore[arg-type]
+    assert len(games) == 2 and all(g.forfeit == "" for g in games)
