@@ -192,6 +192,11 @@ def isolated_seat(spec: str, seat: int, timeout: float) -> IsolatedSeat:
     return s
 
 
+def isolated_players(specs: tuple, timeout: float) -> tuple[IsolatedSeat, IsolatedSeat]:
+    """The isolated seats 0 and 1 of a game between ``specs`` (spec strings)."""
+    return (isolated_seat(str(specs[0]), 0, timeout), isolated_seat(str(specs[1]), 1, timeout))
+
+
 def check_isolation(agents: Sequence[object], timeout: object, check: bool = True) -> float:
     """The timeout of isolated seats for ``agents`` (ValueError when it is not usable); every
     agent must be a spec string, and with ``check`` each builds in a worker (AgentSpecError)."""

@@ -35,6 +35,7 @@ from cribbage_env.scoring import ScoreKind
 from cribbage_env.seeding import agent_rng, check_agent_seed, new_agent_seed
 
 from .base import AgentSpecError
+from .isolate import SeatForfeit, check_isolation, isolated_players
 from .registry import make_agent
 from .sources import AgentSource, agent_label, check_source, is_factory, label_agents
 
@@ -299,14 +300,10 @@ def make_plan(
         raise TournamentError(str(exc)) from None
     labels, sources = label_agents(agents)
     if isolate is not None:
-        from .isolate import check_isolation
-
         try:
             isolate = check_isolation(agents, isolate, check_agents)
-        except AgentSpecError:
-            raise
-        except ValueError as exc:  # the timeout
-            raise TournamentError(str(exc)) from None
+        except ValueError as exc:  # a bad timeout (a bad agent stays an AgentSpecError)
+            raise exc if isinstance(exc, AgentSpecError) else TournamentError(str(exc)) from None
     elif check_agents:
         for label, src in dict(zip(labels, sources or labels, strict=True)).items():
             check_source(label, src)
@@ -397,8 +394,6 @@ def _play(
     players: tuple, specs: tuple, seed: int, agent_seed: int | None
 ) -> tuple[ce.GameState, tuple[int, str] | None]:
     """Play one game; an isolated seat's forfeit ends it: ``(state, (seat, reason))``."""
-    from .isolate import SeatForfeit
-
     names = (agent_label(specs[0]), agent_label(specs[1]))
     if agent_seed is None:
         agent_seed = new_agent_seed()
@@ -424,11 +419,7 @@ def _play(
 
 
 def result_of(
-    g: ce.GameState,
-    pairing: int,
-    index: int,
-    swapped: bool,
-    forfeit: tuple[int, str] | None = None,
+    g: ce.GameState, pairing: int, index: int, swapped: bool, forfeit: tuple[int, str] | None = None
 ) -> GameResult:
     """The row of a finished game, or of one a seat forfeited (``(seat, reason)``)."""
     first = next(e.player for e in g.events if e.kind is ce.EventKind.DEAL)
@@ -465,13 +456,11 @@ def play_task(task: Task, stop: object | None = None) -> list[GameResult]:
             if stop is not None and stop.is_set():  # type: ignore[attr-defined]
                 raise TaskStopped
             specs = (b, a) if swapped else (a, b)
-            players: tuple
-            if task.isolate is None:
-                players = (_agent(specs[0], 0), _agent(specs[1], 1))
-            else:
-                from .isolate import isolated_seat
-
-                players = tuple(isolated_seat(str(s), i, task.isolate) for i, s in enumerate(specs))
+            players = (
+                (_agent(specs[0], 0), _agent(specs[1], 1))
+                if task.isolate is None
+                else isolated_players(specs, task.isolate)
+            )
             g, forfeit = _play(players, specs, seed, task.agent_seed)
             out.append(result_of(g, task.pairing, index, swapped, forfeit))
     return out
