@@ -165,9 +165,10 @@ class IsolatedSeat:
         assert proc is not None and proc.stdin is not None
         request = {"v": view_to_data(view), "s": None if rng is self._rng else rng_state(rng)}
         self._rng = rng
+        data = json.dumps(request, separators=(",", ":")).encode() + b"\n"
         try:
-            proc.stdin.write(json.dumps(request, separators=(",", ":")).encode() + b"\n")
-            proc.stdin.flush()
+            while data:
+                data = data[os.write(proc.stdin.fileno(), data) :]
         except OSError:
             raise self._fail("crashed (its input is closed)") from None
         msg = self._read(self.timeout, "deciding")

@@ -70,15 +70,16 @@ def _answer(agent: Any, msg: dict, rng: np.random.Generator) -> dict:
 def main(argv: list[str]) -> int:
     _set_parent_death_signal()
     proto_in = os.fdopen(os.dup(0), "rb")
-    proto_out = os.fdopen(os.dup(1), "wb")
+    proto_out = os.dup(1)
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.dup2(2, 1)  # the agent's prints must not corrupt the protocol
     sys.stdout = sys.stderr
 
     def reply(obj: dict) -> None:
-        proto_out.write(json.dumps(obj, separators=(",", ":")).encode() + b"\n")
-        proto_out.flush()
+        data = json.dumps(obj, separators=(",", ":")).encode() + b"\n"
+        while data:  # one write for an answer (a pipe takes 64 KiB at once)
+            data = data[os.write(proto_out, data) :]
 
     try:
         from .registry import make_agent
