@@ -36,6 +36,7 @@ from cribbage_env.seeding import agent_rng, check_agent_seed, new_agent_seed
 
 from .base import AgentSpecError
 from .isolate import SeatForfeit, check_isolation, isolated_players
+from .limits import LIMITS
 from .registry import make_agent
 from .sources import AgentSource, agent_label, check_source, is_factory, label_agents
 
@@ -114,7 +115,7 @@ class GameResult:
 # ------------------------------------------------------------------------------- plan
 
 #: most games one run may plan (all pairings together): split bigger studies into several runs.
-MAX_GAMES = 10_000_000
+MAX_GAMES = LIMITS["games"]
 
 
 @dataclass(frozen=True)

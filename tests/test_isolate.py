@@ -99,7 +99,8 @@ def test_an_isolated_run_resumes_isolated(tmp_path) -> None:
         store=db, isolate=10.0, block=2, on_block=once,
     )  # fmt: skip
     assert first.status == "interrupted" and first.games_played == 4
-    rest = resume_tournament(first.run_id, db, backend="serial")  # type: ignore[arg-type]
+    agents = ["cheater_agent:FrameSpy", "random"]  # an import path is named again (agents.trust)
+    rest = resume_tournament(first.run_id, db, backend="serial", agents=agents)  # type: ignore[arg-type]
     assert rest.status == "complete" and rest.games_played == 4  # the spy stayed isolated
     assert rest.plan.isolate == 10.0
 
