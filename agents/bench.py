@@ -174,15 +174,18 @@ def run_tournament(
     prior: float = 1.0,
     check_agents: bool = True,
     rules: ce.Rules | str = ce.STANDARD,
+    isolate: float | None = None,
 ) -> TournamentRun:
     """Plan and play a tournament (see the module doc); ``store`` is a results database (path or
     open :class:`ResultsStore`) or None to keep nothing. ``on_block`` sees every saved block
     (return False to stop). Bad parameters raise :class:`TournamentError` (or AgentSpecError),
     an unusable store :class:`ResultsStoreError`, an unavailable backend ``BackendError`` —
     all before any game is played; what happens during the run is in the returned status.
+    ``isolate`` (seconds per decision, e.g. :data:`agents.isolate.DEFAULT_TIMEOUT`) runs each
+    agent in its own process (see :mod:`agents.isolate`): for agents you do not trust.
     """
     plan = make_plan(agents, games, seed, duplicate=duplicate, block=block, agent_seed=agent_seed,
-                     check_agents=check_agents, rules=rules)  # fmt: skip
+                     check_agents=check_agents, rules=rules, isolate=isolate)  # fmt: skip
     db, owned = _open(store)
     try:
         return _drive(plan, db, None, backend, workers, address, progress, on_block, keep_results,
@@ -256,6 +259,7 @@ def _resume_plan(db: ResultsStore, run_id: int, agents: Sequence[AgentSource] | 
             agents if agents is not None else params["agents"], params["games"], params["seed"],
             duplicate=params["duplicate"], block=params["block"], agent_seed=params["agent_seed"],
             rules=ce.Rules.from_json(params.get("rules", {})),
+            isolate=params.get("isolate"),
         )  # fmt: skip
     except (KeyError, TypeError, ce.RulesError) as exc:
         raise ResultsStoreError(

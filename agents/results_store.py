@@ -37,11 +37,13 @@ APP_ID = 0x43524942  # "CRIB": marks our files (PRAGMA application_id)
 STALE_S = 600.0
 #: columns added after schema 1 (added in place when missing: old files keep working).
 _RUN_EXTRA = {"pid": "INTEGER", "host": "TEXT", "heartbeat": "REAL", "proc": "TEXT"}
+_GAME_EXTRA = {"forfeit": "TEXT NOT NULL DEFAULT ''"}  # why a seat lost without finishing
+_GAME_TYPE = {"moves": "TEXT NOT NULL"}
 
 _GAME_COLUMNS = (
     ["pairing", "idx", "swapped", "seed", "winner", "score0", "score1", "first_dealer", "deals"]
     + [f"s{s}_{f}" for s in (0, 1) for f in SEAT_FIELDS]
-    + ["moves"]
+    + ["moves", "forfeit"]
 )
 
 _SCHEMA = f"""
@@ -69,7 +71,7 @@ CREATE TABLE IF NOT EXISTS runs (
 );
 CREATE TABLE IF NOT EXISTS games (
     run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-    {", ".join(f"{c} {'TEXT' if c == 'moves' else 'INTEGER'} NOT NULL" for c in _GAME_COLUMNS)},
+    {", ".join(f"{c} {_GAME_EXTRA.get(c) or _GAME_TYPE.get(c, 'INTEGER NOT NULL')}" for c in _GAME_COLUMNS)},
     PRIMARY KEY (run_id, pairing, idx, swapped)
 );
 """
@@ -198,12 +200,14 @@ class ResultsStore:
                 f"results database {self.path} is damaged ({check}); choose another file with --db"
             )
         have = {r[1] for r in db.execute("PRAGMA table_info(runs)")}
-        missing = [(c, t) for c, t in _RUN_EXTRA.items() if c not in have]
+        missing = [("runs", c, t) for c, t in _RUN_EXTRA.items() if c not in have]
+        have = {r[1] for r in db.execute("PRAGMA table_info(games)")}
+        missing += [("games", c, t) for c, t in _GAME_EXTRA.items() if c not in have]
         if missing:
             try:
                 with db:
-                    for col, kind in missing:
-                        db.execute(f"ALTER TABLE runs ADD COLUMN {col} {kind}")
+                    for table, col, kind in missing:
+                        db.execute(f"ALTER TABLE {table} ADD COLUMN {col} {kind}")
             except sqlite3.OperationalError as exc:
                 if "readonly" not in str(exc):
                     raise
@@ -473,6 +477,7 @@ def game_row(g: GameResult) -> tuple:
         g.deals,
         *seat_vals,
         " ".join(map(str, g.moves)),
+        g.forfeit,
     )
 
 
@@ -489,4 +494,5 @@ def game_from_row(r: dict) -> GameResult:
         deals=int(r["deals"]),
         seats=seats,  # type: ignore[arg-type]
         moves=tuple(int(m) for m in str(r["moves"]).split()),
+        forfeit=str(r["forfeit"]),
     )

@@ -35,6 +35,7 @@ from cribbage_env.equity import (
     table_or_points,
     win_probability,
 )
+from cribbage_env.view_chance import play_chance
 from cribbage_env.views import PlayerView
 
 from .expert import _deal_play_outs
@@ -130,11 +131,11 @@ def _values(view: PlayerView, scores, winner) -> tuple[np.ndarray, np.ndarray]:
     return chance, margin.astype(np.float64)
 
 
-def _guessed_states(view: PlayerView, rng: np.random.Generator, samples: int) -> np.ndarray:
-    """Simulator states equal to the real one wherever ``view`` sees, the hidden cards guessed
-    by the opponent model (uniformly when it has nothing to model)."""
-    from cribbage_env.fastsim import states_from_view
-
+def _guesses(
+    view: PlayerView, rng: np.random.Generator, samples: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The opponent's hidden cards guessed by the opponent model (uniformly when it has nothing
+    to model): unplayed cards ``(G, k)`` and crib cards ``(G, 2)``."""
     guesses = sample_modelled_arrays(view, rng, samples, TAU)
     if guesses is None:
         pairs = sample_guesses(view, rng, samples)
@@ -143,7 +144,15 @@ def _guessed_states(view: PlayerView, rng: np.random.Generator, samples: int) ->
             np.array([h for h, _ in pairs], dtype=np.int64).reshape(len(pairs), k),
             np.array([d for _, d in pairs], dtype=np.int64),
         )
-    return states_from_view(view, *guesses)
+    return guesses
+
+
+def _guessed_states(view: PlayerView, rng: np.random.Generator, samples: int) -> np.ndarray:
+    """Simulator states equal to the real one wherever ``view`` sees, the hidden cards guessed
+    (:func:`_guesses`)."""
+    from cribbage_env.fastsim import states_from_view
+
+    return states_from_view(view, *_guesses(view, rng, samples))
 
 
 def play_values(
@@ -191,10 +200,7 @@ def seat_chance(
     if not table_or_points(view.rules):
         return None
     if view.phase is Phase.PLAY:
-        from cribbage_env.fastsim import play_out
-
-        out = play_out(_guessed_states(view, rng, samples), ROLLOUT)
-        return float(_values(view, out.scores, out.winner)[0].mean())
+        return play_chance(view, *_guesses(view, rng, samples), ROLLOUT)
     if view.phase is Phase.DISCARD and not view.discards:
         splits = analyze_discards(view.hand, dealer=view.is_dealer)[:DEFAULT_CANDIDATES]
         actions = [discard_action(*o.discard) for o in splits]

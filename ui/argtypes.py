@@ -124,6 +124,44 @@ def output_folder_problem(path: Path | None) -> str | None:
     return None
 
 
+def decision_timeout(text: str) -> float:
+    """``--decision-timeout``: seconds, > 0 and at most an hour."""
+    from agents.isolate import check_timeout
+
+    try:
+        return check_timeout(float(text))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_isolate_arguments(p: argparse.ArgumentParser) -> None:
+    """``--isolate`` and ``--decision-timeout`` (bench and play)."""
+    from agents.isolate import DEFAULT_TIMEOUT
+
+    p.add_argument(
+        "--isolate",
+        action="store_true",
+        help="run each agent in its own process that sees only its view (for bots you do not "
+        "trust); a crash, hang or illegal move loses that game, with the reason recorded",
+    )
+    p.add_argument(
+        "--decision-timeout",
+        type=decision_timeout,
+        default=None,
+        metavar="S",
+        help=f"with --isolate: seconds an agent may think per decision (default {DEFAULT_TIMEOUT:g})",
+    )
+
+
+def isolation(args: argparse.Namespace) -> float | None:
+    """The per-decision timeout of isolated seats, or None (agents run in-process)."""
+    from agents.isolate import DEFAULT_TIMEOUT
+
+    if not args.isolate:
+        return None
+    return DEFAULT_TIMEOUT if args.decision_timeout is None else args.decision_timeout
+
+
 #: Folders of the system's devices and processes: no output file of ours goes there.
 _SYSTEM_FOLDERS = (Path("/dev"), Path("/proc"), Path("/sys"))
 

@@ -79,6 +79,13 @@ def format_summary(summary: dict) -> str:
             f"{p['match_points'][0]:>5}-{p['match_points'][1]:<5} {_pct(p['first_dealer_win_rate']):>7} "
             f"{_num(p['mean_deals'], '{:.1f}'):>5}"
         )
+    for p in summary["pairings"]:
+        if p.get("forfeits"):
+            a, b = p["agents"]
+            lines.append(
+                f"forfeits (an isolated agent crashed, hung or answered illegally): "
+                f"{a} {p['forfeits'][0]}, {b} {p['forfeits'][1]}"
+            )
     lines.append("")
     lines.append("points per deal by role (pegging includes go, last card and his heels)")
     lines.append(

@@ -85,6 +85,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         action="store_false",
         help="play each seed once (seat 0 = first-listed agent) instead of twice with seats swapped",
     )
+    argtypes.add_isolate_arguments(p)
     _add_output_arguments(p)
 
 
@@ -163,15 +164,18 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
         given = [
             f for f in ("games", "seed", "agent_seed", "rules") if getattr(args, f) is not None
         ]
-        if given or args.records is not None or not args.duplicate:
+        if given or args.records is not None or not args.duplicate or args.isolate:
             return (
-                "--resume RUN continues a saved run with its own games and seeds: give none of them"
+                "--resume RUN continues a saved run with its own games, seeds and isolation: "
+                "give none of them"
             )
     elif len(args.agents) < 2:
         return "name at least two agents (two for a head-to-head, three or more for a round robin)"
     problem = argtypes.backend_problem(args)
     if problem:
         return problem
+    if args.decision_timeout is not None and not args.isolate:
+        return "--decision-timeout S is the time of an isolated agent: give --isolate too"
     if args.record_every is not None and args.records is None:
         return "--record-every K says which games --records DIR keeps: give --records too"
     problem = argtypes.output_folder_problem(args.plot)  # outputs checked before games are played
@@ -211,7 +215,8 @@ def _start(
     return run_tournament(
         args.agents, 1000 if args.games is None else args.games, args.seed or 0,
         agent_seed=args.agent_seed, duplicate=args.duplicate, block=args.block,
-        check_agents=False, rules=args.rules or STANDARD, **common,
+        check_agents=False, rules=args.rules or STANDARD, isolate=argtypes.isolation(args),
+        **common,
     )  # type: ignore[arg-type]  # fmt: skip
 
 
@@ -224,7 +229,8 @@ def run(args: argparse.Namespace) -> int:
         try:  # bad agents or sizes are usage errors, found before anything is opened or written
             plan = make_plan(args.agents, 1000 if args.games is None else args.games, args.seed or 0,
                              duplicate=args.duplicate, block=args.block, agent_seed=0,
-                             rules=args.rules or STANDARD)  # fmt: skip
+                             rules=args.rules or STANDARD,
+                             isolate=argtypes.isolation(args))  # fmt: skip
         except (AgentSpecError, TournamentError) as exc:
             return _usage(str(exc))
     if args.plot is not None:

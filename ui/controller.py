@@ -90,8 +90,9 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
         script: Sequence[int] | None = None,
         agent_seed: int | None = None,
         rules: ce.Rules | str = "standard",
+        isolate: float | None = None,
     ) -> None:
-        from agents.seeding import check_agent_seed, new_agent_seed
+        from cribbage_env.seeding import check_agent_seed, new_agent_seed
 
         self.mode = Mode(mode)
         self.seed = int(seed)
@@ -114,7 +115,7 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
         self.seats = [_Seat(human=s is None, spec=s) for s in specs]
         for seat in self.seats:
             if seat.spec is not None and self.script is None:
-                seat.agent = _make_agent(seat.spec)
+                seat.agent = _make_agent(seat.spec, isolate)
         self.cat = Catalog(lang)
         self.lang = lang
         self.narrator = self._narrator()
@@ -471,7 +472,12 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
 
 
 # --------------------------------------------------------------------------------- helpers
-def _make_agent(spec: str):
+def _make_agent(spec: str, isolate: float | None = None):
+    """The agent of a spec; with ``isolate`` (seconds per decision) in its own process."""
+    if isolate is not None:
+        from agents.isolate import IsolatedSeat
+
+        return IsolatedSeat(spec, isolate)
     from agents import make_agent
 
     return make_agent(spec)

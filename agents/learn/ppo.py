@@ -114,8 +114,9 @@ def make_env(cfg: PPOConfig, league: League):
     from cribbage_env.env import CribbageEnv, FlatObservation
 
     first = next((a for a in league.agents.values()), "random")
+    # The league's agents are the trainer's own: pin their generators so a run replays exactly.
     env = CribbageEnv(first, seat="alternate", reward=cfg.reward, max_illegal=cfg.max_illegal,
-                      rules=cfg.rules)  # fmt: skip
+                      rules=cfg.rules, agent_seed=cfg.seed)  # fmt: skip
     return LeagueOpponents(FlatObservation(env), league)
 
 

@@ -211,7 +211,12 @@ class TableView(arcade.View):
     def _agent_failed(self, exc: Exception) -> None:
         """An agent raised or answered an illegal move: keep the game going with the first legal
         move of its own view, and keep the error (tests assert there are none)."""
+        from agents.isolate import SeatForfeit
+
         ctl = self.ctl
+        if isinstance(exc, SeatForfeit):  # an isolated seat failed: it loses, with its reason
+            ctl.forfeit_game(str(exc))
+            return
         self.game_window.errors.append(f"computer move failed: {exc!r}")
         if ctl.computer_to_act:
             legal = ctl.game.view(ctl.to_act).legal_actions
