@@ -175,6 +175,31 @@ def _err(msg: str) -> int:
     return 2
 
 
+#: what each method imports to train, and where it comes from
+_NEEDS = {"ppo": ("torch", "sb3_contrib"), "dmc": ("torch",), "bc": ("torch",)}
+CPU_TORCH = "pip install torch --index-url https://download.pytorch.org/whl/cpu"
+
+
+def missing_extra(method: str) -> str | None:
+    """One line naming what ``--method`` lacks and how to install it, or None (all there).
+
+    Checked before anything is written, so a run directory is never left half-made."""
+    import importlib
+
+    missing = []
+    for name in _NEEDS[method]:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            missing.append(name.replace("_", "-"))
+    if not missing:
+        return None
+    return (
+        f"--method {method} needs {' and '.join(missing)}, not installed: "
+        f"pip install 'cribbage-env[rl]' (a CPU-only torch first: {CPU_TORCH})"
+    )
+
+
 def _config(args):
     from agents.learn.ladder import LADDER
 
@@ -237,6 +262,9 @@ def _from_json(cls, data: dict):
 def run(args) -> int:
     from agents.base import AgentSpecError
 
+    lacking = missing_extra(args.method)
+    if lacking:
+        return _err(lacking)
     if args.method in ("dmc", "bc") and args.reward != "points":
         return _err("--method dmc learns from deal point margins: use --reward points")
     if args.method == "ppo":
@@ -298,10 +326,8 @@ def run(args) -> int:
             cfg, args.run_dir, teacher=cfg.teacher, command=command, db=args.db, progress=progress
         )
     else:
-        try:
-            from agents.learn.ppo import train_ppo
-        except ImportError as exc:
-            return _err(f"--method ppo needs the 'rl' extra (sb3-contrib, torch): {exc}")
+        from agents.learn.ppo import train_ppo
+
         final = train_ppo(cfg, args.run_dir, command=command, db=args.db, progress=progress)
     print(f"model: {final}")
     return 0
