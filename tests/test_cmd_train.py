@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from extras import needs_training
 
 from ui.cli import main
 
@@ -29,7 +30,7 @@ def test_bad_usage_exits_2(tmp_path, capsys):
 
 
 def test_dmc_tiny_run_and_resume(tmp_path, capsys):
-    pytest.importorskip("torch")
+    needs_training("torch")
     run = tmp_path / "run"
     args = [
         "train",
@@ -70,7 +71,7 @@ def test_dmc_tiny_run_and_resume(tmp_path, capsys):
 
 
 def test_ppo_tiny_run_with_a_league(tmp_path):
-    pytest.importorskip("sb3_contrib")
+    needs_training("sb3_contrib")
     run = tmp_path / "ppo"
     args = [
         "train",
@@ -129,7 +130,7 @@ def test_epochs_set_the_fit_of_the_method_asked_for():
 def test_dmc_can_start_from_given_weights(tmp_path):
     """``--warm-start`` puts the given nets (here a tiny cloning run's) where the expectimax
     clone would go, and the DMC fit starts from them."""
-    pytest.importorskip("torch")
+    needs_training("torch")
     common = ["--shards", "1", "--games-per-shard", "1", "--epochs", "1", "--eval-games", "0",
               "--workers", "1", "--db", str(tmp_path / "r.sqlite"), "--no-progress"]  # fmt: skip
     bc = tmp_path / "bc"
@@ -197,7 +198,7 @@ def test_a_missing_extra_is_one_line_and_writes_nothing(tmp_path, method, blocke
 
 
 def test_the_retry_after_installing_runs(tmp_path):
-    pytest.importorskip("torch")
+    needs_training("torch")
     run = tmp_path / "run"
     args = ["--method", "bc", "--run-dir", str(run), "--shards", "1", "--games-per-shard", "1",
             "--epochs", "1", "--eval-games", "0", "--workers", "1", "--no-progress",

@@ -259,12 +259,19 @@ def _from_json(cls, data: dict):
     return cls(**out)
 
 
+def _write_config(path: Path, data: dict) -> None:
+    """``config.json`` through a temporary name, so a run directory never holds half of one."""
+    import os
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1) + "\n")
+    os.replace(tmp, path)
+
+
 def run(args) -> int:
     from agents.base import AgentSpecError
 
-    lacking = missing_extra(args.method)
-    if lacking:
-        return _err(lacking)
     if args.method in ("dmc", "bc") and args.reward != "points":
         return _err("--method dmc learns from deal point margins: use --reward points")
     if args.method == "ppo":
@@ -305,15 +312,13 @@ def run(args) -> int:
                 make_agent(name)
             if args.method == "bc":
                 make_agent(cfg.teacher)
-            args.run_dir.mkdir(parents=True, exist_ok=True)
-            cfg_path.write_text(
-                json.dumps(
-                    {"method": args.method, "command": command, "config": asdict(cfg)}, indent=1
-                )
-                + "\n"
-            )
     except (AgentSpecError, ValueError) as exc:
         return _err(str(exc))
+    lacking = missing_extra(args.method)  # after the usage checks, before anything is written
+    if lacking:
+        return _err(lacking)
+    if not cfg_path.exists():
+        _write_config(cfg_path, {"method": args.method, "command": command, "config": asdict(cfg)})
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     if args.method == "dmc":
         from agents.learn.dmc import train_dmc
