@@ -70,7 +70,7 @@ def test_dmc_tiny_run_and_resume(tmp_path, capsys):
     assert "cribbage train" in agent.meta["command"]
 
 
-def test_ppo_tiny_run_with_a_league(tmp_path):
+def test_ppo_tiny_run_with_a_league(tmp_path, capsys):
     needs_training("sb3_contrib")
     run = tmp_path / "ppo"
     args = [
@@ -107,6 +107,13 @@ def test_ppo_tiny_run_with_a_league(tmp_path):
     assert curve[0]["steps"] == 128 and curve[0]["results"][0]["games"] == 2
     final = json.loads((run / "final.json").read_text())
     assert final["timesteps"] >= 256
+    # What the docs list for a run folder (issue 26): the log and the curve image; and off a
+    # terminal, a line per evaluation on stdout.
+    log = (run / "train.log").read_text()
+    assert "step_128 vs random: " in log and "final model" in log
+    assert (run / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    out = capsys.readouterr().out
+    assert "step_128 vs random: " in out and "step_256 vs random: " in out
 
 
 def test_epochs_set_the_fit_of_the_method_asked_for():

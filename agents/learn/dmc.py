@@ -25,7 +25,8 @@ from pathlib import Path
 from .features import DISCARD_DIM, PLAY_DIM
 from .fit import FitConfig, fit
 from .generate import GenConfig, generate, load_shards
-from .ladder import LADDER, append_curve, evaluate, plot_curve
+from .ladder import LADDER, append_curve, evaluate, log_results, plot_curve
+from .ladder import log_line as _log
 from .mlp import load_nets, save_nets
 
 
@@ -57,13 +58,6 @@ class DMCConfig:
     workers: int = 2
     reward: str = "points"
     extra: dict = field(default_factory=dict)
-
-
-def _log(run_dir: Path, msg: str) -> None:
-    line = f"[{time.strftime('%H:%M:%S')}] {msg}"
-    print(line, flush=True)
-    with open(run_dir / "train.log", "a") as f:
-        f.write(line + "\n")
 
 
 def _bar(total: int, desc: str, progress: bool):
@@ -128,13 +122,7 @@ def _eval(cfg, run_dir, stage, path, steps, db, t0, meta_cmd):
         db=db,
         label=f"train {run_dir.name} {stage}",
     )
-    for r in rows:
-        lo, hi = r["ci"]
-        _log(
-            run_dir,
-            f"{stage} vs {r['opponent']}: {r['win_rate']:.3f} ({lo:.3f}-{hi:.3f}) "
-            f"over {r['games']} games",
-        )
+    log_results(run_dir, stage, rows)
     curve = append_curve(
         run_dir,
         {"stage": stage, "steps": steps, "results": rows, "wall_s": round(time.time() - t0, 1)},

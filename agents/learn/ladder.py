@@ -69,6 +69,28 @@ def evaluate(
     return rows
 
 
+def log_line(run_dir: Path, msg: str) -> None:
+    """A timestamped line on stdout (the progress a run shows off a terminal) and in the run's
+    ``train.log``."""
+    import time
+
+    line = f"[{time.strftime('%H:%M:%S')}] {msg}"
+    print(line, flush=True)
+    with open(run_dir / "train.log", "a") as f:
+        f.write(line + "\n")
+
+
+def log_results(run_dir: Path, stage: str, rows: list[dict]) -> None:
+    """One line per ladder opponent of an evaluation."""
+    for r in rows:
+        lo, hi = r["ci"]
+        log_line(
+            run_dir,
+            f"{stage} vs {r['opponent']}: {r['win_rate']:.3f} ({lo:.3f}-{hi:.3f}) "
+            f"over {r['games']} games",
+        )
+
+
 def append_curve(run_dir: Path, point: dict) -> list[dict]:
     path = run_dir / "curve.json"
     curve = json.loads(path.read_text()) if path.exists() else []
