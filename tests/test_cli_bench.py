@@ -418,3 +418,22 @@ def test_bench_prints_its_agent_seed_and_that_seed_repeats_the_run(capsys, tmp_p
     assert run.agent_seed == int(m.group(1)) and run.repeat_hint in first
     code, js, _ = _bench(capsys, *common, "--agent-seed", m.group(1), "--json")
     assert run.summary["pairings"][0]["wins"] == json.loads(js)["pairings"][0]["wins"]
+
+
+def test_bench_tables_show_full_agent_names(capsys, tmp_path) -> None:
+    """Issue 26: long specs were cut (``policy_net:path=/tmp/... vs ran``)."""
+    import numpy as np
+
+    from agents.policy_net import save_policy
+
+    path = tmp_path / ("a_rather_long_folder_name_" * 3) / "actor.npz"
+    path.parent.mkdir()
+    save_policy(path, [(np.zeros((534, 52), np.float32), np.zeros(52, np.float32))], {})
+    spec = f"policy_net:path={path}"
+    code, out, _ = _bench(capsys, spec, "random", "--games", "2", "--workers", "1",
+                          "--db", str(tmp_path / "r.db"))  # fmt: skip
+    assert code == 0
+    lines = out.splitlines()
+    assert any(line.startswith(f"{spec} vs random ") for line in lines)
+    assert sum(line.startswith(f"{spec} ") for line in lines) >= 3  # pairing, by-role rows
+    assert any(line.strip().startswith(spec) for line in lines if "+" in line or "-" in line)
