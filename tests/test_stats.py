@@ -102,4 +102,4 @@ def test_stats_records_reads_only_files_inside_the_folder(tmp_path, capsys):
     (rec / "index.json").write_text(json.dumps(index))
     assert cli(["stats", "--records", str(rec), "--no-review"]) == 2
     err = capsys.readouterr().err
-    assert "not a file name in the folder" in err and "no finished games" in err
+    assert "not a file name in the folder" in err and "no usable games" in err

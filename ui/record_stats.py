@@ -76,5 +76,6 @@ def load_records(
         seat = seats.index(agent)
         games.append(HistoryGame(path, game, seat, seats[1 - seat]))
     if agent is None:
-        raise HistoryError(f"{directory / 'index.json'} lists no games")
+        why = f": {skipped[0]}" if skipped else ""
+        raise HistoryError(f"{directory / 'index.json'} lists no usable games{why}")
     return games, skipped, agent
