@@ -14,7 +14,13 @@ from typing import Any
 
 import gymnasium as gym
 import numpy as np
-from stable_baselines3.common.vec_env import VecEnv
+
+from .extras import missing_extra
+
+try:
+    from stable_baselines3.common.vec_env import VecEnv
+except ModuleNotFoundError as _exc:
+    raise missing_extra(_exc, "cribbage_env.vector.sb3_vec_env", "rl") from None
 
 
 class SB3BatchedVecEnv(VecEnv):

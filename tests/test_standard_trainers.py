@@ -176,3 +176,21 @@ def test_cleanrl_example_trains_saves_and_its_net_plays_in_bench(tmp_path) -> No
     )  # fmt: skip
     assert bench.returncode == 0, bench.stderr
     assert "4 games" in bench.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "blocked", "extra"),
+    [("cribbage_env.aec", "pettingzoo", "pettingzoo"),
+     ("cribbage_env.openspiel", "pyspiel", "openspiel"),
+     ("cribbage_env.sb3vec", "stable_baselines3", "rl")],
+)  # fmt: skip
+def test_a_missing_extra_is_named_in_one_line(module, blocked, extra) -> None:
+    """Issue 26: the AEC env without PettingZoo gave a bare ``No module named 'pettingzoo'``."""
+    code = f"import sys; sys.modules[{blocked!r}] = None\nimport {module}"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                       cwd=ROOT, timeout=120)  # fmt: skip
+    last = r.stderr.strip().splitlines()[-1]
+    assert r.returncode == 1 and last.startswith("ModuleNotFoundError: ")
+    assert f"needs {blocked}, which is not installed" in last
+    assert f"pip install 'cribbage-env[{extra}]'" in last
