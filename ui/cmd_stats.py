@@ -3,10 +3,11 @@ record from the game history, or an agent's from ``cribbage bench --records`` ga
 
 Reads the finished games of the table's history folder (``history/`` under the data folder,
 see :mod:`ui.saves`; ``--dir`` points elsewhere), or with ``--records`` the games of a bench
-records folder seen from ``--agent``'s seat (default: the first pairing's agent A), and prints games, wins, skunks, wins by
-opponent, your average pegging / hand / crib points per deal as dealer and as pone beside the
-averages of expectimax self-play, and your error rate game by game (the mean winning chance
-lost per decision, from ``cribbage review``; reviews are cached, ``--no-review`` skips them).
+records folder seen from ``--agent``'s seat (default: the first pairing's agent A), and prints
+games, wins, skunks, wins by opponent, your average pegging / hand / crib points per deal as
+dealer and as pone beside the averages of expectimax self-play, and your error rate game by
+game (the mean winning chance lost per decision, from ``cribbage review``; reviews are cached,
+``--no-review`` skips them).
 """
 
 from __future__ import annotations
@@ -14,9 +15,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
-from .argtypes import positive_int
+from .argtypes import limited, path
 from .autosave import data_dir
 from .player_stats import (
     CACHE_NAME,
@@ -32,7 +32,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     where = p.add_mutually_exclusive_group()
     where.add_argument(
         "--records",
-        type=Path,
+        type=path,
         default=None,
         metavar="DIR",
         help="a cribbage bench --records folder: one agent's games (see --agent)",
@@ -45,7 +45,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     where.add_argument(
         "--dir",
-        type=Path,
+        type=path,
         default=None,
         metavar="DIR",
         help="history folder (default: history/ in the data folder)",
@@ -54,7 +54,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-review", action="store_true", help="skip the error rates (faster)")
     p.add_argument(
         "--samples",
-        type=positive_int,
+        type=limited("samples"),
         default=STATS_SAMPLES,
         metavar="N",
         help=f"guesses per decision for the reviews (default {STATS_SAMPLES})",

@@ -2,7 +2,7 @@
 --records DIR``): one agent's games, seen from its seat, the way the table's history is.
 
 The folder's ``index.json`` names the seats of every game; only the record files it names, as
-plain names inside the folder, are read (each a small regular file: :mod:`ui.files`).
+plain names inside the folder, are read (each a small regular file: :mod:`agents.files`).
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import cribbage_env as ce
+from agents.files import UnreadableFile, parse_json, read_text
 
-from .files import UnreadableFile, parse_json, read_text
 from .player_stats import HistoryError, HistoryGame
 
 INDEX_FORMAT = "cribbage-env/bench-records"
