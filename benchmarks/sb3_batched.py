@@ -6,7 +6,8 @@ flatten=True)`` and on one ``FlatObservation(CribbageEnv)`` in SB3's ``DummyVecE
 one-rollout warm-up of each (numba compiles, torch allocates), in one process; steps/s of each
 and the ratio. ``--part train``: a training run on the adapter, checkpointed every
 ``--checkpoint-every`` steps into ``--run-dir``, then the final model's duplicate win rate vs
-``random`` over ``--eval-games`` games (the tournament, through the ``maskable_ppo`` agent)::
+``random`` over ``--eval-games`` games (the tournament, through the ``maskable_ppo`` agent);
+``--part eval --model FILE`` evaluates a saved model alone::
 
     nice -n 10 python benchmarks/sb3_batched.py --part speed --timesteps 40960
     nice -n 10 python benchmarks/sb3_batched.py --part train --timesteps 400000 \\
@@ -96,8 +97,6 @@ def train(args) -> dict:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import CheckpointCallback
 
-    from agents.bench import run_tournament
-
     torch.set_num_threads(1)
     run = Path(args.run_dir)
     ckpts = sorted(run.glob("ckpt_*_steps.zip"), key=lambda p: int(p.stem.split("_")[1]))
@@ -117,8 +116,21 @@ def train(args) -> dict:
     seconds = time.perf_counter() - t0
     final = run / "model.zip"
     model.save(final)
+    return {
+        "part": "train",
+        "timesteps": model.num_timesteps,
+        "num_envs": args.num_envs,
+        "train_seconds_this_session": round(seconds, 1),
+        **evaluate(str(final), args),
+    }
+
+
+def evaluate(model: str, args) -> dict:
+    """Duplicate win rate of the saved model against ``random`` (the ``maskable_ppo`` agent)."""
+    from agents.bench import run_tournament
+
     out = run_tournament(
-        [f"maskable_ppo:path={final}", "random"],
+        [f"maskable_ppo:path={model}", "random"],
         games=args.eval_games,
         seed=args.eval_seed,
         agent_seed=0,
@@ -126,22 +138,19 @@ def train(args) -> dict:
     )
     pair = out.summary["pairings"][0]
     return {
-        "part": "train",
-        "timesteps": model.num_timesteps,
-        "num_envs": args.num_envs,
-        "train_seconds_this_session": round(seconds, 1),
         "eval_games": args.eval_games,
         "eval_seed": args.eval_seed,
         "win_rate_vs_random": pair["win_rate"],
         "win_rate_ci": pair["win_rate_ci"],
         "mean_margin": pair.get("mean_margin"),
-        "model": str(final),
+        "model": model,
     }
 
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--part", choices=("speed", "train"), required=True)
+    p.add_argument("--part", choices=("speed", "train", "eval"), required=True)
+    p.add_argument("--model", default=None, help="--part eval: the saved model to evaluate")
     p.add_argument("--timesteps", type=int, default=40_960)
     p.add_argument("--num-envs", type=int, default=64)
     p.add_argument("--seed", type=int, default=0)
@@ -152,7 +161,10 @@ def main() -> int:
     p.add_argument("--workers", type=int, default=2)
     p.add_argument("--out", default=None, help="write the JSON here")
     args = p.parse_args()
-    result = speed(args) if args.part == "speed" else train(args)
+    if args.part == "eval":
+        result = {"part": "eval", **evaluate(args.model, args)}
+    else:
+        result = speed(args) if args.part == "speed" else train(args)
     text = json.dumps(result, indent=1)
     print(text)
     if args.out:
