@@ -6,6 +6,7 @@ a notebook calls with the bot it holds::
     from agents.bench import run_tournament
     out = run_tournament([MyBot, "expectimax"], games=200, backend="pool", store="results.sqlite")
     print(out.summary["pairings"][0]["win_rate"], out.status)
+    out.agent_seed  # drawn fresh unless given: pass agent_seed=out.agent_seed to repeat the run
 
 Agents are spec strings, agent instances or factories (a class or a function returning an
 agent; see :mod:`agents.sources`). Pool workers and Ray receive objects by pickling, so define
@@ -72,6 +73,17 @@ class TournamentRun:
     @property
     def interrupted(self) -> bool:
         return self.status == "interrupted"
+
+    @property
+    def agent_seed(self) -> int:
+        """The seed of the agents' randomness: drawn fresh unless given (see
+        :mod:`agents.seeding`); ``run_tournament(..., agent_seed=run.agent_seed)`` repeats the run."""
+        return self.plan.agent_seed
+
+    @property
+    def repeat_hint(self) -> str:
+        """The line ``cribbage bench`` prints so that a run can be repeated exactly."""
+        return f"agent seed {self.agent_seed}; pass --agent-seed {self.agent_seed} to repeat"
 
 
 class _StorageFailed(Exception):

@@ -29,8 +29,14 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle, seeding
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+from .extras import missing_extra
+
+try:
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ModuleNotFoundError as _exc:
+    raise missing_extra(_exc, "cribbage_env.aec", "pettingzoo") from None
 
 from .core import EnvError, IllegalActionError, Rules
 from .encoding import NUM_ACTIONS, as_action, observation_space

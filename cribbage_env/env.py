@@ -182,8 +182,10 @@ class CribbageEnv(gym.Env):
     - ``agent_seed``: the seed of the opponent's generators, an integer ``0 <= s < 2**128``;
       ``None`` (the default) draws one from OS entropy (``env.agent_seed``: pin it to replay an
       opponent's decisions; the deals depend on ``reset(seed=...)`` alone).
-    - ``seat``: the learner's seat, 0, 1 or "alternate" (0, 1, 0, ... counted from the last
-      seeded reset); also ``reset(options={"seat": ...})``. Who deals first is decided by the cut.
+    - ``seat``: the learner's seat, 0, 1 or "alternate": ``reset(seed=s)`` plays seat ``s % 2``
+      and each unseeded reset after it the other seat, so a loop seeding every episode with
+      consecutive seeds (or ``make_vec``'s sub-envs, seeded ``s + i``) plays both seats equally;
+      also ``reset(options={"seat": ...})``. Who deals first is decided by the cut.
     - ``episode``: "game" (to the target) or "deal" (one deal); set by the registered ids.
     - ``rules``: a :class:`~cribbage_env.Rules` or a variant name, "standard" (to 121) or
       "short" (to 61, ``cribbage/CribbageShort-v0``).
@@ -278,8 +280,8 @@ class CribbageEnv(gym.Env):
             self._opponent, self._opponent_key, self.opponent_spec = agent, spec, spec
         if "seat" in options:
             self.seat_option = options["seat"]
-        if seed is not None:
-            self._episode_index = 0
+        if seed is not None:  # "alternate" restarts at the seed's parity (see the class doc)
+            self._episode_index = int(seed) % 2
         self.seat = (
             self._episode_index % 2 if self.seat_option == "alternate" else int(self.seat_option)
         )

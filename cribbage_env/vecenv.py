@@ -128,7 +128,7 @@ class CribbageVectorEnv(VectorEnv):
         for i, s in enumerate(seeds):
             if s is not None or self._np_randoms[i] is None:
                 self._np_randoms[i], _ = seeding.np_random(s)
-                self._episode_index[i] = 0
+                self._episode_index[i] = 0 if s is None else int(s) % 2  # as CribbageEnv.reset
             self._new_game(i)
         self._resume(np.arange(self.num_envs))
         self._started = True

@@ -306,6 +306,20 @@ def test_seat_alternates_from_a_seeded_reset() -> None:
     assert env.reset(options={"seat": 1})[1]["seat"] == 1
 
 
+def test_a_seeded_evaluation_loop_plays_both_seats_equally() -> None:
+    """Issue 26: ``reset(seed=s)`` for s in 0..99 used to play seat 0 every time."""
+    env = CribbageEnv("random", seat="alternate")
+    seats = [env.reset(seed=s)[1]["seat"] for s in range(100)]
+    assert seats.count(0) == seats.count(1) == 50
+    assert seats[:4] == [0, 1, 0, 1]
+    assert [env.reset(seed=s)[1]["seat"] for s in (7, 7, 8)] == [1, 1, 0]  # a seed, one seat
+    vec = make_vec(4, seat="alternate")
+    try:
+        assert vec.reset(seed=10)[1]["seat"].tolist() == [0, 1, 0, 1]
+    finally:
+        vec.close()
+
+
 @pytest.mark.parametrize(
     "bad",
     [

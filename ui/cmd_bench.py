@@ -291,6 +291,7 @@ def _report(args: argparse.Namespace, out: TournamentRun, hook: _Hook) -> int:
         print(f"run {r['id']} ({r['status']}): {summary['games_played']} games in {r['elapsed_s']:.1f} s "
               f"({r['games_per_s']:.1f} games/s, {r['backend']} x{r['workers']}), saved to {r['db']}")  # fmt: skip
         print(format_summary(summary))
+        print(out.repeat_hint)
     for w in out.warnings:
         _err(f"warning: {w}")
     if out.status == "failed":

@@ -185,6 +185,32 @@ def _err(msg: str) -> int:
     return 2
 
 
+#: what each method imports to train (all in the extra "rl")
+_NEEDS = {"ppo": ("torch", "sb3_contrib"), "dmc": ("torch",), "bc": ("torch",)}
+CPU_TORCH = "pip install torch --index-url https://download.pytorch.org/whl/cpu"
+
+
+def missing_extra(method: str) -> str | None:
+    """One line naming what ``--method`` lacks and how to install it, or None (all there).
+
+    Checked after the command line's own errors and before anything is written, so a run
+    folder is never left half-made and the retry after installing is a fresh start."""
+    import importlib
+
+    missing = []
+    for name in _NEEDS[method]:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            missing.append(name.replace("_", "-"))
+    if not missing:
+        return None
+    return (
+        f"--method {method} needs {' and '.join(missing)}, not installed: "
+        f"pip install 'cribbage-env[rl]' (a CPU-only torch first: {CPU_TORCH})"
+    )
+
+
 def _warm_start(path: Path) -> str:
     """The absolute path of checked weights for ``--warm-start`` (WeightsError if unfit)."""
     from agents.learn.features import DISCARD_DIM, PLAY_DIM
@@ -254,10 +280,6 @@ def _usage_problem(args) -> str | None:
     if args.method in ("dmc", "bc") and args.reward != "points":
         return "--method dmc learns from deal point margins: use --reward points"
     if args.method == "ppo":
-        try:
-            import sb3_contrib  # noqa: F401
-        except ImportError:
-            return "--method ppo needs the 'rl' extra: pip install 'cribbage-env[rl]' (sb3-contrib, torch)"
         from cribbage_env.env import CribbageEnv
 
         try:
@@ -321,6 +343,10 @@ def run(args) -> int:
         cfg = _config(args)  # the command line's own errors first, before a folder is made
         if not args.resume:
             _check_specs(args, cfg)
+        lacking = missing_extra(args.method)
+        if lacking:
+            return _err(lacking)
+        if not args.resume:
             args.run_dir.mkdir(parents=True, exist_ok=True)
         lock = try_lock(args.run_dir, folder=True)
     except (AgentSpecError, ValueError) as exc:

@@ -22,12 +22,13 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from ..atomic import append_line, atomic_write
+from ..atomic import atomic_write
 from ..backends import LOCAL, Where
 from .features import DISCARD_DIM, PLAY_DIM
 from .fit import FitConfig, fit
 from .generate import GenConfig, generate, load_shards, read_shard
-from .ladder import LADDER, append_curve, evaluate, plot_curve, read_curve
+from .ladder import LADDER, append_curve, evaluate, log_results, plot_curve, read_curve
+from .ladder import log_line as _log
 from .mlp import WeightsError, load_nets, save_nets
 
 
@@ -60,15 +61,6 @@ class DMCConfig:
     reward: str = "points"
     rules: str = "standard"  # the game learnt (Rules.named text)
     extra: dict = field(default_factory=dict)
-
-
-def _log(run_dir: Path, msg: str) -> None:
-    line = f"[{time.strftime('%H:%M:%S')}] {msg}"
-    print(line, flush=True)
-    try:
-        append_line(run_dir / "train.log", line)
-    except OSError:  # a log that is a link, or a full disk: the line was printed
-        pass
 
 
 def _stage_done(run_dir: Path, path: Path) -> bool:
@@ -159,13 +151,7 @@ def _eval(cfg, run_dir, stage, path, steps, db, t0, where):
         address=where.address,
         rules=cfg.rules,
     )
-    for r in rows:
-        lo, hi = r["ci"]
-        _log(
-            run_dir,
-            f"{stage} vs {r['opponent']}: {r['win_rate']:.3f} ({lo:.3f}-{hi:.3f}) "
-            f"over {r['games']} games",
-        )
+    log_results(run_dir, stage, rows)
     curve = append_curve(
         run_dir,
         {"stage": stage, "steps": steps, "results": rows, "wall_s": round(time.time() - t0, 1)},

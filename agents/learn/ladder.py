@@ -77,6 +77,32 @@ def evaluate(
     return rows
 
 
+def log_line(run_dir: Path, msg: str) -> None:
+    """A timestamped line on stdout (the progress a run shows off a terminal) and in the run's
+    ``train.log``."""
+    import time
+
+    from ..atomic import append_line
+
+    line = f"[{time.strftime('%H:%M:%S')}] {msg}"
+    print(line, flush=True)
+    try:
+        append_line(run_dir / "train.log", line)
+    except OSError:  # a log that is a link, or a full disk: the line was printed
+        pass
+
+
+def log_results(run_dir: Path, stage: str, rows: list[dict]) -> None:
+    """One line per ladder opponent of an evaluation."""
+    for r in rows:
+        lo, hi = r["ci"]
+        log_line(
+            run_dir,
+            f"{stage} vs {r['opponent']}: {r['win_rate']:.3f} ({lo:.3f}-{hi:.3f}) "
+            f"over {r['games']} games",
+        )
+
+
 def read_curve(run_dir: Path) -> list[dict]:
     """The points of ``curve.json`` (checked reader); a damaged curve counts as none, so its
     evaluations are run again."""
