@@ -42,6 +42,10 @@ _GAME_COLUMNS = (
     + [f"s{s}_{f}" for s in (0, 1) for f in SEAT_FIELDS]
     + ["moves"]
 )
+#: game columns added after schema 1 (nullable; added in place: old files keep working, their
+#: games read back with no luck).
+_GAME_EXTRA = {"luck_win": "REAL", "luck_points": "REAL"}
+_GAME_ALL = _GAME_COLUMNS + list(_GAME_EXTRA)
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -69,6 +73,7 @@ CREATE TABLE IF NOT EXISTS runs (
 CREATE TABLE IF NOT EXISTS games (
     run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
     {", ".join(f"{c} {'TEXT' if c == 'moves' else 'INTEGER'} NOT NULL" for c in _GAME_COLUMNS)},
+    {", ".join(f"{c} {t}" for c, t in _GAME_EXTRA.items())},
     PRIMARY KEY (run_id, pairing, idx, swapped)
 );
 """
@@ -196,19 +201,27 @@ class ResultsStore:
             raise ResultsStoreError(
                 f"results database {self.path} is damaged ({check}); choose another file with --db"
             )
-        have = {r[1] for r in db.execute("PRAGMA table_info(runs)")}
-        missing = [(c, t) for c, t in _RUN_EXTRA.items() if c not in have]
+        missing = [
+            (table, c, t)
+            for table, extra in (("runs", _RUN_EXTRA), ("games", _GAME_EXTRA))
+            for have in [{r[1] for r in db.execute(f"PRAGMA table_info({table})")}]
+            for c, t in extra.items()
+            if c not in have
+        ]
         if missing:
             try:
                 with db:
-                    for col, kind in missing:
-                        db.execute(f"ALTER TABLE runs ADD COLUMN {col} {kind}")
+                    for table, col, kind in missing:
+                        db.execute(f"ALTER TABLE {table} ADD COLUMN {col} {kind}")
             except sqlite3.OperationalError as exc:
                 if "readonly" not in str(exc):
                     raise
                 self._readonly = True
+        have = {r[1] for r in db.execute("PRAGMA table_info(games)")}
+        self._game_cols = [c for c in _GAME_ALL if c in have]  # a read-only old file: no luck
 
     _readonly = False
+    _game_cols = _GAME_ALL
 
     def reap_dead_runs(self) -> list[int]:
         """Mark ``running`` runs whose process is gone as ``interrupted``; their ids."""
@@ -318,8 +331,8 @@ class ResultsStore:
             with db:
                 before = db.total_changes
                 db.executemany(
-                    f"INSERT OR IGNORE INTO games (run_id, {', '.join(_GAME_COLUMNS)}) "
-                    f"VALUES ({', '.join('?' * (len(_GAME_COLUMNS) + 1))})",
+                    f"INSERT OR IGNORE INTO games (run_id, {', '.join(_GAME_ALL)}) "
+                    f"VALUES ({', '.join('?' * (len(_GAME_ALL) + 1))})",
                     rows,
                 )
                 new = db.total_changes - before
@@ -364,7 +377,8 @@ class ResultsStore:
         self.run(run_id)
         try:
             cur = self._db.execute(
-                f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE run_id = ? ORDER BY pairing, idx, swapped",
+                f"SELECT {', '.join(self._game_cols)} FROM games WHERE run_id = ? "
+                "ORDER BY pairing, idx, swapped",
                 (run_id,),
             )
             cols = [d[0] for d in cur.description]
@@ -472,6 +486,8 @@ def game_row(g: GameResult) -> tuple:
         g.deals,
         *seat_vals,
         " ".join(map(str, g.moves)),
+        None if g.luck is None else g.luck[0],
+        None if g.luck is None else g.luck[1],
     )
 
 
@@ -488,4 +504,5 @@ def game_from_row(r: dict) -> GameResult:
         deals=int(r["deals"]),
         seats=seats,  # type: ignore[arg-type]
         moves=tuple(int(m) for m in str(r["moves"]).split()),
+        luck=None if r.get("luck_win") is None else (float(r["luck_win"]), float(r["luck_points"])),
     )

@@ -83,6 +83,9 @@ class GameResult:
     deals: int
     seats: tuple[SeatStats, SeatStats]
     moves: tuple[int, ...] = field(default=(), compare=True)
+    #: seat 0's luck (winning chance, points margin) from :mod:`cribbage_env.luck`; None: not
+    #: measured (games stored before it existed)
+    luck: tuple[float, float] | None = None
 
     @property
     def seat_a(self) -> int:
@@ -96,6 +99,14 @@ class GameResult:
     def margin_a(self) -> int:
         a = self.seat_a
         return self.scores[a] - self.scores[1 - a]
+
+    @property
+    def luck_a(self) -> tuple[float, float] | None:
+        """Agent A's luck (winning chance, points), or None."""
+        if self.luck is None:
+            return None
+        s = -1.0 if self.swapped else 1.0
+        return s * self.luck[0], s * self.luck[1]
 
     @property
     def skunk(self) -> int:
@@ -406,7 +417,16 @@ def result_of(g: ce.GameState, pairing: int, index: int, swapped: bool) -> GameR
         deals=g.deal_no + 1,
         seats=_seat_stats_fast(g),
         moves=tuple(g.decisions),
+        luck=game_luck_pair(g),
     )
+
+
+def game_luck_pair(g: ce.GameState) -> tuple[float, float]:
+    """Seat 0's luck in ``g`` (winning chance, points margin): :func:`cribbage_env.luck.game_luck`."""
+    from cribbage_env.luck import game_luck
+
+    luck = game_luck(g)
+    return luck.win, luck.points
 
 
 def play_task(task: Task, stop: object | None = None) -> list[GameResult]:
@@ -436,6 +456,7 @@ def result_to_dict(r: GameResult) -> dict:
     d = asdict(r)
     d["scores"] = list(r.scores)
     d["moves"] = list(r.moves)
+    d["luck"] = None if r.luck is None else list(r.luck)
     return d
 
 
@@ -452,4 +473,5 @@ def result_from_dict(d: dict) -> GameResult:
         deals=int(d["deals"]),
         seats=seats,  # type: ignore[arg-type]
         moves=tuple(int(m) for m in d.get("moves", ())),
+        luck=None if d.get("luck") is None else (float(d["luck"][0]), float(d["luck"][1])),
     )
