@@ -78,7 +78,10 @@ class LuckTally:
         if n == 0:
             return None
         mean = [float(x / n) for x in s]
-        var = [float((qq - ss * ss / n) / (n - 1)) if n > 1 else math.nan for ss, qq in zip(s, q)]
+        var = [
+            float((qq - ss * ss / n) / (n - 1)) if n > 1 else math.nan
+            for ss, qq in zip(s, q, strict=True)
+        ]
         half = [Z95 * math.sqrt(max(v, 0.0) / n) for v in var]
 
         def ci(k: int) -> list[float | None]:

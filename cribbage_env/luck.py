@@ -186,21 +186,12 @@ def _deals_of(events: Sequence[Event]) -> list[_Deal]:
     return deals
 
 
-def luck_from_events(
-    seed: int, events: Sequence[Event], target: int, samples: int = DEFAULT_SAMPLES
-) -> GameLuck:
-    """The luck of a game from its seed and events (see the module doc)."""
-    from .luckkernel import deal_values, starter_values
+def _cards_luck(seed, hands, dealer, s0, s1, target: int, samples: int) -> np.ndarray:
+    """Seat 0's (chance, points) luck of the deals ``hands[d]`` (deal ``d`` of game ``seed``)."""
+    from .luckkernel import deal_values
 
-    deals = _deals_of(events)
-    if not deals:
-        return GameLuck(0.0, ())
     eq, crib_t, keep, tabs = _tables(target)
-    n = len(deals)
-    hands = np.array([d.hands for d in deals], dtype=np.int64)
-    dealer = np.array([d.dealer for d in deals], dtype=np.int64)
-    s0 = np.array([d.scores[0] for d in deals], dtype=np.int64)
-    s1 = np.array([d.scores[1] for d in deals], dtype=np.int64)
+    n = len(hands)
     real = np.zeros((n, 2))
     args = (target, eq, crib_t, keep, tabs)
     deal_values(hands, _unseen(hands.reshape(n, 12)), dealer, s0, s1, *args, real)
@@ -208,23 +199,76 @@ def luck_from_events(
     base = np.zeros((n * samples, 2))
     rep = (np.repeat(x, samples) for x in (dealer, s0, s1))
     deal_values(rh, rs, *rep, *args, base)
-    cards = real - base.reshape(n, samples, 2).mean(axis=1)
+    return real - base.reshape(n, samples, 2).mean(axis=1)
+
+
+def _starter_lucks(states: np.ndarray, unseen: np.ndarray, starters, target: int) -> np.ndarray:
+    """(chance, points) luck of ``starters[i]`` in play-start state ``states[i]``: its value
+    minus the exact mean over the 40 cards ``unseen[i]``."""
+    from .luckkernel import starter_values
+
+    eq, _, _, tabs = _tables(target)
+    vals = np.zeros((len(states), 40, 2))
+    starter_values(states, unseen, eq, tabs, vals)
+    rows = np.arange(len(states))
+    cols = [int(np.searchsorted(unseen[i], starters[i])) for i in rows]
+    return vals[rows, cols] - vals.mean(axis=1)
+
+
+def deal_luck_values(
+    seed: int,
+    deal: int,
+    hands: Sequence[Sequence[int]],
+    dealer: int,
+    scores: tuple[int, int],
+    target: int,
+    samples: int = DEFAULT_SAMPLES,
+) -> tuple[float, float]:
+    """Seat 0's (chance, points) luck of being dealt ``hands`` (seat-major, 6 + 6) as deal
+    ``deal`` of game ``seed``, the scores ``scores``, ``dealer`` dealing."""
+    k = deal + 1
+    h = np.zeros((k, 2, 6), dtype=np.int64)
+    h[:] = np.asarray(hands, dtype=np.int64)
+    col = [np.full(k, x, dtype=np.int64) for x in (dealer, scores[0], scores[1])]
+    out = _cards_luck(seed, h, *col, target, samples)[deal]
+    return float(out[0]), float(out[1])
+
+
+def starter_luck(kept, crib, dealer: int, scores, starter: int, target: int) -> tuple[float, float]:
+    """Seat 0's (chance, points) luck of ``starter`` after the discards (``kept`` per seat,
+    ``crib``): its value minus the exact mean over the 40 cards not dealt."""
+    st = _play_start(kept, crib, dealer, scores, target)
+    dealt = np.array([[*kept[0], *kept[1], *crib]], dtype=np.int64)
+    out = _starter_lucks(st[None, :], _unseen(dealt), [starter], target)[0]
+    return float(out[0]), float(out[1])
+
+
+def luck_from_events(
+    seed: int, events: Sequence[Event], target: int, samples: int = DEFAULT_SAMPLES
+) -> GameLuck:
+    """The luck of a game from its seed and events (see the module doc)."""
+    deals = _deals_of(events)
+    if not deals:
+        return GameLuck(0.0, ())
+    n = len(deals)
+    hands = np.array([d.hands for d in deals], dtype=np.int64)
+    cols = [
+        np.array(x, dtype=np.int64)
+        for x in zip(*((d.dealer, *d.scores) for d in deals), strict=True)
+    ]
+    cards = _cards_luck(seed, hands, *cols, target, samples)
     turned = [i for i, d in enumerate(deals) if d.starter >= 0]
     starter = np.zeros((n, 2))
     if turned:
-        states, unseen = [], []
+        states = []
         for i in turned:
             d = deals[i]
             kept = [[c for c in d.hands[p] if c not in d.discards[p]] for p in (0, 1)]
             crib = [*d.discards[1 - d.dealer], *d.discards[d.dealer]]
             states.append(_play_start(kept, crib, d.dealer, d.scores, target))
-            unseen.append(_unseen(hands[i].reshape(1, 12))[0])
-        u = np.array(unseen)
-        vals = np.zeros((len(turned), 40, 2))
-        starter_values(np.array(states), u, eq, tabs, vals)
-        for k, i in enumerate(turned):
-            j = int(np.searchsorted(u[k], deals[i].starter))
-            starter[i] = vals[k, j] - vals[k].mean(axis=0)
+        unseen = _unseen(hands[turned].reshape(len(turned), 12))
+        firsts = [deals[i].starter for i in turned]
+        starter[turned] = _starter_lucks(np.array(states), unseen, firsts, target)
     out = tuple(
         DealLuck(d.deal, d.dealer, (int(d.scores[0]), int(d.scores[1])), float(cards[i, 0]),
                  float(cards[i, 1]), float(starter[i, 0]), float(starter[i, 1]), d.starter)
