@@ -102,3 +102,47 @@ class LuckTally:
             "games": self.games,
             "games_without_luck": self.missing,
         }
+
+
+#: Two-sided normal quantile for one look of the separation rule: about 1% per look, so the
+#: handful of looks at doubling sizes keep the chance of a false separation near 5%.
+Z_LOOK = 2.5758293035489
+
+
+class StopRule:
+    """``on_block`` hook of a head-to-head that stops the run once the luck-adjusted estimate
+    is decided: ``separated`` (its interval excludes 50%, checked at ``min_games`` and every
+    doubling after, each look at :data:`Z_LOOK`: repeated looks at a 95% interval would
+    separate equal agents far more often than 5%), or ``ci_width`` (its 95% interval is
+    narrower than that, checked at every block). ``reason`` says why it stopped."""
+
+    def __init__(
+        self, *, separated: bool = False, ci_width: float | None = None, min_games: int = 200
+    ) -> None:
+        self.separated, self.ci_width = separated, ci_width
+        self.tally = LuckTally()
+        self.next_look = min_games
+        self.reason: str | None = None
+
+    def __call__(self, block) -> bool | None:
+        for r in block:
+            self.tally.add(r)
+        s = self.tally.summary()
+        if s is None or s["units"] < 2 or None in s["win_ci"]:
+            return None
+        lo, hi = s["win_ci"]
+        if self.ci_width is not None and hi - lo < self.ci_width:
+            self.reason = f"the luck-adjusted 95% interval is {100 * (hi - lo):.2f} points wide"
+            return False
+        if self.separated and s["games"] >= self.next_look:
+            while self.next_look <= s["games"]:
+                self.next_look *= 2
+            half = (hi - lo) / 2 * Z_LOOK / Z95
+            if abs(s["win"] - 0.5) > half:
+                self.reason = (
+                    f"separated: luck-adjusted {100 * s['win']:.1f}% "
+                    f"[{100 * (s['win'] - half):.1f}, {100 * (s['win'] + half):.1f}] at "
+                    f"{Z_LOOK:.2f} sd excludes 50%"
+                )
+                return False
+        return None
