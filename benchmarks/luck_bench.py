@@ -25,6 +25,7 @@ Nothing is written to the repository unless ``--out`` names a file. Example::
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import os
@@ -69,6 +70,13 @@ def _need(sd_unit: float, edge: float, per_unit: float) -> float | None:
     if edge == 0 or not math.isfinite(sd_unit):
         return None
     return per_unit * (Z95 * sd_unit / abs(edge)) ** 2
+
+
+def _luck(g) -> tuple[float, float]:
+    from cribbage_env.luck import luck_of
+
+    luck = luck_of(g.seed, g.moves)
+    return luck.win, luck.points
 
 
 def _pairing_figures(a: str, b: str, games: list) -> dict:
@@ -122,6 +130,8 @@ def _ratio(args, db_path: Path) -> list[dict]:
                 run_id = run.run_id
             games = db.games(run_id)
             status = db.run(run_id)["status"]
+        if args.recompute_luck:  # a post-pass with this version's V, from seeds and moves
+            games = [dataclasses.replace(g, luck=_luck(g)) for g in games]
         fig = _pairing_figures(a, b, games)
         fig.update(status=status, run_id=run_id, wall_s=round(time.perf_counter() - t0, 1))
         print(json.dumps(fig), flush=True)
@@ -221,6 +231,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=20)
     ap.add_argument("--run-games", type=int, default=200)
     ap.add_argument("--speed-games", type=int, default=100)
+    ap.add_argument(
+        "--recompute-luck", action="store_true", help="measure the stored games' luck again"
+    )
     ap.add_argument("--report-only", action="store_true", help="report the games stored so far")
     ap.add_argument("--out", type=Path, default=None, help="JSON file for the figures")
     args = ap.parse_args(argv)

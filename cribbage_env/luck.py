@@ -111,6 +111,20 @@ def _tables(target: int) -> tuple:
     return np.ascontiguousarray(dealer_table(target)), crib_t, keep, _TABS
 
 
+#: The pegging policies of ``V``'s play-outs (pairs, seat 0's and seat 1's; ``V`` is their mean).
+PLAYOUT_POLICIES: tuple[tuple[str, str], ...] = (
+    ("heuristic", "heuristic"),
+    ("expectimax", "expectimax"),
+    ("greedy", "greedy"),
+)
+
+
+def _pols() -> np.ndarray:
+    from .fastsim import POLICIES
+
+    return np.array([[POLICIES[a], POLICIES[b]] for a, b in PLAYOUT_POLICIES], dtype=np.int64)
+
+
 def _play_start(kept, crib, dealer: int, scores, target: int) -> np.ndarray:
     """The simulator state as the play starts (no starter yet), from the real discards."""
     from . import simkernel as K
@@ -120,6 +134,9 @@ def _play_start(kept, crib, dealer: int, scores, target: int) -> np.ndarray:
         st[K.HANDS + 4 * p : K.HANDS + 4 * p + 4] = kept[p]
         st[K.KEPT + 4 * p : K.KEPT + 4 * p + 4] = kept[p]
     st[K.CRIB : K.CRIB + 4] = crib
+    pone = 1 - dealer  # the crib holds the pone's two cards, then the dealer's
+    st[K.DISCARDS + 2 * pone : K.DISCARDS + 2 * pone + 2] = sorted(crib[:2])
+    st[K.DISCARDS + 2 * dealer : K.DISCARDS + 2 * dealer + 2] = sorted(crib[2:])
     st[K.NSEQ] = st[K.COUNT] = st[K.GO] = st[K.GO + 1] = 0
     st[K.TO_ACT] = 1 - dealer
     st[K.SCORES : K.SCORES + 2] = scores
@@ -193,7 +210,7 @@ def _cards_luck(seed, hands, dealer, s0, s1, target: int, samples: int) -> np.nd
     eq, crib_t, keep, tabs = _tables(target)
     n = len(hands)
     real = np.zeros((n, 2))
-    args = (target, eq, crib_t, keep, tabs)
+    args = (target, eq, crib_t, keep, tabs, _pols())
     deal_values(hands, _unseen(hands.reshape(n, 12)), dealer, s0, s1, *args, real)
     rh, rs = redeals(seed, n, dealer, samples, STARTERS_PER_SAMPLE)
     base = np.zeros((n * samples, 2))
@@ -209,7 +226,7 @@ def _starter_lucks(states: np.ndarray, unseen: np.ndarray, starters, target: int
 
     eq, _, _, tabs = _tables(target)
     vals = np.zeros((len(states), 40, 2))
-    starter_values(states, unseen, eq, tabs, vals)
+    starter_values(states, unseen, eq, tabs, _pols(), vals)
     rows = np.arange(len(states))
     cols = [int(np.searchsorted(unseen[i], starters[i])) for i in rows]
     return vals[rows, cols] - vals.mean(axis=1)

@@ -21,7 +21,6 @@ from numba import njit
 
 from . import simkernel as K
 from .fastsim import _run
-from .simpolicy import HEURISTIC
 
 
 @njit(cache=True)
@@ -48,27 +47,31 @@ _PAIR_B = _PAIRS[:, 1].copy()
 
 @njit(cache=True)
 def _value(st, work, starter, pols, ev, tabs, legal, buf, eq, m0):
-    """(seat 0's winning chance, seat 0's deal margin) of ``st`` with ``starter`` turned."""
-    work[:] = st
-    work[K.STARTER] = starter
-    if not K.heels(work, ev):
-        _run(work, pols, ev, tabs, legal, buf)
-    w = work[K.WINNER]
-    a, b = work[K.SCORES], work[K.SCORES + 1]
-    if w >= 0:
-        v = 1.0 if w == 0 else 0.0
-    elif work[K.DEALER] == 1:  # the next deal is dealt by seat 0
-        v = eq[a, b]
-    else:
-        v = 1.0 - eq[b, a]
-    return v, float(a - b - m0)
+    """(seat 0's winning chance, seat 0's deal margin) of ``st`` with ``starter`` turned: the
+    mean over the play-outs of the policy pairs ``pols`` (rows: seat 0's, seat 1's)."""
+    sv, sm = 0.0, 0.0
+    for k in range(pols.shape[0]):
+        work[:] = st
+        work[K.STARTER] = starter
+        if not K.heels(work, ev):
+            _run(work, pols[k], ev, tabs, legal, buf)
+        w = work[K.WINNER]
+        a, b = work[K.SCORES], work[K.SCORES + 1]
+        if w >= 0:
+            v = 1.0 if w == 0 else 0.0
+        elif work[K.DEALER] == 1:  # the next deal is dealt by seat 0
+            v = eq[a, b]
+        else:
+            v = 1.0 - eq[b, a]
+        sv += v
+        sm += float(a - b - m0)
+    return sv / pols.shape[0], sm / pols.shape[0]
 
 
 @njit(cache=True)
-def starter_values(states, starters, eq, tabs, out):
+def starter_values(states, starters, eq, tabs, pols, out):
     """``out[i, j]`` = (chance, margin) of the play-start state ``states[i]`` with the starter
     ``starters[i, j]``."""
-    pols = np.array([HEURISTIC, HEURISTIC], dtype=np.int64)
     ev = np.zeros((0, 3), dtype=np.int64)
     legal = np.zeros(4, dtype=np.int64)
     buf = np.zeros(16, dtype=np.int64)
@@ -116,11 +119,10 @@ def _setup(st, hands, dealer, s0, s1, target, keep_index, tabs, totals, crib_t, 
 
 
 @njit(cache=True)
-def deal_values(hands, starters, dealer, s0, s1, target, eq, crib_t, keep_index, tabs, out):
+def deal_values(hands, starters, dealer, s0, s1, target, eq, crib_t, keep_index, tabs, pols, out):
     """``out[i]`` = mean (chance, margin) over ``starters[i]`` of the deal ``hands[i]`` (2 x 6,
     seat-major; dealer ``dealer[i]``, scores ``s0[i], s1[i]``) after both seats' heuristic
     discards."""
-    pols = np.array([HEURISTIC, HEURISTIC], dtype=np.int64)
     ev = np.zeros((0, 3), dtype=np.int64)
     legal = np.zeros(4, dtype=np.int64)
     buf = np.zeros(16, dtype=np.int64)
