@@ -27,6 +27,7 @@ from cribbage_env.cards import RANK
 from cribbage_env.discard import analyze_discards
 from cribbage_env.engine import GameState, Phase
 from cribbage_env.equity import chance_now, end_values, win_probability
+from cribbage_env.luck import GameLuck, game_luck
 from cribbage_env.views import PlayerView
 
 from .expert import _deal_play_outs
@@ -75,6 +76,39 @@ class Review:
     curve: tuple[float, ...]  # seat 0's winning chance before each rated decision, then the end
     winner: int | None
     scores: tuple[int, int]
+    luck: GameLuck | None = None  # the chance events' luck (cribbage_env.luck), seat 0's
+
+    def luck_summary(self, seat: int) -> dict | None:
+        """``seat``'s luck (winning chance), luck rate (per deal), skill (winning chance its
+        decisions lost) and luck-adjusted result (the result minus the luck; None unfinished)."""
+        if self.luck is None:
+            return None
+        sign = 1.0 if seat == 0 else -1.0
+        luck = sign * self.luck.win
+        deals = max(len(self.luck.deals), 1)
+        won = None if self.winner is None else float(self.winner == seat)
+        return {
+            "luck": round(luck, 5),
+            "luck_points": round(sign * self.luck.points, 3),
+            "luck_rate": round(luck / deals, 5),
+            "skill_lost": self.seat_summary(seat)["total_loss"],
+            "result": won,
+            "adjusted_result": None if won is None else round(won - luck, 5),
+        }
+
+    def deal_rows(self) -> list[dict]:
+        """Per deal: seat 0's luck of the cards and of the starter, and each seat's winning
+        chance lost by its decisions in that deal."""
+        if self.luck is None:
+            return []
+        lost: dict[int, list[float]] = {}
+        for r in self.ratings:
+            if r.options > 1:
+                lost.setdefault(r.deal, [0.0, 0.0])[r.seat] += r.loss
+        return [
+            d.to_json() | {"skill_lost": [round(x, 5) for x in lost.get(d.deal, [0.0, 0.0])]}
+            for d in self.luck.deals
+        ]
 
     def seat_summary(self, seat: int) -> dict:
         """Error rate (mean winning chance lost per decision that had a choice), flags, totals."""
@@ -97,6 +131,13 @@ class Review:
             "curve": [round(c, 5) for c in self.curve],
             "winner": self.winner,
             "scores": list(self.scores),
+            "luck": None
+            if self.luck is None
+            else {
+                "cut": round(self.luck.cut, 5),
+                "deals": self.deal_rows(),
+                "seats": [self.luck_summary(0), self.luck_summary(1)],
+            },
         }
 
 
@@ -267,4 +308,4 @@ def review_game(
             )
         g.apply(a)
     curve.append(chance_now(g, 0))
-    return Review(tuple(ratings), tuple(curve), g.winner, g.scores)
+    return Review(tuple(ratings), tuple(curve), g.winner, g.scores, game_luck(g))

@@ -6,7 +6,9 @@ doubtful / bad / blunder from 1 / 3 / 6 points of winning chance lost. The text 
 the flagged decisions and each seat's error rate (mean winning chance lost per decision with a
 choice). ``--json`` prints ``{"rows": [...], "seats": [...], "curve": [...]}``, one row per
 decision with ``seat``, ``deal``, ``phase``, ``action``, ``best``, ``loss`` (0..1, 0 for the
-best option), ``points_loss``, ``chance``, ``options`` and ``flag``. ``--plot FILE`` draws seat
+best option), ``points_loss``, ``chance``, ``options`` and ``flag``, and ``"luck"``: each deal's luck (player 1's, of the cards and
+of the starter, beside each player's winning chance lost) and each player's luck, luck rate per
+deal and luck-adjusted result (``docs/guide/luck.md``). ``--plot FILE`` draws seat
 0's winning chance over the game as a PNG (extra ``plot``: matplotlib).
 """
 
@@ -18,6 +20,7 @@ import sys
 from pathlib import Path
 
 from agents.review import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, THRESHOLDS, Review, review_game
+from cribbage_env.cards import card_str
 
 from .argtypes import positive_int, seed
 from .cmd_replay import load
@@ -103,7 +106,43 @@ def review_text(review: Review) -> str:
             f"{100 * s['total_loss']:.1f} points of winning chance and {s['points_lost']:.1f} "
             f"points lost; {s['blunder']} blunders, {s['bad']} bad, {s['doubtful']} doubtful"
         )
+    lines.extend(luck_text(review))
     return "\n".join(lines)
+
+
+def luck_text(review: Review) -> list[str]:
+    """Luck beside skill: each deal's luck (cards, starter) for player 1 and the winning chance
+    each player's decisions lost; then each player's luck, luck rate and adjusted result."""
+    if review.luck is None:
+        return []
+    lines = [
+        "",
+        "Luck and skill (points of winning chance; luck is player 1's, player 2's is the opposite)",
+    ]
+    lines.append(
+        f"{'deal':>4} {'dealer':>6} {'cards':>7} {'starter':>8} {'':<4} {'lost P1':>8} {'lost P2':>8}"
+    )
+    for d in review.deal_rows():
+        lines.append(
+            f"{d['deal'] + 1:>4} {d['dealer'] + 1:>6} {100 * d['cards']:+7.1f} {100 * d['starter']:+8.1f} "
+            f"{card_str(d['starter_card']) if d['starter_card'] >= 0 else '-':<4} "
+            f"{100 * d['skill_lost'][0]:8.1f} {100 * d['skill_lost'][1]:8.1f}"
+        )
+    lines.append(f"cut for first deal: {100 * review.luck.cut:+.1f}")
+    for seat in (0, 1):
+        s = review.luck_summary(seat)
+        assert s is not None
+        adj = (
+            ""
+            if s["adjusted_result"] is None
+            else f"; luck-adjusted result {s['adjusted_result']:.2f}"
+        )
+        lines.append(
+            f"Player {seat + 1}: luck {100 * s['luck']:+.1f} points of winning chance "
+            f"({100 * s['luck_rate']:+.1f} per deal, {s['luck_points']:+.1f} game points), "
+            f"skill lost {100 * s['skill_lost']:.1f}{adj}"
+        )
+    return lines
 
 
 def plot_review(review: Review, path: Path) -> Path:
