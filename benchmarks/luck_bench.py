@@ -167,14 +167,14 @@ def _coverage(args, ckpt: Path) -> dict:
             row = json.loads(line)
             done[row["run"]] = row
     for k in range(args.runs):
-        if k in done:
+        if k in done or args.report_only:
             continue
         pm, ph, am, ah = _coverage_run(a, b, 10_000_019 * (k + 1), args.run_games)
         row = {"run": k, "plain": pm, "plain_half": ph, "adjusted": am, "adjusted_half": ah}
         with ckpt.open("a") as fh:
             fh.write(json.dumps(row) + "\n")
         done[k] = row
-    rows = [done[k] for k in range(args.runs)]
+    rows = [done[k] for k in range(args.runs) if k in done]
     truth = args.true_rate
     cover = {
         kind: float(np.mean([abs(r[kind] - truth) <= r[f"{kind}_half"] for r in rows]))

@@ -130,10 +130,14 @@ def _eval(cfg, run_dir, stage, path, steps, db, t0, meta_cmd):
     )
     for r in rows:
         lo, hi = r["ci"]
+        adj = ""
+        if r.get("adjusted_win_rate") is not None:
+            alo, ahi = r["adjusted_ci"]
+            adj = f"; luck-adjusted {r['adjusted_win_rate']:.3f} ({alo:.3f}-{ahi:.3f})"
         _log(
             run_dir,
             f"{stage} vs {r['opponent']}: {r['win_rate']:.3f} ({lo:.3f}-{hi:.3f}) "
-            f"over {r['games']} games",
+            f"over {r['games']} games{adj}",
         )
     curve = append_curve(
         run_dir,
