@@ -3,6 +3,7 @@ report's shape, the store's round trip (old files too) and exact resumes."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import numpy as np
@@ -149,3 +150,38 @@ def test_resume_keeps_the_luck_adjusted_result_exact(tmp_path) -> None:
     assert done.status == "complete"
     a, b = full.summary["pairings"][0], done.summary["pairings"][0]
     assert a["luck_adjusted"] == b["luck_adjusted"] and a["luck_adjusted"]["games"] == 12
+
+
+def test_the_guide_snippet_runs(capsys) -> None:
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "docs/guide/luck.md").read_text()
+    (code,) = re.findall(r"```python\n(.*?)```", text, re.S)
+    exec(compile(code, "luck.md", "exec"), {})
+    assert "luck-adjusted result" in capsys.readouterr().out
+
+
+def test_bench_stops_once_the_interval_is_narrow_enough(tmp_path, capsys) -> None:
+    from ui.cli import main
+
+    db = tmp_path / "r.sqlite"
+    code = main(["bench", "greedy", "random", "--ci-width", "0.9", "--games", "400", "--block",
+                 "5", "--backend", "serial", "--db", str(db), "--json", "--seed", "2"])  # fmt: skip
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["run"]["status"] == "complete" and "stopped" in out["run"]
+    assert out["games_played"] < 400
+    la = out["pairings"][0]["luck_adjusted"]
+    assert la["win_ci"][1] - la["win_ci"][0] < 0.9
+    with ResultsStore(db) as store:
+        assert store.run(out["run"]["id"])["status"] == "complete"
+
+
+def test_stopping_rules_need_a_new_head_to_head(capsys) -> None:
+    from ui.cli import main
+
+    assert main(["bench", "greedy", "random", "expectimax", "--until-separated"]) == 2
+    assert "exactly two agents" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:  # argparse: one line on stderr, exit code 2
+        main(["bench", "greedy", "random", "--ci-width", "2"])
+    assert exc.value.code == 2 and "between 0 and 1" in capsys.readouterr().err
