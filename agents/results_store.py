@@ -42,10 +42,8 @@ _GAME_COLUMNS = (
     + [f"s{s}_{f}" for s in (0, 1) for f in SEAT_FIELDS]
     + ["moves"]
 )
-#: game columns added after schema 1 (nullable; added in place: old files keep working, their
-#: games read back with no luck).
-_GAME_EXTRA = {"luck_win": "REAL", "luck_points": "REAL"}
-_GAME_ALL = _GAME_COLUMNS + list(_GAME_EXTRA)
+_GAME_EXTRA = {"luck_win": "REAL", "luck_points": "REAL"}  # since schema 1: nullable, added
+_GAME_ALL = _GAME_COLUMNS + list(_GAME_EXTRA)  # in place (old games read back with no luck)
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -201,13 +199,8 @@ class ResultsStore:
             raise ResultsStoreError(
                 f"results database {self.path} is damaged ({check}); choose another file with --db"
             )
-        missing = [
-            (table, c, t)
-            for table, extra in (("runs", _RUN_EXTRA), ("games", _GAME_EXTRA))
-            for have in [{r[1] for r in db.execute(f"PRAGMA table_info({table})")}]
-            for c, t in extra.items()
-            if c not in have
-        ]
+        extras = (("runs", _RUN_EXTRA), ("games", _GAME_EXTRA))
+        missing = [(t, c, k) for t, x in extras for c, k in x.items() if c not in self._cols(t)]
         if missing:
             try:
                 with db:
@@ -217,11 +210,12 @@ class ResultsStore:
                 if "readonly" not in str(exc):
                     raise
                 self._readonly = True
-        have = {r[1] for r in db.execute("PRAGMA table_info(games)")}
-        self._game_cols = [c for c in _GAME_ALL if c in have]  # a read-only old file: no luck
+        self._game_cols = [c for c in _GAME_ALL if c in self._cols("games")]  # read-only: old ones
 
-    _readonly = False
-    _game_cols = _GAME_ALL
+    def _cols(self, table: str) -> set[str]:
+        return {r[1] for r in self._db.execute(f"PRAGMA table_info({table})")}
+
+    _readonly, _game_cols = False, _GAME_ALL
 
     def reap_dead_runs(self) -> list[int]:
         """Mark ``running`` runs whose process is gone as ``interrupted``; their ids."""
@@ -377,8 +371,7 @@ class ResultsStore:
         self.run(run_id)
         try:
             cur = self._db.execute(
-                f"SELECT {', '.join(self._game_cols)} FROM games WHERE run_id = ? "
-                "ORDER BY pairing, idx, swapped",
+                f"SELECT {', '.join(self._game_cols)} FROM games WHERE run_id = ? ORDER BY pairing, idx, swapped",
                 (run_id,),
             )
             cols = [d[0] for d in cur.description]
@@ -486,8 +479,7 @@ def game_row(g: GameResult) -> tuple:
         g.deals,
         *seat_vals,
         " ".join(map(str, g.moves)),
-        None if g.luck is None else g.luck[0],
-        None if g.luck is None else g.luck[1],
+        *((None, None) if g.luck is None else g.luck),
     )
 
 

@@ -72,9 +72,21 @@ def _need(sd_unit: float, edge: float, per_unit: float) -> float | None:
     return per_unit * (Z95 * sd_unit / abs(edge)) ** 2
 
 
-def _luck(g) -> tuple[float, float]:
+_CACHE: dict = {}
+
+
+def _luck(g, cache: Path | None = None, run_id: int = 0) -> tuple[float, float]:
+    """The game's luck with this version's V: from ``cache`` (benchmarks/luck_recompute.py,
+    files named ``*_run{run_id}.jsonl``) when it has it, else measured now."""
     from cribbage_env.luck import luck_of
 
+    path = None if cache is None else cache.with_name(f"{cache.stem}_run{run_id}.jsonl")
+    if path is not None and path not in _CACHE:
+        rows = [json.loads(x) for x in path.read_text().splitlines()] if path.exists() else []
+        _CACHE[path] = {(r["index"], r["swapped"]): (r["win"], r["points"]) for r in rows}
+    hit = _CACHE.get(path, {}).get((g.index, g.swapped))
+    if hit is not None:
+        return hit
     luck = luck_of(g.seed, g.moves)
     return luck.win, luck.points
 
@@ -131,7 +143,7 @@ def _ratio(args, db_path: Path) -> list[dict]:
             games = db.games(run_id)
             status = db.run(run_id)["status"]
         if args.recompute_luck:  # a post-pass with this version's V, from seeds and moves
-            games = [dataclasses.replace(g, luck=_luck(g)) for g in games]
+            games = [dataclasses.replace(g, luck=_luck(g, args.luck_cache, run_id)) for g in games]
         fig = _pairing_figures(a, b, games)
         fig.update(status=status, run_id=run_id, wall_s=round(time.perf_counter() - t0, 1))
         print(json.dumps(fig), flush=True)
@@ -234,6 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--recompute-luck", action="store_true", help="measure the stored games' luck again"
     )
+    ap.add_argument("--luck-cache", type=Path, default=None, help="with --recompute-luck")
     ap.add_argument("--report-only", action="store_true", help="report the games stored so far")
     ap.add_argument("--out", type=Path, default=None, help="JSON file for the figures")
     args = ap.parse_args(argv)
