@@ -35,6 +35,7 @@ from cribbage_env.equity import (
     table_or_points,
     win_probability,
 )
+from cribbage_env.luck import GameLuck, game_luck
 from cribbage_env.view_chance import play_chance
 from cribbage_env.views import PlayerView
 
@@ -85,6 +86,39 @@ class Review:
     winner: int | None
     scores: tuple[int, int]
     notice: str = ""  # rules with no winning-chance table: rated by points (equity.no_table)
+    luck: GameLuck | None = None  # the chance events' luck (cribbage_env.luck), seat 0's
+
+    def luck_summary(self, seat: int) -> dict | None:
+        """``seat``'s luck (winning chance), luck rate (per deal), skill (winning chance its
+        decisions lost) and luck-adjusted result (the result minus the luck; None unfinished)."""
+        if self.luck is None:
+            return None
+        sign = 1.0 if seat == 0 else -1.0
+        luck = sign * self.luck.win
+        deals = max(len(self.luck.deals), 1)
+        won = None if self.winner is None else float(self.winner == seat)
+        return {
+            "luck": round(luck, 5),
+            "luck_points": round(sign * self.luck.points, 3),
+            "luck_rate": round(luck / deals, 5),
+            "skill_lost": self.seat_summary(seat)["total_loss"],
+            "result": won,
+            "adjusted_result": None if won is None else round(won - luck, 5),
+        }
+
+    def deal_rows(self) -> list[dict]:
+        """Per deal: seat 0's luck of the cards and of the starter, and each seat's winning
+        chance lost by its decisions in that deal."""
+        if self.luck is None:
+            return []
+        lost: dict[int, list[float]] = {}
+        for r in self.ratings:
+            if r.options > 1:
+                lost.setdefault(r.deal, [0.0, 0.0])[r.seat] += r.loss
+        return [
+            d.to_json() | {"skill_lost": [round(x, 5) for x in lost.get(d.deal, [0.0, 0.0])]}
+            for d in self.luck.deals
+        ]
 
     def seat_summary(self, seat: int) -> dict:
         """Error rate (mean winning chance lost per decision that had a choice), flags, totals."""
@@ -108,6 +142,13 @@ class Review:
             "winner": self.winner,
             "scores": list(self.scores),
             **({"notice": self.notice} if self.notice else {}),
+            "luck": None
+            if self.luck is None
+            else {
+                "cut": round(self.luck.cut, 5),
+                "deals": self.deal_rows(),
+                "seats": [self.luck_summary(0), self.luck_summary(1)],
+            },
         }
 
 
@@ -291,4 +332,5 @@ def review_game(
             )
         g.apply(a)
     curve.append(chance_now(g, 0))
-    return Review(tuple(ratings), tuple(curve), g.winner, g.scores, notice)
+    luck = game_luck(g) if has_table(g.rules) else None  # luck is measured in winning chance
+    return Review(tuple(ratings), tuple(curve), g.winner, g.scores, notice, luck)

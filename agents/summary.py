@@ -13,6 +13,7 @@ import math
 from collections.abc import Iterable
 from fractions import Fraction
 
+from .luck_stats import LuckTally
 from .stats import Z95, RatingError, elo_ratings, wilson_interval
 from .tournament import SEAT_FIELDS, GameResult, Pairing, TournamentPlan
 
@@ -72,6 +73,7 @@ class PairingTally:
         self.n_margins, self.s_margins, self.q_margins = 0, Fraction(0), Fraction(0)
         self.n_pairs, self.s_pairs, self.q_pairs = 0, Fraction(0), Fraction(0)
         self._open: dict[int, int] = {}  # pair index -> margin of its first game seen
+        self.luck = LuckTally()
 
     def add(self, r: GameResult) -> None:
         self.n += 1
@@ -89,6 +91,7 @@ class PairingTally:
             s, tot = r.seats[seat], self.roles[side]
             for f in SEAT_FIELDS:
                 tot[f] += getattr(s, f)
+        self.luck.add(r)
         self.seen_swapped |= r.swapped
         self.seen_straight |= not r.swapped
         m = r.margin_a
@@ -139,6 +142,7 @@ class PairingTally:
             "first_dealer_win_rate": _r(self.fd_wins / n) if n else None,
             "first_dealer_win_rate_ci": [_r(flo), _r(fhi)],
             "mean_deals": _r(self.deals / n) if n else None,
+            "luck_adjusted": self.luck.summary(),
             "points_per_deal": {
                 "a": _role_table(self.roles["a"]),
                 "b": _role_table(self.roles["b"]),

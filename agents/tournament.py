@@ -90,6 +90,9 @@ class GameResult:
     #: why the loser lost without finishing (an isolated seat crashed, hung or cheated); "" if
     #: the game was played to the end. The scores are those when it stopped.
     forfeit: str = ""
+    #: seat 0's luck (winning chance, points margin) from :mod:`cribbage_env.luck`; None: not
+    #: measured (games stored before it existed)
+    luck: tuple[float, float] | None = None
 
     @property
     def seat_a(self) -> int:
@@ -103,6 +106,14 @@ class GameResult:
     def margin_a(self) -> int:
         a = self.seat_a
         return self.scores[a] - self.scores[1 - a]
+
+    @property
+    def luck_a(self) -> tuple[float, float] | None:
+        """Agent A's luck (winning chance, points), or None."""
+        if self.luck is None:
+            return None
+        s = -1.0 if self.swapped else 1.0
+        return s * self.luck[0], s * self.luck[1]
 
     @property
     def skunk(self) -> int:
@@ -456,7 +467,20 @@ def result_of(
         seats=_seat_stats_fast(g),
         moves=tuple(g.decisions),
         forfeit="" if forfeit is None else forfeit[1],
+        luck=game_luck_pair(g),
     )
+
+
+def game_luck_pair(g: ce.GameState) -> tuple[float, float] | None:
+    """Seat 0's luck in ``g`` (winning chance, points margin): :func:`cribbage_env.luck.game_luck`;
+    None for rules with no winning-chance table (luck is measured in winning chance)."""
+    from cribbage_env.equity import has_table
+    from cribbage_env.luck import game_luck
+
+    if not has_table(g.rules):
+        return None
+    luck = game_luck(g)
+    return luck.win, luck.points
 
 
 def play_task(task: Task, stop: object | None = None) -> list[GameResult]:
@@ -488,6 +512,7 @@ def result_to_dict(r: GameResult) -> dict:
     d = asdict(r)
     d["scores"] = list(r.scores)
     d["moves"] = list(r.moves)
+    d["luck"] = None if r.luck is None else list(r.luck)
     return d
 
 
@@ -505,4 +530,5 @@ def result_from_dict(d: dict) -> GameResult:
         seats=seats,  # type: ignore[arg-type]
         moves=tuple(int(m) for m in d.get("moves", ())),
         forfeit=str(d.get("forfeit", "")),
+        luck=None if d.get("luck") is None else (float(d["luck"][0]), float(d["luck"][1])),
     )

@@ -107,6 +107,21 @@ def seconds(text: str) -> float:
     return value
 
 
+def unit_interval(text: str) -> float:
+    """A number strictly between 0 and 1 (a win rate's interval width).
+
+    >>> unit_interval("0.03")
+    0.03
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}")
+    return value
+
+
 def output_folder_problem(path: Path | None) -> str | None:
     """Why ``path`` cannot take output files (``--screenshots DIR``), or None; it is created.
 
