@@ -238,7 +238,7 @@ def review_game(
     if game.set_up:
         raise ValueError("a position set up by hand has no decision history to review")
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(7, 13))))
-    g = ce.new_game(game.seed, interactive_cuts=game.interactive_cuts)
+    g = ce.new_game(game.seed, interactive_cuts=game.interactive_cuts, rules=game.rules)
     ratings: list[Rating] = []
     curve: list[float] = []
     for i, a in enumerate(game.decisions):

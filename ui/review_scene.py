@@ -111,7 +111,9 @@ class ReviewBrowser:
         """The deciding seat's view before rating ``i`` and the events so far (for the pegs)."""
         if i not in self._views:
             r = self.review.ratings[i]
-            g = ce.new_game(self.game.seed, interactive_cuts=self.game.interactive_cuts)
+            g = ce.new_game(
+                self.game.seed, interactive_cuts=self.game.interactive_cuts, rules=self.game.rules
+            )
             for a in self.game.decisions[: r.index]:
                 g.apply(a)
             self._views[i] = (g.view(r.seat), tuple(g.events))
