@@ -34,6 +34,7 @@ from cribbage_env.engine import EventKind, Phase
 
 from . import hints
 from .board import BoardShape
+from .coach import CoachMixin
 from .computer import ComputerMixin
 from .hints import HintView
 from .history import History, UndoRule
@@ -74,7 +75,7 @@ class _Seat:
     agent: object | None = field(default=None, repr=False)
 
 
-class TableController(SelectionMixin, ComputerMixin, ShowMixin):
+class TableController(CoachMixin, SelectionMixin, ComputerMixin, ShowMixin):
     """Owns one game at the table, its decision history and everything shown about it."""
 
     def __init__(
@@ -133,6 +134,8 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
         self._epoch += 1
         self.selection: tuple[int, ...] = ()
         self.hint: HintView | None = None
+        self.show_options = False  # the hint's table of options is shown
+        self.warning = None
         self.focus = 0
         self.revealed: int | None = None
         self.messages: list[str] = []
@@ -256,18 +259,27 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
         return self.game.view(self.bottom_seat if seat is None else seat)
 
     def request_hint(self) -> HintView | None:
-        """Show the suggested move and its numbers; nothing changes until confirmed (R11.2)."""
+        """Show the judge's best move and its numbers (the review's verdict there, see
+        :mod:`ui.hints`); nothing changes until confirmed (R11.2)."""
         if not self.human_to_act or self.needs_reveal:
             return None
         if self.phase not in (Phase.DISCARD, Phase.PLAY):
             return None
-        self.hint = hints.hint_view(self.game.view(self.to_act), self._rng(77), self.narrator)
+        view = self.game.view(self.to_act)
+        self.hint = hints.hint_view(view, hints.hint_rng(view), self.narrator)
+        self.show_options = False
         self.version += 1
         return self.hint
 
     def clear_hint(self) -> None:
         if self.hint is not None:
             self.hint = None
+            self.version += 1
+
+    def toggle_options(self) -> None:
+        """Show or hide the hint's table of every option (asked for with the hint shown)."""
+        if self.hint is not None:
+            self.show_options = not self.show_options
             self.version += 1
 
     # ----------------------------------------------------------------------------- decisions
@@ -282,6 +294,7 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
     def _after_decision(self, prev_player: int | None, prev_deal: int) -> None:
         self.selection = ()
         self.hint = None
+        self.warning = None
         self.focus = 0
         # Hands go face down between turns: a new player, a new deal, or a cut (R11.4).
         if (

@@ -193,6 +193,7 @@ class StartOptions:
     four_colour: bool = False  # diamonds blue, clubs green
     sound: bool = False  # sound effects (never when headless)
     short: bool = False  # the short game to 61 (RULES variant "short")
+    coach: float = 0.0  # coach mode: warn above this loss of winning chance (0: off)
 
 
 def start_scene(opts: StartOptions) -> Scene:
@@ -255,10 +256,13 @@ def start_scene(opts: StartOptions) -> Scene:
         ("short", tr("Game to 61"), opts.short),
         ("four_colour", tr("Four-colour deck"), opts.four_colour),
         ("sound", tr("Sound"), opts.sound),
-    ]
+        ("coach", tr("Coach: {pct}%", pct=round(100 * opts.coach)) if opts.coach
+         else tr("Coach: off"), opts.coach > 0),
+    ]  # fmt: skip
+    w = 196
+    left = WIDTH / 2 - (len(options) * (w + 8) - 8) / 2
     for i, (bid, label, on) in enumerate(options):
-        s.buttons.append(Button(bid, label, Rect(WIDTH / 2 - 490 + i * 198, 14, 190, 52),
-                                toggled=on))  # fmt: skip
+        s.buttons.append(Button(bid, label, Rect(left + i * (w + 8), 14, w, 52), toggled=on))
     if opts.message:
         s.labels.append(Label(opts.message, WIDTH / 2, 190, 13, GOLD, width=760))
     return s
@@ -287,6 +291,12 @@ def apply_click(ctl: TableController, scene: Scene, x: float, y: float) -> str |
             ctl.request_hint()
         else:
             ctl.clear_hint()
+    elif what == "options":
+        ctl.toggle_options()
+    elif what == "coach:anyway":
+        ctl.confirm()
+    elif what == "coach:back":
+        ctl.take_back()
     elif what == "undo":
         ctl.undo()
     elif what == "redo":

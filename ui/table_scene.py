@@ -12,6 +12,7 @@ from cribbage_env.engine import Phase
 
 from .board import STANDARD_BOARD, BoardShape, peg_holes
 from .chances import Reading
+from .coach_scene import hint_items, options_overlay, warning_overlay
 from .controller import CUT_SPREAD, TableController
 from .scene import (
     CARD_H,
@@ -72,9 +73,7 @@ def table_scene(
     s.labels.append(Label(ctl.prompt(), CENTER + 60, 250, 19, WHITE, bold=True, tag="prompt"))
     for i, text in enumerate(reversed(ctl.messages[-3:])):
         s.labels.append(Label(text, 370, 590 - i * 24, 14, SOFT if i else WHITE, "left", tag="log"))
-    if ctl.hint:
-        for i, line in enumerate(ctl.hint.lines):
-            s.labels.append(Label(line, 370, 320 - i * 20, 14, (150, 230, 255), "left"))
+    hint_items(s, ctl)
     _board(s, ctl)
     _buttons(s, ctl, chances_on)
     show = ctl.show_step
@@ -84,6 +83,10 @@ def table_scene(
         _game_over_overlay(s, ctl)
     elif ctl.needs_reveal:
         _reveal_overlay(s, ctl)
+    elif ctl.shown_warning is not None:
+        warning_overlay(s, ctl)
+    elif ctl.hint is not None and ctl.show_options:
+        options_overlay(s, ctl)
     if chance is not None and (s.layer is None or not s.layer.modal):  # not under the show
         _chance_bar(s, ctl, chance)
     return s

@@ -114,6 +114,8 @@ class GameWindow(ScaledWindow):
         return view.future if isinstance(view, TableView) else None
 
     def start_table(self, ctl: TableController) -> None:
+        if ctl.mode is not Mode.WATCH:
+            ctl.set_coach(self.options.coach)
         if self.store is not None and ctl.on_change is None and ctl.mode.value != "watch":
             ctl.on_change = self.store.save
         self.show_view(TableView(self, ctl))

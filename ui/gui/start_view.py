@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import arcade
 
+from ..coach import COACH_LIMITS
 from ..i18n import LANGUAGES
 from ..scene import Scene, hit, start_scene
 from .keys import START_KEYS, lookup
@@ -67,6 +68,9 @@ class StartView(arcade.View):
             o.four_colour = not o.four_colour
         elif what == "short":
             o.short = not o.short
+        elif what == "coach":  # off, 2%, 5%, off...
+            k = COACH_LIMITS.index(o.coach) if o.coach in COACH_LIMITS else 0
+            o.coach = COACH_LIMITS[(k + 1) % len(COACH_LIMITS)]
         elif what == "sound":
             o.sound = win.sounds.on = not o.sound and win.sounds.available
         self.scene_key = None
