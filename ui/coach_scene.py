@@ -70,3 +70,20 @@ def warning_overlay(base: Scene, ctl: TableController) -> None:
                             Rect(r.cx - 290, r.y + 20, 280, 60), primary=True))  # fmt: skip
     s.buttons.append(Button("coach:anyway", ctl.tr("Play it anyway"),
                             Rect(r.cx + 10, r.y + 20, 280, 60)))  # fmt: skip
+
+
+def question_overlay(base: Scene, ctl: TableController) -> None:
+    """Restart asks first while a game is under way (:mod:`ui.safety`)."""
+    if ctl.asking != "restart":
+        return
+    tr = ctl.tr
+    s = base.layer = Scene(modal=True)
+    r = WARNING
+    s.panels.append((r, PANEL))
+    s.labels.append(Label(tr("Restart this game from the first deal?"), r.cx, r.y + r.h - 50, 20,
+                          GOLD, bold=True, width=r.w - 40))  # fmt: skip
+    s.labels.append(Label(tr("The same cards are dealt again. Undo brings this game back."),
+                          r.cx, r.y + r.h - 100, 16, WHITE, width=r.w - 40))  # fmt: skip
+    s.buttons.append(Button("ask:no", tr("Keep playing"), Rect(r.cx - 290, r.y + 20, 280, 60),
+                            primary=True))  # fmt: skip
+    s.buttons.append(Button("ask:yes", tr("Restart"), Rect(r.cx + 10, r.y + 20, 280, 60)))

@@ -40,6 +40,7 @@ from .hints import HintView
 from .history import History, UndoRule
 from .i18n import Catalog
 from .narration import PLAY_REASONS, Narrator, card_label, table_prompt
+from .safety import RestartMixin
 from .saves import SAVE_FORMAT, SAVE_VERSION, SaveError, UntrustedSave, read_save, save_data
 from .selection import CUT_SPREAD, SelectionMixin
 from .show import CutResult, ShowMixin, ShowStep, last_cut, peg_holes, show_steps
@@ -75,7 +76,7 @@ class _Seat:
     agent: object | None = field(default=None, repr=False)
 
 
-class TableController(CoachMixin, SelectionMixin, ComputerMixin, ShowMixin):
+class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, ShowMixin):
     """Owns one game at the table, its decision history and everything shown about it."""
 
     def __init__(
@@ -136,6 +137,7 @@ class TableController(CoachMixin, SelectionMixin, ComputerMixin, ShowMixin):
         self.hint: HintView | None = None
         self.show_options = False  # the hint's table of options is shown
         self.warning = None
+        self.asking = None
         self.focus = 0
         self.revealed: int | None = None
         self.messages: list[str] = []
@@ -288,6 +290,7 @@ class TableController(CoachMixin, SelectionMixin, ComputerMixin, ShowMixin):
         prev_deal = self.game.deal_no
         self.game.apply(action)
         self.history = self.history.decide(action, prev_player)
+        self._forget_restart()
         self._epoch += 1
         self._after_decision(prev_player, prev_deal)
 
@@ -384,7 +387,7 @@ class TableController(CoachMixin, SelectionMixin, ComputerMixin, ShowMixin):
 
     @property
     def can_undo(self) -> bool:
-        return self._undo_target() is not None
+        return self._undo_target() is not None or self.can_undo_restart
 
     @property
     def can_redo(self) -> bool:
@@ -419,9 +422,12 @@ class TableController(CoachMixin, SelectionMixin, ComputerMixin, ShowMixin):
     def undo(self) -> bool:
         """Back to the moment before the person's last decision (computer replies too, R11.5)."""
         target = self._undo_target()
-        if target is None:
+        if target is None and self.can_undo_restart:
+            self._undo_restart()  # the game as it was before Restart
+        elif target is None:
             return False
-        self._rebuild(target)
+        else:
+            self._rebuild(target)
         self._say(self.tr("Undone"))
         if self.on_change is not None:
             self.on_change(self)
@@ -441,9 +447,12 @@ class TableController(CoachMixin, SelectionMixin, ComputerMixin, ShowMixin):
     def restart(self) -> bool:
         """The same game from the start: same seed, same shuffles, empty history (R11.6).
 
-        Refused (False) in pass and play while a game is under way (see :attr:`can_restart`)."""
+        Refused (False) in pass and play while a game is under way (see :attr:`can_restart`).
+        Undo right after it brings the game back (:mod:`ui.safety`); the table asks first
+        (:meth:`ask_restart`)."""
         if not self.can_restart:
             return False
+        self._keep_for_undo(self.history)  # Undo brings it back
         self.history = self.history.cleared()
         self._rebuild(0)
         if self.on_change is not None:

@@ -12,7 +12,7 @@ from cribbage_env.engine import Phase
 
 from .board import STANDARD_BOARD, BoardShape, peg_holes
 from .chances import Reading
-from .coach_scene import hint_items, options_overlay, warning_overlay
+from .coach_scene import hint_items, options_overlay, question_overlay, warning_overlay
 from .controller import CUT_SPREAD, TableController
 from .scene import (
     CARD_H,
@@ -83,6 +83,8 @@ def table_scene(
         _game_over_overlay(s, ctl)
     elif ctl.needs_reveal:
         _reveal_overlay(s, ctl)
+    elif ctl.asking is not None:
+        question_overlay(s, ctl)
     elif ctl.shown_warning is not None:
         warning_overlay(s, ctl)
     elif ctl.hint is not None and ctl.show_options:

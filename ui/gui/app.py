@@ -20,6 +20,7 @@ from ..autosave import SaveStore
 from ..controller import Mode, SaveError, TableController, UntrustedSave
 from ..scene import FELT, HEIGHT, WIDTH, Scene, StartOptions
 from ..seeds import new_game_seed
+from ..shelf import shelve, take_from_shelf, unfinished, unfinished_label
 from .autoplay import autoplay
 from .render import Renderer, color_clear
 from .review_view import ReviewView
@@ -69,7 +70,7 @@ class GameWindow(ScaledWindow):
         # Estimates and reviews run in a thread of their own: the computer's move never waits.
         self._side_pool = cf.ThreadPoolExecutor(max_workers=1) if self.settings.threaded else None
         self.errors: list[str] = []
-        self.options.has_save = bool(store and store.exists())
+        self.refresh_saves()
         self.options.four_colour = self.options.four_colour or self.settings.four_colour
         self.sounds = Sounds()
         self.start_view = StartView(self)
@@ -132,6 +133,8 @@ class GameWindow(ScaledWindow):
             self.settings.seed = None
         if seed is None:
             seed = new_game_seed()
+        if self.store is not None:
+            shelve(self.store)  # the game under way is kept (issue 29), never replaced
         spec = LEVELS.get(o.level, "random")
         mode = "hotseat" if o.hotseat else "computer"
         rules = "short" if o.short else "standard"
@@ -174,8 +177,30 @@ class GameWindow(ScaledWindow):
             self.options.level = level
         self.start_table(ctl)
 
+    def refresh_saves(self) -> None:
+        """The start screen's Continue button and list of unfinished games."""
+        found = unfinished(self.store) if self.store is not None else []
+        self._unfinished = [u for u in found if not u.error]
+        self.options.unfinished = tuple(
+            unfinished_label(u, self.options.lang) for u in self._unfinished
+        )
+        self.options.has_save = bool(self._unfinished) or bool(self.store and self.store.exists())
+
+    def resume_unfinished(self, i: int) -> None:
+        """Resume the ``i``-th game of the list (a shelved one becomes the autosave first)."""
+        if self.store is None or not 0 <= i < len(self._unfinished):
+            return
+        u = self._unfinished[i]
+        if not u.current:
+            try:
+                take_from_shelf(self.store, u.path)
+            except (SaveError, OSError) as exc:
+                self.options.message = str(exc)
+                return
+        self.continue_saved()
+
     def show_menu(self) -> None:
-        self.options.has_save = bool(self.store and self.store.exists())
+        self.refresh_saves()
         self.start_view.scene_key = None
         self.show_view(self.start_view)
         self._redraw = True

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import arcade
 
 from ..coach import COACH_LIMITS
-from ..i18n import LANGUAGES
+from ..i18n import LANGUAGES, Catalog
 from ..scene import Scene, hit, start_scene
 from .keys import START_KEYS, lookup
 
@@ -26,8 +26,7 @@ class StartView(arcade.View):
 
     def current_scene(self) -> Scene:
         o = self.game_window.options
-        key = ("start", o.level, o.hotseat, o.lang, o.has_save, o.message, o.four_colour, o.sound,
-               o.short)  # fmt: skip
+        key = ("start", *vars(o).values())
         if key != self.scene_key or self.scene is None:
             self.scene = start_scene(o)
             self.scene_key = key
@@ -48,6 +47,8 @@ class StartView(arcade.View):
         if what is None:
             return
         o.message = ""
+        if what != "play":
+            o.confirm_new = False
         if what.startswith("level:"):
             o.level = what[6:]
         elif what == "mode:computer":
@@ -56,10 +57,26 @@ class StartView(arcade.View):
             o.hotseat = True
         elif what.startswith("lang:") and what[5:] in LANGUAGES:
             o.lang = what[5:]
+        elif what == "play" and o.has_save and not o.confirm_new:  # ask first (issue 29)
+            o.confirm_new = True
+            o.message = Catalog(o.lang).tr(
+                "Your game under way is kept in the unfinished games. Press New game again to "
+                "start a new one."
+            )
         elif what == "play":
+            o.confirm_new = False
             win.new_game(win.settings.seed)
+        elif what == "list":
+            o.listing = True
+        elif what == "continue" and win.store is not None and not win.store.exists():
+            win.resume_unfinished(0)  # the newest kept game
         elif what == "continue":
             win.continue_saved()
+        elif what.startswith("resume:"):
+            o.listing = False
+            win.resume_unfinished(int(what[7:]))
+        elif what == "list:back":
+            o.listing = False
         elif what == "rules":
             win.show_rules()
         elif what == "stats":
