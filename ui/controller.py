@@ -43,7 +43,15 @@ from .narration import PLAY_REASONS, Narrator, card_label, table_prompt
 from .safety import RestartMixin
 from .saves import SAVE_FORMAT, SAVE_VERSION, SaveError, UntrustedSave, read_save, save_data
 from .selection import CUT_SPREAD, SelectionMixin
-from .show import CutResult, ShowMixin, ShowStep, last_cut, peg_holes, show_steps
+from .show import (
+    CutResult,
+    ShowMixin,
+    ShowStep,
+    deal_points,
+    last_cut,
+    peg_holes,
+    show_steps,
+)
 
 __all__ = [
     "CUT_SPREAD",
@@ -136,6 +144,7 @@ class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, S
         self.selection: tuple[int, ...] = ()
         self.hint: HintView | None = None
         self.show_options = False  # the hint's table of options is shown
+        self.game_review = None  # the finished game's review (the window's side thread)
         self.warning = None
         self.asking = None
         self.focus = 0
@@ -214,6 +223,18 @@ class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, S
         if self.script is not None:
             return self.tr("Player {n}", n=seat + 1)
         return self.tr("Computer {n} ({spec})", n=seat + 1, spec=self.seats[seat].spec)
+
+    def seat_label(self, seat: int) -> str:
+        """The name beside the hand, with the computer's level: "Computer (Hard)"."""
+        from agents import LEVELS
+
+        from .scene import LEVEL_LABELS
+
+        spec = self.seats[seat].spec
+        key = next((k for k, v in LEVELS.items() if v == spec and k in LEVEL_LABELS), None)
+        if self.mode is not Mode.COMPUTER or key is None:
+            return self.name(seat)
+        return self.tr("{name} ({level})", name=self.name(seat), level=self.tr(LEVEL_LABELS[key]))
 
     def short_name(self, seat: int) -> str:
         """A name that fits beside the board: the agent's spec when two agents play."""
@@ -337,6 +358,7 @@ class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, S
                 self._say(text)
         if shows:
             self.show_steps = show_steps(self.narrator, shows)
+            self.deal_summary = deal_points(events, shows[-1])
             self.show_intro = tuple(self.messages[-2:])
             self.show_pos = 0
 
@@ -350,6 +372,11 @@ class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, S
     def points_text(self, reasons) -> str:
         """Points as said at the table ("fifteen for 2, a pair for 2"), for pop-ups."""
         return self.narrator.reasons(reasons)
+
+    def scorer_text(self, player: int, reasons) -> str:
+        """A pop-up that names who scored: "Computer: fifteen for 2"."""
+        return self.tr("{name}: {what}", name=self.short_name(player),
+                       what=self.points_text(reasons))  # fmt: skip
 
     def show_title(self, player: int, what: str) -> str:
         return self.narrator.show_title(player, what)
