@@ -93,7 +93,8 @@ class Popup:
         p = t / POP
         alpha = 255 if p < 0.6 else int(255 * (1 - (p - 0.6) / 0.4))
         alpha = max(32, alpha // 32 * 32)  # a few levels: text objects stay cached
-        return Label(self.text, self.x, self.y + 28 * p, 20, self.color + (alpha,), bold=True)
+        return Label(self.text, self.x, self.y + 28 * p, 20, self.color + (alpha,), bold=True,
+                     tag="popup")  # fmt: skip
 
 
 def _ease(p: float) -> float:
