@@ -14,7 +14,7 @@ from ui.controller import Mode, TableController
 from ui.motion import Transition
 from ui.scene import overlaps
 from ui.summary_scene import game_points
-from ui.table_scene import DECK, table_scene
+from ui.table_scene import DECK, STARTER, table_scene
 
 
 def _to_show(ctl: TableController, rng) -> None:
@@ -121,7 +121,7 @@ def test_the_hand_over_panel_leaves_the_deck_and_starter_uncovered() -> None:
             ctl.cut_at(10)
     s = table_scene(ctl)
     panel = s.layer.panels[0][0]
-    assert not overlaps(panel, DECK)
+    assert not overlaps(panel, DECK) and not overlaps(panel, STARTER)
 
 
 @pytest.fixture(scope="module")

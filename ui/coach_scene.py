@@ -13,9 +13,9 @@ if TYPE_CHECKING:
 HINT_COLOR = (150, 230, 255)
 OPTIONS = Rect(40, 120, 920, 580)
 #: Column left edges of the options table (discard: crib, keep, hand, crib, pegging, chance).
-DISCARD_COLS = (70, 230, 470, 570, 670, 790)
+DISCARD_COLS = (70, 230, 460, 550, 640, 760)
 PLAY_COLS = (70, 230, 560)
-WARNING = Rect(170, 290, 660, 250)
+WARNING = Rect(170, 280, 660, 240)
 
 
 def hint_items(s: Scene, ctl: TableController) -> None:
@@ -59,13 +59,12 @@ def warning_overlay(base: Scene, ctl: TableController) -> None:
     w = ctl.shown_warning
     if w is None:
         return
-    s = base.layer = Scene(modal=True, faces=base.faces)
+    s = base.layer = Scene(faces=base.faces)  # the cards stay in sight while deciding
     r = WARNING
     s.panels.append((r, PANEL))
-    for i, line in enumerate(w.lines):
-        size, color = (19, GOLD) if i == 0 else (16, WHITE)
-        s.labels.append(Label(line, r.cx, r.y + r.h - 40 - i * 36, size, color, bold=i == 0,
-                              width=r.w - 40))  # fmt: skip
+    s.labels.append(Label(w.lines[0], r.cx, r.y + r.h - 48, 18, GOLD, bold=True, width=r.w - 40))
+    for i, line in enumerate(w.lines[1:]):
+        s.labels.append(Label(line, r.cx, r.y + r.h - 110 - i * 34, 16, WHITE))
     s.buttons.append(Button("coach:back", ctl.tr("Take it back"),
                             Rect(r.cx - 290, r.y + 20, 280, 60), primary=True))  # fmt: skip
     s.buttons.append(Button("coach:anyway", ctl.tr("Play it anyway"),

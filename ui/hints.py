@@ -66,7 +66,7 @@ def _table(view: ce.PlayerView, opts: tuple[Option, ...], nar: Narrator):
     """The header and rows of the options table (numbers the same in every language)."""
     if is_discard(opts[0].action):
         header = (nar.tr("To the crib"), nar.tr("Keep"), nar.tr("hand"), nar.tr("crib"),
-                  nar.tr("pegging"), nar.tr("Winning chance"))  # fmt: skip
+                  nar.tr("Pegging"), nar.tr("Winning chance"))  # fmt: skip
         rows = []
         for o in opts:
             crib = discard_cards(o.action)

@@ -277,6 +277,7 @@ def start_scene(opts: StartOptions) -> Scene:
 def _unfinished_layer(base: Scene, opts: StartOptions, tr) -> None:
     """The games to resume (issue 29: a new game never replaces one under way)."""
     s = base.layer = Scene(modal=True)
+    s.panels.append((Rect(0, 0, WIDTH, HEIGHT), FELT))  # the start screen is out of sight
     r = Rect(WIDTH / 2 - 420, 120, 840, 580)
     s.panels.append((r, PANEL))
     s.labels.append(Label(tr("Unfinished games"), r.cx, r.y + r.h - 40, 24, GOLD, bold=True))

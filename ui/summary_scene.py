@@ -46,8 +46,10 @@ def _table(s: Scene, ctl: TableController, rows: tuple[DealPoints, DealPoints], 
         y = top - 30 - 28 * seat
         s.labels.append(Label(ctl.short_name(seat), xs[0] + COLS[0] - 10, y, 16,
                               PLAYER_COLORS[seat], "right", bold=True))  # fmt: skip
-        for x0, w, v in zip(xs[1:], COLS[1:], (p.pegging, p.hand, p.crib, p.total), strict=True):
-            s.labels.append(Label(str(v), x0 + w / 2, y, 16, WHITE, bold=v == p.total))
+        total = min(p.total, ctl.board_shape.game_hole)  # the winner's peg stops in the hole
+        for i, (x0, w, v) in enumerate(zip(xs[1:], COLS[1:], (p.pegging, p.hand, p.crib, total),
+                                           strict=True)):  # fmt: skip
+            s.labels.append(Label(str(v), x0 + w / 2, y, 16, WHITE, bold=i == 3))
 
 
 def deal_summary_items(s: Scene, ctl: TableController, r: Rect) -> None:

@@ -39,6 +39,7 @@ from .summary_scene import deal_summary_items, game_summary_items
 
 CENTER = TABLE_RIGHT / 2
 DECK = Rect(170, 385, SMALL_W, SMALL_H)
+STARTER = Rect(DECK.x + SMALL_W + 20, DECK.y, SMALL_W, SMALL_H)
 PILE = Rect(360, 330, 390, SMALL_H + 20)  # the current sequence fans inside this
 PILE_STEP = 44  # the index of every card in the fan stays visible
 OLDER_STEP = 22
@@ -167,7 +168,7 @@ def _crib_and_deck(s: Scene, ctl: TableController) -> None:
         s.cards.append(CardItem(None, DECK, key="deck"))
         s.labels.append(Label(tr("Starter"), DECK.x + SMALL_W + 60, DECK.y - 13, 13, SOFT))
     if view.starter is not None and g.phase is Phase.PLAY:
-        r = Rect(DECK.x + SMALL_W + 20, DECK.y, SMALL_W, SMALL_H)
+        r = STARTER
         s.cards.append(CardItem(view.starter, r, key=f"c{view.starter}"))
 
 
@@ -295,7 +296,7 @@ def _reveal_overlay(base: Scene, ctl: TableController) -> None:
     tr = ctl.tr
     name = ctl.name(ctl.to_act)
     o = base.layer = Scene()
-    r = Rect(300, 300, 600, 220)  # right of the deck and the starter
+    r = Rect(STARTER.x + STARTER.w + 20, 300, 560, 220)  # the deck and the starter in sight
     o.panels.append((r, PANEL))
     o.labels.append(
         Label(tr("Pass the screen to {name}", name=name), r.cx, r.y + 170, 22, WHITE, bold=True)

@@ -125,13 +125,14 @@ class Renderer:
         and the buttons beside it), which keeps those frames cheap. All its text is one batch,
         built when the scene changes (a few draw calls instead of one per label)."""
         for r, color in scene.panels:
-            self.fill(r.x, r.y, r.w, r.h, color)
+            if not hide_table or r.x >= TABLE_RIGHT:
+                self.fill(r.x, r.y, r.w, r.h, color)
         if scene.board is not None:
             self._board(scene.board)
         if not hide_table:
             self._sprites_for(scene, slot).draw()
             self._outlines(scene)
-        self._button_faces(scene)
+        self._button_faces(scene, hide_table)
         self._text_batch_draw(scene, slot, hide_table)
 
     def _outlines(self, scene: Scene) -> None:
@@ -155,13 +156,14 @@ class Renderer:
             for lb in scene.labels
             if (not hide_table or lb.x >= TABLE_RIGHT) and lb.tag != "popup"
         )
-        key = (labels, tuple(scene.buttons))
+        buttons = tuple(self._buttons(scene, hide_table))
+        key = (labels, buttons)
         cached = self._batches.get(slot)
         if cached is not None and cached[0] == key:
             return cached[1]
         batch = pyglet.graphics.Batch()
         seen: dict[tuple, int] = {}
-        for label in labels + tuple(self._button_label(b) for b in scene.buttons):
+        for label in labels + tuple(self._button_label(b) for b in buttons):
             tkey = (label.text, label.size, label.color, label.anchor_x, label.bold, label.width)
             n = seen[tkey] = seen.get(tkey, -1) + 1  # the same text twice: two objects
             placed = self._placed.get((slot, n, *tkey))
@@ -216,8 +218,14 @@ class Renderer:
             fg = (25, 25, 25)
         return fill, fg
 
-    def _button_faces(self, scene: Scene) -> None:
-        for b in scene.buttons:
+    @staticmethod
+    def _buttons(scene: Scene, hide_table: bool) -> list:
+        """The buttons drawn: under a modal layer only those beside the board (the only ones
+        that still answer clicks, see :func:`ui.scene.hit`)."""
+        return [b for b in scene.buttons if not hide_table or b.rect.x >= TABLE_RIGHT]
+
+    def _button_faces(self, scene: Scene, hide_table: bool = False) -> None:
+        for b in self._buttons(scene, hide_table):
             r = b.rect
             fill, _ = self._button_colors(b)
             self.fill(r.x, r.y, r.w, r.h, (20, 40, 30))

@@ -46,6 +46,8 @@ class StartView(arcade.View):
         o = win.options
         if what is None:
             return
+        if o.listing and what != "list:back" and not what.startswith("resume:"):
+            return  # the list is on top: only its own buttons answer
         o.message = ""
         if what != "play":
             o.confirm_new = False
