@@ -59,7 +59,29 @@ class StartView(arcade.View):
             o.hotseat = True
         elif what.startswith("lang:") and what[5:] in LANGUAGES:
             o.lang = what[5:]
-        elif what == "play" and o.has_save and not o.confirm_new:  # ask first (issue 29)
+        elif what in ("play", "list", "continue", "list:back") or what.startswith("resume:"):
+            self._choose_game(what)
+        elif what == "rules":
+            win.show_rules()
+        elif what == "stats":
+            win.show_stats()
+        elif what == "four_colour":
+            o.four_colour = not o.four_colour
+        elif what == "short":
+            o.short = not o.short
+        elif what == "coach":  # off, 2%, 5%, off...
+            k = COACH_LIMITS.index(o.coach) if o.coach in COACH_LIMITS else 0
+            o.coach = COACH_LIMITS[(k + 1) % len(COACH_LIMITS)]
+        elif what == "sound":
+            o.sound = win.sounds.on = not o.sound and win.sounds.available
+        self.scene_key = None
+
+    def _choose_game(self, what: str) -> None:
+        """New game (asked first when one is under way: it is kept), continue, the list of
+        unfinished games (issue 29)."""
+        win = self.game_window
+        o = win.options
+        if what == "play" and o.has_save and not o.confirm_new:
             o.confirm_new = True
             o.message = Catalog(o.lang).tr(
                 "Your game under way is kept in the unfinished games. Press New game again to "
@@ -77,22 +99,8 @@ class StartView(arcade.View):
         elif what.startswith("resume:"):
             o.listing = False
             win.resume_unfinished(int(what[7:]))
-        elif what == "list:back":
+        else:  # list:back
             o.listing = False
-        elif what == "rules":
-            win.show_rules()
-        elif what == "stats":
-            win.show_stats()
-        elif what == "four_colour":
-            o.four_colour = not o.four_colour
-        elif what == "short":
-            o.short = not o.short
-        elif what == "coach":  # off, 2%, 5%, off...
-            k = COACH_LIMITS.index(o.coach) if o.coach in COACH_LIMITS else 0
-            o.coach = COACH_LIMITS[(k + 1) % len(COACH_LIMITS)]
-        elif what == "sound":
-            o.sound = win.sounds.on = not o.sound and win.sounds.available
-        self.scene_key = None
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool:
         self.click(*self.game_window.to_world(x, y))
