@@ -14,8 +14,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from agents.files import UnreadableFile, parse_json, read_text
+
 from .autosave import SaveStore
-from .files import UnreadableFile, parse_json, read_text
 from .saves import SaveError, read_save
 
 SHELF_NAME = "unfinished"
