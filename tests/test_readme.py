@@ -58,7 +58,10 @@ def test_every_python_block_runs_and_prints_what_the_readme_shows(
     index: int, tmp_path: Path
 ) -> None:
     code, shown = _python_blocks()[index]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+    }
     run = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env
     )

@@ -59,7 +59,10 @@ def _common_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--resume", action="store_true", help="continue the run in --run-dir")
     p.add_argument(
-        "--seed", type=argtypes.seed, default=0, help="root seed of the data and the training (default 0)"
+        "--seed",
+        type=argtypes.seed,
+        default=0,
+        help="root seed of the data and the training (default 0)",
     )
     p.add_argument(
         "--reward",

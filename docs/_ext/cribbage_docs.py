@@ -195,9 +195,15 @@ def aec_env_page() -> str:
 
 # --------------------------------------------------------------------------- CLI
 def _option_row(action: argparse.Action) -> list[str]:
-    flags = ", ".join(f"`{o}`" for o in action.option_strings) or f"`{action.metavar or action.dest}`"
+    flags = (
+        ", ".join(f"`{o}`" for o in action.option_strings) or f"`{action.metavar or action.dest}`"
+    )
     default = action.default
-    shown = "" if default in (None, False, argparse.SUPPRESS) or action.option_strings == [] else f"`{default}`"
+    shown = (
+        ""
+        if default in (None, False, argparse.SUPPRESS) or action.option_strings == []
+        else f"`{default}`"
+    )
     return [flags, " ".join((action.help or "").split()).replace("%%", "%"), shown]
 
 
@@ -290,9 +296,11 @@ def results_schema() -> str:
 
     return (
         f"Schema version **{rs.SCHEMA_VERSION}** (`PRAGMA application_id` {rs.APP_ID:#x}, "
-        f"\"CRIB\"). Each `games` row has, per seat `s0_`/`s1_`, the fields "
+        f'"CRIB"). Each `games` row has, per seat `s0_`/`s1_`, the fields '
         + ", ".join(f"`{f}`" for f in rs.SEAT_FIELDS)
-        + ".\n\n```sql\n" + rs._SCHEMA.strip() + "\n```\n"
+        + ".\n\n```sql\n"
+        + rs._SCHEMA.strip()
+        + "\n```\n"
     )
 
 

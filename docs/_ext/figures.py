@@ -103,8 +103,9 @@ def ladder_figure(path: Path) -> None:
 def make_figures(folder: Path) -> None:
     import json
 
-    from agents.learn.ladder import plot_curve
     from cribbage_docs import RESULTS
+
+    from agents.learn.ladder import plot_curve
 
     folder.mkdir(parents=True, exist_ok=True)
     board_figure(folder / "board.png")
