@@ -60,4 +60,3 @@ html_theme = "furo"
 html_title = "cribbage-env"
 html_static_path: list[str] = []
 html_theme_options = {"source_repository": "", "navigation_with_keys": True}
-pygments_style = "sphinx"

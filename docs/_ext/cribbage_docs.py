@@ -284,7 +284,7 @@ def ladder_table() -> str:
         r = read_result(name)
         rows.append([f"`{agent}`", f"`{opp}`", f"{r['rate']:.1%}",
                      f"{r['ci'][0]:.1%}–{r['ci'][1]:.1%}", f"{r['games']:,}",
-                     f"{r['margin']:+.2f}", f"`benchmarks/results/{name}`"])  # fmt: skip
+                     f"{r['margin']:+.2f}", f"`{name}`"])  # fmt: skip
     return _table(["agent", "against", "wins", "95% interval", "duplicate games",
                    "margin / game", "file"], rows)  # fmt: skip
 

@@ -18,7 +18,7 @@ def scratch(name: str) -> Path:
     return SCRATCH / name
 
 
-def cribbage(line: str, cwd: Path | None = None, ok: tuple[int, ...] = (0,)) -> str:
+def cribbage(line: str, cwd: Path | None = None, ok: tuple[int, ...] = (0,)) -> None:
     """Run ``cribbage LINE`` (``python -m ui``: this checkout) and print what it prints."""
     env = {**os.environ, "COLUMNS": "100", "CRIBBAGE_DATA_DIR": str(SCRATCH / "data")}
     out = subprocess.run(
@@ -32,4 +32,3 @@ def cribbage(line: str, cwd: Path | None = None, ok: tuple[int, ...] = (0,)) -> 
     print(text, end="")
     if out.returncode not in ok:
         raise RuntimeError(f"cribbage {line} exited {out.returncode}")
-    return text
