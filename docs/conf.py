@@ -58,5 +58,6 @@ napoleon_google_docstring = False
 
 html_theme = "furo"
 html_title = "cribbage-env"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["custom.css"]
 html_theme_options = {"source_repository": "", "navigation_with_keys": True}

@@ -76,7 +76,8 @@ def observation_table() -> str:
     rows = []
     for name, size in encoding.LAYOUT:
         s = encoding.SLICES[name]
-        rows.append([f"`{name}`", f"{s.start}–{s.stop - 1}", str(size), meaning[name]])
+        where = f"{s.start}–{s.stop - 1}" if size > 1 else str(s.start)
+        rows.append([f"`{name}`", f"`{where}`", str(size), meaning[name]])
     total = f"\nTotal: **{encoding.OBS_SIZE}** float32 values in [0, 1].\n"
     return _table(["slice", "indices", "size", "meaning"], rows) + total
 
