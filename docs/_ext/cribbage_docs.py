@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -196,28 +197,28 @@ def aec_env_page() -> str:
 
 # --------------------------------------------------------------------------- CLI
 def _option_row(action: argparse.Action) -> list[str]:
-    flags = (
-        ", ".join(f"`{o}`" for o in action.option_strings) or f"`{action.metavar or action.dest}`"
-    )
+    names = ", ".join(f"`{o}`" for o in action.option_strings)
+    flags = names or f"`{action.metavar or action.dest}`"
     default = action.default
-    shown = (
-        ""
-        if default in (None, False, argparse.SUPPRESS) or action.option_strings == []
-        else f"`{default}`"
-    )
-    return [flags, " ".join((action.help or "").split()).replace("%%", "%"), shown]
+    switch = action.nargs == 0  # store_true / store_false: the default says nothing
+    quiet = default in (None, False, argparse.SUPPRESS) or not action.option_strings or switch
+    shown = "" if quiet else f"`{default}`"
+    text = " ".join((action.help or "").split()).replace("%%", "%")
+    home = str(Path.home())
+    return [flags, text.replace(home, "~"), shown.replace(home, "~")]
 
 
 def cli_reference() -> str:
     """Every subcommand of ``cribbage`` with its usage and options, from the parsers."""
     from ui.cli import COMMANDS, build_parser
 
+    os.environ["COLUMNS"] = "88"  # usage lines wrapped as on a terminal of that width
     parser = build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     out, missing = [], []
     for name in COMMANDS:
         p = sub.choices[name]
-        usage = " ".join(p.format_usage().split())
+        usage = p.format_usage().strip().replace(str(Path.home()), "~")
         rows = []
         for action in p._actions:
             if isinstance(action, argparse._HelpAction):
