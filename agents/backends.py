@@ -24,6 +24,7 @@ from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 
+from .limits import max_workers
 from .procs import pid_alive
 from .tournament import GameResult, Task, TaskStopped, TournamentError, TournamentPlan, play_task
 
@@ -32,11 +33,6 @@ BACKENDS = ("serial", "pool", "ray")
 HEARTBEAT = 0.25
 #: blocks in flight per worker (enough to keep workers busy, few enough to stop fast).
 WINDOW = 2
-
-
-def max_workers() -> int:
-    """The most local workers a run may ask for: 4 per core (at least 8); more only thrash."""
-    return max(8, 4 * (os.cpu_count() or 1))
 
 
 class BackendError(RuntimeError):

@@ -43,6 +43,7 @@ from .tournament import (
     make_plan,
     result_to_dict,
 )
+from .trust import check_stored_specs
 
 #: seconds between heartbeats written to the store while a run waits for its blocks.
 BEAT_S = 2.0
@@ -238,6 +239,14 @@ def _resume_plan(db: ResultsStore, run_id: int, agents: Sequence[AgentSource] | 
         raise TournamentError(
             f"run {run_id} played agent objects ({', '.join(objects)}), which a database cannot "
             f"rebuild: pass them again, resume_tournament({run_id}, ..., agents=[...])"
+        )
+    if agents is None:  # specs from the file are built only when plain built-ins (agents.trust)
+        stored = params.get("agents")
+        check_stored_specs(
+            stored if isinstance(stored, list) else [stored],
+            (),
+            f"run {run_id} of {db.path}",
+            f"name the run's agents again to resume it (cribbage bench --resume {run_id} AGENT ...)",
         )
     try:
         plan = make_plan(

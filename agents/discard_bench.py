@@ -40,6 +40,7 @@ from cribbage_env.engine import Phase
 from cribbage_env.views import PlayerView
 
 from .base import AgentSpecError
+from .limits import LIMITS
 from .params import Param, bind, params_of
 from .registry import DISCARD_GROUP, import_target, load_plugin, make_agent, plugins, read_spec
 from .stats import mean_ci
@@ -54,7 +55,7 @@ BUILTIN = {
 #: The strategy of the other seat in every comparison.
 REFERENCE = "analyzer"
 #: Deals refused above this (a typo should not run for a day).
-MAX_DEALS = 10_000_000
+MAX_DEALS = LIMITS["deals"]
 
 
 class StrategyError(AgentSpecError):

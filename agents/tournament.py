@@ -33,6 +33,7 @@ import numpy as np
 import cribbage_env as ce
 from cribbage_env.scoring import ScoreKind
 
+from .limits import LIMITS
 from .registry import make_agent
 from .seeding import agent_rng, check_agent_seed, new_agent_seed
 from .sources import AgentSource, agent_label, check_source, is_factory, label_agents
@@ -109,7 +110,7 @@ class GameResult:
 # ------------------------------------------------------------------------------- plan
 
 #: most games one run may plan (all pairings together): split bigger studies into several runs.
-MAX_GAMES = 10_000_000
+MAX_GAMES = LIMITS["games"]
 
 
 @dataclass(frozen=True)

@@ -28,12 +28,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from agents.files import UnreadableFile, read_text
 from agents.random_agent import RandomAgent
 from ui import autosave, cmd_play
 from ui import controller as controller_module
 from ui.cli import main
 from ui.controller import Mode, SaveError, TableController, UntrustedSave
-from ui.files import UnreadableFile, read_text
 from ui.saves import SaveStore, trusted_spec
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -36,9 +36,38 @@ def whole_number(minimum: int, what: str, maximum: int | None = None) -> Callabl
 INT64_MAX = 2**63 - 1
 
 positive_int = whole_number(1, "a positive integer")
+
+
+def limited(name: str) -> Callable[[str], int]:
+    """An argparse type for 1..the cap of ``name`` in :data:`agents.limits.LIMITS` (or
+    ``"workers"``: :func:`agents.limits.max_workers`), the caps the library checks too.
+
+    >>> limited("epochs")("1001")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected an integer from 1 to 1000, got '1001'
+    """
+    from agents.limits import LIMITS, max_workers
+
+    top = max_workers() if name == "workers" else LIMITS[name]
+    return whole_number(1, f"an integer from 1 to {top}", top)
+
+
 seed = whole_number(0, f"an integer seed from 0 to 2**63 - 1 ({INT64_MAX})", INT64_MAX)
 agent_seed = whole_number(0, "an integer agent seed from 0 to 2**128 - 1", 2**128 - 1)
 run_id = whole_number(1, "a run id (a positive integer)", INT64_MAX)
+
+
+def path(text: str) -> Path:
+    """A file or folder name: any text but an empty one or one with a NUL byte (which no
+    system call takes).
+
+    >>> path("runs/a")
+    PosixPath('runs/a')
+    """
+    if not text or "\x00" in text:
+        raise argparse.ArgumentTypeError(f"expected a file or folder name, got {text!r}")
+    return Path(text)
 
 
 def seconds(text: str) -> float:
@@ -70,4 +99,43 @@ def output_folder_problem(path: Path | None) -> str | None:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         return f"cannot create the folder {path}: {exc.strerror or exc}"
+    return None
+
+
+#: Folders of the system's devices and processes: no output file of ours goes there.
+_SYSTEM_FOLDERS = (Path("/dev"), Path("/proc"), Path("/sys"))
+
+
+def output_file_problem(path: Path, suffixes: tuple[str, ...] | None = (".png",)) -> str | None:
+    """Why ``path`` cannot take an output file (``--plot FILE``, ``--csv FILE``; ``suffixes``
+    None: any name), or None. The file is written at exactly that path: never a folder, a
+    device or a name without its extension.
+
+    >>> output_file_problem(Path("/tmp"))
+    '/tmp: expected a file name ending in .png'
+    >>> output_file_problem(Path("/dev/chart.png"))
+    '/dev/chart.png is in a system folder (/dev), not a place for files'
+    """
+    import os
+    import stat
+
+    from agents.files import file_kind
+
+    if suffixes is not None and path.suffix.lower() not in suffixes:
+        return f"{path}: expected a file name ending in {' or '.join(suffixes)}"
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:
+        return f"cannot write {path}: {exc.strerror or exc}"
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        return f"{path} is {file_kind(st.st_mode)}, not a file"
+    parent = path.absolute().parent
+    if not parent.is_dir():
+        return f"cannot write {path}: no folder {parent}"
+    real = parent.resolve()
+    for system in _SYSTEM_FOLDERS:
+        if real == system or system in real.parents:
+            return f"{path} is in a system folder ({system}), not a place for files"
     return None

@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
-from pathlib import Path
 
 from agents.backends import BACKENDS, BackendError
 from agents.base import AgentSpecError
 from agents.bench import TournamentRun, resume_tournament, run_tournament
 from agents.results_store import ResultsStore, ResultsStoreError, default_db_path
 from agents.tournament import DEFAULT_BLOCK, TournamentError, make_plan
+from agents.trust import UntrustedSpec
 
 from . import argtypes
 from .bench_records import RecordWriter, write_records  # noqa: F401  (write_records: API)
@@ -52,7 +53,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         metavar="RUN",
         help="finish run RUN of the database (interrupted, failed or killed): replays only the "
-        "blocks it has not saved, with its recorded seeds",
+        "blocks it has not saved, with its recorded seeds; agents it names by import path or "
+        "file are built only when named again (cribbage bench --resume RUN AGENT ...)",
     )
     p.add_argument(
         "--agent-seed",
@@ -93,15 +95,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _add_output_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--db", type=Path, default=None, help=f"results database (default {default_db_path()})"
+        "--db", type=argtypes.path, default=None, help=f"results database (default {default_db_path()})"
     )
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument(
-        "--csv", type=Path, default=None, metavar="FILE", help="write one row per pairing to FILE"
+        "--csv", type=argtypes.path, default=None, metavar="FILE", help="write one row per pairing to FILE"
     )
     p.add_argument(
         "--plot",
-        type=Path,
+        type=argtypes.path,
         default=None,
         metavar="DIR",
         help="write PNG charts to DIR (matplotlib)",
@@ -114,7 +116,7 @@ def _add_output_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--records",
-        type=Path,
+        type=argtypes.path,
         default=None,
         metavar="DIR",
         help="keep the game record (docs/RECORD_FORMAT.md) of chosen games in DIR, "
@@ -149,7 +151,7 @@ def _usage(msg: str) -> int:
     print(
         "usage: cribbage bench AGENT AGENT [AGENT ...] [--games N] [--seed S] [--workers W] "
         "[--backend {serial,pool,ray}] [--address ADDR] [--db PATH] [--json] [--csv FILE] [--plot DIR] "
-        "[--records DIR [--record-every K]]\n       cribbage bench --resume RUN [--db PATH] [--workers W]",
+        "[--records DIR [--record-every K]]\n       cribbage bench --resume RUN [AGENT ...] [--db PATH] [--workers W]",
         file=sys.stderr,
     )
     _err(f"error: {msg}")
@@ -159,16 +161,23 @@ def _usage(msg: str) -> int:
 def _usage_problem(args: argparse.Namespace) -> str | None:
     if args.resume is not None:
         given = [f for f in ("games", "seed", "agent_seed") if getattr(args, f) is not None]
-        if args.agents or given or args.records is not None or not args.duplicate:
-            return "--resume RUN continues a saved run with its own agents, games and seeds: give none of them"
+        if given or args.records is not None or not args.duplicate:
+            return (
+                "--resume RUN continues a saved run with its own games and seeds: give none of them"
+            )
     elif len(args.agents) < 2:
         return "name at least two agents (two for a head-to-head, three or more for a round robin)"
     if args.address and args.backend != "ray":
         return "--address joins a Ray cluster: use it with --backend ray"
     if args.record_every is not None and args.records is None:
         return "--record-every K says which games --records DIR keeps: give --records too"
-    if not args.prior >= 0:
-        return f"--prior is a number of virtual games >= 0, got {args.prior}"
+    problem = argtypes.output_folder_problem(args.plot)  # outputs checked before games are played
+    if args.csv is not None:
+        problem = problem or argtypes.output_file_problem(args.csv, None)
+    if problem:
+        return problem
+    if not 0 <= args.prior < math.inf:
+        return f"--prior is a finite number of virtual games >= 0, got {args.prior}"
     return None
 
 
@@ -194,7 +203,8 @@ def _start(
     common = dict(backend=args.backend, workers=args.workers, address=args.address, store=store,
                   progress=progress, on_block=hook, prior=args.prior)  # fmt: skip
     if args.resume is not None:
-        return resume_tournament(args.resume, **common)  # type: ignore[arg-type]
+        agents = args.agents or None  # named again: the run's stored specs are trusted
+        return resume_tournament(args.resume, agents=agents, **common)  # type: ignore[arg-type]
     return run_tournament(
         args.agents, 1000 if args.games is None else args.games, args.seed or 0,
         agent_seed=args.agent_seed, duplicate=args.duplicate, block=args.block,
@@ -237,6 +247,9 @@ def run(args: argparse.Namespace) -> int:
         hook = _Hook(writer)
         try:
             out = _start(args, store, hook, progress)
+        except UntrustedSpec as exc:
+            _err(str(exc))
+            return 2
         except (AgentSpecError, TournamentError) as exc:
             return _usage(str(exc)) if args.resume is None else _fail(str(exc))
         except (BackendError, ResultsStoreError) as exc:

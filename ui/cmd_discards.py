@@ -45,7 +45,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.add_argument(
         "--plot",
-        type=Path,
+        type=argtypes.path,
         default=None,
         metavar="DIR",
         help="write discard_strategies.png (per-deal distributions) to DIR",
@@ -67,7 +67,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--backend", choices=BACKENDS, default="pool", help="for --games (default pool)")
     p.add_argument("--workers", type=argtypes.positive_int, default=None, help="for --games")
     p.add_argument(
-        "--db", type=Path, default=None, help=f"results database (default {default_db_path()})"
+        "--db", type=argtypes.path, default=None, help=f"results database (default {default_db_path()})"
     )
 
 
@@ -93,6 +93,9 @@ def run(args: argparse.Namespace) -> int:
             make_strategy(s)
     except AgentSpecError as exc:
         return _usage(str(exc))
+    problem = argtypes.output_folder_problem(args.plot)  # checked before the deals are played
+    if problem:
+        return _usage(problem)
     try:
         store = ResultsStore(args.db if args.db is not None else default_db_path())
     except ResultsStoreError as exc:

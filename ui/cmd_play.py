@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from . import argtypes
 from .i18n import LANGUAGES
@@ -76,7 +75,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--screenshots",
-        type=Path,
+        type=argtypes.path,
         default=None,
         metavar="DIR",
         help="with --autoplay: save PNG screenshots in DIR",
@@ -101,7 +100,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     _add_display_arguments(p)
     p.add_argument(
         "--data-dir",
-        type=Path,
+        type=argtypes.path,
         default=None,
         help="where the autosave and history live (default: the user's data directory)",
     )
@@ -136,6 +135,10 @@ def resolve_opponent(name: str) -> str:
     return spec
 
 
+#: the largest window (an 8K screen): beyond it the window system refuses, or divides by zero.
+MAX_SIZE = (7680, 4320)
+
+
 def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
@@ -143,6 +146,8 @@ def _size(text: str) -> tuple[int, int]:
         raise ValueError(f"--size must look like 1280x800, got {text!r}") from None
     if w < 320 or h < 200:
         raise ValueError(f"--size {text} is too small (at least 320x200)")
+    if w > MAX_SIZE[0] or h > MAX_SIZE[1]:
+        raise ValueError(f"--size {text} is too big (at most {MAX_SIZE[0]}x{MAX_SIZE[1]})")
     return w, h
 
 

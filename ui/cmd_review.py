@@ -17,32 +17,33 @@ import json
 import sys
 from pathlib import Path
 
+from agents.atomic import atomic_write
 from agents.review import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, THRESHOLDS, Review, review_game
 
-from .argtypes import positive_int, seed
+from .argtypes import limited, output_file_problem, path, seed
 from .cmd_replay import load
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", type=Path, metavar="RECORD", help="a game record (JSON)")
+    p.add_argument("file", type=path, metavar="RECORD", help="a game record (JSON)")
     p.add_argument("--json", action="store_true", help="print the review as JSON")
     p.add_argument(
         "--plot",
-        type=Path,
+        type=path,
         default=None,
         metavar="FILE",
-        help="save the winning-chance chart as a PNG",
+        help="save the winning-chance chart as a PNG at exactly FILE (ending in .png)",
     )
     p.add_argument(
         "--samples",
-        type=positive_int,
+        type=limited("samples"),
         default=DEFAULT_SAMPLES,
         metavar="N",
         help=f"guesses of the hidden cards per decision (default {DEFAULT_SAMPLES})",
     )
     p.add_argument(
         "--candidates",
-        type=positive_int,
+        type=limited("candidates"),
         default=DEFAULT_CANDIDATES,
         metavar="N",
         help=f"discard splits rated besides the one taken (default {DEFAULT_CANDIDATES})",
@@ -51,6 +52,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    problem = output_file_problem(args.plot) if args.plot is not None else None
+    if problem:
+        print(f"cribbage review: {problem}", file=sys.stderr)
+        return 2
     try:
         game = load(args.file)
         review = review_game(game, samples=args.samples, candidates=args.candidates, seed=args.seed)
@@ -141,6 +146,8 @@ def plot_review(review: Review, path: Path) -> Path:
         fontsize=9,
     )
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    try:  # exactly at ``path`` (no extension added), atomically, never through a link
+        atomic_write(path, lambda f: fig.savefig(f, dpi=110, format="png"))
+    finally:
+        plt.close(fig)
     return path

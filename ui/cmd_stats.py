@@ -12,9 +12,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
-from .argtypes import positive_int
+from .argtypes import limited, path
 from .autosave import data_dir
 from .player_stats import (
     CACHE_NAME,
@@ -29,7 +28,7 @@ from .player_stats import (
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--dir",
-        type=Path,
+        type=path,
         default=None,
         metavar="DIR",
         help="history folder (default: history/ in the data folder)",
@@ -38,7 +37,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-review", action="store_true", help="skip the error rates (faster)")
     p.add_argument(
         "--samples",
-        type=positive_int,
+        type=limited("samples"),
         default=STATS_SAMPLES,
         metavar="N",
         help=f"guesses per decision for the reviews (default {STATS_SAMPLES})",

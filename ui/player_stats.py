@@ -11,11 +11,13 @@ game is reviewed once; the history files are only read.
 
 from __future__ import annotations
 
-import json
+import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import cribbage_env as ce
+from agents.files import UnreadableFile, parse_json, read_text
 from agents.tournament import SEAT_FIELDS, seat_stats
 
 from .autosave import atomic_write_json
@@ -51,8 +53,8 @@ def load_history(directory: Path) -> tuple[list[HistoryGame], list[str]]:
         raise HistoryError(f"no game history at {directory} (finished games at the table go there)")
     games, skipped = [], []
     for path in sorted(directory.glob("game-*.json")):
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+        try:  # the checked reader: a FIFO, a device or a huge file is skipped, never waited on
+            data = parse_json(read_text(path, what="saved game"))
             if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
                 raise ValueError("not a saved game of the table")
             agents = data.get("agents")
@@ -60,7 +62,7 @@ def load_history(directory: Path) -> tuple[list[HistoryGame], list[str]]:
                 raise ValueError("the seats are missing")
             game = ce.GameState.from_record(data["record"])
         except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
-            skipped.append(f"{path.name}: {exc}")
+            skipped.append(f"{path.name}: {str(exc)[:200]}")
             continue
         if not game.is_over:
             skipped.append(f"{path.name}: the game is not finished")
@@ -101,16 +103,11 @@ def error_rates(games: list[HistoryGame], cache_path: Path | None, samples: int)
     """The person's error rate in each game (reviews cached by file name and settings)."""
     from agents.review import review_game
 
-    cache: dict = {}
-    if cache_path is not None and cache_path.exists():
-        try:
-            cache = json.loads(cache_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            cache = {}
+    cache = _read_cache(cache_path)
     out, changed = [], False
     for hg in games:
         key = f"{hg.path.name}|{samples}"
-        if key not in cache:
+        if not _cached_rates(cache.get(key)):  # missing or malformed: reviewed again
             rev = review_game(hg.game, samples=samples)
             cache[key] = [rev.seat_summary(0)["error_rate"], rev.seat_summary(1)["error_rate"]]
             changed = True
@@ -118,6 +115,27 @@ def error_rates(games: list[HistoryGame], cache_path: Path | None, samples: int)
     if changed and cache_path is not None:
         atomic_write_json(cache_path, cache, durable=False)
     return out
+
+
+def _read_cache(path: Path | None) -> dict:
+    """The review cache (checked reader); anything but a JSON object counts as empty."""
+    if path is None or not os.path.lexists(path):
+        return {}
+    try:
+        cache = parse_json(read_text(path, what="review cache"))
+    except UnreadableFile:
+        return {}
+    return cache if isinstance(cache, dict) else {}
+
+
+def _cached_rates(entry: object) -> bool:
+    """Is ``entry`` two error rates, finite numbers in 0..1?"""
+    return (
+        isinstance(entry, list)
+        and len(entry) == 2
+        and all(isinstance(r, int | float) and not isinstance(r, bool) for r in entry)
+        and all(math.isfinite(r) and 0 <= r <= 1 for r in entry)
+    )
 
 
 def player_stats(games: list[HistoryGame], rates: list[float] | None = None) -> dict:

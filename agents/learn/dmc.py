@@ -17,16 +17,17 @@ snapshot; its metadata holds the command and configuration.
 from __future__ import annotations
 
 import json
-import shutil
+import os
 import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
+from ..atomic import append_line, atomic_write
 from .features import DISCARD_DIM, PLAY_DIM
 from .fit import FitConfig, fit
-from .generate import GenConfig, generate, load_shards
-from .ladder import LADDER, append_curve, evaluate, plot_curve
-from .mlp import load_nets, save_nets
+from .generate import GenConfig, generate, load_shards, read_shard
+from .ladder import LADDER, append_curve, evaluate, plot_curve, read_curve
+from .mlp import WeightsError, load_nets, save_nets
 
 
 @dataclass(frozen=True)
@@ -62,8 +63,29 @@ class DMCConfig:
 def _log(run_dir: Path, msg: str) -> None:
     line = f"[{time.strftime('%H:%M:%S')}] {msg}"
     print(line, flush=True)
-    with open(run_dir / "train.log", "a") as f:
-        f.write(line + "\n")
+    try:
+        append_line(run_dir / "train.log", line)
+    except OSError:  # a log that is a link, or a full disk: the line was printed
+        pass
+
+
+def _stage_done(run_dir: Path, path: Path) -> bool:
+    """Is the stage file at ``path`` whole and checked? A damaged one is said and redone."""
+    if not os.path.lexists(path):
+        return False
+    try:
+        load_nets(path)
+    except WeightsError as exc:
+        _log(run_dir, f"{path.name} is damaged ({exc}): this stage is done again")
+        return False
+    return True
+
+
+def _final(run_dir: Path, stage: Path) -> Path:
+    """``model.npz``: a checked copy of the last stage, written atomically (never through a link)."""
+    load_nets(stage)
+    data = stage.read_bytes()
+    return atomic_write(run_dir / "model.npz", lambda f: f.write(data))
 
 
 def _bar(total: int, desc: str, progress: bool):
@@ -116,8 +138,7 @@ def _league(cfg: DMCConfig, snapshots: list[str]) -> list[tuple[str, float]]:
 
 
 def _eval(cfg, run_dir, stage, path, steps, db, t0, meta_cmd):
-    curve_path = run_dir / "curve.json"
-    curve = json.loads(curve_path.read_text()) if curve_path.exists() else []
+    curve = read_curve(run_dir)
     if any(p["stage"] == stage for p in curve) or cfg.eval_games <= 0:
         return
     rows = evaluate(
@@ -155,14 +176,14 @@ def train_dmc(
     data_paths = list(paths)
     warm = run_dir / "warm_start.npz"
     steps = 0
-    if cfg.warm_start and not warm.exists():
+    if cfg.warm_start and not _stage_done(run_dir, warm):
         d0, p0, given = load_nets(Path(cfg.warm_start))
         if (d0.in_dim, p0.in_dim) != (DISCARD_DIM, PLAY_DIM):
             raise ValueError(f"{cfg.warm_start}: nets of {d0.in_dim}/{p0.in_dim} inputs, "
                              f"the features are {DISCARD_DIM}/{PLAY_DIM}")  # fmt: skip
         stage = given.get("stage", "given")
         save_nets(warm, d0, p0, {**meta, "stage": f"warm_start:{stage}"})
-    if not warm.exists():
+    if not _stage_done(run_dir, warm):
         data = load_shards(data_paths)
         nets = {}
         for kind in ("discard", "play"):
@@ -183,7 +204,7 @@ def train_dmc(
         if gen > 1:
             league = _league(cfg, snapshots)
             data_paths += _generate(cfg, run_dir, gen - 1, str(prev), league, progress)
-        if not out.exists():
+        if not _stage_done(run_dir, out):
             data = load_shards(data_paths)
             d0, p0, _ = load_nets(prev)
             nets, margins = {}, {}
@@ -207,8 +228,7 @@ def train_dmc(
         _eval(cfg, run_dir, f"gen{gen}", out, steps, db, t0, command)
         snapshots.append(str(out))
         prev = out
-    final = run_dir / "model.npz"
-    shutil.copyfile(prev, final)
+    final = _final(run_dir, prev)
     _log(
         run_dir,
         f"final model {final} ({steps} sampled decisions, {time.time() - t0:.0f} s this session)",
@@ -217,12 +237,10 @@ def train_dmc(
 
 
 def _samples(paths) -> int:
-    import numpy as np
-
     n = 0
     for p in paths:
-        with np.load(p) as z:
-            n += len(z["discard_n"]) + len(z["play_n"])
+        z = read_shard(p)
+        n += len(z["discard_n"]) + len(z["play_n"])
     return n
 
 
@@ -247,7 +265,7 @@ def train_bc(
     )
     paths = _generate_shards(gcfg, run_dir, cfg.workers, f"{teacher} labels", progress)
     out = run_dir / "model.npz"
-    if not out.exists():
+    if not _stage_done(run_dir, out):
         data = load_shards(paths)
         nets = {}
         for kind in ("discard", "play"):

@@ -8,13 +8,15 @@ a killed run loses at most the shards in flight and ``--resume`` plays only the 
 from __future__ import annotations
 
 import multiprocessing as mp
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from ..atomic import atomic_write
+from ..limits import check_limit
 from .rollouts import new_batches, play_episode
+from .weights import Kind, WeightsError, read_weights
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,7 @@ def play_shard(cfg: GenConfig, data_dir: Path, i: int) -> Path:
     from ..expectimax import ExpectimaxAgent
 
     path = shard_path(data_dir, cfg.gen, i, cfg.name)
-    if path.exists():
+    if shard_ok(path):
         return path
     ss = np.random.SeedSequence(cfg.seed, spawn_key=(cfg.gen, i))
     seeds = ss.generate_state(cfg.games)
@@ -100,11 +102,9 @@ def play_shard(cfg: GenConfig, data_dir: Path, i: int) -> Path:
             expected_shows=cfg.expected_shows,
             branch=cfg.branch,
         )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp.npz")
     arrays = {**out["discard"].arrays("discard"), **out["play"].arrays("play")}
-    np.savez(tmp, allow_pickle=False, **arrays)  # named, so mypy does not match it to **arrays
-    os.replace(tmp, path)
+    # allow_pickle named, so mypy does not match it to **arrays
+    atomic_write(path, lambda f: np.savez(f, allow_pickle=False, **arrays))
     return path
 
 
@@ -115,7 +115,10 @@ def _worker(args) -> str:
 
 def generate(cfg: GenConfig, data_dir: Path, workers: int = 1, on_shard=None) -> list[Path]:
     """Play every missing shard of ``cfg`` (in ``workers`` processes); returns all shard paths."""
-    todo = [i for i in range(cfg.shards) if not shard_path(data_dir, cfg.gen, i, cfg.name).exists()]
+    todo = [
+        i for i in range(cfg.shards) if not shard_ok(shard_path(data_dir, cfg.gen, i, cfg.name))
+    ]
+    workers = min(check_limit("workers", workers), len(todo))  # never more processes than shards
     done = cfg.shards - len(todo)
     if on_shard:
         on_shard(done, cfg.shards)
@@ -135,11 +138,45 @@ def generate(cfg: GenConfig, data_dir: Path, workers: int = 1, on_shard=None) ->
     return [shard_path(data_dir, cfg.gen, i, cfg.name) for i in range(cfg.shards)]
 
 
+#: What a data shard may hold (its own caps: a shard of many games is bigger than any net).
+SHARD = Kind("data shard", frozenset({"f2", "f4", "i1"}), max_ndim=3, max_array_bytes=1 << 30,
+             max_total_bytes=1 << 31, max_file_bytes=1 << 31)  # fmt: skip
+
+
+def read_shard(path: Path) -> dict[str, np.ndarray]:
+    """A shard's arrays, checked (:mod:`.weights`: sizes before decompression, finite values)
+    and consistent with the features (WeightsError, a ValueError, if not)."""
+    arrays = read_weights(path, SHARD)
+    for prefix, batch in new_batches().items():
+        names = [f"{prefix}_{s}" for s in "xgnt"]
+        if any(n not in arrays for n in names):
+            raise WeightsError(f"{path}: not a data shard (no {prefix} arrays)")
+        x, g, n, t = (arrays[k] for k in names)
+        rows = len(x)
+        if (
+            x.shape != (rows, batch.k, batch.dim)
+            or g.shape != (rows, batch.k)
+            or (n.shape != (rows,) or t.shape != (rows,))
+        ):
+            raise WeightsError(f"{path}: the {prefix} arrays do not fit together")
+    if set(arrays) != {f"{p}_{s}" for p in ("discard", "play") for s in "xgnt"}:
+        raise WeightsError(f"{path}: not a data shard (unexpected arrays)")
+    return arrays
+
+
+def shard_ok(path: Path) -> bool:
+    """Is there a whole, checked shard at ``path`` (a damaged one is played again)?"""
+    try:
+        read_shard(path)
+    except WeightsError:
+        return False
+    return True
+
+
 def load_shards(paths: list[Path]) -> dict[str, np.ndarray]:
-    """Concatenate shard arrays (discard_x, discard_g, ..., play_t)."""
+    """Concatenate shard arrays (discard_x, discard_g, ..., play_t), each checked."""
     parts: dict[str, list] = {}
     for p in paths:
-        with np.load(p) as z:
-            for k in z.files:
-                parts.setdefault(k, []).append(z[k])
+        for k, v in read_shard(p).items():
+            parts.setdefault(k, []).append(v)
     return {k: np.concatenate(v) for k, v in parts.items()}

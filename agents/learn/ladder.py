@@ -8,8 +8,12 @@ in the results store (``cribbage results`` lists it), and a point of the run's l
 from __future__ import annotations
 
 import json
+import os
 from functools import partial
 from pathlib import Path
+
+from ..atomic import atomic_write, atomic_write_text
+from ..limits import check_limit
 
 LADDER = ("random", "greedy", "expectimax", "expert")
 
@@ -33,6 +37,7 @@ def evaluate(
     rows = []
     for opp in opponents:
         plan = make_plan([spec, opp], games, seed)
+        workers = min(check_limit("workers", workers), len(plan.tasks()))  # never more than tasks
         store = ResultsStore(db) if db is not False else None
         run_id = None
         on_block = None
@@ -69,13 +74,28 @@ def evaluate(
     return rows
 
 
-def append_curve(run_dir: Path, point: dict) -> list[dict]:
+def read_curve(run_dir: Path) -> list[dict]:
+    """The points of ``curve.json`` (checked reader); a damaged curve counts as none, so its
+    evaluations are run again."""
+    from ..files import UnreadableFile, parse_json, read_text
+
     path = run_dir / "curve.json"
-    curve = json.loads(path.read_text()) if path.exists() else []
-    curve.append(point)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(curve, indent=1) + "\n")
-    tmp.replace(path)
+    if not os.path.lexists(path):
+        return []
+    try:
+        curve = parse_json(read_text(path, what="learning curve"))
+    except UnreadableFile:
+        return []
+    ok = isinstance(curve, list) and all(
+        isinstance(p, dict) and isinstance(p.get("stage"), str) and isinstance(p.get("steps"), int)
+        and isinstance(p.get("results"), list) for p in curve
+    )  # fmt: skip
+    return curve if ok else []  # type: ignore[return-value]
+
+
+def append_curve(run_dir: Path, point: dict) -> list[dict]:
+    curve = [*read_curve(run_dir), point]
+    atomic_write_text(run_dir / "curve.json", json.dumps(curve, indent=1) + "\n")
     return curve
 
 
@@ -109,6 +129,6 @@ def plot_curve(curve: list[dict], out: Path) -> Path | None:
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    fig.savefig(out, dpi=110)
+    atomic_write(out, lambda f: fig.savefig(f, dpi=110, format="png"))
     plt.close(fig)
     return out

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from .game import CribbageGame
 
 _CHANCE_PHASES = (Phase.DEAL_CUT, Phase.STARTER_CUT)
+#: draws of the hidden cards before resampling gives up (a fitting world is found in a few).
+MAX_DRAWS = 2000
 
 
 class ScriptedChance:
@@ -268,11 +270,13 @@ class CribbageState(pyspiel.State):
 
         The opponent's unseen cards of the current deal (and its discards or pending pick) are
         drawn uniformly among the cards the seat has not seen, keeping only draws that fit the
-        opponent's go's (R6.2); everything else replays as it happened.
+        opponent's go's (R6.2); everything else replays as it happened. After
+        :data:`MAX_DRAWS` draws that do not fit it raises ``RuntimeError``, never handing back
+        the true state.
         """
         rng = np.random.default_rng(int(probability_sampler() * 2**62))
         key = self.information_state_string(player_id)
-        for _ in range(2000):
+        for _ in range(MAX_DRAWS):
             actions = self._resampled_history(player_id, rng)
             if actions is None:
                 continue
@@ -285,7 +289,11 @@ class CribbageState(pyspiel.State):
                 and state.information_state_string(player_id) == key
             ):
                 return state
-        return self.clone()  # the true world always fits; reached only for vanishing odds
+        # Never the true state: handing a search bot the real hidden cards would be cheating.
+        raise RuntimeError(
+            f"no world fits seat {player_id}'s information after {MAX_DRAWS} draws of the "
+            f"hidden cards (its opponent's go's contradict them)"
+        )
 
     def _resampled_history(self, me: int, rng: np.random.Generator) -> list[int] | None:
         g = self.engine
@@ -352,7 +360,7 @@ class CribbageState(pyspiel.State):
         """
         if view.phase not in (Phase.DISCARD, Phase.PLAY) or view.to_act != view.seat:
             raise ValueError(f"from_view needs the seat's own decision, not {view.phase.value}")
-        for _ in range(2000):
+        for _ in range(MAX_DRAWS):
             state = cls._rebuild(game, view, rng)
             if state is not None:
                 return state
