@@ -50,8 +50,8 @@ def test_the_snippets_name_package_functions() -> None:
 
 
 def test_every_named_function_and_class_has_a_docstring_and_an_api_entry() -> None:
-    import cribbage_env
     import agents
+    import cribbage_env
 
     exported = set(cribbage_env.__all__) | set(agents.__all__)
     missing_doc, missing_api = [], []
@@ -61,8 +61,10 @@ def test_every_named_function_and_class_has_a_docstring_and_an_api_entry() -> No
             continue
         if not (inspect.getdoc(obj) or "").strip():
             missing_doc.append(f"{module}.{name}")
-        in_api = (module in PACKAGES and name in exported) or f"{module}.{name}" in API or (
-            f".. automodule:: {module}\n" in API
+        in_api = (
+            (module in PACKAGES and name in exported)
+            or f"{module}.{name}" in API
+            or (f".. automodule:: {module}\n" in API)
         )
         if not in_api:
             missing_api.append(f"{module}.{name}")

@@ -63,7 +63,7 @@ def test_page_renders_with_title_navigation_code_and_content(
     assert re.search(rf"<title>{re.escape(title)}[^<]*</title>", dom)
     nav = dom[dom.index('class="sidebar-tree"') :]
     nav = nav[: nav.index("</nav>") if "</nav>" in nav else len(nav)]
-    assert re.search(r'<a class="reference internal" href="[^"]*environments/index.html">', nav)
+    assert re.search(r'<a class="reference internal" href="[^"]*index.html">Environments</a>', nav)
     assert "Tutorials" in nav and "Agents" in nav
     assert 'class="highlight' in dom and "<pre" in dom  # a code block
     assert text in dom

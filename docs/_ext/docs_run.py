@@ -3,14 +3,17 @@ fails the docs build), in a scratch folder the build throws away."""
 
 from __future__ import annotations
 
+import atexit
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 SCRATCH = Path(tempfile.mkdtemp(prefix="cribbage-docs-"))
+atexit.register(shutil.rmtree, SCRATCH, ignore_errors=True)
 
 
 def scratch(name: str) -> Path:
