@@ -157,7 +157,9 @@ def _add_output_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="show a progress bar (default: when stderr is a terminal)",
     )
-    prog.add_argument("--no-progress", dest="progress", action="store_false")
+    prog.add_argument(
+        "--no-progress", dest="progress", action="store_false", help="never show the progress bar"
+    )
 
 
 def _err(msg: str) -> None:

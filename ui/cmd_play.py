@@ -61,7 +61,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="language (default: from the system locale, else English)",
     )
-    p.add_argument("--fullscreen", action="store_true")
+    p.add_argument("--fullscreen", action="store_true", help="open the window full screen")
     p.add_argument(
         "--watch",
         nargs=2,

@@ -64,7 +64,12 @@ def _common_arguments(p: argparse.ArgumentParser) -> None:
         help="where config.json, curve.json/png, checkpoints and the model go",
     )
     p.add_argument("--resume", action="store_true", help="continue the run in --run-dir")
-    p.add_argument("--seed", type=argtypes.seed, default=0)
+    p.add_argument(
+        "--seed",
+        type=argtypes.seed,
+        default=0,
+        help="root seed of the data and the training (default 0)",
+    )
     p.add_argument(
         "--reward",
         choices=tuple(REWARDS),
@@ -176,8 +181,16 @@ def _eval_arguments(p: argparse.ArgumentParser) -> None:
         "--db", type=argtypes.path, default=None, help="results database (default: the user's)"
     )
     prog = p.add_mutually_exclusive_group()
-    prog.add_argument("--progress", dest="progress", action="store_true", default=None)
-    prog.add_argument("--no-progress", dest="progress", action="store_false")
+    prog.add_argument(
+        "--progress",
+        dest="progress",
+        action="store_true",
+        default=None,
+        help="show a progress bar (default: when stderr is a terminal)",
+    )
+    prog.add_argument(
+        "--no-progress", dest="progress", action="store_false", help="never show the progress bar"
+    )
 
 
 def _err(msg: str) -> int:
