@@ -394,8 +394,9 @@ def whole_games(
     """Each strategy's discards with expectimax pegging against ``expectimax`` itself, on the
     same duplicate deals and one agent seed (fresh if None, and recorded), games of ``rules``;
     margins per duplicate pair are compared with the first strategy's."""
+    from cribbage_env.seeding import new_agent_seed
+
     from .bench import run_tournament
-    from .seeding import new_agent_seed
 
     for s in specs:
         if "," in s:

@@ -19,7 +19,7 @@ import numpy as np
 
 from cribbage_env.cards import RANK, VALUE
 from cribbage_env.core import Rules
-from cribbage_env.determinize import consistent_with_goes, determinize
+from cribbage_env.determinize import determinize, uniform_guesses
 from cribbage_env.engine import GameState
 from cribbage_env.scoring import KEY, RANK_POINTS, play_points_fast
 from cribbage_env.views import PlayerView
@@ -140,34 +140,13 @@ def sample_guesses(
     cards, rejecting hands its go's rule out; with ``beta > 0`` drawn ``oversample`` times as many
     and resampled by :func:`kept_weight` (the opponent kept its cards for a reason)."""
     if beta <= 0:
-        return _uniform_guesses(view, rng, n, max_tries)
-    pool = _uniform_guesses(view, rng, n * oversample, max_tries)
+        return uniform_guesses(view, rng, n, max_tries)
+    pool = uniform_guesses(view, rng, n * oversample, max_tries)
     opp = 1 - view.seat
     played = [c for p, c in view.played if p == opp]
     w = np.array([kept_weight(played + hand, beta) for hand, _ in pool])
     idx = rng.choice(len(pool), size=n, replace=True, p=w / w.sum())
     return [pool[i] for i in idx]
-
-
-def _uniform_guesses(
-    view: PlayerView, rng: np.random.Generator, n: int, max_tries: int
-) -> list[tuple[list[int], list[int]]]:
-    unseen = np.array(view.unseen_cards())
-    k = view.opponent_cards_left
-    guesses = []
-    for _ in range(n):
-        for _try in range(max_tries):
-            pick = rng.permutation(unseen)[: k + 2].tolist()
-            hand, disc = pick[:k], pick[k:]
-            if consistent_with_goes(view, hand):
-                break
-        else:
-            # Rare: go constraints leave few hands; fall back to the highest-value cards (a
-            # player who said go holds high cards). unseen_cards() already excludes our own.
-            pool = sorted(unseen.tolist(), key=VALUE.__getitem__, reverse=True)
-            hand, disc = pool[:k], pool[k : k + 2]
-        guesses.append((hand, disc))
-    return guesses
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ AGENTS: dict[str, str] = {
     "expectimax": "agents.expectimax:ExpectimaxAgent",
     "expert": "agents.expert:ExpertAgent",
     "maskable_ppo": "agents.maskable_ppo_agent:MaskablePPOAgent",  # extra "rl"; path=model.zip
+    "policy_net": "agents.policy_net:PolicyNetAgent",  # a numpy net over env observations
     "neural": "agents.neural:NeuralAgent",  # learned Q net, numpy only; path=weights.npz
     "discarder": "agents.discard_bench:DiscarderAgent",  # a discard strategy + expectimax pegging
     "ismcts": "agents.openspiel_bots:ISMCTSAgent",  # extra "openspiel": OpenSpiel's ISMCTS

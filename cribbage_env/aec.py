@@ -29,15 +29,21 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle, seeding
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+from .extras import missing_extra
+
+try:
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ModuleNotFoundError as _exc:
+    raise missing_extra(_exc, "cribbage_env.aec", "pettingzoo") from None
 
 from .core import EnvError, IllegalActionError, Rules
 from .encoding import NUM_ACTIONS, as_action, observation_space
 from .engine import GameState, new_game
 from .env import render_view
 from .episode import EPISODES as _EPISODES
-from .episode import Episode, episode_seeds
+from .episode import Episode, episode_seed
 from .episode import check_choice as _check_choice
 from .registration import register_pettingzoo as _register_pettingzoo
 from .rewards import REWARDS
@@ -149,7 +155,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None or self.np_random is None:
             self.np_random, _ = seeding.np_random(seed)
-        game_seed, _opponent_seed = episode_seeds(self.np_random)  # same draws as CribbageEnv
+        game_seed = episode_seed(self.np_random)  # same draws as CribbageEnv
         self.game = new_game(game_seed, rules=self.rules)
         self._ep = Episode(self.game, self.episode, self.skunk_bonus)
         self._potential = 0.0  # points and win both start at 0

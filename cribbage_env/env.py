@@ -18,9 +18,10 @@ from .core import EnvError, IllegalActionError, Rules
 from .encoding import NUM_ACTIONS, InvalidActionError, as_action
 from .engine import GameState, new_game
 from .episode import EPISODES as _EPISODES
-from .episode import Episode, episode_seeds, finished_deal_view
+from .episode import Episode, episode_seed, finished_deal_view
 from .episode import check_choice as _check_choice
 from .rewards import REWARDS
+from .seeding import agent_rng, check_agent_seed, new_agent_seed
 from .views import PlayerView
 
 #: Rewards of the single-learner env: the shared ones plus the winning-chance shaping.
@@ -32,7 +33,7 @@ __all__ = [
     "InvalidActionError",
     "OpponentError",
     "RLlibMaskObservation",
-    "episode_seeds",
+    "episode_seed",
     "finished_deal_view",
     "render_view",
     "resolve_opponent",
@@ -124,10 +125,12 @@ class CribbageEnv(gym.Env):
       ``skunk_bonus=True`` ±2 for a skunk (loser under 91) and ±3 for a double skunk (under 61).
       In ``CribbageDeal-v0`` it is the sign of the deal's margin (0 for a tie); no skunks.
     - ``reward="equity"``: the change of the learner's winning chance (0..1) since its previous
-      decision, read from the board-position table (:mod:`cribbage_env.equity`): at a discard the
-      table at the current scores; in the play a play-out of the rest of the deal from the true
-      state (both hands; a cheap policy for both seats) then the table; 1 or 0 once the game is
-      over. Over a game the rewards sum to (1 for a win, 0 for a loss) minus the learner's
+      decision, estimated from the learner's own view only
+      (:func:`cribbage_env.view_chance.view_chance`): at a discard the board-position table
+      (:mod:`cribbage_env.equity`) at the current scores; in the play the mean of play-outs of
+      the rest of the deal over guesses of the opponent's hidden cards, then the table; 1 or 0
+      once the game is over. Nothing hidden (the opponent's hand, the crib) enters it, and two
+      states that look the same to the learner give the same reward and ``info``. Over a game the rewards sum to (1 for a win, 0 for a loss) minus the learner's
       chance at its first decision (``info["start_chance"]``); ``info["win_chance"]`` is the
       current estimate. It is potential-based shaping of ``win`` (it does not change which
       policy is best) with a dense, win-aligned signal near the end of the game. In
@@ -166,16 +169,23 @@ class CribbageEnv(gym.Env):
     ```python
     gym.make("cribbage/Cribbage-v0", opponent="random", seat=0, reward="points",
              skunk_bonus=False, illegal_action="penalize", illegal_penalty=-1.0, max_illegal=0,
-             render_mode=None)
+             render_mode=None, agent_seed=None)
     ```
 
     - ``opponent``: an agent name resolved with ``agents.make_agent`` ("random", "greedy",
       "expectimax", ...), an object with ``act(view, rng) -> action`` or a callable
       ``f(view, rng) -> action`` returning *engine* actions (discards as
       ``cribbage_env.discard_action``). Swap it per episode with
-      ``reset(options={"opponent": ...})``. Its generator is derived from the env's seed.
-    - ``seat``: the learner's seat, 0, 1 or "alternate" (0, 1, 0, ... counted from the last
-      seeded reset); also ``reset(options={"seat": ...})``. Who deals first is decided by the cut.
+      ``reset(options={"opponent": ...})``. Its generator is the tournament's
+      (:func:`cribbage_env.seeding.agent_rng` of ``agent_seed``, the game seed and its seat):
+      nothing it can read leads back to the deal.
+    - ``agent_seed``: the seed of the opponent's generators, an integer ``0 <= s < 2**128``;
+      ``None`` (the default) draws one from OS entropy (``env.agent_seed``: pin it to replay an
+      opponent's decisions; the deals depend on ``reset(seed=...)`` alone).
+    - ``seat``: the learner's seat, 0, 1 or "alternate": ``reset(seed=s)`` plays seat ``s % 2``
+      and each unseeded reset after it the other seat, so a loop seeding every episode with
+      consecutive seeds (or ``make_vec``'s sub-envs, seeded ``s + i``) plays both seats equally;
+      also ``reset(options={"seat": ...})``. Who deals first is decided by the cut.
     - ``episode``: "game" (to the target) or "deal" (one deal); set by the registered ids.
     - ``rules``: a :class:`~cribbage_env.Rules` or a variant name, "standard" (to 121) or
       "short" (to 61, ``cribbage/CribbageShort-v0``).
@@ -205,8 +215,10 @@ class CribbageEnv(gym.Env):
         max_illegal: int = 0,
         render_mode: str | None = None,
         rules: Rules | str = "standard",
+        agent_seed: int | None = None,
     ) -> None:
         self.rules = Rules.named(rules)
+        self.agent_seed = new_agent_seed() if agent_seed is None else check_agent_seed(agent_seed)
         _check_choice("seat", seat, _SEATS)
         _check_choice("episode", episode, _EPISODES)
         _check_choice("reward", reward, tuple(REWARDS))
@@ -268,15 +280,15 @@ class CribbageEnv(gym.Env):
             self._opponent, self._opponent_key, self.opponent_spec = agent, spec, spec
         if "seat" in options:
             self.seat_option = options["seat"]
-        if seed is not None:
-            self._episode_index = 0
+        if seed is not None:  # "alternate" restarts at the seed's parity (see the class doc)
+            self._episode_index = int(seed) % 2
         self.seat = (
             self._episode_index % 2 if self.seat_option == "alternate" else int(self.seat_option)
         )
         self._episode_index += 1
         self._ensure_opponent()
-        game_seed, opponent_seed = episode_seeds(self.np_random)
-        self.opponent_rng = np.random.Generator(np.random.PCG64(opponent_seed))
+        game_seed = episode_seed(self.np_random)
+        self.opponent_rng = agent_rng(self.agent_seed, game_seed, 1 - self.seat)
         self.game = new_game(game_seed, rules=self.rules)
         self._ep = Episode(self.game, self.episode, self.skunk_bonus)
         self._done = False
@@ -380,6 +392,17 @@ class CribbageEnv(gym.Env):
         obs, mask = self._ep.encode(self.seat)
         self._mask = mask
         return {"observation": obs, "action_mask": mask.copy()}
+
+    def _chance_now(self) -> float:
+        """The learner's winning chance now, from its own view (see Rewards: ``equity``)."""
+        from .equity import end_value
+        from .view_chance import view_chance
+
+        assert self._ep is not None
+        g = self._ep.game
+        if self.episode == "deal" and g.deal_no > 0 and g.winner is None:
+            return end_value(g, self.seat)  # the deal is over: the scores and the next dealer
+        return view_chance(self._ep.view(self.seat))
 
     def _info(self, illegal: bool) -> dict[str, Any]:
         assert self._mask is not None  # set by _observe, which every caller runs first

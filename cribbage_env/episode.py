@@ -28,18 +28,17 @@ def check_choice(name: str, value: Any, allowed: tuple) -> None:
         raise EnvError(f"{name} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
 
 
-def episode_seeds(np_random: np.random.Generator) -> tuple[int, int]:
-    """The (game seed, opponent seed) of the next episode, drawn from the env's generator.
+def episode_seed(np_random: np.random.Generator) -> int:
+    """The game seed of the next episode, drawn from the env's generator.
 
-    Both environments (Gym and AEC) draw the game seed this way, so the same ``reset(seed=...)``
-    deals the same cards in both.
+    Every environment (Gym, AEC, batched) draws it this way, so the same ``reset(seed=...)``
+    deals the same cards in all of them. Opponents' generators are not drawn from it: they are
+    :func:`cribbage_env.seeding.agent_rng` of the env's agent seed, the game seed and the seat.
 
-    >>> a, b = np.random.default_rng(3), np.random.default_rng(3)
-    >>> episode_seeds(a) == episode_seeds(b)
+    >>> episode_seed(np.random.default_rng(3)) == episode_seed(np.random.default_rng(3))
     True
     """
-    game_seed, opponent_seed = np_random.integers(0, 2**63 - 1, size=2).tolist()
-    return game_seed, opponent_seed
+    return int(np_random.integers(0, 2**63 - 1))
 
 
 def finished_deal_view(view: PlayerView, dealer: int) -> PlayerView:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, cast
 
 from .cards import cards_str
@@ -150,3 +151,40 @@ def visible_events(state: State, seat: int | None) -> list[Event]:
             e = Event(e.kind, e.deal, e.player, (), 0, (), e.scores)
         out.append(e)
     return out
+
+
+def view_to_data(view: PlayerView) -> list:
+    """``view`` as plain JSON data (lists, ints, strings), for a seat in another process.
+
+    >>> from cribbage_env.engine import new_game
+    >>> v = new_game(3).view(1)
+    >>> view_from_data(view_to_data(v)) == v
+    True
+    """
+    r = view.rules
+    return [
+        view.seat, view.phase.value, view.to_act, list(view.legal_actions), view.dealer,
+        view.deal, list(view.scores), list(view.hand), list(view.kept), list(view.discards),
+        view.opponent_discarded, view.starter, view.count, list(view.sequence),
+        [list(p) for p in view.played], list(view.go_said), [list(g) for g in view.goes],
+        view.opponent_cards_left, view.winner, [r.target, r.skunk, r.double_skunk],
+    ]  # fmt: skip
+
+
+def view_from_data(data: list) -> PlayerView:
+    """The view :func:`view_to_data` wrote (from a trusted writer: the engine's process)."""
+    (seat, phase, to_act, legal, dealer, deal, scores, hand, kept, discards, opp_discarded,
+     starter, count, sequence, played, go_said, goes, opp_left, winner, rules) = data  # fmt: skip
+    return PlayerView(
+        seat=seat, phase=Phase(phase), to_act=to_act, legal_actions=tuple(legal), dealer=dealer,
+        deal=deal, scores=(scores[0], scores[1]), hand=tuple(hand), kept=tuple(kept),
+        discards=tuple(discards), opponent_discarded=opp_discarded, starter=starter, count=count,
+        sequence=tuple(sequence), played=tuple((p, c) for p, c in played),
+        go_said=(go_said[0], go_said[1]), goes=tuple((p, c) for p, c in goes),
+        opponent_cards_left=opp_left, winner=winner, rules=_rules(*rules),
+    )  # fmt: skip
+
+
+@lru_cache(maxsize=16)
+def _rules(target: int, skunk: int, double_skunk: int) -> Rules:
+    return Rules(target, skunk, double_skunk)

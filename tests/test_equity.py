@@ -11,7 +11,6 @@ import pytest
 
 import cribbage_env as ce
 from agents.registry import make_agent
-from agents.seeding import agent_rng
 from cribbage_env.equity import (
     EquityError,
     dealer_table,
@@ -22,6 +21,7 @@ from cribbage_env.equity import (
     trace_counts,
     win_probability,
 )
+from cribbage_env.seeding import agent_rng
 from ui.cli import main as cli
 
 

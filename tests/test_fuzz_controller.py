@@ -323,11 +323,15 @@ class TableMachine(RuleBasedStateMachine):
     def undo(self) -> None:
         c = self.ctl
         before = c.decisions
-        can = c.can_undo
+        can, restarted = c.can_undo, c.can_undo_restart
         ok = c.undo()
         assert ok == can
         if not ok:
             assert c.decisions == before
+            return
+        if restarted:  # right after a restart: the game comes back (issue 29)
+            assert before == () and c.decisions and not c.can_undo_restart
+            self._history_reset()
             return
         assert len(c.decisions) < len(before) and before[: len(c.decisions)] == c.decisions
         # Back to the moment before a person's decision: the person is to act again.
@@ -350,7 +354,7 @@ class TableMachine(RuleBasedStateMachine):
         else:
             assert c.decisions == before
 
-    @precondition(lambda self: not self.ctl.can_redo)
+    @precondition(lambda self: not self.ctl.can_redo and not self.ctl.can_undo_restart)
     @rule()
     def undo_all_then_redo_all(self) -> None:
         """Undo everything, redo everything: the identical state (R11.5)."""
@@ -382,8 +386,13 @@ class TableMachine(RuleBasedStateMachine):
             assert not allowed and c.mode is Mode.HOTSEAT and c.decisions and not c.game.is_over
             self._assert_unchanged(snap)
             return
-        assert allowed and c.decisions == () and not c.can_undo
+        assert allowed and c.decisions == ()
         assert c.game == ce.new_game(c.seed, interactive_cuts=c.interactive_cuts)
+        # Undo right after a restart brings the game back as it was (issue 29), and only that.
+        assert c.can_undo == bool(snap[1])
+        if c.can_undo:
+            assert c.undo() and c.game == snap[0] and c.decisions == snap[1]
+            assert c.restart() and c.decisions == ()
         # R11.6 asks only for the same deals; the redo list is either empty or the decisions
         # made before the restart (both designs have been used), never anything else.
         assert tuple(c.history.actions) in ((), tail) and c.can_redo == bool(c.history.actions)
@@ -400,7 +409,9 @@ class TableMachine(RuleBasedStateMachine):
             and d.decisions == c.decisions
             and d.history.actions == c.history.actions
         )
-        assert d.can_undo == c.can_undo and d.can_redo == c.can_redo and d.mode is c.mode
+        # the game kept for an undo of a restart lives only at the table (not in the save)
+        assert d.can_undo == (c.can_undo and not c.can_undo_restart)
+        assert d.can_redo == c.can_redo and d.mode is c.mode
 
     # ----------------------------------------------------------------------------- invariants
     @invariant()

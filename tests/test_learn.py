@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from extras import needs_training
 
 import cribbage_env as ce
 from agents import make_agent
@@ -70,7 +71,7 @@ def test_play_rows_come_from_the_view_alone():
 
 
 def test_numpy_scores_equal_torch():
-    torch = pytest.importorskip("torch")
+    torch = needs_training("torch")
     from agents.learn.fit import build, to_mlp
 
     model = build(PLAY_DIM, (16, 8), seed=1)
@@ -140,7 +141,7 @@ def test_shards_are_reproducible(tmp_path):
 
 
 def test_fits_learn_the_teacher_and_the_returns():
-    pytest.importorskip("torch")
+    needs_training("torch")
     from agents.learn.fit import FitConfig, fit
 
     rng = np.random.default_rng(0)

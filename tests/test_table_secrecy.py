@@ -2,7 +2,7 @@
 
 The computer's generator (and the hint's, and the autoplay pilot's) used to be
 ``default_rng([game_seed, stream, decision])``: its seed sequence handed any agent the game seed,
-hence both hands, the crib and the starter. Now it is :func:`agents.seeding.agent_rng` of an
+hence both hands, the crib and the starter. Now it is :func:`cribbage_env.seeding.agent_rng` of an
 independent agent seed, kept in the save so Continue, undo/redo and Restart stay exact.
 """
 

@@ -60,7 +60,7 @@ class RecordWriter:
             pairing = self.plan.pairings[r.pairing]
             seats = (pairing.b, pairing.a) if r.swapped else (pairing.a, pairing.b)
             g = ce.replay(r.seed, r.moves, rules=self.plan.rules)  # automatic cuts (ce.new_game)
-            if g.winner != r.winner or g.scores != tuple(r.scores):
+            if (g.winner != r.winner and not r.forfeit) or g.scores != tuple(r.scores):
                 raise ValueError(f"game seed {r.seed} does not replay to its result {r.scores}")
             name = (
                 f"p{r.pairing}-g{r.index:05d}{'b' if r.swapped else 'a'}-"
@@ -70,7 +70,8 @@ class RecordWriter:
             written.append(self.directory / name)
             self.entries.append({"file": name, "pairing": r.pairing, "index": r.index,
                                  "swapped": r.swapped, "seats": list(seats), "seed": r.seed,
-                                 "winner": r.winner, "scores": list(r.scores)})  # fmt: skip
+                                 "winner": r.winner, "scores": list(r.scores),
+                                 **({"forfeit": r.forfeit} if r.forfeit else {})})  # fmt: skip
         return written
 
     def close(self) -> Path:

@@ -19,7 +19,8 @@ USAGE = (
     f"usage: cribbage play [--opponent {'|'.join(LEVELS)}|SPEC] [--hotseat] "
     "[--rules standard|short|FIELD=VALUE,...] [--seed N] "
     f"[--lang {'|'.join(LANGUAGES)}] [--fullscreen] [--watch A B] [--autoplay N [--screenshots DIR]] "
-    "[--size WxH] [--data-dir DIR] [--four-colour] [--chances] [--no-motion]"
+    "[--size WxH] [--data-dir DIR] [--four-colour] [--chances] [--no-motion] "
+    "[--isolate [--decision-timeout S]]"
 )
 
 
@@ -37,6 +38,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help=f"a level ({', '.join(LEVELS)}) or an agent spec such as 'random' or 'my_bot:MyBot' "
         "(see `cribbage agents`; default: medium)",
     )
+    argtypes.add_isolate_arguments(p)
     p.add_argument(
         "--hotseat", action="store_true", help="two people on one screen (pass and play)"
     )
@@ -59,7 +61,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="language (default: from the system locale, else English)",
     )
-    p.add_argument("--fullscreen", action="store_true")
+    p.add_argument("--fullscreen", action="store_true", help="open the window full screen")
     p.add_argument(
         "--watch",
         nargs=2,
@@ -127,12 +129,17 @@ def _add_display_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def resolve_opponent(name: str) -> str:
-    """A level name -> its agent spec (random until the level's agent exists); specs pass."""
+def resolve_opponent(name: str, isolate: float | None = None) -> str:
+    """A level name -> its agent spec (random until the level's agent exists); specs pass.
+    With ``isolate`` the spec is built in its own process, never imported here."""
     from agents import make_agent
+    from agents.isolate import check_isolated
 
     spec = LEVELS[name].spec if name in LEVELS else name
-    make_agent(spec)  # raises AgentSpecError for a bad spec
+    if isolate is not None:
+        check_isolated(spec, isolate)  # AgentSpecError when it does not build there
+    else:
+        make_agent(spec)  # raises AgentSpecError for a bad spec
     return spec
 
 
@@ -181,7 +188,8 @@ def first_table(args: argparse.Namespace, store, *, opponent: str, watch, lang: 
         seed = 0 if headless else new_game_seed()
     # Headless autoplay is a reproducible demo: its agents' seed is pinned (no secret to keep).
     agent_seed = 0 if headless else None
-    common = {"lang": lang, "agent_seed": agent_seed, "rules": args.rules}
+    common = {"lang": lang, "agent_seed": agent_seed, "rules": args.rules,
+              "isolate": argtypes.isolation(args) if hasattr(args, "isolate") else None}  # fmt: skip
     if watch:
         return TableController(seed, mode="watch", agents=watch, **common)
     if not headless and args.opponent in LEVELS:
@@ -205,8 +213,13 @@ def _check(args: argparse.Namespace):
 
     try:
         size = _size(args.size)
-        opponent = resolve_opponent(args.opponent)
-        watch = tuple(resolve_opponent(a) for a in args.watch) if args.watch else None
+        if args.decision_timeout is not None and not args.isolate:
+            raise ValueError(
+                "--decision-timeout S is the time of an isolated agent: give --isolate"
+            )
+        iso = argtypes.isolation(args)
+        opponent = resolve_opponent(args.opponent, iso)
+        watch = tuple(resolve_opponent(a, iso) for a in args.watch) if args.watch else None
         pilot = resolve_opponent(args.pilot)
     except (ValueError, AgentSpecError) as exc:
         return _usage(str(exc))

@@ -138,7 +138,7 @@ def _member(path: Path, z: zipfile.ZipFile, info: zipfile.ZipInfo, kind: Kind) -
 
 
 def _read_into(f, buf: np.ndarray) -> int:
-    view, done = memoryview(buf), 0
+    view, done = buf.data.cast("B"), 0  # buf holds bytes (uint8), one dimension
     while done < len(view):
         n = f.readinto(view[done:])
         if not n:
