@@ -216,13 +216,11 @@ class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, S
         """The name beside the hand, with the computer's level: "Computer (Hard)"."""
         from agents import LEVELS
 
-        from .scene import LEVEL_LABELS
-
         spec = self.seats[seat].spec
-        key = next((k for k, v in LEVELS.items() if v == spec and k in LEVEL_LABELS), None)
-        if self.mode is not Mode.COMPUTER or key is None:
+        level = next((lv for lv in LEVELS.values() if lv.spec == spec), None)
+        if self.mode is not Mode.COMPUTER or level is None:
             return self.name(seat)
-        return self.tr("{name} ({level})", name=self.name(seat), level=self.tr(LEVEL_LABELS[key]))
+        return self.tr("{name} ({level})", name=self.name(seat), level=self.tr(level.label))
 
     def short_name(self, seat: int) -> str:
         """A name that fits beside the board: the agent's spec when two agents play."""
