@@ -95,11 +95,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _add_output_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--db", type=argtypes.path, default=None, help=f"results database (default {default_db_path()})"
+        "--db",
+        type=argtypes.path,
+        default=None,
+        help=f"results database (default {default_db_path()})",
     )
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument(
-        "--csv", type=argtypes.path, default=None, metavar="FILE", help="write one row per pairing to FILE"
+        "--csv",
+        type=argtypes.path,
+        default=None,
+        metavar="FILE",
+        help="write one row per pairing to FILE",
     )
     p.add_argument(
         "--plot",

@@ -67,7 +67,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--backend", choices=BACKENDS, default="pool", help="for --games (default pool)")
     p.add_argument("--workers", type=argtypes.positive_int, default=None, help="for --games")
     p.add_argument(
-        "--db", type=argtypes.path, default=None, help=f"results database (default {default_db_path()})"
+        "--db",
+        type=argtypes.path,
+        default=None,
+        help=f"results database (default {default_db_path()})",
     )
 
 

@@ -167,7 +167,9 @@ def _eval_arguments(p: argparse.ArgumentParser) -> None:
         default=2,
         help="processes for data and evaluation (default 2)",
     )
-    p.add_argument("--db", type=argtypes.path, default=None, help="results database (default: the user's)")
+    p.add_argument(
+        "--db", type=argtypes.path, default=None, help="results database (default: the user's)"
+    )
     prog = p.add_mutually_exclusive_group()
     prog.add_argument("--progress", dest="progress", action="store_true", default=None)
     prog.add_argument("--no-progress", dest="progress", action="store_false")
