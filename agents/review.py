@@ -29,9 +29,19 @@ import numpy as np
 import cribbage_env as ce
 from cribbage_env.actions import action_str, discard_action
 from cribbage_env.cards import RANK
+from cribbage_env.core import Phase
 from cribbage_env.discard import analyze_discards
-from cribbage_env.engine import GameState, Phase
-from cribbage_env.equity import chance_now, end_values, win_probability
+from cribbage_env.engine import GameState
+from cribbage_env.equity import (
+    chance_now,
+    end_values,
+    has_table,
+    no_table,
+    table_or_points,
+    win_probability,
+)
+from cribbage_env.luck import GameLuck, game_luck
+from cribbage_env.view_chance import play_chance
 from cribbage_env.views import PlayerView
 
 from .expert import _deal_play_outs, _pegging_margins
@@ -80,6 +90,40 @@ class Review:
     curve: tuple[float, ...]  # seat 0's winning chance before each rated decision, then the end
     winner: int | None
     scores: tuple[int, int]
+    notice: str = ""  # rules with no winning-chance table: rated by points (equity.no_table)
+    luck: GameLuck | None = None  # the chance events' luck (cribbage_env.luck), seat 0's
+
+    def luck_summary(self, seat: int) -> dict | None:
+        """``seat``'s luck (winning chance), luck rate (per deal), skill (winning chance its
+        decisions lost) and luck-adjusted result (the result minus the luck; None unfinished)."""
+        if self.luck is None:
+            return None
+        sign = 1.0 if seat == 0 else -1.0
+        luck = sign * self.luck.win
+        deals = max(len(self.luck.deals), 1)
+        won = None if self.winner is None else float(self.winner == seat)
+        return {
+            "luck": round(luck, 5),
+            "luck_points": round(sign * self.luck.points, 3),
+            "luck_rate": round(luck / deals, 5),
+            "skill_lost": self.seat_summary(seat)["total_loss"],
+            "result": won,
+            "adjusted_result": None if won is None else round(won - luck, 5),
+        }
+
+    def deal_rows(self) -> list[dict]:
+        """Per deal: seat 0's luck of the cards and of the starter, and each seat's winning
+        chance lost by its decisions in that deal."""
+        if self.luck is None:
+            return []
+        lost: dict[int, list[float]] = {}
+        for r in self.ratings:
+            if r.options > 1:
+                lost.setdefault(r.deal, [0.0, 0.0])[r.seat] += r.loss
+        return [
+            d.to_json() | {"skill_lost": [round(x, 5) for x in lost.get(d.deal, [0.0, 0.0])]}
+            for d in self.luck.deals
+        ]
 
     def seat_summary(self, seat: int) -> dict:
         """Error rate (mean winning chance lost per decision that had a choice), flags, totals."""
@@ -99,9 +143,17 @@ class Review:
         return {
             "rows": [r.to_json() for r in self.ratings],
             "seats": [self.seat_summary(0), self.seat_summary(1)],
-            "curve": [round(c, 5) for c in self.curve],
+            "curve": [None if c != c else round(c, 5) for c in self.curve],  # NaN: no table
             "winner": self.winner,
             "scores": list(self.scores),
+            **({"notice": self.notice} if self.notice else {}),
+            "luck": None
+            if self.luck is None
+            else {
+                "cut": round(self.luck.cut, 5),
+                "deals": self.deal_rows(),
+                "seats": [self.luck_summary(0), self.luck_summary(1)],
+            },
         }
 
 
@@ -115,18 +167,21 @@ def flag_of(loss: float) -> str:
 
 def _values(view: PlayerView, scores, winner) -> tuple[np.ndarray, np.ndarray]:
     """Winning chance and points margin gained of play-outs of the deal of ``view`` (the
-    game's own target: a short game reads the 61 table)."""
+    game's own rules; NaN where the game goes on and the rules have no table)."""
     seat, start = view.seat, np.asarray(view.scores)
-    chance = end_values(scores, winner, seat, 1 - view.dealer, view.rules.target)
+    if has_table(view.rules):
+        chance = end_values(scores, winner, seat, 1 - view.dealer, view.rules)
+    else:
+        chance = np.where(winner >= 0, (winner == seat).astype(np.float64), np.nan)
     margin = (scores[..., seat] - scores[..., 1 - seat]) - (start[..., seat] - start[..., 1 - seat])
     return chance, margin.astype(np.float64)
 
 
-def _guessed_states(view: PlayerView, rng: np.random.Generator, samples: int) -> np.ndarray:
-    """Simulator states equal to the real one wherever ``view`` sees, the hidden cards guessed
-    by the opponent model (uniformly when it has nothing to model)."""
-    from cribbage_env.fastsim import states_from_view
-
+def _guesses(
+    view: PlayerView, rng: np.random.Generator, samples: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The opponent's hidden cards guessed by the opponent model (uniformly when it has nothing
+    to model): unplayed cards ``(G, k)`` and crib cards ``(G, 2)``."""
     guesses = sample_modelled_arrays(view, rng, samples, TAU)
     if guesses is None:
         pairs = sample_guesses(view, rng, samples)
@@ -135,7 +190,15 @@ def _guessed_states(view: PlayerView, rng: np.random.Generator, samples: int) ->
             np.array([h for h, _ in pairs], dtype=np.int64).reshape(len(pairs), k),
             np.array([d for _, d in pairs], dtype=np.int64),
         )
-    return states_from_view(view, *guesses)
+    return guesses
+
+
+def _guessed_states(view: PlayerView, rng: np.random.Generator, samples: int) -> np.ndarray:
+    """Simulator states equal to the real one wherever ``view`` sees, the hidden cards guessed
+    (:func:`_guesses`)."""
+    from cribbage_env.fastsim import states_from_view
+
+    return states_from_view(view, *_guesses(view, rng, samples))
 
 
 def play_values(
@@ -182,11 +245,10 @@ def seat_chance(
     """
     if view.winner is not None:
         return 1.0 if view.winner == view.seat else 0.0
+    if not table_or_points(view.rules):
+        return None
     if view.phase is Phase.PLAY:
-        from cribbage_env.fastsim import play_out
-
-        out = play_out(_guessed_states(view, rng, samples), ROLLOUT)
-        return float(_values(view, out.scores, out.winner)[0].mean())
+        return play_chance(view, *_guesses(view, rng, samples), ROLLOUT)
     if view.phase is Phase.DISCARD and not view.discards:
         splits = analyze_discards(view.hand, dealer=view.is_dealer)[:DEFAULT_CANDIDATES]
         actions = [discard_action(*o.discard) for o in splits]
@@ -196,7 +258,7 @@ def seat_chance(
     if view.phase is Phase.CUT_FOR_DEAL:  # no dealer yet: even by symmetry
         return 0.5
     me, opp = view.scores[view.seat], view.scores[1 - view.seat]
-    return win_probability(me, opp, dealer=view.is_dealer, target=view.rules.target)
+    return win_probability(me, opp, dealer=view.is_dealer, target=view.rules)
 
 
 @dataclass(frozen=True)
@@ -292,6 +354,7 @@ def review_game(
     position with its own generator, :func:`position_rng`: the hint's verdict there)."""
     if game.set_up:
         raise ValueError("a position set up by hand has no decision history to review")
+    notice = "" if table_or_points(game.rules) else no_table(game.rules)
     g = ce.new_game(game.seed, interactive_cuts=game.interactive_cuts, rules=game.rules)
     ratings: list[Rating] = []
     curve: list[float] = []
@@ -322,4 +385,5 @@ def review_game(
             )
         g.apply(a)
     curve.append(chance_now(g, 0))
-    return Review(tuple(ratings), tuple(curve), g.winner, g.scores)
+    luck = game_luck(g) if has_table(g.rules) else None  # luck is measured in winning chance
+    return Review(tuple(ratings), tuple(curve), g.winner, g.scores, notice, luck)

@@ -32,7 +32,7 @@ sys.path.insert(0, _TREE or str(Path(__file__).resolve().parent.parent))
 
 import numpy as np  # noqa: E402
 
-from cribbage_env.engine import Phase  # noqa: E402
+from cribbage_env.core import Phase  # noqa: E402
 from ui.controller import Mode, TableController  # noqa: E402
 
 

@@ -25,7 +25,7 @@ from PIL import Image  # noqa: E402
 
 from agents.review import judge, position_rng  # noqa: E402
 from cribbage_env.actions import discard_cards  # noqa: E402
-from cribbage_env.engine import Phase  # noqa: E402
+from cribbage_env.core import STANDARD, VARIANTS, Phase  # noqa: E402
 from ui.autosave import SaveStore  # noqa: E402
 from ui.controller import Mode, TableController  # noqa: E402
 from ui.gui.app import GameWindow, Settings  # noqa: E402
@@ -149,12 +149,12 @@ def history(w: GameWindow) -> None:
 def unfinished_games(w: GameWindow) -> None:
     """Two games left unfinished (New game keeps the one under way), listed to resume."""
     rng = np.random.default_rng(3)
-    for seed, short in ((31, False), (32, True)):
-        w.options.short = short
+    for seed, rules in ((31, STANDARD), (32, VARIANTS["short"])):
+        w.options.rules = rules
         w.new_game(seed)
         c = w.ctl
         until(c, rng, lambda c: c.game.deal_no >= 1 and c.phase is Phase.PLAY)
-    w.options.short = False
+    w.options.rules = STANDARD
     for lang in ("en", "es", "fr"):
         w.options.lang = lang
         w.show_menu()

@@ -35,11 +35,11 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 import cribbage_env as ce
 from cribbage_env.actions import CUT_BASE, discard_cards, is_cut, is_discard
-from cribbage_env.engine import Phase
+from cribbage_env.core import Phase
 from cribbage_env.invariants import check_state, check_view
 from ui.controller import SAVE_FORMAT, SAVE_VERSION, Mode, TableController
 from ui.i18n import LANGUAGES
-from ui.scene import table_scene
+from ui.table_scene import table_scene
 
 CUT_PHASES = (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT)
 OPPONENTS = ("random", "greedy", "novice")
@@ -104,15 +104,17 @@ class TableMachine(RuleBasedStateMachine):
     # ----------------------------------------------------------------------------- helpers
     def _snapshot(self) -> tuple:
         c = self.ctl
-        return (c.game.clone(), c.decisions, tuple(c._actions), c._cursor)
+        return (c.game.clone(), c.decisions, tuple(c.history.actions), c.history.cursor)
 
     def _assert_unchanged(self, snap: tuple) -> None:
         game, decisions, actions, cursor = snap
         c = self.ctl
         assert c.game == game, "a preview changed the game"
-        assert c.decisions == decisions and tuple(c._actions) == actions and c._cursor == cursor, (
-            "a preview changed the decisions or the redo tail"
-        )
+        assert (
+            c.decisions == decisions
+            and tuple(c.history.actions) == actions
+            and c.history.cursor == cursor
+        ), "a preview changed the decisions or the redo tail"
 
     def _after_decision(self, before: tuple[int, ...], actor: int | None) -> None:
         """One decision was added; hands go face down when the screen passes (R11.4)."""
@@ -333,14 +335,16 @@ class TableMachine(RuleBasedStateMachine):
             return
         assert len(c.decisions) < len(before) and before[: len(c.decisions)] == c.decisions
         # Back to the moment before a person's decision: the person is to act again.
-        assert c.is_human(c.to_act) and c._actions[len(c.decisions)] == before[len(c.decisions)]
+        assert (
+            c.is_human(c.to_act) and c.history.actions[len(c.decisions)] == before[len(c.decisions)]
+        )
         assert c.can_redo
         self._history_reset()
 
     @rule()
     def redo(self) -> None:
         c = self.ctl
-        before, tail = c.decisions, tuple(c._actions)
+        before, tail = c.decisions, tuple(c.history.actions)
         can = c.can_redo
         ok = c.redo()
         assert ok == can
@@ -373,7 +377,7 @@ class TableMachine(RuleBasedStateMachine):
     @rule()
     def restart(self) -> None:
         c = self.ctl
-        tail = tuple(c._actions)
+        tail = tuple(c.history.actions)
         allowed = c.can_restart
         snap = self._snapshot()
         if not c.restart():
@@ -391,7 +395,7 @@ class TableMachine(RuleBasedStateMachine):
             assert c.restart() and c.decisions == ()
         # R11.6 asks only for the same deals; the redo list is either empty or the decisions
         # made before the restart (both designs have been used), never anything else.
-        assert tuple(c._actions) in ((), tail) and c.can_redo == bool(c._actions)
+        assert tuple(c.history.actions) in ((), tail) and c.can_redo == bool(c.history.actions)
         self._history_reset()
 
     @precondition(lambda self: self.ctl.interactive_cuts)
@@ -400,7 +404,11 @@ class TableMachine(RuleBasedStateMachine):
         """The autosave data resumes the same game, cursor and redo tail (issue 8.1)."""
         c = self.ctl
         d = TableController.from_save(c.to_save())
-        assert d.game == c.game and d.decisions == c.decisions and d._actions == c._actions
+        assert (
+            d.game == c.game
+            and d.decisions == c.decisions
+            and d.history.actions == c.history.actions
+        )
         # the game kept for an undo of a restart lives only at the table (not in the save)
         assert d.can_undo == (c.can_undo and not c.can_undo_restart)
         assert d.can_redo == c.can_redo and d.mode is c.mode

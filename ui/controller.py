@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 import cribbage_env as ce
-from cribbage_env.engine import EventKind, Phase
+from cribbage_env.core import EventKind, Phase
 
 from .board import BoardShape
 from .coach import CoachMixin
@@ -91,8 +91,9 @@ class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, S
         script: Sequence[int] | None = None,
         agent_seed: int | None = None,
         rules: ce.Rules | str = "standard",
+        isolate: float | None = None,
     ) -> None:
-        from agents.seeding import check_agent_seed, new_agent_seed
+        from cribbage_env.seeding import check_agent_seed, new_agent_seed
 
         self.mode = Mode(mode)
         self.seed = int(seed)
@@ -115,7 +116,7 @@ class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, S
         self.seats = [_Seat(human=s is None, spec=s) for s in specs]
         for seat in self.seats:
             if seat.spec is not None and self.script is None:
-                seat.agent = _make_agent(seat.spec)
+                seat.agent = _make_agent(seat.spec, isolate)
         self.cat = Catalog(lang)
         self.lang = lang
         self.narrator = self._narrator()
@@ -192,19 +193,6 @@ class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, S
     def decisions(self) -> tuple[int, ...]:
         """Every decision made so far (the redo tail excluded)."""
         return self.history.decisions
-
-    # Read-only views of the history for tests and tools written before :mod:`ui.history`.
-    @property
-    def _actions(self) -> list[int]:
-        return list(self.history.actions)
-
-    @property
-    def _actors(self) -> list[int | None]:
-        return list(self.history.actors)
-
-    @property
-    def _cursor(self) -> int:
-        return self.history.cursor
 
     def name(self, seat: int) -> str:
         if self.mode is Mode.COMPUTER:
@@ -488,7 +476,12 @@ class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, S
 
 
 # --------------------------------------------------------------------------------- helpers
-def _make_agent(spec: str):
+def _make_agent(spec: str, isolate: float | None = None):
+    """The agent of a spec; with ``isolate`` (seconds per decision) in its own process."""
+    if isolate is not None:
+        from agents.isolate import IsolatedSeat
+
+        return IsolatedSeat(spec, isolate)
     from agents import make_agent
 
     return make_agent(spec)

@@ -22,6 +22,7 @@ from agents.tournament import SEAT_FIELDS, seat_stats
 
 from .autosave import atomic_write_json
 from .controller import SAVE_FORMAT
+from .errors import UIError
 
 #: Points per deal by role in expectimax self-play, counted the same way (the deal cut short by
 #: the win included): ``cribbage bench expectimax expectimax --games 4000 --seed 5
@@ -43,7 +44,7 @@ class HistoryGame:
     opponent: str  # the other seat's agent spec, or "person"
 
 
-class HistoryError(ValueError):
+class HistoryError(UIError, ValueError):
     """The history folder is missing or holds nothing usable."""
 
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cribbage_env.core import SHORT, STANDARD
+from agents.registry import LEVELS
+from cribbage_env.core import STANDARD, VARIANTS, Rules
 
 from .board import STANDARD_BOARD, BoardShape
 from .controller import TableController
-from .i18n import LANGUAGE_NAMES, LANGUAGES, N_, Catalog
+from .i18n import LANGUAGE_NAMES, LANGUAGES, Catalog
 
 WIDTH, HEIGHT = 1280, 800
 MIN_TARGET = 48
@@ -172,15 +173,6 @@ def hit(scene: Scene, x: float, y: float) -> str | None:
 
 
 # --------------------------------------------------------------------------------- start screen
-LEVEL_LABELS = {
-    "easy": N_("Easy"),
-    "medium": N_("Medium"),
-    "hard": N_("Hard"),
-    "expert": N_("Expert"),
-    "neural": N_("Neural"),
-}
-
-
 @dataclass
 class StartOptions:
     """Choices on the start screen (the same as the command-line options)."""
@@ -192,11 +184,23 @@ class StartOptions:
     message: str = ""
     four_colour: bool = False  # diamonds blue, clubs green
     sound: bool = False  # sound effects (never when headless)
-    short: bool = False  # the short game to 61 (RULES variant "short")
+    rules: Rules = STANDARD  # the start screen steps through ``VARIANTS``
     coach: float = 0.0  # coach mode: warn above this loss of winning chance (0: off)
     unfinished: tuple[str, ...] = ()  # the games to resume, described (the current one first)
     listing: bool = False  # the list of unfinished games is open
     confirm_new: bool = False  # New game was pressed once with a game under way
+
+
+def next_variant(rules: Rules) -> Rules:
+    """The start screen's next rules: the next of ``VARIANTS`` (rules of no variant: the first).
+
+    >>> next_variant(STANDARD).target, next_variant(next_variant(STANDARD)) is STANDARD
+    (61, True)
+    """
+    variants = list(VARIANTS.values())
+    return (
+        variants[(variants.index(rules) + 1) % len(variants)] if rules in variants else variants[0]
+    )
 
 
 def start_scene(opts: StartOptions) -> Scene:
@@ -204,7 +208,7 @@ def start_scene(opts: StartOptions) -> Scene:
     tr = cat.tr
     s = Scene()
     s.labels.append(Label(tr("Cribbage"), WIDTH / 2, 690, 46, GOLD, bold=True))
-    target = (SHORT if opts.short else STANDARD).target
+    target = opts.rules.target
     subtitle = tr("Six cards, two players, first to {target}", target=target)
     s.labels.append(Label(subtitle, WIDTH / 2, 638, 17, SOFT))
     rows = [
@@ -212,8 +216,8 @@ def start_scene(opts: StartOptions) -> Scene:
             tr("Opponent"),
             500,
             [
-                (f"level:{k}", tr(v), not opts.hotseat and opts.level == k)
-                for k, v in LEVEL_LABELS.items()
+                (f"level:{k}", tr(v.label), not opts.hotseat and opts.level == k)
+                for k, v in LEVELS.items()
             ],
         ),
         (
@@ -257,7 +261,7 @@ def start_scene(opts: StartOptions) -> Scene:
     options = [
         ("rules", tr("Rules"), False),
         ("stats", tr("Statistics"), False),
-        ("short", tr("Game to 61"), opts.short),
+        ("variant", tr("Game to {target}", target=target), not opts.rules.is_standard),
         ("four_colour", tr("Four-colour deck"), opts.four_colour),
         ("sound", tr("Sound"), opts.sound),
         ("coach", tr("Coach: {pct}%", pct=round(100 * opts.coach)) if opts.coach
@@ -332,13 +336,3 @@ def apply_click(ctl: TableController, scene: Scene, x: float, y: float) -> str |
     elif what == "skip":
         ctl.skip_show()
     return what
-
-
-def __getattr__(name: str):
-    """``table_scene`` lives in :mod:`ui.table_scene`; this keeps ``from ui.scene import
-    table_scene`` working without an import cycle."""
-    if name == "table_scene":
-        from .table_scene import table_scene
-
-        return table_scene
-    raise AttributeError(name)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from cribbage_env.engine import EventKind
+from cribbage_env.core import EventKind
 
 from .narration import Narrator
 

@@ -19,11 +19,9 @@ POINTS_X, BAR_X, BAR_SCALE = 90, 380, 26.0  # px per point
 def _level_name(spec: str, tr) -> str:
     from agents import LEVELS
 
-    from .scene import LEVEL_LABELS
-
-    for name, level_spec in LEVELS.items():
-        if level_spec == spec and name in LEVEL_LABELS:
-            return tr(LEVEL_LABELS[name])
+    for level in LEVELS.values():
+        if level.spec == spec:
+            return tr(level.label)
     return tr("Another person") if spec == "person" else spec
 
 

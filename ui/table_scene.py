@@ -8,7 +8,7 @@ carries a stable ``key`` (its id when face up, its place when face down) so that
 
 from __future__ import annotations
 
-from cribbage_env.engine import Phase
+from cribbage_env.core import Phase
 
 from .board import STANDARD_BOARD, BoardShape, peg_holes
 from .chances import Reading

@@ -14,14 +14,11 @@ from dataclasses import dataclass
 
 import arcade
 
-from cribbage_env.core import STANDARD
-
 from ..autosave import SaveStore
 from ..controller import Mode, SaveError, TableController, UntrustedSave
 from ..scene import FELT, HEIGHT, WIDTH, Scene, StartOptions
 from ..seeds import new_game_seed
 from ..shelf import shelve, take_from_shelf, unfinished, unfinished_label
-from .autoplay import autoplay
 from .render import Renderer, color_clear
 from .review_view import ReviewView
 from .rules_view import RulesView
@@ -31,7 +28,7 @@ from .stats_view import StatsView
 from .table_view import TableView
 from .window import ScaledWindow
 
-__all__ = ["GameWindow", "Settings", "autoplay"]
+__all__ = ["GameWindow", "Settings"]
 
 
 @dataclass
@@ -135,10 +132,9 @@ class GameWindow(ScaledWindow):
             seed = new_game_seed()
         if self.store is not None:
             shelve(self.store)  # the game under way is kept (issue 29), never replaced
-        spec = LEVELS.get(o.level, "random")
+        spec = LEVELS[o.level].spec if o.level in LEVELS else "random"
         mode = "hotseat" if o.hotseat else "computer"
-        rules = "short" if o.short else "standard"
-        ctl = TableController(seed, mode=mode, opponent=spec, lang=o.lang, rules=rules)
+        ctl = TableController(seed, mode=mode, opponent=spec, lang=o.lang, rules=o.rules)
         self.start_table(ctl)  # saved from its first decision on
 
     def continue_saved(self) -> None:
@@ -169,10 +165,10 @@ class GameWindow(ScaledWindow):
         if ctl.lang != self.options.lang:  # the language chosen on the start screen wins
             ctl.set_language(self.options.lang)
         self.options.hotseat = ctl.mode is Mode.HOTSEAT
-        self.options.short = ctl.rules.target != STANDARD.target
+        self.options.rules = ctl.rules
         from agents import LEVELS
 
-        level = {spec: name for name, spec in LEVELS.items()}.get(str(ctl.seats[1].spec))
+        level = {lv.spec: name for name, lv in LEVELS.items()}.get(str(ctl.seats[1].spec))
         if level is not None:
             self.options.level = level
         self.start_table(ctl)

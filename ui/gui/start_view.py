@@ -8,7 +8,7 @@ import arcade
 
 from ..coach import COACH_LIMITS
 from ..i18n import LANGUAGES, Catalog
-from ..scene import Scene, hit, start_scene
+from ..scene import Scene, hit, next_variant, start_scene
 from .keys import START_KEYS, lookup
 
 if TYPE_CHECKING:
@@ -67,8 +67,8 @@ class StartView(arcade.View):
             win.show_stats()
         elif what == "four_colour":
             o.four_colour = not o.four_colour
-        elif what == "short":
-            o.short = not o.short
+        elif what == "variant":
+            o.rules = next_variant(o.rules)
         elif what == "coach":  # off, 2%, 5%, off...
             k = COACH_LIMITS.index(o.coach) if o.coach in COACH_LIMITS else 0
             o.coach = COACH_LIMITS[(k + 1) % len(COACH_LIMITS)]

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 import arcade
 
-from cribbage_env.engine import EventKind, Phase
+from cribbage_env.core import EventKind, Phase
 
+from ..autosave import atomic_write_json, data_dir
 from ..chances import ChanceMeter
 from ..controller import Mode, TableController
 from ..motion import Popup, Transition
-from ..saves import atomic_write_json, data_dir
 from ..scene import GOLD, Label, Scene, apply_click
 from ..table_scene import CENTER, COUNT_X, table_scene
 from .keys import TABLE_KEYS, lookup
@@ -249,7 +249,12 @@ class TableView(arcade.View):
     def _agent_failed(self, exc: Exception) -> None:
         """An agent raised or answered an illegal move: keep the game going with the first legal
         move of its own view, and keep the error (tests assert there are none)."""
+        from agents.isolate import SeatForfeit
+
         ctl = self.ctl
+        if isinstance(exc, SeatForfeit):  # an isolated seat failed: it loses, with its reason
+            ctl.forfeit_game(str(exc))
+            return
         self.game_window.errors.append(f"computer move failed: {exc!r}")
         if ctl.computer_to_act:
             legal = ctl.game.view(ctl.to_act).legal_actions
