@@ -17,8 +17,8 @@ from typing import Any, Protocol, cast
 
 import numpy as np
 
+from cribbage_env.core import Phase
 from cribbage_env.encoding import OBS_SIZE, observation_dict, picks_to_engine_action
-from cribbage_env.engine import Phase
 from cribbage_env.views import PlayerView
 
 from .base import AgentSpecError

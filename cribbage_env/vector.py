@@ -31,6 +31,7 @@ from typing import Any
 import gymnasium as gym
 from gymnasium.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv
 
+from .core import EnvError
 from .env import CribbageEnv
 
 _MODES = ("sync", "async")
@@ -51,11 +52,9 @@ def make_vec(
     into each async worker by pickling; names ("random") are resolved in each sub-env.
     """
     if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
-        raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
+        raise EnvError(f"num_envs must be a positive int, got {num_envs!r}")
     if vectorization_mode not in _MODES:
-        raise ValueError(
-            f"vectorization_mode must be 'sync' or 'async', got {vectorization_mode!r}"
-        )
+        raise EnvError(f"vectorization_mode must be 'sync' or 'async', got {vectorization_mode!r}")
     mode = AutoresetMode(autoreset_mode)
     fns = [partial(CribbageEnv, **env_kwargs) for _ in range(num_envs)]
     cls = SyncVectorEnv if vectorization_mode == "sync" else AsyncVectorEnv

@@ -17,9 +17,9 @@ def test_bad_usage_exits_2(tmp_path, capsys):
     )
     assert "--reward points" in capsys.readouterr().err
     assert main(["train", "--eval-games", "3", "--run-dir", str(tmp_path / "b")]) == 2
-    from cribbage_env.env import _REWARDS
+    from cribbage_env.rewards import REWARDS
 
-    if "equity" not in _REWARDS:
+    if "equity" not in REWARDS:
         assert main(["train", "--reward", "equity", "--run-dir", str(tmp_path / "e")]) == 2
         assert "equity" in capsys.readouterr().err
     assert main(["train", "--opponent", "nope@1", "--run-dir", str(tmp_path / "c")]) == 2

@@ -14,7 +14,7 @@ from agents.learn.generate import GenConfig, load_shards, play_shard
 from agents.learn.mlp import MLP, load_nets, save_nets
 from agents.learn.rollouts import TOP_DISCARDS, deal_margin, top_discards
 from agents.neural import NeuralAgent
-from cribbage_env.engine import Phase
+from cribbage_env.core import Phase
 
 
 def _random_mlp(dim: int, seed: int, hidden=(8, 8)) -> MLP:
@@ -165,7 +165,7 @@ def test_shipped_weights_are_the_neural_level():
     from agents import LEVELS
     from agents.neural import DEFAULT_WEIGHTS
 
-    agent = make_agent(LEVELS["neural"])
+    agent = make_agent(LEVELS["neural"].spec)
     assert isinstance(agent, NeuralAgent)
     assert agent.meta["command"].startswith("cribbage train --method dmc")
     assert "--warm-start" in agent.meta["command"] and agent.meta["stage"] == "gen1"

@@ -39,9 +39,52 @@ def pairing_rows(summary: dict) -> list[dict]:
                 "skunks_b": p["skunks"][1],
                 "first_dealer_win_rate": p["first_dealer_win_rate"],
                 "mean_deals": p["mean_deals"],
+                **_luck_columns(p.get("luck_adjusted")),
             }
         )
     return out
+
+
+def _luck_columns(la: dict | None) -> dict:
+    la = la or {}
+    ci, mci = la.get("win_ci") or [None, None], la.get("margin_ci") or [None, None]
+    return {
+        "luck_adjusted_win_a": la.get("win"),
+        "luck_adjusted_win_ci_low": ci[0],
+        "luck_adjusted_win_ci_high": ci[1],
+        "luck_adjusted_margin": la.get("margin"),
+        "luck_adjusted_margin_ci_low": mci[0],
+        "luck_adjusted_margin_ci_high": mci[1],
+        "variance_ratio": la.get("variance_ratio"),
+    }
+
+
+def format_luck(summary: dict) -> list[str]:
+    """The luck-adjusted lines: plain (over duplicate pairs) and adjusted win rates with 95%
+    intervals, and the variance ratio (how many times fewer games the adjusted one needs)."""
+    rows = [(p["agents"], p.get("luck_adjusted")) for p in summary["pairings"]]
+    if not any(la for _, la in rows):
+        return []
+    lines = [
+        "",
+        "luck-adjusted (the result minus the luck of the cut, the deals and the starters; "
+        "docs/guide/luck.md)",
+        f"{'pairing (A vs B)':<34} {'plain win% A (95% CI)':>22} {'adjusted win% A (95% CI)':>25} "
+        f"{'adj. margin (95% CI)':>22} {'var. ratio':>10}",
+    ]
+    for (a, b), la in rows:
+        if not la:
+            lines.append(f"{(a + ' vs ' + b)[:34]:<34} {'luck not recorded':>22}")
+            continue
+        plo, phi = la["plain_win_ci"]
+        lo, hi = la["win_ci"]
+        mlo, mhi = la["margin_ci"]
+        plain = f"{_pct(la['plain_win'])} [{_pct(plo).strip()}, {_pct(phi).strip()}]"
+        adj = f"{_pct(la['win'])} [{_pct(lo).strip()}, {_pct(hi).strip()}]"
+        margin = f"{_num(la['margin'])} [{_num(mlo, '{:+.1f}')}, {_num(mhi, '{:+.1f}')}]"
+        ratio = _num(la["variance_ratio"], "{:.2f}")
+        lines.append(f"{(a + ' vs ' + b)[:34]:<34} {plain:>22} {adj:>25} {margin:>22} {ratio:>10}")
+    return lines
 
 
 def to_csv(rows: Sequence[dict]) -> str:
@@ -82,6 +125,14 @@ def format_summary(summary: dict) -> str:
             f"{p['match_points'][0]:>5}-{p['match_points'][1]:<5} {_pct(p['first_dealer_win_rate']):>7} "
             f"{_num(p['mean_deals'], '{:.1f}'):>5}"
         )
+    for p in summary["pairings"]:
+        if p.get("forfeits"):
+            a, b = p["agents"]
+            lines.append(
+                f"forfeits (an isolated agent crashed, hung or answered illegally): "
+                f"{a} {p['forfeits'][0]}, {b} {p['forfeits'][1]}"
+            )
+    lines.extend(format_luck(summary))
     lines.append("")
     lines.append("points per deal by role (pegging includes go, last card and his heels)")
     lines.append(

@@ -6,9 +6,11 @@ doubtful / bad / blunder from 1 / 3 / 6 points of winning chance lost. The text 
 the flagged decisions and each seat's error rate (mean winning chance lost per decision with a
 choice). ``--json`` prints ``{"rows": [...], "seats": [...], "curve": [...]}``, one row per
 decision with ``seat``, ``deal``, ``phase``, ``action``, ``best``, ``loss`` (0..1, 0 for the
-best option), ``points_loss``, ``chance``, ``options`` and ``flag``. ``--plot FILE`` draws seat
-0's winning chance over the game as a PNG (extra ``plot``: matplotlib). Seats and deals count
-from 0 in the text as in the JSON (and in records and the envs).
+best option), ``points_loss``, ``chance``, ``options`` and ``flag``, and ``"luck"``: each deal's
+luck (seat 0's, of the cards and of the starter, beside each seat's winning chance lost) and each
+seat's luck, luck rate per deal and luck-adjusted result (``docs/guide/luck.md``). ``--plot FILE``
+draws seat 0's winning chance over the game as a PNG (extra ``plot``: matplotlib). Seats and deals
+count from 0 in the text as in the JSON (and in records and the envs).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from pathlib import Path
 
 from agents.atomic import atomic_write
 from agents.review import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, THRESHOLDS, Review, review_game
+from cribbage_env.cards import card_str
 
 from .argtypes import limited, output_file_problem, path, seed
 from .cmd_replay import load
@@ -98,7 +101,7 @@ def review_text(review: Review) -> str:
     lines = [
         f"Review: final score {review.scores[0]}-{review.scores[1]}, "
         + (f"seat {review.winner} won" if review.winner is not None else "unfinished")
-    ]
+    ] + ([review.notice] if review.notice else [])
     limits = ", ".join(f"{name} >= {100 * v:g}" for name, v in THRESHOLDS)
     lines.append(f"Flags by winning chance lost (points of %): {limits}")
     lines.append("")
@@ -122,7 +125,43 @@ def review_text(review: Review) -> str:
             f"{_points(s['points_lost'])} lost; {_count(s['blunder'], 'blunder')}, "
             f"{s['bad']} bad, {s['doubtful']} doubtful"
         )
+    lines.extend(luck_text(review))
     return "\n".join(lines)
+
+
+def luck_text(review: Review) -> list[str]:
+    """Luck beside skill: each deal's luck (cards, starter) for player 1 and the winning chance
+    each player's decisions lost; then each player's luck, luck rate and adjusted result."""
+    if review.luck is None:
+        return []
+    lines = [
+        "",
+        "Luck and skill (points of winning chance; luck is player 1's, player 2's is the opposite)",
+    ]
+    lines.append(
+        f"{'deal':>4} {'dealer':>6} {'cards':>7} {'starter':>8} {'':<4} {'lost P1':>8} {'lost P2':>8}"
+    )
+    for d in review.deal_rows():
+        lines.append(
+            f"{d['deal'] + 1:>4} {d['dealer'] + 1:>6} {100 * d['cards']:+7.1f} {100 * d['starter']:+8.1f} "
+            f"{card_str(d['starter_card']) if d['starter_card'] >= 0 else '-':<4} "
+            f"{100 * d['skill_lost'][0]:8.1f} {100 * d['skill_lost'][1]:8.1f}"
+        )
+    lines.append(f"cut for first deal: {100 * review.luck.cut:+.1f}")
+    for seat in (0, 1):
+        s = review.luck_summary(seat)
+        assert s is not None
+        adj = (
+            ""
+            if s["adjusted_result"] is None
+            else f"; luck-adjusted result {s['adjusted_result']:.2f}"
+        )
+        lines.append(
+            f"Player {seat + 1}: luck {100 * s['luck']:+.1f} points of winning chance "
+            f"({100 * s['luck_rate']:+.1f} per deal, {s['luck_points']:+.1f} game points), "
+            f"skill lost {100 * s['skill_lost']:.1f}{adj}"
+        )
+    return lines
 
 
 def plot_review(review: Review, path: Path) -> Path:

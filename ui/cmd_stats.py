@@ -110,6 +110,12 @@ def stats_text(s: dict) -> str:
         f"Skunks: {sk['given']} given ({sk['double_given']} double), "
         f"{sk['taken']} taken ({sk['double_taken']} double)",
     ]
+    if len(s.get("by_target", {})) > 1:  # games to 61 and to 121: each on its own
+        for t, r in s["by_target"].items():
+            lines.append(
+                f"  games to {t}: {r['games']}, {r['wins']} won, {r['losses']} lost; skunks "
+                f"{r['skunks']['given']} given, {r['skunks']['taken']} taken"
+            )
     for opp, r in s["by_opponent"].items():
         lines.append(f"  against {opp}: {r['wins']}-{r['losses']}")
     lines.append("")

@@ -20,10 +20,13 @@ from dataclasses import asdict
 from pathlib import Path
 
 from agents.atomic import atomic_write_text, try_lock
+from agents.backends import BackendError, Where
 from agents.base import AgentSpecError
+from cribbage_env import STANDARD
+from cribbage_env.rewards import REWARDS
 
 from . import argtypes
-from .train_config import REWARDS, ConfigError, check_config, read_saved
+from .train_config import ConfigError, check_config, read_saved
 
 
 def _opponent(text: str) -> tuple[str, float]:
@@ -61,13 +64,19 @@ def _common_arguments(p: argparse.ArgumentParser) -> None:
         help="where config.json, curve.json/png, checkpoints and the model go",
     )
     p.add_argument("--resume", action="store_true", help="continue the run in --run-dir")
-    p.add_argument("--seed", type=argtypes.seed, default=0)
+    p.add_argument(
+        "--seed",
+        type=argtypes.seed,
+        default=0,
+        help="root seed of the data and the training (default 0)",
+    )
     p.add_argument(
         "--reward",
-        choices=REWARDS,
+        choices=tuple(REWARDS),
         default="points",
-        help="env reward (ppo): points margin, win +-1, or equity (change in winning chance)",
+        help="env reward (ppo): " + ", ".join(f"{k}: {r.summary}" for k, r in REWARDS.items()),
     )
+    p.add_argument("--rules", type=argtypes.rules, default=STANDARD, help=argtypes.RULES_HELP)
     p.add_argument(
         "--opponent",
         type=_opponent,
@@ -165,14 +174,23 @@ def _eval_arguments(p: argparse.ArgumentParser) -> None:
         "--workers",
         type=argtypes.limited("workers"),
         default=2,
-        help="processes for data and evaluation (default 2)",
+        help="processes for data and evaluation (default 2; Ray: CPUs of a local Ray)",
     )
+    argtypes.backend_arguments(p)
     p.add_argument(
         "--db", type=argtypes.path, default=None, help="results database (default: the user's)"
     )
     prog = p.add_mutually_exclusive_group()
-    prog.add_argument("--progress", dest="progress", action="store_true", default=None)
-    prog.add_argument("--no-progress", dest="progress", action="store_false")
+    prog.add_argument(
+        "--progress",
+        dest="progress",
+        action="store_true",
+        default=None,
+        help="show a progress bar (default: when stderr is a terminal)",
+    )
+    prog.add_argument(
+        "--no-progress", dest="progress", action="store_false", help="never show the progress bar"
+    )
 
 
 def _err(msg: str) -> int:
@@ -234,6 +252,7 @@ def _config(args):
             ladder=ladder,
             workers=args.workers,
             reward=args.reward,
+            rules=args.rules.spec,
         )
         if args.warm_start is not None:
             kw["warm_start"] = _warm_start(args.warm_start)
@@ -256,6 +275,7 @@ def _config(args):
         workers=args.workers,
         max_illegal=args.max_illegal,
         n_steps=args.n_steps,
+        rules=args.rules.spec,
     )
     if args.opponent:
         kw["opponents"] = tuple(args.opponent)
@@ -265,6 +285,11 @@ def _config(args):
 
 
 def _usage_problem(args) -> str | None:
+    problem = argtypes.backend_problem(args)
+    if problem:
+        return problem
+    if args.backend == "ray" and args.method == "ppo":
+        return "--backend ray runs the data and ladder of dmc and bc; ppo trains in this process"
     if args.method in ("dmc", "bc") and args.reward != "points":
         return "--method dmc learns from deal point margins: use --reward points"
     if args.method == "ppo":
@@ -359,23 +384,25 @@ def _train(args, command: str) -> int:
     except OSError as exc:
         return _err(f"cannot write in {args.run_dir}: {exc.strerror or exc}")
     progress = sys.stderr.isatty() if args.progress is None else args.progress
+    where = Where(args.backend, args.address)
     try:
         if args.method == "dmc":
             from agents.learn.dmc import train_dmc
 
-            final = train_dmc(cfg, args.run_dir, command=command, db=args.db, progress=progress)
+            final = train_dmc(cfg, args.run_dir, command=command, db=args.db, progress=progress,
+                              where=where)  # fmt: skip
         elif args.method == "bc":
             from agents.learn.dmc import train_bc
 
             final = train_bc(cfg, args.run_dir, teacher=cfg.teacher, command=command, db=args.db,
-                             progress=progress)  # fmt: skip
+                             progress=progress, where=where)  # fmt: skip
         else:
             from agents.learn.ppo import train_ppo
 
             final = train_ppo(cfg, args.run_dir, command=command, db=args.db, progress=progress)
     except (AgentSpecError, ValueError) as exc:  # e.g. a warm start that is not this package's
         return _err(str(exc))
-    except (OSError, ResultsStoreError) as exc:
+    except (OSError, ResultsStoreError, BackendError) as exc:
         print(f"cribbage train: {exc}", file=sys.stderr)
         return 1
     print(f"model: {final}")

@@ -34,6 +34,7 @@ class PPOConfig:
     hidden: tuple[int, ...] = (256, 256)
     workers: int = 1
     max_illegal: int = 0  # 0: masks are used, so illegal picks cannot happen
+    rules: str = "standard"  # the game learnt (Rules.named text)
 
 
 class _LivePolicy:
@@ -113,7 +114,9 @@ def make_env(cfg: PPOConfig, league: League):
     from cribbage_env.env import CribbageEnv, FlatObservation
 
     first = next((a for a in league.agents.values()), "random")
-    env = CribbageEnv(first, seat="alternate", reward=cfg.reward, max_illegal=cfg.max_illegal)
+    # The league's agents are the trainer's own: pin their generators so a run replays exactly.
+    env = CribbageEnv(first, seat="alternate", reward=cfg.reward, max_illegal=cfg.max_illegal,
+                      rules=cfg.rules, agent_seed=cfg.seed)  # fmt: skip
     return LeagueOpponents(FlatObservation(env), league)
 
 
@@ -164,6 +167,7 @@ def _checkpoint(cfg: PPOConfig, run_dir: Path, league: League, m, step: int, db,
             workers=cfg.workers,
             db=db,
             label=f"train {run_dir.name} {step}",
+            rules=cfg.rules,
         )
         log_results(run_dir, f"step_{step}", rows)
         point = {
