@@ -14,6 +14,7 @@ from cheater_agent import EnvCheaterAgent, _numbers
 
 import cribbage_env as ce
 from cribbage_env.env import CribbageEnv
+from cribbage_env.rewards import REWARDS
 from cribbage_env.seeding import agent_rng
 
 
@@ -162,7 +163,7 @@ def test_states_that_look_the_same_to_the_learner_give_the_same_info() -> None:
             assert other.view(env.seat) == view
             ep.game = env.game = other
             ep._views = [None, None]
-            assert env._chance_now() == info["win_chance"]
+            assert REWARDS["equity"].of(ep, env.seat) == info["win_chance"]
             from cribbage_env.equity import chance_now
 
             differ_in_truth += chance_now(other, env.seat) != chance_now(real, env.seat)

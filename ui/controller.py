@@ -116,7 +116,9 @@ class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, S
         self.seats = [_Seat(human=s is None, spec=s) for s in specs]
         for seat in self.seats:
             if seat.spec is not None and self.script is None:
-                seat.agent = _make_agent(seat.spec, isolate)
+                seat.agent = (
+                    _make_agent(seat.spec) if isolate is None else _isolated(seat.spec, isolate)
+                )
         self.cat = Catalog(lang)
         self.lang = lang
         self.narrator = self._narrator()
@@ -476,12 +478,14 @@ class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, S
 
 
 # --------------------------------------------------------------------------------- helpers
-def _make_agent(spec: str, isolate: float | None = None):
-    """The agent of a spec; with ``isolate`` (seconds per decision) in its own process."""
-    if isolate is not None:
-        from agents.isolate import IsolatedSeat
-
-        return IsolatedSeat(spec, isolate)
+def _make_agent(spec: str):
     from agents import make_agent
 
     return make_agent(spec)
+
+
+def _isolated(spec: str, timeout: float):
+    """The agent of a spec in its own process, ``timeout`` s per decision (``--isolate``)."""
+    from agents.isolate import IsolatedSeat
+
+    return IsolatedSeat(spec, timeout)
