@@ -143,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
                             "deals",
                         ]
                         + [f"s{s}_{f}" for s in (0, 1) for f in SEAT_FIELDS]
-                        + ["moves"]
+                        + ["moves", "luck_win", "luck_points"]  # seat 0's luck (empty: none)
                     )
                     table = [dict(zip(cols, game_row(g), strict=True)) for g in games]
                     payload["games"] = table
