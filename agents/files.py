@@ -15,12 +15,14 @@ import os
 import stat
 from pathlib import Path
 
+from .errors import AgentError
+
 #: A game record or save is a few KB (a long game has ~300 decisions); 4 MB is far beyond it.
 MAX_BYTES = 4 * 1024 * 1024
 _CHUNK = 1 << 16
 
 
-class UnreadableFile(ValueError):
+class UnreadableFile(AgentError, ValueError):
     """A file that is not a small regular text file of the expected kind."""
 
 

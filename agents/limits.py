@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import os
 
+from .errors import AgentError
+
 #: name -> the largest value allowed (all are positive integers).
 LIMITS: dict[str, int] = {
     "games": 10_000_000,  # games in one tournament run (all pairings)
@@ -22,7 +24,7 @@ LIMITS: dict[str, int] = {
 }
 
 
-class LimitError(ValueError):
+class LimitError(AgentError, ValueError):
     """A size over its cap in :data:`LIMITS` (or more workers than :func:`max_workers`)."""
 
 

@@ -26,6 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from .errors import AgentError
 from .procs import pid_alive, process_token
 from .tournament import SEAT_FIELDS, GameResult, SeatStats
 
@@ -36,14 +37,16 @@ APP_ID = 0x43524942  # "CRIB": marks our files (PRAGMA application_id)
 STALE_S = 600.0
 #: columns added after schema 1 (added in place when missing: old files keep working).
 _RUN_EXTRA = {"pid": "INTEGER", "host": "TEXT", "heartbeat": "REAL", "proc": "TEXT"}
+#: game columns added after schema 1, in place when missing (a read-only old file reads without
+#: them): why a seat lost without finishing (isolated seats), seat 0's luck (None: not measured).
+_GAME_EXTRA = {"forfeit": "TEXT NOT NULL DEFAULT ''", "luck_win": "REAL", "luck_points": "REAL"}
 
 _GAME_COLUMNS = (
     ["pairing", "idx", "swapped", "seed", "winner", "score0", "score1", "first_dealer", "deals"]
     + [f"s{s}_{f}" for s in (0, 1) for f in SEAT_FIELDS]
     + ["moves"]
 )
-_GAME_EXTRA = {"luck_win": "REAL", "luck_points": "REAL"}  # since schema 1: nullable, added
-_GAME_ALL = _GAME_COLUMNS + list(_GAME_EXTRA)  # in place (old games read back with no luck)
+_GAME_ALL = _GAME_COLUMNS + list(_GAME_EXTRA)
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -77,7 +80,7 @@ CREATE TABLE IF NOT EXISTS games (
 """
 
 
-class ResultsStoreError(RuntimeError):
+class ResultsStoreError(AgentError, RuntimeError):
     """The results database cannot be used (locked, corrupt, unwritable, or not ours)."""
 
 
@@ -479,6 +482,7 @@ def game_row(g: GameResult) -> tuple:
         g.deals,
         *seat_vals,
         " ".join(map(str, g.moves)),
+        g.forfeit,
         *((None, None) if g.luck is None else g.luck),
     )
 
@@ -496,5 +500,6 @@ def game_from_row(r: dict) -> GameResult:
         deals=int(r["deals"]),
         seats=seats,  # type: ignore[arg-type]
         moves=tuple(int(m) for m in str(r["moves"]).split()),
+        forfeit=str(r.get("forfeit") or ""),
         luck=None if r.get("luck_win") is None else (float(r["luck_win"]), float(r["luck_points"])),
     )

@@ -66,6 +66,7 @@ class PairingTally:
         self.duplicate = duplicate  # None: decided by the games (both seatings seen)
         self.n = self.wa = self.fd_wins = self.deals = 0
         self.mp, self.skunks, self.doubles = [0, 0], [0, 0], [0, 0]
+        self.forfeits = [0, 0]  # games lost by forfeit (an isolated seat crashed, hung...)
         self.roles = {"a": dict.fromkeys(SEAT_FIELDS, 0), "b": dict.fromkeys(SEAT_FIELDS, 0)}
         self.seen_swapped = self.seen_straight = False
         # single games: count, sum, sum of squares; finished duplicate pairs: the same of pair means
@@ -83,6 +84,7 @@ class PairingTally:
         self.mp[w] += level
         self.skunks[w] += level >= 2
         self.doubles[w] += level == 3
+        self.forfeits[1 - w] += bool(r.forfeit)
         self.fd_wins += r.winner == r.first_dealer
         self.deals += r.deals
         for side, seat in (("a", r.seat_a), ("b", 1 - r.seat_a)):
@@ -145,6 +147,7 @@ class PairingTally:
                 "a": _role_table(self.roles["a"]),
                 "b": _role_table(self.roles["b"]),
             },
+            **({"forfeits": list(self.forfeits)} if any(self.forfeits) else {}),
         }
 
 

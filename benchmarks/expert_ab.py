@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 import cribbage_env as ce  # noqa: E402
 from agents import make_agent  # noqa: E402
-from cribbage_env.engine import EventKind, Phase  # noqa: E402
+from cribbage_env.core import EventKind, Phase  # noqa: E402
 
 
 def _pegging_points(g: ce.GameState) -> list[int]:

@@ -23,8 +23,8 @@ import numpy as np
 
 import cribbage_env as ce
 from agents.registry import make_agent
-from agents.seeding import agent_rng
 from agents.tournament import game_seeds
+from cribbage_env.seeding import agent_rng
 
 
 def endgame_position(seed: int, start: int, lead) -> ce.GameState | None:

@@ -31,7 +31,8 @@ import numpy as np
 from numba import njit
 
 from . import simkernel as K
-from .engine import GameState, Phase
+from .core import CribbageError, Phase
+from .engine import GameState
 from .simpolicy import EXPECTIMAX, GREEDY, HEURISTIC, choose
 
 #: Policy names -> kernel ids.
@@ -41,7 +42,7 @@ MAX_EVENTS = 32
 _TABS = K.tables()
 
 
-class SimulatorInputError(ValueError):
+class SimulatorInputError(CribbageError, ValueError):
     """A position or policy the simulator cannot take."""
 
 
@@ -98,7 +99,7 @@ def state_from_game(g: GameState, target: int | None = None) -> np.ndarray:
     st[K.CRIB : K.CRIB + 4] = g.crib
     st[K.STARTER] = -1 if g.starter is None else g.starter
     st[K.WINNER] = -1 if g.winner is None else g.winner
-    st[K.TARGET] = g.rules.target if target is None else target
+    K.put_rules(st, g.rules, target)
     st[K.NPLAYED] = len(g.played)
     for i, (p, c) in enumerate(g.played):
         st[K.PLAYED + i] = c
@@ -136,7 +137,7 @@ def states_from_view(
     st[K.DEALER] = view.dealer
     st[K.STARTER] = view.starter
     st[K.WINNER] = -1 if view.winner is None else view.winner
-    st[K.TARGET] = view.rules.target if target is None else target
+    K.put_rules(st, view.rules, target)
     st[K.NPLAYED] = len(view.played)
     opp_played = []
     for i, (p, c) in enumerate(view.played):
@@ -233,6 +234,18 @@ def search_outcomes(
         np.zeros((0, 3), dtype=np.int64),
     )
     return out[:, :, :2], out[:, :, 2]
+
+
+@njit(cache=True)
+def _heels_all(states, ev):
+    for i in range(states.shape[0]):
+        K.heels(states[i], ev)
+
+
+def cut_heels(states: np.ndarray) -> None:
+    """His heels (R5.2, the kernels' rule) on each state just after the starter is turned, in
+    place: a jack pegs for the dealer, who may win there (the deal is then over)."""
+    _heels_all(states, np.zeros((0, 3), dtype=np.int64))
 
 
 def warm_up() -> None:

@@ -12,7 +12,8 @@ first decision and the terminal one is in ``info["final_obs"]`` (arrays, rows ma
 Opponents run inside the kernel: ``"random"`` and ``"greedy"`` (by name). Others need the
 Python agents: use ``vectorization_mode="sync"`` or ``cribbage_env.vector.make_vec``.
 Other arguments are CribbageEnv's (``seat``, ``reward``, ``skunk_bonus``, ``illegal_action``,
-``illegal_penalty``); ``render_mode`` is not supported. Importing this module imports numba.
+``illegal_penalty``, ``agent_seed``: pin the same one to get CribbageEnv's opponent draws);
+``render_mode`` is not supported. Importing this module imports numba.
 
 >>> import gymnasium as gym, cribbage_env
 >>> vec = gym.make_vec("cribbage/Cribbage-v0", num_envs=4, vectorization_mode="vector_entry_point")
@@ -33,12 +34,14 @@ from gymnasium.vector.utils import batch_space
 
 from . import simkernel as K
 from . import veckernel as V
-from .core import Rules
+from .chance import Chance
+from .core import IllegalActionError, Rules
 from .discard import KEEP_INDEX
 from .encoding import NUM_ACTIONS, OBS_SIZE, InvalidActionError, observation_space
-from .engine import IllegalActionError, _Chance, new_game, skunk_level
-from .env import _EPISODES, _ILLEGAL, _SEATS, _check_choice, episode_seeds
-from .episode import REWARDS
+from .engine import new_game
+from .env import _EPISODES, _ILLEGAL, _SEATS, _check_choice, episode_seed
+from .rewards import REWARDS, Outcome
+from .seeding import agent_entropy, check_agent_seed, new_agent_seed
 from .simrng import WORDS, pcg64_words
 
 OPPONENTS = {"random": V.RANDOM, "greedy": V.GREEDY}
@@ -63,8 +66,10 @@ class CribbageVectorEnv(VectorEnv):
         render_mode: str | None = None,
         max_episode_steps: int | None = None,
         rules: Rules | str = "standard",
+        agent_seed: int | None = None,
     ) -> None:
         self.rules = Rules.named(rules)
+        self.agent_seed = new_agent_seed() if agent_seed is None else check_agent_seed(agent_seed)
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         if not isinstance(opponent, str) or opponent not in OPPONENTS:
@@ -75,7 +80,7 @@ class CribbageVectorEnv(VectorEnv):
             )
         _check_choice("seat", seat, _SEATS)
         _check_choice("episode", episode, _EPISODES)
-        _check_choice("reward", reward, REWARDS)
+        _check_choice("reward", reward, tuple(k for k, r in REWARDS.items() if r.batched))
         _check_choice("illegal_action", illegal_action, _ILLEGAL)
         if render_mode is not None:
             raise ValueError("the batched env does not render; use CribbageEnv(render_mode='ansi')")
@@ -95,7 +100,7 @@ class CribbageVectorEnv(VectorEnv):
         self._states = np.zeros((n, V.SIZE), dtype=np.int64)
         self._decks = np.zeros((n, V.DEALS_PER_BLOCK, 52), dtype=np.int64)
         self._rngs = np.zeros((n, WORDS), dtype=np.uint64)
-        self._chances: list[_Chance | None] = [None] * n
+        self._chances: list[Chance | None] = [None] * n
         self._np_randoms: list[np.random.Generator | None] = [None] * n
         self._episode_index = np.zeros(n, dtype=np.int64)
         self._obs = np.zeros((n, OBS_SIZE), dtype=np.float32)
@@ -123,7 +128,7 @@ class CribbageVectorEnv(VectorEnv):
         for i, s in enumerate(seeds):
             if s is not None or self._np_randoms[i] is None:
                 self._np_randoms[i], _ = seeding.np_random(s)
-                self._episode_index[i] = 0
+                self._episode_index[i] = 0 if s is None else int(s) % 2  # as CribbageEnv.reset
             self._new_game(i)
         self._resume(np.arange(self.num_envs))
         self._started = True
@@ -152,12 +157,11 @@ class CribbageVectorEnv(VectorEnv):
         margin = mine - theirs
         over = st[:, V.PHASE] == V.OVER_PHASE
         terminated = over | ((st[:, V.DEAL_EPISODE] == 1) & (st[:, K.DONE] == 1))
-        if self.reward_mode == "points":
-            rewards = (margin - st[:, V.MARGIN]).astype(np.float64)
-        else:
-            rewards = np.zeros(n)
-            for i in np.flatnonzero(terminated):
-                rewards[i] = self._win_reward(i, int(margin[i]))
+        step = REWARDS[self.reward_mode].batched
+        assert step is not None  # checked when the env was made
+        rewards = step(Outcome(margin, st[:, V.MARGIN], st[:, K.SCORES : K.SCORES + 2],
+                               st[:, K.WINNER], seat, terminated, self.episode == "deal",
+                               self.skunk_bonus, self.rules))  # fmt: skip
         rewards[illegal] = self.illegal_penalty
         st[~illegal, V.MARGIN] = margin[~illegal]
         V.encode_all(st, self._obs, self._mask)
@@ -204,17 +208,18 @@ class CribbageVectorEnv(VectorEnv):
         self._episode_index[i] = k + 1
         rng = self._np_randoms[i]
         assert rng is not None, "reset() seeds every game's generator first"
-        game_seed, opponent_seed = episode_seeds(rng)
+        game_seed = episode_seed(rng)
         g = new_game(game_seed, rules=self.rules)
         chance = g._chance
-        assert isinstance(chance, _Chance), "a new game draws from its seed's chance"
+        assert isinstance(chance, Chance), "a new game draws from its seed's chance"
         self._chances[i] = chance
         self._decks[i] = chance.block(0)
-        self._rngs[i] = pcg64_words(opponent_seed)
+        # the opponent's generator: CribbageEnv's agent_rng(agent_seed, game_seed, its seat)
+        self._rngs[i] = pcg64_words(agent_entropy(self.agent_seed, game_seed, 1 - seat))
         st = self._states[i]
         st[:] = -1
         st[K.SCORES : K.SCORES + 2] = 0
-        st[K.TARGET] = self.rules.target
+        K.put_rules(st, self.rules)
         st[K.NEVENTS] = 0
         st[K.DEALER] = 1 - g.dealer  # start_deal passes the deal: deal 0 goes to the cut's dealer
         st[K.DONE] = 1
@@ -264,11 +269,3 @@ class CribbageVectorEnv(VectorEnv):
             "illegal_action": illegal.copy(),
             "_illegal_action": ones.copy(),
         }
-
-    def _win_reward(self, i: int, margin: int) -> float:
-        st = self._states[i]
-        if self.episode == "deal":
-            return float(np.sign(margin))
-        scores = (int(st[K.SCORES]), int(st[K.SCORES + 1]))
-        level = skunk_level(scores, self.rules) if self.skunk_bonus else 1
-        return float(level if st[K.WINNER] == st[V.SEAT] else -level)

@@ -3,7 +3,7 @@
 
 The state of one game is a :mod:`cribbage_env.simkernel` state (the play and the show run on its
 kernels) extended by the fields below. Decks come from the engine's own chance
-(:class:`cribbage_env.engine._Chance`): blocks of 16 shuffled decks that the env loads before a
+(:class:`cribbage_env.chance.Chance`): blocks of 16 shuffled decks that the env loads before a
 game needs them (a kernel pauses a game that reaches a deal beyond its loaded block). The
 observation is :func:`cribbage_env.encoding.encode` of the learner's view, written straight into
 the batch; tests compare every observation, mask and reward with :class:`CribbageEnv`'s.

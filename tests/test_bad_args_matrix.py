@@ -28,8 +28,21 @@ BASE = {
     "stats": ["--no-review"],
     "agents": [],
     "discards": ["analyzer", "--deals", "2", "--backend", "serial"],
-    "train": ["--method", "dmc", "--shards", "1", "--games-per-shard", "1", "--epochs", "1",
-              "--eval-games", "0", "--workers", "1", "--no-progress"],  # fmt: skip
+    "train": [
+        "--method",
+        "dmc",
+        "--shards",
+        "1",
+        "--games-per-shard",
+        "1",
+        "--epochs",
+        "1",
+        "--eval-games",
+        "0",
+        "--workers",
+        "1",
+        "--no-progress",
+    ],  # fmt: skip
 }
 INTS = ["-1", "x", "1.5", "9" * 5000, ""]
 FLOATS = ["x", "nan", "inf", "-1", "1e999"]
@@ -90,7 +103,9 @@ def _alarm(*_):
 
 
 @pytest.mark.parametrize(
-    ("name", "option", "value"), CASES, ids=[f"{n} {' '.join(o) or 'ARG'} {v[:12]!r}" for n, o, v in CASES]
+    ("name", "option", "value"),
+    CASES,
+    ids=[f"{n} {' '.join(o) or 'ARG'} {v[:12]!r}" for n, o, v in CASES],
 )
 def test_bad_values_exit_2_with_one_line(tmp_path, monkeypatch, capsys, name, option, value):
     monkeypatch.setenv("CRIBBAGE_DATA_DIR", str(tmp_path / "data"))

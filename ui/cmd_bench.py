@@ -14,19 +14,21 @@ be read or watched again with ``cribbage replay FILE [--text]``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import json
 import math
 import os
 import sys
 
-from agents.backends import BACKENDS, BackendError
+from agents.backends import BackendError
 from agents.base import AgentSpecError
 from agents.bench import TournamentRun, resume_tournament, run_tournament
 from agents.luck_stats import StopRule
 from agents.results_store import ResultsStore, ResultsStoreError, default_db_path
 from agents.tournament import DEFAULT_BLOCK, TournamentError, make_plan
 from agents.trust import UntrustedSpec
+from cribbage_env import STANDARD
 
 from . import argtypes
 from .bench_records import RecordWriter, write_records  # noqa: F401  (write_records: API)
@@ -71,27 +73,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help=f"worker processes (default: all cores, {os.cpu_count()})",
     )
-    p.add_argument(
-        "--backend",
-        choices=BACKENDS,
-        default="pool",
-        help="serial, local process pool (default) or ray (extra 'ray')",
-    )
-    p.add_argument(
-        "--address", default=None, help="Ray cluster to join (host:port, ray://host:port or auto)"
-    )
+    argtypes.backend_arguments(p)
     p.add_argument(
         "--block",
         type=argtypes.positive_int,
         default=DEFAULT_BLOCK,
         help=f"duplicate pairs per task (default {DEFAULT_BLOCK})",
     )
+    p.add_argument("--rules", type=argtypes.rules, default=None, help=argtypes.RULES_HELP)
     p.add_argument(
         "--no-duplicate",
         dest="duplicate",
         action="store_false",
         help="play each seed once (seat 0 = first-listed agent) instead of twice with seats swapped",
     )
+    argtypes.add_isolate_arguments(p)
     p.add_argument(
         "--until-separated",
         action="store_true",
@@ -111,11 +107,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def _add_output_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--db", type=argtypes.path, default=None, help=f"results database (default {default_db_path()})"
+        "--db",
+        type=argtypes.path,
+        default=None,
+        help=f"results database (default {default_db_path()})",
     )
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument(
-        "--csv", type=argtypes.path, default=None, metavar="FILE", help="write one row per pairing to FILE"
+        "--csv",
+        type=argtypes.path,
+        default=None,
+        metavar="FILE",
+        help="write one row per pairing to FILE",
     )
     p.add_argument(
         "--plot",
@@ -154,7 +157,9 @@ def _add_output_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="show a progress bar (default: when stderr is a terminal)",
     )
-    prog.add_argument("--no-progress", dest="progress", action="store_false")
+    prog.add_argument(
+        "--no-progress", dest="progress", action="store_false", help="never show the progress bar"
+    )
 
 
 def _err(msg: str) -> None:
@@ -164,7 +169,7 @@ def _err(msg: str) -> None:
 def _usage(msg: str) -> int:
     print(
         "usage: cribbage bench AGENT AGENT [AGENT ...] [--games N] [--seed S] [--workers W] "
-        "[--backend {serial,pool,ray}] [--address ADDR] [--db PATH] [--json] [--csv FILE] [--plot DIR] "
+        "[--backend {serial,pool,ray}] [--address ADDR] [--rules RULES] [--db PATH] [--json] [--csv FILE] [--plot DIR] "
         "[--records DIR [--record-every K]]\n       cribbage bench --resume RUN [AGENT ...] [--db PATH] [--workers W]",
         file=sys.stderr,
     )
@@ -174,19 +179,25 @@ def _usage(msg: str) -> int:
 
 def _usage_problem(args: argparse.Namespace) -> str | None:
     if args.resume is not None:
-        given = [f for f in ("games", "seed", "agent_seed") if getattr(args, f) is not None]
-        if given or args.records is not None or not args.duplicate:
+        given = [
+            f for f in ("games", "seed", "agent_seed", "rules") if getattr(args, f) is not None
+        ]
+        if given or args.records is not None or not args.duplicate or args.isolate:
             return (
-                "--resume RUN continues a saved run with its own games and seeds: give none of them"
+                "--resume RUN continues a saved run with its own games, seeds and isolation: "
+                "give none of them"
             )
     elif len(args.agents) < 2:
         return "name at least two agents (two for a head-to-head, three or more for a round robin)"
+    problem = argtypes.backend_problem(args)
+    if problem:
+        return problem
+    if args.decision_timeout is not None and not args.isolate:
+        return "--decision-timeout S is the time of an isolated agent: give --isolate too"
     if (args.until_separated or args.ci_width is not None) and (
         args.resume is not None or len(args.agents) != 2
     ):
         return "--until-separated and --ci-width stop a new head-to-head: name exactly two agents"
-    if args.address and args.backend != "ray":
-        return "--address joins a Ray cluster: use it with --backend ray"
     if args.record_every is not None and args.records is None:
         return "--record-every K says which games --records DIR keeps: give --records too"
     problem = argtypes.output_folder_problem(args.plot)  # outputs checked before games are played
@@ -228,7 +239,8 @@ def _start(
     return run_tournament(
         args.agents, _games(args), args.seed or 0,
         agent_seed=args.agent_seed, duplicate=args.duplicate, block=args.block,
-        check_agents=False, **common,
+        check_agents=False, rules=args.rules or STANDARD, isolate=argtypes.isolation(args),
+        **common,
     )  # type: ignore[arg-type]  # fmt: skip
 
 
@@ -240,7 +252,9 @@ def run(args: argparse.Namespace) -> int:
     if args.resume is None:
         try:  # bad agents or sizes are usage errors, found before anything is opened or written
             plan = make_plan(args.agents, _games(args), args.seed or 0,
-                             duplicate=args.duplicate, block=args.block, agent_seed=0)  # fmt: skip
+                             duplicate=args.duplicate, block=args.block, agent_seed=0,
+                             rules=args.rules or STANDARD,
+                             isolate=argtypes.isolation(args))  # fmt: skip
         except (AgentSpecError, TournamentError) as exc:
             return _usage(str(exc))
     if args.plot is not None:
@@ -268,8 +282,11 @@ def run(args: argparse.Namespace) -> int:
         if args.until_separated or args.ci_width is not None:
             rule = StopRule(separated=args.until_separated, ci_width=args.ci_width)
         hook = _Hook(writer, rule)
+        # --json: stdout holds the JSON alone (Ray prints a lost node's notice to stdout)
+        quiet = contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext()
         try:
-            out = _start(args, store, hook, progress)
+            with quiet:
+                out = _start(args, store, hook, progress)
         except UntrustedSpec as exc:
             _err(str(exc))
             return 2
@@ -320,6 +337,7 @@ def _report(args: argparse.Namespace, out: TournamentRun, hook: _Hook) -> int:
         if r.get("stopped"):
             print(f"stopped: {r['stopped']}")
         print(format_summary(summary))
+        print(out.repeat_hint)
     for w in out.warnings:
         _err(f"warning: {w}")
     if out.status == "failed":

@@ -146,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     window.start_table(ctl)
     if args.screenshots is not None:
-        from .gui.app import autoplay
+        from .gui.autoplay import autoplay
 
         shots = autoplay(window, len(g.decisions), args.screenshots, every=args.every)
         window.close()

@@ -27,11 +27,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="none: list runs; one: show it; two: compare them",
     )
     p.add_argument(
-        "--db", type=argtypes.path, default=None, help=f"results database (default {default_db_path()})"
+        "--db",
+        type=argtypes.path,
+        default=None,
+        help=f"results database (default {default_db_path()})",
     )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument(
-        "--csv", type=argtypes.path, default=None, metavar="FILE", help="write the table to FILE as CSV"
+        "--csv",
+        type=argtypes.path,
+        default=None,
+        metavar="FILE",
+        help="write the table to FILE as CSV",
     )
     p.add_argument("--per-game", action="store_true", help="with one RUN: export one row per game")
 
@@ -143,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
                             "deals",
                         ]
                         + [f"s{s}_{f}" for s in (0, 1) for f in SEAT_FIELDS]
-                        + ["moves", "luck_win", "luck_points"]  # seat 0's luck (empty: none)
+                        + ["moves", "forfeit", "luck_win", "luck_points"]  # luck: seat 0's
                     )
                     table = [dict(zip(cols, game_row(g), strict=True)) for g in games]
                     payload["games"] = table

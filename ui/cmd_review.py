@@ -6,10 +6,11 @@ doubtful / bad / blunder from 1 / 3 / 6 points of winning chance lost. The text 
 the flagged decisions and each seat's error rate (mean winning chance lost per decision with a
 choice). ``--json`` prints ``{"rows": [...], "seats": [...], "curve": [...]}``, one row per
 decision with ``seat``, ``deal``, ``phase``, ``action``, ``best``, ``loss`` (0..1, 0 for the
-best option), ``points_loss``, ``chance``, ``options`` and ``flag``, and ``"luck"``: each deal's luck (player 1's, of the cards and
-of the starter, beside each player's winning chance lost) and each player's luck, luck rate per
-deal and luck-adjusted result (``docs/guide/luck.md``). ``--plot FILE`` draws seat
-0's winning chance over the game as a PNG (extra ``plot``: matplotlib).
+best option), ``points_loss``, ``chance``, ``options`` and ``flag``, and ``"luck"``: each deal's
+luck (seat 0's, of the cards and of the starter, beside each seat's winning chance lost) and each
+seat's luck, luck rate per deal and luck-adjusted result (``docs/guide/luck.md``). ``--plot FILE``
+draws seat 0's winning chance over the game as a PNG (extra ``plot``: matplotlib). Seats and deals
+count from 0 in the text as in the JSON (and in records and the envs).
 """
 
 from __future__ import annotations
@@ -84,32 +85,45 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _count(n: int, word: str) -> str:
+    """``1 blunder``, ``2 blunders``."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _points(x: float) -> str:
+    """``1 point``, ``2.5 points`` (one decimal, a whole number without it)."""
+    text = f"{x:.1f}".removesuffix(".0")
+    return f"{text} point{'' if text == '1' else 's'}"
+
+
 def review_text(review: Review) -> str:
+    """The text report. Seats and deals count from 0, as in ``--json``, records and the envs."""
     lines = [
         f"Review: final score {review.scores[0]}-{review.scores[1]}, "
-        + (f"player {review.winner + 1} won" if review.winner is not None else "unfinished")
-    ]
+        + (f"seat {review.winner} won" if review.winner is not None else "unfinished")
+    ] + ([review.notice] if review.notice else [])
     limits = ", ".join(f"{name} >= {100 * v:g}" for name, v in THRESHOLDS)
     lines.append(f"Flags by winning chance lost (points of %): {limits}")
     lines.append("")
     lines.append(
-        f"{'deal':>4} {'player':>6} {'phase':<7} {'played':<7} {'best':<7} "
+        f"{'deal':>4} {'seat':>4} {'phase':<7} {'played':<7} {'best':<7} "
         f"{'lost %':>7} {'points':>6}  flag"
     )
     for r in review.ratings:
         if r.flag:
             lines.append(
-                f"{r.deal + 1:>4} {r.seat + 1:>6} {r.phase:<7} {r.action:<7} "
+                f"{r.deal:>4} {r.seat:>4} {r.phase:<7} {r.action:<7} "
                 f"{r.best:<7} {100 * r.loss:7.1f} {r.points_loss:6.1f}  {r.flag}"
             )
     lines.append("")
     for seat in (0, 1):
         s = review.seat_summary(seat)
         lines.append(
-            f"Player {seat + 1}: {s['decisions']} decisions with a choice, error rate "
+            f"Seat {seat}: {_count(s['decisions'], 'decision')} with a choice, error rate "
             f"{1000 * s['error_rate']:.1f} (thousandths of a game per decision), "
-            f"{100 * s['total_loss']:.1f} points of winning chance and {s['points_lost']:.1f} "
-            f"points lost; {s['blunder']} blunders, {s['bad']} bad, {s['doubtful']} doubtful"
+            f"{_points(100 * s['total_loss'])} of winning chance and "
+            f"{_points(s['points_lost'])} lost; {_count(s['blunder'], 'blunder')}, "
+            f"{s['bad']} bad, {s['doubtful']} doubtful"
         )
     lines.extend(luck_text(review))
     return "\n".join(lines)
@@ -179,9 +193,9 @@ def plot_review(review: Review, path: Path) -> Path:
         ax.axvline(d, color="#dddddd", lw=0.5, zorder=0)
     ax.set_ylim(0, 100)
     ax.set_xlabel("decision")
-    ax.set_ylabel("player 1's winning chance (%)")
+    ax.set_ylabel("seat 0's winning chance (%)")
     ax.set_title(
-        "Winning chance over the game (markers: flagged decisions; v player 1, ^ player 2)",
+        "Winning chance over the game (markers: flagged decisions; v seat 0, ^ seat 1)",
         fontsize=9,
     )
     fig.tight_layout()

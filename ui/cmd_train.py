@@ -20,10 +20,13 @@ from dataclasses import asdict
 from pathlib import Path
 
 from agents.atomic import atomic_write_text, try_lock
+from agents.backends import BackendError, Where
 from agents.base import AgentSpecError
+from cribbage_env import STANDARD
+from cribbage_env.rewards import REWARDS
 
 from . import argtypes
-from .train_config import REWARDS, ConfigError, check_config, read_saved
+from .train_config import ConfigError, check_config, read_saved
 
 
 def _opponent(text: str) -> tuple[str, float]:
@@ -61,13 +64,19 @@ def _common_arguments(p: argparse.ArgumentParser) -> None:
         help="where config.json, curve.json/png, checkpoints and the model go",
     )
     p.add_argument("--resume", action="store_true", help="continue the run in --run-dir")
-    p.add_argument("--seed", type=argtypes.seed, default=0)
+    p.add_argument(
+        "--seed",
+        type=argtypes.seed,
+        default=0,
+        help="root seed of the data and the training (default 0)",
+    )
     p.add_argument(
         "--reward",
-        choices=REWARDS,
+        choices=tuple(REWARDS),
         default="points",
-        help="env reward (ppo): points margin, win +-1, or equity (change in winning chance)",
+        help="env reward (ppo): " + ", ".join(f"{k}: {r.summary}" for k, r in REWARDS.items()),
     )
+    p.add_argument("--rules", type=argtypes.rules, default=STANDARD, help=argtypes.RULES_HELP)
     p.add_argument(
         "--opponent",
         type=_opponent,
@@ -165,17 +174,54 @@ def _eval_arguments(p: argparse.ArgumentParser) -> None:
         "--workers",
         type=argtypes.limited("workers"),
         default=2,
-        help="processes for data and evaluation (default 2)",
+        help="processes for data and evaluation (default 2; Ray: CPUs of a local Ray)",
     )
-    p.add_argument("--db", type=argtypes.path, default=None, help="results database (default: the user's)")
+    argtypes.backend_arguments(p)
+    p.add_argument(
+        "--db", type=argtypes.path, default=None, help="results database (default: the user's)"
+    )
     prog = p.add_mutually_exclusive_group()
-    prog.add_argument("--progress", dest="progress", action="store_true", default=None)
-    prog.add_argument("--no-progress", dest="progress", action="store_false")
+    prog.add_argument(
+        "--progress",
+        dest="progress",
+        action="store_true",
+        default=None,
+        help="show a progress bar (default: when stderr is a terminal)",
+    )
+    prog.add_argument(
+        "--no-progress", dest="progress", action="store_false", help="never show the progress bar"
+    )
 
 
 def _err(msg: str) -> int:
     print(f"cribbage train: {msg}", file=sys.stderr)
     return 2
+
+
+#: what each method imports to train (all in the extra "rl")
+_NEEDS = {"ppo": ("torch", "sb3_contrib"), "dmc": ("torch",), "bc": ("torch",)}
+CPU_TORCH = "pip install torch --index-url https://download.pytorch.org/whl/cpu"
+
+
+def missing_extra(method: str) -> str | None:
+    """One line naming what ``--method`` lacks and how to install it, or None (all there).
+
+    Checked after the command line's own errors and before anything is written, so a run
+    folder is never left half-made and the retry after installing is a fresh start."""
+    import importlib
+
+    missing = []
+    for name in _NEEDS[method]:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            missing.append(name.replace("_", "-"))
+    if not missing:
+        return None
+    return (
+        f"--method {method} needs {' and '.join(missing)}, not installed: "
+        f"pip install 'cribbage-env[rl]' (a CPU-only torch first: {CPU_TORCH})"
+    )
 
 
 def _warm_start(path: Path) -> str:
@@ -206,6 +252,7 @@ def _config(args):
             ladder=ladder,
             workers=args.workers,
             reward=args.reward,
+            rules=args.rules.spec,
         )
         if args.warm_start is not None:
             kw["warm_start"] = _warm_start(args.warm_start)
@@ -228,6 +275,7 @@ def _config(args):
         workers=args.workers,
         max_illegal=args.max_illegal,
         n_steps=args.n_steps,
+        rules=args.rules.spec,
     )
     if args.opponent:
         kw["opponents"] = tuple(args.opponent)
@@ -237,13 +285,14 @@ def _config(args):
 
 
 def _usage_problem(args) -> str | None:
+    problem = argtypes.backend_problem(args)
+    if problem:
+        return problem
+    if args.backend == "ray" and args.method == "ppo":
+        return "--backend ray runs the data and ladder of dmc and bc; ppo trains in this process"
     if args.method in ("dmc", "bc") and args.reward != "points":
         return "--method dmc learns from deal point margins: use --reward points"
     if args.method == "ppo":
-        try:
-            import sb3_contrib  # noqa: F401
-        except ImportError:
-            return "--method ppo needs the 'rl' extra: pip install 'cribbage-env[rl]' (sb3-contrib, torch)"
         from cribbage_env.env import CribbageEnv
 
         try:
@@ -307,6 +356,10 @@ def run(args) -> int:
         cfg = _config(args)  # the command line's own errors first, before a folder is made
         if not args.resume:
             _check_specs(args, cfg)
+        lacking = missing_extra(args.method)
+        if lacking:
+            return _err(lacking)
+        if not args.resume:
             args.run_dir.mkdir(parents=True, exist_ok=True)
         lock = try_lock(args.run_dir, folder=True)
     except (AgentSpecError, ValueError) as exc:
@@ -331,23 +384,25 @@ def _train(args, command: str) -> int:
     except OSError as exc:
         return _err(f"cannot write in {args.run_dir}: {exc.strerror or exc}")
     progress = sys.stderr.isatty() if args.progress is None else args.progress
+    where = Where(args.backend, args.address)
     try:
         if args.method == "dmc":
             from agents.learn.dmc import train_dmc
 
-            final = train_dmc(cfg, args.run_dir, command=command, db=args.db, progress=progress)
+            final = train_dmc(cfg, args.run_dir, command=command, db=args.db, progress=progress,
+                              where=where)  # fmt: skip
         elif args.method == "bc":
             from agents.learn.dmc import train_bc
 
             final = train_bc(cfg, args.run_dir, teacher=cfg.teacher, command=command, db=args.db,
-                             progress=progress)  # fmt: skip
+                             progress=progress, where=where)  # fmt: skip
         else:
             from agents.learn.ppo import train_ppo
 
             final = train_ppo(cfg, args.run_dir, command=command, db=args.db, progress=progress)
     except (AgentSpecError, ValueError) as exc:  # e.g. a warm start that is not this package's
         return _err(str(exc))
-    except (OSError, ResultsStoreError) as exc:
+    except (OSError, ResultsStoreError, BackendError) as exc:
         print(f"cribbage train: {exc}", file=sys.stderr)
         return 1
     print(f"model: {final}")

@@ -22,6 +22,7 @@ from agents.tournament import SEAT_FIELDS, seat_stats
 
 from .autosave import atomic_write_json
 from .controller import SAVE_FORMAT
+from .errors import UIError
 
 #: Points per deal by role in expectimax self-play, counted the same way (the deal cut short by
 #: the win included): ``cribbage bench expectimax expectimax --games 4000 --seed 5
@@ -43,7 +44,7 @@ class HistoryGame:
     opponent: str  # the other seat's agent spec, or "person"
 
 
-class HistoryError(ValueError):
+class HistoryError(UIError, ValueError):
     """The history folder is missing or holds nothing usable."""
 
 
@@ -106,7 +107,7 @@ def error_rates(games: list[HistoryGame], cache_path: Path | None, samples: int)
     cache = _read_cache(cache_path)
     out, changed = [], False
     for hg in games:
-        key = f"{hg.path.name}|{samples}"
+        key = f"{hg.path.name}|{samples}|{hg.game.rules.target}"  # reviews read the rules
         if not _cached_rates(cache.get(key)):  # missing or malformed: reviewed again
             rev = review_game(hg.game, samples=samples)
             cache[key] = [rev.seat_summary(0)["error_rate"], rev.seat_summary(1)["error_rate"]]
@@ -138,29 +139,43 @@ def _cached_rates(entry: object) -> bool:
     )
 
 
-def player_stats(games: list[HistoryGame], rates: list[float] | None = None) -> dict:
-    """Totals over the games (JSON-ready); ``rates`` from :func:`error_rates`."""
+def _record(games: list[HistoryGame]) -> dict:
+    """Games, wins and skunks, each game's skunk read from its own rules (a 61-50 win is no
+    double skunk)."""
     wins = sum(hg.game.winner == hg.seat for hg in games)
     skunks = {"given": 0, "taken": 0, "double_given": 0, "double_taken": 0}
-    total = dict.fromkeys(SEAT_FIELDS, 0)
-    by_opp: dict[str, list[int]] = {}
     for hg in games:
-        level = ce.skunk_level(hg.game.scores)
+        level = ce.skunk_level(hg.game.scores, hg.game.rules)
         won = hg.game.winner == hg.seat
         if level >= 2:
             skunks["given" if won else "taken"] += 1
         if level == 3:
             skunks["double_given" if won else "double_taken"] += 1
-        s = seat_stats(hg.game.events)[hg.seat]
-        for f in SEAT_FIELDS:
-            total[f] += getattr(s, f)
-        by_opp.setdefault(hg.opponent, [0, 0])[0 if won else 1] += 1
-    out = {
+    return {
         "games": len(games),
         "wins": wins,
         "losses": len(games) - wins,
         "win_rate": round(wins / len(games), 4) if games else None,
         "skunks": skunks,
+    }
+
+
+def player_stats(games: list[HistoryGame], rates: list[float] | None = None) -> dict:
+    """Totals over the games (JSON-ready); ``rates`` from :func:`error_rates`. ``by_target``
+    keeps the games to 61 and to 121 apart (keys: the target as a string)."""
+    total = dict.fromkeys(SEAT_FIELDS, 0)
+    by_opp: dict[str, list[int]] = {}
+    by_target: dict[int, list[HistoryGame]] = {}
+    for hg in games:
+        won = hg.game.winner == hg.seat
+        s = seat_stats(hg.game.events)[hg.seat]
+        for f in SEAT_FIELDS:
+            total[f] += getattr(s, f)
+        by_opp.setdefault(hg.opponent, [0, 0])[0 if won else 1] += 1
+        by_target.setdefault(hg.game.rules.target, []).append(hg)
+    out = {
+        **_record(games),
+        "by_target": {str(t): _record(hgs) for t, hgs in sorted(by_target.items())},
         "by_opponent": {k: {"wins": v[0], "losses": v[1]} for k, v in sorted(by_opp.items())},
         "points_per_deal": _per_deal(total),
     }

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import cribbage_env as ce
 from agents.review import Rating, Review
 from cribbage_env.actions import discard_cards, is_discard, parse_action
-from cribbage_env.engine import Phase
+from cribbage_env.core import Phase
 
 from .board import BoardShape
 from .narration import Narrator
@@ -112,7 +112,9 @@ class ReviewBrowser:
         """The deciding seat's view before rating ``i`` and the events so far (for the pegs)."""
         if i not in self._views:
             r = self.review.ratings[i]
-            g = ce.new_game(self.game.seed, interactive_cuts=self.game.interactive_cuts)
+            g = ce.new_game(
+                self.game.seed, interactive_cuts=self.game.interactive_cuts, rules=self.game.rules
+            )
             for a in self.game.decisions[: r.index]:
                 g.apply(a)
             self._views[i] = (g.view(r.seat), tuple(g.events))
@@ -140,6 +142,9 @@ def review_scene(b: ReviewBrowser, nar: Narrator, names: tuple[str, str], viewer
         _explain(s, view, r, nar, names)
     else:
         s.labels.append(Label(tr("No decisions to review"), CENTER, 400, 20, WHITE, bold=True))
+    if b.review.notice:
+        no_table = tr("No winning-chance table for these rules: decisions are rated by points")
+        s.labels.append(Label(no_table, CENTER + 60, 210, 13, GOLD))
     _buttons(s, b, tr)
     return s
 
@@ -306,7 +311,7 @@ def _explain(
     crib = r.phase == "discard"
     if r.options <= 1:
         line = tr("{cards}: the only choice", cards=taken)
-    elif r.best == r.action or r.loss <= 0:
+    elif r.best == r.action:
         line = tr("{cards}: the best choice", cards=taken)
     elif crib:
         line = tr("{cards} to the crib; better: {best}", cards=taken, best=best)
@@ -314,7 +319,7 @@ def _explain(
         line = tr("Played {cards}; better: {best}", cards=taken, best=best)
     color = FLAG_COLORS.get(r.flag, WHITE)
     s.labels.append(Label(line, x, 306, 17, color, bold=True))
-    if r.options > 1:
+    if r.options > 1 and r.chance == r.chance:  # NaN: rules with no table, rated by points
         flag = {"blunder": tr("blunder"), "bad": tr("bad"), "doubtful": tr("doubtful")}
         detail = tr(
             "Winning chance {taken}% (best {best}%): {lost} points lost",
@@ -325,6 +330,7 @@ def _explain(
         if r.flag:
             detail += f" — {flag[r.flag]}"
         s.labels.append(Label(detail, x, 280, 14, SOFT))
+    if r.options > 1:
         pts = tr("Expected points given away this deal: {p}", p=f"{r.points_loss:.1f}")
         s.labels.append(Label(pts, x, 258, 14, SOFT))
         legend = (

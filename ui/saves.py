@@ -22,6 +22,7 @@ from agents.trust import trusted_spec
 from cribbage_env.core import STANDARD, Rules
 
 from .board import BoardShape
+from .errors import UIError
 
 if TYPE_CHECKING:
     from .controller import TableController
@@ -33,7 +34,7 @@ MODES = ("computer", "hotseat", "watch")
 MAX_SEED = 2**63 - 1
 
 
-class SaveError(ValueError):
+class SaveError(UIError, ValueError):
     """A saved game that cannot be read or does not replay; the file is left as it was."""
 
 
@@ -132,15 +133,3 @@ def read_save(data: object, *, trusted: Collection[str] = ()) -> SavedGame:
         raise UntrustedSave(doubtful)
     lang = lang if lang in LANGUAGES else "en"
     return SavedGame(seed, mode, (agents[0], agents[1]), lang, actions, cursor, agent_seed, rules)
-
-
-def __getattr__(name: str):
-    """The autosave store lived here before :mod:`ui.autosave`: its names still resolve."""
-    if name in _MOVED:
-        from . import autosave
-
-        return getattr(autosave, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-_MOVED = ("SaveStore", "data_dir", "atomic_write_json", "folder_problem", "AUTOSAVE_NAME")

@@ -14,16 +14,18 @@ from pathlib import Path
 
 from agents.files import UnreadableFile, parse_json, read_text
 from agents.trust import check_stored_specs
+from cribbage_env import Rules, RulesError
+from cribbage_env.rewards import REWARDS
 
 from . import argtypes
+from .errors import UIError
 
 #: The largest config.json (a few KB in practice).
 MAX_CONFIG_BYTES = 1 << 20
-REWARDS = ("points", "win", "equity")
 _NONNEG = argtypes.whole_number(0, "an integer >= 0")
 
 
-class ConfigError(ValueError):
+class ConfigError(UIError, ValueError):
     """A saved configuration that cannot be resumed as it is."""
 
 
@@ -110,6 +112,11 @@ def _field(name: str, value: object, default: object) -> object:
         return _opponents(value)
     if name == "hidden":
         return _hidden(value)
+    if name == "rules":
+        try:
+            return Rules.named(value if isinstance(value, str) else "").spec
+        except RulesError as exc:
+            raise ConfigError(f"rules: {exc}") from None
     if name == "reward":
         if value not in REWARDS:
             raise ConfigError(f"reward must be one of {', '.join(REWARDS)}, got {value!r:.80}")

@@ -22,11 +22,13 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from ..atomic import append_line, atomic_write
+from ..atomic import atomic_write
+from ..backends import LOCAL, Where
 from .features import DISCARD_DIM, PLAY_DIM
 from .fit import FitConfig, fit
 from .generate import GenConfig, generate, load_shards, read_shard
-from .ladder import LADDER, append_curve, evaluate, plot_curve, read_curve
+from .ladder import LADDER, append_curve, evaluate, log_results, plot_curve, read_curve
+from .ladder import log_line as _log
 from .mlp import WeightsError, load_nets, save_nets
 
 
@@ -57,16 +59,8 @@ class DMCConfig:
     ladder: tuple[str, ...] = LADDER
     workers: int = 2
     reward: str = "points"
+    rules: str = "standard"  # the game learnt (Rules.named text)
     extra: dict = field(default_factory=dict)
-
-
-def _log(run_dir: Path, msg: str) -> None:
-    line = f"[{time.strftime('%H:%M:%S')}] {msg}"
-    print(line, flush=True)
-    try:
-        append_line(run_dir / "train.log", line)
-    except OSError:  # a log that is a link, or a full disk: the line was printed
-        pass
 
 
 def _stage_done(run_dir: Path, path: Path) -> bool:
@@ -96,7 +90,7 @@ def _bar(total: int, desc: str, progress: bool):
     return tqdm(total=total, desc=desc, unit="shard", dynamic_ncols=True)
 
 
-def _generate(cfg: DMCConfig, run_dir: Path, gen: int, policy: str, league, progress: bool):
+def _generate(cfg: DMCConfig, run_dir: Path, gen: int, policy: str, league, progress, where):
     gcfg = GenConfig(
         seed=cfg.seed,
         gen=gen,
@@ -107,11 +101,14 @@ def _generate(cfg: DMCConfig, run_dir: Path, gen: int, policy: str, league, prog
         expected_shows=cfg.expected_shows,
         policy=policy,
         opponents=tuple(league),
+        rules=cfg.rules,
     )
-    return _generate_shards(gcfg, run_dir, cfg.workers, f"gen {gen} data", progress)
+    return _generate_shards(gcfg, run_dir, cfg.workers, f"gen {gen} data", progress, where)
 
 
-def _generate_shards(gcfg: GenConfig, run_dir: Path, workers: int, desc: str, progress: bool):
+def _generate_shards(
+    gcfg: GenConfig, run_dir: Path, workers: int, desc: str, progress: bool, where: Where
+):
     """The shards of ``gcfg`` in ``run_dir/data`` (made if missing), with a progress bar."""
     bar = _bar(gcfg.shards, desc, progress)
 
@@ -120,7 +117,9 @@ def _generate_shards(gcfg: GenConfig, run_dir: Path, workers: int, desc: str, pr
             bar.n = done
             bar.refresh()
 
-    paths = generate(gcfg, run_dir / "data", workers=workers, on_shard=on_shard)
+    paths = generate(
+        gcfg, run_dir / "data", workers, on_shard, backend=where.backend, address=where.address
+    )
     if bar is not None:
         bar.close()
     return paths
@@ -137,7 +136,7 @@ def _league(cfg: DMCConfig, snapshots: list[str]) -> list[tuple[str, float]]:
     return out
 
 
-def _eval(cfg, run_dir, stage, path, steps, db, t0, meta_cmd):
+def _eval(cfg, run_dir, stage, path, steps, db, t0, where):
     curve = read_curve(run_dir)
     if any(p["stage"] == stage for p in curve) or cfg.eval_games <= 0:
         return
@@ -148,18 +147,11 @@ def _eval(cfg, run_dir, stage, path, steps, db, t0, meta_cmd):
         workers=cfg.workers,
         db=db,
         label=f"train {run_dir.name} {stage}",
+        backend=where.backend,
+        address=where.address,
+        rules=cfg.rules,
     )
-    for r in rows:
-        lo, hi = r["ci"]
-        adj = ""
-        if r.get("adjusted_win_rate") is not None:
-            alo, ahi = r["adjusted_ci"]
-            adj = f"; luck-adjusted {r['adjusted_win_rate']:.3f} ({alo:.3f}-{ahi:.3f})"
-        _log(
-            run_dir,
-            f"{stage} vs {r['opponent']}: {r['win_rate']:.3f} ({lo:.3f}-{hi:.3f}) "
-            f"over {r['games']} games{adj}",
-        )
+    log_results(run_dir, stage, rows)
     curve = append_curve(
         run_dir,
         {"stage": stage, "steps": steps, "results": rows, "wall_s": round(time.time() - t0, 1)},
@@ -168,7 +160,13 @@ def _eval(cfg, run_dir, stage, path, steps, db, t0, meta_cmd):
 
 
 def train_dmc(
-    cfg: DMCConfig, run_dir: Path, *, command: str, db=None, progress: bool = False
+    cfg: DMCConfig,
+    run_dir: Path,
+    *,
+    command: str,
+    db=None,
+    progress: bool = False,
+    where: Where = LOCAL,
 ) -> Path:
     """Run (or resume) every stage; returns the path of the final model."""
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -176,7 +174,7 @@ def train_dmc(
     fcfg = FitConfig(hidden=cfg.hidden, lr=cfg.lr, seed=cfg.seed)
     meta = {"command": command, "config": json.dumps(asdict(cfg))}
     # 1-2: teacher data and the warm start
-    paths = _generate(cfg, run_dir, 0, "expectimax", [("self", 1.0)], progress)
+    paths = _generate(cfg, run_dir, 0, "expectimax", [("self", 1.0)], progress, where)
     data_paths = list(paths)
     warm = run_dir / "warm_start.npz"
     steps = 0
@@ -200,14 +198,14 @@ def train_dmc(
             )
         save_nets(warm, nets["discard"], nets["play"], {**meta, "stage": "warm_start"})
     steps = _samples(data_paths)
-    _eval(cfg, run_dir, "warm_start", warm, steps, db, t0, command)
+    _eval(cfg, run_dir, "warm_start", warm, steps, db, t0, where)
     prev = warm
     snapshots: list[str] = []
     for gen in range(1, cfg.generations + 1):
         out = run_dir / f"gen{gen}.npz"
         if gen > 1:
             league = _league(cfg, snapshots)
-            data_paths += _generate(cfg, run_dir, gen - 1, str(prev), league, progress)
+            data_paths += _generate(cfg, run_dir, gen - 1, str(prev), league, progress, where)
         if not _stage_done(run_dir, out):
             data = load_shards(data_paths)
             d0, p0, _ = load_nets(prev)
@@ -229,7 +227,7 @@ def train_dmc(
                 {**meta, **margins, "stage": f"gen{gen}", "samples": str(_samples(data_paths))},
             )
         steps = _samples(data_paths)
-        _eval(cfg, run_dir, f"gen{gen}", out, steps, db, t0, command)
+        _eval(cfg, run_dir, f"gen{gen}", out, steps, db, t0, where)
         snapshots.append(str(out))
         prev = out
     final = _final(run_dir, prev)
@@ -249,7 +247,14 @@ def _samples(paths) -> int:
 
 
 def train_bc(
-    cfg: DMCConfig, run_dir: Path, *, teacher: str, command: str, db=None, progress: bool = False
+    cfg: DMCConfig,
+    run_dir: Path,
+    *,
+    teacher: str,
+    command: str,
+    db=None,
+    progress: bool = False,
+    where: Where = LOCAL,
 ) -> Path:
     """Behaviour cloning only: ``teacher`` self-play labels (no rollouts), fitted and evaluated.
 
@@ -266,8 +271,9 @@ def train_bc(
         policy=teacher,
         branch=False,
         name=f"bc_{teacher}",
+        rules=cfg.rules,
     )
-    paths = _generate_shards(gcfg, run_dir, cfg.workers, f"{teacher} labels", progress)
+    paths = _generate_shards(gcfg, run_dir, cfg.workers, f"{teacher} labels", progress, where)
     out = run_dir / "model.npz"
     if not _stage_done(run_dir, out):
         data = load_shards(paths)
@@ -291,6 +297,6 @@ def train_bc(
                 "samples": str(_samples(paths)),
             },
         )
-    _eval(cfg, run_dir, f"bc_{teacher}", out, _samples(paths), db, t0, command)
+    _eval(cfg, run_dir, f"bc_{teacher}", out, _samples(paths), db, t0, where)
     _log(run_dir, f"final model {out} ({time.time() - t0:.0f} s this session)")
     return out

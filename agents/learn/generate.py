@@ -7,8 +7,9 @@ a killed run loses at most the shards in flight and ``--resume`` plays only the 
 
 from __future__ import annotations
 
-import multiprocessing as mp
-from dataclasses import dataclass
+import hashlib
+import tempfile
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +35,7 @@ class GenConfig:
     name: str = ""  # data directory name (default gen<gen>)
     policy: str = "expectimax"  # the learner (behaviour and rollouts): an agent spec or weights
     opponents: tuple[tuple[str, float], ...] = (("self", 1.0),)
+    rules: str = "standard"  # the game played (Rules.named text)
 
 
 def shard_path(data_dir: Path, gen: int, i: int, name: str = "") -> Path:
@@ -60,12 +62,10 @@ def _cached(spec: str):
     return _CACHE[spec]
 
 
-def play_shard(cfg: GenConfig, data_dir: Path, i: int) -> Path:
+def shard_arrays(cfg: GenConfig, i: int) -> dict[str, np.ndarray]:
+    """The arrays of shard ``i``: a pure function of ``cfg`` and ``i`` (any process, any node)."""
     from ..expectimax import ExpectimaxAgent
 
-    path = shard_path(data_dir, cfg.gen, i, cfg.name)
-    if shard_ok(path):
-        return path
     ss = np.random.SeedSequence(cfg.seed, spawn_key=(cfg.gen, i))
     seeds = ss.generate_state(cfg.games)
     rng = np.random.default_rng(ss.spawn(1)[0])
@@ -101,40 +101,92 @@ def play_shard(cfg: GenConfig, data_dir: Path, i: int) -> Path:
             win_bonus=cfg.win_bonus,
             expected_shows=cfg.expected_shows,
             branch=cfg.branch,
+            rules=cfg.rules,
         )
-    arrays = {**out["discard"].arrays("discard"), **out["play"].arrays("play")}
+    return {**out["discard"].arrays("discard"), **out["play"].arrays("play")}
+
+
+def write_shard(path: Path, arrays: dict[str, np.ndarray]) -> Path:
     # allow_pickle named, so mypy does not match it to **arrays
     atomic_write(path, lambda f: np.savez(f, allow_pickle=False, **arrays))
     return path
 
 
-def _worker(args) -> str:
-    cfg, data_dir, i = args
-    return str(play_shard(cfg, Path(data_dir), i))
+def play_shard(cfg: GenConfig, data_dir: Path, i: int) -> Path:
+    """Shard ``i`` of ``cfg`` under ``data_dir``, played here unless a whole one is there."""
+    path = shard_path(data_dir, cfg.gen, i, cfg.name)
+    if shard_ok(path):
+        return path
+    return write_shard(path, shard_arrays(cfg, i))
 
 
-def generate(cfg: GenConfig, data_dir: Path, workers: int = 1, on_shard=None) -> list[Path]:
-    """Play every missing shard of ``cfg`` (in ``workers`` processes); returns all shard paths."""
+def _weight_files(cfg: GenConfig) -> dict[str, bytes]:
+    """The weights files ``cfg`` names (learner, league), read here to travel with the tasks:
+    a remote node has the project, not this run folder."""
+    specs = [cfg.policy, *(n for n, _ in cfg.opponents)]
+    return {s: Path(s).read_bytes() for s in specs if s.endswith(".npz")}
+
+
+def _local_copy(spec: str, blob: bytes) -> str:
+    """A weights file on this node with ``blob``'s bytes (written once per content)."""
+    digest = hashlib.sha256(blob).hexdigest()[:24]
+    path = Path(tempfile.gettempdir()) / f"cribbage-weights-{digest}.npz"
+    if not path.is_file() or hashlib.sha256(path.read_bytes()).hexdigest()[:24] != digest:
+        atomic_write(path, lambda f: f.write(blob))
+    return str(path)
+
+
+def _shard_job(job: tuple[GenConfig, int, dict[str, bytes]]) -> tuple[int, dict[str, np.ndarray]]:
+    """One shard in a worker (pool or Ray): its arrays go back to the driver, which writes them."""
+    cfg, i, files = job
+    if files:
+        local = {spec: _local_copy(spec, blob) for spec, blob in files.items()}
+        cfg = replace(
+            cfg,
+            policy=local.get(cfg.policy, cfg.policy),
+            opponents=tuple((local.get(n, n), w) for n, w in cfg.opponents),
+        )
+    return i, shard_arrays(cfg, i)
+
+
+def generate(
+    cfg: GenConfig,
+    data_dir: Path,
+    workers: int = 1,
+    on_shard=None,
+    backend: str = "pool",
+    address: str | None = None,
+) -> list[Path]:
+    """Play every missing shard of ``cfg`` on ``backend`` (``serial``, ``pool`` with ``workers``
+    processes, or ``ray``, joining ``address`` if given); returns all shard paths. Workers send
+    the arrays back and this process writes them, so the shards are the same bytes on any backend
+    and a killed run (driver or worker) replays only the shards not yet written."""
+    from ..backends import make_backend
+
     todo = [
         i for i in range(cfg.shards) if not shard_ok(shard_path(data_dir, cfg.gen, i, cfg.name))
     ]
-    workers = min(check_limit("workers", workers), len(todo))  # never more processes than shards
+    workers = min(check_limit("workers", workers), max(1, len(todo)))  # never more than shards
     done = cfg.shards - len(todo)
     if on_shard:
         on_shard(done, cfg.shards)
-    if workers <= 1:
-        for i in todo:
-            play_shard(cfg, data_dir, i)
+    if not todo:
+        return [shard_path(data_dir, cfg.gen, i, cfg.name) for i in range(cfg.shards)]
+    if backend == "pool" and workers <= 1:
+        backend = "serial"
+    be = make_backend(backend, None if backend == "serial" else workers, address)
+    files = _weight_files(cfg) if be.name == "ray" else {}
+    try:
+        for out in be.map(_shard_job, [(cfg, i, files) for i in todo]):
+            if out is None:
+                continue
+            i, arrays = out
+            write_shard(shard_path(data_dir, cfg.gen, i, cfg.name), arrays)
             done += 1
             if on_shard:
                 on_shard(done, cfg.shards)
-    else:
-        ctx = mp.get_context("forkserver")
-        with ctx.Pool(workers) as pool:
-            for _ in pool.imap_unordered(_worker, [(cfg, str(data_dir), i) for i in todo]):
-                done += 1
-                if on_shard:
-                    on_shard(done, cfg.shards)
+    finally:
+        be.close()
     return [shard_path(data_dir, cfg.gen, i, cfg.name) for i in range(cfg.shards)]
 
 

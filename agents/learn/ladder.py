@@ -28,32 +28,35 @@ def evaluate(
     workers: int = 1,
     db: Path | None = None,
     label: str = "",
+    rules: str = "standard",
+    backend: str = "pool",
+    address: str | None = None,
 ) -> list[dict]:
-    """``spec`` against each opponent over ``games`` duplicate games; saved in the results store
-    (unless ``db`` is ``False``). Returns one row per opponent."""
+    """``spec`` against each opponent over ``games`` duplicate games of ``rules``; saved in the
+    results store (unless ``db`` is ``False``). Returns one row per opponent. On Ray the learner
+    travels as an agent object (its weights file stays here), so a node needs only the project."""
     from ..results_store import ResultsStore
     from ..runner import run_plan
     from ..tournament import make_plan
 
+    learner: object = spec
+    if backend == "ray":
+        from ..registry import make_agent
+
+        learner = make_agent(spec)  # labelled by its spec (make_agent sets it)
     rows = []
     for opp in opponents:
-        plan = make_plan([spec, opp], games, seed)
+        plan = make_plan([learner, opp], games, seed, rules=rules)
         workers = min(check_limit("workers", workers), len(plan.tasks()))  # never more than tasks
+        where = backend if backend == "ray" else ("pool" if workers > 1 else "serial")
         store = ResultsStore(db) if db is not False else None
         run_id = None
         on_block = None
         if store is not None:
             params = {**plan.params(), "label": label}
-            run_id = store.start_run(
-                params, backend="pool" if workers > 1 else "serial", workers=workers
-            )
+            run_id = store.start_run(params, backend=where, workers=workers)
             on_block = partial(store.add_games, run_id)
-        outcome = run_plan(
-            plan,
-            backend="pool" if workers > 1 else "serial",
-            workers=workers,
-            on_block=on_block,
-        )
+        outcome = run_plan(plan, backend=where, workers=workers, address=address, on_block=on_block)
         summary = outcome.summary()
         pair = summary["pairings"][0]
         if store is not None:
@@ -80,9 +83,45 @@ def evaluate(
     return rows
 
 
+def log_line(run_dir: Path, msg: str) -> None:
+    """A timestamped line on stdout (the progress a run shows off a terminal) and in the run's
+    ``train.log``."""
+    import time
+
+    from ..atomic import append_line
+
+    line = f"[{time.strftime('%H:%M:%S')}] {msg}"
+    print(line, flush=True)
+    try:
+        append_line(run_dir / "train.log", line)
+    except OSError:  # a log that is a link, or a full disk: the line was printed
+        pass
+
+
+def log_results(run_dir: Path, stage: str, rows: list[dict]) -> None:
+    """One line per ladder opponent of an evaluation, luck-adjusted where measured."""
+    for r in rows:
+        lo, hi = r["ci"]
+        adj = ""
+        if _adjusted(r):
+            alo, ahi = r["adjusted_ci"]
+            adj = f"; luck-adjusted {r['adjusted_win_rate']:.3f} ({alo:.3f}-{ahi:.3f})"
+        log_line(
+            run_dir,
+            f"{stage} vs {r['opponent']}: {r['win_rate']:.3f} ({lo:.3f}-{hi:.3f}) "
+            f"over {r['games']} games{adj}",
+        )
+
+
+def _adjusted(row: dict) -> bool:
+    """Has the row a luck-adjusted rate with a whole interval (none over a handful of games)?"""
+    ci = row.get("adjusted_ci")
+    return row.get("adjusted_win_rate") is not None and bool(ci) and None not in ci
+
+
 def _rate(row: dict) -> tuple[float, list[float]]:
     """The row's luck-adjusted win rate and interval (the plain ones for older points)."""
-    if row.get("adjusted_win_rate") is not None and row.get("adjusted_ci"):
+    if _adjusted(row):
         return row["adjusted_win_rate"], row["adjusted_ci"]
     return row["win_rate"], row["ci"]
 

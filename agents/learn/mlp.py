@@ -22,14 +22,22 @@ class MLP:
     def in_dim(self) -> int:
         return self.layers[0][0].shape[0]
 
+    @property
+    def out_dim(self) -> int:
+        return self.layers[-1][0].shape[1]
+
     def score(self, x: np.ndarray) -> np.ndarray:
+        return self.forward(x)[:, 0]
+
+    def forward(self, x: np.ndarray) -> np.ndarray:
+        """(n, d) rows -> (n, out_dim) outputs."""
         h = np.asarray(x, dtype=np.float32)
         last = len(self.layers) - 1
         for i, (w, b) in enumerate(self.layers):
             h = h @ w + b
             if i < last:
                 np.maximum(h, 0.0, out=h)
-        return h[:, 0]
+        return h
 
     def arrays(self, prefix: str) -> dict[str, np.ndarray]:
         out = {}

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import AgentError
+
 #: Caps far above any net of this package (the shipped one is ~0.5 MB, 150k floats).
 MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_MEMBERS = 256
@@ -26,7 +28,7 @@ MAX_TOTAL_BYTES = 128 * 1024 * 1024
 _META_CHARS = 100_000
 
 
-class WeightsError(ValueError):
+class WeightsError(AgentError, ValueError):
     """A weights file that is not a checked, finite set of this package's nets."""
 
 
@@ -136,7 +138,7 @@ def _member(path: Path, z: zipfile.ZipFile, info: zipfile.ZipInfo, kind: Kind) -
 
 
 def _read_into(f, buf: np.ndarray) -> int:
-    view, done = memoryview(buf), 0
+    view, done = buf.data.cast("B"), 0  # buf holds bytes (uint8), one dimension
     while done < len(view):
         n = f.readinto(view[done:])
         if not n:

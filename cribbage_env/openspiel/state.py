@@ -3,7 +3,6 @@ OpenSpiel sees as actions, information strings, resampling and states rebuilt fr
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -232,23 +231,10 @@ class CribbageState(pyspiel.State):
         if g.phase is Phase.DEAL_CUT:  # dealing: only the cards dealt to this seat so far
             pone = 1 - g.dealer
             mine = tuple(c for k, c in enumerate(self._t.drawn) if (k % 2 == 0) == (seat == pone))
-            view = dataclasses.replace(
-                view,
-                phase=Phase.DISCARD,
-                to_act=None,
-                legal_actions=(),
-                hand=mine,
-                kept=(),
-                discards=(),
-                opponent_discarded=False,
-                starter=None,
-                count=0,
-                sequence=(),
-                played=(),
-                go_said=(False, False),
-                goes=(),
-                opponent_cards_left=len(self._t.drawn) - len(mine),
-            )
+            view = PlayerView.at_deal(
+                seat, view.dealer, mine, deal=view.deal, scores=view.scores, rules=view.rules,
+                winner=view.winner, opponent_cards_left=len(self._t.drawn) - len(mine),
+            )  # fmt: skip
         pending = self._t.pending if g.phase is Phase.DISCARD and g.to_act == seat else None
         return view, pending
 

@@ -1,0 +1,95 @@
+"""Numba's on-disk cache of the compiled kernels, stamped by every source they read.
+
+Numba checks a cached kernel against its own file's modification time only. A kernel compiled
+with another module's constants (a state-layout offset of :mod:`.simkernel`, a rule of
+:mod:`.scoring`, a field of :class:`~cribbage_env.core.Rules`) is therefore served stale when
+only that other module changes. Here every cache locator numba would use for a file of this
+package is wrapped so its source stamp also carries :func:`kernel_hash`: a hash of every module
+of the package the kernel modules import, directly or not, found from their ``import``
+statements (no list to keep). Any change to any of them recompiles every kernel once.
+
+Importing this module (:mod:`.simkernel` does, before its first kernel) registers the
+locators; it imports numba.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+import numba
+from numba.core.caching import CacheImpl
+
+#: this package's folder: the kernels' sources.
+HERE = Path(__file__).resolve().parent
+#: the modules that hold compiled kernels (the roots of the import search).
+KERNEL_MODULES = ("simkernel", "simrng", "simpolicy", "fastsim", "veckernel")
+
+
+def _imports(module: str) -> set[str]:
+    """The modules of this package that ``module`` imports (relative imports, one level)."""
+    tree = ast.parse((HERE / f"{module}.py").read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            names = [node.module] if node.module else [a.name for a in node.names]
+            found.update(n.split(".")[0] for n in names)
+    return {m for m in found if (HERE / f"{m}.py").is_file()}
+
+
+def sources() -> list[str]:
+    """Every module the kernels read, sorted: the kernel modules and all they import.
+
+    >>> {"simkernel", "scoring", "cards", "core"} <= set(sources())
+    True
+    """
+    seen: set[str] = set()
+    todo = list(KERNEL_MODULES)
+    while todo:
+        m = todo.pop()
+        if m not in seen:
+            seen.add(m)
+            todo.extend(_imports(m) - seen)
+    return sorted(seen)
+
+
+def digest(paths: list[Path]) -> str:
+    """A short hash of the files' names and bytes (and the numba version)."""
+    h = hashlib.sha256(numba.__version__.encode())
+    for p in paths:
+        h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+@lru_cache(maxsize=1)
+def kernel_hash() -> str:
+    """The stamp every kernel cache of this package carries."""
+    return digest([HERE / f"{m}.py" for m in sources()])
+
+
+def _stamped(base: type) -> type:
+    """``base`` (a numba cache locator) for this package's files, stamped with the hash."""
+
+    class Stamped(base):
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            if Path(py_file).resolve().parent != HERE:
+                return None
+            return super().from_function(py_func, py_file)
+
+        def get_source_stamp(self):
+            return (super().get_source_stamp(), kernel_hash())
+
+    Stamped.__name__ = Stamped.__qualname__ = f"Stamped{base.__name__}"
+    return Stamped
+
+
+def _register() -> None:
+    classes = CacheImpl._locator_classes
+    if not any(getattr(c, "__name__", "").startswith("Stamped") for c in classes):
+        CacheImpl._locator_classes = [*map(_stamped, classes), *classes]  # type: ignore[list-item]
+
+
+_register()
