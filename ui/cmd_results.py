@@ -150,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
                             "deals",
                         ]
                         + [f"s{s}_{f}" for s in (0, 1) for f in SEAT_FIELDS]
-                        + ["moves", "forfeit"]
+                        + ["moves", "forfeit", "luck_win", "luck_points"]  # luck: seat 0's
                     )
                     table = [dict(zip(cols, game_row(g), strict=True)) for g in games]
                     payload["games"] = table
