@@ -393,17 +393,6 @@ class CribbageEnv(gym.Env):
         self._mask = mask
         return {"observation": obs, "action_mask": mask.copy()}
 
-    def _chance_now(self) -> float:
-        """The learner's winning chance now, from its own view (see Rewards: ``equity``)."""
-        from .equity import end_value
-        from .view_chance import view_chance
-
-        assert self._ep is not None
-        g = self._ep.game
-        if self.episode == "deal" and g.deal_no > 0 and g.winner is None:
-            return end_value(g, self.seat)  # the deal is over: the scores and the next dealer
-        return view_chance(self._ep.view(self.seat))
-
     def _info(self, illegal: bool) -> dict[str, Any]:
         assert self._mask is not None  # set by _observe, which every caller runs first
         info: dict[str, Any] = {

@@ -6,7 +6,7 @@ is its change, so over an episode the rewards sum to its value at the end minus 
 - ``points``: the seat's score margin (the rewards sum to the final margin).
 - ``win``: 0 until the episode ends, then +1 for a win and -1 for a loss (±2/±3 for skunks with
   ``skunk_bonus``; the sign of the margin in a one-deal episode).
-- ``equity``: the seat's winning chance (:mod:`.equity`), read at the true state; only the
+- ``equity``: the seat's winning chance from its own view (:mod:`.view_chance`); only the
   one-learner env offers it (it is not zero-sum between two learners, and not batched).
 
 Each mode gives the per-episode potential (``of``: an :class:`~.episode.Episode` and a seat)
@@ -72,12 +72,14 @@ def outcome(ep: Episode, seat: int, prev_margin: int = 0) -> Outcome:
 
 
 def _chance(ep: Episode, seat: int) -> float:
-    from .equity import chance_now, end_value
+    """The seat's winning chance from its own view (:mod:`.view_chance`)."""
+    from .equity import end_value
+    from .view_chance import view_chance
 
     g = ep.game
     if ep.episode == "deal" and g.deal_no > 0 and g.winner is None:
-        return end_value(g, seat)  # the deal is over: the table at its end
-    return chance_now(g, seat)
+        return end_value(g, seat)  # the deal is over: the scores and the next dealer
+    return view_chance(ep.view(seat))
 
 
 @dataclass(frozen=True)
