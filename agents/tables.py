@@ -60,7 +60,7 @@ def deal_traces(spec: str, seed: int, n_deals: int) -> list[list[tuple[int, int]
     g.scores_ = [0, 0]
     start = g.event_count
     while True:
-        p = g.current_player
+        p = g.to_act  # the player to act (the game is not over)
         g.apply(players[p].act(g.view(p), rngs[p]), p)
         if g.is_over:
             raise RuntimeError(f"a deal from 0-0 reached 121 (seed {seed}); cannot happen")
