@@ -39,6 +39,7 @@ import numpy as np
 from cribbage_env.views import PlayerView, view_to_data
 
 from .base import AgentSpecError
+from .errors import AgentError
 from .seat_worker import rng_state
 
 #: Seconds an isolated agent may think per decision by default.
@@ -51,7 +52,7 @@ START_TIMEOUT = 60.0
 MAX_ANSWER = 4096
 
 
-class SeatForfeit(RuntimeError):
+class SeatForfeit(AgentError, RuntimeError):
     """An isolated seat crashed, hung, raised or answered illegally: it loses the game."""
 
 

@@ -25,7 +25,7 @@ from numba.core.caching import CacheImpl
 #: this package's folder: the kernels' sources.
 HERE = Path(__file__).resolve().parent
 #: the modules that hold compiled kernels (the roots of the import search).
-KERNEL_MODULES = ("simkernel", "simrng", "simpolicy", "fastsim", "veckernel")
+KERNEL_MODULES = ("simkernel", "simrng", "simpolicy", "fastsim", "veckernel", "luckkernel")
 
 
 def _imports(module: str) -> set[str]:

@@ -10,7 +10,7 @@ import numpy as np
 from numba.core.registry import CPUDispatcher
 
 import cribbage_env as ce
-from cribbage_env import fastsim, kernelcache, simkernel, simpolicy, simrng, veckernel
+from cribbage_env import fastsim, kernelcache, luckkernel, simkernel, simpolicy, simrng, veckernel
 from cribbage_env.scoring import heels_points
 
 
@@ -38,7 +38,7 @@ def test_the_hash_changes_with_any_byte(tmp_path: Path) -> None:
 def test_every_kernel_is_cached_under_the_stamp() -> None:
     kernels = [
         obj
-        for mod in (simkernel, simpolicy, simrng, fastsim, veckernel)
+        for mod in (simkernel, simpolicy, simrng, fastsim, veckernel, luckkernel)
         for obj in vars(mod).values()
         if isinstance(obj, CPUDispatcher) and obj._cache is not None
     ]

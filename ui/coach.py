@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cribbage_env.engine import Phase
+from cribbage_env.core import Phase
 
 from . import hints
 from .hints import HintView, action_text, hint_rng, pct
