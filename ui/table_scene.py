@@ -19,7 +19,6 @@ from .scene import (
     CARD_W,
     GOLD,
     HEIGHT,
-    LEVEL_LABELS,
     PANEL,
     PLAYER_COLORS,
     SMALL_H,
@@ -105,10 +104,10 @@ def seat_label(ctl: TableController, seat: int) -> str:
     from agents import LEVELS
 
     spec = ctl.seats[seat].spec
-    key = next((k for k, v in LEVELS.items() if v == spec and k in LEVEL_LABELS), None)
-    if ctl.mode is not Mode.COMPUTER or key is None:
+    level = next((lv for lv in LEVELS.values() if lv.spec == spec), None)
+    if ctl.mode is not Mode.COMPUTER or level is None:
         return ctl.name(seat)
-    return ctl.tr("{name} ({level})", name=ctl.name(seat), level=ctl.tr(LEVEL_LABELS[key]))
+    return ctl.tr("{name} ({level})", name=ctl.name(seat), level=ctl.tr(level.label))
 
 
 def _names(s: Scene, ctl: TableController) -> None:
