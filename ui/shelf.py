@@ -108,7 +108,7 @@ def unfinished_label(u: Unfinished, lang: str) -> str:
     if u.opponent is None:
         who = tr("Pass and play")
     else:
-        names = {level.spec: tr(level.label) for level in LEVELS.values()}
+        names = {lv.spec: tr(lv.label) for lv in LEVELS.values()}
         who = names.get(u.opponent, u.opponent)
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(u.when))
     text = tr("{who}: {a}–{b}, game to {target}, {when}", who=who, a=u.scores[0],
