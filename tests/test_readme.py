@@ -114,8 +114,8 @@ def test_facts_the_code_reports_are_the_codes() -> None:
     """Ids, observation size, rewards and agent names the README states are the code's."""
     from agents.registry import AGENTS
     from cribbage_env.encoding import NUM_ACTIONS, OBS_SIZE
-    from cribbage_env.rewards import REWARDS
     from cribbage_env.registration import GYM_IDS
+    from cribbage_env.rewards import REWARDS
 
     for env_id in GYM_IDS:
         assert env_id.split("/")[1] in README
