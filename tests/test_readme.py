@@ -114,8 +114,8 @@ def test_facts_the_code_reports_are_the_codes() -> None:
     """Ids, observation size, rewards and agent names the README states are the code's."""
     from agents.registry import AGENTS
     from cribbage_env.encoding import NUM_ACTIONS, OBS_SIZE
-    from cribbage_env.env import _REWARDS
     from cribbage_env.registration import GYM_IDS
+    from cribbage_env.rewards import REWARDS
 
     for env_id in GYM_IDS:
         assert env_id.split("/")[1] in README
@@ -123,7 +123,7 @@ def test_facts_the_code_reports_are_the_codes() -> None:
     assert re.findall(r"int8\[(\d+)\]", README) == [str(NUM_ACTIONS)]
     assert f"Discrete({NUM_ACTIONS})" in README
     stated = re.search(r"Rewards `(\w+)`, `(\w+)` or `(\w+)`", README)
-    assert stated and set(stated.groups()) == set(_REWARDS)
+    assert stated and set(stated.groups()) == set(REWARDS)
     table = README.split("## How strong")[1]
     named = set(re.findall(r"^\| `(\w+)` \| `(\w+)`", table, re.M)[0])
     named |= {a for row in re.findall(r"^\| `(\w+)` \| `(\w+)`", table, re.M) for a in row}
