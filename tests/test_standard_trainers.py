@@ -194,15 +194,3 @@ def test_a_missing_extra_is_named_in_one_line(module, blocked, extra) -> None:
     assert r.returncode == 1 and last.startswith("ModuleNotFoundError: ")
     assert f"needs {blocked}, which is not installed" in last
     assert f"pip install 'cribbage-env[{extra}]'" in last
-
-
-def test_the_trainers_guide_snippet_runs() -> None:
-    """docs/guide/trainers.md's Python snippet, as written."""
-    needs_training("sb3_contrib")
-    import re
-
-    text = (ROOT / "docs" / "guide" / "trainers.md").read_text()
-    (code,) = re.findall(r"```python\n(.*?)```", text, re.S)
-    scope: dict = {}
-    exec(compile(code, "trainers.md", "exec"), scope)
-    assert scope["model"].num_timesteps >= 4096
