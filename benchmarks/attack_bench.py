@@ -15,6 +15,10 @@ pinned seeds) and compares what the results database holds with an uninterrupted
 - **memory**: the parent's peak RSS for growing numbers of games (serial and pool backends).
 - **absurd input**: ``--games 10**9``, ``--workers 10000``, ``--seed 2**63``, ``results 2**63``,
   hand-edited rows: exit 2 or 1 with a message, never a traceback, within seconds.
+- **hostile files** (``--only files``, :mod:`attack_files`): a results database or a run folder
+  that names code, a model that is a symlink, garbage and truncated stages, weights bombs and NaN
+  weights, plots aimed at folders and devices: counts of code run, files accepted, writes
+  outside their place and tracebacks (all must be 0).
 - **hidden cards** (``hidden``): spies that walk the stack, the garbage collector or their
   generator, in-process and with ``--isolate``; an env opponent rebuilding the learner's cards;
   candidate worlds matched against the equity reward's ``win_chance`` (counts of successes).
@@ -415,7 +419,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, required=True, help="JSON findings (rewritten as it goes)")
     ap.add_argument(
         "--only",
-        default="input,signals,disk,memory,kills,hidden",
+        default="input,signals,disk,memory,kills,hidden,files",
         help="attacks to run, comma-separated",
     )
     args = ap.parse_args(argv)
@@ -460,6 +464,13 @@ def main(argv: list[str] | None = None) -> int:
             attack_kills(args, tmp, ref, ref_seconds, log)
         if "hidden" in only:
             attack_hidden_cards(log)
+        if "files" in only:
+            from attack_files import attack_all, counts
+
+            (tmp / "files").mkdir()
+            files = attack_all(tmp / "files")
+            log["files"] = {"counts": counts(files), "attacks": files}
+            write(args.out, log)
     write(args.out, log)
     print(json.dumps({k: v for k, v in log.items() if k != "_out"}, indent=1))
     return 0

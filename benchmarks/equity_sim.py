@@ -11,90 +11,24 @@ play that does not change with the board (the win-aware agents are what changes 
 
 Output: one ``.npz`` per chunk under ``--out`` (``chunk_00012.npz``: arrays ``offsets``,
 ``role``, ``points``, and the chunk's parameters), so a killed run resumes where it stopped.
+The chunks are :mod:`agents.tables` jobs: ``--backend pool --workers N`` or ``--backend ray
+[--address HOST:PORT]`` runs them in parallel, the same bytes as ``serial``.
 
     python benchmarks/equity_sim.py --out benchmarks/results/equity_traces --chunks 200 \
-        --deals 2000 --agent expectimax --seed 13
+        --deals 2000 --agent expectimax --seed 13 --backend pool --workers 2
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from pathlib import Path
 
 import numpy as np
 
-import cribbage_env as ce
-from agents.registry import make_agent
-from cribbage_env.seeding import agent_rng
-
-#: deals played per game seed (the engine's chance gives every deal number its own shuffle).
-DEALS_PER_SEED = 50
-#: the agents' generators (cribbage_env.seeding); expectimax uses its generator only for cuts.
-AGENT_SEED = 13
-
-
-def chunk_seed(root: int, chunk: int) -> int:
-    """The first engine seed of chunk ``chunk`` (63-bit, derived from the root seed)."""
-    ss = np.random.SeedSequence(root, spawn_key=(chunk,))
-    return int(ss.generate_state(1, np.uint64)[0]) >> 1
-
-
-def deal_traces(spec: str, seed: int, n_deals: int) -> list[list[tuple[int, int]]]:
-    """Score traces of ``n_deals`` consecutive deals of ``spec`` self-play from game ``seed``."""
-    players = (make_agent(spec), make_agent(spec))
-    rngs = (agent_rng(AGENT_SEED, seed, 0), agent_rng(AGENT_SEED, seed, 1))
-    g = ce.new_game(seed)
-    out: list[list[tuple[int, int]]] = []
-    deal_no = g.deal_no
-    g.scores_ = [0, 0]
-    start = g.event_count
-    while True:
-        p = g.current_player
-        g.apply(players[p].act(g.view(p), rngs[p]), p)
-        if g.is_over:
-            raise RuntimeError(f"a deal from 0-0 reached 121 (seed {seed}); cannot happen")
-        if g.deal_no != deal_no:  # the show ran and the next deal was dealt
-            dealer = 1 - g.dealer
-            events = g.events_since(start)
-            end = max(i for i, e in enumerate(events) if e.kind is ce.EventKind.DEAL)
-            out.append(
-                [(0 if e.player == dealer else 1, e.points) for e in events[:end] if e.points]
-            )
-            if len(out) == n_deals:
-                return out
-            deal_no = g.deal_no
-            g.scores_ = [0, 0]
-            start += end
-
-
-def run_chunk(spec: str, root: int, chunk: int, n_deals: int, path: Path) -> float:
-    t0 = time.perf_counter()
-    base = chunk_seed(root, chunk)
-    traces: list[list[tuple[int, int]]] = []
-    k = 0
-    while len(traces) < n_deals:
-        traces += deal_traces(spec, base + k, min(DEALS_PER_SEED, n_deals - len(traces)))
-        k += 1
-    offsets = np.zeros(len(traces) + 1, dtype=np.int64)
-    offsets[1:] = np.cumsum([len(t) for t in traces])
-    role = np.array([r for t in traces for r, _ in t], dtype=np.int8)
-    points = np.array([p for t in traces for _, p in t], dtype=np.int8)
-    params = {
-        "agent": spec,
-        "root_seed": root,
-        "chunk": chunk,
-        "deals": n_deals,
-        "deals_per_seed": DEALS_PER_SEED,
-        "first_seed": base,
-    }
-    tmp = path.with_suffix(".tmp.npz")
-    np.savez_compressed(
-        tmp, offsets=offsets, role=role, points=points, params=np.array(json.dumps(params))
-    )
-    tmp.rename(path)
-    return time.perf_counter() - t0
+from agents.atomic import atomic_write
+from agents.backends import BACKENDS, make_backend
+from agents.tables import TraceJob, chunk_job
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -105,17 +39,29 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--deals", type=int, default=2000, help="deals per chunk")
     ap.add_argument("--agent", default="expectimax")
     ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--backend", choices=BACKENDS, default="serial")
+    ap.add_argument("--workers", type=int, default=None, help="pool processes or local Ray CPUs")
+    ap.add_argument("--address", default=None, help="Ray cluster to join (with --backend ray)")
     args = ap.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
-    for c in range(args.first_chunk, args.first_chunk + args.chunks):
-        path = args.out / f"chunk_{c:05d}.npz"
-        if path.exists():
-            continue
-        dt = run_chunk(args.agent, args.seed, c, args.deals, path)
-        print(
-            f"chunk {c}: {args.deals} deals in {dt:.1f} s ({args.deals / dt:.0f} deals/s)",
-            flush=True,
-        )
+    todo = [
+        TraceJob(args.agent, args.seed, c, args.deals)
+        for c in range(args.first_chunk, args.first_chunk + args.chunks)
+        if not (args.out / f"chunk_{c:05d}.npz").exists()
+    ]
+    be = make_backend(args.backend, args.workers, args.address)
+    t0 = time.perf_counter()
+    try:
+        for out in be.map(chunk_job, todo):
+            if out is None:
+                continue
+            job, arrays = out
+            path = args.out / f"chunk_{job.chunk:05d}.npz"
+            atomic_write(path, lambda f, a=arrays: np.savez_compressed(f, **a))
+            dt = time.perf_counter() - t0
+            print(f"chunk {job.chunk}: {job.deals} deals ({dt:.1f} s since the start)", flush=True)
+    finally:
+        be.close()
 
 
 if __name__ == "__main__":

@@ -250,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
 
     replies = {}
     for level in ("easy", "medium", "hard"):
-        spec = LEVELS.get(level)
+        spec = LEVELS[level].spec if level in LEVELS else None
         if spec is None:
             replies[level] = "level not defined yet"
             continue

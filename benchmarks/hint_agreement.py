@@ -23,7 +23,7 @@ from agents.review import review_game
 from agents.tournament import play_game
 from cribbage_env.actions import parse_action
 from cribbage_env.cards import RANK
-from cribbage_env.engine import Phase
+from cribbage_env.core import Phase
 from ui.hints import hint_for, hint_rng
 
 

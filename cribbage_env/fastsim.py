@@ -99,7 +99,7 @@ def state_from_game(g: GameState, target: int | None = None) -> np.ndarray:
     st[K.CRIB : K.CRIB + 4] = g.crib
     st[K.STARTER] = -1 if g.starter is None else g.starter
     st[K.WINNER] = -1 if g.winner is None else g.winner
-    st[K.TARGET] = g.rules.target if target is None else target
+    K.put_rules(st, g.rules, target)
     st[K.NPLAYED] = len(g.played)
     for i, (p, c) in enumerate(g.played):
         st[K.PLAYED + i] = c
@@ -137,7 +137,7 @@ def states_from_view(
     st[K.DEALER] = view.dealer
     st[K.STARTER] = view.starter
     st[K.WINNER] = -1 if view.winner is None else view.winner
-    st[K.TARGET] = view.rules.target if target is None else target
+    K.put_rules(st, view.rules, target)
     st[K.NPLAYED] = len(view.played)
     opp_played = []
     for i, (p, c) in enumerate(view.played):

@@ -214,8 +214,8 @@ def _cards_luck(seed, hands, dealer, s0, s1, target: int, samples: int) -> np.nd
     deal_values(hands, _unseen(hands.reshape(n, 12)), dealer, s0, s1, *args, real)
     rh, rs = redeals(seed, n, dealer, samples, STARTERS_PER_SAMPLE)
     base = np.zeros((n * samples, 2))
-    rep = (np.repeat(x, samples) for x in (dealer, s0, s1))
-    deal_values(rh, rs, *rep, *args, base)
+    rd, r0, r1 = (np.repeat(x, samples) for x in (dealer, s0, s1))
+    deal_values(rh, rs, rd, r0, r1, *args, base)
     return real - base.reshape(n, samples, 2).mean(axis=1)
 
 
@@ -246,8 +246,8 @@ def deal_luck_values(
     k = deal + 1
     h = np.zeros((k, 2, 6), dtype=np.int64)
     h[:] = np.asarray(hands, dtype=np.int64)
-    col = [np.full(k, x, dtype=np.int64) for x in (dealer, scores[0], scores[1])]
-    out = _cards_luck(seed, h, *col, target, samples)[deal]
+    d, a, b = (np.full(k, x, dtype=np.int64) for x in (dealer, scores[0], scores[1]))
+    out = _cards_luck(seed, h, d, a, b, target, samples)[deal]
     return float(out[0]), float(out[1])
 
 
@@ -269,11 +269,11 @@ def luck_from_events(
         return GameLuck(0.0, ())
     n = len(deals)
     hands = np.array([d.hands for d in deals], dtype=np.int64)
-    cols = [
+    dl, s0, s1 = (
         np.array(x, dtype=np.int64)
         for x in zip(*((d.dealer, *d.scores) for d in deals), strict=True)
-    ]
-    cards = _cards_luck(seed, hands, *cols, target, samples)
+    )
+    cards = _cards_luck(seed, hands, dl, s0, s1, target, samples)
     turned = [i for i, d in enumerate(deals) if d.starter >= 0]
     starter = np.zeros((n, 2))
     if turned:

@@ -25,6 +25,7 @@ from numba.extending import intrinsic
 from . import kernelcache  # noqa: F401  (first: every kernel's cache is stamped by the sources)
 from .batch import _FLAT, _HI_MAP, _LO_MAP, KEY_HI, KEY_LO
 from .cards import JACK, RANK, SUIT, VALUE
+from .core import Rules
 from .scoring import FLUSH_POINTS, NOBS_POINTS
 from .scoring import heels_points as _heels_points
 
@@ -51,6 +52,13 @@ DISCARDS = 58  # 2 x 2: each seat's own crib cards (what its view knows of the c
 NEVENTS = 62  # scoring events recorded so far
 PLAY_SCORES = 64  # 2: scores when the play ended (before the show), -1 until then
 SIZE = 66
+
+
+def put_rules(st: np.ndarray, rules: Rules, target: int | None = None) -> None:
+    """Write ``rules`` into a state (or the last axis of states): the one place the rules
+    enter the kernels (``target`` overrides the rules' target: a search's own horizon)."""
+    st[..., TARGET] = rules.target if target is None else target
+
 
 # Scoring event kinds (column 0 of an event row; then player, points).
 EV_PLAY, EV_GO, EV_LAST_CARD, EV_HAND, EV_CRIB, EV_HEELS = 1, 2, 3, 4, 5, 6

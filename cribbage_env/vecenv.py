@@ -219,7 +219,7 @@ class CribbageVectorEnv(VectorEnv):
         st = self._states[i]
         st[:] = -1
         st[K.SCORES : K.SCORES + 2] = 0
-        st[K.TARGET] = self.rules.target
+        K.put_rules(st, self.rules)
         st[K.NEVENTS] = 0
         st[K.DEALER] = 1 - g.dealer  # start_deal passes the deal: deal 0 goes to the cut's dealer
         st[K.DONE] = 1

@@ -54,7 +54,8 @@ def test_his_heels_is_one_rule_in_the_engine_and_the_kernels() -> None:
     # The expert's deals start from the kernels' heels: a jack starter pegs 2 for the dealer,
     # who wins there at 119.
     st = np.zeros((3, simkernel.SIZE), dtype=np.int64)
-    st[:, simkernel.TARGET], st[:, simkernel.WINNER] = 121, -1
+    simkernel.put_rules(st, ce.STANDARD)
+    st[:, simkernel.WINNER] = -1
     st[:, simkernel.DEALER] = 1
     st[:, simkernel.STARTER] = ce.parse_card("JH"), ce.parse_card("QH"), ce.parse_card("JS")
     st[:, simkernel.SCORES + 1] = 100, 100, 119

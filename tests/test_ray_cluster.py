@@ -17,6 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ray = pytest.importorskip("ray", reason="the 'ray' extra is not installed")
@@ -165,3 +166,26 @@ def _games_saved(db: Path) -> bool:
             return con.execute("select count(*) from games").fetchone()[0] > 0
     except sqlite3.Error:
         return False
+
+
+def _chunks(folder: Path) -> dict[str, dict]:
+    out = {}
+    for p in sorted(folder.glob("chunk_*.npz")):
+        with np.load(p, allow_pickle=False) as z:
+            out[p.name] = {k: z[k].tolist() for k in z.files}
+    return out
+
+
+def test_equity_traces_are_the_same_on_the_cluster(cluster, tmp_path):
+    """The table builder's chunks through the same backend helper: pool and cluster agree."""
+    address, env = cluster
+    script = str(Path(__file__).resolve().parents[1] / "benchmarks" / "equity_sim.py")
+    root = str(Path(__file__).resolve().parents[1])
+    common = ["--chunks", "3", "--deals", "20", "--agent", "greedy", "--seed", "5"]
+    for name, where in (("ray", ["--backend", "ray", "--address", address]),
+                        ("pool", ["--backend", "pool", "--workers", "2"])):  # fmt: skip
+        subprocess.run([sys.executable, script, "--out", str(tmp_path / name), *common, *where],
+                       env=env | {"PYTHONPATH": root}, check=True, capture_output=True,
+                       timeout=600)  # fmt: skip
+    assert len(_chunks(tmp_path / "ray")) == 3
+    assert _chunks(tmp_path / "ray") == _chunks(tmp_path / "pool")

@@ -8,7 +8,7 @@ import os
 import numpy as np
 import pytest
 
-from cribbage_env.engine import Phase
+from cribbage_env.core import Phase
 from ui.autosave import SaveStore
 from ui.controller import Mode, TableController
 from ui.motion import Transition

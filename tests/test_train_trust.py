@@ -171,15 +171,20 @@ def test_sizes_are_capped_like_bench(tmp_path, flag) -> None:
 
 
 def test_never_more_workers_than_shards(tmp_path, monkeypatch) -> None:
+    import agents.backends as backends
     from agents.learn import generate as g
 
-    def no_pool(*a, **k):
-        raise AssertionError("a pool was started for one shard")
+    asked = []
+    real = backends.make_backend
 
-    monkeypatch.setattr(g.mp, "get_context", no_pool)
+    def spy(name, workers=None, address=None):
+        asked.append((name, workers))
+        return real(name, workers, address)
+
+    monkeypatch.setattr(backends, "make_backend", spy)
     cfg = g.GenConfig(seed=1, gen=0, shards=1, games=1, branch=False, policy="random")
     (path,) = g.generate(cfg, tmp_path, workers=8)
-    assert path.exists()
+    assert path.exists() and asked == [("serial", None)]  # one shard: no pool of 8
 
 
 def test_ppo_without_its_extra_is_one_line(tmp_path, capsys, monkeypatch) -> None:

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .hints import action_text, hint_rng, pct
+from cribbage_env.engine import Phase
+
+from . import hints
+from .hints import HintView, action_text, hint_rng, pct
 
 #: The limits the start screen cycles through (winning chance, 0..1); 0: coach mode off.
 COACH_LIMITS = (0.0, 0.02, 0.05)
@@ -29,10 +32,37 @@ class CoachWarning:
 
 
 class CoachMixin:
-    """Holds a move back for a second confirmation when it loses more than ``coach_limit``."""
+    """The hint (the judge's best move, its table of options) and coach mode, which holds a
+    move back for a second confirmation when it loses more than ``coach_limit``."""
 
     coach_limit: float = 0.0
     warning: CoachWarning | None = None
+    hint: HintView | None = None
+    show_options: bool = False
+
+    def request_hint(self) -> HintView | None:
+        """Show the judge's best move and its numbers (the review's verdict there, see
+        :mod:`ui.hints`); nothing changes until confirmed (R11.2)."""
+        if not self.human_to_act or self.needs_reveal:  # type: ignore[attr-defined]
+            return None
+        if self.phase not in (Phase.DISCARD, Phase.PLAY):  # type: ignore[attr-defined]
+            return None
+        view = self.game.view(self.to_act)  # type: ignore[attr-defined]
+        self.hint = hints.hint_view(view, hints.hint_rng(view), self.narrator)  # type: ignore[attr-defined]
+        self.show_options = False
+        self.version += 1  # type: ignore[attr-defined]
+        return self.hint
+
+    def clear_hint(self) -> None:
+        if self.hint is not None:
+            self.hint = None
+            self.version += 1  # type: ignore[attr-defined]
+
+    def toggle_options(self) -> None:
+        """Show or hide the hint's table of every option (asked for with the hint shown)."""
+        if self.hint is not None:
+            self.show_options = not self.show_options
+            self.version += 1  # type: ignore[attr-defined]
 
     def set_coach(self, limit: float) -> None:
         """Coach mode on (``limit`` > 0: warn above this loss of winning chance) or off (0)."""

@@ -32,7 +32,6 @@ from enum import Enum
 import cribbage_env as ce
 from cribbage_env.core import EventKind, Phase
 
-from . import hints
 from .board import BoardShape
 from .coach import CoachMixin
 from .computer import ComputerMixin
@@ -43,15 +42,7 @@ from .narration import PLAY_REASONS, Narrator, card_label, table_prompt
 from .safety import RestartMixin
 from .saves import SAVE_FORMAT, SAVE_VERSION, SaveError, UntrustedSave, read_save, save_data
 from .selection import CUT_SPREAD, SelectionMixin
-from .show import (
-    CutResult,
-    ShowMixin,
-    ShowStep,
-    deal_points,
-    last_cut,
-    peg_holes,
-    show_steps,
-)
+from .show import CutResult, ShowMixin, ShowStep, deal_points, last_cut, peg_holes, show_steps
 
 __all__ = [
     "CUT_SPREAD",
@@ -212,18 +203,6 @@ class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, S
             return self.tr("Player {n}", n=seat + 1)
         return self.tr("Computer {n} ({spec})", n=seat + 1, spec=self.seats[seat].spec)
 
-    def seat_label(self, seat: int) -> str:
-        """The name beside the hand, with the computer's level: "Computer (Hard)"."""
-        from agents import LEVELS
-
-        from .scene import LEVEL_LABELS
-
-        spec = self.seats[seat].spec
-        key = next((k for k, v in LEVELS.items() if v == spec and k in LEVEL_LABELS), None)
-        if self.mode is not Mode.COMPUTER or key is None:
-            return self.name(seat)
-        return self.tr("{name} ({level})", name=self.name(seat), level=self.tr(LEVEL_LABELS[key]))
-
     def short_name(self, seat: int) -> str:
         """A name that fits beside the board: the agent's spec when two agents play."""
         if self.mode is Mode.WATCH and self.script is None:
@@ -268,30 +247,6 @@ class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, S
     def view(self, seat: int | None = None) -> ce.PlayerView:
         """What the drawn seat may know: the table draws only this (never the state)."""
         return self.game.view(self.bottom_seat if seat is None else seat)
-
-    def request_hint(self) -> HintView | None:
-        """Show the judge's best move and its numbers (the review's verdict there, see
-        :mod:`ui.hints`); nothing changes until confirmed (R11.2)."""
-        if not self.human_to_act or self.needs_reveal:
-            return None
-        if self.phase not in (Phase.DISCARD, Phase.PLAY):
-            return None
-        view = self.game.view(self.to_act)
-        self.hint = hints.hint_view(view, hints.hint_rng(view), self.narrator)
-        self.show_options = False
-        self.version += 1
-        return self.hint
-
-    def clear_hint(self) -> None:
-        if self.hint is not None:
-            self.hint = None
-            self.version += 1
-
-    def toggle_options(self) -> None:
-        """Show or hide the hint's table of every option (asked for with the hint shown)."""
-        if self.hint is not None:
-            self.show_options = not self.show_options
-            self.version += 1
 
     # ----------------------------------------------------------------------------- decisions
     def _decide(self, action: int) -> None:

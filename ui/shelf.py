@@ -103,13 +103,12 @@ def unfinished_label(u: Unfinished, lang: str) -> str:
     from agents import LEVELS
 
     from .i18n import Catalog
-    from .scene import LEVEL_LABELS
 
     tr = Catalog(lang).tr
     if u.opponent is None:
         who = tr("Pass and play")
     else:
-        names = {spec: tr(LEVEL_LABELS[k]) for k, spec in LEVELS.items() if k in LEVEL_LABELS}
+        names = {lv.spec: tr(lv.label) for lv in LEVELS.values()}
         who = names.get(u.opponent, u.opponent)
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(u.when))
     text = tr("{who}: {a}–{b}, game to {target}, {when}", who=who, a=u.scores[0],

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cribbage_env.engine import EventKind
+from cribbage_env.core import EventKind
 
 from .scene import GOLD, PLAYER_COLORS, SOFT, WHITE, Label, Rect, Scene
 from .show import DealPoints

@@ -13,7 +13,7 @@ from cribbage_env.core import Phase
 from .board import STANDARD_BOARD, BoardShape, peg_holes
 from .chances import Reading
 from .coach_scene import hint_items, options_overlay, question_overlay, warning_overlay
-from .controller import CUT_SPREAD, TableController
+from .controller import CUT_SPREAD, Mode, TableController
 from .scene import (
     CARD_H,
     CARD_W,
@@ -99,13 +99,24 @@ def table_scene(
     return s
 
 
+def seat_label(ctl: TableController, seat: int) -> str:
+    """The name beside the hand, with the computer's level: "Computer (Hard)"."""
+    from agents import LEVELS
+
+    spec = ctl.seats[seat].spec
+    level = next((lv for lv in LEVELS.values() if lv.spec == spec), None)
+    if ctl.mode is not Mode.COMPUTER or level is None:
+        return ctl.name(seat)
+    return ctl.tr("{name} ({level})", name=ctl.name(seat), level=ctl.tr(level.label))
+
+
 def _names(s: Scene, ctl: TableController) -> None:
     """Names with the dealer's mark, and a Go bubble that stays while the Go holds."""
     g, tr = ctl.game, ctl.tr
     bottom = ctl.bottom_seat
     view = ctl.view(bottom)
     for seat, y in ((1 - bottom, HEIGHT - 22), (bottom, 250)):
-        name = ctl.seat_label(seat)
+        name = seat_label(ctl, seat)
         text = f"{name} — {tr('dealer')}" if g.dealer == seat and g.deal_no >= 0 else name
         s.labels.append(Label(text, 30, y, 15, PLAYER_COLORS[seat], "left", bold=True))
         if view.go_said[seat] and g.phase is Phase.PLAY:

@@ -103,7 +103,7 @@ def log_results(run_dir: Path, stage: str, rows: list[dict]) -> None:
     for r in rows:
         lo, hi = r["ci"]
         adj = ""
-        if r.get("adjusted_win_rate") is not None:
+        if _adjusted(r):
             alo, ahi = r["adjusted_ci"]
             adj = f"; luck-adjusted {r['adjusted_win_rate']:.3f} ({alo:.3f}-{ahi:.3f})"
         log_line(
@@ -113,9 +113,15 @@ def log_results(run_dir: Path, stage: str, rows: list[dict]) -> None:
         )
 
 
+def _adjusted(row: dict) -> bool:
+    """Has the row a luck-adjusted rate with a whole interval (none over a handful of games)?"""
+    ci = row.get("adjusted_ci")
+    return row.get("adjusted_win_rate") is not None and bool(ci) and None not in ci
+
+
 def _rate(row: dict) -> tuple[float, list[float]]:
     """The row's luck-adjusted win rate and interval (the plain ones for older points)."""
-    if row.get("adjusted_win_rate") is not None and row.get("adjusted_ci"):
+    if _adjusted(row):
         return row["adjusted_win_rate"], row["adjusted_ci"]
     return row["win_rate"], row["ci"]
 
