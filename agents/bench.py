@@ -77,7 +77,7 @@ class TournamentRun:
     @property
     def agent_seed(self) -> int:
         """The seed of the agents' randomness: drawn fresh unless given (see
-        :mod:`agents.seeding`); ``run_tournament(..., agent_seed=run.agent_seed)`` repeats the run."""
+        :mod:`cribbage_env.seeding`); ``run_tournament(..., agent_seed=run.agent_seed)`` repeats the run."""
         return self.plan.agent_seed
 
     @property

@@ -85,7 +85,9 @@ class Agent(nn.Module):
 def train(args: argparse.Namespace) -> dict:
     torch.manual_seed(args.seed)
     torch.set_num_threads(1)
-    envs = batched(args.num_envs, flatten=True, opponent=args.opponent, seat="alternate")
+    envs = batched(
+        args.num_envs, flatten=True, opponent=args.opponent, seat="alternate", agent_seed=args.seed
+    )  # the opponent's draws too: a run repeats from --seed
     assert isinstance(envs.single_action_space, __import__("gymnasium").spaces.Discrete)
     obs_dim = int(np.prod(envs.single_observation_space.shape))
     n_act = int(envs.single_action_space.n)

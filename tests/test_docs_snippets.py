@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from extras import TRAINING
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -47,6 +48,8 @@ def test_the_docs_have_plain_snippets_to_check() -> None:
 def test_snippet_runs(page: str, index: int, code: str, tmp_path: Path) -> None:
     if "pyspiel" in code and importlib.util.find_spec("pyspiel") is None:
         pytest.skip("open-spiel is not installed (extra 'openspiel')")
+    if "sb3_contrib" in code and importlib.util.find_spec("sb3_contrib") is None:
+        pytest.skip(TRAINING)
     (tmp_path / "my_bot.py").write_text(_guide_file('"""my_bot.py'), encoding="utf-8")
     (tmp_path / "my_discards.py").write_text(_guide_file("# my_discards.py"), encoding="utf-8")
     code = code.replace("games=200", "games=4")  # the notebook example, at test size
