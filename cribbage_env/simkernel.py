@@ -21,9 +21,12 @@ from numba import carray, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from . import kernelcache
 from .batch import _FLAT, _HI_MAP, _LO_MAP, KEY_HI, KEY_LO
 from .cards import JACK, RANK, SUIT, VALUE
 from .scoring import FLUSH_POINTS, NOBS_POINTS
+
+kernelcache.install()  # before the first kernel below is defined
 
 # ------------------------------------------------------------------------------- state layout
 HANDS = 0  # 2 x 4 unplayed cards, seat-major, -1 once laid

@@ -12,7 +12,7 @@ import cribbage_env  # noqa: F401  (registers the ids)
 from cribbage_env import simrng, veckernel
 from cribbage_env.encoding import InvalidActionError
 from cribbage_env.engine import IllegalActionError
-from cribbage_env.vecenv import CribbageVectorEnv
+from cribbage_env.vecenv import CribbageVectorEnv, unpack_observation
 from cribbage_env.vector import make_vec
 
 IDS = {"game": "cribbage/Cribbage-v0", "deal": "cribbage/CribbageDeal-v0"}
@@ -26,24 +26,39 @@ IDS = {"game": "cribbage/Cribbage-v0", "deal": "cribbage/CribbageDeal-v0"}
         ("random", "deal", {"reward": "win"}),
         ("random", "game", {"rules": "short", "reward": "win", "skunk_bonus": True}),
         ("greedy", "game", {"reward": "win", "skunk_bonus": True}),
+        ("expectimax", "game", {"seat": "alternate"}),
+        ("expectimax", "deal", {"reward": "win", "seat": 1}),
+        ("expectimax", "game", {"rules": "short", "reward": "win", "skunk_bonus": True}),
+        ("random", "game", {"observation": "compact", "seat": "alternate"}),
+        ("expectimax", "deal", {"observation": "compact"}),
+        ("greedy", "game", {"copy": False, "seat": "alternate"}),
+        ("random", "game", {"parallel": True}),
     ],
 )
 def test_same_games_as_sync_vector_env(opponent: str, episode: str, kwargs: dict) -> None:
     n = 4
+    batch_only = {k: kwargs.pop(k) for k in ("observation", "copy", "parallel") if k in kwargs}
     batched = gym.make_vec(
         IDS[episode],
         num_envs=n,
         vectorization_mode="vector_entry_point",
         opponent=opponent,
         **kwargs,
+        **batch_only,
     )
     sync = make_vec(n, opponent=opponent, episode=episode, **kwargs)
+    target = 61 if kwargs.get("rules") == "short" else 121
+
+    def std(obs: np.ndarray) -> np.ndarray:
+        compact = batch_only.get("observation") == "compact"
+        return unpack_observation(obs, target) if compact else obs
+
     ob, ib = batched.reset(seed=11)
     os_, is_ = sync.reset(seed=11)
     rng = np.random.default_rng(0)
     ends = illegal = 0
     for step in range(300):
-        assert np.array_equal(ob["observation"], os_["observation"]), step
+        assert np.array_equal(std(ob["observation"]), os_["observation"]), step
         assert np.array_equal(ob["action_mask"], os_["action_mask"]), step
         assert np.array_equal(ib["action_mask"], is_["action_mask"]), step
         acts = np.array(
@@ -59,8 +74,12 @@ def test_same_games_as_sync_vector_env(opponent: str, episode: str, kwargs: dict
         if tb.any():
             for i in np.flatnonzero(tb):
                 assert np.array_equal(
-                    ib["final_obs"]["observation"][i], is_["final_obs"][i]["observation"]
+                    std(ib["final_obs"]["observation"][i]), is_["final_obs"][i]["observation"]
                 )
+                assert np.array_equal(
+                    ib["final_obs"]["action_mask"][i], is_["final_obs"][i]["action_mask"]
+                )
+                assert list(ib["final_info"]["scores"][i]) == list(is_["final_info"]["scores"][i])
                 assert ib["final_info"]["margin"][i] == is_["final_info"]["margin"][i]
                 assert ib["final_info"]["won"][i] == is_["final_info"]["won"][i]
         ends += int(tb.sum())

@@ -20,6 +20,7 @@ from ..autosave import SaveStore
 from ..controller import Mode, SaveError, TableController, UntrustedSave
 from ..scene import FELT, HEIGHT, WIDTH, Scene, StartOptions
 from ..seeds import new_game_seed
+from ..warmup import warm_in_background
 from .autoplay import autoplay
 from .render import Renderer, color_clear
 from .review_view import ReviewView
@@ -114,6 +115,8 @@ class GameWindow(ScaledWindow):
         return view.future if isinstance(view, TableView) else None
 
     def start_table(self, ctl: TableController) -> None:
+        if self.settings.threaded:  # the expert's first move must not wait for numba
+            warm_in_background()
         if self.store is not None and ctl.on_change is None and ctl.mode.value != "watch":
             ctl.on_change = self.store.save
         self.show_view(TableView(self, ctl))

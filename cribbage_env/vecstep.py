@@ -1,0 +1,178 @@
+"""The batched env's whole step in compiled code: the learner's pick, the opponent, rewards,
+episode ends, same-step resets (new games seeded as :class:`~cribbage_env.env.CribbageEnv`
+seeds them, :mod:`cribbage_env.vecseed`) and the observations, written in place into the
+caller's buffers. No Python runs per game.
+
+Games are independent (each has its own generators), so :func:`step_parallel` (``prange``
+over the two halves of the batch) gives exactly the serial results; tests compare them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from . import simkernel as K
+from . import veckernel as V
+from .encoding import OBS_SIZE
+from .simrng import borrow_words
+from .vecseed import first_dealer, pcg64_seed, seed_below_2_63
+
+# cfg: the env's options as ints (CribbageVectorEnv._cfg).
+C_SEAT, C_REWARD, C_SKUNK_BONUS, C_DEAL, C_OPPONENT, C_TARGET, C_SKUNK, C_DOUBLE, C_COMPACT = range(
+    9
+)
+CFG_SIZE = 9
+ALTERNATE = 2  # C_SEAT: 0, 1, or alternate by episode
+#: Binary part of the observation (everything before count, scores and cards left).
+BITS = V._REAL
+PACKED_BYTES = (BITS + 7) // 8
+COMPACT_SIZE = PACKED_BYTES + 4
+#: final info columns: learner's score, opponent's, margin, won, seat
+F_MINE, F_THEIRS, F_MARGIN, F_WON, F_SEAT = range(5)
+
+
+@njit(cache=True)
+def new_game(st, rngs, cfg):
+    """The next episode of this game's generator: ``episode_seeds`` then ``new_game(seed)``."""
+    k = st[V.EPISODES]
+    seat = k % 2 if cfg[C_SEAT] == ALTERNATE else cfg[C_SEAT]
+    env_g = rngs[V.ENV_RNG : V.ENV_RNG + 6]
+    game_seed = seed_below_2_63(env_g)
+    opponent_seed = seed_below_2_63(env_g)
+    dealer = first_dealer(game_seed, rngs[V.DECK_RNG : V.DECK_RNG + 6])
+    pcg64_seed(opponent_seed, 0, 0, False, rngs[V.OPP_RNG : V.OPP_RNG + 6])
+    st[:] = -1
+    st[K.SCORES] = 0
+    st[K.SCORES + 1] = 0
+    st[K.TARGET] = cfg[C_TARGET]
+    st[K.NEVENTS] = 0
+    st[K.DEALER] = 1 - dealer  # start_deal passes the deal: deal 0 goes to the cut's dealer
+    st[K.DONE] = 1
+    st[V.PHASE] = V.DISCARD_PHASE
+    st[V.SEAT] = seat
+    st[V.MARGIN] = 0
+    st[V.OPPONENT] = cfg[C_OPPONENT]
+    st[V.FIRST_DEALER] = dealer
+    st[V.DEAL_EPISODE] = cfg[C_DEAL]
+    st[V.GAME_SEED] = game_seed
+    st[V.EPISODES] = k + 1
+
+
+@njit(cache=True)
+def write_obs(st, obs, packed, mask, i, row):
+    """Game ``i``'s observation into ``obs[i]`` (standard) or ``packed[i]`` (compact: the
+    530 binary values bit-packed as ``np.packbits`` packs them, then count, both scores capped
+    at the target and the opponent's cards left as bytes), its mask into ``mask[i]``."""
+    if packed.shape[0] == 0:
+        V.encode(st, obs[i], mask[i])
+        return
+    V.encode(st, row, mask[i])
+    out = packed[i]
+    for b in range(PACKED_BYTES):
+        byte = 0
+        for j in range(8):
+            k = 8 * b + j
+            if k < BITS and row[k] != 0.0:
+                byte |= 128 >> j
+        out[b] = byte
+    s = st[V.SEAT]
+    target = st[K.TARGET]
+    over_deal = st[V.DEAL_EPISODE] == 1 and st[K.DONE] == 1 and st[V.PHASE] != V.OVER_PHASE
+    out[PACKED_BYTES] = 0 if over_deal else st[K.COUNT]
+    out[PACKED_BYTES + 1] = min(st[K.SCORES + s], target)
+    out[PACKED_BYTES + 2] = min(st[K.SCORES + 1 - s], target)
+    out[PACKED_BYTES + 3] = int(round(row[V._REAL + 3] * 6.0))
+
+
+@njit(cache=True)
+def _reward(st, cfg, margin):
+    """The win reward of a finished episode (``reward="win"``)."""
+    if cfg[C_DEAL] == 1:
+        return float(np.sign(margin))
+    level = 1
+    if cfg[C_SKUNK_BONUS] == 1:
+        loser = min(st[K.SCORES], st[K.SCORES + 1])
+        level = 3 if loser < cfg[C_DOUBLE] else 2 if loser < cfg[C_SKUNK] else 1
+    return float(level if st[K.WINNER] == st[V.SEAT] else -level)
+
+
+@njit(cache=True)
+def _step_rows(lo, hi, states, actions, rngs, tabs, keep, crib, cfg, penalty, out, fin):
+    """Step games ``lo..hi-1``; ``out`` is (obs, packed, mask, final_obs, final_packed,
+    final_mask, rewards, terminated, illegal)."""
+    obs, packed, mask, fobs, fpacked, fmask, rewards, terminated, illegal = out
+    ev = np.zeros((0, 3), dtype=np.int64)
+    legal = np.zeros(4, dtype=np.int64)
+    buf = np.zeros(16, dtype=np.int64)
+    totals = np.zeros((1, 15), dtype=np.int64)
+    row = np.zeros(OBS_SIZE, dtype=np.float32)
+    t = K.borrow_tables(tabs)
+    for i in range(lo, hi):
+        st = K.borrow(states[i])
+        g = borrow_words(rngs[i])
+        card = actions[i]
+        terminated[i] = False
+        if not V.learner_legal(st, card):
+            illegal[i] = True
+            rewards[i] = penalty
+            continue
+        illegal[i] = False
+        if V.learner_move(st, card, ev, t):
+            V.run_opponent(st, g, ev, t, keep, crib, totals, legal, buf)
+        s = st[V.SEAT]
+        mine = st[K.SCORES + s]
+        theirs = st[K.SCORES + 1 - s]
+        margin = mine - theirs
+        done = V.is_terminal(st)
+        if cfg[C_REWARD] == 0:
+            rewards[i] = float(margin - st[V.MARGIN])
+        else:
+            rewards[i] = _reward(st, cfg, margin) if done else 0.0
+        st[V.MARGIN] = margin
+        if done:
+            terminated[i] = True
+            write_obs(st, fobs, fpacked, fmask, i, row)
+            fin[i, F_MINE] = mine
+            fin[i, F_THEIRS] = theirs
+            fin[i, F_MARGIN] = margin
+            win = st[K.WINNER] == s if cfg[C_DEAL] == 0 else margin > 0
+            fin[i, F_WON] = 1 if win else 0
+            fin[i, F_SEAT] = s
+            new_game(st, g, cfg)
+            V.run_opponent(st, g, ev, t, keep, crib, totals, legal, buf)
+        write_obs(st, obs, packed, mask, i, row)
+
+
+@njit(cache=True)
+def step(states, actions, rngs, tabs, keep, crib, cfg, penalty, out, fin):
+    """Every game one learner step (serial)."""
+    _step_rows(0, states.shape[0], states, actions, rngs, tabs, keep, crib, cfg, penalty, out, fin)
+
+
+@njit(cache=True, parallel=True)
+def step_parallel(states, actions, rngs, tabs, keep, crib, cfg, penalty, out, fin, chunks):
+    """:func:`step` over ``chunks`` slices of the batch on the available threads."""
+    n = states.shape[0]
+    for c in prange(chunks):
+        lo = n * c // chunks
+        hi = n * (c + 1) // chunks
+        _step_rows(lo, hi, states, actions, rngs, tabs, keep, crib, cfg, penalty, out, fin)
+
+
+@njit(cache=True)
+def reset(states, which, rngs, tabs, keep, crib, cfg, obs, packed, mask):
+    """Start the next episode of games ``which`` and run them to the learner's first decision."""
+    ev = np.zeros((0, 3), dtype=np.int64)
+    legal = np.zeros(4, dtype=np.int64)
+    buf = np.zeros(16, dtype=np.int64)
+    totals = np.zeros((1, 15), dtype=np.int64)
+    row = np.zeros(OBS_SIZE, dtype=np.float32)
+    t = K.borrow_tables(tabs)
+    for j in range(which.shape[0]):
+        i = which[j]
+        st = K.borrow(states[i])
+        g = borrow_words(rngs[i])
+        new_game(st, g, cfg)
+        V.run_opponent(st, g, ev, t, keep, crib, totals, legal, buf)
+        write_obs(st, obs, packed, mask, i, row)
