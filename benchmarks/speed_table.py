@@ -160,8 +160,8 @@ def run(args: argparse.Namespace) -> dict:
     print(f"memory fill: {bw} GB/s; one observation = {OBS_SIZE * 4} bytes", flush=True)
     rows: dict[str, dict[str, float | None]] = {}
 
-    def cell(row: str, col: str, f: Callable[[], float | None]) -> None:
-        v = f()
+    def cell(row: str, col: str, f: Callable[..., float | None], *a: object, **kw: object) -> None:
+        v = f(*a, **kw)
         rows.setdefault(row, {})[col] = v
         shown = "-" if v is None else f"{v:,.0f}"
         print(f"{row:38s} {col:11s} {shown:>12s} (load {os.getloadavg()[0]:.1f})", flush=True)
@@ -169,17 +169,17 @@ def run(args: argparse.Namespace) -> dict:
     s = args.seconds
     for opp in OPPONENTS:
         for n in batches:
-            cell(f"batched x{n}", opp, lambda: batched(n, opp, s, copy=False))
+            cell(f"batched x{n}", opp, batched, n, opp, s, copy=False)
         best = max(batches[1:], key=lambda n: rows[f"batched x{n}"][opp] or 0)
-        cell(f"batched x{best} copy=True", opp, lambda: batched(best, opp, s))
-        cell(f"batched x{best} compact", opp, lambda: batched(best, opp, s, copy=False, observation="compact"))  # fmt: skip
-        cell(f"batched x{best} parallel", opp, lambda: batched(best, opp, s, copy=False, parallel=True))  # fmt: skip
+        cell(f"batched x{best} copy=True", opp, batched, best, opp, s)
+        cell(f"batched x{best} compact", opp, batched, best, opp, s, copy=False, observation="compact")  # fmt: skip
+        cell(f"batched x{best} parallel", opp, batched, best, opp, s, copy=False, parallel=True)
         for n in (1, 8) if args.quick else (1, 8, 64):
-            cell(f"make_vec sync x{n}", opp, lambda: vector(n, opp, "sync", s))
-        cell("make_vec async x2", opp, lambda: vector(2, opp, "async", s))
-        cell("make_vec async x8", opp, lambda: vector(8, opp, "async", s))
-    cell("PettingZoo AEC (both seats in the loop)", "random", lambda: aec(s))
-    cell("OpenSpiel C++ cribbage via pyspiel", "random", lambda: openspiel(s))
+            cell(f"make_vec sync x{n}", opp, vector, n, opp, "sync", s)
+        cell("make_vec async x2", opp, vector, 2, opp, "async", s)
+        cell("make_vec async x8", opp, vector, 8, opp, "async", s)
+    cell("PettingZoo AEC (both seats in the loop)", "random", aec, s)
+    cell("OpenSpiel C++ cribbage via pyspiel", "random", openspiel, s)
     out["learner_steps_per_s"] = rows
     out["ratios"] = {
         opp: max(rows[f"batched x{n}"][opp] or 0 for n in batches)

@@ -2,14 +2,16 @@
 
 numba caches a kernel next to its source and checks only that file's time stamp: a change in a
 kernel it calls from another module would load stale code. Here every kernel of this package is
-cached under a directory named by a hash of the package's sources (and the numba and Python
-versions), so any change to the package starts a fresh cache: never stale.
+cached under a directory named by a hash of the kernel modules' sources and of every package
+module they import from (and the numba and Python versions), so any change that can reach
+compiled code starts a fresh cache: never stale.
 ``NUMBA_CACHE_DIR``, when set, wins (numba's own behaviour); ``CRIBBAGE_KERNEL_CACHE`` moves
 the keyed directories (default ``~/.cache/cribbage-env/kernels``).
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
 import sys
@@ -25,14 +27,34 @@ _PACKAGE = Path(__file__).resolve().parent
 COMPILE_SECONDS = 20
 
 
+def kernel_sources() -> list[Path]:
+    """The package's modules that define kernels and every package module they import from
+    (whose constants and functions are compiled into them), sorted."""
+    todo = [p for p in _PACKAGE.glob("*.py") if "@njit" in p.read_text(encoding="utf-8")]
+    seen: set[Path] = set()
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                names = [node.module] if node.module else [a.name for a in node.names]
+                for name in names:
+                    dep = _PACKAGE / f"{name.split('.')[0]}.py"
+                    if dep.exists():
+                        todo.append(dep)
+    return sorted(seen)
+
+
 @lru_cache(maxsize=1)
 def cache_dir() -> Path:
-    """This package's kernel cache: ``<root>/<hash of the package sources, numba, Python>``."""
+    """This package's kernel cache: ``<root>/<hash of the kernel sources, numba, Python>``."""
     import numba
 
     h = hashlib.sha256(f"{numba.__version__} {sys.version}".encode())
-    for path in sorted(_PACKAGE.rglob("*.py")):
-        h.update(path.relative_to(_PACKAGE).as_posix().encode())
+    for path in kernel_sources():
+        h.update(path.name.encode())
         h.update(path.read_bytes())
     root = os.environ.get("CRIBBAGE_KERNEL_CACHE") or Path.home() / ".cache/cribbage-env/kernels"
     return Path(root) / h.hexdigest()[:16]

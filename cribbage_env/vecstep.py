@@ -100,7 +100,8 @@ def _reward(st, cfg, margin):
 @njit(cache=True)
 def _step_rows(lo, hi, states, actions, rngs, tabs, keep, crib, cfg, penalty, out, fin):
     """Step games ``lo..hi-1``; ``out`` is (obs, packed, mask, final_obs, final_packed,
-    final_mask, rewards, terminated, illegal)."""
+    final_mask, rewards, terminated, illegal). Each big kernel has one call site here (the
+    opponent, the encoder): compile time grows with every inlined copy."""
     obs, packed, mask, fobs, fpacked, fmask, rewards, terminated, illegal = out
     ev = np.zeros((0, 3), dtype=np.int64)
     legal = np.zeros(4, dtype=np.int64)
@@ -118,29 +119,34 @@ def _step_rows(lo, hi, states, actions, rngs, tabs, keep, crib, cfg, penalty, ou
             rewards[i] = penalty
             continue
         illegal[i] = False
-        if V.learner_move(st, card, ev, t):
-            V.run_opponent(st, g, ev, t, keep, crib, totals, legal, buf)
-        s = st[V.SEAT]
-        mine = st[K.SCORES + s]
-        theirs = st[K.SCORES + 1 - s]
-        margin = mine - theirs
-        done = V.is_terminal(st)
-        if cfg[C_REWARD] == 0:
-            rewards[i] = float(margin - st[V.MARGIN])
-        else:
-            rewards[i] = _reward(st, cfg, margin) if done else 0.0
-        st[V.MARGIN] = margin
-        if done:
+        run = V.learner_move(st, card, ev, t)
+        for rnd in range(2):  # 0: the learner's game, 1: the new game after an episode's end
+            if run:
+                V.run_opponent(st, g, ev, t, keep, crib, totals, legal, buf)
+            if rnd == 1:
+                break
+            s = st[V.SEAT]
+            mine = st[K.SCORES + s]
+            theirs = st[K.SCORES + 1 - s]
+            margin = mine - theirs
+            done = V.is_terminal(st)
+            if cfg[C_REWARD] == 0:
+                rewards[i] = float(margin - st[V.MARGIN])
+            else:
+                rewards[i] = _reward(st, cfg, margin) if done else 0.0
+            st[V.MARGIN] = margin
+            if not done:
+                break
             terminated[i] = True
-            write_obs(st, fobs, fpacked, fmask, i, row)
             fin[i, F_MINE] = mine
             fin[i, F_THEIRS] = theirs
             fin[i, F_MARGIN] = margin
             win = st[K.WINNER] == s if cfg[C_DEAL] == 0 else margin > 0
             fin[i, F_WON] = 1 if win else 0
             fin[i, F_SEAT] = s
+            write_obs(st, fobs, fpacked, fmask, i, row)
             new_game(st, g, cfg)
-            V.run_opponent(st, g, ev, t, keep, crib, totals, legal, buf)
+            run = True
         write_obs(st, obs, packed, mask, i, row)
 
 

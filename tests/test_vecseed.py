@@ -40,7 +40,9 @@ def test_seeding_matches_numpy(seed: int) -> None:
 def test_first_cut_ties_recut() -> None:
     """Seeds whose first cut ties (R2.2) recut with the next attempt's generator."""
     g = np.zeros(6, dtype=np.uint64)
-    tied = [s for s in range(400) if Chance(s).first_cut(0)[0] % 13 == Chance(s).first_cut(0)[1] % 13]
+    tied = [
+        s for s in range(400) if Chance(s).first_cut(0)[0] % 13 == Chance(s).first_cut(0)[1] % 13
+    ]
     assert tied
     for s in tied:
         assert vecseed.first_dealer(s, g) == new_game(s).dealer

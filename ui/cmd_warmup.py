@@ -34,5 +34,7 @@ def run(args: argparse.Namespace) -> int:
         from cribbage_env.vecenv import warm_up
 
         warm_up()
-    print(f"kernels ready in {time.perf_counter() - t:.1f} s (cache: {cache_dir()})", file=sys.stderr)
+    print(
+        f"kernels ready in {time.perf_counter() - t:.1f} s (cache: {cache_dir()})", file=sys.stderr
+    )
     return 0
