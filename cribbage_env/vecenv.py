@@ -82,13 +82,14 @@ def unpack_observation(packed: np.ndarray, target: int = 121) -> np.ndarray:
 def warm_up(parallel: bool = False) -> None:
     """Compile (or load from the cache) the batched env's kernels, saying so on stderr when it
     compiles: ``reset`` and ``step`` (and the parallel step when asked for)."""
-    kernels = [S.reset, S.step] + ([S.step_parallel] if parallel else [])
+    kernels = [S.reset, S.step, S.encode] + ([S.step_parallel] if parallel else [])
     if kernelcache.compiled(kernels):
         return
     with kernelcache.announce(kernels, "the batched simulator"):
         env = CribbageVectorEnv(2)
         env._seeded[:] = True
-        env._reset_kernel()
+        env._reset_kernel(env._all)
+        S.encode(env._states, env._all, env._obs, env._packed, env._mask)
         acts = np.zeros(2, dtype=np.int64)
         args = (env._states, acts, env._rngs, env._tabs, env._keep, env._crib, env._cfg)
         S.step(*args, 0.0, env._out, env._fin)
@@ -196,17 +197,8 @@ class CribbageVectorEnv(VectorEnv):
         self._illegal = np.zeros(n, dtype=bool)
         self._fin = np.zeros((n, 5), dtype=np.int64)
         self._ones = np.ones(n, dtype=bool)
-        self._out = (
-            self._obs,
-            self._packed,
-            self._mask,
-            self._final_obs,
-            self._final_packed,
-            self._final_mask,
-            self._rewards,
-            self._terminated,
-            self._illegal,
-        )
+        self._out = (self._rewards, self._terminated, self._illegal)
+        self._all = np.arange(n)
 
     # ------------------------------------------------------------------------- gymnasium API
     def reset(
@@ -229,7 +221,8 @@ class CribbageVectorEnv(VectorEnv):
                 self._states[i, V.EPISODES] = 0
                 self._seeded[i] = True
         warm_up(self.parallel)
-        self._reset_kernel()
+        self._reset_kernel(self._all)
+        S.encode(self._states, self._all, self._obs, self._packed, self._mask)
         self._illegal[:] = False
         self._started = True
         return self._observation(), self._info()
@@ -251,9 +244,14 @@ class CribbageVectorEnv(VectorEnv):
             S.step_parallel(*args, self.illegal_penalty, self._out, self._fin, 2)
         else:
             S.step(*args, self.illegal_penalty, self._out, self._fin)
-        infos = self._info()
         term = self._terminated
-        if term.any():
+        done = np.flatnonzero(term)
+        if done.size:
+            S.encode(self._states, done, self._final_obs, self._final_packed, self._final_mask)
+            self._reset_kernel(done)
+        S.encode(self._states, self._all, self._obs, self._packed, self._mask)
+        infos = self._info()
+        if done.size:
             self._final(infos)
         c = self._c
         return self._observation(), c(self._rewards), c(term), c(self._truncated), infos
@@ -266,12 +264,9 @@ class CribbageVectorEnv(VectorEnv):
         self._started = False
 
     # ------------------------------------------------------------------------- internals
-    def _reset_kernel(self) -> None:
-        """Every game's next episode, run to the learner's first decision."""
-        S.reset(
-            self._states, np.arange(self.num_envs), self._rngs, self._tabs, self._keep,
-            self._crib, self._cfg, self._obs, self._packed, self._mask,
-        )  # fmt: skip
+    def _reset_kernel(self, which: np.ndarray) -> None:
+        """Games ``which``: the next episode, run to the learner's first decision."""
+        S.reset(self._states, which, self._rngs, self._tabs, self._keep, self._crib, self._cfg)
 
     def _c(self, a: np.ndarray) -> np.ndarray:
         return a.copy() if self.copy else a

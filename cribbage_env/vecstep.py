@@ -1,7 +1,7 @@
-"""The batched env's whole step in compiled code: the learner's pick, the opponent, rewards,
-episode ends, same-step resets (new games seeded as :class:`~cribbage_env.env.CribbageEnv`
-seeds them, :mod:`cribbage_env.vecseed`) and the observations, written in place into the
-caller's buffers. No Python runs per game.
+"""The batched env's step in compiled code: the learner's pick, the opponent, rewards, episode
+ends (:func:`step`), same-step resets (new games seeded as :class:`~cribbage_env.env.CribbageEnv`
+seeds them, :mod:`cribbage_env.vecseed`; :func:`reset`) and the observations, written in place
+into the caller's buffers (:func:`encode`). No Python runs per game: three kernel calls a step.
 
 Games are independent (each has its own generators), so :func:`step_parallel` (``prange``
 over the two halves of the batch) gives exactly the serial results; tests compare them.
@@ -99,19 +99,17 @@ def _reward(st, cfg, margin):
 
 @njit(cache=True)
 def _step_rows(lo, hi, states, actions, rngs, tabs, keep, crib, cfg, penalty, out, fin):
-    """Step games ``lo..hi-1``; ``out`` is (obs, packed, mask, final_obs, final_packed,
-    final_mask, rewards, terminated, illegal). Each big kernel has one call site here (the
-    opponent, the encoder): compile time grows with every inlined copy."""
-    obs, packed, mask, fobs, fpacked, fmask, rewards, terminated, illegal = out
+    """Step games ``lo..hi-1`` to the learner's next decision or the episode's end; ``out`` is
+    (rewards, terminated, illegal). Ended games are reset (and every observation written) by
+    :func:`reset` and :func:`encode`: one call site per big kernel keeps compiling short."""
+    rewards, terminated, illegal = out
     ev = np.zeros((0, 3), dtype=np.int64)
     legal = np.zeros(4, dtype=np.int64)
     buf = np.zeros(16, dtype=np.int64)
     totals = np.zeros((1, 15), dtype=np.int64)
-    row = np.zeros(OBS_SIZE, dtype=np.float32)
     t = K.borrow_tables(tabs)
     for i in range(lo, hi):
         st = K.borrow(states[i])
-        g = borrow_words(rngs[i])
         card = actions[i]
         terminated[i] = False
         if not V.learner_legal(st, card):
@@ -119,24 +117,19 @@ def _step_rows(lo, hi, states, actions, rngs, tabs, keep, crib, cfg, penalty, ou
             rewards[i] = penalty
             continue
         illegal[i] = False
-        run = V.learner_move(st, card, ev, t)
-        for rnd in range(2):  # 0: the learner's game, 1: the new game after an episode's end
-            if run:
-                V.run_opponent(st, g, ev, t, keep, crib, totals, legal, buf)
-            if rnd == 1:
-                break
-            s = st[V.SEAT]
-            mine = st[K.SCORES + s]
-            theirs = st[K.SCORES + 1 - s]
-            margin = mine - theirs
-            done = V.is_terminal(st)
-            if cfg[C_REWARD] == 0:
-                rewards[i] = float(margin - st[V.MARGIN])
-            else:
-                rewards[i] = _reward(st, cfg, margin) if done else 0.0
-            st[V.MARGIN] = margin
-            if not done:
-                break
+        if V.learner_move(st, card, ev, t):
+            V.run_opponent(st, borrow_words(rngs[i]), ev, t, keep, crib, totals, legal, buf)
+        s = st[V.SEAT]
+        mine = st[K.SCORES + s]
+        theirs = st[K.SCORES + 1 - s]
+        margin = mine - theirs
+        done = V.is_terminal(st)
+        if cfg[C_REWARD] == 0:
+            rewards[i] = float(margin - st[V.MARGIN])
+        else:
+            rewards[i] = _reward(st, cfg, margin) if done else 0.0
+        st[V.MARGIN] = margin
+        if done:
             terminated[i] = True
             fin[i, F_MINE] = mine
             fin[i, F_THEIRS] = theirs
@@ -144,10 +137,6 @@ def _step_rows(lo, hi, states, actions, rngs, tabs, keep, crib, cfg, penalty, ou
             win = st[K.WINNER] == s if cfg[C_DEAL] == 0 else margin > 0
             fin[i, F_WON] = 1 if win else 0
             fin[i, F_SEAT] = s
-            write_obs(st, fobs, fpacked, fmask, i, row)
-            new_game(st, g, cfg)
-            run = True
-        write_obs(st, obs, packed, mask, i, row)
 
 
 @njit(cache=True)
@@ -167,13 +156,21 @@ def step_parallel(states, actions, rngs, tabs, keep, crib, cfg, penalty, out, fi
 
 
 @njit(cache=True)
-def reset(states, which, rngs, tabs, keep, crib, cfg, obs, packed, mask):
+def encode(states, which, obs, packed, mask):
+    """The observation and mask of each game ``i`` in ``which`` into row ``i`` of the buffers."""
+    row = np.zeros(OBS_SIZE, dtype=np.float32)
+    for j in range(which.shape[0]):
+        i = which[j]
+        write_obs(K.borrow(states[i]), obs, packed, mask, i, row)
+
+
+@njit(cache=True)
+def reset(states, which, rngs, tabs, keep, crib, cfg):
     """Start the next episode of games ``which`` and run them to the learner's first decision."""
     ev = np.zeros((0, 3), dtype=np.int64)
     legal = np.zeros(4, dtype=np.int64)
     buf = np.zeros(16, dtype=np.int64)
     totals = np.zeros((1, 15), dtype=np.int64)
-    row = np.zeros(OBS_SIZE, dtype=np.float32)
     t = K.borrow_tables(tabs)
     for j in range(which.shape[0]):
         i = which[j]
@@ -181,4 +178,3 @@ def reset(states, which, rngs, tabs, keep, crib, cfg, obs, packed, mask):
         g = borrow_words(rngs[i])
         new_game(st, g, cfg)
         V.run_opponent(st, g, ev, t, keep, crib, totals, legal, buf)
-        write_obs(st, obs, packed, mask, i, row)
