@@ -87,7 +87,7 @@ def warm_up(parallel: bool = False) -> None:
         return
     with kernelcache.announce(kernels, "the batched simulator"):
         env = CribbageVectorEnv(2)
-        env._seeded[:] = True
+        env._seed([0, 1])
         env._reset_kernel(env._all)
         S.encode(env._states, env._all, env._obs, env._packed, env._mask)
         acts = np.zeros(2, dtype=np.int64)
@@ -214,12 +214,7 @@ class CribbageVectorEnv(VectorEnv):
         )
         if len(seeds) != n:
             raise ValueError(f"reset needs {n} seeds, got {len(seeds)}")
-        for i, s in enumerate(seeds):
-            if s is not None or not self._seeded[i]:
-                rng, _ = seeding.np_random(s)
-                self._rngs[i, V.ENV_RNG : V.ENV_RNG + 6] = generator_words(rng)
-                self._states[i, V.EPISODES] = 0
-                self._seeded[i] = True
+        self._seed(seeds)
         warm_up(self.parallel)
         self._reset_kernel(self._all)
         S.encode(self._states, self._all, self._obs, self._packed, self._mask)
@@ -264,6 +259,16 @@ class CribbageVectorEnv(VectorEnv):
         self._started = False
 
     # ------------------------------------------------------------------------- internals
+    def _seed(self, seeds: list[int | None]) -> None:
+        """Each game's generator from its seed as ``CribbageEnv.reset(seed=...)`` makes it (a
+        game never seeded draws fresh entropy; ``None`` continues a seeded one)."""
+        for i, s in enumerate(seeds):
+            if s is not None or not self._seeded[i]:
+                rng, _ = seeding.np_random(s)
+                self._rngs[i, V.ENV_RNG : V.ENV_RNG + 6] = generator_words(rng)
+                self._states[i, V.EPISODES] = 0
+                self._seeded[i] = True
+
     def _reset_kernel(self, which: np.ndarray) -> None:
         """Games ``which``: the next episode, run to the learner's first decision."""
         S.reset(self._states, which, self._rngs, self._tabs, self._keep, self._crib, self._cfg)

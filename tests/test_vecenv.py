@@ -108,7 +108,7 @@ def test_games_past_sixteen_deals_load_the_next_deck_block() -> None:
 
 def test_bad_arguments_and_actions() -> None:
     with pytest.raises(ValueError, match="sync"):
-        CribbageVectorEnv(2, "expectimax")
+        CribbageVectorEnv(2, "expert")
     with pytest.raises(ValueError, match="num_envs"):
         CribbageVectorEnv(0)
     vec = CribbageVectorEnv(2, illegal_action="raise")
@@ -139,3 +139,18 @@ def test_compiled_pcg64_draws_what_numpy_draws(seed: int) -> None:
     _draw(simrng.pcg64_words(seed), ns, out)
     r = np.random.Generator(np.random.PCG64(seed))
     assert out.tolist() == [int(r.integers(n)) for n in ns]
+
+
+def test_parallel_steps_give_the_serial_results() -> None:
+    """Games are independent: two threads over the halves of the batch change nothing."""
+    a = CribbageVectorEnv(37, "expectimax", seat="alternate")
+    b = CribbageVectorEnv(37, "expectimax", seat="alternate", parallel=True)
+    oa, ia = a.reset(seed=5)
+    ob, _ = b.reset(seed=5)
+    rng = np.random.default_rng(2)
+    for _ in range(150):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in ia["action_mask"]])
+        oa, ra, ta, _, ia = a.step(acts)
+        ob, rb, tb, _, _ = b.step(acts)
+        assert np.array_equal(oa["observation"], ob["observation"])
+        assert np.array_equal(ra, rb) and np.array_equal(ta, tb)
