@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from .base import Agent, AgentSpecError, Hint, Option
+from .errors import AgentError
 from .params import Param
 from .registry import AGENTS, LEVELS, make_agent, parse_spec, read_spec
 
 __all__ = [
+    "AgentError",
     "AGENTS",
     "LEVELS",
     "Agent",

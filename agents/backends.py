@@ -1,6 +1,9 @@
-"""Where tournament blocks run: in this process, a local process pool, or a Ray cluster.
+"""Where parallel work runs: in this process, a local process pool, or a Ray cluster.
 
-Every backend runs the same pure function (:func:`agents.tournament.play_task`) on the same
+One helper for every job that outgrows a process: ``backend.map(fn, items)`` runs a pure,
+module-level function on each item and yields the results as they finish. Tournaments map
+:func:`agents.tournament.play_task` over their blocks (``backend.run``); training maps its data
+shards (:mod:`agents.learn.generate`). A tournament backend runs the same function on the same
 tasks and yields each block's games as it finishes (and ``None`` now and then while waiting, so
 the runner can react to Ctrl-C without an exception landing inside the pool's locks); the runner
 sorts them by their keys, so the results never depend on the backend, the number of workers or
@@ -20,26 +23,44 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
+from .errors import AgentError
+from .limits import max_workers
 from .procs import pid_alive
+from .shipping import stage, user_modules
 from .tournament import GameResult, Task, TaskStopped, TournamentError, TournamentPlan, play_task
 
 BACKENDS = ("serial", "pool", "ray")
+#: times Ray runs a task again after its worker or node died (then the run fails).
+RETRIES = 3
+T = TypeVar("T")
+R = TypeVar("R")
+_END: Any = object()  # end of the items (an item may be None)
 #: seconds a backend waits for a block before yielding ``None`` so the runner can check for Ctrl-C.
 HEARTBEAT = 0.25
 #: blocks in flight per worker (enough to keep workers busy, few enough to stop fast).
 WINDOW = 2
 
 
-def max_workers() -> int:
-    """The most local workers a run may ask for: 4 per core (at least 8); more only thrash."""
-    return max(8, 4 * (os.cpu_count() or 1))
+@dataclass(frozen=True)
+class Where:
+    """Where a job's parallel work runs: a backend name and, for Ray, a cluster to join. Not part
+    of any run's configuration: every backend gives the same results."""
+
+    backend: str = "pool"
+    address: str | None = None
 
 
-class BackendError(RuntimeError):
+#: local processes (the default of every job)
+LOCAL = Where()
+
+
+class BackendError(AgentError, RuntimeError):
     """A backend that cannot start (Ray missing, cluster unreachable, pool broken)."""
 
 
@@ -48,6 +69,11 @@ class SerialBackend:
 
     name = "serial"
     workers = 1
+
+    def map(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R | None]:
+        """``fn(item)`` for each item, in order (``None`` never comes: there is no waiting)."""
+        for item in items:
+            yield fn(item)
 
     def run(self, tasks: Iterable[Task], stop=None) -> Iterator[list[GameResult] | None]:
         for task in tasks:
@@ -144,14 +170,18 @@ class PoolBackend:
         self._pending: set[Future] = set()
 
     def run(self, tasks: Iterable[Task], stop=None) -> Iterator[list[GameResult] | None]:
-        todo = iter(tasks)
+        return self.map(play_task, tasks)
+
+    def map(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R | None]:
+        """``fn(item)`` for each item in the workers, as they finish (``None`` while waiting)."""
+        todo = iter(items)
         self._pending = set()
         while True:
             while len(self._pending) < WINDOW * self.workers:
-                task = next(todo, None)
-                if task is None:
+                item = next(todo, _END)
+                if item is _END:
                     break
-                self._pending.add(self._executor.submit(play_task, task))
+                self._pending.add(self._executor.submit(fn, item))
             if not self._pending:
                 return
             done, self._pending = wait(
@@ -204,7 +234,9 @@ class RayBackend:
 
     name = "ray"
 
-    def __init__(self, workers: int | None = None, address: str | None = None) -> None:
+    def __init__(
+        self, workers: int | None = None, address: str | None = None, ship: Sequence[str] = ()
+    ) -> None:
         if address:
             _check_address(address)
         if "ray" not in sys.modules and (not address or _is_loopback(address)):
@@ -224,8 +256,12 @@ class RayBackend:
         self._owns = not ray.is_initialized()
         if self._owns:
             if address:
-                # Ship this checkout's packages so every node runs exactly the driver's code.
-                env = {"py_modules": pkgs}
+                # Ship this checkout's packages so every node runs exactly the driver's code, and
+                # the user's modules that ``ship`` names (agents.shipping) as the working folder.
+                env: dict[str, Any] = {"py_modules": pkgs}
+                staged = stage(user_modules(ship))
+                if staged is not None:
+                    env["working_dir"] = str(staged)
                 try:
                     ray.init(
                         address=address,
@@ -246,19 +282,26 @@ class RayBackend:
                     log_to_driver=False,
                 )
         self.workers = int(ray.cluster_resources().get("CPU", workers or 1))
-        self._remote = ray.remote(num_cpus=1, max_retries=2)(play_task)
+        self._remotes: dict[Callable, Any] = {}
         self._pending: list = []
 
     def run(self, tasks: Iterable[Task], stop=None) -> Iterator[list[GameResult] | None]:
+        return self.map(play_task, tasks)
+
+    def map(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R | None]:
+        """``fn(item)`` for each item as a Ray task (retried on a lost node), as they finish."""
         ray = self._ray
-        todo = iter(tasks)
+        remote = self._remotes.get(fn)
+        if remote is None:
+            remote = self._remotes[fn] = ray.remote(num_cpus=1, max_retries=RETRIES)(fn)
+        todo = iter(items)
         self._pending = []
         while True:
             while len(self._pending) < WINDOW * max(1, self.workers):
-                task = next(todo, None)
-                if task is None:
+                item = next(todo, _END)
+                if item is _END:
                     break
-                self._pending.append(self._remote.remote(task))
+                self._pending.append(remote.remote(item))
             if not self._pending:
                 return
             done, self._pending = ray.wait(self._pending, num_returns=1, timeout=HEARTBEAT)
@@ -279,8 +322,14 @@ class RayBackend:
             ray.shutdown()
 
 
-def make_backend(name: str = "pool", workers: int | None = None, address: str | None = None):
-    """A backend by name: ``serial``, ``pool`` (default) or ``ray``."""
+def make_backend(
+    name: str = "pool",
+    workers: int | None = None,
+    address: str | None = None,
+    ship: Sequence[str] = (),
+):
+    """A backend by name: ``serial``, ``pool`` (default) or ``ray``; ``ship`` lists the agent
+    specs whose user modules a remote Ray cluster needs (see :mod:`agents.shipping`)."""
     if name not in BACKENDS:
         raise TournamentError(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
     if workers is not None and (
@@ -300,4 +349,4 @@ def make_backend(name: str = "pool", workers: int | None = None, address: str | 
         if workers == 1:
             return SerialBackend()
         return PoolBackend(workers)
-    return RayBackend(workers, address)
+    return RayBackend(workers, address, ship)

@@ -14,6 +14,8 @@ import numpy as np
 
 from cribbage_env.views import PlayerView
 
+from .errors import AgentError
+
 
 @dataclass(frozen=True)
 class Option:
@@ -43,5 +45,5 @@ class Agent(Protocol):
     def act(self, view: PlayerView, rng: np.random.Generator) -> int: ...
 
 
-class AgentSpecError(ValueError):
+class AgentSpecError(AgentError, ValueError):
     """An agent spec that names no known agent or has bad parameters."""

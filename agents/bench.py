@@ -6,6 +6,7 @@ a notebook calls with the bot it holds::
     from agents.bench import run_tournament
     out = run_tournament([MyBot, "expectimax"], games=200, backend="pool", store="results.sqlite")
     print(out.summary["pairings"][0]["win_rate"], out.status)
+    out.agent_seed  # drawn fresh unless given: pass agent_seed=out.agent_seed to repeat the run
 
 Agents are spec strings, agent instances or factories (a class or a function returning an
 agent; see :mod:`agents.sources`). Pool workers and Ray receive objects by pickling, so define
@@ -29,6 +30,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import cribbage_env as ce
+
 from .backends import check_sendable, make_backend
 from .results_store import ResultsStore, ResultsStoreError, versions
 from .runner import run_plan
@@ -43,6 +46,7 @@ from .tournament import (
     make_plan,
     result_to_dict,
 )
+from .trust import check_stored_specs
 
 #: seconds between heartbeats written to the store while a run waits for its blocks.
 BEAT_S = 2.0
@@ -69,6 +73,17 @@ class TournamentRun:
     @property
     def interrupted(self) -> bool:
         return self.status == "interrupted"
+
+    @property
+    def agent_seed(self) -> int:
+        """The seed of the agents' randomness: drawn fresh unless given (see
+        :mod:`agents.seeding`); ``run_tournament(..., agent_seed=run.agent_seed)`` repeats the run."""
+        return self.plan.agent_seed
+
+    @property
+    def repeat_hint(self) -> str:
+        """The line ``cribbage bench`` prints so that a run can be repeated exactly."""
+        return f"agent seed {self.agent_seed}; pass --agent-seed {self.agent_seed} to repeat"
 
 
 class _StorageFailed(Exception):
@@ -170,15 +185,19 @@ def run_tournament(
     keep_results: bool = False,
     prior: float = 1.0,
     check_agents: bool = True,
+    rules: ce.Rules | str = ce.STANDARD,
+    isolate: float | None = None,
 ) -> TournamentRun:
     """Plan and play a tournament (see the module doc); ``store`` is a results database (path or
     open :class:`ResultsStore`) or None to keep nothing. ``on_block`` sees every saved block
     (return False to stop). Bad parameters raise :class:`TournamentError` (or AgentSpecError),
     an unusable store :class:`ResultsStoreError`, an unavailable backend ``BackendError`` —
     all before any game is played; what happens during the run is in the returned status.
+    ``isolate`` (seconds per decision, e.g. :data:`agents.isolate.DEFAULT_TIMEOUT`) runs each
+    agent in its own process (see :mod:`agents.isolate`): for agents you do not trust.
     """
     plan = make_plan(agents, games, seed, duplicate=duplicate, block=block, agent_seed=agent_seed,
-                     check_agents=check_agents)  # fmt: skip
+                     check_agents=check_agents, rules=rules, isolate=isolate)  # fmt: skip
     db, owned = _open(store)
     try:
         return _drive(plan, db, None, backend, workers, address, progress, on_block, keep_results,
@@ -239,12 +258,22 @@ def _resume_plan(db: ResultsStore, run_id: int, agents: Sequence[AgentSource] | 
             f"run {run_id} played agent objects ({', '.join(objects)}), which a database cannot "
             f"rebuild: pass them again, resume_tournament({run_id}, ..., agents=[...])"
         )
+    if agents is None:  # specs from the file are built only when plain built-ins (agents.trust)
+        stored = params.get("agents")
+        check_stored_specs(
+            stored if isinstance(stored, list) else [stored],
+            (),
+            f"run {run_id} of {db.path}",
+            f"name the run's agents again to resume it (cribbage bench --resume {run_id} AGENT ...)",
+        )
     try:
         plan = make_plan(
             agents if agents is not None else params["agents"], params["games"], params["seed"],
             duplicate=params["duplicate"], block=params["block"], agent_seed=params["agent_seed"],
+            rules=ce.Rules.from_json(params.get("rules", {})),
+            isolate=params.get("isolate"),
         )  # fmt: skip
-    except (KeyError, TypeError) as exc:
+    except (KeyError, TypeError, ce.RulesError) as exc:
         raise ResultsStoreError(
             f"run {run_id} in {db.path} has damaged parameters ({exc})"
         ) from None
@@ -269,7 +298,7 @@ def _resume_plan(db: ResultsStore, run_id: int, agents: Sequence[AgentSource] | 
 
 def _drive(plan, db, run_id, backend, workers, address, progress, on_block, keep_results, prior,
            tally, skip, warn) -> TournamentRun:  # fmt: skip
-    be = make_backend(backend, workers, address)
+    be = make_backend(backend, workers, address, ship=plan.agents)
     try:
         check_sendable(plan, be.name)
         if db is not None:

@@ -35,11 +35,12 @@ import numpy as np
 from cribbage_env.actions import discard_action, discard_cards, is_discard
 from cribbage_env.batch import score_batch
 from cribbage_env.cards import parse_card
+from cribbage_env.core import STANDARD, Phase, Rules
 from cribbage_env.discard import DISCARD_INDEX, KEEP_INDEX, default_crib_table, discard_values
-from cribbage_env.engine import Phase
 from cribbage_env.views import PlayerView
 
 from .base import AgentSpecError
+from .limits import LIMITS
 from .params import Param, bind, params_of
 from .registry import DISCARD_GROUP, import_target, load_plugin, make_agent, plugins, read_spec
 from .stats import mean_ci
@@ -54,7 +55,7 @@ BUILTIN = {
 #: The strategy of the other seat in every comparison.
 REFERENCE = "analyzer"
 #: Deals refused above this (a typo should not run for a day).
-MAX_DEALS = 10_000_000
+MAX_DEALS = LIMITS["deals"]
 
 
 class StrategyError(AgentSpecError):
@@ -116,27 +117,7 @@ def discard_view(hand6: Sequence[int], dealer: bool) -> PlayerView:
     """The view of seat 0 asked to discard ``hand6`` at the first deal, 0-0 (for agents)."""
     hand = tuple(int(c) for c in hand6)
     legal = tuple(discard_action(hand[i], hand[j]) for i, j in DISCARD_INDEX)
-    return PlayerView(
-        seat=0,
-        phase=Phase.DISCARD,
-        to_act=0,
-        legal_actions=legal,
-        dealer=0 if dealer else 1,
-        deal=0,
-        scores=(0, 0),
-        hand=hand,
-        kept=(),
-        discards=(),
-        opponent_discarded=False,
-        starter=None,
-        count=0,
-        sequence=(),
-        played=(),
-        go_said=(False, False),
-        goes=(),
-        opponent_cards_left=6,
-        winner=None,
-    )
+    return PlayerView.at_deal(0, 0 if dealer else 1, hand, to_act=0, legal_actions=legal)
 
 
 def _from_agent(spec: str, label: str) -> Strategy:
@@ -408,12 +389,14 @@ def whole_games(
     agent_seed: int | None = None,
     backend: str = "pool",
     workers: int | None = None,
+    rules: Rules | str = STANDARD,
 ) -> dict:
     """Each strategy's discards with expectimax pegging against ``expectimax`` itself, on the
-    same duplicate deals and one agent seed (fresh if None, and recorded); margins per duplicate
-    pair are compared with the first strategy's."""
+    same duplicate deals and one agent seed (fresh if None, and recorded), games of ``rules``;
+    margins per duplicate pair are compared with the first strategy's."""
+    from cribbage_env.seeding import new_agent_seed
+
     from .bench import run_tournament
-    from .seeding import new_agent_seed
 
     for s in specs:
         if "," in s:
@@ -427,7 +410,7 @@ def whole_games(
     for s in specs:
         run = run_tournament(
             [f"discarder:strategy={s}", "expectimax"], games, seed, agent_seed=agent_seed,
-            backend=backend, workers=workers, keep_results=True,
+            backend=backend, workers=workers, keep_results=True, rules=rules,
         )  # fmt: skip
         if run.status == "interrupted":
             raise KeyboardInterrupt
@@ -455,5 +438,6 @@ def whole_games(
         "seed": seed,
         "agent_seed": str(agent_seed),
         "opponent": "expectimax",
+        "rules": Rules.named(rules).spec,
         "results": out,
     }

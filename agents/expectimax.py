@@ -31,8 +31,8 @@ import numpy as np
 
 from cribbage_env.actions import discard_action
 from cribbage_env.cards import FIVE, RANK, VALUE, cards_str
+from cribbage_env.core import Phase
 from cribbage_env.discard import DISCARD_INDEX, CribTable, default_crib_table, discard_values
-from cribbage_env.engine import Phase
 from cribbage_env.equity import point_weights
 from cribbage_env.views import PlayerView
 
@@ -148,7 +148,7 @@ class ExpectimaxAgent:
     @staticmethod
     def _weights(view: PlayerView) -> tuple[float, float]:
         me, opp = view.scores[view.seat], view.scores[1 - view.seat]
-        return point_weights(me, opp, view.is_dealer, target=view.rules.target)
+        return point_weights(me, opp, view.is_dealer, target=view.rules)
 
     @staticmethod
     def _heuristic(view: PlayerView, card: int, low_cards: int) -> float:

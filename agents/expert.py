@@ -33,17 +33,16 @@ read from the board-position table, and discard points are weighed by the table'
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from functools import lru_cache
 from importlib import resources
 
 import numpy as np
 
 from cribbage_env.actions import discard_action, discard_cards
-from cribbage_env.cards import JACK, RANK, cards_str
+from cribbage_env.cards import RANK, cards_str
+from cribbage_env.core import Phase
 from cribbage_env.discard import analyze_discards
-from cribbage_env.engine import Phase
-from cribbage_env.equity import point_weights
+from cribbage_env.equity import has_table, point_weights
 from cribbage_env.views import PlayerView
 
 from .base import Hint, Option
@@ -234,7 +233,7 @@ class ExpertAgent:
                     e.value,
                     (
                         f"winning chance after the deal {e.value:.1%}"
-                        if self.objective == "equity"
+                        if self.objective == "equity" and has_table(view.rules)
                         else f"expected margin to the end of the deal {e.value:+.2f}"
                     )
                     + f" over {e.samples} guesses",
@@ -253,7 +252,7 @@ class ExpertAgent:
         w_me, w_opp = 1.0, 1.0
         if self.objective == "equity":
             me, opp = view.scores[view.seat], view.scores[1 - view.seat]
-            w_me, w_opp = point_weights(me, opp, dealer, target=view.rules.target)
+            w_me, w_opp = point_weights(me, opp, dealer, target=view.rules)
         w_crib = w_me if dealer else w_opp
         splits = analyze_discards(view.hand, dealer=dealer)
         pegs = [peg_value(o.keep, dealer) for o in splits]
@@ -336,7 +335,7 @@ class ExpertAgent:
         totals = np.zeros(len(head))
         deals = sample_opponent_deal_arrays(view, rng, self.sims, self.tau)
         equity = self.objective == "equity"
-        utility = equity_utility(view.dealer, view.rules.target) if equity else deal_utility
+        utility = equity_utility(view.dealer, view.rules) if equity else deal_utility
         for i, o in enumerate(head):
             # His heels (R5.2) is pegged first and can win; whoever leads, the first card
             # comes from the rollout policy too.
@@ -362,7 +361,7 @@ def _deal_play_outs(view: PlayerView, action: int, deals, rollout: str, heels: b
     jack starter first pegs 2 for the dealer (R5.2). Returns the :class:`PlayOut` and the
     scores each play-out started from."""
     from cribbage_env import simkernel as K
-    from cribbage_env.fastsim import play_out, states_from_view
+    from cribbage_env.fastsim import cut_heels, play_out, states_from_view
 
     disc = discard_cards(action)
     keep = [c for c in view.hand if c not in disc]
@@ -375,11 +374,7 @@ def _deal_play_outs(view: PlayerView, action: int, deals, rollout: str, heels: b
     states = states_from_view(_play_view(view, keep, disc, int(starters[0])), hands, discs)
     states[:, K.STARTER] = starters
     if heels:
-        jack = (starters % 13) == JACK
-        states[jack, K.SCORES + view.dealer] += 2
-        won = jack & (states[:, K.SCORES + view.dealer] >= states[:, K.TARGET])
-        states[won, K.WINNER] = view.dealer
-        states[won, K.DONE] = 1
+        cut_heels(states)
     start = states[:, K.SCORES : K.SCORES + 2].copy()
     return play_out(states, rollout), start
 
@@ -397,21 +392,8 @@ def _play_view(
     view: PlayerView, keep: list[int], disc: tuple[int, int], starter: int
 ) -> PlayerView:
     """The view this seat would have at the start of the play after this discard and starter."""
-    pone = 1 - view.dealer
-    return replace(
-        view,
-        phase=Phase.PLAY,
-        to_act=pone,
-        legal_actions=(),
-        hand=tuple(keep),
-        kept=tuple(keep),
-        discards=tuple(disc),
-        opponent_discarded=True,
-        starter=starter,
-        count=0,
-        sequence=(),
-        played=(),
-        go_said=(False, False),
-        goes=(),
-        opponent_cards_left=4,
-    )
+    return PlayerView.at_deal(
+        view.seat, view.dealer, keep, phase=Phase.PLAY, deal=view.deal, scores=view.scores,
+        rules=view.rules, to_act=1 - view.dealer, kept=tuple(keep), discards=tuple(disc),
+        opponent_discarded=True, starter=starter, opponent_cards_left=4,
+    )  # fmt: skip

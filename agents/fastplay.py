@@ -13,7 +13,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from cribbage_env.engine import EventKind, GameState, new_game
+from cribbage_env.core import EventKind
+from cribbage_env.engine import GameState, new_game
 from cribbage_env.scoring import ScoreKind
 
 from .expectimax import ExpectimaxAgent

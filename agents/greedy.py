@@ -7,8 +7,8 @@ import numpy as np
 
 from cribbage_env.actions import discard_action
 from cribbage_env.cards import cards_str
+from cribbage_env.core import Phase
 from cribbage_env.discard import DISCARD_INDEX, CribTable, analyze_discards, discard_values
-from cribbage_env.engine import Phase
 from cribbage_env.views import PlayerView
 
 from .base import Hint, Option

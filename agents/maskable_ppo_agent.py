@@ -17,8 +17,8 @@ from typing import Any, Protocol, cast
 
 import numpy as np
 
+from cribbage_env.core import Phase
 from cribbage_env.encoding import OBS_SIZE, observation_dict, picks_to_engine_action
-from cribbage_env.engine import Phase
 from cribbage_env.views import PlayerView
 
 from .base import AgentSpecError
@@ -94,7 +94,10 @@ _FALSE = {"0", "false", "no", "off"}
 
 
 class MaskablePPOAgent:
-    """Plays a trained MaskablePPO policy through the env's PlayerView -> observation encoding."""
+    """Plays a trained MaskablePPO policy through the env's PlayerView -> observation encoding.
+
+    The one place a policy over the env's observations becomes an agent: a discard is two picks,
+    as in the env (``agents.policy_net`` plays numpy nets through it too)."""
 
     name = "maskable_ppo"
     PARAMS = (
@@ -110,18 +113,24 @@ class MaskablePPOAgent:
 
     def __init__(self, path: str | None = None, deterministic: str | bool = True) -> None:
         if not path:
-            raise AgentSpecError("maskable_ppo needs a model: maskable_ppo:path=model.zip")
+            raise AgentSpecError(
+                f"{self.name} needs a model: {self.name}:path={self.PARAMS[0].metavar}"
+            )
         if isinstance(deterministic, str):
             low = deterministic.lower()
             if low not in _TRUE | _FALSE:
                 raise AgentSpecError(
-                    f"maskable_ppo: deterministic must be true or false, got {deterministic!r}"
+                    f"{self.name}: deterministic must be true or false, got {deterministic!r}"
                 )
             deterministic = low in _TRUE
         self.deterministic = bool(deterministic)
         self.path = path
-        self.policy = _load_policy(path)
-        self.spec = f"maskable_ppo:path={path}"
+        self.policy = self._load(path)
+        self.spec = f"{self.name}:path={path}"
+
+    def _load(self, path: str) -> Policy:
+        """The policy behind the agent (subclasses load other formats: ``agents.policy_net``)."""
+        return _load_policy(path)
 
     def _pick(self, view: PlayerView, pending: int | None, rng: np.random.Generator) -> int:
         obs = observation_dict(view, pending)
@@ -129,7 +138,7 @@ class MaskablePPOAgent:
         probs = np.where(mask, self.policy.probabilities(obs), 0.0)
         if not mask.any():
             raise ValueError(
-                f"maskable_ppo: no legal card for seat {view.seat} in {view.phase.value}"
+                f"{self.name}: no legal card for seat {view.seat} in {view.phase.value}"
             )
         if self.deterministic or probs.sum() <= 0:
             scores = np.where(mask, probs, -1.0)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from cribbage_env.engine import Phase
+from cribbage_env.core import Phase
 from cribbage_env.views import PlayerView
 
 from .expectimax import ExpectimaxAgent

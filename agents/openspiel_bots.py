@@ -15,6 +15,7 @@ from open_spiel.python.algorithms import ismcts, mcts
 from cribbage_env import Phase
 from cribbage_env.actions import discard_action, discard_cards
 from cribbage_env.openspiel import CribbageState
+from cribbage_env.seeding import agent_rng, check_agent_seed, new_agent_seed
 from cribbage_env.views import PlayerView
 
 from .base import Agent
@@ -26,15 +27,22 @@ class AgentBot(pyspiel.Bot):
 
     A discard is one decision for our agents and two picks in the OpenSpiel game: the bot asks
     its agent at the first pick and plays the remembered second card at the second.
+
+    The agent's generator is :func:`cribbage_env.seeding.agent_rng` of ``agent_seed`` (``None``:
+    drawn from OS entropy), ``seed`` and the player, as in a tournament: a bot cannot read
+    ``seed`` back (a driver often samples chance from the same number).
     """
 
-    def __init__(self, agent: str | Agent, player_id: int, seed: int = 0) -> None:
+    def __init__(
+        self, agent: str | Agent, player_id: int, seed: int = 0, agent_seed: int | None = None
+    ) -> None:
         super().__init__()
         from .registry import make_agent
 
         self.agent = make_agent(agent)
         self.player_id = player_id
-        self._rng = np.random.default_rng(seed)
+        pinned = new_agent_seed() if agent_seed is None else check_agent_seed(agent_seed)
+        self._rng = agent_rng(pinned, seed, player_id)
         self._second: int | None = None
 
     def restart_at(self, state: pyspiel.State) -> None:

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from cribbage_env.cards import RANK, VALUE
-from cribbage_env.determinize import consistent_with_goes, determinize
+from cribbage_env.core import Rules
+from cribbage_env.determinize import determinize, uniform_guesses
 from cribbage_env.engine import GameState
 from cribbage_env.scoring import KEY, RANK_POINTS, play_points_fast
 from cribbage_env.views import PlayerView
@@ -85,14 +86,17 @@ def deal_utility(
     return np.where(winner >= 0, 0.001 * margin + won, margin.astype(np.float64))
 
 
-def equity_utility(dealer: int, target: int):
+def equity_utility(dealer: int, rules: Rules):
     """:func:`deal_utility`'s counterpart for the ``equity`` objective: the seat's winning chance
     at the end states of a deal dealt by ``dealer`` (1/0 for a game won or lost in it), from
-    the table of the game to ``target`` (:class:`cribbage_env.equity.EquityError` if none)."""
-    from cribbage_env.equity import end_values
+    the table of the game of ``rules``; :func:`deal_utility` (points) when it has none."""
+    from cribbage_env.equity import end_values, table_or_points
+
+    if not table_or_points(rules):
+        return deal_utility
 
     def utility(scores, winner, seat, start):
-        return end_values(scores, winner, seat, next_dealer=1 - dealer, target=target)
+        return end_values(scores, winner, seat, next_dealer=1 - dealer, target=rules)
 
     return utility
 
@@ -136,34 +140,13 @@ def sample_guesses(
     cards, rejecting hands its go's rule out; with ``beta > 0`` drawn ``oversample`` times as many
     and resampled by :func:`kept_weight` (the opponent kept its cards for a reason)."""
     if beta <= 0:
-        return _uniform_guesses(view, rng, n, max_tries)
-    pool = _uniform_guesses(view, rng, n * oversample, max_tries)
+        return uniform_guesses(view, rng, n, max_tries)
+    pool = uniform_guesses(view, rng, n * oversample, max_tries)
     opp = 1 - view.seat
     played = [c for p, c in view.played if p == opp]
     w = np.array([kept_weight(played + hand, beta) for hand, _ in pool])
     idx = rng.choice(len(pool), size=n, replace=True, p=w / w.sum())
     return [pool[i] for i in idx]
-
-
-def _uniform_guesses(
-    view: PlayerView, rng: np.random.Generator, n: int, max_tries: int
-) -> list[tuple[list[int], list[int]]]:
-    unseen = np.array(view.unseen_cards())
-    k = view.opponent_cards_left
-    guesses = []
-    for _ in range(n):
-        for _try in range(max_tries):
-            pick = rng.permutation(unseen)[: k + 2].tolist()
-            hand, disc = pick[:k], pick[k:]
-            if consistent_with_goes(view, hand):
-                break
-        else:
-            # Rare: go constraints leave few hands; fall back to the highest-value cards (a
-            # player who said go holds high cards). unseen_cards() already excludes our own.
-            pool = sorted(unseen.tolist(), key=VALUE.__getitem__, reverse=True)
-            hand, disc = pool[:k], pool[k : k + 2]
-        guesses.append((hand, disc))
-    return guesses
 
 
 @dataclass(frozen=True)
@@ -220,7 +203,7 @@ def search_play(
     if guesses is None:
         guesses = sample_guesses(view, rng, sims, beta)
     if isinstance(policy, str):
-        utility = equity_utility(view.dealer, view.rules.target) if equity else None
+        utility = equity_utility(view.dealer, view.rules) if equity else None
         values = _compiled_values(view, guesses, distinct, policy, utility)
         n = values.shape[0]
         if stop_z > 0:

@@ -35,19 +35,31 @@ AGENTS: dict[str, str] = {
     "expectimax": "agents.expectimax:ExpectimaxAgent",
     "expert": "agents.expert:ExpertAgent",
     "maskable_ppo": "agents.maskable_ppo_agent:MaskablePPOAgent",  # extra "rl"; path=model.zip
+    "policy_net": "agents.policy_net:PolicyNetAgent",  # a numpy net over env observations
     "neural": "agents.neural:NeuralAgent",  # learned Q net, numpy only; path=weights.npz
     "discarder": "agents.discard_bench:DiscarderAgent",  # a discard strategy + expectimax pegging
     "ismcts": "agents.openspiel_bots:ISMCTSAgent",  # extra "openspiel": OpenSpiel's ISMCTS
 }
-#: difficulty levels of the game -> agent spec: easy = random discard + greedy pegging,
+
+
+@dataclass(frozen=True)
+class Level:
+    """A difficulty level of the game: the agent spec it plays and the name people see (the
+    command line shows it, the game translates it)."""
+
+    spec: str
+    label: str
+
+
+#: difficulty levels of the game, in order: easy = random discard + greedy pegging,
 #: medium = greedy (best hand EV, most points now), hard = expectimax (analyzer discard,
 #: one-ply expectimax pegging), expert = search pegging, neural = the learned Q network.
-LEVELS: dict[str, str] = {
-    "easy": "novice",
-    "medium": "greedy",
-    "hard": "expectimax",
-    "expert": "expert",
-    "neural": "neural",
+LEVELS: dict[str, Level] = {
+    "easy": Level("novice", "Easy"),
+    "medium": Level("greedy", "Medium"),
+    "hard": Level("expectimax", "Hard"),
+    "expert": Level("expert", "Expert"),
+    "neural": Level("neural", "Neural"),
 }
 #: Entry-point groups installed packages register in (``name = "module:attr"``).
 AGENT_GROUP = "cribbage_env.agents"
@@ -248,9 +260,9 @@ def make_agent(spec: str | Agent | Callable) -> Agent:
             f"an agent is a spec string or an object with act(view, rng), got {spec!r}"
         )
     s = read_spec(spec)
-    if s.name in LEVELS and LEVELS[s.name] != s.name:
+    if s.name in LEVELS and LEVELS[s.name].spec != s.name:
         # A level with parameters ("hard:counter=1") passes them to the agent it names.
-        base = read_spec(LEVELS[s.name])
+        base = read_spec(LEVELS[s.name].spec)
         merged = {**base.params, **s.params}
         return make_agent(
             base.text.partition(":")[0]
@@ -320,8 +332,8 @@ def list_agents() -> list[AgentInfo]:
     """Every agent: built-in, then game levels, then installed plug-ins."""
     out = [_describe(n, "built-in", t, partial(import_target, t)) for n, t in AGENTS.items()]
     out += [
-        AgentInfo(n, "level", s, f"game level: the same as {s!r}")
-        for n, s in LEVELS.items()
+        AgentInfo(n, "level", lv.spec, f"game level {lv.label!r}: the same as {lv.spec!r}")
+        for n, lv in LEVELS.items()
         if n not in AGENTS
     ]
     for n, ep in sorted(plugins().items()):
@@ -344,14 +356,15 @@ def agent_info(spec: str) -> AgentInfo:
     s = read_spec(spec)
     if s.target is not None:
         return _describe(s.target, "import path", s.target, partial(import_target, s.target))
-    if s.name in LEVELS and LEVELS[s.name] != s.name:
-        base = agent_info(LEVELS[s.name])
+    if s.name in LEVELS and LEVELS[s.name].spec != s.name:
+        level = LEVELS[s.name]
+        base = agent_info(level.spec)
         return replace(
             base,
             name=s.name,
             kind="level",
-            source=LEVELS[s.name],
-            summary=f"game level: the same as {LEVELS[s.name]!r}: {base.summary}",
+            source=level.spec,
+            summary=f"game level {level.label!r}: the same as {level.spec!r}: {base.summary}",
         )
     for info in list_agents():
         if info.name == s.name:

@@ -26,6 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from .errors import AgentError
 from .procs import pid_alive, process_token
 from .tournament import SEAT_FIELDS, GameResult, SeatStats
 
@@ -36,12 +37,16 @@ APP_ID = 0x43524942  # "CRIB": marks our files (PRAGMA application_id)
 STALE_S = 600.0
 #: columns added after schema 1 (added in place when missing: old files keep working).
 _RUN_EXTRA = {"pid": "INTEGER", "host": "TEXT", "heartbeat": "REAL", "proc": "TEXT"}
+#: game columns added after schema 1, in place when missing (a read-only old file reads without
+#: them): why a seat lost without finishing (isolated seats), seat 0's luck (None: not measured).
+_GAME_EXTRA = {"forfeit": "TEXT NOT NULL DEFAULT ''", "luck_win": "REAL", "luck_points": "REAL"}
 
 _GAME_COLUMNS = (
     ["pairing", "idx", "swapped", "seed", "winner", "score0", "score1", "first_dealer", "deals"]
     + [f"s{s}_{f}" for s in (0, 1) for f in SEAT_FIELDS]
     + ["moves"]
 )
+_GAME_ALL = _GAME_COLUMNS + list(_GAME_EXTRA)
 
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -69,12 +74,13 @@ CREATE TABLE IF NOT EXISTS runs (
 CREATE TABLE IF NOT EXISTS games (
     run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
     {", ".join(f"{c} {'TEXT' if c == 'moves' else 'INTEGER'} NOT NULL" for c in _GAME_COLUMNS)},
+    {", ".join(f"{c} {t}" for c, t in _GAME_EXTRA.items())},
     PRIMARY KEY (run_id, pairing, idx, swapped)
 );
 """
 
 
-class ResultsStoreError(RuntimeError):
+class ResultsStoreError(AgentError, RuntimeError):
     """The results database cannot be used (locked, corrupt, unwritable, or not ours)."""
 
 
@@ -196,19 +202,23 @@ class ResultsStore:
             raise ResultsStoreError(
                 f"results database {self.path} is damaged ({check}); choose another file with --db"
             )
-        have = {r[1] for r in db.execute("PRAGMA table_info(runs)")}
-        missing = [(c, t) for c, t in _RUN_EXTRA.items() if c not in have]
+        extras = (("runs", _RUN_EXTRA), ("games", _GAME_EXTRA))
+        missing = [(t, c, k) for t, x in extras for c, k in x.items() if c not in self._cols(t)]
         if missing:
             try:
                 with db:
-                    for col, kind in missing:
-                        db.execute(f"ALTER TABLE runs ADD COLUMN {col} {kind}")
+                    for table, col, kind in missing:
+                        db.execute(f"ALTER TABLE {table} ADD COLUMN {col} {kind}")
             except sqlite3.OperationalError as exc:
                 if "readonly" not in str(exc):
                     raise
                 self._readonly = True
+        self._game_cols = [c for c in _GAME_ALL if c in self._cols("games")]  # read-only: old ones
 
-    _readonly = False
+    def _cols(self, table: str) -> set[str]:
+        return {r[1] for r in self._db.execute(f"PRAGMA table_info({table})")}
+
+    _readonly, _game_cols = False, _GAME_ALL
 
     def reap_dead_runs(self) -> list[int]:
         """Mark ``running`` runs whose process is gone as ``interrupted``; their ids."""
@@ -318,8 +328,8 @@ class ResultsStore:
             with db:
                 before = db.total_changes
                 db.executemany(
-                    f"INSERT OR IGNORE INTO games (run_id, {', '.join(_GAME_COLUMNS)}) "
-                    f"VALUES ({', '.join('?' * (len(_GAME_COLUMNS) + 1))})",
+                    f"INSERT OR IGNORE INTO games (run_id, {', '.join(_GAME_ALL)}) "
+                    f"VALUES ({', '.join('?' * (len(_GAME_ALL) + 1))})",
                     rows,
                 )
                 new = db.total_changes - before
@@ -364,7 +374,7 @@ class ResultsStore:
         self.run(run_id)
         try:
             cur = self._db.execute(
-                f"SELECT {', '.join(_GAME_COLUMNS)} FROM games WHERE run_id = ? ORDER BY pairing, idx, swapped",
+                f"SELECT {', '.join(self._game_cols)} FROM games WHERE run_id = ? ORDER BY pairing, idx, swapped",
                 (run_id,),
             )
             cols = [d[0] for d in cur.description]
@@ -472,6 +482,8 @@ def game_row(g: GameResult) -> tuple:
         g.deals,
         *seat_vals,
         " ".join(map(str, g.moves)),
+        g.forfeit,
+        *((None, None) if g.luck is None else g.luck),
     )
 
 
@@ -488,4 +500,6 @@ def game_from_row(r: dict) -> GameResult:
         deals=int(r["deals"]),
         seats=seats,  # type: ignore[arg-type]
         moves=tuple(int(m) for m in str(r["moves"]).split()),
+        forfeit=str(r.get("forfeit") or ""),
+        luck=None if r.get("luck_win") is None else (float(r["luck_win"]), float(r["luck_points"])),
     )

@@ -13,10 +13,15 @@ best). Pegging rates every card (one per rank: cards of a rank are interchangeab
 rates the ``candidates`` best splits by the analyzer's points plus the split taken.
 
 Points lost is the same comparison in expected points margin to the end of the deal.
+
+:func:`judge` is the one judge of the table: the review rates a decision with it and the hint
+suggests its best option, each position with its own generator (:func:`position_rng`, drawn
+from what the deciding seat sees), so a hint followed is never flagged by the review.
 """
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -24,20 +29,30 @@ import numpy as np
 import cribbage_env as ce
 from cribbage_env.actions import action_str, discard_action
 from cribbage_env.cards import RANK
+from cribbage_env.core import Phase
 from cribbage_env.discard import analyze_discards
-from cribbage_env.engine import GameState, Phase
-from cribbage_env.equity import chance_now, end_values, win_probability
+from cribbage_env.engine import GameState
+from cribbage_env.equity import (
+    chance_now,
+    end_values,
+    has_table,
+    no_table,
+    table_or_points,
+    win_probability,
+)
+from cribbage_env.luck import GameLuck, game_luck
+from cribbage_env.view_chance import play_chance
 from cribbage_env.views import PlayerView
 
-from .expert import _deal_play_outs
+from .expert import _deal_play_outs, _pegging_margins
 from .opponent_model import sample_modelled_arrays, sample_opponent_deals
 from .peg_search import sample_guesses
 
 #: Winning chance lost (0..1) from which a decision is flagged.
 THRESHOLDS = (("blunder", 0.06), ("bad", 0.03), ("doubtful", 0.01))
-#: Guesses per decision and discard splits rated by default (a game in well under 2 s).
+#: Guesses per decision and discard splits rated by default (all 15: a game in about 1 s).
 DEFAULT_SAMPLES = 32
-DEFAULT_CANDIDATES = 4
+DEFAULT_CANDIDATES = 15
 TAU = 0.5
 #: Both seats' policy in the play-outs (the expert's rollout heuristic, compiled).
 ROLLOUT = "heuristic"
@@ -75,6 +90,40 @@ class Review:
     curve: tuple[float, ...]  # seat 0's winning chance before each rated decision, then the end
     winner: int | None
     scores: tuple[int, int]
+    notice: str = ""  # rules with no winning-chance table: rated by points (equity.no_table)
+    luck: GameLuck | None = None  # the chance events' luck (cribbage_env.luck), seat 0's
+
+    def luck_summary(self, seat: int) -> dict | None:
+        """``seat``'s luck (winning chance), luck rate (per deal), skill (winning chance its
+        decisions lost) and luck-adjusted result (the result minus the luck; None unfinished)."""
+        if self.luck is None:
+            return None
+        sign = 1.0 if seat == 0 else -1.0
+        luck = sign * self.luck.win
+        deals = max(len(self.luck.deals), 1)
+        won = None if self.winner is None else float(self.winner == seat)
+        return {
+            "luck": round(luck, 5),
+            "luck_points": round(sign * self.luck.points, 3),
+            "luck_rate": round(luck / deals, 5),
+            "skill_lost": self.seat_summary(seat)["total_loss"],
+            "result": won,
+            "adjusted_result": None if won is None else round(won - luck, 5),
+        }
+
+    def deal_rows(self) -> list[dict]:
+        """Per deal: seat 0's luck of the cards and of the starter, and each seat's winning
+        chance lost by its decisions in that deal."""
+        if self.luck is None:
+            return []
+        lost: dict[int, list[float]] = {}
+        for r in self.ratings:
+            if r.options > 1:
+                lost.setdefault(r.deal, [0.0, 0.0])[r.seat] += r.loss
+        return [
+            d.to_json() | {"skill_lost": [round(x, 5) for x in lost.get(d.deal, [0.0, 0.0])]}
+            for d in self.luck.deals
+        ]
 
     def seat_summary(self, seat: int) -> dict:
         """Error rate (mean winning chance lost per decision that had a choice), flags, totals."""
@@ -94,9 +143,17 @@ class Review:
         return {
             "rows": [r.to_json() for r in self.ratings],
             "seats": [self.seat_summary(0), self.seat_summary(1)],
-            "curve": [round(c, 5) for c in self.curve],
+            "curve": [None if c != c else round(c, 5) for c in self.curve],  # NaN: no table
             "winner": self.winner,
             "scores": list(self.scores),
+            **({"notice": self.notice} if self.notice else {}),
+            "luck": None
+            if self.luck is None
+            else {
+                "cut": round(self.luck.cut, 5),
+                "deals": self.deal_rows(),
+                "seats": [self.luck_summary(0), self.luck_summary(1)],
+            },
         }
 
 
@@ -110,18 +167,21 @@ def flag_of(loss: float) -> str:
 
 def _values(view: PlayerView, scores, winner) -> tuple[np.ndarray, np.ndarray]:
     """Winning chance and points margin gained of play-outs of the deal of ``view`` (the
-    game's own target: a short game reads the 61 table)."""
+    game's own rules; NaN where the game goes on and the rules have no table)."""
     seat, start = view.seat, np.asarray(view.scores)
-    chance = end_values(scores, winner, seat, 1 - view.dealer, view.rules.target)
+    if has_table(view.rules):
+        chance = end_values(scores, winner, seat, 1 - view.dealer, view.rules)
+    else:
+        chance = np.where(winner >= 0, (winner == seat).astype(np.float64), np.nan)
     margin = (scores[..., seat] - scores[..., 1 - seat]) - (start[..., seat] - start[..., 1 - seat])
     return chance, margin.astype(np.float64)
 
 
-def _guessed_states(view: PlayerView, rng: np.random.Generator, samples: int) -> np.ndarray:
-    """Simulator states equal to the real one wherever ``view`` sees, the hidden cards guessed
-    by the opponent model (uniformly when it has nothing to model)."""
-    from cribbage_env.fastsim import states_from_view
-
+def _guesses(
+    view: PlayerView, rng: np.random.Generator, samples: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The opponent's hidden cards guessed by the opponent model (uniformly when it has nothing
+    to model): unplayed cards ``(G, k)`` and crib cards ``(G, 2)``."""
     guesses = sample_modelled_arrays(view, rng, samples, TAU)
     if guesses is None:
         pairs = sample_guesses(view, rng, samples)
@@ -130,7 +190,15 @@ def _guessed_states(view: PlayerView, rng: np.random.Generator, samples: int) ->
             np.array([h for h, _ in pairs], dtype=np.int64).reshape(len(pairs), k),
             np.array([d for _, d in pairs], dtype=np.int64),
         )
-    return states_from_view(view, *guesses)
+    return guesses
+
+
+def _guessed_states(view: PlayerView, rng: np.random.Generator, samples: int) -> np.ndarray:
+    """Simulator states equal to the real one wherever ``view`` sees, the hidden cards guessed
+    (:func:`_guesses`)."""
+    from cribbage_env.fastsim import states_from_view
+
+    return states_from_view(view, *_guesses(view, rng, samples))
 
 
 def play_values(
@@ -147,17 +215,19 @@ def play_values(
 
 def discard_values_by_chance(
     view: PlayerView, actions: list[int], rng: np.random.Generator, samples: int
-) -> tuple[np.ndarray, np.ndarray]:
-    """Mean (winning chance, points margin to the deal's end) of each discard, on the same
-    modelled deals (his heels included: it can win)."""
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Mean (winning chance, points margin to the deal's end, pegging margin) of each discard,
+    on the same modelled deals (his heels included: it can win)."""
     deals = sample_opponent_deals(view, rng, samples, TAU)
     chance = np.zeros(len(actions))
     points = np.zeros(len(actions))
+    pegging = np.zeros(len(actions))
     for j, a in enumerate(actions):
-        out, _ = _deal_play_outs(view, a, deals, ROLLOUT, heels=True)
+        out, start = _deal_play_outs(view, a, deals, ROLLOUT, heels=True)
         c, p = _values(view, out.scores, out.winner)
         chance[j], points[j] = c.mean(), p.mean()
-    return chance, points
+        pegging[j] = _pegging_margins(out, view.seat, start).mean()
+    return chance, points, pegging
 
 
 def seat_chance(
@@ -175,11 +245,10 @@ def seat_chance(
     """
     if view.winner is not None:
         return 1.0 if view.winner == view.seat else 0.0
+    if not table_or_points(view.rules):
+        return None
     if view.phase is Phase.PLAY:
-        from cribbage_env.fastsim import play_out
-
-        out = play_out(_guessed_states(view, rng, samples), ROLLOUT)
-        return float(_values(view, out.scores, out.winner)[0].mean())
+        return play_chance(view, *_guesses(view, rng, samples), ROLLOUT)
     if view.phase is Phase.DISCARD and not view.discards:
         splits = analyze_discards(view.hand, dealer=view.is_dealer)[:DEFAULT_CANDIDATES]
         actions = [discard_action(*o.discard) for o in splits]
@@ -189,7 +258,66 @@ def seat_chance(
     if view.phase is Phase.CUT_FOR_DEAL:  # no dealer yet: even by symmetry
         return 0.5
     me, opp = view.scores[view.seat], view.scores[1 - view.seat]
-    return win_probability(me, opp, dealer=view.is_dealer, target=view.rules.target)
+    return win_probability(me, opp, dealer=view.is_dealer, target=view.rules)
+
+
+@dataclass(frozen=True)
+class Option:
+    """One candidate of a decision as the judge rates it. ``hand``, ``crib`` and ``pegging``
+    (discards only): the kept four's mean show, the crib's expected points (+ own, - the
+    other's) and the expected pegging margin of the deal."""
+
+    action: int
+    chance: float  # the deciding seat's winning chance after it
+    points: float  # expected points margin to the end of the deal
+    hand: float | None = None
+    crib: float | None = None
+    pegging: float | None = None
+
+
+def position_rng(view: PlayerView, seed: int = 0) -> np.random.Generator:
+    """The judge's generator for a position: drawn from what ``view``'s seat sees (and
+    ``seed``), so the hint and the review guess the same hidden cards there and agree; it
+    reveals nothing the seat does not know."""
+    digest = hashlib.blake2b(repr(view).encode(), digest_size=8).digest()
+    key = int.from_bytes(digest, "little")
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, key], spawn_key=(7,))))
+
+
+def judge(
+    view: PlayerView,
+    rng: np.random.Generator,
+    samples: int = DEFAULT_SAMPLES,
+    candidates: int = DEFAULT_CANDIDATES,
+    include: int | None = None,
+) -> tuple[Option, ...]:
+    """The options of ``view``'s decision rated by winning chance, best first (ties: the
+    analyzer's order): every card in the play (one per rank), the ``candidates`` best splits
+    by the analyzer's points at a discard (all 15 by default), ``include`` added if missing."""
+    if view.phase is Phase.PLAY:
+        by_rank: dict[int, int] = {}
+        for c in view.legal_actions:
+            by_rank.setdefault(RANK[c], c)
+        cands = list(by_rank.values())
+        if include is not None and RANK[include] in by_rank:  # the card itself, not its twin
+            cands[cands.index(by_rank[RANK[include]])] = include
+        chance, points = play_values(view, cands, rng, samples)
+        opts = [
+            Option(a, float(c), float(p)) for a, c, p in zip(cands, chance, points, strict=True)
+        ]
+    elif view.phase is Phase.DISCARD:
+        ranked = analyze_discards(view.hand, dealer=view.is_dealer)
+        head = ranked[:candidates]
+        if include is not None and include not in [o.action for o in head]:
+            head += [o for o in ranked if o.action == include]
+        chance, points, peg = discard_values_by_chance(view, [o.action for o in head], rng, samples)
+        opts = [
+            Option(o.action, float(c), float(p), o.hand_ev, o.crib_ev, float(g))
+            for o, c, p, g in zip(head, chance, points, peg, strict=True)
+        ]
+    else:
+        raise ValueError(f"nothing to judge in the {view.phase.value} phase")
+    return tuple(sorted(opts, key=lambda o: -o.chance))
 
 
 def rate(
@@ -199,32 +327,20 @@ def rate(
     samples: int = DEFAULT_SAMPLES,
     candidates: int = DEFAULT_CANDIDATES,
 ) -> tuple[int, float, float, float, float, int]:
-    """Rate ``action`` in ``view``: (best action, loss, points lost, chance taken, best chance,
-    options compared)."""
-    legal = list(view.legal_actions)
-    if view.phase is Phase.PLAY:
-        by_rank: dict[int, int] = {}
-        for c in legal:
-            by_rank.setdefault(RANK[c], c)
-        if len(by_rank) == 1:
-            return action, 0.0, 0.0, float("nan"), float("nan"), 1
-        cands = list(by_rank.values())
-        taken = cands.index(by_rank[RANK[action]])
-        chance, points = play_values(view, cands, rng, samples)
-    else:
-        ranked = [
-            discard_action(*o.discard) for o in analyze_discards(view.hand, dealer=view.is_dealer)
-        ]
-        cands = ranked[:candidates]
-        if action not in cands:
-            cands.append(action)
-        taken = cands.index(action)
-        chance, points = discard_values_by_chance(view, cands, rng, samples)
-    best = int(np.argmax(chance))
-    best_action = action if chance[taken] >= chance[best] else cands[best]
-    loss = max(0.0, float(chance[best] - chance[taken]))
-    points_loss = max(0.0, float(points.max() - points[taken]))
-    return best_action, loss, points_loss, float(chance[taken]), float(chance[best]), len(cands)
+    """Rate ``action`` in ``view`` with :func:`judge`: (best action, loss, points lost, chance
+    taken, best chance, options compared)."""
+    if view.phase is Phase.PLAY and len({RANK[c] for c in view.legal_actions}) == 1:
+        return action, 0.0, 0.0, float("nan"), float("nan"), 1
+    opts = judge(view, rng, samples, candidates, include=action)
+    key = RANK[action] if view.phase is Phase.PLAY else action
+    taken = next(
+        o for o in opts if (RANK[o.action] if view.phase is Phase.PLAY else o.action) == key
+    )
+    best = opts[0]
+    best_action = action if taken.chance >= best.chance else best.action
+    loss = max(0.0, best.chance - taken.chance)
+    points_loss = max(0.0, max(o.points for o in opts) - taken.points)
+    return best_action, loss, points_loss, taken.chance, best.chance, len(opts)
 
 
 def review_game(
@@ -234,11 +350,12 @@ def review_game(
     candidates: int = DEFAULT_CANDIDATES,
     seed: int = 0,
 ) -> Review:
-    """Rate every discard and pegging decision of a finished (or unfinished) game."""
+    """Rate every discard and pegging decision of a finished (or unfinished) game (each
+    position with its own generator, :func:`position_rng`: the hint's verdict there)."""
     if game.set_up:
         raise ValueError("a position set up by hand has no decision history to review")
-    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(7, 13))))
-    g = ce.new_game(game.seed, interactive_cuts=game.interactive_cuts)
+    notice = "" if table_or_points(game.rules) else no_table(game.rules)
+    g = ce.new_game(game.seed, interactive_cuts=game.interactive_cuts, rules=game.rules)
     ratings: list[Rating] = []
     curve: list[float] = []
     for i, a in enumerate(game.decisions):
@@ -246,6 +363,7 @@ def review_game(
             seat = g.to_act  # a decision phase: never None
             view = g.view(seat)
             curve.append(chance_now(g, 0))
+            rng = position_rng(view, seed)
             best, loss, ploss, ch, best_ch, n = rate(view, a, rng, samples, candidates)
             phase = "discard" if g.phase is Phase.DISCARD else "play"
             ratings.append(
@@ -267,4 +385,5 @@ def review_game(
             )
         g.apply(a)
     curve.append(chance_now(g, 0))
-    return Review(tuple(ratings), tuple(curve), g.winner, g.scores)
+    luck = game_luck(g) if has_table(g.rules) else None  # luck is measured in winning chance
+    return Review(tuple(ratings), tuple(curve), g.winner, g.scores, notice, luck)

@@ -104,7 +104,11 @@ def run_plan(
     are kept and counted, ``interrupted=True``; blocks in flight are dropped (each is small).
     ``tally`` continues an earlier count (a resumed run).
     """
-    be: Any = make_backend(backend, workers, address) if isinstance(backend, str) else backend
+    be: Any = (
+        make_backend(backend, workers, address, ship=plan.agents)
+        if isinstance(backend, str)
+        else backend
+    )
     try:
         check_sendable(plan, be.name)
     except Exception:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
+from .errors import AgentError
+
 #: two-sided 95% normal quantile.
 Z95 = 1.959963984540054
 
@@ -49,7 +51,7 @@ def mean_ci(values: Sequence[float], z: float = Z95) -> tuple[float, float, floa
     return (mean, mean - half, mean + half)
 
 
-class RatingError(ValueError):
+class RatingError(AgentError, ValueError):
     """Ratings asked of results that cannot define them (e.g. players never linked by games)."""
 
 

@@ -13,6 +13,7 @@ import math
 from collections.abc import Iterable
 from fractions import Fraction
 
+from .luck_stats import LuckTally
 from .stats import Z95, RatingError, elo_ratings, wilson_interval
 from .tournament import SEAT_FIELDS, GameResult, Pairing, TournamentPlan
 
@@ -65,12 +66,14 @@ class PairingTally:
         self.duplicate = duplicate  # None: decided by the games (both seatings seen)
         self.n = self.wa = self.fd_wins = self.deals = 0
         self.mp, self.skunks, self.doubles = [0, 0], [0, 0], [0, 0]
+        self.forfeits = [0, 0]  # games lost by forfeit (an isolated seat crashed, hung...)
         self.roles = {"a": dict.fromkeys(SEAT_FIELDS, 0), "b": dict.fromkeys(SEAT_FIELDS, 0)}
         self.seen_swapped = self.seen_straight = False
         # single games: count, sum, sum of squares; finished duplicate pairs: the same of pair means
         self.n_margins, self.s_margins, self.q_margins = 0, Fraction(0), Fraction(0)
         self.n_pairs, self.s_pairs, self.q_pairs = 0, Fraction(0), Fraction(0)
         self._open: dict[int, int] = {}  # pair index -> margin of its first game seen
+        self.luck = LuckTally()
 
     def add(self, r: GameResult) -> None:
         self.n += 1
@@ -81,12 +84,14 @@ class PairingTally:
         self.mp[w] += level
         self.skunks[w] += level >= 2
         self.doubles[w] += level == 3
+        self.forfeits[1 - w] += bool(r.forfeit)
         self.fd_wins += r.winner == r.first_dealer
         self.deals += r.deals
         for side, seat in (("a", r.seat_a), ("b", 1 - r.seat_a)):
             s, tot = r.seats[seat], self.roles[side]
             for f in SEAT_FIELDS:
                 tot[f] += getattr(s, f)
+        self.luck.add(r)
         self.seen_swapped |= r.swapped
         self.seen_straight |= not r.swapped
         m = r.margin_a
@@ -137,10 +142,12 @@ class PairingTally:
             "first_dealer_win_rate": _r(self.fd_wins / n) if n else None,
             "first_dealer_win_rate_ci": [_r(flo), _r(fhi)],
             "mean_deals": _r(self.deals / n) if n else None,
+            "luck_adjusted": self.luck.summary(),
             "points_per_deal": {
                 "a": _role_table(self.roles["a"]),
                 "b": _role_table(self.roles["b"]),
             },
+            **({"forfeits": list(self.forfeits)} if any(self.forfeits) else {}),
         }
 
 

@@ -8,7 +8,7 @@ agent, so each agent is first dealer in exactly one game of every pair.
 
 Seeds are ``SeedSequence(root).spawn(n)`` children, one per duplicate pair, shared by every
 pairing of a round robin (common deals make pairings comparable). An agent's generator is
-``agents.seeding.agent_rng(agent_seed, game_seed, seat)``: a one-way hash of the run's independent
+``cribbage_env.seeding.agent_rng(agent_seed, game_seed, seat)``: a one-way hash of the run's independent
 *agent seed* (drawn from OS entropy unless pinned, recorded in the plan's parameters), the game
 seed and the *seat*, so an agent cannot read the deal's seed from its generator, a game never
 depends on which process, backend or order it ran in, and an agent playing itself under duplicate
@@ -32,20 +32,24 @@ import numpy as np
 
 import cribbage_env as ce
 from cribbage_env.scoring import ScoreKind
+from cribbage_env.seeding import agent_rng, check_agent_seed, new_agent_seed
 
+from .base import AgentSpecError
+from .errors import AgentError
+from .isolate import SeatForfeit, check_isolation, isolated_players
+from .limits import LIMITS
 from .registry import make_agent
-from .seeding import agent_rng, check_agent_seed, new_agent_seed
 from .sources import AgentSource, agent_label, check_source, is_factory, label_agents
 
 #: duplicate pairs per task by default (each pair is two games).
 DEFAULT_BLOCK = 25
 
 
-class TournamentError(ValueError):
+class TournamentError(AgentError, ValueError):
     """A tournament asked for with bad parameters (agents, game count, seeds, backend...)."""
 
 
-class AgentFailure(RuntimeError):
+class AgentFailure(AgentError, RuntimeError):
     """An agent returned an illegal action or raised: the tournament cannot score that game."""
 
 
@@ -83,6 +87,12 @@ class GameResult:
     deals: int
     seats: tuple[SeatStats, SeatStats]
     moves: tuple[int, ...] = field(default=(), compare=True)
+    #: why the loser lost without finishing (an isolated seat crashed, hung or cheated); "" if
+    #: the game was played to the end. The scores are those when it stopped.
+    forfeit: str = ""
+    #: seat 0's luck (winning chance, points margin) from :mod:`cribbage_env.luck`; None: not
+    #: measured (games stored before it existed)
+    luck: tuple[float, float] | None = None
 
     @property
     def seat_a(self) -> int:
@@ -98,8 +108,16 @@ class GameResult:
         return self.scores[a] - self.scores[1 - a]
 
     @property
+    def luck_a(self) -> tuple[float, float] | None:
+        """Agent A's luck (winning chance, points), or None."""
+        if self.luck is None:
+            return None
+        s = -1.0 if self.swapped else 1.0
+        return s * self.luck[0], s * self.luck[1]
+
+    @property
     def skunk(self) -> int:
-        return ce.skunk_level(self.scores)
+        return 1 if self.forfeit else ce.skunk_level(self.scores)
 
     @property
     def key(self) -> tuple[int, int, bool]:
@@ -109,7 +127,7 @@ class GameResult:
 # ------------------------------------------------------------------------------- plan
 
 #: most games one run may plan (all pairings together): split bigger studies into several runs.
-MAX_GAMES = 10_000_000
+MAX_GAMES = LIMITS["games"]
 
 
 @dataclass(frozen=True)
@@ -135,6 +153,8 @@ class Task:
     agent_seed: int = 0
     source_a: AgentSource | None = None
     source_b: AgentSource | None = None
+    rules: ce.Rules = ce.STANDARD
+    isolate: float | None = None  # per-decision timeout of isolated seats (None: in-process)
 
     @property
     def start(self) -> int:
@@ -182,8 +202,10 @@ class TournamentPlan:
     duplicate: bool
     seeds: Sequence[int]
     block: int
-    agent_seed: int = 0  # the agents' generators (agents.seeding); make_plan draws one
+    agent_seed: int = 0  # the agents' generators (cribbage_env.seeding); make_plan draws one
     sources: tuple[AgentSource, ...] = ()  # per agent label, when some agent is not a spec
+    rules: ce.Rules = ce.STANDARD
+    isolate: float | None = None  # each agent in its own process, this timeout per decision
 
     @property
     def total_games(self) -> int:
@@ -210,7 +232,8 @@ class TournamentPlan:
                 if skip is not None and skip(p.index, start):
                     continue
                 chunk = tuple((i, self.seeds[i]) for i in range(start, min(start + self.block, n)))
-                yield Task(p.index, p.a, p.b, chunk, self.duplicate, self.agent_seed, sa, sb)
+                yield Task(p.index, p.a, p.b, chunk, self.duplicate, self.agent_seed, sa, sb,
+                           self.rules, self.isolate)  # fmt: skip
 
     def tasks(self) -> list[Task]:
         return list(self.iter_tasks())
@@ -220,7 +243,9 @@ class TournamentPlan:
         return (min(start + self.block, len(self.seeds)) - start) * (2 if self.duplicate else 1)
 
     def params(self) -> dict:
+        extra = {} if self.isolate is None else {"isolate": self.isolate}
         return {
+            **extra,
             "agents": list(self.agents),
             "pairings": [[p.a, p.b] for p in self.pairings],
             "games": self.games,
@@ -229,6 +254,8 @@ class TournamentPlan:
             "block": self.block,
             "agent_seed": self.agent_seed,
             "objects": [a for a in self.agents if self.source(a) is not None],
+            # only other rules are written, so a standard run's parameters are as they were
+            **({} if self.rules.is_standard else {"rules": self.rules.to_json()}),
         }
 
 
@@ -250,12 +277,17 @@ def make_plan(
     block: int = DEFAULT_BLOCK,
     check_agents: bool = True,
     agent_seed: int | None = None,
+    rules: ce.Rules | str = ce.STANDARD,
+    isolate: float | None = None,
 ) -> TournamentPlan:
     """A round robin among ``agents`` (a head-to-head when there are two), ``games`` per pairing.
 
     Agents are spec strings, agent instances or factories (see :data:`AgentSource`).
-    ``agent_seed`` seeds the agents' generators (see :mod:`agents.seeding`); ``None`` draws a
+    ``agent_seed`` seeds the agents' generators (see :mod:`cribbage_env.seeding`); ``None`` draws a
     fresh one from OS entropy (it is in :meth:`TournamentPlan.params`, so a run can be repeated).
+    ``rules``: the game every deal plays (a :class:`~cribbage_env.Rules`, variant name or fields).
+    ``isolate`` (seconds per decision) runs every agent in its own process (:mod:`agents.isolate`):
+    agents must then be spec strings, and they are checked there, never imported here.
 
     >>> plan = make_plan(["random", "random"], 4, seed=1)
     >>> len(plan.pairings), len(plan.seeds), plan.total_games
@@ -285,16 +317,26 @@ def make_plan(
         agent_seed = new_agent_seed() if agent_seed is None else check_agent_seed(agent_seed)
     except ValueError as exc:
         raise TournamentError(str(exc)) from None
+    try:
+        rules = ce.Rules.named(rules)
+    except ce.RulesError as exc:
+        raise TournamentError(str(exc)) from None
     labels, sources = label_agents(agents)
-    if check_agents:
+    if isolate is not None:
+        try:
+            isolate = check_isolation(agents, isolate, check_agents)
+        except ValueError as exc:  # a bad timeout (a bad agent stays an AgentSpecError)
+            raise exc if isinstance(exc, AgentSpecError) else TournamentError(str(exc)) from None
+    elif check_agents:
         for label, src in dict(zip(labels, sources or labels, strict=True)).items():
             check_source(label, src)
     pairs = list(itertools.combinations(range(len(labels)), 2))
     pairings = tuple(Pairing(k, labels[i], labels[j]) for k, (i, j) in enumerate(pairs))
     n_seeds = games // 2 if duplicate else games
     return TournamentPlan(
-        labels, pairings, games, seed, duplicate, Seeds(seed, n_seeds), block, agent_seed, sources
-    )
+        labels, pairings, games, seed, duplicate, Seeds(seed, n_seeds), block, agent_seed, sources,
+        rules, isolate,
+    )  # fmt: skip
 
 
 # ------------------------------------------------------------------------------- playing
@@ -362,22 +404,36 @@ def _seat_stats_fast(g: ce.GameState) -> tuple[SeatStats, SeatStats]:
 
 
 def play_game(
-    spec0: AgentSource, spec1: AgentSource, seed: int, agent_seed: int | None = None
+    spec0: AgentSource,
+    spec1: AgentSource,
+    seed: int,
+    agent_seed: int | None = None,
+    rules: ce.Rules | str = ce.STANDARD,
 ) -> ce.GameState:
-    """Play one game, ``spec0`` in seat 0; raises :class:`AgentFailure` on an illegal action.
+    """Play one game of ``rules``, ``spec0`` in seat 0; raises :class:`AgentFailure` on an
+    illegal action.
 
     ``agent_seed`` seeds the agents' generators (``None``: a fresh one from OS entropy).
     """
     players = (_agent(spec0, 0), _agent(spec1, 1))
-    names = (agent_label(spec0), agent_label(spec1))
+    return _play(players, (spec0, spec1), seed, agent_seed, ce.Rules.named(rules))[0]
+
+
+def _play(
+    players: tuple, specs: tuple, seed: int, agent_seed: int | None, rules: ce.Rules
+) -> tuple[ce.GameState, tuple[int, str] | None]:
+    """Play one game; an isolated seat's forfeit ends it: ``(state, (seat, reason))``."""
+    names = (agent_label(specs[0]), agent_label(specs[1]))
     if agent_seed is None:
         agent_seed = new_agent_seed()
     rngs = (agent_rng(agent_seed, seed, 0), agent_rng(agent_seed, seed, 1))
-    g = ce.new_game(seed)
+    g = ce.new_game(seed, rules=rules)
     while not g.is_over:
         p = g.to_act  # the player to act (the game is not over)
         try:
             action = players[p].act(g.view(p), rngs[p])
+        except SeatForfeit as exc:
+            return g, (p, f"{names[p]} (seat {p}) {exc}")
         except Exception as exc:  # the agent's bug, reported with where it happened
             raise AgentFailure(
                 f"agent {names[p]!r} (seat {p}) failed in game seed {seed}: {exc!r}"
@@ -388,25 +444,43 @@ def play_game(
             raise AgentFailure(
                 f"agent {names[p]!r} (seat {p}) in game seed {seed}: {exc}"
             ) from None
-    return g
+    return g, None
 
 
-def result_of(g: ce.GameState, pairing: int, index: int, swapped: bool) -> GameResult:
+def result_of(
+    g: ce.GameState, pairing: int, index: int, swapped: bool, forfeit: tuple[int, str] | None = None
+) -> GameResult:
+    """The row of a finished game, or of one a seat forfeited (``(seat, reason)``)."""
     first = next(e.player for e in g.events if e.kind is ce.EventKind.DEAL)
-    if g.winner is None or first is None:
+    winner = g.winner if forfeit is None else 1 - forfeit[0]
+    if winner is None or first is None:
         raise TournamentError(f"game seed {g.seed} is not finished")
     return GameResult(
         pairing=pairing,
         index=index,
         swapped=swapped,
         seed=g.seed,
-        winner=g.winner,
+        winner=winner,
         scores=g.scores,
         first_dealer=first,
         deals=g.deal_no + 1,
         seats=_seat_stats_fast(g),
         moves=tuple(g.decisions),
+        forfeit="" if forfeit is None else forfeit[1],
+        luck=game_luck_pair(g),
     )
+
+
+def game_luck_pair(g: ce.GameState) -> tuple[float, float] | None:
+    """Seat 0's luck in ``g`` (winning chance, points margin): :func:`cribbage_env.luck.game_luck`;
+    None for rules with no winning-chance table (luck is measured in winning chance)."""
+    from cribbage_env.equity import has_table
+    from cribbage_env.luck import game_luck
+
+    if not has_table(g.rules):
+        return None
+    luck = game_luck(g)
+    return luck.win, luck.points
 
 
 def play_task(task: Task, stop: object | None = None) -> list[GameResult]:
@@ -423,12 +497,14 @@ def play_task(task: Task, stop: object | None = None) -> list[GameResult]:
         for swapped in (False, True) if task.duplicate else (False,):
             if stop is not None and stop.is_set():  # type: ignore[attr-defined]
                 raise TaskStopped
-            g = (
-                play_game(b, a, seed, task.agent_seed)
-                if swapped
-                else play_game(a, b, seed, task.agent_seed)
+            specs = (b, a) if swapped else (a, b)
+            players = (
+                (_agent(specs[0], 0), _agent(specs[1], 1))
+                if task.isolate is None
+                else isolated_players(specs, task.isolate)
             )
-            out.append(result_of(g, task.pairing, index, swapped))
+            g, forfeit = _play(players, specs, seed, task.agent_seed, task.rules)
+            out.append(result_of(g, task.pairing, index, swapped, forfeit))
     return out
 
 
@@ -436,6 +512,7 @@ def result_to_dict(r: GameResult) -> dict:
     d = asdict(r)
     d["scores"] = list(r.scores)
     d["moves"] = list(r.moves)
+    d["luck"] = None if r.luck is None else list(r.luck)
     return d
 
 
@@ -452,4 +529,6 @@ def result_from_dict(d: dict) -> GameResult:
         deals=int(d["deals"]),
         seats=seats,  # type: ignore[arg-type]
         moves=tuple(int(m) for m in d.get("moves", ())),
+        forfeit=str(d.get("forfeit", "")),
+        luck=None if d.get("luck") is None else (float(d["luck"][0]), float(d["luck"][1])),
     )

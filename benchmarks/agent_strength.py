@@ -2,7 +2,7 @@
 
 Each seed is played twice with the seats swapped (duplicate play: both agents get the same
 deals), seeds from ``agents.tournament.game_seeds`` and agent generators from
-``agents.seeding.agent_rng(agent_seed, seed, seat)`` (the same streams as ``cribbage bench
+``cribbage_env.seeding.agent_rng(agent_seed, seed, seat)`` (the same streams as ``cribbage bench
 --agent-seed``). Reports agent A's win
 rate with a 95% Wilson interval, the mean final-score margin (A - B), skunk rates, and each
 agent's decision latency per phase (median, p99, in ms, timing ``act`` only).
@@ -31,9 +31,9 @@ sys.path.insert(0, str(ROOT))
 
 import cribbage_env as ce  # noqa: E402
 from agents import make_agent  # noqa: E402
-from agents.seeding import agent_rng  # noqa: E402
 from agents.stats import wilson_interval  # noqa: E402
 from agents.tournament import game_seeds  # noqa: E402
+from cribbage_env.seeding import agent_rng  # noqa: E402
 
 
 def play(

@@ -15,6 +15,9 @@ pinned seeds) and compares what the results database holds with an uninterrupted
 - **memory**: the parent's peak RSS for growing numbers of games (serial and pool backends).
 - **absurd input**: ``--games 10**9``, ``--workers 10000``, ``--seed 2**63``, ``results 2**63``,
   hand-edited rows: exit 2 or 1 with a message, never a traceback, within seconds.
+- **hidden cards** (``hidden``): spies that walk the stack, the garbage collector or their
+  generator, in-process and with ``--isolate``; an env opponent rebuilding the learner's cards;
+  candidate worlds matched against the equity reward's ``win_chance`` (counts of successes).
 
 Run (long, in the background):
     nice -n 10 python benchmarks/attack_bench.py --kills 100 --out /tmp/attack_bench.json
@@ -345,6 +348,55 @@ def attack_input(tmp: Path, log: dict) -> None:
     write(log["_out"], log)
 
 
+def attack_hidden_cards(log: dict, games: int = 20, episodes: int = 40) -> None:
+    """Issue 23, findings 4, 5 and 8: who can reach a hidden card. Counts, per attack, the games
+    (episodes, decisions) in which the attacker reached the hidden cards: the spies of
+    ``tests/cheater_agent.py`` in-process and isolated (``--isolate``), the env opponent that
+    rebuilds the learner's six cards, and candidate-world matching against ``win_chance``."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    import numpy as np
+    from cheater_agent import EnvCheaterAgent
+    from test_env_secrecy import _equity_play_decisions, _other_worlds
+
+    from agents.runner import run_plan
+    from agents.tournament import AgentFailure, game_seeds, make_plan, play_game
+    from cribbage_env import new_game
+    from cribbage_env.determinize import determinize
+    from cribbage_env.env import CribbageEnv
+    from cribbage_env.equity import chance_now
+
+    out = log.setdefault("hidden_cards", {})
+    for spy in ("FrameSpy", "GcSpy", "GeneratorSpy"):
+        spec, found = f"cheater_agent:{spy}", 0
+        for seed in game_seeds(9, games):
+            try:
+                play_game(spec, "random", seed, agent_seed=seed)
+            except AgentFailure:
+                found += 1
+        iso = run_plan(make_plan([spec, "random"], games, 9, isolate=10.0), backend="serial")
+        found_iso = sum("Cheated" in r.forfeit for r in iso.results)
+        out[spy] = {"games": games, "found_in_process": found, "found_isolated": found_iso}
+    cheater = EnvCheaterAgent()
+    env, rng, truth = CribbageEnv(cheater, episode="deal"), np.random.default_rng(0), []
+    for k in range(episodes):
+        _, info = env.reset(seed=123 if k == 0 else None)
+        done = False
+        while not done:
+            _, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        truth.append(tuple(sorted(new_game(env.game.seed).view(env.seat).hand)))
+    out["env_opponent_rebuilds_learner_hand"] = {
+        "episodes": episodes, "found": sum(f == t for f, t in zip(cheater.found, truth, strict=True))}  # fmt: skip
+    decisions = singled = 0
+    for env, info, hand, disc in _equity_play_decisions(11, 12):
+        view = env._ep.view(env.seat)
+        worlds = [(hand, disc), *_other_worlds(view, rng, 12)]
+        values = [chance_now(determinize(view, h, d), env.seat) for h, d in worlds]
+        singled += [i for i, v in enumerate(values) if v == info["win_chance"]] == [0]
+        decisions += 1
+    out["equity_info_singles_out_hand"] = {"decisions": decisions, "found": singled}
+    write(log["_out"], log)
+
+
 def write(path: Path, log: dict) -> None:
     path.write_text(json.dumps({k: v for k, v in log.items() if k != "_out"}, indent=1) + "\n")
 
@@ -362,7 +414,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--out", type=Path, required=True, help="JSON findings (rewritten as it goes)")
     ap.add_argument(
-        "--only", default="input,signals,disk,memory,kills", help="attacks to run, comma-separated"
+        "--only",
+        default="input,signals,disk,memory,kills,hidden",
+        help="attacks to run, comma-separated",
     )
     args = ap.parse_args(argv)
     # Started in the background by a shell (`nohup ... &`), this process and so every child would
@@ -404,6 +458,8 @@ def main(argv: list[str] | None = None) -> int:
             attack_memory(args, tmp, log)
         if "kills" in only:
             attack_kills(args, tmp, ref, ref_seconds, log)
+        if "hidden" in only:
+            attack_hidden_cards(log)
     write(args.out, log)
     print(json.dumps({k: v for k, v in log.items() if k != "_out"}, indent=1))
     return 0

@@ -27,11 +27,11 @@ import numpy as np
 
 import cribbage_env as ce
 from agents.registry import make_agent
-from agents.seeding import agent_rng
+from cribbage_env.seeding import agent_rng
 
 #: deals played per game seed (the engine's chance gives every deal number its own shuffle).
 DEALS_PER_SEED = 50
-#: the agents' generators (agents.seeding); expectimax uses its generator only for cuts.
+#: the agents' generators (cribbage_env.seeding); expectimax uses its generator only for cuts.
 AGENT_SEED = 13
 
 

@@ -25,11 +25,14 @@ import time
 from pathlib import Path
 
 os.environ["ARCADE_HEADLESS"] = "1"
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+#: ``--tree DIR`` measures the code in DIR (e.g. an export of an older commit, see
+#: benchmarks/gui_frame_compare.py) with this same script.
+_TREE = sys.argv[sys.argv.index("--tree") + 1] if "--tree" in sys.argv else None
+sys.path.insert(0, _TREE or str(Path(__file__).resolve().parent.parent))
 
 import numpy as np  # noqa: E402
 
-from cribbage_env.engine import Phase  # noqa: E402
+from cribbage_env.core import Phase  # noqa: E402
 from ui.controller import Mode, TableController  # noqa: E402
 
 
@@ -54,23 +57,26 @@ def time_frames(window, n: int, *, change=None) -> list[float]:
     software rasteriser's too) is kept in ``time_frames.cpu``: on a loaded machine it is the
     steadier figure, as it leaves out the time spent waiting for a core."""
     ctx = window.ctx
-    out, cpu = [], []
+    out, cpu, py = [], [], []
     for _ in range(n):
         if change is not None:
             change()
-        t, c = time.perf_counter(), time.process_time()
+        t, c, p = time.perf_counter(), time.process_time(), time.thread_time()
         window.on_draw()
+        py.append((time.thread_time() - p) * 1000)
         ctx.finish()
         out.append((time.perf_counter() - t) * 1000)
         cpu.append((time.process_time() - c) * 1000)
         window.flip()
     time_frames.cpu = cpu
+    time_frames.python = py  # the main thread's CPU in on_draw: Python and GL calls, no raster
     return out
 
 
 def frames_summary(window, n: int, *, change=None) -> dict:
     d = summary(time_frames(window, n, change=change))
     d["cpu_median_ms"] = round(statistics.median(time_frames.cpu), 3)
+    d["python_median_ms"] = round(statistics.median(time_frames.python), 3)
     return d
 
 
@@ -139,6 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         "benchmarks/results/gui_frame.json)",
     )
     ap.add_argument("--seed", type=int, default=11)
+    ap.add_argument("--tree", default=None, help="measure the code in this folder instead")
     ap.add_argument(
         "--session-seconds",
         type=float,
@@ -210,7 +217,9 @@ def main(argv: list[str] | None = None) -> int:
         clock += dt
         if clock >= next_human:
             next_human = clock + 1.0
-            if session.human_to_act:
+            if getattr(session, "show_at_end", False):  # the deal summary waits: Continue
+                session.advance_show()
+            elif session.human_to_act:
                 if session.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT):
                     session.cut_at(int(srng.integers(4, 36)))
                 elif not session.can_confirm:

@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.modules.pop("torch", None)
     import cribbage_env as ce
     from agents import make_agent
-    from cribbage_env.engine import Phase
+    from cribbage_env.core import Phase
 
     neural, other = make_agent(args.spec), make_agent("expectimax")
     assert "torch" not in sys.modules

@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import cribbage_env as ce  # noqa: E402
 from agents.peg_search import rollout_card  # noqa: E402
 from cribbage_env.cards import RANK  # noqa: E402
+from cribbage_env.core import EventKind, Phase  # noqa: E402
 from cribbage_env.discard import analyze_discards  # noqa: E402
-from cribbage_env.engine import EventKind, Phase  # noqa: E402
 from cribbage_env.scoring import ScoreKind  # noqa: E402
 
 

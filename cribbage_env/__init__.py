@@ -15,6 +15,7 @@ from .core import (
     STANDARD,
     VARIANTS,
     CribbageError,
+    EnvError,
     EventKind,
     IllegalActionError,
     Phase,
@@ -66,7 +67,7 @@ from .registration import register_gymnasium as _register_gymnasium  # noqa: E40
 _register_gymnasium()
 
 __all__ = [
-    "Card", "CardParseError", "CribbageError", "Event", "EventKind", "GameState",
+    "Card", "CardParseError", "CribbageError", "EnvError", "Event", "EventKind", "GameState",
     "IllegalActionError", "Phase", "PlayerView", "PositionError", "RecordError", "Rules",
     "RulesError", "SHORT", "STANDARD", "VARIANTS", "ScoreItem", "ScoreKind", "action_str",
     "card_str", "cards_str", "discard_action", "discard_cards", "narrate", "new_game",

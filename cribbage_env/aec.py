@@ -29,18 +29,24 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle, seeding
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
-from .core import Rules
+from .extras import missing_extra
+
+try:
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ModuleNotFoundError as _exc:
+    raise missing_extra(_exc, "cribbage_env.aec", "pettingzoo") from None
+
+from .core import EnvError, IllegalActionError, Rules
 from .encoding import NUM_ACTIONS, as_action, observation_space
-from .engine import GameState, IllegalActionError, new_game
+from .engine import GameState, new_game
 from .env import render_view
 from .episode import EPISODES as _EPISODES
-from .episode import REWARDS as _REWARDS
-from .episode import Episode, episode_seeds
+from .episode import Episode, episode_seed
 from .episode import check_choice as _check_choice
 from .registration import register_pettingzoo as _register_pettingzoo
+from .rewards import REWARDS
 
 AGENTS = ("player_0", "player_1")
 
@@ -121,9 +127,9 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
     ) -> None:
         self.rules = Rules.named(rules)
         _check_choice("episode", episode, _EPISODES)
-        _check_choice("reward", reward, _REWARDS)
+        _check_choice("reward", reward, tuple(k for k, r in REWARDS.items() if r.zero_sum))
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
+            raise EnvError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
         EzPickle.__init__(self, episode, reward, skunk_bonus, render_mode, rules)
         super().__init__()
         self.episode = episode
@@ -137,7 +143,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         self.game: GameState | None = None
         self.np_random: np.random.Generator | None = None
         self._ep: Episode | None = None  # the episode core shared with the Gym env
-        self._margin = 0  # seat 0's score minus seat 1's
+        self._potential = 0.0  # seat 0's reward potential (rewards.REWARDS)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -149,10 +155,10 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None or self.np_random is None:
             self.np_random, _ = seeding.np_random(seed)
-        game_seed, _opponent_seed = episode_seeds(self.np_random)  # same draws as CribbageEnv
+        game_seed = episode_seed(self.np_random)  # same draws as CribbageEnv
         self.game = new_game(game_seed, rules=self.rules)
         self._ep = Episode(self.game, self.episode, self.skunk_bonus)
-        self._margin = 0
+        self._potential = 0.0  # points and win both start at 0
         self.agents = list(AGENTS)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
@@ -185,15 +191,10 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         if ep.pick(seat, card):  # a decision (not the first pick of a discard)
-            margin = ep.margin(0)
             over = ep.over
-            if self.reward_mode == "points":
-                delta = float(margin - self._margin)
-                self.rewards = {AGENTS[0]: delta, AGENTS[1]: -delta}
-            elif over:
-                r = ep.win_reward(0)
-                self.rewards = {AGENTS[0]: r, AGENTS[1]: -r}
-            self._margin = margin
+            potential = REWARDS[self.reward_mode].of(ep, 0)
+            delta, self._potential = potential - self._potential, potential
+            self.rewards = {AGENTS[0]: delta, AGENTS[1]: 0.0 - delta}
             if over:
                 self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()

@@ -12,13 +12,18 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass, fields
 from enum import Enum
 from typing import Any
 
 
 class CribbageError(Exception):
     """Root of every error this package raises on purpose (catch it to catch them all)."""
+
+
+class EnvError(CribbageError, ValueError):
+    """An environment asked for with bad arguments or used out of order (``step`` before
+    ``reset``, an opponent that breaks the rules)."""
 
 
 class IllegalActionError(CribbageError, ValueError):
@@ -84,9 +89,9 @@ class Rules:
 
     def __post_init__(self) -> None:
         for f in fields(self):
-            v = getattr(self, f.name)
-            if isinstance(v, bool) or not isinstance(v, int):
-                raise RulesError(f"rule {f.name} must be an int, got {v!r}")
+            v, kind = getattr(self, f.name), type(f.default)  # a field's type is its default's
+            if type(v) is not kind:  # bool is an int subclass: compare types exactly
+                raise RulesError(f"rule {f.name} must be {kind.__name__}, got {v!r}")
         if not 2 <= self.target <= 100_000:
             raise RulesError(f"target must be 2..100000, got {self.target}")
         if not 0 <= self.double_skunk <= self.skunk <= self.target:
@@ -104,8 +109,28 @@ class Rules:
         loser = min(scores)
         return 3 if loser < self.double_skunk else 2 if loser < self.skunk else 1
 
-    def to_json(self) -> dict[str, int]:
-        return asdict(self)
+    def to_json(self) -> dict[str, int | bool]:
+        """Only the rules that differ from the standard game, so adding a rule (at its standard
+        value) changes no record already written.
+
+        >>> Rules(target=91).to_json(), STANDARD.to_json()
+        ({'target': 91}, {})
+        """
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if getattr(self, f.name) != f.default
+        }
+
+    @property
+    def spec(self) -> str:
+        """The text :meth:`named` reads back: a variant's name, else the fields that differ.
+
+        >>> SHORT.spec, Rules(target=91).spec
+        ('short', 'target=91')
+        """
+        name = next((k for k, v in VARIANTS.items() if v == self), None)
+        return name or ",".join(f"{k}={str(v).lower()}" for k, v in self.to_json().items())
 
     @classmethod
     def from_json(cls, data: Any) -> Rules:
@@ -120,17 +145,46 @@ class Rules:
 
     @classmethod
     def named(cls, name: str | Rules | None) -> Rules:
-        """A variant by name (``"standard"``, ``"short"``); a Rules value passes through."""
+        """Rules from a variant name or rule fields; a Rules value passes through.
+
+        Text is a name from :data:`VARIANTS` or ``field=value`` pairs, comma-separated, over the
+        standard rules (the parser behind every ``--rules`` and agent spec).
+
+        >>> Rules.named("short") is SHORT, Rules.named("target=91").target
+        (True, 91)
+        >>> Rules.named("target=61,skunk=31,double_skunk=0") == SHORT
+        True
+        """
         if name is None:
             return STANDARD
         if isinstance(name, Rules):
             return name
-        try:
-            return VARIANTS[name]
-        except (KeyError, TypeError):
+        if not isinstance(name, str):
+            raise RulesError(f"rules must be a variant name or fields, got {name!r}")
+        if name.strip() in VARIANTS:
+            return VARIANTS[name.strip()]
+        if "=" not in name:
             raise RulesError(
-                f"unknown rules variant {name!r}; known: {', '.join(VARIANTS)}"
-            ) from None
+                f"unknown rules variant {name!r}; known: {', '.join(VARIANTS)} "
+                "(or rule fields such as target=91)"
+            )
+        return cls.from_json(dict(_field(cls, part) for part in name.split(",")))
+
+
+def _field(cls: type[Rules], text: str) -> tuple[str, int | bool]:
+    """One ``name=value`` rule field, its value read as the field's type."""
+    key, _, raw = (part.strip() for part in text.partition("="))
+    kinds = {f.name: type(f.default) for f in fields(cls)}
+    if key not in kinds:
+        raise RulesError(f"unknown rule {key!r}; known: {', '.join(kinds)}")
+    if kinds[key] is bool:
+        if raw.lower() not in ("true", "false"):
+            raise RulesError(f"rule {key} is true or false, got {raw!r}")
+        return key, raw.lower() == "true"
+    try:
+        return key, int(raw)
+    except ValueError:
+        raise RulesError(f"rule {key} is a whole number, got {raw!r}") from None
 
 
 #: The standard game to 121 (RULES R10).

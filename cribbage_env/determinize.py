@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from .cards import VALUE, cards_str
 from .core import Phase, PositionError
 from .engine import GameState
@@ -62,6 +64,35 @@ def consistent_with_goes(view: PlayerView, opponent_hand: Sequence[int]) -> bool
     """
     limit = held_above(view, 1 - view.seat)
     return all(VALUE[c] > limit for c in opponent_hand)
+
+
+def uniform_guesses(
+    view: PlayerView, rng: np.random.Generator, n: int, max_tries: int = 20
+) -> list[tuple[list[int], list[int]]]:
+    """``n`` guesses (opponent's unplayed cards, its two crib cards) drawn uniformly from the
+    cards ``view``'s seat has not seen, redrawn (up to ``max_tries`` times) when its go's rule
+    the hand out (:func:`consistent_with_goes`).
+
+    >>> from cribbage_env.engine import new_game
+    >>> [(len(h), len(d)) for h, d in uniform_guesses(new_game(1).view(0), np.random.default_rng(0), 2)]
+    [(6, 2), (6, 2)]
+    """
+    unseen = np.array(view.unseen_cards())
+    k = view.opponent_cards_left
+    guesses = []
+    for _ in range(n):
+        for _try in range(max_tries):
+            pick = rng.permutation(unseen)[: k + 2].tolist()
+            hand, disc = pick[:k], pick[k:]
+            if consistent_with_goes(view, hand):
+                break
+        else:
+            # Rare: go constraints leave few hands; fall back to the highest-value cards (a
+            # player who said go holds high cards). unseen_cards() already excludes our own.
+            pool = sorted(unseen.tolist(), key=VALUE.__getitem__, reverse=True)
+            hand, disc = pool[:k], pool[k : k + 2]
+        guesses.append((hand, disc))
+    return guesses
 
 
 def check_guess(

@@ -19,26 +19,26 @@ One flat ``float32`` vector of :data:`OBS_SIZE` values, all in ``[0, 1]``; :data
 each part (like OpenSpiel's Observer) and :func:`named_views` cuts a vector into those parts.
 "This seat" is the seat the view belongs to.
 
-==================  ====  ======================================================================
-name                size  meaning
-==================  ====  ======================================================================
-hand                52    cards this seat holds now (six before the discard, then the unplayed)
-pending_discard     52    the first discard pick, while the second pick is pending
-discards            52    this seat's own two crib cards (after its discard)
-kept                52    this seat's four kept cards (after its discard; they stay for the show)
-starter             52    the starter card, once cut
-sequence            52    cards of the current play sequence (since the count was last reset)
-played_own          52    cards this seat has laid this deal
-played_opponent     52    cards the opponent has laid this deal
-recent_ranks        104   8 x 13 one-hot ranks of the current sequence, most recent card first
-                          (row 0 = last card laid); pegging pairs and runs depend on this order
-phase               4     one-hot: discard first pick, discard second pick, play, over
-flags               6     is_dealer, my_turn, opponent_discarded, go_own, go_opponent,
-                          last_card_own (this seat laid the latest card of the sequence)
-count               1     running count / 31
-scores              2     own score, opponent score, each min(score, target) / target (121)
-opponent_cards_left 1     cards the opponent still holds / 6
-==================  ====  ======================================================================
+====================  ====  ======================================================================
+name                  size  meaning
+====================  ====  ======================================================================
+hand                  52    cards this seat holds now (six before the discard, then the unplayed)
+pending_discard       52    the first discard pick, while the second pick is pending
+discards              52    this seat's own two crib cards (after its discard)
+kept                  52    this seat's four kept cards (after its discard; they stay for the show)
+starter               52    the starter card, once cut
+sequence              52    cards of the current play sequence (since the count was last reset)
+played_own            52    cards this seat has laid this deal
+played_opponent       52    cards the opponent has laid this deal
+recent_ranks          104   8 x 13 one-hot ranks of the current sequence, most recent card first
+                            (row 0 = last card laid); pegging pairs and runs depend on this order
+phase                 4     one-hot: discard first pick, discard second pick, play, over
+flags                 6     is_dealer, my_turn, opponent_discarded, go_own, go_opponent,
+                            last_card_own (this seat laid the latest card of the sequence)
+count                 1     running count / 31
+scores                2     own score, opponent score, each min(score, target) / target (121)
+opponent_cards_left   1     cards the opponent still holds / 6
+====================  ====  ======================================================================
 
 >>> import cribbage_env as ce
 >>> g = ce.new_game(7)

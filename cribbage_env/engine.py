@@ -29,30 +29,23 @@ import numpy as np
 
 from . import records as _records
 from .actions import CUT_BASE, CUT_MARGIN, DISCARD_BASE, action_str, is_discard
-from .cards import JACK, RANK, VALUE
+from .cards import RANK, VALUE
 from .chance import Chance
 from .core import (
     STANDARD,
-    CribbageError,
     EventKind,
     IllegalActionError,
     Phase,
-    PositionError,
     RecordError,
     Rules,
 )
 from .events import Event
-from .scoring import ScoreKind, _score_fast, play_points_fast
+from .scoring import ScoreKind, _score_fast, heels_points, play_points_fast
 from .state import State, check_seed
 from .views import PlayerView, make_view
 
-__all__ = [
-    "CribbageError", "Event", "EventKind", "GameState", "IllegalActionError", "Phase",
-    "PositionError", "RecordError", "Rules", "new_game", "replay", "skunk_level",
-]  # fmt: skip
+__all__ = ["GameState", "new_game", "replay", "skunk_level"]
 
-#: The name tests and tools have used for the seed's chance.
-_Chance = Chance
 _new = tuple.__new__
 _PAIR_INDEXES = tuple(combinations(range(6), 2))
 #: Discard action id of every ordered card pair, flat by ``52 * a + b`` (a == b: unused).
@@ -323,9 +316,10 @@ class GameState(State):
         starter = self._chance.deck(self.deal_no)[12]
         self.starter = starter
         self._event(EventKind.STARTER, None, (starter,))
-        if RANK[starter] == JACK:
-            self._event(EventKind.SCORE, self.dealer, (starter,), 2, "", ScoreKind.HIS_HEELS)
-            if self._add(self.dealer, 2):
+        heels = heels_points(starter)
+        if heels:
+            self._event(EventKind.SCORE, self.dealer, (starter,), heels, "", ScoreKind.HIS_HEELS)
+            if self._add(self.dealer, heels):
                 return
         self.phase = Phase.PLAY
         self.to_act = 1 - self.dealer

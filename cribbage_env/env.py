@@ -14,16 +14,17 @@ import numpy as np
 from gymnasium import spaces
 
 from .cards import cards_str
-from .core import Rules
+from .core import EnvError, IllegalActionError, Rules
 from .encoding import NUM_ACTIONS, InvalidActionError, as_action
-from .engine import GameState, IllegalActionError, new_game
+from .engine import GameState, new_game
 from .episode import EPISODES as _EPISODES
-from .episode import REWARDS, Episode, episode_seeds, finished_deal_view
+from .episode import Episode, episode_seed, finished_deal_view
 from .episode import check_choice as _check_choice
+from .rewards import REWARDS
+from .seeding import agent_rng, check_agent_seed, new_agent_seed
 from .views import PlayerView
 
 #: Rewards of the single-learner env: the shared ones plus the winning-chance shaping.
-_REWARDS = (*REWARDS, "equity")
 
 __all__ = [
     "CribbageEnv",
@@ -32,7 +33,7 @@ __all__ = [
     "InvalidActionError",
     "OpponentError",
     "RLlibMaskObservation",
-    "episode_seeds",
+    "episode_seed",
     "finished_deal_view",
     "render_view",
     "resolve_opponent",
@@ -45,11 +46,11 @@ _ILLEGAL = ("penalize", "raise")
 _OPTION_KEYS = frozenset({"opponent", "seat"})
 
 
-class EpisodeOverError(IllegalActionError):
+class EpisodeOverError(EnvError, IllegalActionError):
     """``step`` after the episode ended: call ``reset()`` first."""
 
 
-class OpponentError(IllegalActionError):
+class OpponentError(EnvError, IllegalActionError):
     """The opponent agent returned an action the engine rejects."""
 
 
@@ -78,7 +79,7 @@ def resolve_opponent(opponent: Any) -> Any:
         return opponent
     if callable(opponent):
         return _CallablePolicy(opponent)
-    raise ValueError(
+    raise EnvError(
         f"opponent must be an agent name (e.g. 'random'), an object with act(view, rng) or a "
         f"callable f(view, rng) -> action; got {opponent!r}"
     )
@@ -124,15 +125,17 @@ class CribbageEnv(gym.Env):
       ``skunk_bonus=True`` ±2 for a skunk (loser under 91) and ±3 for a double skunk (under 61).
       In ``CribbageDeal-v0`` it is the sign of the deal's margin (0 for a tie); no skunks.
     - ``reward="equity"``: the change of the learner's winning chance (0..1) since its previous
-      decision, read from the board-position table (:mod:`cribbage_env.equity`): at a discard the
-      table at the current scores; in the play a play-out of the rest of the deal from the true
-      state (both hands; a cheap policy for both seats) then the table; 1 or 0 once the game is
-      over. Over a game the rewards sum to (1 for a win, 0 for a loss) minus the learner's
+      decision, estimated from the learner's own view only
+      (:func:`cribbage_env.view_chance.view_chance`): at a discard the board-position table
+      (:mod:`cribbage_env.equity`) at the current scores; in the play the mean of play-outs of
+      the rest of the deal over guesses of the opponent's hidden cards, then the table; 1 or 0
+      once the game is over. Nothing hidden (the opponent's hand, the crib) enters it, and two
+      states that look the same to the learner give the same reward and ``info``. Over a game the rewards sum to (1 for a win, 0 for a loss) minus the learner's
       chance at its first decision (``info["start_chance"]``); ``info["win_chance"]`` is the
       current estimate. It is potential-based shaping of ``win`` (it does not change which
       policy is best) with a dense, win-aligned signal near the end of the game. In
       ``CribbageDeal-v0`` the sum is the table's chance after the deal minus the start chance.
-      Tables exist for games to 121 and 61; other targets raise ``EquityError``.
+      Tables exist for every target up to 121; other rules raise ``EquityError``.
     - An illegal card with ``illegal_action="penalize"`` gives ``illegal_penalty`` (default -1)
       and changes nothing else.
 
@@ -166,16 +169,23 @@ class CribbageEnv(gym.Env):
     ```python
     gym.make("cribbage/Cribbage-v0", opponent="random", seat=0, reward="points",
              skunk_bonus=False, illegal_action="penalize", illegal_penalty=-1.0, max_illegal=0,
-             render_mode=None)
+             render_mode=None, agent_seed=None)
     ```
 
     - ``opponent``: an agent name resolved with ``agents.make_agent`` ("random", "greedy",
       "expectimax", ...), an object with ``act(view, rng) -> action`` or a callable
       ``f(view, rng) -> action`` returning *engine* actions (discards as
       ``cribbage_env.discard_action``). Swap it per episode with
-      ``reset(options={"opponent": ...})``. Its generator is derived from the env's seed.
-    - ``seat``: the learner's seat, 0, 1 or "alternate" (0, 1, 0, ... counted from the last
-      seeded reset); also ``reset(options={"seat": ...})``. Who deals first is decided by the cut.
+      ``reset(options={"opponent": ...})``. Its generator is the tournament's
+      (:func:`cribbage_env.seeding.agent_rng` of ``agent_seed``, the game seed and its seat):
+      nothing it can read leads back to the deal.
+    - ``agent_seed``: the seed of the opponent's generators, an integer ``0 <= s < 2**128``;
+      ``None`` (the default) draws one from OS entropy (``env.agent_seed``: pin it to replay an
+      opponent's decisions; the deals depend on ``reset(seed=...)`` alone).
+    - ``seat``: the learner's seat, 0, 1 or "alternate": ``reset(seed=s)`` plays seat ``s % 2``
+      and each unseeded reset after it the other seat, so a loop seeding every episode with
+      consecutive seeds (or ``make_vec``'s sub-envs, seeded ``s + i``) plays both seats equally;
+      also ``reset(options={"seat": ...})``. Who deals first is decided by the cut.
     - ``episode``: "game" (to the target) or "deal" (one deal); set by the registered ids.
     - ``rules``: a :class:`~cribbage_env.Rules` or a variant name, "standard" (to 121) or
       "short" (to 61, ``cribbage/CribbageShort-v0``).
@@ -205,14 +215,16 @@ class CribbageEnv(gym.Env):
         max_illegal: int = 0,
         render_mode: str | None = None,
         rules: Rules | str = "standard",
+        agent_seed: int | None = None,
     ) -> None:
         self.rules = Rules.named(rules)
+        self.agent_seed = new_agent_seed() if agent_seed is None else check_agent_seed(agent_seed)
         _check_choice("seat", seat, _SEATS)
         _check_choice("episode", episode, _EPISODES)
-        _check_choice("reward", reward, _REWARDS)  # the AEC env has no "equity"
+        _check_choice("reward", reward, tuple(REWARDS))
         _check_choice("illegal_action", illegal_action, _ILLEGAL)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
+            raise EnvError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
         if (
             not isinstance(opponent, str)
             and not hasattr(opponent, "act")
@@ -223,11 +235,12 @@ class CribbageEnv(gym.Env):
         self.seat_option = seat
         self.episode = episode
         self.reward_mode = reward
+        self._reward = REWARDS[reward]
         self.skunk_bonus = bool(skunk_bonus)
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
         if isinstance(max_illegal, bool) or not isinstance(max_illegal, int) or max_illegal < 0:
-            raise ValueError(
+            raise EnvError(
                 f"max_illegal must be an integer >= 0 (0: never truncate), got {max_illegal!r}"
             )
         self.max_illegal = max_illegal
@@ -256,7 +269,7 @@ class CribbageEnv(gym.Env):
         options = dict(options or {})
         unknown = set(options) - _OPTION_KEYS
         if unknown:
-            raise ValueError(
+            raise EnvError(
                 f"unknown reset option(s) {sorted(unknown)}; known: {sorted(_OPTION_KEYS)}"
             )
         if "seat" in options:
@@ -267,23 +280,22 @@ class CribbageEnv(gym.Env):
             self._opponent, self._opponent_key, self.opponent_spec = agent, spec, spec
         if "seat" in options:
             self.seat_option = options["seat"]
-        if seed is not None:
-            self._episode_index = 0
+        if seed is not None:  # "alternate" restarts at the seed's parity (see the class doc)
+            self._episode_index = int(seed) % 2
         self.seat = (
             self._episode_index % 2 if self.seat_option == "alternate" else int(self.seat_option)
         )
         self._episode_index += 1
         self._ensure_opponent()
-        game_seed, opponent_seed = episode_seeds(self.np_random)
-        self.opponent_rng = np.random.Generator(np.random.PCG64(opponent_seed))
+        game_seed = episode_seed(self.np_random)
+        self.opponent_rng = agent_rng(self.agent_seed, game_seed, 1 - self.seat)
         self.game = new_game(game_seed, rules=self.rules)
         self._ep = Episode(self.game, self.episode, self.skunk_bonus)
         self._done = False
         self._margin = 0
         self._illegal_run = 0
         self._run_opponent()
-        if self.reward_mode == "equity":
-            self._chance = self._start_chance = self._chance_now()
+        self._potential = self._start = self._reward.of(self._ep, self.seat)
         return self._observe(), self._info(False)
 
     def step(self, action: Any):
@@ -309,15 +321,8 @@ class CribbageEnv(gym.Env):
         self._run_opponent()
         margin = ep.margin(self.seat)
         terminated = ep.over
-        if self.reward_mode == "points":
-            reward = float(margin - self._margin)
-        elif self.reward_mode == "equity":
-            chance = self._chance_now()
-            reward, self._chance = chance - self._chance, chance
-        elif terminated:
-            reward = ep.win_reward(self.seat)
-        else:
-            reward = 0.0
+        potential = self._reward.of(ep, self.seat)
+        reward, self._potential = potential - self._potential, potential
         self._margin = margin
         self._done = terminated
         return self._observe(), reward, terminated, False, self._info(False)
@@ -389,14 +394,15 @@ class CribbageEnv(gym.Env):
         return {"observation": obs, "action_mask": mask.copy()}
 
     def _chance_now(self) -> float:
-        """The learner's winning chance now (see Rewards: ``equity``)."""
-        from .equity import chance_now, end_value
+        """The learner's winning chance now, from its own view (see Rewards: ``equity``)."""
+        from .equity import end_value
+        from .view_chance import view_chance
 
         assert self._ep is not None
         g = self._ep.game
         if self.episode == "deal" and g.deal_no > 0 and g.winner is None:
-            return end_value(g, self.seat)
-        return chance_now(g, self.seat)
+            return end_value(g, self.seat)  # the deal is over: the scores and the next dealer
+        return view_chance(self._ep.view(self.seat))
 
     def _info(self, illegal: bool) -> dict[str, Any]:
         assert self._mask is not None  # set by _observe, which every caller runs first
@@ -406,8 +412,8 @@ class CribbageEnv(gym.Env):
             "illegal_action": illegal,
         }
         if self.reward_mode == "equity":
-            info["win_chance"] = self._chance
-            info["start_chance"] = self._start_chance
+            info["win_chance"] = self._potential
+            info["start_chance"] = self._start
         if self._done and self._ep is not None:
             s = self._ep.game.scores
             info["scores"] = (s[self.seat], s[1 - self.seat])

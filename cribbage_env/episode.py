@@ -9,40 +9,36 @@ or two agents) and in how they hand out observations and rewards.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 import numpy as np
 
-from .core import Phase
+from .core import EnvError, Phase
 from .encoding import action_mask, encode, picks_to_engine_action
 from .engine import GameState
 from .views import PlayerView
 
 #: Episode kinds: the whole game (to the target) or the first deal only.
 EPISODES = ("game", "deal")
-#: Reward modes both environments offer.
-REWARDS = ("points", "win")
 
 
 def check_choice(name: str, value: Any, allowed: tuple) -> None:
     """A ``ValueError`` naming the allowed values when ``value`` is not one of them."""
     if isinstance(value, bool) or value not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
+        raise EnvError(f"{name} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
 
 
-def episode_seeds(np_random: np.random.Generator) -> tuple[int, int]:
-    """The (game seed, opponent seed) of the next episode, drawn from the env's generator.
+def episode_seed(np_random: np.random.Generator) -> int:
+    """The game seed of the next episode, drawn from the env's generator.
 
-    Both environments (Gym and AEC) draw the game seed this way, so the same ``reset(seed=...)``
-    deals the same cards in both.
+    Every environment (Gym, AEC, batched) draws it this way, so the same ``reset(seed=...)``
+    deals the same cards in all of them. Opponents' generators are not drawn from it: they are
+    :func:`cribbage_env.seeding.agent_rng` of the env's agent seed, the game seed and the seat.
 
-    >>> a, b = np.random.default_rng(3), np.random.default_rng(3)
-    >>> episode_seeds(a) == episode_seeds(b)
+    >>> episode_seed(np.random.default_rng(3)) == episode_seed(np.random.default_rng(3))
     True
     """
-    game_seed, opponent_seed = np_random.integers(0, 2**63 - 1, size=2).tolist()
-    return game_seed, opponent_seed
+    return int(np_random.integers(0, 2**63 - 1))
 
 
 def finished_deal_view(view: PlayerView, dealer: int) -> PlayerView:
@@ -50,24 +46,10 @@ def finished_deal_view(view: PlayerView, dealer: int) -> PlayerView:
 
     After the show the engine has already dealt the next hand; the episode must not show it.
     """
-    return dataclasses.replace(
-        view,
-        phase=Phase.GAME_OVER,
-        to_act=None,
-        legal_actions=(),
-        dealer=dealer,
-        deal=0,
-        hand=(),
-        kept=(),
-        discards=(),
-        opponent_discarded=False,
-        starter=None,
-        count=0,
-        sequence=(),
-        played=(),
-        go_said=(False, False),
-        opponent_cards_left=0,
-    )
+    return PlayerView.at_deal(
+        view.seat, dealer, (), phase=Phase.GAME_OVER, scores=view.scores, rules=view.rules,
+        goes=view.goes, winner=view.winner, opponent_cards_left=0,
+    )  # fmt: skip
 
 
 class Episode:
@@ -143,15 +125,6 @@ class Episode:
         """Seat's score minus the other seat's."""
         s = self.game.scores
         return s[seat] - s[1 - seat]
-
-    def win_reward(self, seat: int) -> float:
-        """Seat's ``reward="win"`` at the end: ±1, ±2/±3 for skunks with ``skunk_bonus``; the
-        sign of the margin in a one-deal episode."""
-        g = self.game
-        if self.episode == "deal":
-            return float(np.sign(self.margin(seat)))
-        level = g.rules.game_points(g.scores) if self.skunk_bonus else 1
-        return float(level if g.winner == seat else -level)
 
     def phase_name(self, seat: int) -> str:
         """The phase as a person reads it ("discard, second pick")."""

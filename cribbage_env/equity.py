@@ -13,8 +13,13 @@ pegging, pone's hand, dealer's hand, crib) or moves the board on and hands the d
 player. Every deal scores at least one point (last card), so the sum of the scores grows and the
 induction runs from the end of the board back to 0-0.
 
-Tables exist for the targets in :data:`TARGETS` (121, the standard game, and 61, from the same
-deals); any other target raises :class:`EquityError` (no estimate is better than a wrong one).
+A position's chance depends only on the points each side still needs (the induction reads
+``wd[target - a, target - b]``), so the table of any target up to 121 is the corner of the 121
+table: ``dealer_T[a, b] == dealer_121[a + 121 - T, b + 121 - T]`` (the shipped 61 table is that
+corner, to the bit). Rules with no table (a target above 121, or a rule that changes the deals,
+see :func:`has_table`) raise :class:`EquityError` here; agents, hints, the review and the
+chance meter check :func:`has_table` first and play or rate by points, with :func:`no_table`'s
+one-line notice (no estimate is better than a wrong one).
 
 >>> round(win_probability(0, 0, dealer=True), 2), round(win_probability(0, 0, dealer=False), 2)
 (0.56, 0.44)
@@ -25,6 +30,7 @@ deals); any other target raises :class:`EquityError` (no estimate is better than
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from importlib import resources
@@ -32,19 +38,55 @@ from importlib import resources
 import numpy as np
 
 from .cards import VALUE
-from .core import STANDARD
+from .core import STANDARD, CribbageError, Rules
 from .engine import GameState
 from .scoring import play_points_fast
 
 #: The standard game's target (the default table).
 STANDARD_TARGET = STANDARD.target
 
-#: Targets with a shipped table.
+#: Targets built by ``benchmarks/equity_table.py`` (every target up to the first is a corner of it).
 TARGETS = (121, 61)
+#: Rule fields the deal traces do not depend on (who wins a game, not how a deal is played).
+TABLE_FREE_RULES = frozenset({"target", "skunk", "double_skunk"})
 
 
-class EquityError(ValueError):
-    """No table for this target, scores off the board, or traces that cannot be solved."""
+class EquityError(CribbageError, ValueError):
+    """No table for these rules, scores off the board, or traces that cannot be solved."""
+
+
+def has_table(rules: Rules | int) -> bool:
+    """Whether the winning chance of a game of ``rules`` (or to a target) can be read.
+
+    >>> has_table(121), has_table(Rules(target=91)), has_table(150)
+    (True, True, False)
+    """
+    if isinstance(rules, Rules):
+        changed = set(rules.to_json()) - TABLE_FREE_RULES
+        return not changed and has_table(rules.target)
+    return isinstance(rules, (int, np.integer)) and 2 <= rules <= TARGETS[0]
+
+
+class NoTableWarning(UserWarning):
+    """A game with no winning-chance table: its agents and the table go by points."""
+
+
+def table_or_points(rules: Rules | int) -> bool:
+    """:func:`has_table`; when there is none, warns once (:class:`NoTableWarning`, the one line
+    of :func:`no_table`) so the caller goes by points instead of raising at the table."""
+    if has_table(rules):
+        return True
+    warnings.warn(no_table(rules), NoTableWarning, stacklevel=2)
+    return False
+
+
+def no_table(rules: Rules | int) -> str:
+    """The one-line notice of a game with no table (agents and the table then go by points)."""
+    what = rules.spec if isinstance(rules, Rules) else f"target={rules}"
+    return (
+        f"no winning-chance table for the rules {what} (tables cover the standard deal, targets "
+        f"up to {TARGETS[0]}): winning chances are not shown and decisions go by points"
+    )
 
 
 # ------------------------------------------------------------------------------ solving
@@ -147,33 +189,35 @@ def _load() -> dict:
         ) from None
 
 
-def _check_target(target: int) -> int:
-    if target not in TARGETS:
-        raise EquityError(
-            f"no equity table for a game to {target!r}; tables exist for "
-            f"{', '.join(map(str, TARGETS))}"
-        )
-    return int(target)
+def _check_target(target: Rules | int) -> int:
+    if not has_table(target):
+        raise EquityError(no_table(target))
+    return int(target.target if isinstance(target, Rules) else target)
 
 
-def dealer_table(target: int = STANDARD_TARGET) -> np.ndarray:
-    """``dealer[a, b]`` = P(dealer wins | dealer at ``a``, pone at ``b``, start of a deal).
+def _corner(name: str, target: Rules | int) -> np.ndarray:
+    t, top = _check_target(target), TARGETS[0]
+    return _load()[f"{name}_{top}"][top - t :, top - t :].astype(np.float64)
 
-    >>> dealer_table().shape, dealer_table(61).shape
-    ((121, 121), (61, 61))
+
+def dealer_table(target: Rules | int = STANDARD_TARGET) -> np.ndarray:
+    """``dealer[a, b]`` = P(dealer wins | dealer at ``a``, pone at ``b``, start of a deal), for
+    a target up to 121 or rules with a table (:func:`has_table`).
+
+    >>> dealer_table().shape, dealer_table(61).shape, dealer_table(Rules(target=91)).shape
+    ((121, 121), (61, 61), (91, 91))
     """
-    t = _check_target(target)
-    return _load()[f"dealer_{t}"].astype(np.float64)
+    return _corner("dealer", target)
 
 
-def pone_table(target: int = STANDARD_TARGET) -> np.ndarray:
+def pone_table(target: Rules | int = STANDARD_TARGET) -> np.ndarray:
     """``pone[a, b]`` = P(pone wins | pone at ``a``, dealer at ``b``, start of a deal)."""
     return 1.0 - dealer_table(target).T
 
 
-def table_error(target: int = STANDARD_TARGET) -> np.ndarray:
+def table_error(target: Rules | int = STANDARD_TARGET) -> np.ndarray:
     """Monte-Carlo standard error of each entry of :func:`dealer_table`."""
-    return _load()[f"se_{_check_target(target)}"].astype(np.float64)
+    return _corner("se", target)
 
 
 def table_params() -> dict:
@@ -188,7 +232,7 @@ def _score(x: object, what: str) -> int:
 
 
 def win_probability(
-    my_score: int, opp_score: int, *, dealer: bool, target: int = STANDARD_TARGET
+    my_score: int, opp_score: int, *, dealer: bool, target: Rules | int = STANDARD_TARGET
 ) -> float:
     """The chance of winning from ``my_score`` against ``opp_score`` as a deal starts, with
     this player the dealer (``dealer=True``) or the pone. A score at the target has won."""
@@ -202,7 +246,7 @@ def win_probability(
     return float(row[me, opp]) if dealer else float(1.0 - row[opp, me])
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)
 def _cached_table(t: int) -> np.ndarray:
     return dealer_table(t)
 
@@ -231,11 +275,11 @@ def state_target(g: GameState) -> int:
     return int(g.rules.target)
 
 
-def end_value(g: GameState, seat: int, target: int | None = None) -> float:
+def end_value(g: GameState, seat: int, target: Rules | int | None = None) -> float:
     """``seat``'s chance of winning at a state where a deal has just ended (or the game)."""
     if g.winner is not None:
         return 1.0 if g.winner == seat else 0.0
-    t = state_target(g) if target is None else target
+    t = g.rules if target is None else target
     return win_probability(g.scores_[seat], g.scores_[1 - seat], dealer=g.dealer == seat, target=t)
 
 
@@ -243,7 +287,7 @@ def play_out_value(
     g: GameState,
     seat: int,
     policy: Callable[[GameState], int] = simple_playout_card,
-    target: int | None = None,
+    target: Rules | int | None = None,
 ) -> float:
     """Play ``g`` (consumed; PLAY phase, all cards known) to the end of its deal with ``policy``
     for both seats, then read the table: ``seat``'s chance of winning. Who reaches the target
@@ -262,9 +306,11 @@ def chance_now(
     """``seat``'s winning chance in the true state ``g`` (all cards known to the caller): the
     table at a discard (nothing has been scored in the deal yet), a play-out of the rest of the
     deal in the play, 1/0 when the game is over. For rewards and records, not for a player's
-    own decisions (it sees the opponent's cards)."""
+    own decisions (it sees the opponent's cards). NaN for rules with no table."""
     if g.winner is not None:
         return 1.0 if g.winner == seat else 0.0
+    if not has_table(g.rules):
+        return float("nan")
     if g.phase.value == "play":
         return play_out_value(g.clone(), seat, policy)
     return end_value(g, seat)
@@ -280,18 +326,26 @@ _DEAL_POINTS = {True: 16.2, False: 10.3}
 
 
 def point_weights(
-    my_score: int, opp_score: int, dealer: bool, *, step: int = 3, target: int = STANDARD_TARGET
+    my_score: int,
+    opp_score: int,
+    dealer: bool,
+    *,
+    step: int = 3,
+    target: Rules | int = STANDARD_TARGET,
 ) -> tuple[float, float]:
     """How much one point for me and one point for the opponent move my winning chance on the
     board expected after this deal (finite differences of the table), scaled so that they
     average 1: ``(w_me, w_opp)``. Equal far from the end; ahead, defence weighs more (play
     off); behind, offence (play on). Near the target the play-outs decide instead, and the
-    weights fall back to (1, 1).
+    weights fall back to (1, 1), and so do they for rules with no table (:func:`has_table`).
 
     >>> w_me, w_opp = point_weights(0, 0, True)
     >>> round(w_me + w_opp, 6), abs(w_me - w_opp) < 0.2
     (2.0, True)
     """
+    if not has_table(target):
+        return 1.0, 1.0
+    target = _check_target(target)
     me = my_score + round(_DEAL_POINTS[dealer])
     opp = opp_score + round(_DEAL_POINTS[not dealer])
     if max(me, opp) + step >= target:
@@ -315,7 +369,7 @@ def end_values(
     winner: np.ndarray,
     seat: int,
     next_dealer: int,
-    target: int = STANDARD_TARGET,
+    target: Rules | int = STANDARD_TARGET,
 ) -> np.ndarray:
     """:func:`end_value` for arrays of end states: ``scores`` ``(..., 2)``, ``winner`` (-1 when
     the game goes on, the next deal dealt by ``next_dealer``).
@@ -323,10 +377,11 @@ def end_values(
     >>> end_values(np.array([[0, 0], [121, 50]]), np.array([-1, 0]), 0, 0).round(4).tolist()
     [0.5585, 1.0]
     """
-    t = _cached_table(_check_target(target))
+    top = _check_target(target)
+    t = _cached_table(top)
     scores = np.asarray(scores)
-    me = np.clip(scores[..., seat], 0, target - 1)
-    opp = np.clip(scores[..., 1 - seat], 0, target - 1)
+    me = np.clip(scores[..., seat], 0, top - 1)
+    opp = np.clip(scores[..., 1 - seat], 0, top - 1)
     v = t[me, opp] if next_dealer == seat else 1.0 - t[opp, me]
     winner = np.asarray(winner)
     return np.where(winner >= 0, (winner == seat).astype(np.float64), v)

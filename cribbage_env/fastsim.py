@@ -31,7 +31,8 @@ import numpy as np
 from numba import njit
 
 from . import simkernel as K
-from .engine import GameState, Phase
+from .core import CribbageError, Phase
+from .engine import GameState
 from .simpolicy import EXPECTIMAX, GREEDY, HEURISTIC, choose
 
 #: Policy names -> kernel ids.
@@ -41,7 +42,7 @@ MAX_EVENTS = 32
 _TABS = K.tables()
 
 
-class SimulatorInputError(ValueError):
+class SimulatorInputError(CribbageError, ValueError):
     """A position or policy the simulator cannot take."""
 
 
@@ -233,6 +234,18 @@ def search_outcomes(
         np.zeros((0, 3), dtype=np.int64),
     )
     return out[:, :, :2], out[:, :, 2]
+
+
+@njit(cache=True)
+def _heels_all(states, ev):
+    for i in range(states.shape[0]):
+        K.heels(states[i], ev)
+
+
+def cut_heels(states: np.ndarray) -> None:
+    """His heels (R5.2, the kernels' rule) on each state just after the starter is turned, in
+    place: a jack pegs for the dealer, who may win there (the deal is then over)."""
+    _heels_all(states, np.zeros((0, 3), dtype=np.int64))
 
 
 def warm_up() -> None:

@@ -1,19 +1,21 @@
-"""Where the compiled kernels are cached, and the one message a first (compiling) use prints.
+"""Numba's on-disk cache of the compiled kernels, stamped by every source they read.
 
-numba caches a kernel next to its source and checks only that file's time stamp: a change in a
-kernel it calls from another module would load stale code. Here every kernel of this package is
-cached under a directory named by a hash of the kernel modules' sources and of every package
-module they import from (and the numba and Python versions), so any change that can reach
-compiled code starts a fresh cache: never stale.
-``NUMBA_CACHE_DIR``, when set, wins (numba's own behaviour); ``CRIBBAGE_KERNEL_CACHE`` moves
-the keyed directories (default ``~/.cache/cribbage-env/kernels``).
+Numba checks a cached kernel against its own file's modification time only. A kernel compiled
+with another module's constants (a state-layout offset of :mod:`.simkernel`, a rule of
+:mod:`.scoring`, a field of :class:`~cribbage_env.core.Rules`) is therefore served stale when
+only that other module changes. Here every cache locator numba would use for a file of this
+package is wrapped so its source stamp also carries :func:`kernel_hash`: a hash of every module
+of the package the kernel modules import, directly or not, found from their ``import``
+statements (no list to keep). Any change to any of them recompiles every kernel once.
+
+Importing this module (:mod:`.simkernel` does, before its first kernel) registers the
+locators; it imports numba.
 """
 
 from __future__ import annotations
 
 import ast
 import hashlib
-import os
 import sys
 import time
 from collections.abc import Iterator, Sequence
@@ -22,63 +24,85 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-_PACKAGE = Path(__file__).resolve().parent
-#: Measured on the 2-core reference machine, quiet (benchmarks/cold_start.py).
-COMPILE_SECONDS = 20
+import numba
+from numba.core.caching import CacheImpl
+
+#: this package's folder: the kernels' sources.
+HERE = Path(__file__).resolve().parent
+#: the modules that hold compiled kernels (the roots of the import search).
+KERNEL_MODULES = ("simkernel", "simrng", "simpolicy", "fastsim", "veckernel", "vecseed", "vecstep")
 
 
-def kernel_sources() -> list[Path]:
-    """The package's modules that define kernels and every package module they import from
-    (whose constants and functions are compiled into them), sorted."""
-    todo = [p for p in _PACKAGE.glob("*.py") if "@njit" in p.read_text(encoding="utf-8")]
-    seen: set[Path] = set()
+def _imports(module: str) -> set[str]:
+    """The modules of this package that ``module`` imports (relative imports, one level)."""
+    tree = ast.parse((HERE / f"{module}.py").read_text(encoding="utf-8"))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            names = [node.module] if node.module else [a.name for a in node.names]
+            found.update(n.split(".")[0] for n in names)
+    return {m for m in found if (HERE / f"{m}.py").is_file()}
+
+
+def sources() -> list[str]:
+    """Every module the kernels read, sorted: the kernel modules and all they import.
+
+    >>> {"simkernel", "scoring", "cards", "core"} <= set(sources())
+    True
+    """
+    seen: set[str] = set()
+    todo = list(KERNEL_MODULES)
     while todo:
-        path = todo.pop()
-        if path in seen:
-            continue
-        seen.add(path)
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.level == 1:
-                names = [node.module] if node.module else [a.name for a in node.names]
-                for name in names:
-                    dep = _PACKAGE / f"{name.split('.')[0]}.py"
-                    if dep.exists():
-                        todo.append(dep)
+        m = todo.pop()
+        if m not in seen:
+            seen.add(m)
+            todo.extend(_imports(m) - seen)
     return sorted(seen)
 
 
+def digest(paths: list[Path]) -> str:
+    """A short hash of the files' names and bytes (and the numba version)."""
+    h = hashlib.sha256(numba.__version__.encode())
+    for p in paths:
+        h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
 @lru_cache(maxsize=1)
-def cache_dir() -> Path:
-    """This package's kernel cache: ``<root>/<hash of the kernel sources, numba, Python>``."""
-    import numba
-
-    h = hashlib.sha256(f"{numba.__version__} {sys.version}".encode())
-    for path in kernel_sources():
-        h.update(path.name.encode())
-        h.update(path.read_bytes())
-    root = os.environ.get("CRIBBAGE_KERNEL_CACHE") or Path.home() / ".cache/cribbage-env/kernels"
-    return Path(root) / h.hexdigest()[:16]
+def kernel_hash() -> str:
+    """The stamp every kernel cache of this package carries."""
+    return digest([HERE / f"{m}.py" for m in sources()])
 
 
-def install() -> None:
-    """Put this package's kernels under :func:`cache_dir` (called before any is defined)."""
-    from numba.core import caching, config
+def _stamped(base: type) -> type:
+    """``base`` (a numba cache locator) for this package's files, stamped with the hash."""
 
-    class _Locator(caching.UserProvidedCacheLocator):
-        def __init__(self, py_func: Any, py_file: str) -> None:
-            self._py_file = py_file
-            self._lineno = py_func.__code__.co_firstlineno
-            self._cache_path = str(cache_dir() / Path(py_file).stem)
-
+    class Stamped(base):
         @classmethod
-        def from_function(cls, py_func: Any, py_file: str) -> Any:
-            if config.CACHE_DIR or Path(py_file).resolve().parent != _PACKAGE:
+        def from_function(cls, py_func, py_file):
+            if Path(py_file).resolve().parent != HERE:
                 return None
-            return super(caching.UserProvidedCacheLocator, cls).from_function(py_func, py_file)
+            return super().from_function(py_func, py_file)
 
-    locators = caching.CacheImpl._locator_classes
-    if not any(k.__name__ == "_Locator" for k in locators):
-        locators.insert(0, _Locator)
+        def get_source_stamp(self):
+            return (super().get_source_stamp(), kernel_hash())
+
+    Stamped.__name__ = Stamped.__qualname__ = f"Stamped{base.__name__}"
+    return Stamped
+
+
+def _register() -> None:
+    classes = CacheImpl._locator_classes
+    if not any(getattr(c, "__name__", "").startswith("Stamped") for c in classes):
+        CacheImpl._locator_classes = [*map(_stamped, classes), *classes]  # type: ignore[list-item]
+
+
+_register()
+
+
+#: Seconds a first use compiles the batched env's kernels, measured on the 2-core reference
+#: machine (``benchmarks/cold_start.py``); the message quotes it.
+COMPILE_SECONDS = 40
 
 
 def compiled(dispatchers: Sequence[Any]) -> bool:
@@ -101,9 +125,7 @@ def announce(dispatchers: Sequence[Any], what: str = "the simulator") -> Iterato
         yield
         return
     print(
-        f"cribbage-env: compiling {what}, once (~{COMPILE_SECONDS} s; cached in {cache_dir()})",
-        file=sys.stderr,
-        flush=True,
+        f"cribbage-env: compiling {what}, once (~{COMPILE_SECONDS} s)", file=sys.stderr, flush=True
     )
     t = time.perf_counter()
     yield

@@ -147,6 +147,18 @@ RANK_POINTS: dict[int, int] = _load_rank_table()
 FLUSH_POINTS: tuple[tuple[int, int, int], tuple[int, int, int]] = ((0, 4, 5), (0, 0, 5))
 #: Nobs (R9.6): a Jack in hand or crib of the starter's suit.
 NOBS_POINTS = 1
+#: His heels (R5.2): a jack turned as the starter.
+HEELS_POINTS = 2
+
+
+def heels_points(starter: int) -> int:
+    """His heels (R5.2): what the dealer pegs when ``starter`` is turned. The one definition:
+    the engine calls it and the compiled kernels compile it as is (``simkernel.heels_points``).
+
+    >>> heels_points(10), heels_points(11)  # the jack and the queen of clubs
+    (2, 0)
+    """
+    return HEELS_POINTS if RANK[starter] == JACK else 0
 
 
 def _check_show_cards(hand: Sequence[int], starter: int | None) -> None:

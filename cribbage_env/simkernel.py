@@ -7,7 +7,8 @@ random positions) and by the benchmark ``benchmarks/fastsim_speed.py`` over mill
 Tables are the engine's own (:mod:`cribbage_env.batch` lays out ``RANK_POINTS``).
 
 Importing this module imports numba (the package does not: ``import cribbage_env`` stays light).
-Compiled code is cached on disk (``cache=True``), so only the first run on a machine compiles.
+Compiled code is cached on disk (``cache=True``), so only the first run on a machine compiles;
+the cache is stamped with a hash of every source the kernels read (:mod:`.kernelcache`).
 
 A state is an ``int64`` array of :data:`SIZE` entries; the named offsets below say what is where.
 Hands keep the engine's card order: a laid card's slot becomes ``-1`` (the engine's
@@ -21,12 +22,11 @@ from numba import carray, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from . import kernelcache
+from . import kernelcache  # noqa: F401  (first: every kernel's cache is stamped by the sources)
 from .batch import _FLAT, _HI_MAP, _LO_MAP, KEY_HI, KEY_LO
 from .cards import JACK, RANK, SUIT, VALUE
 from .scoring import FLUSH_POINTS, NOBS_POINTS
-
-kernelcache.install()  # before the first kernel below is defined
+from .scoring import heels_points as _heels_points
 
 # ------------------------------------------------------------------------------- state layout
 HANDS = 0  # 2 x 4 unplayed cards, seat-major, -1 once laid
@@ -294,11 +294,16 @@ def lay(st, card, ev, tabs):
     advance(st, ev, tabs)
 
 
+#: the engine's rule, compiled as written (:func:`cribbage_env.scoring.heels_points`).
+heels_points = njit(cache=True)(_heels_points)
+
+
 @njit(cache=True)
 def heels(st, ev):
-    """R5.2: the dealer pegs 2 when the starter is a jack; True if that reaches the target."""
-    if _RANK[st[STARTER]] == _JACK:
-        return add_points(st, ev, EV_HEELS, st[DEALER], 2)
+    """R5.2 when the starter is turned; True if the dealer's points reach the target."""
+    pts = heels_points(st[STARTER])
+    if pts:
+        return add_points(st, ev, EV_HEELS, st[DEALER], pts)
     return False
 
 

@@ -12,7 +12,8 @@ first decision and the terminal one is in ``info["final_obs"]`` (arrays, rows ma
 Opponents run inside the kernel: ``"random"``, ``"greedy"`` and ``"expectimax"`` (by name,
 default knobs; they decide exactly as the agents do). Others need the Python agents: use
 ``vectorization_mode="sync"`` or ``cribbage_env.vector.make_vec``. Other arguments are
-CribbageEnv's (``seat``, ``reward``, ``skunk_bonus``, ``illegal_action``, ``illegal_penalty``);
+CribbageEnv's (``seat``, ``reward``, ``skunk_bonus``, ``illegal_action``, ``illegal_penalty``,
+``agent_seed``: pin the same one to get CribbageEnv's opponent draws);
 ``render_mode`` is not supported. Three options are the batch's own:
 
 - ``copy=False`` returns the env's own buffers (observations, masks, rewards...), rewritten in
@@ -48,13 +49,13 @@ from . import kernelcache
 from . import simkernel as K
 from . import veckernel as V
 from . import vecstep as S
-from .core import Rules
+from .core import IllegalActionError, Rules
 from .discard import KEEP_INDEX, default_crib_table
 from .encoding import NUM_ACTIONS, OBS_SIZE, InvalidActionError, observation_space
-from .engine import IllegalActionError
 from .env import _EPISODES, _ILLEGAL, _SEATS, _check_choice
-from .episode import REWARDS
-from .simrng import generator_words
+from .rewards import REWARDS, Outcome
+from .seeding import agent_entropy, check_agent_seed, new_agent_seed
+from .simrng import generator_words, pcg64_words
 
 OPPONENTS = {"random": V.RANDOM, "greedy": V.GREEDY, "expectimax": V.EXPECTIMAX}
 OBSERVATIONS = ("standard", "compact")
@@ -82,7 +83,7 @@ def unpack_observation(packed: np.ndarray, target: int = 121) -> np.ndarray:
 def warm_up(parallel: bool = False) -> None:
     """Compile (or load from the cache) the batched env's kernels, saying so on stderr when it
     compiles: ``reset`` and ``step`` (and the parallel step when asked for)."""
-    kernels = [S.reset, S.step, S.encode] + ([S.step_parallel] if parallel else [])
+    kernels = [S.start, S.resume, S.step, S.encode] + ([S.step_parallel] if parallel else [])
     if kernelcache.compiled(kernels):
         return
     with kernelcache.announce(kernels, "the batched simulator"):
@@ -119,8 +120,11 @@ class CribbageVectorEnv(VectorEnv):
         observation: str = "standard",
         copy: bool = True,
         parallel: bool = False,
+        agent_seed: int | None = None,
     ) -> None:
         self.rules = Rules.named(rules)
+        self.agent_seed = new_agent_seed() if agent_seed is None else check_agent_seed(agent_seed)
+        self.agent_seed = new_agent_seed() if agent_seed is None else check_agent_seed(agent_seed)
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         if not isinstance(opponent, str) or opponent not in OPPONENTS:
@@ -131,7 +135,7 @@ class CribbageVectorEnv(VectorEnv):
             )
         _check_choice("seat", seat, _SEATS)
         _check_choice("episode", episode, _EPISODES)
-        _check_choice("reward", reward, REWARDS)
+        _check_choice("reward", reward, tuple(k for k, r in REWARDS.items() if r.batched))
         _check_choice("illegal_action", illegal_action, _ILLEGAL)
         _check_choice("observation", observation, OBSERVATIONS)
         if render_mode is not None:
@@ -195,7 +199,7 @@ class CribbageVectorEnv(VectorEnv):
         self._terminated = np.zeros(n, dtype=bool)
         self._truncated = np.zeros(n, dtype=bool)
         self._illegal = np.zeros(n, dtype=bool)
-        self._fin = np.zeros((n, 5), dtype=np.int64)
+        self._fin = np.zeros((n, S.FIN), dtype=np.int64)
         self._ones = np.ones(n, dtype=bool)
         self._out = (self._rewards, self._terminated, self._illegal)
         self._all = np.arange(n)
@@ -240,6 +244,8 @@ class CribbageVectorEnv(VectorEnv):
         else:
             S.step(*args, self.illegal_penalty, self._out, self._fin)
         term = self._terminated
+        self._rewards[:] = self._step_rewards()
+        self._rewards[self._illegal] = self.illegal_penalty
         done = np.flatnonzero(term)
         if done.size:
             S.encode(self._states, done, self._final_obs, self._final_packed, self._final_mask)
@@ -259,6 +265,18 @@ class CribbageVectorEnv(VectorEnv):
         self._started = False
 
     # ------------------------------------------------------------------------- internals
+    def _step_rewards(self) -> np.ndarray:
+        """The reward mode's rewards of the step (:data:`cribbage_env.rewards.REWARDS`)."""
+        f, seat = self._fin, self._fin[:, S.F_SEAT]
+        scores = np.where(
+            seat[:, None] == 0, f[:, [S.F_MINE, S.F_THEIRS]], f[:, [S.F_THEIRS, S.F_MINE]]
+        )
+        step = REWARDS[self.reward_mode].batched
+        assert step is not None  # checked when the env was made
+        return step(Outcome(f[:, S.F_MARGIN], f[:, S.F_PREV], scores, f[:, S.F_WINNER], seat,
+                            self._terminated, self.episode == "deal", self.skunk_bonus,
+                            self.rules))  # fmt: skip
+
     def _seed(self, seeds: list[int | None]) -> None:
         """Each game's generator from its seed as ``CribbageEnv.reset(seed=...)`` makes it (a
         game never seeded draws fresh entropy; ``None`` continues a seeded one)."""
@@ -266,12 +284,21 @@ class CribbageVectorEnv(VectorEnv):
             if s is not None or not self._seeded[i]:
                 rng, _ = seeding.np_random(s)
                 self._rngs[i, V.ENV_RNG : V.ENV_RNG + 6] = generator_words(rng)
-                self._states[i, V.EPISODES] = 0
+                self._states[i, V.EPISODES] = 0 if s is None else int(s) % 2  # as CribbageEnv
                 self._seeded[i] = True
 
     def _reset_kernel(self, which: np.ndarray) -> None:
-        """Games ``which``: the next episode, run to the learner's first decision."""
-        S.reset(self._states, which, self._rngs, self._tabs, self._keep, self._crib, self._cfg)
+        """Games ``which``: the next episode, run to the learner's first decision. The
+        opponent's generator is CribbageEnv's ``agent_rng(agent_seed, game_seed, its seat)``
+        (a BLAKE2b digest: drawn here, in Python, once per episode)."""
+        st = self._states
+        S.start(st, which, self._rngs, self._cfg)
+        for i in which:
+            seed, opp = int(st[i, V.GAME_SEED]), 1 - int(st[i, V.SEAT])
+            self._rngs[i, V.OPP_RNG : V.OPP_RNG + 6] = pcg64_words(
+                agent_entropy(self.agent_seed, seed, opp)
+            )
+        S.resume(st, which, self._rngs, self._tabs, self._keep, self._crib)
 
     def _c(self, a: np.ndarray) -> np.ndarray:
         return a.copy() if self.copy else a

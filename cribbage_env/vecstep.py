@@ -16,7 +16,7 @@ from . import simkernel as K
 from . import veckernel as V
 from .encoding import OBS_SIZE
 from .simrng import borrow_words
-from .vecseed import first_dealer, pcg64_seed, seed_below_2_63
+from .vecseed import first_dealer, seed_below_2_63
 
 # cfg: the env's options as ints (CribbageVectorEnv._cfg).
 C_SEAT, C_REWARD, C_SKUNK_BONUS, C_DEAL, C_OPPONENT, C_TARGET, C_SKUNK, C_DOUBLE, C_COMPACT = range(
@@ -28,20 +28,20 @@ ALTERNATE = 2  # C_SEAT: 0, 1, or alternate by episode
 BITS = V._REAL
 PACKED_BYTES = (BITS + 7) // 8
 COMPACT_SIZE = PACKED_BYTES + 4
-#: final info columns: learner's score, opponent's, margin, won, seat
-F_MINE, F_THEIRS, F_MARGIN, F_WON, F_SEAT = range(5)
+#: per-game results of a step: learner's score, opponent's, margin (and before the step), won,
+#: seat, winner (-1: none yet); the env's reward modes read them (:mod:`cribbage_env.rewards`)
+F_MINE, F_THEIRS, F_MARGIN, F_WON, F_SEAT, F_PREV, F_WINNER = range(7)
+FIN = 7
 
 
 @njit(cache=True)
 def new_game(st, rngs, cfg):
-    """The next episode of this game's generator: ``episode_seeds`` then ``new_game(seed)``."""
+    """The next episode of this game's generator: ``episode_seed`` then ``new_game(seed)`` (the
+    opponent's generator is set by the caller)."""
     k = st[V.EPISODES]
     seat = k % 2 if cfg[C_SEAT] == ALTERNATE else cfg[C_SEAT]
-    env_g = rngs[V.ENV_RNG : V.ENV_RNG + 6]
-    game_seed = seed_below_2_63(env_g)
-    opponent_seed = seed_below_2_63(env_g)
+    game_seed = seed_below_2_63(rngs[V.ENV_RNG : V.ENV_RNG + 6])
     dealer = first_dealer(game_seed, rngs[V.DECK_RNG : V.DECK_RNG + 6])
-    pcg64_seed(opponent_seed, 0, 0, False, rngs[V.OPP_RNG : V.OPP_RNG + 6])
     st[:] = -1
     st[K.SCORES] = 0
     st[K.SCORES + 1] = 0
@@ -86,21 +86,10 @@ def write_obs(st, obs, packed, mask, i, row):
 
 
 @njit(cache=True)
-def _reward(st, cfg, margin):
-    """The win reward of a finished episode (``reward="win"``)."""
-    if cfg[C_DEAL] == 1:
-        return float(np.sign(margin))
-    level = 1
-    if cfg[C_SKUNK_BONUS] == 1:
-        loser = min(st[K.SCORES], st[K.SCORES + 1])
-        level = 3 if loser < cfg[C_DOUBLE] else 2 if loser < cfg[C_SKUNK] else 1
-    return float(level if st[K.WINNER] == st[V.SEAT] else -level)
-
-
-@njit(cache=True)
 def _step_rows(lo, hi, states, actions, rngs, tabs, keep, crib, cfg, penalty, out, fin):
     """Step games ``lo..hi-1`` to the learner's next decision or the episode's end; ``out`` is
-    (rewards, terminated, illegal). Ended games are reset (and every observation written) by
+    (rewards, terminated, illegal); an illegal pick's reward is the penalty, the others' come
+    from ``fin`` (the env's reward mode). Ended games are reset (and every observation written) by
     :func:`reset` and :func:`encode`: one call site per big kernel keeps compiling short."""
     rewards, terminated, illegal = out
     ev = np.zeros((0, 3), dtype=np.int64)
@@ -124,19 +113,16 @@ def _step_rows(lo, hi, states, actions, rngs, tabs, keep, crib, cfg, penalty, ou
         theirs = st[K.SCORES + 1 - s]
         margin = mine - theirs
         done = V.is_terminal(st)
-        if cfg[C_REWARD] == 0:
-            rewards[i] = float(margin - st[V.MARGIN])
-        else:
-            rewards[i] = _reward(st, cfg, margin) if done else 0.0
+        fin[i, F_PREV] = st[V.MARGIN]
         st[V.MARGIN] = margin
-        if done:
-            terminated[i] = True
-            fin[i, F_MINE] = mine
-            fin[i, F_THEIRS] = theirs
-            fin[i, F_MARGIN] = margin
-            win = st[K.WINNER] == s if cfg[C_DEAL] == 0 else margin > 0
-            fin[i, F_WON] = 1 if win else 0
-            fin[i, F_SEAT] = s
+        terminated[i] = done
+        fin[i, F_MINE] = mine
+        fin[i, F_THEIRS] = theirs
+        fin[i, F_MARGIN] = margin
+        win = st[K.WINNER] == s if cfg[C_DEAL] == 0 else margin > 0
+        fin[i, F_WON] = 1 if win else 0
+        fin[i, F_SEAT] = s
+        fin[i, F_WINNER] = st[K.WINNER]
 
 
 @njit(cache=True)
@@ -165,8 +151,16 @@ def encode(states, which, obs, packed, mask):
 
 
 @njit(cache=True)
-def reset(states, which, rngs, tabs, keep, crib, cfg):
-    """Start the next episode of games ``which`` and run them to the learner's first decision."""
+def start(states, which, rngs, cfg):
+    """Start the next episode of games ``which`` (their opponents' generators come next)."""
+    for j in range(which.shape[0]):
+        i = which[j]
+        new_game(K.borrow(states[i]), borrow_words(rngs[i]), cfg)
+
+
+@njit(cache=True)
+def resume(states, which, rngs, tabs, keep, crib):
+    """Run games ``which`` to the learner's first decision."""
     ev = np.zeros((0, 3), dtype=np.int64)
     legal = np.zeros(4, dtype=np.int64)
     buf = np.zeros(16, dtype=np.int64)
@@ -175,6 +169,4 @@ def reset(states, which, rngs, tabs, keep, crib, cfg):
     for j in range(which.shape[0]):
         i = which[j]
         st = K.borrow(states[i])
-        g = borrow_words(rngs[i])
-        new_game(st, g, cfg)
-        V.run_opponent(st, g, ev, t, keep, crib, totals, legal, buf)
+        V.run_opponent(st, borrow_words(rngs[i]), ev, t, keep, crib, totals, legal, buf)

@@ -6,8 +6,10 @@ hand, the crib before the show, the deck order, the seed) can be reached through
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, cast
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, cast
 
 from .cards import cards_str
 from .core import STANDARD, EventKind, Phase, Rules
@@ -41,6 +43,36 @@ class PlayerView:
     opponent_cards_left: int  # cards the opponent still holds
     winner: int | None
     rules: Rules = STANDARD  # the target score and skunk lines of this game
+
+    @classmethod
+    def at_deal(
+        cls,
+        seat: int,
+        dealer: int,
+        hand: Sequence[int],
+        *,
+        phase: Phase = Phase.DISCARD,
+        deal: int = 0,
+        scores: tuple[int, int] = (0, 0),
+        rules: Rules = STANDARD,
+        **fields: Any,
+    ) -> PlayerView:
+        """``seat``'s view at the start of a stage of a deal dealt by ``dealer``: holding
+        ``hand``, nothing laid, no count, no go, nobody to act; ``fields`` set the others
+        (``starter``, ``kept``, ``legal_actions``...). For views no game reached (a discard
+        asked on its own, a search's imagined play).
+
+        >>> v = PlayerView.at_deal(0, 1, range(6))
+        >>> v.phase.value, v.hand, v.opponent_cards_left, v.to_act, v.is_dealer
+        ('discard', (0, 1, 2, 3, 4, 5), 6, None, False)
+        """
+        base: dict[str, Any] = dict(
+            seat=seat, phase=phase, to_act=None, legal_actions=(), dealer=dealer, deal=deal,
+            scores=scores, hand=tuple(hand), kept=(), discards=(), opponent_discarded=False,
+            starter=None, count=0, sequence=(), played=(), go_said=(False, False), goes=(),
+            opponent_cards_left=6, winner=None, rules=rules,
+        )  # fmt: skip
+        return cls(**{**base, **fields})
 
     @property
     def is_dealer(self) -> bool:
@@ -119,3 +151,40 @@ def visible_events(state: State, seat: int | None) -> list[Event]:
             e = Event(e.kind, e.deal, e.player, (), 0, (), e.scores)
         out.append(e)
     return out
+
+
+def view_to_data(view: PlayerView) -> list:
+    """``view`` as plain JSON data (lists, ints, strings), for a seat in another process.
+
+    >>> from cribbage_env.engine import new_game
+    >>> v = new_game(3).view(1)
+    >>> view_from_data(view_to_data(v)) == v
+    True
+    """
+    r = view.rules
+    return [
+        view.seat, view.phase.value, view.to_act, list(view.legal_actions), view.dealer,
+        view.deal, list(view.scores), list(view.hand), list(view.kept), list(view.discards),
+        view.opponent_discarded, view.starter, view.count, list(view.sequence),
+        [list(p) for p in view.played], list(view.go_said), [list(g) for g in view.goes],
+        view.opponent_cards_left, view.winner, [r.target, r.skunk, r.double_skunk],
+    ]  # fmt: skip
+
+
+def view_from_data(data: list) -> PlayerView:
+    """The view :func:`view_to_data` wrote (from a trusted writer: the engine's process)."""
+    (seat, phase, to_act, legal, dealer, deal, scores, hand, kept, discards, opp_discarded,
+     starter, count, sequence, played, go_said, goes, opp_left, winner, rules) = data  # fmt: skip
+    return PlayerView(
+        seat=seat, phase=Phase(phase), to_act=to_act, legal_actions=tuple(legal), dealer=dealer,
+        deal=deal, scores=(scores[0], scores[1]), hand=tuple(hand), kept=tuple(kept),
+        discards=tuple(discards), opponent_discarded=opp_discarded, starter=starter, count=count,
+        sequence=tuple(sequence), played=tuple((p, c) for p, c in played),
+        go_said=(go_said[0], go_said[1]), goes=tuple((p, c) for p, c in goes),
+        opponent_cards_left=opp_left, winner=winner, rules=_rules(*rules),
+    )  # fmt: skip
+
+
+@lru_cache(maxsize=16)
+def _rules(target: int, skunk: int, double_skunk: int) -> Rules:
+    return Rules(target, skunk, double_skunk)

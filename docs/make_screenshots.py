@@ -3,7 +3,9 @@
 Every phase of a game in English, Spanish and French, pass-and-play (the handover screen and a
 turn after it), the winning-chance indicator, the review of a finished game, the statistics
 screen, the rules screen, the four-colour deck and a 1024x640 window. Motion is off, so
-the images are the same on every run. Saved as 256-colour PNGs to keep the repository small.
+the images are the same on every run. Also the coach (the hint's table of options, coach
+mode's question), Restart's question, the deal and game-over summaries and the list of
+unfinished games. Saved as 256-colour PNGs to keep the repository small.
 """
 
 from __future__ import annotations
@@ -21,10 +23,12 @@ import arcade  # noqa: E402
 import numpy as np  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from cribbage_env.engine import Phase  # noqa: E402
+from agents.review import judge, position_rng  # noqa: E402
+from cribbage_env.actions import discard_cards  # noqa: E402
+from cribbage_env.core import STANDARD, VARIANTS, Phase  # noqa: E402
+from ui.autosave import SaveStore  # noqa: E402
 from ui.controller import Mode, TableController  # noqa: E402
 from ui.gui.app import GameWindow, Settings  # noqa: E402
-from ui.saves import SaveStore  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 
@@ -60,7 +64,7 @@ def one_language(w: GameWindow, lang: str) -> None:
     w.options.lang, w.options.has_save = lang, True
     w.show_menu()
     save(w, f"start_{lang}")
-    c = TableController(11, mode=Mode.COMPUTER, lang=lang)
+    c = TableController(11, mode=Mode.COMPUTER, lang=lang, opponent="greedy")  # Medium
     w.start_table(c)
     first = (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT)
     until(c, rng, lambda c: c.phase in first and None not in c.cut.cards and c.game.deal_no <= 0)
@@ -69,6 +73,19 @@ def one_language(w: GameWindow, lang: str) -> None:
     for card in c.request_hint().cards:
         c.toggle(card)
     save(w, f"discard_hint_{lang}")
+    c.toggle_options()  # the table of every option, on request
+    save(w, f"hint_options_{lang}")
+    c.toggle_options()
+    c.set_coach(0.02)  # coach mode: the worst discard is held back with a question
+    view = c.game.view(0)
+    worst = judge(view, position_rng(view))[-1].action
+    c.selection = ()
+    for card in discard_cards(worst):
+        c.toggle(card)
+    c.confirm()
+    save(w, f"coach_warning_{lang}")
+    c.take_back()
+    c.set_coach(0.0)
     until(c, rng, lambda c: c.phase is Phase.STARTER_CUT or (c.phase is Phase.PLAY))
     if c.phase is Phase.STARTER_CUT:
         save(w, f"starter_cut_{lang}")
@@ -80,6 +97,9 @@ def one_language(w: GameWindow, lang: str) -> None:
     until(c, rng, pegging)
     c.toggle(c.game.legal_actions()[0])
     save(w, f"pegging_{lang}")
+    c.ask_restart()
+    save(w, f"restart_question_{lang}")
+    c.answer(False)
     table = w.screen
     table.meter.toggle()  # the winning-chance indicator (estimated here without a thread)
     table.on_update(0.0)
@@ -89,10 +109,14 @@ def one_language(w: GameWindow, lang: str) -> None:
     while c.show_step is not None and len(c.show_step.said) < 3:
         c.advance_show()
     save(w, f"show_{lang}")
+    while not c.show_at_end:
+        c.advance_show()
+    save(w, f"deal_summary_{lang}")
     e = TableController(5, mode=Mode.COMPUTER, lang=lang)
     w.start_table(e)
     until(e, rng, lambda e: e.game.is_over)
     e.skip_show()
+    w.screen.on_update(0.0)  # the game-over summary's review (at once: no thread here)
     save(w, f"game_over_{lang}")
     w.show_review(e, w.screen)  # reviewed at once without a thread: the first mistake shown
     save(w, f"review_{lang}")
@@ -122,6 +146,24 @@ def history(w: GameWindow) -> None:
         until(c, rng, lambda c: c.game.is_over)
 
 
+def unfinished_games(w: GameWindow) -> None:
+    """Two games left unfinished (New game keeps the one under way), listed to resume."""
+    rng = np.random.default_rng(3)
+    for seed, rules in ((31, STANDARD), (32, VARIANTS["short"])):
+        w.options.rules = rules
+        w.new_game(seed)
+        c = w.ctl
+        until(c, rng, lambda c: c.game.deal_no >= 1 and c.phase is Phase.PLAY)
+    w.options.rules = STANDARD
+    for lang in ("en", "es", "fr"):
+        w.options.lang = lang
+        w.show_menu()
+        save(w, f"start_unfinished_{lang}")
+        w.options.listing = True
+        save(w, f"unfinished_{lang}")
+        w.options.listing = False
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     for old in OUT.glob("*.png"):
@@ -130,6 +172,7 @@ def main() -> None:
     store.open()
     w = GameWindow(settings=Settings(threaded=False, motion=False), store=store)
     history(w)
+    unfinished_games(w)
     for lang in ("en", "es", "fr"):
         one_language(w, lang)
         w.options.lang = lang

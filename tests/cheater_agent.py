@@ -64,3 +64,273 @@ class CheaterAgent:
                 raise Cheated(f"rebuilt the deal of game seed {seed} from the agent's generator")
         legal = view.legal_actions
         return int(legal[int(rng.integers(len(legal)))])
+
+
+#: env seeds the env cheater tries (a person's ``reset(seed=...)`` is usually small).
+ENV_SEEDS = range(256)
+#: episodes after a seeded reset that the env cheater follows.
+ENV_EPISODES = 64
+
+
+def _env_seed_table() -> dict[int, int]:
+    """Every (opponent number -> game seed) the old env derivation gives for small env seeds:
+    ``reset(seed=s)`` seeds the env with ``SeedSequence(s)`` and each episode drew
+    ``(game seed, opponent seed)`` from it, the opponent's generator seeded with the second."""
+    table = {}
+    for s in ENV_SEEDS:
+        rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(s)))
+        for _ in range(ENV_EPISODES):
+            game, opp = rng.integers(0, 2**63 - 1, size=2).tolist()
+            table[opp] = game
+    return table
+
+
+class EnvCheaterAgent:
+    """An env opponent that tries to rebuild the learner's six cards at its first discard: from
+    the numbers of its generator directly (:func:`rebuild`), and through the env's seeding
+    (:func:`_env_seed_table`). It never raises: ``found`` lists what it rebuilt, per episode
+    (``None`` when it found nothing), for a test to compare with the learner's true hand."""
+
+    name = "env-cheater"
+    _table: dict[int, int] | None = None
+
+    def __init__(self) -> None:
+        self.found: list[tuple[int, ...] | None] = []
+
+    def act(self, view, rng: np.random.Generator) -> int:
+        if view.deal == 0 and view.phase is ce.Phase.DISCARD and len(view.hand) == 6:
+            self.found.append(self.learner_hand(view, rng))
+        legal = view.legal_actions
+        return int(legal[int(rng.integers(len(legal)))])
+
+    def learner_hand(self, view, rng: np.random.Generator) -> tuple[int, ...] | None:
+        if EnvCheaterAgent._table is None:
+            EnvCheaterAgent._table = _env_seed_table()
+        seeds = [EnvCheaterAgent._table[x] for x in _numbers(rng) if x in EnvCheaterAgent._table]
+        direct = rebuild(view, rng)
+        for seed in seeds + ([direct] if direct is not None else []):
+            g = ce.new_game(seed, rules=view.rules)
+            if sorted(g.view(view.seat).hand) == sorted(view.hand):
+                return tuple(sorted(g.view(1 - view.seat).hand))
+        return None
+
+
+# ------------------------------------------------------------------ cheaters that read the engine
+# Issue 23, finding 8: an agent in the engine's process can reach the true GameState through the
+# interpreter. The spies raise :class:`Cheated` when they find it (so a run shows it: in-process
+# the tournament fails, isolated the seat forfeits with "raised Cheated"); the peekers play
+# expectimax and, when they find it, choose their discard knowing the starter (a real edge).
+
+
+def _mine(o: object, view) -> bool:
+    return (
+        isinstance(o, ce.GameState)
+        and o.deal_no == view.deal
+        and o.phase is view.phase
+        and sorted(o.hands[view.seat]) == sorted(view.hand)
+    )
+
+
+def state_from_frames(view):
+    """The true state, from the locals of the frames that called ``act``."""
+    import sys
+
+    f = sys._getframe(1)
+    while f is not None:
+        for v in list(f.f_locals.values()):
+            if _mine(v, view):
+                return v
+        f = f.f_back
+    return None
+
+
+def state_from_gc(view):
+    """The true state, from every object the garbage collector tracks."""
+    import gc
+
+    for o in gc.get_objects():
+        if _mine(o, view):
+            return o
+    return None
+
+
+def state_from_generator(view, rng):
+    """The true deal, rebuilt from the generator (:func:`rebuild`), when the generator leaks."""
+    seed = rebuild(view, rng)
+    return None if seed is None else ce.new_game(seed)
+
+
+class _Spy:
+    """Plays uniformly at random; raises :class:`Cheated` when its finder reaches the state."""
+
+    name = "spy"
+
+    def find(self, view, rng):  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def act(self, view, rng: np.random.Generator) -> int:
+        if view.phase is ce.Phase.DISCARD and view.deal == 0 and len(view.hand) == 6:
+            state = self.find(view, rng)
+            if state is not None:
+                opp = sorted(state.hands[1 - view.seat])
+                raise Cheated(f"{self.name} saw the opponent's hand {ce.cards_str(opp)}")
+        legal = view.legal_actions
+        return int(legal[int(rng.integers(len(legal)))])
+
+
+class FrameSpy(_Spy):
+    name = "frame-spy"
+
+    def find(self, view, rng):
+        return state_from_frames(view)
+
+
+class GcSpy(_Spy):
+    name = "gc-spy"
+
+    def find(self, view, rng):
+        return state_from_gc(view)
+
+
+class GeneratorSpy(_Spy):
+    name = "generator-spy"
+
+    def find(self, view, rng):
+        return state_from_generator(view, rng)
+
+
+def best_discard_knowing_starter(state, seat: int) -> int:
+    """The discard that scores most with the true starter: kept hand plus (minus, as pone) the
+    two cards' part of the crib."""
+    from cribbage_env.scoring import score_hand
+
+    best, best_v = None, -1e9
+    for a in state.legal_actions():
+        s = state.clone()
+        s.apply(a, seat)
+        while s.phase is ce.Phase.DISCARD:  # the other's discard does not move the starter
+            s.apply(s.legal_actions()[0])
+        if s.starter is None:
+            return int(a)
+        kept, disc = s.kept[seat], s.discards[seat]
+        crib = score_hand_pair(disc, s.starter)
+        v = score_hand(kept, s.starter) + (crib if s.dealer == seat else -crib)
+        if v > best_v:
+            best, best_v = a, v
+    return int(best)
+
+
+def score_hand_pair(cards, starter: int) -> int:
+    """Points two crib cards make with the starter alone (fifteens and pairs)."""
+    from cribbage_env.cards import RANK, VALUE
+
+    trio = [*cards, starter]
+    pts = sum(2 for i in range(3) for j in range(i + 1, 3) if RANK[trio[i]] == RANK[trio[j]])
+    pts += sum(
+        2 for i in range(3) for j in range(i + 1, 3) if VALUE[trio[i]] + VALUE[trio[j]] == 15
+    )
+    pts += 2 if sum(VALUE[c] for c in trio) == 15 else 0
+    return pts
+
+
+class _Peeker:
+    """Expectimax that, at a discard, looks for the true state and uses the starter."""
+
+    name = "peeker"
+
+    def __init__(self) -> None:
+        from agents.registry import make_agent
+
+        self.honest = make_agent("expectimax")
+        self.found = 0
+
+    def find(self, view, rng):  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def act(self, view, rng: np.random.Generator) -> int:
+        if view.phase is ce.Phase.DISCARD and view.my_turn:
+            state = self.find(view, rng)
+            if state is not None and state.phase is ce.Phase.DISCARD:
+                self.found += 1
+                return best_discard_knowing_starter(state, view.seat)
+        return int(self.honest.act(view, rng))
+
+
+class FramePeeker(_Peeker):
+    name = "frame-peeker"
+
+    def find(self, view, rng):
+        return state_from_frames(view)
+
+
+class GcPeeker(_Peeker):
+    name = "gc-peeker"
+
+    def find(self, view, rng):
+        return state_from_gc(view)
+
+
+class GeneratorPeeker(_Peeker):
+    name = "generator-peeker"
+
+    def find(self, view, rng):
+        return state_from_generator(view, rng)
+
+
+class Crasher:
+    """Dies (no exception: the process exits) at its first decision of the play."""
+
+    name = "crasher"
+
+    def act(self, view, rng: np.random.Generator) -> int:
+        if view.phase is ce.Phase.PLAY:
+            import os
+
+            os._exit(3)
+        return int(view.legal_actions[0])
+
+
+class Hanger:
+    """Thinks forever at its first decision of the play."""
+
+    name = "hanger"
+
+    def act(self, view, rng: np.random.Generator) -> int:
+        if view.phase is ce.Phase.PLAY:
+            import time
+
+            while True:
+                time.sleep(1)
+        return int(view.legal_actions[0])
+
+
+class Illegal:
+    """Answers a card it does not hold in the play."""
+
+    name = "illegal"
+
+    def act(self, view, rng: np.random.Generator) -> int:
+        if view.phase is ce.Phase.PLAY:
+            return next(c for c in range(52) if c not in view.legal_actions)
+        return int(view.legal_actions[0])
+
+
+class Raiser:
+    """Raises in the play."""
+
+    name = "raiser"
+
+    def act(self, view, rng: np.random.Generator) -> int:
+        if view.phase is ce.Phase.PLAY:
+            raise ValueError("out of ideas")
+        return int(view.legal_actions[0])
+
+
+class Chatty:
+    """Prints to standard output at every decision (must not break the protocol)."""
+
+    name = "chatty"
+
+    def act(self, view, rng: np.random.Generator) -> int:
+        print("thinking...", view)
+        return int(view.legal_actions[int(rng.integers(len(view.legal_actions)))])

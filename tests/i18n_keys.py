@@ -43,4 +43,9 @@ def message_ids() -> dict[str, str]:
 
     for msgid in COUNT_PHRASES.values():
         ids.setdefault(msgid, "cribbage_env/scoring.py")
+    # The opponent levels' names are the agents' one table of levels.
+    from agents.registry import LEVELS
+
+    for level in LEVELS.values():
+        ids.setdefault(level.label, "agents/registry.py")
     return ids

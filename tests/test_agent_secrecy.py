@@ -3,7 +3,7 @@
 A "cheater" agent (tests/cheater_agent.py) reads its generator's seed sequence and state and
 tries to rebuild its own deal from every number it finds; it raises when it succeeds. It does
 succeed against the old derivation (the game seed as the generator's entropy), so the test can
-fail; it must fail against ``agents.seeding`` on every backend.
+fail; it must fail against ``cribbage_env.seeding`` on every backend.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from cheater_agent import CheaterAgent, rebuild
 import cribbage_env as ce
 from agents import tournament as t
 from agents.runner import run_plan
-from agents.seeding import agent_entropy, agent_rng, check_agent_seed, new_agent_seed
 from agents.tournament import make_plan, play_game
+from cribbage_env.seeding import agent_entropy, agent_rng, check_agent_seed, new_agent_seed
 
 
 def _first_view(seed: int, seat: int):

@@ -13,8 +13,8 @@ from brute_force_reference import brute_show
 import cribbage_env as ce
 from agents import AGENTS, LEVELS, AgentSpecError, make_agent
 from agents.base import Hint
+from cribbage_env.core import Phase
 from cribbage_env.discard import analyze_discards
-from cribbage_env.engine import Phase
 
 #: Expensive search agents get fewer games in the default run.
 GAMES = {name: 2 if name in ("expert", "ismcts") else 5 for name in AGENTS}
@@ -119,8 +119,8 @@ def test_levels_name_registered_agents() -> None:
     assert make_agent("easy").name == "novice"
     assert make_agent("medium").name == "greedy"
     assert make_agent("hard").name == "expectimax"
-    for spec in LEVELS.values():
-        assert spec.partition(":")[0] in AGENTS
+    for level in LEVELS.values():
+        assert level.spec.partition(":")[0] in AGENTS and level.label
 
 
 # ---------------------------------------------------------------------------- greedy

@@ -23,9 +23,9 @@ import pytest
 
 import cribbage_env as ce
 from cribbage_env.encoding import InvalidActionError
+from ui.autosave import SaveStore
 from ui.cli import main
 from ui.controller import SaveError
-from ui.saves import SaveStore
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -63,3 +63,33 @@ def test_the_guides_bot_runs_in_bench_the_env_and_discards(
     assert "my_discards:keep_fives - analyzer" in out
     # It discards as the analyzer does: no difference as dealer, as pone, or on average.
     assert re.search(r"agent:my_bot:MyBot - analyzer(\s+\+0\.000 ±0\.000){3}", out)
+
+
+def test_the_guides_isolate_commands_run(tmp_path: Path, monkeypatch, capsys) -> None:
+    """The `--isolate` lines of the guide (their bot played by the guide's own), shortened."""
+    import shlex
+
+    (tmp_path / "their_bot.py").write_text(
+        _block('"""my_bot.py').replace("class MyBot", "class Bot")
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    text = GUIDE.read_text()
+    block = next(b for b in re.findall(r"```bash\n(.*?)```", text, re.S) if "--isolate" in b)
+    benches = [ln.split("#")[0] for ln in block.splitlines() if ln.startswith("cribbage bench")]
+    assert len(benches) == 2
+    for line in benches:
+        argv = shlex.split(line)[1:] + [
+            "--games",
+            "2",
+            "--backend",
+            "serial",
+            "--json",
+        ]  # last wins
+        assert cli_main([*argv, "--db", str(tmp_path / "r.sqlite")]) == 0
+        assert json.loads(capsys.readouterr().out)["games_played"] == 2
+    api = re.search(r"`(agents\.bench\.run_tournament\(.*?\))`", text.replace("\n", " "))
+    assert api is not None
+    call = api.group(1).replace("games=200", "games=2, backend='serial'")
+    out = eval(call, {"agents": __import__("agents.bench")})  # noqa: S307 - the guide's own line
+    assert out.status == "complete" and out.games_played == 2

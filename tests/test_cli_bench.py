@@ -399,3 +399,41 @@ def test_bench_ray_backend_without_ray_says_how_to_install(capsys, tmp_path, mon
     )
     assert code == 1
     assert "pip install 'cribbage-env[ray]'" in err
+
+
+def test_bench_prints_its_agent_seed_and_that_seed_repeats_the_run(capsys, tmp_path) -> None:
+    """Issue 26: the agents' seed is drawn fresh each run (so two runs differ); the output says
+    which it was and how to repeat the run, and the Python API gives the same seed."""
+    import re
+
+    from agents.bench import run_tournament
+
+    common = ["random", "greedy", "--games", "6", "--workers", "1", "--db", str(tmp_path / "r.db")]
+    code, first, _ = _bench(capsys, *common)
+    m = re.search(r"^agent seed (\d+); pass --agent-seed (\d+) to repeat$", first, re.M)
+    assert code == 0 and m and m.group(1) == m.group(2)
+    code, again, _ = _bench(capsys, *common, "--agent-seed", m.group(1))
+    assert code == 0 and again.splitlines()[1:] == first.splitlines()[1:]  # all but the run line
+    run = run_tournament(["random", "greedy"], 6, agent_seed=int(m.group(1)), backend="serial")
+    assert run.agent_seed == int(m.group(1)) and run.repeat_hint in first
+    code, js, _ = _bench(capsys, *common, "--agent-seed", m.group(1), "--json")
+    assert run.summary["pairings"][0]["wins"] == json.loads(js)["pairings"][0]["wins"]
+
+
+def test_bench_tables_show_full_agent_names(capsys, tmp_path) -> None:
+    """Issue 26: long specs were cut (``policy_net:path=/tmp/... vs ran``)."""
+    import numpy as np
+
+    from agents.policy_net import save_policy
+
+    path = tmp_path / ("a_rather_long_folder_name_" * 3) / "actor.npz"
+    path.parent.mkdir()
+    save_policy(path, [(np.zeros((534, 52), np.float32), np.zeros(52, np.float32))], {})
+    spec = f"policy_net:path={path}"
+    code, out, _ = _bench(capsys, spec, "random", "--games", "2", "--workers", "1",
+                          "--db", str(tmp_path / "r.db"))  # fmt: skip
+    assert code == 0
+    lines = out.splitlines()
+    assert any(line.startswith(f"{spec} vs random ") for line in lines)
+    assert sum(line.startswith(f"{spec} ") for line in lines) >= 3  # pairing, by-role rows
+    assert any(line.strip().startswith(spec) for line in lines if "+" in line or "-" in line)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from extras import needs_training
 
 from ui.cli import main
 
@@ -16,9 +17,9 @@ def test_bad_usage_exits_2(tmp_path, capsys):
     )
     assert "--reward points" in capsys.readouterr().err
     assert main(["train", "--eval-games", "3", "--run-dir", str(tmp_path / "b")]) == 2
-    from cribbage_env.env import _REWARDS
+    from cribbage_env.rewards import REWARDS
 
-    if "equity" not in _REWARDS:
+    if "equity" not in REWARDS:
         assert main(["train", "--reward", "equity", "--run-dir", str(tmp_path / "e")]) == 2
         assert "equity" in capsys.readouterr().err
     assert main(["train", "--opponent", "nope@1", "--run-dir", str(tmp_path / "c")]) == 2
@@ -29,7 +30,7 @@ def test_bad_usage_exits_2(tmp_path, capsys):
 
 
 def test_dmc_tiny_run_and_resume(tmp_path, capsys):
-    pytest.importorskip("torch")
+    needs_training("torch")
     run = tmp_path / "run"
     args = [
         "train",
@@ -69,8 +70,8 @@ def test_dmc_tiny_run_and_resume(tmp_path, capsys):
     assert "cribbage train" in agent.meta["command"]
 
 
-def test_ppo_tiny_run_with_a_league(tmp_path):
-    pytest.importorskip("sb3_contrib")
+def test_ppo_tiny_run_with_a_league(tmp_path, capsys):
+    needs_training("sb3_contrib")
     run = tmp_path / "ppo"
     args = [
         "train",
@@ -106,6 +107,13 @@ def test_ppo_tiny_run_with_a_league(tmp_path):
     assert curve[0]["steps"] == 128 and curve[0]["results"][0]["games"] == 2
     final = json.loads((run / "final.json").read_text())
     assert final["timesteps"] >= 256
+    # What the docs list for a run folder (issue 26): the log and the curve image; and off a
+    # terminal, a line per evaluation on stdout.
+    log = (run / "train.log").read_text()
+    assert "step_128 vs random: " in log and "final model" in log
+    assert (run / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    out = capsys.readouterr().out
+    assert "step_128 vs random: " in out and "step_256 vs random: " in out
 
 
 def test_epochs_set_the_fit_of_the_method_asked_for():
@@ -129,7 +137,7 @@ def test_epochs_set_the_fit_of_the_method_asked_for():
 def test_dmc_can_start_from_given_weights(tmp_path):
     """``--warm-start`` puts the given nets (here a tiny cloning run's) where the expectimax
     clone would go, and the DMC fit starts from them."""
-    pytest.importorskip("torch")
+    needs_training("torch")
     common = ["--shards", "1", "--games-per-shard", "1", "--epochs", "1", "--eval-games", "0",
               "--workers", "1", "--db", str(tmp_path / "r.sqlite"), "--no-progress"]  # fmt: skip
     bc = tmp_path / "bc"
@@ -156,3 +164,51 @@ def test_dmc_can_start_from_given_weights(tmp_path):
     assert (run / "gen1.npz").exists()
     assert main(["train", "--method", "dmc", "--run-dir", str(tmp_path / "x"),
                  "--warm-start", str(tmp_path / "none.npz"), *common]) == 2  # fmt: skip
+
+
+def _train_without(blocked: tuple[str, ...], args: list[str]):
+    """``cribbage train ARGS`` in a Python where importing ``blocked`` fails as if uninstalled."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    code = (
+        "import sys\n"
+        f"for name in {blocked!r}: sys.modules[name] = None  # import raises ImportError\n"
+        "from ui.cli import main\n"
+        "sys.exit(main(sys.argv[1:]))\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run(
+        [sys.executable, "-c", code, "train", *args],
+        capture_output=True, text=True, env=env, cwd=root, timeout=120,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("method", "blocked", "named"),
+    [("dmc", ("torch",), "torch"), ("bc", ("torch",), "torch"),
+     ("ppo", ("sb3_contrib",), "sb3-contrib"), ("ppo", ("torch", "sb3_contrib"), "torch and")],
+)  # fmt: skip
+def test_a_missing_extra_is_one_line_and_writes_nothing(tmp_path, method, blocked, named):
+    """Issue 26: without torch, ``cribbage train`` crashed with a traceback after writing
+    config.json (and dmc its data), so the retry after installing was refused."""
+    run = tmp_path / "run"
+    r = _train_without(blocked, ["--method", method, "--run-dir", str(run), "--workers", "1"])
+    assert r.returncode == 2, r.stderr
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in r.stderr, r.stderr
+    assert named in lines[0] and "cribbage-env[rl]" in lines[0] and "whl/cpu" in lines[0]
+    assert not run.exists() and not any(tmp_path.iterdir())
+
+
+def test_the_retry_after_installing_runs(tmp_path):
+    needs_training("torch")
+    run = tmp_path / "run"
+    args = ["--method", "bc", "--run-dir", str(run), "--shards", "1", "--games-per-shard", "1",
+            "--epochs", "1", "--eval-games", "0", "--workers", "1", "--no-progress",
+            "--db", str(tmp_path / "r.sqlite")]  # fmt: skip
+    assert _train_without(("torch",), args).returncode == 2
+    assert main(["train", *args]) == 0 and (run / "model.npz").is_file()

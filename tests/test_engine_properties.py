@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import cribbage_env as ce
 from cribbage_env.actions import DISCARD_BASE, discard_cards
-from cribbage_env.engine import _Chance
+from cribbage_env.chance import Chance
 
 K = ce.EventKind
 seeds = st.integers(0, 2**63 - 1)
@@ -73,7 +73,7 @@ def hide_and_shuffle(g: ce.GameState, seat: int, rng: np.random.Generator) -> ce
     h.discards[o] = tuple(perm.get(c, c) for c in h.discards[o])
     h.crib = [perm.get(c, c) for c in h.crib]
     h.seed = g.seed + 1
-    h._chance = _Chance(g.seed + 1)
+    h._chance = Chance(g.seed + 1)
     return h
 
 

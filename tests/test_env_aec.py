@@ -7,7 +7,6 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from gymnasium.utils import seeding  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import cribbage_env as ce  # noqa: E402
@@ -15,7 +14,8 @@ from agents.random_agent import RandomAgent  # noqa: E402
 from cribbage_env.aec import env as make_aec  # noqa: E402
 from cribbage_env.aec import raw_env  # noqa: E402
 from cribbage_env.encoding import engine_action_to_picks  # noqa: E402
-from cribbage_env.env import CribbageEnv, episode_seeds  # noqa: E402
+from cribbage_env.env import CribbageEnv  # noqa: E402
+from cribbage_env.seeding import agent_rng  # noqa: E402
 
 
 # api_test's generic notes on Dict observations (PettingZoo's classic games get them too).
@@ -63,9 +63,7 @@ def test_gym_episode_equals_aec_game_with_same_policies_and_seeds(episode, seat,
 
     aec = raw_env(episode=episode)
     aec.reset(seed=seed)
-    np_random, _ = seeding.np_random(seed)
-    _, opponent_seed = episode_seeds(np_random)
-    opponent_rng = np.random.Generator(np.random.PCG64(opponent_seed))
+    opponent_rng = agent_rng(gym_env.agent_seed, aec.game.seed, 1 - seat)
     opponent = RandomAgent()
     learner_rng = np.random.default_rng(100 + seed)
     me, other = f"player_{seat}", f"player_{1 - seat}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cribbage_env.engine import Phase
+from cribbage_env.core import Phase
 from cribbage_env.env import CribbageEnv
 from cribbage_env.equity import win_probability
 

@@ -147,8 +147,10 @@ def test_discrete_sample_with_our_mask_picks_only_legal_cards() -> None:
 
 
 def test_same_seed_gives_identical_trajectories() -> None:
-    def run(seed: int):
-        env = CribbageEnv("random", seat="alternate")
+    """The same seed and agent seed replay a game (a fresh env draws a fresh agent seed)."""
+
+    def run(seed: int, env: CribbageEnv | None = None):
+        env = env or CribbageEnv("random", seat="alternate", agent_seed=3)
         rng = np.random.default_rng(7)
         out = []
         for episode in range(2):
@@ -165,6 +167,8 @@ def test_same_seed_gives_identical_trajectories() -> None:
     a, b, c = run(11), run(11), run(12)
     assert a == b
     assert a != c
+    env = CribbageEnv("random", seat="alternate")
+    assert run(11, env) == run(11, env)
 
 
 def test_masks_are_fresh_arrays_each_call() -> None:
@@ -273,10 +277,10 @@ def test_opponent_by_name_callable_instance_and_swap_per_episode() -> None:
 
 
 def test_opponent_randomness_comes_from_the_env_seed() -> None:
-    """Same env seed: same opponent choices; the learner's choices alone do not change them."""
+    """Same env seed and agent seed: same opponent choices."""
 
     def opp_decisions(seed: int) -> list[int]:
-        env = CribbageEnv("random", seat=0)
+        env = CribbageEnv("random", seat=0, agent_seed=4)
         obs, _ = env.reset(seed=seed)
         env.step(int(np.flatnonzero(obs["action_mask"])[0]))
         obs, *_ = env.step(int(np.flatnonzero(obs["action_mask"])[1]))
@@ -300,6 +304,20 @@ def test_seat_alternates_from_a_seeded_reset() -> None:
     assert seats == [0, 1, 0, 1]
     assert env.reset(seed=0)[1]["seat"] == 0
     assert env.reset(options={"seat": 1})[1]["seat"] == 1
+
+
+def test_a_seeded_evaluation_loop_plays_both_seats_equally() -> None:
+    """Issue 26: ``reset(seed=s)`` for s in 0..99 used to play seat 0 every time."""
+    env = CribbageEnv("random", seat="alternate")
+    seats = [env.reset(seed=s)[1]["seat"] for s in range(100)]
+    assert seats.count(0) == seats.count(1) == 50
+    assert seats[:4] == [0, 1, 0, 1]
+    assert [env.reset(seed=s)[1]["seat"] for s in (7, 7, 8)] == [1, 1, 0]  # a seed, one seat
+    vec = make_vec(4, seat="alternate")
+    try:
+        assert vec.reset(seed=10)[1]["seat"].tolist() == [0, 1, 0, 1]
+    finally:
+        vec.close()
 
 
 @pytest.mark.parametrize(
@@ -395,7 +413,7 @@ def test_named_stronger_opponents_play_a_deal_when_registered(name) -> None:
 
 def test_sync_and_async_vector_envs_give_the_same_trajectory() -> None:
     def run(mode: str) -> list[bytes]:
-        vec = make_vec(2, vectorization_mode=mode, seat="alternate")
+        vec = make_vec(2, vectorization_mode=mode, seat="alternate", agent_seed=4)
         try:
             obs, _ = vec.reset(seed=5)
             rng = np.random.default_rng(1)

@@ -7,8 +7,9 @@ import json
 from pathlib import Path
 
 import pytest
+from extras import needs_training
 
-pytest.importorskip("sb3_contrib")
+needs_training("sb3_contrib")
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -11,7 +11,6 @@ import pytest
 
 import cribbage_env as ce
 from agents.registry import make_agent
-from agents.seeding import agent_rng
 from cribbage_env.equity import (
     EquityError,
     dealer_table,
@@ -22,6 +21,7 @@ from cribbage_env.equity import (
     trace_counts,
     win_probability,
 )
+from cribbage_env.seeding import agent_rng
 from ui.cli import main as cli
 
 
@@ -99,8 +99,8 @@ def test_win_probability_edges_and_errors():
     assert win_probability(3, 121, dealer=True) == 0.0
     assert win_probability(50, 60, dealer=False) == pytest.approx(1 - dealer_table()[60, 50])
     assert dealer_table(61).shape == (61, 61)
-    with pytest.raises(EquityError, match="no equity table for a game to 100"):
-        win_probability(1, 1, dealer=True, target=100)
+    with pytest.raises(EquityError, match="no winning-chance table for the rules target=200"):
+        win_probability(1, 1, dealer=True, target=200)
     with pytest.raises(EquityError, match="both"):
         win_probability(121, 125, dealer=True)
     with pytest.raises(EquityError, match="non-negative"):

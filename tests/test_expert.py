@@ -178,12 +178,12 @@ def test_search_values_cards_of_one_rank_alike() -> None:
 def test_the_game_offers_the_expert_level() -> None:
     """Issue 9: the start screen and `cribbage play --opponent expert` offer the expert."""
     from agents import LEVELS
-    from ui.cmd_play import LEVEL_NAMES
+    from ui.cmd_play import resolve_opponent
     from ui.scene import StartOptions, start_scene
 
     ids = {b.id for b in start_scene(StartOptions(level="expert")).buttons}
-    assert "level:expert" in ids and "expert" in LEVEL_NAMES
-    assert isinstance(make_agent(LEVELS["expert"]), ExpertAgent)
+    assert "level:expert" in ids and resolve_opponent("expert") == "expert"
+    assert isinstance(make_agent(LEVELS["expert"].spec), ExpertAgent)
 
 
 def test_early_stop_rule_needs_a_clear_paired_lead() -> None:

@@ -35,11 +35,11 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 import cribbage_env as ce
 from cribbage_env.actions import CUT_BASE, discard_cards, is_cut, is_discard
-from cribbage_env.engine import Phase
+from cribbage_env.core import Phase
 from cribbage_env.invariants import check_state, check_view
 from ui.controller import SAVE_FORMAT, SAVE_VERSION, Mode, TableController
 from ui.i18n import LANGUAGES
-from ui.scene import table_scene
+from ui.table_scene import table_scene
 
 CUT_PHASES = (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT)
 OPPONENTS = ("random", "greedy", "novice")
@@ -104,15 +104,17 @@ class TableMachine(RuleBasedStateMachine):
     # ----------------------------------------------------------------------------- helpers
     def _snapshot(self) -> tuple:
         c = self.ctl
-        return (c.game.clone(), c.decisions, tuple(c._actions), c._cursor)
+        return (c.game.clone(), c.decisions, tuple(c.history.actions), c.history.cursor)
 
     def _assert_unchanged(self, snap: tuple) -> None:
         game, decisions, actions, cursor = snap
         c = self.ctl
         assert c.game == game, "a preview changed the game"
-        assert c.decisions == decisions and tuple(c._actions) == actions and c._cursor == cursor, (
-            "a preview changed the decisions or the redo tail"
-        )
+        assert (
+            c.decisions == decisions
+            and tuple(c.history.actions) == actions
+            and c.history.cursor == cursor
+        ), "a preview changed the decisions or the redo tail"
 
     def _after_decision(self, before: tuple[int, ...], actor: int | None) -> None:
         """One decision was added; hands go face down when the screen passes (R11.4)."""
@@ -321,22 +323,28 @@ class TableMachine(RuleBasedStateMachine):
     def undo(self) -> None:
         c = self.ctl
         before = c.decisions
-        can = c.can_undo
+        can, restarted = c.can_undo, c.can_undo_restart
         ok = c.undo()
         assert ok == can
         if not ok:
             assert c.decisions == before
             return
+        if restarted:  # right after a restart: the game comes back (issue 29)
+            assert before == () and c.decisions and not c.can_undo_restart
+            self._history_reset()
+            return
         assert len(c.decisions) < len(before) and before[: len(c.decisions)] == c.decisions
         # Back to the moment before a person's decision: the person is to act again.
-        assert c.is_human(c.to_act) and c._actions[len(c.decisions)] == before[len(c.decisions)]
+        assert (
+            c.is_human(c.to_act) and c.history.actions[len(c.decisions)] == before[len(c.decisions)]
+        )
         assert c.can_redo
         self._history_reset()
 
     @rule()
     def redo(self) -> None:
         c = self.ctl
-        before, tail = c.decisions, tuple(c._actions)
+        before, tail = c.decisions, tuple(c.history.actions)
         can = c.can_redo
         ok = c.redo()
         assert ok == can
@@ -346,7 +354,7 @@ class TableMachine(RuleBasedStateMachine):
         else:
             assert c.decisions == before
 
-    @precondition(lambda self: not self.ctl.can_redo)
+    @precondition(lambda self: not self.ctl.can_redo and not self.ctl.can_undo_restart)
     @rule()
     def undo_all_then_redo_all(self) -> None:
         """Undo everything, redo everything: the identical state (R11.5)."""
@@ -369,7 +377,7 @@ class TableMachine(RuleBasedStateMachine):
     @rule()
     def restart(self) -> None:
         c = self.ctl
-        tail = tuple(c._actions)
+        tail = tuple(c.history.actions)
         allowed = c.can_restart
         snap = self._snapshot()
         if not c.restart():
@@ -378,11 +386,16 @@ class TableMachine(RuleBasedStateMachine):
             assert not allowed and c.mode is Mode.HOTSEAT and c.decisions and not c.game.is_over
             self._assert_unchanged(snap)
             return
-        assert allowed and c.decisions == () and not c.can_undo
+        assert allowed and c.decisions == ()
         assert c.game == ce.new_game(c.seed, interactive_cuts=c.interactive_cuts)
+        # Undo right after a restart brings the game back as it was (issue 29), and only that.
+        assert c.can_undo == bool(snap[1])
+        if c.can_undo:
+            assert c.undo() and c.game == snap[0] and c.decisions == snap[1]
+            assert c.restart() and c.decisions == ()
         # R11.6 asks only for the same deals; the redo list is either empty or the decisions
         # made before the restart (both designs have been used), never anything else.
-        assert tuple(c._actions) in ((), tail) and c.can_redo == bool(c._actions)
+        assert tuple(c.history.actions) in ((), tail) and c.can_redo == bool(c.history.actions)
         self._history_reset()
 
     @precondition(lambda self: self.ctl.interactive_cuts)
@@ -391,8 +404,14 @@ class TableMachine(RuleBasedStateMachine):
         """The autosave data resumes the same game, cursor and redo tail (issue 8.1)."""
         c = self.ctl
         d = TableController.from_save(c.to_save())
-        assert d.game == c.game and d.decisions == c.decisions and d._actions == c._actions
-        assert d.can_undo == c.can_undo and d.can_redo == c.can_redo and d.mode is c.mode
+        assert (
+            d.game == c.game
+            and d.decisions == c.decisions
+            and d.history.actions == c.history.actions
+        )
+        # the game kept for an undo of a restart lives only at the table (not in the save)
+        assert d.can_undo == (c.can_undo and not c.can_undo_restart)
+        assert d.can_redo == c.can_redo and d.mode is c.mode
 
     # ----------------------------------------------------------------------------- invariants
     @invariant()

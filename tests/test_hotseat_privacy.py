@@ -37,11 +37,11 @@ from hypothesis.stateful import (
 
 import cribbage_env as ce
 from cribbage_env.actions import discard_cards, is_discard
-from cribbage_env.engine import Phase
+from cribbage_env.core import Phase
+from ui.autosave import SaveStore
 from ui.controller import SAVE_FORMAT, SAVE_VERSION, Mode, TableController
 from ui.i18n import LANGUAGES
-from ui.saves import SaveStore
-from ui.scene import table_scene
+from ui.table_scene import table_scene
 
 CUT_PHASES = (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT)
 
@@ -184,7 +184,11 @@ class HotseatAttack(RuleBasedStateMachine):
             return
         self.store.save(c)
         d = self.store.load()
-        assert d.game == c.game and d.decisions == c.decisions and d._actions == c._actions
+        assert (
+            d.game == c.game
+            and d.decisions == c.decisions
+            and d.history.actions == c.history.actions
+        )
         self.ctl = d
 
     @rule()
@@ -301,7 +305,7 @@ def test_the_fuzz_finds_the_old_undo(monkeypatch) -> None:
     """Guard of the machine: with the old rule (undo any person's last decision) it must fail."""
 
     def old_target(self):
-        return self._cursor - 1 if self._cursor else None
+        return self.history.cursor - 1 if self.history.cursor else None
 
     monkeypatch.setattr(TableController, "_undo_target", old_target)
     with pytest.raises(AssertionError):

@@ -1,76 +1,63 @@
-"""The kernel cache is keyed by every source compiled into a kernel (never stale), a compiling
-first use says so on stderr, and the table and ``cribbage warmup`` warm the kernels up front."""
+"""The compiled kernels' on-disk cache is stamped by every source they read, so a change to a
+module the kernels only import (a layout offset, a rule) can never be served stale; his heels
+is one definition, run by the engine and compiled as is for the kernels."""
 
 from __future__ import annotations
 
-import shutil
-import threading
 from pathlib import Path
 
-import pytest
+import numpy as np
+from numba.core.registry import CPUDispatcher
 
-from cribbage_env import kernelcache
-from ui import warmup
-from ui.cli import main
-
-PKG = Path(kernelcache.__file__).resolve().parent
-
-
-def test_kernel_sources_are_the_kernels_and_what_they_import() -> None:
-    names = {p.name for p in kernelcache.kernel_sources()}
-    assert {"simkernel.py", "simpolicy.py", "vecseed.py", "veckernel.py", "vecstep.py"} <= names
-    assert {"encoding.py", "cards.py", "batch.py", "scoring.py"} <= names  # tables, slices
-    assert "vecenv.py" not in names and "env.py" not in names
+import cribbage_env as ce
+from cribbage_env import fastsim, kernelcache, simkernel, simpolicy, simrng, veckernel
+from cribbage_env.scoring import heels_points
 
 
-def test_cache_key_changes_with_any_compiled_source(tmp_path, monkeypatch) -> None:
-    pkg = tmp_path / "cribbage_env"
-    shutil.copytree(PKG, pkg, ignore=shutil.ignore_patterns("__pycache__", "data", "openspiel"))
-    monkeypatch.setattr(kernelcache, "_PACKAGE", pkg)
-    key = kernelcache.cache_dir.__wrapped__
-    before = key()
-    (pkg / "env.py").write_text((pkg / "env.py").read_text() + "\n# not compiled\n")
-    assert key() == before
-    (pkg / "cards.py").write_text((pkg / "cards.py").read_text() + "\n# a table changed\n")
-    assert key() != before
-    monkeypatch.setenv("CRIBBAGE_KERNEL_CACHE", str(tmp_path / "elsewhere"))
-    assert key().parent == tmp_path / "elsewhere"
+def test_the_stamp_covers_every_module_the_kernels_import() -> None:
+    src = set(kernelcache.sources())
+    assert set(kernelcache.KERNEL_MODULES) <= src
+    # Whatever the kernel modules import from the package is in the stamp, transitively.
+    for m in src:
+        assert kernelcache._imports(m) <= src
+    # Every module holding a kernel is a root.
+    package = Path(ce.__file__).parent
+    holders = {p.stem for p in package.glob("*.py") if "@njit" in p.read_text(encoding="utf-8")}
+    assert holders <= set(kernelcache.KERNEL_MODULES)
 
 
-class _Fake:
-    def __init__(self, signatures: list) -> None:
-        self.signatures = signatures
+def test_the_hash_changes_with_any_byte(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.py", tmp_path / "b.py"
+    a.write_text("X = 1\n")
+    b.write_text("Y = 2\n")
+    before = kernelcache.digest([a, b])
+    b.write_text("Y = 3\n")
+    assert kernelcache.digest([a, b]) != before
 
 
-def test_a_compiling_use_says_so_once(capsys) -> None:
-    with kernelcache.announce([_Fake([])], "the thing"):
-        pass
-    err = capsys.readouterr().err
-    assert "compiling the thing, once (~" in err and "compiled in" in err
-    with kernelcache.announce([_Fake(["(int64,)"])], "the thing"):
-        pass
-    assert capsys.readouterr().err == ""
+def test_every_kernel_is_cached_under_the_stamp() -> None:
+    kernels = [
+        obj
+        for mod in (simkernel, simpolicy, simrng, fastsim, veckernel)
+        for obj in vars(mod).values()
+        if isinstance(obj, CPUDispatcher) and obj._cache is not None
+    ]
+    assert len(kernels) > 20
+    for k in kernels:
+        locator = k._cache._impl.locator
+        assert type(locator).__name__.startswith("Stamped"), k
+        assert locator.get_source_stamp()[1] == kernelcache.kernel_hash()
 
 
-def test_the_table_warms_up_once_in_the_background(monkeypatch) -> None:
-    calls: list[str] = []
-    done = threading.Event()
-    monkeypatch.setattr(warmup, "warm_table", lambda: (calls.append("x"), done.set()))
-    monkeypatch.setattr(warmup, "_started", False)
-    t = warmup.warm_in_background()
-    assert t is not None and t.daemon
-    assert done.wait(5) and warmup.warm_in_background() is None
-    t.join(5)
-    assert calls == ["x"]
-
-
-@pytest.mark.parametrize("what", ["table", "batch", "all"])
-def test_cribbage_warmup_command(what: str, monkeypatch, capsys) -> None:
-    import cribbage_env.vecenv as vecenv
-
-    calls: list[str] = []
-    monkeypatch.setattr(warmup, "warm_table", lambda: calls.append("table"))
-    monkeypatch.setattr(vecenv, "warm_up", lambda: calls.append("batch"))
-    assert main(["warmup", "--what", what]) == 0
-    assert calls == (["table", "batch"] if what == "all" else [what])
-    assert "kernels ready in" in capsys.readouterr().err
+def test_his_heels_is_one_rule_in_the_engine_and_the_kernels() -> None:
+    assert [simkernel.heels_points(c) for c in range(52)] == [heels_points(c) for c in range(52)]
+    # The expert's deals start from the kernels' heels: a jack starter pegs 2 for the dealer,
+    # who wins there at 119.
+    st = np.zeros((3, simkernel.SIZE), dtype=np.int64)
+    st[:, simkernel.TARGET], st[:, simkernel.WINNER] = 121, -1
+    st[:, simkernel.DEALER] = 1
+    st[:, simkernel.STARTER] = ce.parse_card("JH"), ce.parse_card("QH"), ce.parse_card("JS")
+    st[:, simkernel.SCORES + 1] = 100, 100, 119
+    fastsim.cut_heels(st)
+    assert st[:, simkernel.SCORES + 1].tolist() == [102, 100, 121]
+    assert st[:, simkernel.WINNER].tolist() == [-1, -1, 1] and st[2, simkernel.DONE] == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from extras import needs_training
 
 import cribbage_env as ce
 from agents import make_agent
@@ -13,7 +14,7 @@ from agents.learn.generate import GenConfig, load_shards, play_shard
 from agents.learn.mlp import MLP, load_nets, save_nets
 from agents.learn.rollouts import TOP_DISCARDS, deal_margin, top_discards
 from agents.neural import NeuralAgent
-from cribbage_env.engine import Phase
+from cribbage_env.core import Phase
 
 
 def _random_mlp(dim: int, seed: int, hidden=(8, 8)) -> MLP:
@@ -70,7 +71,7 @@ def test_play_rows_come_from_the_view_alone():
 
 
 def test_numpy_scores_equal_torch():
-    torch = pytest.importorskip("torch")
+    torch = needs_training("torch")
     from agents.learn.fit import build, to_mlp
 
     model = build(PLAY_DIM, (16, 8), seed=1)
@@ -140,7 +141,7 @@ def test_shards_are_reproducible(tmp_path):
 
 
 def test_fits_learn_the_teacher_and_the_returns():
-    pytest.importorskip("torch")
+    needs_training("torch")
     from agents.learn.fit import FitConfig, fit
 
     rng = np.random.default_rng(0)
@@ -164,7 +165,7 @@ def test_shipped_weights_are_the_neural_level():
     from agents import LEVELS
     from agents.neural import DEFAULT_WEIGHTS
 
-    agent = make_agent(LEVELS["neural"])
+    agent = make_agent(LEVELS["neural"].spec)
     assert isinstance(agent, NeuralAgent)
     assert agent.meta["command"].startswith("cribbage train --method dmc")
     assert "--warm-start" in agent.meta["command"] and agent.meta["stage"] == "gen1"

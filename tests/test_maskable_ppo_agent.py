@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from extras import needs_training
 
 import cribbage_env as ce
 from agents import make_agent
@@ -59,7 +60,7 @@ def test_plays_only_legal_cards_for_whole_games(fake_policy, monkeypatch) -> Non
 def test_bad_specs_are_clear(tmp_path) -> None:
     with pytest.raises(AgentSpecError, match="path=model.zip"):
         make_agent("maskable_ppo")
-    pytest.importorskip("sb3_contrib")
+    needs_training("sb3_contrib")
     with pytest.raises(AgentSpecError, match="no model file"):
         make_agent(f"maskable_ppo:path={tmp_path / 'missing.zip'}")
     bad = tmp_path / "bad.zip"
@@ -72,7 +73,7 @@ def test_bad_specs_are_clear(tmp_path) -> None:
 def test_agent_matches_model_predict_on_the_env(tmp_path, flat) -> None:
     """The agent's choice equals MaskablePPO.predict(deterministic=True) on the env's observations
     (Dict observations with MultiInputPolicy, or FlatObservation with MlpPolicy)."""
-    pytest.importorskip("sb3_contrib")
+    needs_training("sb3_contrib")
     import gymnasium as gym
     import torch
     from sb3_contrib import MaskablePPO

@@ -19,7 +19,7 @@ from ui.cli import main as cli_main
 BOT = '''
 """A test bot: plays the lowest legal card, throws its first two cards."""
 from cribbage_env.actions import discard_action
-from cribbage_env.engine import Phase
+from cribbage_env.core import Phase
 
 
 class {name}:

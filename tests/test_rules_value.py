@@ -132,3 +132,51 @@ def test_aec_env_takes_the_rules() -> None:
         obs, _, term, trunc, _ = e.last()
         e.step(None if term or trunc else int(np.flatnonzero(obs["action_mask"])[0]))
     assert e.game.rules is ce.SHORT and max(e.game.scores) >= 61
+
+
+def test_rules_text_names_a_variant_or_fields() -> None:
+    assert ce.Rules.named("target=91") == ce.Rules(target=91)
+    assert ce.Rules.named(" short ") is ce.SHORT
+    assert ce.Rules.named("target=61, skunk=31, double_skunk=0") == ce.SHORT
+    for rules in (ce.STANDARD, ce.SHORT, ce.Rules(target=91), ce.Rules(target=200, skunk=150)):
+        assert ce.Rules.named(rules.spec) == rules
+    for bad, says in [("target=x", "whole number"), ("colour=red", "unknown rule 'colour'"),
+                      ("target=61", "skunk lines"), ("long", "known: standard, short")]:  # fmt: skip
+        with pytest.raises(ce.RulesError, match=says):
+            ce.Rules.named(bad)
+
+
+def test_a_bool_rule_is_typed_parsed_and_left_out_of_records_at_its_default() -> None:
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class Flagged(ce.Rules):
+        his_heels: bool = True
+
+    off = Flagged.named("target=121,his_heels=false")
+    assert off == Flagged(his_heels=False) and off.to_json() == {"his_heels": False}
+    assert Flagged.named("his_heels=TRUE").to_json() == {} and off.spec == "his_heels=false"
+    for bad in ("his_heels=1", "his_heels=no"):
+        with pytest.raises(ce.RulesError, match="true or false"):
+            Flagged.named(bad)
+    with pytest.raises(ce.RulesError, match="must be bool"):
+        Flagged(his_heels=1)  # type: ignore[arg-type]
+    with pytest.raises(ce.RulesError, match="must be int"):
+        Flagged(target=True)
+
+
+def test_a_record_writes_only_the_rules_that_differ_from_the_standard() -> None:
+    g = _play_out(ce.new_game(2, rules="target=91"))
+    assert g.to_record()["rules"] == {"target": 91} and max(g.scores) >= 91
+    assert ce.GameState.from_record(g.to_record()) == g
+    assert "rules" not in _play_out(ce.new_game(2)).to_record()
+
+
+def test_every_command_reads_rules_text(capsys) -> None:
+    from ui import argtypes
+
+    assert argtypes.rules("target=91") == ce.Rules(target=91)
+    import argparse
+
+    with pytest.raises(argparse.ArgumentTypeError, match="unknown rule"):
+        argtypes.rules("holes=91")

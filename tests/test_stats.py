@@ -60,3 +60,46 @@ def test_stats_text_and_missing_folder(tmp_path, capsys):
     assert "Points per deal" in capsys.readouterr().out
     assert cli(["stats", "--dir", str(tmp_path / "nope")]) == 2
     assert "no game history" in capsys.readouterr().err
+
+
+def test_stats_reads_a_bench_records_folder_from_an_agents_seat(tmp_path, capsys):
+    """Issue 26: ``cribbage stats`` ignored bench games; ``--records DIR`` reads them, each game
+    from the chosen agent's seat (checked against the index's winners and scores)."""
+    rec = tmp_path / "rec"
+    db = str(tmp_path / "r.db")
+    assert cli(["bench", "greedy", "random", "--games", "6", "--seed", "2", "--agent-seed", "1",
+                "--workers", "1", "--db", db, "--records", str(rec)]) == 0  # fmt: skip
+    capsys.readouterr()
+    index = json.loads((rec / "index.json").read_text())["games"]
+    for agent in ("greedy", "random"):
+        assert cli(["stats", "--records", str(rec), "--agent", agent, "--json", "--no-review"]) == 0
+        s = json.loads(capsys.readouterr().out)
+        mine = [(e, e["seats"].index(agent)) for e in index]
+        assert s["agent"] == agent and s["games"] == 6
+        assert s["wins"] == sum(e["winner"] == seat for e, seat in mine)
+        ppd = s["points_per_deal"]
+        total = ppd["dealer"]["deals"] * (
+            ppd["dealer"]["pegging"] + ppd["dealer"]["hand"] + ppd["dealer"]["crib"]
+        ) + ppd["pone"]["deals"] * (ppd["pone"]["pegging"] + ppd["pone"]["hand"])
+        want = sum(e["scores"][seat] for e, seat in mine)
+        assert abs(total - want) < 0.01 * (ppd["dealer"]["deals"] + ppd["pone"]["deals"]) + 0.5
+        other = "random" if agent == "greedy" else "greedy"
+        assert set(s["by_opponent"]) == {other}
+    assert cli(["stats", "--records", str(rec), "--no-review"]) == 0  # default: agent A, greedy
+    assert capsys.readouterr().out.startswith(f"greedy in {rec}:")
+    assert cli(["stats", "--records", str(tmp_path)]) == 2  # no index.json
+    assert "index.json" in capsys.readouterr().err
+    assert cli(["stats", "--agent", "greedy"]) == 2
+    assert "--records" in capsys.readouterr().err
+
+
+def test_stats_records_reads_only_files_inside_the_folder(tmp_path, capsys):
+    rec = tmp_path / "rec"
+    rec.mkdir()
+    (tmp_path / "outside.json").write_text("{}")
+    entry = {"file": "../outside.json", "seats": ["a", "b"], "swapped": False}
+    index = {"format": "cribbage-env/bench-records", "games": [entry]}
+    (rec / "index.json").write_text(json.dumps(index))
+    assert cli(["stats", "--records", str(rec), "--no-review"]) == 2
+    err = capsys.readouterr().err
+    assert "not a file name in the folder" in err and "no usable games" in err

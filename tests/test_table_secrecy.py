@@ -2,7 +2,7 @@
 
 The computer's generator (and the hint's, and the autoplay pilot's) used to be
 ``default_rng([game_seed, stream, decision])``: its seed sequence handed any agent the game seed,
-hence both hands, the crib and the starter. Now it is :func:`agents.seeding.agent_rng` of an
+hence both hands, the crib and the starter. Now it is :func:`cribbage_env.seeding.agent_rng` of an
 independent agent seed, kept in the save so Continue, undo/redo and Restart stay exact.
 """
 
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from cheater_agent import Cheated, CheaterAgent, rebuild
 
-from cribbage_env.engine import Phase
+from cribbage_env.core import Phase
 from ui import hints
 from ui.controller import Mode, TableController
 
@@ -51,7 +51,7 @@ def test_the_cheater_catches_the_old_generator(monkeypatch) -> None:
     """Guard: with the old derivation the same cheater rebuilds the deal."""
 
     def old_rng(self, stream: int) -> np.random.Generator:
-        return np.random.default_rng([self.seed, stream, self._cursor])
+        return np.random.default_rng([self.seed, stream, self.history.cursor])
 
     monkeypatch.setattr(TableController, "_rng", old_rng)
     with pytest.raises(Cheated):
@@ -99,7 +99,7 @@ def test_restart_replays_the_computer_exactly() -> None:
             c._decide(int(legal[int(rng.integers(len(legal)))]))
         c.skip_show()
     first = c.decisions
-    humans = [a for a, who in zip(first, c._actors, strict=True) if who == 0]
+    humans = [a for a, who in zip(first, c.history.actors, strict=True) if who == 0]
     assert c.restart()
     it = iter(humans)
     while len(c.decisions) < len(first):

@@ -28,13 +28,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from agents.files import UnreadableFile, read_text
 from agents.random_agent import RandomAgent
 from ui import autosave, cmd_play
 from ui import controller as controller_module
+from ui.autosave import SaveStore
 from ui.cli import main
 from ui.controller import Mode, SaveError, TableController, UntrustedSave
-from ui.files import UnreadableFile, read_text
-from ui.saves import SaveStore, trusted_spec
+from ui.saves import trusted_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,9 +60,12 @@ def _saved_game(directory: Path) -> bytes:
 
 
 def _args(**kw) -> argparse.Namespace:
-    base = dict(autoplay=None, seed=None, hotseat=False, opponent="medium", data_dir=None)
-    base.update(kw)
-    return argparse.Namespace(**base)
+    """``cribbage play``'s options as its parser gives them, with ``kw`` changed."""
+    parser = argparse.ArgumentParser()
+    cmd_play.add_arguments(parser)
+    args = parser.parse_args([])
+    vars(args).update(kw)
+    return args
 
 
 # ------------------------------------------------------------------------------ who writes
@@ -132,7 +136,7 @@ def test_two_games_lock_the_folder_and_the_second_is_told(tmp_path) -> None:
 
 def test_a_lock_held_by_another_process(tmp_path) -> None:
     code = (
-        "import sys, time; sys.path.insert(0, sys.argv[2]); from ui.saves import SaveStore; "
+        "import sys, time; sys.path.insert(0, sys.argv[2]); from ui.autosave import SaveStore; "
         "s = SaveStore(sys.argv[1]); assert s.open() is None; print('locked', flush=True); "
         "time.sleep(30)"
     )
@@ -220,7 +224,7 @@ def test_temp_files_of_a_killed_game_are_cleaned(tmp_path) -> None:
     (old or new, never torn) and no temp files."""
     code = (
         "import sys; sys.path.insert(0, sys.argv[2]); import numpy as np; "
-        "from ui.saves import SaveStore; from ui.controller import TableController; "
+        "from ui.autosave import SaveStore; from ui.controller import TableController; "
         "s = SaveStore(sys.argv[1], durable=False); s.open(); "
         "c = TableController(3, mode='hotseat', on_change=s.save); r = np.random.default_rng(0)\n"
         "print('go', flush=True)\n"

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 import cribbage_env as ce
+from ui.autosave import SaveStore
 from ui.cli import main as cli_main
 from ui.controller import TableController
-from ui.saves import SaveStore
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -134,7 +134,7 @@ import sys
 import numpy as np
 from ui.cli import main as cli_main
 from ui.controller import TableController
-from ui.saves import SaveStore
+from ui.autosave import SaveStore
 sys.path.insert(0, sys.argv[2])
 from test_ui_controller import advance
 store = SaveStore(sys.argv[1])

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from cribbage_env.actions import discard_cards, is_discard
-from cribbage_env.engine import Phase
+from cribbage_env.core import Phase
+from ui.autosave import SaveStore
 from ui.controller import Mode, TableController
-from ui.saves import SaveStore
 
 pytestmark = pytest.mark.gui
 
@@ -52,6 +52,15 @@ def click(w, wx: float, wy: float) -> None:
         "on_mouse_release", int(round(sx)), int(round(sy)), arcade.MOUSE_BUTTON_LEFT, 0
     )
     w.dispatch_events()
+
+
+def press_new_game(w) -> None:
+    """New game on the start screen: a second press when it asks first (a game under way is
+    kept in the unfinished games, issue 29)."""
+    click_id(w, "play")
+    if w.ctl is None:
+        assert w.options.confirm_new
+        click_id(w, "play")
 
 
 def click_id(w, target: str) -> None:
@@ -116,7 +125,7 @@ def test_start_screen_by_mouse(window) -> None:
     click_id(window, "mode:computer")
     click_id(window, "level:hard")
     assert window.options.level == "hard" and not window.options.hotseat
-    click_id(window, "play")
+    press_new_game(window)
     assert window.ctl is not None and window.ctl.mode is Mode.COMPUTER and window.ctl.lang == "fr"
     assert window.ctl.seats[1].spec
     window.options.lang = "en"
@@ -366,13 +375,17 @@ def test_continue_resumes_the_autosaved_game(window) -> None:
     ctl = window.ctl
     to_phase(window, Phase.PLAY)
     ctl.undo()
-    state, actions, cursor = ctl.game.fingerprint(), list(ctl._actions), ctl._cursor
+    state, actions, cursor = ctl.game.fingerprint(), list(ctl.history.actions), ctl.history.cursor
     click_id(window, "menu")
     assert window.ctl is None and window.options.has_save
     click_id(window, "continue")
     resumed = window.ctl
     assert resumed is not ctl and resumed.game.fingerprint() == state
-    assert resumed._actions == actions and resumed._cursor == cursor and resumed.lang == "fr"
+    assert (
+        list(resumed.history.actions) == actions
+        and resumed.history.cursor == cursor
+        and resumed.lang == "fr"
+    )
     # The language picked on the start screen applies to the resumed game.
     click_id(window, "menu")
     click_id(window, "lang:es")
@@ -397,7 +410,7 @@ def test_corrupt_save_is_reported_on_the_start_screen(window) -> None:
 
 
 def test_watch_mode_on_the_table(window) -> None:
-    from ui.gui.app import autoplay
+    from ui.gui.autoplay import autoplay
 
     window.start_table(TableController(1, mode=Mode.WATCH, agents=("hard", "medium")))
     autoplay(window, 400, None)
@@ -413,7 +426,7 @@ def test_watch_mode_on_the_table(window) -> None:
 def test_a_whole_game_by_mouse_R11_7(window, mode: Mode, lang: str, motion: bool) -> None:
     """Every decision of a game to 121 made by clicks on the cards, the spread, Confirm and
     See my hand, through the window's event dispatch (the computer at 'hard')."""
-    from ui.gui.app import autoplay
+    from ui.gui.autoplay import autoplay
 
     window.start_table(TableController(21, mode=mode, opponent="hard", lang=lang))
     autoplay(window, 5000, None, pilot="greedy", motion=motion)
@@ -722,10 +735,10 @@ def test_the_command_line_seed_is_the_first_games_only(window) -> None:
     window.options.hotseat = True
     window.settings.seed = 12345
     try:
-        click_id(window, "play")
+        press_new_game(window)
         assert window.ctl.seed == 12345
         click_id(window, "menu")
-        click_id(window, "play")
+        press_new_game(window)
         assert window.ctl.seed != 12345
     finally:
         window.settings.seed = None

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from test_ui_gui import click, click_id, finish_game, image, key, open_window
 
-from cribbage_env.engine import Phase
+from cribbage_env.core import Phase
+from ui.autosave import SaveStore
 from ui.controller import Mode, TableController
-from ui.saves import SaveStore
 
 pytestmark = pytest.mark.gui
 

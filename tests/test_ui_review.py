@@ -11,7 +11,8 @@ from agents.review import review_game, seat_chance
 from agents.tournament import play_game
 from cribbage_env.actions import discard_cards, is_discard, parse_action
 from cribbage_env.cards import parse_cards as p
-from cribbage_env.engine import GameState, Phase
+from cribbage_env.core import Phase
+from cribbage_env.engine import GameState
 from cribbage_env.equity import win_probability
 from ui.chances import ChanceMeter
 from ui.controller import Mode, TableController
@@ -246,3 +247,54 @@ def test_stats_scene_shows_the_record_and_one_bar_per_game() -> None:
     assert len(bars) == 3 and bars[1].h > bars[0].h > bars[2].h
     empty = stats_scene(None, "fr")
     assert any("Aucune partie" in lb.text for lb in empty.labels)
+
+
+def test_review_text_counts_as_its_json_does_and_says_1_point() -> None:
+    """Issue 26: the text counted players and deals from 1 while the JSON counts from 0, and
+    printed "1 points"."""
+    from agents.review import Rating, Review
+    from ui.cmd_review import review_text
+
+    def rating(seat: int, deal: int, loss: float, points: float, flag: str) -> Rating:
+        return Rating(0, seat, deal, "play", "5H", "6H", loss, points, 0.4, 0.5, 3, (10, 12), flag)
+
+    review = Review(
+        (rating(1, 2, 0.07, 1.0, "blunder"), rating(0, 0, 0.01, 2.5, "doubtful")),
+        (0.5, 0.4),
+        1,
+        (100, 121),
+    )
+    text = review_text(review)
+    js = review.to_json()
+    assert js["winner"] == 1 and js["rows"][0]["seat"] == 1 and js["rows"][0]["deal"] == 2
+    assert "seat 1 won" in text
+    row = next(line for line in text.splitlines() if line.rstrip().endswith("blunder"))
+    assert row.split()[:2] == ["2", "1"]  # deal 2, seat 1: the JSON's numbers
+    seat1 = next(line for line in text.splitlines() if line.startswith("Seat 1:"))
+    assert "1 decision with a choice" in seat1 and "1 point lost" in seat1
+    assert "7 points of winning chance" in seat1 and "1 blunder," in seat1
+    seat0 = next(line for line in text.splitlines() if line.startswith("Seat 0:"))
+    assert "2.5 points lost" in seat0 and "0 blunders" in seat0
+
+
+# --------------------------------------------------------------------------------- luck vs skill
+def test_review_scene_shows_luck_vs_skill_in_every_language(reviewed) -> None:
+    """The line names each player's luck and luck-adjusted result (they add up to 1 for a
+    finished game), and the luck-alone line runs over the chart, one mark per chart column."""
+    game, review = reviewed
+    from ui.review_scene import LUCK_COLOR, luck_curve
+
+    s0, s1 = review.luck_summary(0), review.luck_summary(1)
+    assert s0["adjusted_result"] + s1["adjusted_result"] == pytest.approx(1.0)
+    assert len(luck_curve(review)) == len(review.curve)
+    assert luck_curve(review)[-1] == pytest.approx(review.luck.win)
+    words = {"en": "Luck vs skill", "es": "Suerte y habilidad", "fr": "Chance et habileté"}
+    for lang, word in words.items():
+        s = review_scene(ReviewBrowser(review, game), _nar(lang), ("You", "Computer"))
+        (line,) = [lb for lb in s.labels if lb.text.startswith(word)]
+        assert (
+            f"{100 * s0['luck']:+.1f}" in line.text and f"{s1['adjusted_result']:.2f}" in line.text
+        )
+        marks = [r for r, c in s.panels if c == LUCK_COLOR]
+        assert len(marks) == len(review.curve)
+        assert all(CHART.y - 2 <= r.y <= CHART.y + CHART.h for r in marks)

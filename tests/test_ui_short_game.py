@@ -107,10 +107,13 @@ def test_a_short_record_replays_on_the_table_with_its_rules() -> None:
 
 
 def test_start_screen_switches_the_variant_and_its_subtitle() -> None:
-    text = {lb.text for lb in start_scene(StartOptions(short=True, lang="fr")).labels}
+    text = {lb.text for lb in start_scene(StartOptions(rules=SHORT, lang="fr")).labels}
     assert "Six cartes, deux joueurs, le premier à 61" in text
     s = start_scene(StartOptions())
-    assert any("121" in lb.text for lb in s.labels) and not s.button("short").toggled
+    assert any("121" in lb.text for lb in s.labels) and not s.button("variant").toggled
+    assert s.button("variant").label == "Game to 121"
+    custom = start_scene(StartOptions(rules=ce.Rules(target=91)))
+    assert custom.button("variant").label == "Game to 91" and custom.button("variant").toggled
 
 
 def test_play_refuses_an_unknown_variant(capsys) -> None:
@@ -118,7 +121,9 @@ def test_play_refuses_an_unknown_variant(capsys) -> None:
 
     with pytest.raises(SystemExit) as exc:
         main(["play", "--rules", "long"])
-    assert exc.value.code == 2 and "invalid choice" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "unknown rules variant 'long'" in err and "standard" in err
+    assert "Traceback" not in err
 
 
 def test_the_record_of_a_short_table_game_says_so() -> None:

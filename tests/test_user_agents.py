@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 MY_BOT = '''
 from cribbage_env.actions import discard_action
 from cribbage_env.cards import RANK
-from cribbage_env.engine import Phase
+from cribbage_env.core import Phase
 
 
 class LowBot:

@@ -17,6 +17,7 @@ else ``~/.local/share/cribbage-env``.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import tempfile
@@ -24,8 +25,10 @@ import time
 from collections.abc import Collection
 from pathlib import Path
 
+from agents.atomic import atomic_write, try_lock
+from agents.files import UnreadableFile, parse_json, read_text
+
 from .controller import TableController
-from .files import UnreadableFile, parse_json, read_text
 from .saves import SaveError, UntrustedSave, save_data
 
 AUTOSAVE_NAME = "autosave.json"
@@ -54,36 +57,13 @@ def atomic_write_json(path: Path, data: dict, *, durable: bool = True) -> None:
 
     ``durable=False`` skips the fsyncs (still atomic against crashes of the process, not of the
     machine); only tests that hammer the save use it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, ensure_ascii=False, indent=1)
-            f.flush()
-            if durable:
-                os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    if durable:
-        _fsync_dir(path.parent)
 
+    def write(f) -> None:
+        text = io.StringIO()
+        json.dump(data, text, ensure_ascii=False, indent=1)
+        f.write(text.getvalue().encode("utf-8"))
 
-def _fsync_dir(directory: Path) -> None:
-    try:
-        dfd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(dfd)
-    except OSError:
-        pass
-    finally:
-        os.close(dfd)
+    atomic_write(path, write, durable=durable)
 
 
 def folder_problem(directory: Path) -> str | None:
@@ -109,21 +89,6 @@ def folder_problem(directory: Path) -> str | None:
     return None
 
 
-def _lock(path: Path) -> int | None:
-    """A held exclusive lock on ``path`` (its file descriptor), or None if another holds it."""
-    try:
-        import fcntl
-    except ImportError:  # no POSIX locks (Windows): one game per folder is not enforced
-        return os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        os.close(fd)
-        return None
-    return fd
-
-
 # ------------------------------------------------------------------------------ the store
 class SaveStore:
     """The autosave file and the history folder of one user.
@@ -146,7 +111,7 @@ class SaveStore:
         problem = folder_problem(self.dir)
         if problem is None:
             try:
-                fd = _lock(self.dir / LOCK_NAME)
+                fd = try_lock(self.dir / LOCK_NAME)
             except OSError as exc:
                 fd, problem = None, f"cannot lock {self.dir}: {exc.strerror or exc}"
             else:

@@ -94,7 +94,9 @@ def plot_points_per_deal(summary: dict, path: Path) -> Path:
 def plot_sample_game(summary: dict, game: GameResult, path: Path) -> Path:
     """Scores after every scoring event of one game, replayed from its seed and decisions."""
     plt = _plt()
-    g = ce.replay(game.seed, game.moves)
+    g = ce.replay(
+        game.seed, game.moves, rules=ce.Rules.from_json(summary["params"].get("rules", {}))
+    )
     pairing = summary["pairings"][game.pairing]["agents"]
     names = (pairing[1], pairing[0]) if game.swapped else (pairing[0], pairing[1])
     xs, s0, s1, deal_starts = [0], [0], [0], []

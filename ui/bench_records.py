@@ -51,7 +51,7 @@ class RecordWriter:
     def add(self, block: Sequence[GameResult]) -> list[Path]:
         import cribbage_env as ce
 
-        from .saves import atomic_write_json
+        from .autosave import atomic_write_json
 
         written = []
         for r in block:
@@ -59,8 +59,8 @@ class RecordWriter:
                 continue
             pairing = self.plan.pairings[r.pairing]
             seats = (pairing.b, pairing.a) if r.swapped else (pairing.a, pairing.b)
-            g = ce.replay(r.seed, r.moves)  # tournaments deal with automatic cuts (ce.new_game)
-            if g.winner != r.winner or g.scores != tuple(r.scores):
+            g = ce.replay(r.seed, r.moves, rules=self.plan.rules)  # automatic cuts (ce.new_game)
+            if (g.winner != r.winner and not r.forfeit) or g.scores != tuple(r.scores):
                 raise ValueError(f"game seed {r.seed} does not replay to its result {r.scores}")
             name = (
                 f"p{r.pairing}-g{r.index:05d}{'b' if r.swapped else 'a'}-"
@@ -70,12 +70,13 @@ class RecordWriter:
             written.append(self.directory / name)
             self.entries.append({"file": name, "pairing": r.pairing, "index": r.index,
                                  "swapped": r.swapped, "seats": list(seats), "seed": r.seed,
-                                 "winner": r.winner, "scores": list(r.scores)})  # fmt: skip
+                                 "winner": r.winner, "scores": list(r.scores),
+                                 **({"forfeit": r.forfeit} if r.forfeit else {})})  # fmt: skip
         return written
 
     def close(self) -> Path:
         """Write ``index.json`` (the games in pairing, pair, seat order)."""
-        from .saves import atomic_write_json
+        from .autosave import atomic_write_json
 
         self.entries.sort(key=lambda e: (e["pairing"], e["index"], e["swapped"]))
         path = self.directory / "index.json"

@@ -39,9 +39,52 @@ def pairing_rows(summary: dict) -> list[dict]:
                 "skunks_b": p["skunks"][1],
                 "first_dealer_win_rate": p["first_dealer_win_rate"],
                 "mean_deals": p["mean_deals"],
+                **_luck_columns(p.get("luck_adjusted")),
             }
         )
     return out
+
+
+def _luck_columns(la: dict | None) -> dict:
+    la = la or {}
+    ci, mci = la.get("win_ci") or [None, None], la.get("margin_ci") or [None, None]
+    return {
+        "luck_adjusted_win_a": la.get("win"),
+        "luck_adjusted_win_ci_low": ci[0],
+        "luck_adjusted_win_ci_high": ci[1],
+        "luck_adjusted_margin": la.get("margin"),
+        "luck_adjusted_margin_ci_low": mci[0],
+        "luck_adjusted_margin_ci_high": mci[1],
+        "variance_ratio": la.get("variance_ratio"),
+    }
+
+
+def format_luck(summary: dict) -> list[str]:
+    """The luck-adjusted lines: plain (over duplicate pairs) and adjusted win rates with 95%
+    intervals, and the variance ratio (how many times fewer games the adjusted one needs)."""
+    rows = [(p["agents"], p.get("luck_adjusted")) for p in summary["pairings"]]
+    if not any(la for _, la in rows):
+        return []
+    lines = [
+        "",
+        "luck-adjusted (the result minus the luck of the cut, the deals and the starters; "
+        "docs/guide/luck.md)",
+        f"{'pairing (A vs B)':<34} {'plain win% A (95% CI)':>22} {'adjusted win% A (95% CI)':>25} "
+        f"{'adj. margin (95% CI)':>22} {'var. ratio':>10}",
+    ]
+    for (a, b), la in rows:
+        if not la:
+            lines.append(f"{(a + ' vs ' + b)[:34]:<34} {'luck not recorded':>22}")
+            continue
+        plo, phi = la["plain_win_ci"]
+        lo, hi = la["win_ci"]
+        mlo, mhi = la["margin_ci"]
+        plain = f"{_pct(la['plain_win'])} [{_pct(plo).strip()}, {_pct(phi).strip()}]"
+        adj = f"{_pct(la['win'])} [{_pct(lo).strip()}, {_pct(hi).strip()}]"
+        margin = f"{_num(la['margin'])} [{_num(mlo, '{:+.1f}')}, {_num(mhi, '{:+.1f}')}]"
+        ratio = _num(la["variance_ratio"], "{:.2f}")
+        lines.append(f"{(a + ' vs ' + b)[:34]:<34} {plain:>22} {adj:>25} {margin:>22} {ratio:>10}")
+    return lines
 
 
 def to_csv(rows: Sequence[dict]) -> str:
@@ -54,13 +97,16 @@ def to_csv(rows: Sequence[dict]) -> str:
 
 
 def format_summary(summary: dict) -> str:
-    """The human report: pairings, points per deal by role, ratings."""
+    """The human report: pairings, points per deal by role, ratings. Name columns widen to the
+    longest agent spec: names are never cut (``maskable_ppo:path=...`` specs differ at the end)."""
     lines = []
+    pw = max([34] + [len(" vs ".join(p["agents"])) for p in summary["pairings"]])
+    aw = max([26] + [len(a) for a in summary["agents"]])
     played, planned = summary["games_played"], summary["games_planned"]
     if played != planned:
         lines.append(f"PARTIAL: {played} of {planned} games played")
     lines.append(
-        f"{'pairing (A vs B)':<34} {'games':>6} {'wins A-B':>11} {'win% A':>7} {'95% CI':>15} "
+        f"{'pairing (A vs B)':<{pw}} {'games':>6} {'wins A-B':>11} {'win% A':>7} {'95% CI':>15} "
         f"{'margin A-B (95% CI)':>22} {'match pts':>11} {'1st dlr':>7} {'deals':>5}"
     )
     for p in summary["pairings"]:
@@ -74,15 +120,23 @@ def format_summary(summary: dict) -> str:
             else "-"
         )
         lines.append(
-            f"{(a + ' vs ' + b)[:34]:<34} {p['games']:>6} {p['wins'][0]:>5}-{p['wins'][1]:<5} "
+            f"{a + ' vs ' + b:<{pw}} {p['games']:>6} {p['wins'][0]:>5}-{p['wins'][1]:<5} "
             f"{_pct(p['win_rate']):>7} {ci:>15} {margin:>22} "
             f"{p['match_points'][0]:>5}-{p['match_points'][1]:<5} {_pct(p['first_dealer_win_rate']):>7} "
             f"{_num(p['mean_deals'], '{:.1f}'):>5}"
         )
+    for p in summary["pairings"]:
+        if p.get("forfeits"):
+            a, b = p["agents"]
+            lines.append(
+                f"forfeits (an isolated agent crashed, hung or answered illegally): "
+                f"{a} {p['forfeits'][0]}, {b} {p['forfeits'][1]}"
+            )
+    lines.extend(format_luck(summary))
     lines.append("")
     lines.append("points per deal by role (pegging includes go, last card and his heels)")
     lines.append(
-        f"{'agent':<26} {'role':<6} {'deals':>7} {'pegging':>8} {'hand':>6} {'crib':>6} {'total':>6}"
+        f"{'agent':<{aw}} {'role':<6} {'deals':>7} {'pegging':>8} {'hand':>6} {'crib':>6} {'total':>6}"
     )
     for agent, roles in summary["agents"].items():
         for role in ("dealer", "pone"):
@@ -91,14 +145,14 @@ def format_summary(summary: dict) -> str:
                 continue
             total = sum(x for x in (r["pegging"], r["hand"], r["crib"]) if x is not None)
             lines.append(
-                f"{agent[:26]:<26} {role:<6} {r['deals']:>7} {r['pegging']:>8.2f} {r['hand']:>6.2f} "
+                f"{agent:<{aw}} {role:<6} {r['deals']:>7} {r['pegging']:>8.2f} {r['hand']:>6.2f} "
                 f"{r['crib']:>6.2f} {total:>6.2f}"
             )
     if summary.get("ratings"):
         lines.append("")
         lines.append(f"ratings ({summary['ratings_method']})")
         for r in summary["ratings"]:
-            lines.append(f"  {r['agent'][:40]:<40} {r['elo']:+8.1f}")
+            lines.append(f"  {r['agent']:<{max(40, aw)}} {r['elo']:+8.1f}")
     elif summary.get("rating_error"):
         lines.append(f"ratings: {summary['rating_error']}")
     return "\n".join(lines)

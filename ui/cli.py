@@ -31,6 +31,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="cribbage",
         description="Two-player six-card cribbage to 121: play, analyze, benchmark.",
     )
+    from cribbage_env import __version__
+
+    parser.add_argument("--version", action="version", version=f"cribbage-env {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, help_text in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)

@@ -142,5 +142,8 @@ def run(args: argparse.Namespace) -> int:
             return 0
         print(f"cribbage agents: {exc}", file=sys.stderr)
         return 2
+    if info.error:  # named, but it does not load: what was wrong, in one line
+        print(f"cribbage agents: {info.error}", file=sys.stderr)
+        return 2
     print(json.dumps(_info_json(info)) if args.json else _help(info))
-    return 1 if info.error else 0
+    return 0

@@ -14,16 +14,21 @@ be read or watched again with ``cribbage replay FILE [--text]``.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import dataclasses
 import json
+import math
 import os
 import sys
-from pathlib import Path
 
-from agents.backends import BACKENDS, BackendError
+from agents.backends import BackendError
 from agents.base import AgentSpecError
 from agents.bench import TournamentRun, resume_tournament, run_tournament
+from agents.luck_stats import StopRule
 from agents.results_store import ResultsStore, ResultsStoreError, default_db_path
 from agents.tournament import DEFAULT_BLOCK, TournamentError, make_plan
+from agents.trust import UntrustedSpec
+from cribbage_env import STANDARD
 
 from . import argtypes
 from .bench_records import RecordWriter, write_records  # noqa: F401  (write_records: API)
@@ -52,7 +57,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         metavar="RUN",
         help="finish run RUN of the database (interrupted, failed or killed): replays only the "
-        "blocks it has not saved, with its recorded seeds",
+        "blocks it has not saved, with its recorded seeds; agents it names by import path or "
+        "file are built only when named again (cribbage bench --resume RUN AGENT ...)",
     )
     p.add_argument(
         "--agent-seed",
@@ -67,41 +73,56 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help=f"worker processes (default: all cores, {os.cpu_count()})",
     )
-    p.add_argument(
-        "--backend",
-        choices=BACKENDS,
-        default="pool",
-        help="serial, local process pool (default) or ray (extra 'ray')",
-    )
-    p.add_argument(
-        "--address", default=None, help="Ray cluster to join (host:port, ray://host:port or auto)"
-    )
+    argtypes.backend_arguments(p)
     p.add_argument(
         "--block",
         type=argtypes.positive_int,
         default=DEFAULT_BLOCK,
         help=f"duplicate pairs per task (default {DEFAULT_BLOCK})",
     )
+    p.add_argument("--rules", type=argtypes.rules, default=None, help=argtypes.RULES_HELP)
     p.add_argument(
         "--no-duplicate",
         dest="duplicate",
         action="store_false",
         help="play each seed once (seat 0 = first-listed agent) instead of twice with seats swapped",
     )
+    argtypes.add_isolate_arguments(p)
+    p.add_argument(
+        "--until-separated",
+        action="store_true",
+        help="head-to-head: stop once the luck-adjusted interval excludes 50%% (looks at 200 "
+        "games and each doubling, 99%% per look); --games is the cap (default 20000)",
+    )
+    p.add_argument(
+        "--ci-width",
+        type=argtypes.unit_interval,
+        default=None,
+        metavar="W",
+        help="head-to-head: stop once the luck-adjusted 95%% interval is narrower than W "
+        "(a win rate, e.g. 0.03); --games is the cap (default 20000)",
+    )
     _add_output_arguments(p)
 
 
 def _add_output_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--db", type=Path, default=None, help=f"results database (default {default_db_path()})"
+        "--db",
+        type=argtypes.path,
+        default=None,
+        help=f"results database (default {default_db_path()})",
     )
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument(
-        "--csv", type=Path, default=None, metavar="FILE", help="write one row per pairing to FILE"
+        "--csv",
+        type=argtypes.path,
+        default=None,
+        metavar="FILE",
+        help="write one row per pairing to FILE",
     )
     p.add_argument(
         "--plot",
-        type=Path,
+        type=argtypes.path,
         default=None,
         metavar="DIR",
         help="write PNG charts to DIR (matplotlib)",
@@ -114,7 +135,7 @@ def _add_output_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--records",
-        type=Path,
+        type=argtypes.path,
         default=None,
         metavar="DIR",
         help="keep the game record (docs/RECORD_FORMAT.md) of chosen games in DIR, "
@@ -136,7 +157,9 @@ def _add_output_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="show a progress bar (default: when stderr is a terminal)",
     )
-    prog.add_argument("--no-progress", dest="progress", action="store_false")
+    prog.add_argument(
+        "--no-progress", dest="progress", action="store_false", help="never show the progress bar"
+    )
 
 
 def _err(msg: str) -> None:
@@ -146,8 +169,8 @@ def _err(msg: str) -> None:
 def _usage(msg: str) -> int:
     print(
         "usage: cribbage bench AGENT AGENT [AGENT ...] [--games N] [--seed S] [--workers W] "
-        "[--backend {serial,pool,ray}] [--address ADDR] [--db PATH] [--json] [--csv FILE] [--plot DIR] "
-        "[--records DIR [--record-every K]]\n       cribbage bench --resume RUN [--db PATH] [--workers W]",
+        "[--backend {serial,pool,ray}] [--address ADDR] [--rules RULES] [--db PATH] [--json] [--csv FILE] [--plot DIR] "
+        "[--records DIR [--record-every K]]\n       cribbage bench --resume RUN [AGENT ...] [--db PATH] [--workers W]",
         file=sys.stderr,
     )
     _err(f"error: {msg}")
@@ -156,27 +179,45 @@ def _usage(msg: str) -> int:
 
 def _usage_problem(args: argparse.Namespace) -> str | None:
     if args.resume is not None:
-        given = [f for f in ("games", "seed", "agent_seed") if getattr(args, f) is not None]
-        if args.agents or given or args.records is not None or not args.duplicate:
-            return "--resume RUN continues a saved run with its own agents, games and seeds: give none of them"
+        given = [
+            f for f in ("games", "seed", "agent_seed", "rules") if getattr(args, f) is not None
+        ]
+        if given or args.records is not None or not args.duplicate or args.isolate:
+            return (
+                "--resume RUN continues a saved run with its own games, seeds and isolation: "
+                "give none of them"
+            )
     elif len(args.agents) < 2:
         return "name at least two agents (two for a head-to-head, three or more for a round robin)"
-    if args.address and args.backend != "ray":
-        return "--address joins a Ray cluster: use it with --backend ray"
+    problem = argtypes.backend_problem(args)
+    if problem:
+        return problem
+    if args.decision_timeout is not None and not args.isolate:
+        return "--decision-timeout S is the time of an isolated agent: give --isolate too"
+    if (args.until_separated or args.ci_width is not None) and (
+        args.resume is not None or len(args.agents) != 2
+    ):
+        return "--until-separated and --ci-width stop a new head-to-head: name exactly two agents"
     if args.record_every is not None and args.records is None:
         return "--record-every K says which games --records DIR keeps: give --records too"
-    if not args.prior >= 0:
-        return f"--prior is a number of virtual games >= 0, got {args.prior}"
+    problem = argtypes.output_folder_problem(args.plot)  # outputs checked before games are played
+    if args.csv is not None:
+        problem = problem or argtypes.output_file_problem(args.csv, None)
+    if problem:
+        return problem
+    if not 0 <= args.prior < math.inf:
+        return f"--prior is a finite number of virtual games >= 0, got {args.prior}"
     return None
 
 
 class _Hook:
-    """Per saved block: the game records (--records) and the first game (for --plot)."""
+    """Per saved block: the game records (--records), the first game (for --plot) and the
+    stopping rule (--until-separated, --ci-width)."""
 
-    def __init__(self, writer: RecordWriter | None) -> None:
-        self.writer, self.first, self.error = writer, None, None
+    def __init__(self, writer: RecordWriter | None, rule: StopRule | None = None) -> None:
+        self.writer, self.first, self.error, self.rule = writer, None, None, rule
 
-    def __call__(self, block) -> None:
+    def __call__(self, block) -> bool | None:
         if self.first is None and block:
             self.first = min(block, key=lambda r: r.key)
         if self.writer is not None and self.error is None:
@@ -184,6 +225,7 @@ class _Hook:
                 self.writer.add(block)
             except (OSError, ValueError) as exc:
                 self.error = exc
+        return None if self.rule is None else self.rule(block)
 
 
 def _start(
@@ -192,11 +234,13 @@ def _start(
     common = dict(backend=args.backend, workers=args.workers, address=args.address, store=store,
                   progress=progress, on_block=hook, prior=args.prior)  # fmt: skip
     if args.resume is not None:
-        return resume_tournament(args.resume, **common)  # type: ignore[arg-type]
+        agents = args.agents or None  # named again: the run's stored specs are trusted
+        return resume_tournament(args.resume, agents=agents, **common)  # type: ignore[arg-type]
     return run_tournament(
-        args.agents, 1000 if args.games is None else args.games, args.seed or 0,
+        args.agents, _games(args), args.seed or 0,
         agent_seed=args.agent_seed, duplicate=args.duplicate, block=args.block,
-        check_agents=False, **common,
+        check_agents=False, rules=args.rules or STANDARD, isolate=argtypes.isolation(args),
+        **common,
     )  # type: ignore[arg-type]  # fmt: skip
 
 
@@ -207,8 +251,10 @@ def run(args: argparse.Namespace) -> int:
     writer = None
     if args.resume is None:
         try:  # bad agents or sizes are usage errors, found before anything is opened or written
-            plan = make_plan(args.agents, 1000 if args.games is None else args.games, args.seed or 0,
-                             duplicate=args.duplicate, block=args.block, agent_seed=0)  # fmt: skip
+            plan = make_plan(args.agents, _games(args), args.seed or 0,
+                             duplicate=args.duplicate, block=args.block, agent_seed=0,
+                             rules=args.rules or STANDARD,
+                             isolate=argtypes.isolation(args))  # fmt: skip
         except (AgentSpecError, TournamentError) as exc:
             return _usage(str(exc))
     if args.plot is not None:
@@ -232,14 +278,40 @@ def run(args: argparse.Namespace) -> int:
         return 1
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     with store:
-        hook = _Hook(writer)
+        rule = None
+        if args.until_separated or args.ci_width is not None:
+            rule = StopRule(separated=args.until_separated, ci_width=args.ci_width)
+        hook = _Hook(writer, rule)
+        # --json: stdout holds the JSON alone (Ray prints a lost node's notice to stdout)
+        quiet = contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext()
         try:
-            out = _start(args, store, hook, progress)
+            with quiet:
+                out = _start(args, store, hook, progress)
+        except UntrustedSpec as exc:
+            _err(str(exc))
+            return 2
         except (AgentSpecError, TournamentError) as exc:
             return _usage(str(exc)) if args.resume is None else _fail(str(exc))
         except (BackendError, ResultsStoreError) as exc:
             return _fail(str(exc))
-    return _report(args, out, hook)
+    return _report(args, _stopped_by_rule(out, hook), hook)
+
+
+def _games(args: argparse.Namespace) -> int:
+    if args.games is not None:
+        return args.games
+    return 20_000 if args.until_separated or args.ci_width is not None else 1000
+
+
+def _stopped_by_rule(out: TournamentRun, hook: _Hook) -> TournamentRun:
+    """A run the stopping rule ended is complete (its cap was a cap, not a goal)."""
+    if hook.rule is None or hook.rule.reason is None or out.status != "interrupted":
+        return out
+    out.summary["run"]["status"] = "complete"
+    out.summary["run"]["stopped"] = hook.rule.reason
+    with ResultsStore(out.db) as db:  # type: ignore[arg-type]
+        db.finish_run(out.run_id, "complete", out.summary, out.elapsed)  # type: ignore[arg-type]
+    return dataclasses.replace(out, status="complete")
 
 
 def _fail(msg: str) -> int:
@@ -262,7 +334,10 @@ def _report(args: argparse.Namespace, out: TournamentRun, hook: _Hook) -> int:
     else:
         print(f"run {r['id']} ({r['status']}): {summary['games_played']} games in {r['elapsed_s']:.1f} s "
               f"({r['games_per_s']:.1f} games/s, {r['backend']} x{r['workers']}), saved to {r['db']}")  # fmt: skip
+        if r.get("stopped"):
+            print(f"stopped: {r['stopped']}")
         print(format_summary(summary))
+        print(out.repeat_hint)
     for w in out.warnings:
         _err(f"warning: {w}")
     if out.status == "failed":

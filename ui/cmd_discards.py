@@ -18,12 +18,13 @@ from agents.base import AgentSpecError
 from agents.discard_bench import MAX_DEALS, compare, format_report, whole_games
 from agents.results_store import ResultsStore, ResultsStoreError, default_db_path
 from agents.tournament import AgentFailure, TournamentError
+from cribbage_env import STANDARD
 
 from . import argtypes
 
 USAGE = (
     "usage: cribbage discards STRATEGY [STRATEGY ...] [--deals N] [--seed S] [--json] "
-    "[--plot DIR] [--games N [--backend B] [--workers W]] [--db PATH]"
+    "[--plot DIR] [--games N [--rules RULES] [--backend B] [--workers W]] [--db PATH]"
 )
 
 
@@ -45,7 +46,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print the report as one JSON object")
     p.add_argument(
         "--plot",
-        type=Path,
+        type=argtypes.path,
         default=None,
         metavar="DIR",
         help="write discard_strategies.png (per-deal distributions) to DIR",
@@ -64,10 +65,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="for --games: seed of the agents' own randomness (default: fresh, recorded)",
     )
+    p.add_argument(
+        "--rules",
+        type=argtypes.rules,
+        default=STANDARD,
+        help="for --games: the rules the games are played by; " + argtypes.RULES_HELP,
+    )
     p.add_argument("--backend", choices=BACKENDS, default="pool", help="for --games (default pool)")
     p.add_argument("--workers", type=argtypes.positive_int, default=None, help="for --games")
     p.add_argument(
-        "--db", type=Path, default=None, help=f"results database (default {default_db_path()})"
+        "--db",
+        type=argtypes.path,
+        default=None,
+        help=f"results database (default {default_db_path()})",
     )
 
 
@@ -93,6 +103,9 @@ def run(args: argparse.Namespace) -> int:
             make_strategy(s)
     except AgentSpecError as exc:
         return _usage(str(exc))
+    problem = argtypes.output_folder_problem(args.plot)  # checked before the deals are played
+    if problem:
+        return _usage(problem)
     try:
         store = ResultsStore(args.db if args.db is not None else default_db_path())
     except ResultsStoreError as exc:
@@ -107,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
             "seed": args.seed,
             "duplicate": True,
             "whole_games": args.games,
+            **({} if args.rules.is_standard else {"rules": args.rules.to_json()}),
         }
         try:
             run_id = store.start_run(params, backend="serial", workers=1)
@@ -178,6 +192,7 @@ def _measure(args: argparse.Namespace) -> dict:
             agent_seed=args.agent_seed,
             backend=args.backend,
             workers=args.workers,
+            rules=args.rules,
         )
     return report
 

@@ -36,7 +36,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--table", action="store_true", help="print the whole tables")
     parser.add_argument(
-        "--target", type=int, default=121, choices=TARGETS, help="game to 121 (default) or 61"
+        "--target",
+        type=whole_number(2, f"a target from 2 to {TARGETS[0]}", TARGETS[0]),
+        default=TARGETS[0],
+        help=f"the game's target (default {TARGETS[0]}; 61 is the short game)",
     )
     parser.add_argument("--json", action="store_true", help="print JSON")
 

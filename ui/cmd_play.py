@@ -8,19 +8,19 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
+
+from agents.registry import LEVELS
+from cribbage_env import STANDARD
 
 from . import argtypes
 from .i18n import LANGUAGES
 
-LEVEL_NAMES = ("easy", "medium", "hard", "expert", "neural")
-
-
 USAGE = (
-    "usage: cribbage play [--opponent easy|medium|hard|expert|neural|SPEC] [--hotseat] "
-    "[--rules standard|short] [--seed N] "
+    f"usage: cribbage play [--opponent {'|'.join(LEVELS)}|SPEC] [--hotseat] "
+    "[--rules standard|short|FIELD=VALUE,...] [--seed N] "
     f"[--lang {'|'.join(LANGUAGES)}] [--fullscreen] [--watch A B] [--autoplay N [--screenshots DIR]] "
-    "[--size WxH] [--data-dir DIR] [--four-colour] [--chances] [--no-motion]"
+    "[--size WxH] [--data-dir DIR] [--four-colour] [--chances] [--no-motion] "
+    "[--isolate [--decision-timeout S]]"
 )
 
 
@@ -35,17 +35,19 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--opponent",
         default="medium",
         metavar="LEVEL_OR_SPEC",
-        help="easy, medium, hard, expert, or an agent spec such as 'random' or 'my_bot:MyBot' "
+        help=f"a level ({', '.join(LEVELS)}) or an agent spec such as 'random' or 'my_bot:MyBot' "
         "(see `cribbage agents`; default: medium)",
     )
+    argtypes.add_isolate_arguments(p)
     p.add_argument(
         "--hotseat", action="store_true", help="two people on one screen (pass and play)"
     )
     p.add_argument(
         "--rules",
-        choices=("standard", "short"),
-        default="standard",
-        help="standard: the game to 121; short: the game to 61 on a 61-hole board",
+        type=argtypes.rules,
+        default=STANDARD,
+        metavar="RULES",
+        help=argtypes.RULES_HELP,
     )
     p.add_argument(
         "--seed",
@@ -59,7 +61,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="language (default: from the system locale, else English)",
     )
-    p.add_argument("--fullscreen", action="store_true")
+    p.add_argument("--fullscreen", action="store_true", help="open the window full screen")
     p.add_argument(
         "--watch",
         nargs=2,
@@ -76,7 +78,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--screenshots",
-        type=Path,
+        type=argtypes.path,
         default=None,
         metavar="DIR",
         help="with --autoplay: save PNG screenshots in DIR",
@@ -101,7 +103,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     _add_display_arguments(p)
     p.add_argument(
         "--data-dir",
-        type=Path,
+        type=argtypes.path,
         default=None,
         help="where the autosave and history live (default: the user's data directory)",
     )
@@ -127,13 +129,22 @@ def _add_display_arguments(p: argparse.ArgumentParser) -> None:
     )
 
 
-def resolve_opponent(name: str) -> str:
-    """A level name -> its agent spec (random until the level's agent exists); specs pass."""
-    from agents import LEVELS, make_agent
+def resolve_opponent(name: str, isolate: float | None = None) -> str:
+    """A level name -> its agent spec (random until the level's agent exists); specs pass.
+    With ``isolate`` the spec is built in its own process, never imported here."""
+    from agents import make_agent
+    from agents.isolate import check_isolated
 
-    spec = LEVELS.get(name, "random") if name in LEVEL_NAMES else name
-    make_agent(spec)  # raises AgentSpecError for a bad spec
+    spec = LEVELS[name].spec if name in LEVELS else name
+    if isolate is not None:
+        check_isolated(spec, isolate)  # AgentSpecError when it does not build there
+    else:
+        make_agent(spec)  # raises AgentSpecError for a bad spec
     return spec
+
+
+#: the largest window (an 8K screen): beyond it the window system refuses, or divides by zero.
+MAX_SIZE = (7680, 4320)
 
 
 def _size(text: str) -> tuple[int, int]:
@@ -143,6 +154,8 @@ def _size(text: str) -> tuple[int, int]:
         raise ValueError(f"--size must look like 1280x800, got {text!r}") from None
     if w < 320 or h < 200:
         raise ValueError(f"--size {text} is too small (at least 320x200)")
+    if w > MAX_SIZE[0] or h > MAX_SIZE[1]:
+        raise ValueError(f"--size {text} is too big (at most {MAX_SIZE[0]}x{MAX_SIZE[1]})")
     return w, h
 
 
@@ -175,11 +188,11 @@ def first_table(args: argparse.Namespace, store, *, opponent: str, watch, lang: 
         seed = 0 if headless else new_game_seed()
     # Headless autoplay is a reproducible demo: its agents' seed is pinned (no secret to keep).
     agent_seed = 0 if headless else None
-    rules = getattr(args, "rules", "standard")  # callers before --rules built no such field
-    common = {"lang": lang, "agent_seed": agent_seed, "rules": rules}
+    common = {"lang": lang, "agent_seed": agent_seed, "rules": args.rules,
+              "isolate": argtypes.isolation(args) if hasattr(args, "isolate") else None}  # fmt: skip
     if watch:
         return TableController(seed, mode="watch", agents=watch, **common)
-    if not headless and args.opponent in LEVEL_NAMES:
+    if not headless and args.opponent in LEVELS:
         return None
     mode = Mode.HOTSEAT if args.hotseat else Mode.COMPUTER
     ctl = TableController(seed, mode=mode, opponent=opponent, **common)
@@ -200,8 +213,13 @@ def _check(args: argparse.Namespace):
 
     try:
         size = _size(args.size)
-        opponent = resolve_opponent(args.opponent)
-        watch = tuple(resolve_opponent(a) for a in args.watch) if args.watch else None
+        if args.decision_timeout is not None and not args.isolate:
+            raise ValueError(
+                "--decision-timeout S is the time of an isolated agent: give --isolate"
+            )
+        iso = argtypes.isolation(args)
+        opponent = resolve_opponent(args.opponent, iso)
+        watch = tuple(resolve_opponent(a, iso) for a in args.watch) if args.watch else None
         pilot = resolve_opponent(args.pilot)
     except (ValueError, AgentSpecError) as exc:
         return _usage(str(exc))
@@ -247,10 +265,8 @@ def run(args: argparse.Namespace) -> int:
     from .gui.app import GameWindow, Settings
     from .scene import StartOptions
 
-    level = args.opponent if args.opponent in LEVEL_NAMES else "medium"
-    options = StartOptions(
-        level=level, hotseat=args.hotseat, lang=lang, short=args.rules == "short"
-    )
+    level = args.opponent if args.opponent in LEVELS else "medium"
+    options = StartOptions(level=level, hotseat=args.hotseat, lang=lang, rules=args.rules)
     settings = Settings(
         computer_delay=args.delay,
         show_delay=args.show_delay,
@@ -288,7 +304,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _autoplay(window, args: argparse.Namespace, seed: int, pilot: str) -> int:
-    from .gui.app import autoplay
+    from .gui.autoplay import autoplay
 
     shots = autoplay(window, args.autoplay, args.screenshots, pilot=pilot, seed=seed)
     ctl = window.ctl

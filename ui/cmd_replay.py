@@ -11,15 +11,15 @@ import sys
 from pathlib import Path
 
 import cribbage_env as ce
+from agents.files import UnreadableFile, parse_json, read_text
 from cribbage_env.equity import EquityError, state_target, win_probability
 
 from . import argtypes, narration
-from .files import UnreadableFile, parse_json, read_text
 from .i18n import LANGUAGES, Catalog, system_language
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("file", type=Path, metavar="FILE", help="a game record (JSON)")
+    p.add_argument("file", type=argtypes.path, metavar="FILE", help="a game record (JSON)")
     p.add_argument("--text", action="store_true", help="print the game deal by deal instead")
     p.add_argument(
         "--lang",
@@ -36,7 +36,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--screenshots",
-        type=Path,
+        type=argtypes.path,
         default=None,
         metavar="DIR",
         help="replay headless and save the table as PNGs in DIR (no display needed)",
@@ -53,7 +53,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def load(path: Path) -> ce.GameState:
     """The game of a record file; raises ValueError with a message for anything wrong.
 
-    Only a regular file of at most :data:`ui.files.MAX_BYTES` is read (``/dev/zero``, a FIFO or
+    Only a regular file of at most :data:`agents.files.MAX_BYTES` is read (``/dev/zero``, a FIFO or
     a 100 MB file is refused without reading it whole)."""
     try:
         text = read_text(path, what="game record")
@@ -146,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     window.start_table(ctl)
     if args.screenshots is not None:
-        from .gui.app import autoplay
+        from .gui.autoplay import autoplay
 
         shots = autoplay(window, len(g.decisions), args.screenshots, every=args.every)
         window.close()

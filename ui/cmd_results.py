@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from agents.results_store import ResultsStore, ResultsStoreError, default_db_path, game_row
 from agents.tournament import SEAT_FIELDS
@@ -28,11 +27,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="none: list runs; one: show it; two: compare them",
     )
     p.add_argument(
-        "--db", type=Path, default=None, help=f"results database (default {default_db_path()})"
+        "--db",
+        type=argtypes.path,
+        default=None,
+        help=f"results database (default {default_db_path()})",
     )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument(
-        "--csv", type=Path, default=None, metavar="FILE", help="write the table to FILE as CSV"
+        "--csv",
+        type=argtypes.path,
+        default=None,
+        metavar="FILE",
+        help="write the table to FILE as CSV",
     )
     p.add_argument("--per-game", action="store_true", help="with one RUN: export one row per game")
 
@@ -144,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
                             "deals",
                         ]
                         + [f"s{s}_{f}" for s in (0, 1) for f in SEAT_FIELDS]
-                        + ["moves"]
+                        + ["moves", "forfeit"]
                     )
                     table = [dict(zip(cols, game_row(g), strict=True)) for g in games]
                     payload["games"] = table

@@ -1,10 +1,13 @@
-"""``cribbage stats [--dir DIR] [--json] [--no-review]``: your record from the game history.
+"""``cribbage stats [--dir DIR | --records DIR [--agent SPEC]] [--json] [--no-review]``: your
+record from the game history, or an agent's from ``cribbage bench --records`` games.
 
 Reads the finished games of the table's history folder (``history/`` under the data folder,
-see :mod:`ui.saves`; ``--dir`` points elsewhere) and prints games, wins, skunks, wins by
-opponent, your average pegging / hand / crib points per deal as dealer and as pone beside the
-averages of expectimax self-play, and your error rate game by game (the mean winning chance
-lost per decision, from ``cribbage review``; reviews are cached, ``--no-review`` skips them).
+see :mod:`ui.saves`; ``--dir`` points elsewhere), or with ``--records`` the games of a bench
+records folder seen from ``--agent``'s seat (default: the first pairing's agent A), and prints
+games, wins, skunks, wins by opponent, your average pegging / hand / crib points per deal as
+dealer and as pone beside the averages of expectimax self-play, and your error rate game by
+game (the mean winning chance lost per decision, from ``cribbage review``; reviews are cached,
+``--no-review`` skips them).
 """
 
 from __future__ import annotations
@@ -12,9 +15,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
-from .argtypes import positive_int
+from .argtypes import limited, path
 from .autosave import data_dir
 from .player_stats import (
     CACHE_NAME,
@@ -27,9 +29,23 @@ from .player_stats import (
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    where = p.add_mutually_exclusive_group()
+    where.add_argument(
+        "--records",
+        type=path,
+        default=None,
+        metavar="DIR",
+        help="a cribbage bench --records folder: one agent's games (see --agent)",
+    )
     p.add_argument(
+        "--agent",
+        default=None,
+        metavar="SPEC",
+        help="with --records: whose games (default: agent A of the first pairing)",
+    )
+    where.add_argument(
         "--dir",
-        type=Path,
+        type=path,
         default=None,
         metavar="DIR",
         help="history folder (default: history/ in the data folder)",
@@ -38,7 +54,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-review", action="store_true", help="skip the error rates (faster)")
     p.add_argument(
         "--samples",
-        type=positive_int,
+        type=limited("samples"),
         default=STATS_SAMPLES,
         metavar="N",
         help=f"guesses per decision for the reviews (default {STATS_SAMPLES})",
@@ -46,9 +62,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.agent is not None and args.records is None:
+        print("cribbage stats: --agent goes with --records DIR", file=sys.stderr)
+        return 2
     folder = args.dir if args.dir is not None else data_dir() / "history"
     try:
-        games, skipped = load_history(folder)
+        if args.records is not None:
+            from .record_stats import load_records
+
+            folder = args.records
+            games, skipped, agent = load_records(folder, args.agent)
+            if not games:
+                raise HistoryError(f"no finished games of {agent!r} in {folder}")
+        else:
+            games, skipped = load_history(folder)
     except HistoryError as exc:
         print(f"cribbage stats: {exc}", file=sys.stderr)
         return 2
@@ -56,13 +83,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"cribbage stats: skipped {note}", file=sys.stderr)
     rates = None
     if not args.no_review and games:
-        rates = error_rates(
-            games, folder.parent / CACHE_NAME if args.dir is None else None, args.samples
-        )
+        own = args.dir is None and args.records is None  # the cache lives beside the history
+        rates = error_rates(games, folder.parent / CACHE_NAME if own else None, args.samples)
     stats = player_stats(games, rates)
+    if args.records is not None:
+        stats = {"agent": agent, **stats}  # whose games ("you" in the text)
     if args.json:
         print(json.dumps(stats))
         return 0
+    if args.records is not None:
+        print(f"{agent} in {folder}:")
     print(stats_text(stats))
     return 0
 
@@ -80,6 +110,12 @@ def stats_text(s: dict) -> str:
         f"Skunks: {sk['given']} given ({sk['double_given']} double), "
         f"{sk['taken']} taken ({sk['double_taken']} double)",
     ]
+    if len(s.get("by_target", {})) > 1:  # games to 61 and to 121: each on its own
+        for t, r in s["by_target"].items():
+            lines.append(
+                f"  games to {t}: {r['games']}, {r['wins']} won, {r['losses']} lost; skunks "
+                f"{r['skunks']['given']} given, {r['skunks']['taken']} taken"
+            )
     for opp, r in s["by_opponent"].items():
         lines.append(f"  against {opp}: {r['wins']}-{r['losses']}")
     lines.append("")

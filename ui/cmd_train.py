@@ -13,14 +13,20 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import sys
-from dataclasses import asdict, fields
+from dataclasses import asdict
 from pathlib import Path
 
-from . import argtypes
+from agents.atomic import atomic_write_text, try_lock
+from agents.backends import BackendError, Where
+from agents.base import AgentSpecError
+from cribbage_env import STANDARD
+from cribbage_env.rewards import REWARDS
 
-REWARDS = ("points", "win", "equity")
+from . import argtypes
+from .train_config import ConfigError, check_config, read_saved
 
 
 def _opponent(text: str) -> tuple[str, float]:
@@ -53,18 +59,24 @@ def _common_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--run-dir",
-        type=Path,
+        type=argtypes.path,
         default=Path("runs/train"),
         help="where config.json, curve.json/png, checkpoints and the model go",
     )
     p.add_argument("--resume", action="store_true", help="continue the run in --run-dir")
-    p.add_argument("--seed", type=argtypes.seed, default=0)
+    p.add_argument(
+        "--seed",
+        type=argtypes.seed,
+        default=0,
+        help="root seed of the data and the training (default 0)",
+    )
     p.add_argument(
         "--reward",
-        choices=REWARDS,
+        choices=tuple(REWARDS),
         default="points",
-        help="env reward (ppo): points margin, win +-1, or equity (change in winning chance)",
+        help="env reward (ppo): " + ", ".join(f"{k}: {r.summary}" for k, r in REWARDS.items()),
     )
+    p.add_argument("--rules", type=argtypes.rules, default=STANDARD, help=argtypes.RULES_HELP)
     p.add_argument(
         "--opponent",
         type=_opponent,
@@ -101,25 +113,25 @@ def _ppo_arguments(p: argparse.ArgumentParser) -> None:
 def _dmc_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--generations",
-        type=argtypes.positive_int,
+        type=argtypes.limited("generations"),
         default=1,
         help="dmc: learning-from-play stages after the warm start",
     )
     p.add_argument(
         "--shards",
-        type=argtypes.positive_int,
+        type=argtypes.limited("shards"),
         default=200,
         help="dmc: data shards per generation (20 games each)",
     )
     p.add_argument(
         "--epochs",
-        type=argtypes.positive_int,
+        type=argtypes.limited("epochs"),
         default=None,
         help="dmc: epochs per DMC fit (default 8); bc: epochs of the cloning fit (default 3)",
     )
     p.add_argument(
         "--warm-start",
-        type=Path,
+        type=argtypes.path,
         default=None,
         metavar="WEIGHTS",
         help="dmc: start the DMC fit from these weights (e.g. a --method bc model) instead of "
@@ -132,7 +144,7 @@ def _dmc_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--games-per-shard",
-        type=argtypes.positive_int,
+        type=argtypes.limited("games_per_shard"),
         default=20,
         help="dmc: games per data shard (default 20)",
     )
@@ -160,19 +172,68 @@ def _eval_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--workers",
-        type=argtypes.positive_int,
+        type=argtypes.limited("workers"),
         default=2,
-        help="processes for data and evaluation (default 2)",
+        help="processes for data and evaluation (default 2; Ray: CPUs of a local Ray)",
     )
-    p.add_argument("--db", type=Path, default=None, help="results database (default: the user's)")
+    argtypes.backend_arguments(p)
+    p.add_argument(
+        "--db", type=argtypes.path, default=None, help="results database (default: the user's)"
+    )
     prog = p.add_mutually_exclusive_group()
-    prog.add_argument("--progress", dest="progress", action="store_true", default=None)
-    prog.add_argument("--no-progress", dest="progress", action="store_false")
+    prog.add_argument(
+        "--progress",
+        dest="progress",
+        action="store_true",
+        default=None,
+        help="show a progress bar (default: when stderr is a terminal)",
+    )
+    prog.add_argument(
+        "--no-progress", dest="progress", action="store_false", help="never show the progress bar"
+    )
 
 
 def _err(msg: str) -> int:
     print(f"cribbage train: {msg}", file=sys.stderr)
     return 2
+
+
+#: what each method imports to train (all in the extra "rl")
+_NEEDS = {"ppo": ("torch", "sb3_contrib"), "dmc": ("torch",), "bc": ("torch",)}
+CPU_TORCH = "pip install torch --index-url https://download.pytorch.org/whl/cpu"
+
+
+def missing_extra(method: str) -> str | None:
+    """One line naming what ``--method`` lacks and how to install it, or None (all there).
+
+    Checked after the command line's own errors and before anything is written, so a run
+    folder is never left half-made and the retry after installing is a fresh start."""
+    import importlib
+
+    missing = []
+    for name in _NEEDS[method]:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            missing.append(name.replace("_", "-"))
+    if not missing:
+        return None
+    return (
+        f"--method {method} needs {' and '.join(missing)}, not installed: "
+        f"pip install 'cribbage-env[rl]' (a CPU-only torch first: {CPU_TORCH})"
+    )
+
+
+def _warm_start(path: Path) -> str:
+    """The absolute path of checked weights for ``--warm-start`` (WeightsError if unfit)."""
+    from agents.learn.features import DISCARD_DIM, PLAY_DIM
+    from agents.learn.mlp import load_nets
+
+    d0, p0, _ = load_nets(path)
+    if (d0.in_dim, p0.in_dim) != (DISCARD_DIM, PLAY_DIM):
+        raise ValueError(f"--warm-start {path}: nets of {d0.in_dim}/{p0.in_dim} inputs, the "
+                         f"features are {DISCARD_DIM}/{PLAY_DIM}")  # fmt: skip
+    return str(path.resolve())
 
 
 def _config(args):
@@ -191,11 +252,10 @@ def _config(args):
             ladder=ladder,
             workers=args.workers,
             reward=args.reward,
+            rules=args.rules.spec,
         )
         if args.warm_start is not None:
-            if not args.warm_start.is_file():
-                raise ValueError(f"--warm-start: no weights file at {args.warm_start}")
-            kw["warm_start"] = str(args.warm_start.resolve())
+            kw["warm_start"] = _warm_start(args.warm_start)
         if args.epochs is not None:
             kw["epochs_bc" if args.method == "bc" else "epochs_dmc"] = args.epochs
         if args.opponent:
@@ -215,6 +275,7 @@ def _config(args):
         workers=args.workers,
         max_illegal=args.max_illegal,
         n_steps=args.n_steps,
+        rules=args.rules.spec,
     )
     if args.opponent:
         kw["opponents"] = tuple(args.opponent)
@@ -223,85 +284,126 @@ def _config(args):
     return PPOConfig(**kw)
 
 
-def _from_json(cls, data: dict):
-    names = {f.name for f in fields(cls)}
-    out = {}
-    for k, v in data.items():
-        if k in names:
-            if isinstance(v, list):
-                v = tuple(tuple(x) if isinstance(x, list) else x for x in v)
-            out[k] = v
-    return cls(**out)
-
-
-def run(args) -> int:
-    from agents.base import AgentSpecError
-
+def _usage_problem(args) -> str | None:
+    problem = argtypes.backend_problem(args)
+    if problem:
+        return problem
+    if args.backend == "ray" and args.method == "ppo":
+        return "--backend ray runs the data and ladder of dmc and bc; ppo trains in this process"
     if args.method in ("dmc", "bc") and args.reward != "points":
-        return _err("--method dmc learns from deal point margins: use --reward points")
+        return "--method dmc learns from deal point margins: use --reward points"
     if args.method == "ppo":
         from cribbage_env.env import CribbageEnv
 
         try:
             CribbageEnv("random", reward=args.reward)
         except ValueError as exc:  # e.g. "equity" before the env offers it
-            return _err(f"--reward {args.reward}: {exc}")
+            return f"--reward {args.reward}: {exc}"
     if args.eval_games is not None and args.eval_games % 2:
-        return _err(f"--eval-games must be even (duplicate deals), got {args.eval_games}")
+        return f"--eval-games must be even (duplicate deals), got {args.eval_games}"
+    if args.resume and not os.path.lexists(args.run_dir / "config.json"):
+        return (
+            f"no run to resume in {args.run_dir} (no config.json): leave out --resume to start one"
+        )
+    if not args.resume and os.path.lexists(args.run_dir / "config.json"):
+        return (f"{args.run_dir} holds a run already: add --resume to continue it, or choose "
+                "another --run-dir")  # fmt: skip
+    return None
+
+
+def _check_specs(args, cfg) -> None:
+    """Build every agent the run names once (AgentSpecError says what is wrong), the command
+    line's too even where this method does not use them (a typo is a typo)."""
+    from agents.registry import make_agent
+
+    given = [*(s for s, _ in args.opponent or ()), *(args.ladder or ()), args.teacher]
+    stored = [*(s for s, _ in getattr(cfg, "opponents", ())), *cfg.ladder]
+    for name in dict.fromkeys([*given, *stored, getattr(cfg, "teacher", "random")]):
+        if name not in ("self", "snapshots"):
+            make_agent(name)
+
+
+def _prepare(args, command: str):
+    """The configuration to train (a new run's, written to config.json; or the saved one,
+    checked like the command line) and the command that started the run."""
+    cfg = _config(args)
     cfg_path = args.run_dir / "config.json"
+    if args.resume:
+        saved = read_saved(cfg_path)
+        if saved["method"] != args.method:
+            raise ConfigError(f"{args.run_dir} is a {saved['method']:.40} run, not {args.method}")
+        cfg = check_config(type(cfg), saved["config"], args, cfg_path)
+        command = saved["command"][:10_000]
+    _check_specs(args, cfg)
+    if not args.resume:
+        text = json.dumps(
+            {"method": args.method, "command": command, "config": asdict(cfg)}, indent=1
+        )
+        atomic_write_text(cfg_path, text + "\n")
+    return cfg, command
+
+
+def run(args) -> int:
+    problem = _usage_problem(args)
+    if problem:
+        return _err(problem)
     command = (
         "cribbage train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
         if len(sys.argv) > 1 and sys.argv[1] == "train"
         else "cribbage train ..."
     )
     try:
-        cfg = _config(args)
-        if cfg_path.exists():
-            if not args.resume:
-                return _err(
-                    f"{args.run_dir} holds a run already: add --resume to continue "
-                    "it, or choose another --run-dir"
-                )
-            saved = json.loads(cfg_path.read_text())
-            if saved["method"] != args.method:
-                return _err(f"{args.run_dir} is a {saved['method']} run, not {args.method}")
-            cfg = _from_json(type(cfg), saved["config"])
-            command = saved["command"]
-        else:
-            from agents.registry import make_agent
-
-            for name, _ in getattr(cfg, "opponents", ()):
-                if name not in ("self", "snapshots"):
-                    make_agent(name)
-            for name in cfg.ladder:
-                make_agent(name)
-            if args.method == "bc":
-                make_agent(cfg.teacher)
+        cfg = _config(args)  # the command line's own errors first, before a folder is made
+        if not args.resume:
+            _check_specs(args, cfg)
+        lacking = missing_extra(args.method)
+        if lacking:
+            return _err(lacking)
+        if not args.resume:
             args.run_dir.mkdir(parents=True, exist_ok=True)
-            cfg_path.write_text(
-                json.dumps(
-                    {"method": args.method, "command": command, "config": asdict(cfg)}, indent=1
-                )
-                + "\n"
-            )
+        lock = try_lock(args.run_dir, folder=True)
     except (AgentSpecError, ValueError) as exc:
         return _err(str(exc))
+    except OSError as exc:
+        return _err(f"cannot use the run folder {args.run_dir}: {exc.strerror or exc}")
+    if lock is None:
+        return _err(f"{args.run_dir} is in use by another cribbage train: wait for it to finish")
+    try:
+        return _train(args, command)
+    finally:
+        os.close(lock)
+
+
+def _train(args, command: str) -> int:
+    from agents.results_store import ResultsStoreError
+
+    try:
+        cfg, command = _prepare(args, command)
+    except (AgentSpecError, ValueError) as exc:
+        return _err(str(exc))
+    except OSError as exc:
+        return _err(f"cannot write in {args.run_dir}: {exc.strerror or exc}")
     progress = sys.stderr.isatty() if args.progress is None else args.progress
-    if args.method == "dmc":
-        from agents.learn.dmc import train_dmc
+    where = Where(args.backend, args.address)
+    try:
+        if args.method == "dmc":
+            from agents.learn.dmc import train_dmc
 
-        final = train_dmc(cfg, args.run_dir, command=command, db=args.db, progress=progress)
-    elif args.method == "bc":
-        from agents.learn.dmc import train_bc
+            final = train_dmc(cfg, args.run_dir, command=command, db=args.db, progress=progress,
+                              where=where)  # fmt: skip
+        elif args.method == "bc":
+            from agents.learn.dmc import train_bc
 
-        final = train_bc(
-            cfg, args.run_dir, teacher=cfg.teacher, command=command, db=args.db, progress=progress
-        )
-    else:
-        try:
+            final = train_bc(cfg, args.run_dir, teacher=cfg.teacher, command=command, db=args.db,
+                             progress=progress, where=where)  # fmt: skip
+        else:
             from agents.learn.ppo import train_ppo
-        except ImportError as exc:
-            return _err(f"--method ppo needs the 'rl' extra (sb3-contrib, torch): {exc}")
-        final = train_ppo(cfg, args.run_dir, command=command, db=args.db, progress=progress)
+
+            final = train_ppo(cfg, args.run_dir, command=command, db=args.db, progress=progress)
+    except (AgentSpecError, ValueError) as exc:  # e.g. a warm start that is not this package's
+        return _err(str(exc))
+    except (OSError, ResultsStoreError, BackendError) as exc:
+        print(f"cribbage train: {exc}", file=sys.stderr)
+        return 1
     print(f"model: {final}")
     return 0

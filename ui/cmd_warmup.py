@@ -1,8 +1,8 @@
 """``cribbage warmup [--what all|table|batch]``: compile the simulators now, once, so that no
 later command, game or training run waits for it.
 
-The compiled kernels (numba) are cached on disk (:mod:`cribbage_env.kernelcache`); the first use
-compiles them, which takes a while on a small machine. ``table`` is what the game at the table
+The compiled kernels (numba) are cached on disk (:mod:`cribbage_env.kernelcache` stamps them); the
+first use compiles them, which takes a while on a small machine. ``table`` is what the game at the table
 needs (the expert's play-outs, the review), ``batch`` the batched training env.
 """
 
@@ -23,8 +23,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cribbage_env.kernelcache import cache_dir
-
     t = time.perf_counter()
     if args.what in ("all", "table"):
         from .warmup import warm_table
@@ -34,7 +32,5 @@ def run(args: argparse.Namespace) -> int:
         from cribbage_env.vecenv import warm_up
 
         warm_up()
-    print(
-        f"kernels ready in {time.perf_counter() - t:.1f} s (cache: {cache_dir()})", file=sys.stderr
-    )
+    print(f"kernels ready in {time.perf_counter() - t:.1f} s", file=sys.stderr)
     return 0

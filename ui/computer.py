@@ -2,7 +2,7 @@
 
 A move is computed as a job (so a worker thread can run it while the window draws) and applied
 only if the game has not changed since (a ticket: undo, redo or restart make it stale). The
-generator is :func:`agents.seeding.agent_rng` of the table's agent seed, the game, the stream and
+generator is :func:`cribbage_env.seeding.agent_rng` of the table's agent seed, the game, the stream and
 the decision index: undo/redo and restart replay the computer exactly, and nothing reachable from
 it gives the game's seed away (issue 15, leak 1). Mixed into :class:`~ui.controller.TableController`.
 """
@@ -19,12 +19,24 @@ from .selection import CUT_SPREAD
 class ComputerMixin:
     """The agents' side of the table."""
 
+    #: (seat, reason) once an isolated computer crashed, hung or answered illegally: it lost.
+    forfeit: tuple[int, str] | None = None
+
+    def forfeit_game(self, reason: str) -> None:
+        """The computer to act loses the game (an isolated seat failed): no more moves."""
+        p = self.to_act  # type: ignore[attr-defined]
+        if p is None or self.forfeit is not None:
+            return
+        self.forfeit = (p, reason)
+        name = self.name(p)  # type: ignore[attr-defined]
+        self.notice(self.tr("{name} forfeits the game: {error}", name=name, error=reason))  # type: ignore[attr-defined]
+
     def _rng(self, stream: int) -> np.random.Generator:
         """Agent randomness: a function of the agent seed, the game, the stream and the decision
         index, so undo/redo and restart replay the computer's choices exactly. It is a one-way
-        hash with the independent agent seed (:mod:`agents.seeding`): nothing an agent can read
+        hash with the independent agent seed (:mod:`cribbage_env.seeding`): nothing an agent can read
         from its generator gives away the game seed, hence the deck (issue 15, leak 1)."""
-        from agents.seeding import agent_rng
+        from cribbage_env.seeding import agent_rng
 
         return agent_rng(self.agent_seed, self.seed, stream, self.history.cursor)
 
@@ -54,7 +66,7 @@ class ComputerMixin:
     @property
     def computer_should_move(self) -> bool:
         """The computer's turn and nothing on screen (the show) to wait for."""
-        return self.computer_to_act and not self.show_running
+        return self.computer_to_act and not self.show_running and self.forfeit is None
 
     def computer_ticket(self) -> int:
         """Identifies the state a computer move was computed for (stale after undo etc.)."""
@@ -70,8 +82,16 @@ class ComputerMixin:
         return True
 
     def step_computer(self) -> bool:
-        """Compute and apply one computer move now (tests, autoplay)."""
-        if not self.computer_to_act:
+        """Compute and apply one computer move now (tests, autoplay); an isolated seat that
+        fails forfeits the game."""
+        from agents.isolate import SeatForfeit
+
+        if not self.computer_to_act or self.forfeit is not None:
             return False
-        self._decide(self.computer_action())
+        try:
+            action = self.computer_action()
+        except SeatForfeit as exc:
+            self.forfeit_game(str(exc))
+            return False
+        self._decide(action)
         return True

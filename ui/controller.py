@@ -30,18 +30,28 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 import cribbage_env as ce
-from cribbage_env.engine import EventKind, Phase
+from cribbage_env.core import EventKind, Phase
 
 from . import hints
 from .board import BoardShape
+from .coach import CoachMixin
 from .computer import ComputerMixin
 from .hints import HintView
 from .history import History, UndoRule
 from .i18n import Catalog
 from .narration import PLAY_REASONS, Narrator, card_label, table_prompt
+from .safety import RestartMixin
 from .saves import SAVE_FORMAT, SAVE_VERSION, SaveError, UntrustedSave, read_save, save_data
 from .selection import CUT_SPREAD, SelectionMixin
-from .show import CutResult, ShowMixin, ShowStep, last_cut, peg_holes, show_steps
+from .show import (
+    CutResult,
+    ShowMixin,
+    ShowStep,
+    deal_points,
+    last_cut,
+    peg_holes,
+    show_steps,
+)
 
 __all__ = [
     "CUT_SPREAD",
@@ -74,7 +84,7 @@ class _Seat:
     agent: object | None = field(default=None, repr=False)
 
 
-class TableController(SelectionMixin, ComputerMixin, ShowMixin):
+class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, ShowMixin):
     """Owns one game at the table, its decision history and everything shown about it."""
 
     def __init__(
@@ -90,8 +100,9 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
         script: Sequence[int] | None = None,
         agent_seed: int | None = None,
         rules: ce.Rules | str = "standard",
+        isolate: float | None = None,
     ) -> None:
-        from agents.seeding import check_agent_seed, new_agent_seed
+        from cribbage_env.seeding import check_agent_seed, new_agent_seed
 
         self.mode = Mode(mode)
         self.seed = int(seed)
@@ -114,7 +125,7 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
         self.seats = [_Seat(human=s is None, spec=s) for s in specs]
         for seat in self.seats:
             if seat.spec is not None and self.script is None:
-                seat.agent = _make_agent(seat.spec)
+                seat.agent = _make_agent(seat.spec, isolate)
         self.cat = Catalog(lang)
         self.lang = lang
         self.narrator = self._narrator()
@@ -133,6 +144,10 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
         self._epoch += 1
         self.selection: tuple[int, ...] = ()
         self.hint: HintView | None = None
+        self.show_options = False  # the hint's table of options is shown
+        self.game_review = None  # the finished game's review (the window's side thread)
+        self.warning = None
+        self.asking = None
         self.focus = 0
         self.revealed: int | None = None
         self.messages: list[str] = []
@@ -188,19 +203,6 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
         """Every decision made so far (the redo tail excluded)."""
         return self.history.decisions
 
-    # Read-only views of the history for tests and tools written before :mod:`ui.history`.
-    @property
-    def _actions(self) -> list[int]:
-        return list(self.history.actions)
-
-    @property
-    def _actors(self) -> list[int | None]:
-        return list(self.history.actors)
-
-    @property
-    def _cursor(self) -> int:
-        return self.history.cursor
-
     def name(self, seat: int) -> str:
         if self.mode is Mode.COMPUTER:
             return self.tr("You") if seat == 0 else self.tr("Computer")
@@ -209,6 +211,18 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
         if self.script is not None:
             return self.tr("Player {n}", n=seat + 1)
         return self.tr("Computer {n} ({spec})", n=seat + 1, spec=self.seats[seat].spec)
+
+    def seat_label(self, seat: int) -> str:
+        """The name beside the hand, with the computer's level: "Computer (Hard)"."""
+        from agents import LEVELS
+
+        from .scene import LEVEL_LABELS
+
+        spec = self.seats[seat].spec
+        key = next((k for k, v in LEVELS.items() if v == spec and k in LEVEL_LABELS), None)
+        if self.mode is not Mode.COMPUTER or key is None:
+            return self.name(seat)
+        return self.tr("{name} ({level})", name=self.name(seat), level=self.tr(LEVEL_LABELS[key]))
 
     def short_name(self, seat: int) -> str:
         """A name that fits beside the board: the agent's spec when two agents play."""
@@ -256,12 +270,15 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
         return self.game.view(self.bottom_seat if seat is None else seat)
 
     def request_hint(self) -> HintView | None:
-        """Show the suggested move and its numbers; nothing changes until confirmed (R11.2)."""
+        """Show the judge's best move and its numbers (the review's verdict there, see
+        :mod:`ui.hints`); nothing changes until confirmed (R11.2)."""
         if not self.human_to_act or self.needs_reveal:
             return None
         if self.phase not in (Phase.DISCARD, Phase.PLAY):
             return None
-        self.hint = hints.hint_view(self.game.view(self.to_act), self._rng(77), self.narrator)
+        view = self.game.view(self.to_act)
+        self.hint = hints.hint_view(view, hints.hint_rng(view), self.narrator)
+        self.show_options = False
         self.version += 1
         return self.hint
 
@@ -270,18 +287,26 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
             self.hint = None
             self.version += 1
 
+    def toggle_options(self) -> None:
+        """Show or hide the hint's table of every option (asked for with the hint shown)."""
+        if self.hint is not None:
+            self.show_options = not self.show_options
+            self.version += 1
+
     # ----------------------------------------------------------------------------- decisions
     def _decide(self, action: int) -> None:
         prev_player = self.to_act
         prev_deal = self.game.deal_no
         self.game.apply(action)
         self.history = self.history.decide(action, prev_player)
+        self._forget_restart()
         self._epoch += 1
         self._after_decision(prev_player, prev_deal)
 
     def _after_decision(self, prev_player: int | None, prev_deal: int) -> None:
         self.selection = ()
         self.hint = None
+        self.warning = None
         self.focus = 0
         # Hands go face down between turns: a new player, a new deal, or a cut (R11.4).
         if (
@@ -321,6 +346,7 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
                 self._say(text)
         if shows:
             self.show_steps = show_steps(self.narrator, shows)
+            self.deal_summary = deal_points(events, shows[-1])
             self.show_intro = tuple(self.messages[-2:])
             self.show_pos = 0
 
@@ -334,6 +360,11 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
     def points_text(self, reasons) -> str:
         """Points as said at the table ("fifteen for 2, a pair for 2"), for pop-ups."""
         return self.narrator.reasons(reasons)
+
+    def scorer_text(self, player: int, reasons) -> str:
+        """A pop-up that names who scored: "Computer: fifteen for 2"."""
+        return self.tr("{name}: {what}", name=self.short_name(player),
+                       what=self.points_text(reasons))  # fmt: skip
 
     def show_title(self, player: int, what: str) -> str:
         return self.narrator.show_title(player, what)
@@ -371,7 +402,7 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
 
     @property
     def can_undo(self) -> bool:
-        return self._undo_target() is not None
+        return self._undo_target() is not None or self.can_undo_restart
 
     @property
     def can_redo(self) -> bool:
@@ -406,9 +437,12 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
     def undo(self) -> bool:
         """Back to the moment before the person's last decision (computer replies too, R11.5)."""
         target = self._undo_target()
-        if target is None:
+        if target is None and self.can_undo_restart:
+            self._undo_restart()  # the game as it was before Restart
+        elif target is None:
             return False
-        self._rebuild(target)
+        else:
+            self._rebuild(target)
         self._say(self.tr("Undone"))
         if self.on_change is not None:
             self.on_change(self)
@@ -428,9 +462,12 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
     def restart(self) -> bool:
         """The same game from the start: same seed, same shuffles, empty history (R11.6).
 
-        Refused (False) in pass and play while a game is under way (see :attr:`can_restart`)."""
+        Refused (False) in pass and play while a game is under way (see :attr:`can_restart`).
+        Undo right after it brings the game back (:mod:`ui.safety`); the table asks first
+        (:meth:`ask_restart`)."""
         if not self.can_restart:
             return False
+        self._keep_for_undo(self.history)  # Undo brings it back
         self.history = self.history.cleared()
         self._rebuild(0)
         if self.on_change is not None:
@@ -484,7 +521,12 @@ class TableController(SelectionMixin, ComputerMixin, ShowMixin):
 
 
 # --------------------------------------------------------------------------------- helpers
-def _make_agent(spec: str):
+def _make_agent(spec: str, isolate: float | None = None):
+    """The agent of a spec; with ``isolate`` (seconds per decision) in its own process."""
+    if isolate is not None:
+        from agents.isolate import IsolatedSeat
+
+        return IsolatedSeat(spec, isolate)
     from agents import make_agent
 
     return make_agent(spec)

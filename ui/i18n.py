@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from .errors import UIError
+
 LOCALE_DIR = Path(__file__).with_name("locale")
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _HEADER_NAME = re.compile(r'^msgstr "(?:[^"]*\\n)?Language-Name: ([^"\\]+)', re.MULTILINE)
@@ -47,7 +49,7 @@ LANGUAGE_NAMES: dict[str, str] = catalog_names()
 LANGUAGES: tuple[str, ...] = tuple(LANGUAGE_NAMES)
 
 
-class CatalogError(ValueError):
+class CatalogError(UIError, ValueError):
     """A catalog file that cannot be parsed, or a language we have no catalog for."""
 
 

@@ -9,8 +9,9 @@ honest:
 - **Nothing hidden shows.** A flying card is drawn face up only with the face the new scene
   shows for it: a card turning over shows its back until half way, and a card going face down
   (discards to the crib, a hand handed over) is a back from the first frame.
-- **No spoilers.** Labels tagged ``log``, ``score``, ``count`` and ``go`` stay as they were until
-  the motion ends, so the log never announces a card that is still in the air.
+- **No spoilers.** Labels tagged ``log``, ``score``, ``count``, ``go`` and ``prompt`` stay as they
+  were until the motion ends, so the log never announces a card that is still in the air and the
+  prompt never names a count the table does not show yet.
 
 Every transition lasts at most :data:`MAX_SECONDS`; a click ends it at once.
 """
@@ -28,7 +29,7 @@ FLY = 0.24  # one card's flight
 STAGGER = 0.014  # between the cards of a deal
 HOLE_STEP = 0.03  # a peg's time per hole (shortened so a long count stays within the limit)
 POP = 0.4  # a point pop-up's life
-HELD_TAGS = ("log", "score", "count", "go")
+HELD_TAGS = ("log", "score", "count", "go", "prompt")
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,8 @@ class Popup:
         p = t / POP
         alpha = 255 if p < 0.6 else int(255 * (1 - (p - 0.6) / 0.4))
         alpha = max(32, alpha // 32 * 32)  # a few levels: text objects stay cached
-        return Label(self.text, self.x, self.y + 28 * p, 20, self.color + (alpha,), bold=True)
+        return Label(self.text, self.x, self.y + 28 * p, 20, self.color + (alpha,), bold=True,
+                     tag="popup")  # fmt: skip
 
 
 def _ease(p: float) -> float:

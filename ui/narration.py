@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 import cribbage_env as ce
 from cribbage_env.cards import RANK, SUIT, SUIT_SYMBOLS
-from cribbage_env.engine import EventKind, Phase
+from cribbage_env.core import EventKind, Phase
 from cribbage_env.scoring import ScoreItem, ScoreKind, count_lines
 
 from .i18n import N_, Catalog

@@ -11,15 +11,18 @@ game is reviewed once; the history files are only read.
 
 from __future__ import annotations
 
-import json
+import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import cribbage_env as ce
+from agents.files import UnreadableFile, parse_json, read_text
 from agents.tournament import SEAT_FIELDS, seat_stats
 
 from .autosave import atomic_write_json
 from .controller import SAVE_FORMAT
+from .errors import UIError
 
 #: Points per deal by role in expectimax self-play, counted the same way (the deal cut short by
 #: the win included): ``cribbage bench expectimax expectimax --games 4000 --seed 5
@@ -41,7 +44,7 @@ class HistoryGame:
     opponent: str  # the other seat's agent spec, or "person"
 
 
-class HistoryError(ValueError):
+class HistoryError(UIError, ValueError):
     """The history folder is missing or holds nothing usable."""
 
 
@@ -51,8 +54,8 @@ def load_history(directory: Path) -> tuple[list[HistoryGame], list[str]]:
         raise HistoryError(f"no game history at {directory} (finished games at the table go there)")
     games, skipped = [], []
     for path in sorted(directory.glob("game-*.json")):
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+        try:  # the checked reader: a FIFO, a device or a huge file is skipped, never waited on
+            data = parse_json(read_text(path, what="saved game"))
             if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
                 raise ValueError("not a saved game of the table")
             agents = data.get("agents")
@@ -60,7 +63,7 @@ def load_history(directory: Path) -> tuple[list[HistoryGame], list[str]]:
                 raise ValueError("the seats are missing")
             game = ce.GameState.from_record(data["record"])
         except (OSError, ValueError, KeyError, TypeError, RecursionError) as exc:
-            skipped.append(f"{path.name}: {exc}")
+            skipped.append(f"{path.name}: {str(exc)[:200]}")
             continue
         if not game.is_over:
             skipped.append(f"{path.name}: the game is not finished")
@@ -101,16 +104,11 @@ def error_rates(games: list[HistoryGame], cache_path: Path | None, samples: int)
     """The person's error rate in each game (reviews cached by file name and settings)."""
     from agents.review import review_game
 
-    cache: dict = {}
-    if cache_path is not None and cache_path.exists():
-        try:
-            cache = json.loads(cache_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            cache = {}
+    cache = _read_cache(cache_path)
     out, changed = [], False
     for hg in games:
-        key = f"{hg.path.name}|{samples}"
-        if key not in cache:
+        key = f"{hg.path.name}|{samples}|{hg.game.rules.target}"  # reviews read the rules
+        if not _cached_rates(cache.get(key)):  # missing or malformed: reviewed again
             rev = review_game(hg.game, samples=samples)
             cache[key] = [rev.seat_summary(0)["error_rate"], rev.seat_summary(1)["error_rate"]]
             changed = True
@@ -120,29 +118,64 @@ def error_rates(games: list[HistoryGame], cache_path: Path | None, samples: int)
     return out
 
 
-def player_stats(games: list[HistoryGame], rates: list[float] | None = None) -> dict:
-    """Totals over the games (JSON-ready); ``rates`` from :func:`error_rates`."""
+def _read_cache(path: Path | None) -> dict:
+    """The review cache (checked reader); anything but a JSON object counts as empty."""
+    if path is None or not os.path.lexists(path):
+        return {}
+    try:
+        cache = parse_json(read_text(path, what="review cache"))
+    except UnreadableFile:
+        return {}
+    return cache if isinstance(cache, dict) else {}
+
+
+def _cached_rates(entry: object) -> bool:
+    """Is ``entry`` two error rates, finite numbers in 0..1?"""
+    return (
+        isinstance(entry, list)
+        and len(entry) == 2
+        and all(isinstance(r, int | float) and not isinstance(r, bool) for r in entry)
+        and all(math.isfinite(r) and 0 <= r <= 1 for r in entry)
+    )
+
+
+def _record(games: list[HistoryGame]) -> dict:
+    """Games, wins and skunks, each game's skunk read from its own rules (a 61-50 win is no
+    double skunk)."""
     wins = sum(hg.game.winner == hg.seat for hg in games)
     skunks = {"given": 0, "taken": 0, "double_given": 0, "double_taken": 0}
-    total = dict.fromkeys(SEAT_FIELDS, 0)
-    by_opp: dict[str, list[int]] = {}
     for hg in games:
-        level = ce.skunk_level(hg.game.scores)
+        level = ce.skunk_level(hg.game.scores, hg.game.rules)
         won = hg.game.winner == hg.seat
         if level >= 2:
             skunks["given" if won else "taken"] += 1
         if level == 3:
             skunks["double_given" if won else "double_taken"] += 1
-        s = seat_stats(hg.game.events)[hg.seat]
-        for f in SEAT_FIELDS:
-            total[f] += getattr(s, f)
-        by_opp.setdefault(hg.opponent, [0, 0])[0 if won else 1] += 1
-    out = {
+    return {
         "games": len(games),
         "wins": wins,
         "losses": len(games) - wins,
         "win_rate": round(wins / len(games), 4) if games else None,
         "skunks": skunks,
+    }
+
+
+def player_stats(games: list[HistoryGame], rates: list[float] | None = None) -> dict:
+    """Totals over the games (JSON-ready); ``rates`` from :func:`error_rates`. ``by_target``
+    keeps the games to 61 and to 121 apart (keys: the target as a string)."""
+    total = dict.fromkeys(SEAT_FIELDS, 0)
+    by_opp: dict[str, list[int]] = {}
+    by_target: dict[int, list[HistoryGame]] = {}
+    for hg in games:
+        won = hg.game.winner == hg.seat
+        s = seat_stats(hg.game.events)[hg.seat]
+        for f in SEAT_FIELDS:
+            total[f] += getattr(s, f)
+        by_opp.setdefault(hg.opponent, [0, 0])[0 if won else 1] += 1
+        by_target.setdefault(hg.game.rules.target, []).append(hg)
+    out = {
+        **_record(games),
+        "by_target": {str(t): _record(hgs) for t, hgs in sorted(by_target.items())},
         "by_opponent": {k: {"wins": v[0], "losses": v[1]} for k, v in sorted(by_opp.items())},
         "points_per_deal": _per_deal(total),
     }

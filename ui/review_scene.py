@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import cribbage_env as ce
 from agents.review import Rating, Review
 from cribbage_env.actions import discard_cards, is_discard, parse_action
-from cribbage_env.engine import Phase
+from cribbage_env.core import Phase
 
 from .board import BoardShape
 from .narration import Narrator
@@ -44,6 +44,7 @@ from .table_scene import CENTER, COUNT_X, DECK, board_items, hand_row, pile_rect
 CHART = Rect(30, 610, 930, 100)
 FLAG_COLORS = {"blunder": (235, 70, 60), "bad": (245, 150, 60), "doubtful": (235, 215, 90)}
 BETTER = (90, 210, 255)
+LUCK_COLOR = (120, 235, 120)
 
 
 @dataclass
@@ -111,7 +112,9 @@ class ReviewBrowser:
         """The deciding seat's view before rating ``i`` and the events so far (for the pegs)."""
         if i not in self._views:
             r = self.review.ratings[i]
-            g = ce.new_game(self.game.seed, interactive_cuts=self.game.interactive_cuts)
+            g = ce.new_game(
+                self.game.seed, interactive_cuts=self.game.interactive_cuts, rules=self.game.rules
+            )
             for a in self.game.decisions[: r.index]:
                 g.apply(a)
             self._views[i] = (g.view(r.seat), tuple(g.events))
@@ -139,6 +142,9 @@ def review_scene(b: ReviewBrowser, nar: Narrator, names: tuple[str, str], viewer
         _explain(s, view, r, nar, names)
     else:
         s.labels.append(Label(tr("No decisions to review"), CENTER, 400, 20, WHITE, bold=True))
+    if b.review.notice:
+        no_table = tr("No winning-chance table for these rules: decisions are rated by points")
+        s.labels.append(Label(no_table, CENTER + 60, 210, 13, GOLD))
     _buttons(s, b, tr)
     return s
 
@@ -167,6 +173,29 @@ def _summary(s: Scene, b: ReviewBrowser, nar: Narrator, names: tuple[str, str]) 
             n=m["decisions"],
         )
         s.labels.append(Label(text, 190, HEIGHT - 24 - 22 * j, 13, PLAYER_COLORS[seat], "left"))
+    _luck_vs_skill(s, b, nar, names)
+
+
+def _luck_vs_skill(s: Scene, b: ReviewBrowser, nar: Narrator, names: tuple[str, str]) -> None:
+    """One line under the title: each player's luck and skill lost (points of winning chance)
+    and luck-adjusted result; the green line on the chart is luck alone."""
+    parts = []
+    for seat in (0, 1):
+        m = b.review.luck_summary(seat)
+        if m is None:
+            return
+        adj = "-" if m["adjusted_result"] is None else f"{m['adjusted_result']:.2f}"
+        parts.append(
+            nar.tr(
+                "{name}: luck {luck}, lost {lost}, adjusted {adj}",
+                name=names[seat],
+                luck=f"{100 * m['luck']:+.1f}",
+                lost=f"{100 * m['skill_lost']:.1f}",
+                adj=adj,
+            )
+        )
+    text = nar.tr("Luck vs skill (green: luck alone) — {parts}", parts=" · ".join(parts))
+    s.labels.append(Label(text, 30, CHART.y + CHART.h + 22, 11, LUCK_COLOR, "left"))
 
 
 def _chart(s: Scene, b: ReviewBrowser, viewer: int) -> None:
@@ -192,9 +221,43 @@ def _chart(s: Scene, b: ReviewBrowser, viewer: int) -> None:
     if 0 <= b.current < len(b.review.ratings):
         x = c.x + (b.current + 0.5) * w
         s.panels.append((Rect(x - 1.5, c.y - 8, 3, c.h + 16), GOLD))
+    _luck_line(s, b, viewer, w)
     s.labels.append(Label("100%", c.x + c.w + 4, c.y + c.h - 6, 11, SOFT, "left"))
     s.labels.append(Label("0%", c.x + c.w + 4, c.y + 6, 11, SOFT, "left"))
     s.targets.append(Target("chart", Rect(c.x, c.y - 10, c.w, c.h + 20)))
+
+
+def luck_curve(review: Review) -> list[float]:
+    """Seat 0's luck so far at each point of :attr:`Review.curve`: the cut, the cards of every
+    deal dealt, the starters turned (a discard comes before its deal's starter)."""
+    luck = review.luck
+    if luck is None:
+        return []
+    by_deal = {d.deal: d for d in luck.deals}
+    before: dict[int, float] = {}
+    acc = luck.cut
+    for d in luck.deals:
+        before[d.deal] = acc
+        acc += d.cards + d.starter
+    out = []
+    for r in review.ratings:
+        d = by_deal.get(r.deal)
+        x = before.get(r.deal, acc)
+        if d is not None:
+            x += d.cards + (d.starter if r.phase == "play" else 0.0)
+        out.append(x)
+    return [*out, acc]
+
+
+def _luck_line(s: Scene, b: ReviewBrowser, viewer: int, w: float) -> None:
+    """Luck vs skill: the viewer's chance if only luck had counted (50% plus the luck so far),
+    drawn as a line over the winning-chance columns; the gap between them is skill."""
+    c = CHART
+    sign = 1.0 if viewer == 0 else -1.0
+    for i, x in enumerate(luck_curve(b.review)):
+        p = min(max(0.5 + sign * x, 0.0), 1.0)
+        x0 = c.x + round(i * w)
+        s.panels.append((Rect(x0, c.y + c.h * p - 1.5, max(round(w), 2), 3), LUCK_COLOR))
 
 
 def _dim(color) -> tuple[int, int, int]:
@@ -248,7 +311,7 @@ def _explain(
     crib = r.phase == "discard"
     if r.options <= 1:
         line = tr("{cards}: the only choice", cards=taken)
-    elif r.best == r.action or r.loss <= 0:
+    elif r.best == r.action:
         line = tr("{cards}: the best choice", cards=taken)
     elif crib:
         line = tr("{cards} to the crib; better: {best}", cards=taken, best=best)
@@ -256,7 +319,7 @@ def _explain(
         line = tr("Played {cards}; better: {best}", cards=taken, best=best)
     color = FLAG_COLORS.get(r.flag, WHITE)
     s.labels.append(Label(line, x, 306, 17, color, bold=True))
-    if r.options > 1:
+    if r.options > 1 and r.chance == r.chance:  # NaN: rules with no table, rated by points
         flag = {"blunder": tr("blunder"), "bad": tr("bad"), "doubtful": tr("doubtful")}
         detail = tr(
             "Winning chance {taken}% (best {best}%): {lost} points lost",
@@ -267,6 +330,7 @@ def _explain(
         if r.flag:
             detail += f" — {flag[r.flag]}"
         s.labels.append(Label(detail, x, 280, 14, SOFT))
+    if r.options > 1:
         pts = tr("Expected points given away this deal: {p}", p=f"{r.points_loss:.1f}")
         s.labels.append(Label(pts, x, 258, 14, SOFT))
         legend = (

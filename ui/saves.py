@@ -6,21 +6,23 @@ wrong (:class:`SaveError`). The autosave file itself, its folder, lock and histo
 :mod:`ui.autosave`'s.
 
 Nothing in a save runs code without the person's word: a seat whose agent would import code or
-read a file (anything but the built-in levels and agents with plain parameters) raises
+read a file (anything but the built-in levels and agents with plain parameters and no ``path``:
+:func:`agents.trust.trusted_spec`, the rule every stored spec follows) raises
 :class:`UntrustedSave` naming it, and is accepted only when the caller passes it back as trusted
 (the start screen asks first).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from agents.trust import trusted_spec
 from cribbage_env.core import STANDARD, Rules
 
 from .board import BoardShape
+from .errors import UIError
 
 if TYPE_CHECKING:
     from .controller import TableController
@@ -30,12 +32,9 @@ SAVE_VERSION = 1
 MODES = ("computer", "hotseat", "watch")
 #: Seeds a save may hold (the results store's 64-bit integers).
 MAX_SEED = 2**63 - 1
-#: Built-in agents that neither import code of their own choosing nor read files.
-SAFE_AGENTS = ("random", "novice", "greedy", "expectimax", "expert")
-_PLAIN_VALUE = re.compile(r"[A-Za-z0-9_.+-]{0,40}\Z")
 
 
-class SaveError(ValueError):
+class SaveError(UIError, ValueError):
     """A saved game that cannot be read or does not replay; the file is left as it was."""
 
 
@@ -47,28 +46,6 @@ class UntrustedSave(SaveError):
         super().__init__(
             "the saved game names an agent that runs code or reads a file: " + ", ".join(specs)
         )
-
-
-def trusted_spec(spec: object) -> bool:
-    """May an agent spec read from a file be built without asking (built-in, plain values)?
-
-    >>> trusted_spec("greedy"), trusted_spec("expert:sims=200"), trusted_spec("hard")
-    (True, True, True)
-    >>> trusted_spec("maskable_ppo:path=/tmp/m.zip"), trusted_spec("my_bot:Bot")
-    (False, False)
-    """
-    from agents import LEVELS
-
-    if not isinstance(spec, str) or len(spec) > 200:
-        return False
-    name, _, rest = spec.strip().partition(":")
-    if name.lower() not in SAFE_AGENTS and name.lower() not in LEVELS:
-        return False
-    for part in filter(None, rest.split(",")):
-        key, eq, value = part.partition("=")
-        if not eq or not key.strip().isidentifier() or not _PLAIN_VALUE.match(value.strip()):
-            return False
-    return True
 
 
 # ------------------------------------------------------------------------------ the format
@@ -156,15 +133,3 @@ def read_save(data: object, *, trusted: Collection[str] = ()) -> SavedGame:
         raise UntrustedSave(doubtful)
     lang = lang if lang in LANGUAGES else "en"
     return SavedGame(seed, mode, (agents[0], agents[1]), lang, actions, cursor, agent_seed, rules)
-
-
-def __getattr__(name: str):
-    """The autosave store lived here before :mod:`ui.autosave`: its names still resolve."""
-    if name in _MOVED:
-        from . import autosave
-
-        return getattr(autosave, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-_MOVED = ("SaveStore", "data_dir", "atomic_write_json", "folder_problem", "AUTOSAVE_NAME")

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cribbage_env.core import SHORT, STANDARD
+from agents.registry import LEVELS
+from cribbage_env.core import STANDARD, VARIANTS, Rules
 
 from .board import STANDARD_BOARD, BoardShape
 from .controller import TableController
-from .i18n import LANGUAGE_NAMES, LANGUAGES, N_, Catalog
+from .i18n import LANGUAGE_NAMES, LANGUAGES, Catalog
 
 WIDTH, HEIGHT = 1280, 800
 MIN_TARGET = 48
@@ -172,15 +173,6 @@ def hit(scene: Scene, x: float, y: float) -> str | None:
 
 
 # --------------------------------------------------------------------------------- start screen
-LEVEL_LABELS = {
-    "easy": N_("Easy"),
-    "medium": N_("Medium"),
-    "hard": N_("Hard"),
-    "expert": N_("Expert"),
-    "neural": N_("Neural"),
-}
-
-
 @dataclass
 class StartOptions:
     """Choices on the start screen (the same as the command-line options)."""
@@ -192,7 +184,23 @@ class StartOptions:
     message: str = ""
     four_colour: bool = False  # diamonds blue, clubs green
     sound: bool = False  # sound effects (never when headless)
-    short: bool = False  # the short game to 61 (RULES variant "short")
+    rules: Rules = STANDARD  # the start screen steps through ``VARIANTS``
+    coach: float = 0.0  # coach mode: warn above this loss of winning chance (0: off)
+    unfinished: tuple[str, ...] = ()  # the games to resume, described (the current one first)
+    listing: bool = False  # the list of unfinished games is open
+    confirm_new: bool = False  # New game was pressed once with a game under way
+
+
+def next_variant(rules: Rules) -> Rules:
+    """The start screen's next rules: the next of ``VARIANTS`` (rules of no variant: the first).
+
+    >>> next_variant(STANDARD).target, next_variant(next_variant(STANDARD)) is STANDARD
+    (61, True)
+    """
+    variants = list(VARIANTS.values())
+    return (
+        variants[(variants.index(rules) + 1) % len(variants)] if rules in variants else variants[0]
+    )
 
 
 def start_scene(opts: StartOptions) -> Scene:
@@ -200,7 +208,7 @@ def start_scene(opts: StartOptions) -> Scene:
     tr = cat.tr
     s = Scene()
     s.labels.append(Label(tr("Cribbage"), WIDTH / 2, 690, 46, GOLD, bold=True))
-    target = (SHORT if opts.short else STANDARD).target
+    target = opts.rules.target
     subtitle = tr("Six cards, two players, first to {target}", target=target)
     s.labels.append(Label(subtitle, WIDTH / 2, 638, 17, SOFT))
     rows = [
@@ -208,8 +216,8 @@ def start_scene(opts: StartOptions) -> Scene:
             tr("Opponent"),
             500,
             [
-                (f"level:{k}", tr(v), not opts.hotseat and opts.level == k)
-                for k, v in LEVEL_LABELS.items()
+                (f"level:{k}", tr(v.label), not opts.hotseat and opts.level == k)
+                for k, v in LEVELS.items()
             ],
         ),
         (
@@ -241,27 +249,47 @@ def start_scene(opts: StartOptions) -> Scene:
                     toggled=on,
                 )
             )
-    s.buttons.append(
-        Button("play", tr("New game"), Rect(WIDTH / 2 - 330, 90, 310, 76), primary=True)
-    )
-    s.buttons.append(
-        Button(
-            "continue", tr("Continue saved game"), Rect(WIDTH / 2 + 20, 90, 310, 76), opts.has_save
-        )
-    )
+    n = len(opts.unfinished)
+    w, gap = (310, 40) if n < 2 else (250, 25)
+    row = [("play", tr("New game"), True), ("continue", tr("Continue saved game"), opts.has_save)]
+    if n > 1:  # the games kept when a new one started (issue 29)
+        row.append(("list", tr("Unfinished games ({n})", n=n), True))
+    left = WIDTH / 2 - (len(row) * (w + gap) - gap) / 2
+    for i, (bid, label, enabled) in enumerate(row):
+        s.buttons.append(Button(bid, label, Rect(left + i * (w + gap), 90, w, 76), enabled,
+                                primary=bid == "play"))  # fmt: skip
     options = [
         ("rules", tr("Rules"), False),
         ("stats", tr("Statistics"), False),
-        ("short", tr("Game to 61"), opts.short),
+        ("variant", tr("Game to {target}", target=target), not opts.rules.is_standard),
         ("four_colour", tr("Four-colour deck"), opts.four_colour),
         ("sound", tr("Sound"), opts.sound),
-    ]
+        ("coach", tr("Coach: {pct}%", pct=round(100 * opts.coach)) if opts.coach
+         else tr("Coach: off"), opts.coach > 0),
+    ]  # fmt: skip
+    w = 196
+    left = WIDTH / 2 - (len(options) * (w + 8) - 8) / 2
     for i, (bid, label, on) in enumerate(options):
-        s.buttons.append(Button(bid, label, Rect(WIDTH / 2 - 490 + i * 198, 14, 190, 52),
-                                toggled=on))  # fmt: skip
+        s.buttons.append(Button(bid, label, Rect(left + i * (w + 8), 14, w, 52), toggled=on))
     if opts.message:
         s.labels.append(Label(opts.message, WIDTH / 2, 190, 13, GOLD, width=760))
+    if opts.listing:
+        _unfinished_layer(s, opts, tr)
     return s
+
+
+def _unfinished_layer(base: Scene, opts: StartOptions, tr) -> None:
+    """The games to resume (issue 29: a new game never replaces one under way)."""
+    s = base.layer = Scene(modal=True)
+    s.panels.append((Rect(0, 0, WIDTH, HEIGHT), FELT))  # the start screen is out of sight
+    r = Rect(WIDTH / 2 - 420, 120, 840, 580)
+    s.panels.append((r, PANEL))
+    s.labels.append(Label(tr("Unfinished games"), r.cx, r.y + r.h - 40, 24, GOLD, bold=True))
+    for i, text in enumerate(opts.unfinished):
+        s.buttons.append(Button(f"resume:{i}", text, Rect(r.x + 40, r.y + r.h - 140 - i * 66,
+                                                          r.w - 80, 56)))  # fmt: skip
+    s.buttons.append(Button("list:back", tr("Back"), Rect(r.cx - 110, r.y + 20, 220, 60),
+                            primary=True))  # fmt: skip
 
 
 # --------------------------------------------------------------------------------- input
@@ -287,12 +315,20 @@ def apply_click(ctl: TableController, scene: Scene, x: float, y: float) -> str |
             ctl.request_hint()
         else:
             ctl.clear_hint()
+    elif what == "options":
+        ctl.toggle_options()
+    elif what == "coach:anyway":
+        ctl.confirm()
+    elif what == "coach:back":
+        ctl.take_back()
     elif what == "undo":
         ctl.undo()
     elif what == "redo":
         ctl.redo()
     elif what == "restart":
-        ctl.restart()
+        ctl.ask_restart()
+    elif what in ("ask:yes", "ask:no"):
+        ctl.answer(what == "ask:yes")
     elif what == "reveal":
         ctl.reveal()
     elif what == "next":
@@ -300,13 +336,3 @@ def apply_click(ctl: TableController, scene: Scene, x: float, y: float) -> str |
     elif what == "skip":
         ctl.skip_show()
     return what
-
-
-def __getattr__(name: str):
-    """``table_scene`` lives in :mod:`ui.table_scene`; this keeps ``from ui.scene import
-    table_scene`` working without an import cycle."""
-    if name == "table_scene":
-        from .table_scene import table_scene
-
-        return table_scene
-    raise AttributeError(name)

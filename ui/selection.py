@@ -10,7 +10,7 @@ from __future__ import annotations
 import cribbage_env as ce
 from cribbage_env.actions import CUT_BASE
 from cribbage_env.cards import RANK, SUIT
-from cribbage_env.engine import Phase
+from cribbage_env.core import Phase
 
 #: Number of face-down cards spread for a cut (the whole deck, or the 40 left for the starter).
 CUT_SPREAD = {Phase.CUT_FOR_DEAL: 52, Phase.DEAL_CUT: 52, Phase.STARTER_CUT: 40}

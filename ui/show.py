@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from cribbage_env.engine import EventKind
+from cribbage_env.core import EventKind
 
 from .narration import Narrator
 
@@ -62,6 +62,34 @@ def show_steps(narrator: Narrator, shows: Iterable) -> list[ShowStep]:
     return steps
 
 
+@dataclass(frozen=True)
+class DealPoints:
+    """One player's points in a deal by where they came from (the deal summary)."""
+
+    pegging: int = 0  # the play, go, last card and his heels
+    hand: int = 0
+    crib: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.pegging + self.hand + self.crib
+
+
+def deal_points(events: list, last_show: object) -> tuple[DealPoints, DealPoints]:
+    """Both players' points in the deal whose show ends with the event ``last_show``."""
+    end = next(i for i, e in enumerate(events) if e is last_show)
+    start = max((i for i in range(end) if events[i].kind is EventKind.DEAL), default=0)
+    pts = [[0, 0, 0], [0, 0, 0]]
+    for e in events[start : end + 1]:
+        if not e.points or e.player is None:
+            continue
+        if e.kind is EventKind.SHOW:
+            pts[e.player][2 if e.what == "crib" else 1] += e.points
+        elif e.kind in (EventKind.PLAY, EventKind.SCORE):
+            pts[e.player][0] += e.points
+    return DealPoints(*pts[0]), DealPoints(*pts[1])
+
+
 def last_cut(events: Iterable) -> CutResult:
     """The cut for first deal as the table shows it (the last pair cut, a tie, the dealer)."""
     cut = CutResult()
@@ -104,6 +132,12 @@ class ShowMixin:
 
     show_steps: list[ShowStep]
     show_pos: int
+    deal_summary: tuple[DealPoints, DealPoints] | None = None  # of the deal being shown
+
+    @property
+    def show_at_end(self) -> bool:
+        """The last step of the show: the deal summary waits there for Continue."""
+        return self.show_running and self.show_pos == len(self.show_steps) - 1
 
     @property
     def show_running(self) -> bool:

@@ -19,11 +19,9 @@ POINTS_X, BAR_X, BAR_SCALE = 90, 380, 26.0  # px per point
 def _level_name(spec: str, tr) -> str:
     from agents import LEVELS
 
-    from .scene import LEVEL_LABELS
-
-    for name, level_spec in LEVELS.items():
-        if level_spec == spec and name in LEVEL_LABELS:
-            return tr(LEVEL_LABELS[name])
+    for level in LEVELS.values():
+        if level.spec == spec:
+            return tr(level.label)
     return tr("Another person") if spec == "person" else spec
 
 
@@ -58,6 +56,14 @@ def _record(s: Scene, st: dict, tr) -> None:
             given=sk["given"], dg=sk["double_given"], taken=sk["taken"],
             dt=sk["double_taken"]), 15, SOFT, False),
     ]  # fmt: skip
+    by_target = st.get("by_target", {})
+    if len(by_target) > 1:  # the games to 61 and to 121 apart
+        text = "  ·  ".join(
+            tr("to {t}: {w}–{l}, skunks {given}/{taken}", t=t, w=r["wins"], l=r["losses"],
+               given=r["skunks"]["given"], taken=r["skunks"]["taken"])
+            for t, r in by_target.items()
+        )  # fmt: skip
+        lines.append((tr("Games {list}", list=text), 15, SOFT, False))
     for text, size, color, bold in lines:
         s.labels.append(Label(text, POINTS_X, y, size, color, "left", bold=bold))
         y -= 32

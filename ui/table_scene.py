@@ -8,10 +8,11 @@ carries a stable ``key`` (its id when face up, its place when face down) so that
 
 from __future__ import annotations
 
-from cribbage_env.engine import Phase
+from cribbage_env.core import Phase
 
 from .board import STANDARD_BOARD, BoardShape, peg_holes
 from .chances import Reading
+from .coach_scene import hint_items, options_overlay, question_overlay, warning_overlay
 from .controller import CUT_SPREAD, TableController
 from .scene import (
     CARD_H,
@@ -34,15 +35,19 @@ from .scene import (
     Scene,
     Target,
 )
+from .summary_scene import deal_summary_items, game_summary_items
 
 CENTER = TABLE_RIGHT / 2
 DECK = Rect(170, 385, SMALL_W, SMALL_H)
+STARTER = Rect(DECK.x + SMALL_W + 20, DECK.y, SMALL_W, SMALL_H)
 PILE = Rect(360, 330, 390, SMALL_H + 20)  # the current sequence fans inside this
 PILE_STEP = 44  # the index of every card in the fan stays visible
 OLDER_STEP = 22
 OLDER_SCALE = 0.7
 BOARD_RECT = Rect(TABLE_RIGHT + 20, 254, 250, 462)
 COUNT_X = 870
+#: The prompt wraps between the player's label (left, up to x ~ 220) and the table's edge.
+PROMPT_X, PROMPT_W = 600, 700
 
 
 def hand_row(n: int, y: float, w: float, h: float, center: float, gap: float = 12) -> list[Rect]:
@@ -69,12 +74,11 @@ def table_scene(
     if ctl.game.phase is Phase.PLAY:
         _pile(s, ctl)
     _cuts(s, ctl)
-    s.labels.append(Label(ctl.prompt(), CENTER + 60, 250, 19, WHITE, bold=True, tag="prompt"))
+    s.labels.append(Label(ctl.prompt(), PROMPT_X, 250, 19, WHITE, bold=True, width=PROMPT_W,
+                          tag="prompt"))  # fmt: skip
     for i, text in enumerate(reversed(ctl.messages[-3:])):
         s.labels.append(Label(text, 370, 590 - i * 24, 14, SOFT if i else WHITE, "left", tag="log"))
-    if ctl.hint:
-        for i, line in enumerate(ctl.hint.lines):
-            s.labels.append(Label(line, 370, 320 - i * 20, 14, (150, 230, 255), "left"))
+    hint_items(s, ctl)
     _board(s, ctl)
     _buttons(s, ctl, chances_on)
     show = ctl.show_step
@@ -84,6 +88,12 @@ def table_scene(
         _game_over_overlay(s, ctl)
     elif ctl.needs_reveal:
         _reveal_overlay(s, ctl)
+    elif ctl.asking is not None:
+        question_overlay(s, ctl)
+    elif ctl.shown_warning is not None:
+        warning_overlay(s, ctl)
+    elif ctl.hint is not None and ctl.show_options:
+        options_overlay(s, ctl)
     if chance is not None and (s.layer is None or not s.layer.modal):  # not under the show
         _chance_bar(s, ctl, chance)
     return s
@@ -95,7 +105,7 @@ def _names(s: Scene, ctl: TableController) -> None:
     bottom = ctl.bottom_seat
     view = ctl.view(bottom)
     for seat, y in ((1 - bottom, HEIGHT - 22), (bottom, 250)):
-        name = ctl.name(seat)
+        name = ctl.seat_label(seat)
         text = f"{name} — {tr('dealer')}" if g.dealer == seat and g.deal_no >= 0 else name
         s.labels.append(Label(text, 30, y, 15, PLAYER_COLORS[seat], "left", bold=True))
         if view.go_said[seat] and g.phase is Phase.PLAY:
@@ -158,7 +168,7 @@ def _crib_and_deck(s: Scene, ctl: TableController) -> None:
         s.cards.append(CardItem(None, DECK, key="deck"))
         s.labels.append(Label(tr("Starter"), DECK.x + SMALL_W + 60, DECK.y - 13, 13, SOFT))
     if view.starter is not None and g.phase is Phase.PLAY:
-        r = Rect(DECK.x + SMALL_W + 20, DECK.y, SMALL_W, SMALL_H)
+        r = STARTER
         s.cards.append(CardItem(view.starter, r, key=f"c{view.starter}"))
 
 
@@ -286,7 +296,7 @@ def _reveal_overlay(base: Scene, ctl: TableController) -> None:
     tr = ctl.tr
     name = ctl.name(ctl.to_act)
     o = base.layer = Scene()
-    r = Rect(200, 300, 600, 220)
+    r = Rect(STARTER.x + STARTER.w + 20, 300, 560, 220)  # the deck and the starter in sight
     o.panels.append((r, PANEL))
     o.labels.append(
         Label(tr("Pass the screen to {name}", name=name), r.cx, r.y + 170, 22, WHITE, bold=True)
@@ -304,14 +314,17 @@ def _show_overlay(base: Scene, ctl: TableController, step) -> None:
     s.panels.append((r, PANEL))
     color = PLAYER_COLORS[step.player]
     s.labels.append(Label(step.title, r.cx, r.y + r.h - 40, 24, color, bold=True))
-    hl = set(step.highlight)
-    cards = list(step.cards) + [step.starter]
-    rects = hand_row(len(cards), r.y + r.h - 250, CARD_W, CARD_H, r.cx, 16)
-    for i, (c, rc) in enumerate(zip(cards, rects, strict=True)):
-        x = rc.x + (24 if i == 4 else 0)
-        rect = Rect(x, rc.y + (18 if c in hl else 0), rc.w, rc.h)
-        s.cards.append(CardItem(c, rect, highlight=c in hl, key=f"c{c}"))
-    s.labels.append(Label(tr("Starter"), rects[4].cx + 24, rects[4].y - 14, 13, SOFT))
+    if ctl.show_at_end and ctl.deal_summary is not None:
+        deal_summary_items(s, ctl, r)  # the deal's points, waiting for Continue
+    else:
+        hl = set(step.highlight)
+        cards = list(step.cards) + [step.starter]
+        rects = hand_row(len(cards), r.y + r.h - 250, CARD_W, CARD_H, r.cx, 16)
+        for i, (c, rc) in enumerate(zip(cards, rects, strict=True)):
+            x = rc.x + (24 if i == 4 else 0)
+            rect = Rect(x, rc.y + (18 if c in hl else 0), rc.w, rc.h)
+            s.cards.append(CardItem(c, rect, highlight=c in hl, key=f"c{c}"))
+        s.labels.append(Label(tr("Starter"), rects[4].cx + 24, rects[4].y - 14, 13, SOFT))
     for i, note in enumerate(ctl.show_intro):  # how the play ended, under the count
         s.labels.append(Label(note, r.x + 24, r.y + 70 - i * 22, 13, SOFT, "left"))
     prev = step.said[:-1][-3:] if step.line else step.said[-3:]
@@ -319,6 +332,10 @@ def _show_overlay(base: Scene, ctl: TableController, step) -> None:
         s.labels.append(Label(line, r.cx, r.y + 150 + (len(prev) - 1 - i) * 22, 15, SOFT))
     if step.line:
         s.labels.append(Label(step.line, r.cx, r.y + 105, 24, GOLD, bold=True))
+    if ctl.show_at_end:
+        s.buttons.append(Button("next", tr("Continue"), Rect(r.x + r.w - 300, r.y + 20, 270, 56),
+                                primary=True))  # fmt: skip
+        return
     s.buttons.append(
         Button("next", tr("Next"), Rect(r.x + r.w - 300, r.y + 20, 130, 56), primary=True)
     )
@@ -326,15 +343,18 @@ def _show_overlay(base: Scene, ctl: TableController, step) -> None:
 
 
 def _game_over_overlay(base: Scene, ctl: TableController) -> None:
+    """Result and skunk, the game's points by part, the person's error rate (issue 29)."""
     tr = ctl.tr
     s = base.layer = Scene(modal=True)
-    r = Rect(150, 240, 700, 330)
+    r = Rect(100, 110, 800, 600)
     s.panels.append((r, PANEL))
-    for i, line in enumerate(ctl.game_over_lines()):
+    lines = ctl.game_over_lines()
+    for i, line in enumerate(lines):
         size, color = (30, GOLD) if i == 0 else (20, WHITE)
-        s.labels.append(Label(line, r.cx, r.y + r.h - 60 - i * 42, size, color, bold=i == 0))
+        s.labels.append(Label(line, r.cx, r.y + r.h - 50 - i * 40, size, color, bold=i == 0))
+    game_summary_items(s, ctl, r, r.y + r.h - 90 - 40 * len(lines))
     s.buttons.append(
-        Button("newgame", tr("New game"), Rect(r.cx - 330, r.y + 30, 210, 64), primary=True)
+        Button("newgame", tr("New game"), Rect(r.cx - 330, r.y + 24, 210, 64), primary=True)
     )
-    s.buttons.append(Button("review", tr("Review"), Rect(r.cx - 105, r.y + 30, 210, 64)))
-    s.buttons.append(Button("restart", tr("Restart"), Rect(r.cx + 120, r.y + 30, 210, 64)))
+    s.buttons.append(Button("review", tr("Review"), Rect(r.cx - 105, r.y + 24, 210, 64)))
+    s.buttons.append(Button("restart", tr("Restart"), Rect(r.cx + 120, r.y + 24, 210, 64)))

@@ -17,16 +17,19 @@ snapshot; its metadata holds the command and configuration.
 from __future__ import annotations
 
 import json
-import shutil
+import os
 import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
+from ..atomic import atomic_write
+from ..backends import LOCAL, Where
 from .features import DISCARD_DIM, PLAY_DIM
 from .fit import FitConfig, fit
-from .generate import GenConfig, generate, load_shards
-from .ladder import LADDER, append_curve, evaluate, plot_curve
-from .mlp import load_nets, save_nets
+from .generate import GenConfig, generate, load_shards, read_shard
+from .ladder import LADDER, append_curve, evaluate, log_results, plot_curve, read_curve
+from .ladder import log_line as _log
+from .mlp import WeightsError, load_nets, save_nets
 
 
 @dataclass(frozen=True)
@@ -56,14 +59,27 @@ class DMCConfig:
     ladder: tuple[str, ...] = LADDER
     workers: int = 2
     reward: str = "points"
+    rules: str = "standard"  # the game learnt (Rules.named text)
     extra: dict = field(default_factory=dict)
 
 
-def _log(run_dir: Path, msg: str) -> None:
-    line = f"[{time.strftime('%H:%M:%S')}] {msg}"
-    print(line, flush=True)
-    with open(run_dir / "train.log", "a") as f:
-        f.write(line + "\n")
+def _stage_done(run_dir: Path, path: Path) -> bool:
+    """Is the stage file at ``path`` whole and checked? A damaged one is said and redone."""
+    if not os.path.lexists(path):
+        return False
+    try:
+        load_nets(path)
+    except WeightsError as exc:
+        _log(run_dir, f"{path.name} is damaged ({exc}): this stage is done again")
+        return False
+    return True
+
+
+def _final(run_dir: Path, stage: Path) -> Path:
+    """``model.npz``: a checked copy of the last stage, written atomically (never through a link)."""
+    load_nets(stage)
+    data = stage.read_bytes()
+    return atomic_write(run_dir / "model.npz", lambda f: f.write(data))
 
 
 def _bar(total: int, desc: str, progress: bool):
@@ -74,7 +90,7 @@ def _bar(total: int, desc: str, progress: bool):
     return tqdm(total=total, desc=desc, unit="shard", dynamic_ncols=True)
 
 
-def _generate(cfg: DMCConfig, run_dir: Path, gen: int, policy: str, league, progress: bool):
+def _generate(cfg: DMCConfig, run_dir: Path, gen: int, policy: str, league, progress, where):
     gcfg = GenConfig(
         seed=cfg.seed,
         gen=gen,
@@ -85,11 +101,14 @@ def _generate(cfg: DMCConfig, run_dir: Path, gen: int, policy: str, league, prog
         expected_shows=cfg.expected_shows,
         policy=policy,
         opponents=tuple(league),
+        rules=cfg.rules,
     )
-    return _generate_shards(gcfg, run_dir, cfg.workers, f"gen {gen} data", progress)
+    return _generate_shards(gcfg, run_dir, cfg.workers, f"gen {gen} data", progress, where)
 
 
-def _generate_shards(gcfg: GenConfig, run_dir: Path, workers: int, desc: str, progress: bool):
+def _generate_shards(
+    gcfg: GenConfig, run_dir: Path, workers: int, desc: str, progress: bool, where: Where
+):
     """The shards of ``gcfg`` in ``run_dir/data`` (made if missing), with a progress bar."""
     bar = _bar(gcfg.shards, desc, progress)
 
@@ -98,7 +117,9 @@ def _generate_shards(gcfg: GenConfig, run_dir: Path, workers: int, desc: str, pr
             bar.n = done
             bar.refresh()
 
-    paths = generate(gcfg, run_dir / "data", workers=workers, on_shard=on_shard)
+    paths = generate(
+        gcfg, run_dir / "data", workers, on_shard, backend=where.backend, address=where.address
+    )
     if bar is not None:
         bar.close()
     return paths
@@ -115,9 +136,8 @@ def _league(cfg: DMCConfig, snapshots: list[str]) -> list[tuple[str, float]]:
     return out
 
 
-def _eval(cfg, run_dir, stage, path, steps, db, t0, meta_cmd):
-    curve_path = run_dir / "curve.json"
-    curve = json.loads(curve_path.read_text()) if curve_path.exists() else []
+def _eval(cfg, run_dir, stage, path, steps, db, t0, where):
+    curve = read_curve(run_dir)
     if any(p["stage"] == stage for p in curve) or cfg.eval_games <= 0:
         return
     rows = evaluate(
@@ -127,14 +147,11 @@ def _eval(cfg, run_dir, stage, path, steps, db, t0, meta_cmd):
         workers=cfg.workers,
         db=db,
         label=f"train {run_dir.name} {stage}",
+        backend=where.backend,
+        address=where.address,
+        rules=cfg.rules,
     )
-    for r in rows:
-        lo, hi = r["ci"]
-        _log(
-            run_dir,
-            f"{stage} vs {r['opponent']}: {r['win_rate']:.3f} ({lo:.3f}-{hi:.3f}) "
-            f"over {r['games']} games",
-        )
+    log_results(run_dir, stage, rows)
     curve = append_curve(
         run_dir,
         {"stage": stage, "steps": steps, "results": rows, "wall_s": round(time.time() - t0, 1)},
@@ -143,7 +160,13 @@ def _eval(cfg, run_dir, stage, path, steps, db, t0, meta_cmd):
 
 
 def train_dmc(
-    cfg: DMCConfig, run_dir: Path, *, command: str, db=None, progress: bool = False
+    cfg: DMCConfig,
+    run_dir: Path,
+    *,
+    command: str,
+    db=None,
+    progress: bool = False,
+    where: Where = LOCAL,
 ) -> Path:
     """Run (or resume) every stage; returns the path of the final model."""
     run_dir.mkdir(parents=True, exist_ok=True)
@@ -151,18 +174,18 @@ def train_dmc(
     fcfg = FitConfig(hidden=cfg.hidden, lr=cfg.lr, seed=cfg.seed)
     meta = {"command": command, "config": json.dumps(asdict(cfg))}
     # 1-2: teacher data and the warm start
-    paths = _generate(cfg, run_dir, 0, "expectimax", [("self", 1.0)], progress)
+    paths = _generate(cfg, run_dir, 0, "expectimax", [("self", 1.0)], progress, where)
     data_paths = list(paths)
     warm = run_dir / "warm_start.npz"
     steps = 0
-    if cfg.warm_start and not warm.exists():
+    if cfg.warm_start and not _stage_done(run_dir, warm):
         d0, p0, given = load_nets(Path(cfg.warm_start))
         if (d0.in_dim, p0.in_dim) != (DISCARD_DIM, PLAY_DIM):
             raise ValueError(f"{cfg.warm_start}: nets of {d0.in_dim}/{p0.in_dim} inputs, "
                              f"the features are {DISCARD_DIM}/{PLAY_DIM}")  # fmt: skip
         stage = given.get("stage", "given")
         save_nets(warm, d0, p0, {**meta, "stage": f"warm_start:{stage}"})
-    if not warm.exists():
+    if not _stage_done(run_dir, warm):
         data = load_shards(data_paths)
         nets = {}
         for kind in ("discard", "play"):
@@ -175,15 +198,15 @@ def train_dmc(
             )
         save_nets(warm, nets["discard"], nets["play"], {**meta, "stage": "warm_start"})
     steps = _samples(data_paths)
-    _eval(cfg, run_dir, "warm_start", warm, steps, db, t0, command)
+    _eval(cfg, run_dir, "warm_start", warm, steps, db, t0, where)
     prev = warm
     snapshots: list[str] = []
     for gen in range(1, cfg.generations + 1):
         out = run_dir / f"gen{gen}.npz"
         if gen > 1:
             league = _league(cfg, snapshots)
-            data_paths += _generate(cfg, run_dir, gen - 1, str(prev), league, progress)
-        if not out.exists():
+            data_paths += _generate(cfg, run_dir, gen - 1, str(prev), league, progress, where)
+        if not _stage_done(run_dir, out):
             data = load_shards(data_paths)
             d0, p0, _ = load_nets(prev)
             nets, margins = {}, {}
@@ -204,11 +227,10 @@ def train_dmc(
                 {**meta, **margins, "stage": f"gen{gen}", "samples": str(_samples(data_paths))},
             )
         steps = _samples(data_paths)
-        _eval(cfg, run_dir, f"gen{gen}", out, steps, db, t0, command)
+        _eval(cfg, run_dir, f"gen{gen}", out, steps, db, t0, where)
         snapshots.append(str(out))
         prev = out
-    final = run_dir / "model.npz"
-    shutil.copyfile(prev, final)
+    final = _final(run_dir, prev)
     _log(
         run_dir,
         f"final model {final} ({steps} sampled decisions, {time.time() - t0:.0f} s this session)",
@@ -217,17 +239,22 @@ def train_dmc(
 
 
 def _samples(paths) -> int:
-    import numpy as np
-
     n = 0
     for p in paths:
-        with np.load(p) as z:
-            n += len(z["discard_n"]) + len(z["play_n"])
+        z = read_shard(p)
+        n += len(z["discard_n"]) + len(z["play_n"])
     return n
 
 
 def train_bc(
-    cfg: DMCConfig, run_dir: Path, *, teacher: str, command: str, db=None, progress: bool = False
+    cfg: DMCConfig,
+    run_dir: Path,
+    *,
+    teacher: str,
+    command: str,
+    db=None,
+    progress: bool = False,
+    where: Where = LOCAL,
 ) -> Path:
     """Behaviour cloning only: ``teacher`` self-play labels (no rollouts), fitted and evaluated.
 
@@ -244,10 +271,11 @@ def train_bc(
         policy=teacher,
         branch=False,
         name=f"bc_{teacher}",
+        rules=cfg.rules,
     )
-    paths = _generate_shards(gcfg, run_dir, cfg.workers, f"{teacher} labels", progress)
+    paths = _generate_shards(gcfg, run_dir, cfg.workers, f"{teacher} labels", progress, where)
     out = run_dir / "model.npz"
-    if not out.exists():
+    if not _stage_done(run_dir, out):
         data = load_shards(paths)
         nets = {}
         for kind in ("discard", "play"):
@@ -269,6 +297,6 @@ def train_bc(
                 "samples": str(_samples(paths)),
             },
         )
-    _eval(cfg, run_dir, f"bc_{teacher}", out, _samples(paths), db, t0, command)
+    _eval(cfg, run_dir, f"bc_{teacher}", out, _samples(paths), db, t0, where)
     _log(run_dir, f"final model {out} ({time.time() - t0:.0f} s this session)")
     return out

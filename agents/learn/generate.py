@@ -7,14 +7,17 @@ a killed run loses at most the shards in flight and ``--resume`` plays only the 
 
 from __future__ import annotations
 
-import multiprocessing as mp
-import os
-from dataclasses import dataclass
+import hashlib
+import tempfile
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
+from ..atomic import atomic_write
+from ..limits import check_limit
 from .rollouts import new_batches, play_episode
+from .weights import Kind, WeightsError, read_weights
 
 
 @dataclass(frozen=True)
@@ -32,6 +35,7 @@ class GenConfig:
     name: str = ""  # data directory name (default gen<gen>)
     policy: str = "expectimax"  # the learner (behaviour and rollouts): an agent spec or weights
     opponents: tuple[tuple[str, float], ...] = (("self", 1.0),)
+    rules: str = "standard"  # the game played (Rules.named text)
 
 
 def shard_path(data_dir: Path, gen: int, i: int, name: str = "") -> Path:
@@ -58,12 +62,10 @@ def _cached(spec: str):
     return _CACHE[spec]
 
 
-def play_shard(cfg: GenConfig, data_dir: Path, i: int) -> Path:
+def shard_arrays(cfg: GenConfig, i: int) -> dict[str, np.ndarray]:
+    """The arrays of shard ``i``: a pure function of ``cfg`` and ``i`` (any process, any node)."""
     from ..expectimax import ExpectimaxAgent
 
-    path = shard_path(data_dir, cfg.gen, i, cfg.name)
-    if path.exists():
-        return path
     ss = np.random.SeedSequence(cfg.seed, spawn_key=(cfg.gen, i))
     seeds = ss.generate_state(cfg.games)
     rng = np.random.default_rng(ss.spawn(1)[0])
@@ -99,47 +101,134 @@ def play_shard(cfg: GenConfig, data_dir: Path, i: int) -> Path:
             win_bonus=cfg.win_bonus,
             expected_shows=cfg.expected_shows,
             branch=cfg.branch,
+            rules=cfg.rules,
         )
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp.npz")
-    arrays = {**out["discard"].arrays("discard"), **out["play"].arrays("play")}
-    np.savez(tmp, allow_pickle=False, **arrays)  # named, so mypy does not match it to **arrays
-    os.replace(tmp, path)
+    return {**out["discard"].arrays("discard"), **out["play"].arrays("play")}
+
+
+def write_shard(path: Path, arrays: dict[str, np.ndarray]) -> Path:
+    # allow_pickle named, so mypy does not match it to **arrays
+    atomic_write(path, lambda f: np.savez(f, allow_pickle=False, **arrays))
     return path
 
 
-def _worker(args) -> str:
-    cfg, data_dir, i = args
-    return str(play_shard(cfg, Path(data_dir), i))
+def play_shard(cfg: GenConfig, data_dir: Path, i: int) -> Path:
+    """Shard ``i`` of ``cfg`` under ``data_dir``, played here unless a whole one is there."""
+    path = shard_path(data_dir, cfg.gen, i, cfg.name)
+    if shard_ok(path):
+        return path
+    return write_shard(path, shard_arrays(cfg, i))
 
 
-def generate(cfg: GenConfig, data_dir: Path, workers: int = 1, on_shard=None) -> list[Path]:
-    """Play every missing shard of ``cfg`` (in ``workers`` processes); returns all shard paths."""
-    todo = [i for i in range(cfg.shards) if not shard_path(data_dir, cfg.gen, i, cfg.name).exists()]
+def _weight_files(cfg: GenConfig) -> dict[str, bytes]:
+    """The weights files ``cfg`` names (learner, league), read here to travel with the tasks:
+    a remote node has the project, not this run folder."""
+    specs = [cfg.policy, *(n for n, _ in cfg.opponents)]
+    return {s: Path(s).read_bytes() for s in specs if s.endswith(".npz")}
+
+
+def _local_copy(spec: str, blob: bytes) -> str:
+    """A weights file on this node with ``blob``'s bytes (written once per content)."""
+    digest = hashlib.sha256(blob).hexdigest()[:24]
+    path = Path(tempfile.gettempdir()) / f"cribbage-weights-{digest}.npz"
+    if not path.is_file() or hashlib.sha256(path.read_bytes()).hexdigest()[:24] != digest:
+        atomic_write(path, lambda f: f.write(blob))
+    return str(path)
+
+
+def _shard_job(job: tuple[GenConfig, int, dict[str, bytes]]) -> tuple[int, dict[str, np.ndarray]]:
+    """One shard in a worker (pool or Ray): its arrays go back to the driver, which writes them."""
+    cfg, i, files = job
+    if files:
+        local = {spec: _local_copy(spec, blob) for spec, blob in files.items()}
+        cfg = replace(
+            cfg,
+            policy=local.get(cfg.policy, cfg.policy),
+            opponents=tuple((local.get(n, n), w) for n, w in cfg.opponents),
+        )
+    return i, shard_arrays(cfg, i)
+
+
+def generate(
+    cfg: GenConfig,
+    data_dir: Path,
+    workers: int = 1,
+    on_shard=None,
+    backend: str = "pool",
+    address: str | None = None,
+) -> list[Path]:
+    """Play every missing shard of ``cfg`` on ``backend`` (``serial``, ``pool`` with ``workers``
+    processes, or ``ray``, joining ``address`` if given); returns all shard paths. Workers send
+    the arrays back and this process writes them, so the shards are the same bytes on any backend
+    and a killed run (driver or worker) replays only the shards not yet written."""
+    from ..backends import make_backend
+
+    todo = [
+        i for i in range(cfg.shards) if not shard_ok(shard_path(data_dir, cfg.gen, i, cfg.name))
+    ]
+    workers = min(check_limit("workers", workers), max(1, len(todo)))  # never more than shards
     done = cfg.shards - len(todo)
     if on_shard:
         on_shard(done, cfg.shards)
-    if workers <= 1:
-        for i in todo:
-            play_shard(cfg, data_dir, i)
+    if not todo:
+        return [shard_path(data_dir, cfg.gen, i, cfg.name) for i in range(cfg.shards)]
+    if backend == "pool" and workers <= 1:
+        backend = "serial"
+    be = make_backend(backend, None if backend == "serial" else workers, address)
+    files = _weight_files(cfg) if be.name == "ray" else {}
+    try:
+        for out in be.map(_shard_job, [(cfg, i, files) for i in todo]):
+            if out is None:
+                continue
+            i, arrays = out
+            write_shard(shard_path(data_dir, cfg.gen, i, cfg.name), arrays)
             done += 1
             if on_shard:
                 on_shard(done, cfg.shards)
-    else:
-        ctx = mp.get_context("forkserver")
-        with ctx.Pool(workers) as pool:
-            for _ in pool.imap_unordered(_worker, [(cfg, str(data_dir), i) for i in todo]):
-                done += 1
-                if on_shard:
-                    on_shard(done, cfg.shards)
+    finally:
+        be.close()
     return [shard_path(data_dir, cfg.gen, i, cfg.name) for i in range(cfg.shards)]
 
 
+#: What a data shard may hold (its own caps: a shard of many games is bigger than any net).
+SHARD = Kind("data shard", frozenset({"f2", "f4", "i1"}), max_ndim=3, max_array_bytes=1 << 30,
+             max_total_bytes=1 << 31, max_file_bytes=1 << 31)  # fmt: skip
+
+
+def read_shard(path: Path) -> dict[str, np.ndarray]:
+    """A shard's arrays, checked (:mod:`.weights`: sizes before decompression, finite values)
+    and consistent with the features (WeightsError, a ValueError, if not)."""
+    arrays = read_weights(path, SHARD)
+    for prefix, batch in new_batches().items():
+        names = [f"{prefix}_{s}" for s in "xgnt"]
+        if any(n not in arrays for n in names):
+            raise WeightsError(f"{path}: not a data shard (no {prefix} arrays)")
+        x, g, n, t = (arrays[k] for k in names)
+        rows = len(x)
+        if (
+            x.shape != (rows, batch.k, batch.dim)
+            or g.shape != (rows, batch.k)
+            or (n.shape != (rows,) or t.shape != (rows,))
+        ):
+            raise WeightsError(f"{path}: the {prefix} arrays do not fit together")
+    if set(arrays) != {f"{p}_{s}" for p in ("discard", "play") for s in "xgnt"}:
+        raise WeightsError(f"{path}: not a data shard (unexpected arrays)")
+    return arrays
+
+
+def shard_ok(path: Path) -> bool:
+    """Is there a whole, checked shard at ``path`` (a damaged one is played again)?"""
+    try:
+        read_shard(path)
+    except WeightsError:
+        return False
+    return True
+
+
 def load_shards(paths: list[Path]) -> dict[str, np.ndarray]:
-    """Concatenate shard arrays (discard_x, discard_g, ..., play_t)."""
+    """Concatenate shard arrays (discard_x, discard_g, ..., play_t), each checked."""
     parts: dict[str, list] = {}
     for p in paths:
-        with np.load(p) as z:
-            for k in z.files:
-                parts.setdefault(k, []).append(z[k])
+        for k, v in read_shard(p).items():
+            parts.setdefault(k, []).append(v)
     return {k: np.concatenate(v) for k, v in parts.items()}

@@ -1,15 +1,20 @@
 """Evaluation of a learner against a fixed ladder through the tournament runner.
 
-Duplicate deals and Wilson intervals come from :mod:`agents.tournament`; every evaluation is a run
-in the results store (``cribbage results`` lists it), and a point of the run's learning curve
+Duplicate deals and Wilson intervals come from :mod:`agents.tournament`; each row also carries
+the luck-adjusted win rate and interval (:mod:`agents.luck_stats`), which the curve plots;
+every evaluation is a run in the results store (``cribbage results`` lists it), and a point of the run's learning curve
 (``curve.json``, plotted to ``curve.png``).
 """
 
 from __future__ import annotations
 
 import json
+import os
 from functools import partial
 from pathlib import Path
+
+from ..atomic import atomic_write, atomic_write_text
+from ..limits import check_limit
 
 LADDER = ("random", "greedy", "expectimax", "expert")
 
@@ -23,31 +28,35 @@ def evaluate(
     workers: int = 1,
     db: Path | None = None,
     label: str = "",
+    rules: str = "standard",
+    backend: str = "pool",
+    address: str | None = None,
 ) -> list[dict]:
-    """``spec`` against each opponent over ``games`` duplicate games; saved in the results store
-    (unless ``db`` is ``False``). Returns one row per opponent."""
+    """``spec`` against each opponent over ``games`` duplicate games of ``rules``; saved in the
+    results store (unless ``db`` is ``False``). Returns one row per opponent. On Ray the learner
+    travels as an agent object (its weights file stays here), so a node needs only the project."""
     from ..results_store import ResultsStore
     from ..runner import run_plan
     from ..tournament import make_plan
 
+    learner: object = spec
+    if backend == "ray":
+        from ..registry import make_agent
+
+        learner = make_agent(spec)  # labelled by its spec (make_agent sets it)
     rows = []
     for opp in opponents:
-        plan = make_plan([spec, opp], games, seed)
+        plan = make_plan([learner, opp], games, seed, rules=rules)
+        workers = min(check_limit("workers", workers), len(plan.tasks()))  # never more than tasks
+        where = backend if backend == "ray" else ("pool" if workers > 1 else "serial")
         store = ResultsStore(db) if db is not False else None
         run_id = None
         on_block = None
         if store is not None:
             params = {**plan.params(), "label": label}
-            run_id = store.start_run(
-                params, backend="pool" if workers > 1 else "serial", workers=workers
-            )
+            run_id = store.start_run(params, backend=where, workers=workers)
             on_block = partial(store.add_games, run_id)
-        outcome = run_plan(
-            plan,
-            backend="pool" if workers > 1 else "serial",
-            workers=workers,
-            on_block=on_block,
-        )
+        outcome = run_plan(plan, backend=where, workers=workers, address=address, on_block=on_block)
         summary = outcome.summary()
         pair = summary["pairings"][0]
         if store is not None:
@@ -55,12 +64,17 @@ def evaluate(
                 run_id, "interrupted" if outcome.interrupted else "done", summary, outcome.elapsed
             )
             store.close()
+        la = pair.get("luck_adjusted") or {}
         rows.append(
             {
                 "opponent": opp,
                 "games": pair["games"],
                 "win_rate": pair["win_rate"],
                 "ci": pair["win_rate_ci"],
+                # the luck-adjusted estimate (unbiased, narrower): what the curve plots
+                "adjusted_win_rate": la.get("win"),
+                "adjusted_ci": la.get("win_ci"),
+                "variance_ratio": la.get("variance_ratio"),
                 "mean_margin": pair["mean_margin"],
                 "run_id": run_id,
                 "seconds": round(outcome.elapsed, 1),
@@ -69,13 +83,65 @@ def evaluate(
     return rows
 
 
-def append_curve(run_dir: Path, point: dict) -> list[dict]:
+def log_line(run_dir: Path, msg: str) -> None:
+    """A timestamped line on stdout (the progress a run shows off a terminal) and in the run's
+    ``train.log``."""
+    import time
+
+    from ..atomic import append_line
+
+    line = f"[{time.strftime('%H:%M:%S')}] {msg}"
+    print(line, flush=True)
+    try:
+        append_line(run_dir / "train.log", line)
+    except OSError:  # a log that is a link, or a full disk: the line was printed
+        pass
+
+
+def log_results(run_dir: Path, stage: str, rows: list[dict]) -> None:
+    """One line per ladder opponent of an evaluation, luck-adjusted where measured."""
+    for r in rows:
+        lo, hi = r["ci"]
+        adj = ""
+        if r.get("adjusted_win_rate") is not None:
+            alo, ahi = r["adjusted_ci"]
+            adj = f"; luck-adjusted {r['adjusted_win_rate']:.3f} ({alo:.3f}-{ahi:.3f})"
+        log_line(
+            run_dir,
+            f"{stage} vs {r['opponent']}: {r['win_rate']:.3f} ({lo:.3f}-{hi:.3f}) "
+            f"over {r['games']} games{adj}",
+        )
+
+
+def _rate(row: dict) -> tuple[float, list[float]]:
+    """The row's luck-adjusted win rate and interval (the plain ones for older points)."""
+    if row.get("adjusted_win_rate") is not None and row.get("adjusted_ci"):
+        return row["adjusted_win_rate"], row["adjusted_ci"]
+    return row["win_rate"], row["ci"]
+
+
+def read_curve(run_dir: Path) -> list[dict]:
+    """The points of ``curve.json`` (checked reader); a damaged curve counts as none, so its
+    evaluations are run again."""
+    from ..files import UnreadableFile, parse_json, read_text
+
     path = run_dir / "curve.json"
-    curve = json.loads(path.read_text()) if path.exists() else []
-    curve.append(point)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(curve, indent=1) + "\n")
-    tmp.replace(path)
+    if not os.path.lexists(path):
+        return []
+    try:
+        curve = parse_json(read_text(path, what="learning curve"))
+    except UnreadableFile:
+        return []
+    ok = isinstance(curve, list) and all(
+        isinstance(p, dict) and isinstance(p.get("stage"), str) and isinstance(p.get("steps"), int)
+        and isinstance(p.get("results"), list) for p in curve
+    )  # fmt: skip
+    return curve if ok else []  # type: ignore[return-value]
+
+
+def append_curve(run_dir: Path, point: dict) -> list[dict]:
+    curve = [*read_curve(run_dir), point]
+    atomic_write_text(run_dir / "curve.json", json.dumps(curve, indent=1) + "\n")
     return curve
 
 
@@ -96,19 +162,19 @@ def plot_curve(curve: list[dict], out: Path) -> Path | None:
     for opp in dict.fromkeys(r["opponent"] for p in curve for r in p["results"]):
         pts = [(where[p["stage"]], r) for p in curve for r in p["results"] if r["opponent"] == opp]
         xs = [s for s, _ in pts]
-        ys = [r["win_rate"] for _, r in pts]
-        lo = [r["ci"][0] for _, r in pts]
-        hi = [r["ci"][1] for _, r in pts]
+        ys = [_rate(r)[0] for _, r in pts]
+        lo = [_rate(r)[1][0] for _, r in pts]
+        hi = [_rate(r)[1][1] for _, r in pts]
         ax.plot(xs, ys, marker="o", label=f"vs {opp}")
         ax.fill_between(xs, lo, hi, alpha=0.2)
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
     if staged:
         ax.set_xticks(range(len(curve)), [f"{p['stage']}\n{p['steps']:,}" for p in curve])
     ax.set_xlabel("stage and learner decisions trained on" if staged else "training steps")
-    ax.set_ylabel("win rate (duplicate games, 95% CI)")
+    ax.set_ylabel("win rate (duplicate games, luck-adjusted where measured; 95% CI)")
     ax.legend(fontsize=8)
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    fig.savefig(out, dpi=110)
+    atomic_write(out, lambda f: fig.savefig(f, dpi=110, format="png"))
     plt.close(fig)
     return out

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .weights import WeightsError
+
 
 class MLP:
     """``score(x)`` maps (n, d) candidate rows to (n,) values: ReLU hidden layers, linear output."""
@@ -20,14 +22,22 @@ class MLP:
     def in_dim(self) -> int:
         return self.layers[0][0].shape[0]
 
+    @property
+    def out_dim(self) -> int:
+        return self.layers[-1][0].shape[1]
+
     def score(self, x: np.ndarray) -> np.ndarray:
+        return self.forward(x)[:, 0]
+
+    def forward(self, x: np.ndarray) -> np.ndarray:
+        """(n, d) rows -> (n, out_dim) outputs."""
         h = np.asarray(x, dtype=np.float32)
         last = len(self.layers) - 1
         for i, (w, b) in enumerate(self.layers):
             h = h @ w + b
             if i < last:
                 np.maximum(h, 0.0, out=h)
-        return h[:, 0]
+        return h
 
     def arrays(self, prefix: str) -> dict[str, np.ndarray]:
         out = {}
@@ -49,18 +59,29 @@ class MLP:
 
 
 def load_nets(path: str | Path) -> tuple[MLP, MLP, dict[str, str]]:
-    """The discard net, the play net and the metadata strings stored in a weights ``.npz``."""
-    with np.load(path, allow_pickle=False) as z:
-        arrays = {k: z[k] for k in z.files}
+    """The discard net, the play net and the metadata strings stored in a weights ``.npz``,
+    checked by :func:`agents.learn.weights.read_weights` (:class:`WeightsError` if unfit)."""
+    from .weights import check_layers, read_weights
+
+    arrays = read_weights(path)
     meta = {k[5:]: str(v) for k, v in arrays.items() if k.startswith("meta.")}
-    return MLP.from_arrays(arrays, "discard"), MLP.from_arrays(arrays, "play"), meta
+    nets = []
+    for prefix in ("discard", "play"):
+        try:
+            net = MLP.from_arrays(arrays, prefix)
+        except ValueError as exc:
+            raise WeightsError(f"{path}: {exc}") from None
+        check_layers(path, prefix, net.layers)
+        nets.append(net)
+    return nets[0], nets[1], meta
 
 
 def save_nets(path: str | Path, discard: MLP, play: MLP, meta: dict[str, str]) -> None:
+    """Write the nets atomically (temporary file, fsync, replace: never through a link)."""
+    from ..atomic import atomic_write
+
     arrays = {**discard.arrays("discard"), **play.arrays("play")}
     arrays.update({f"meta.{k}": np.array(str(v)) for k, v in meta.items()})
-    tmp = Path(str(path) + ".tmp.npz")
     # allow_pickle named (no effect on these numeric and string arrays) so that mypy does not
     # match **arrays against it; load_nets reads them back with allow_pickle=False.
-    np.savez_compressed(tmp, allow_pickle=False, **arrays)
-    tmp.replace(path)
+    atomic_write(path, lambda f: np.savez_compressed(f, allow_pickle=False, **arrays))

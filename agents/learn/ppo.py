@@ -17,7 +17,7 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 
-from .ladder import LADDER, append_curve, evaluate, plot_curve
+from .ladder import LADDER, append_curve, evaluate, log_line, log_results, plot_curve
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,7 @@ class PPOConfig:
     hidden: tuple[int, ...] = (256, 256)
     workers: int = 1
     max_illegal: int = 0  # 0: masks are used, so illegal picks cannot happen
+    rules: str = "standard"  # the game learnt (Rules.named text)
 
 
 class _LivePolicy:
@@ -113,7 +114,9 @@ def make_env(cfg: PPOConfig, league: League):
     from cribbage_env.env import CribbageEnv, FlatObservation
 
     first = next((a for a in league.agents.values()), "random")
-    env = CribbageEnv(first, seat="alternate", reward=cfg.reward, max_illegal=cfg.max_illegal)
+    # The league's agents are the trainer's own: pin their generators so a run replays exactly.
+    env = CribbageEnv(first, seat="alternate", reward=cfg.reward, max_illegal=cfg.max_illegal,
+                      rules=cfg.rules, agent_seed=cfg.seed)  # fmt: skip
     return LeagueOpponents(FlatObservation(env), league)
 
 
@@ -153,6 +156,7 @@ def _checkpoint(cfg: PPOConfig, run_dir: Path, league: League, m, step: int, db,
     """Save ``step_N.zip``, add it to the league as a snapshot, evaluate it on the ladder."""
     path = run_dir / "checkpoints" / f"step_{step}.zip"
     m.save(str(path))
+    log_line(run_dir, f"step {step:,} of {cfg.timesteps:,}: checkpoint {path.name}")
     if step % cfg.snapshot_every == 0 and any(n == "snapshots" for n, _ in cfg.opponents):
         league.add_snapshot(path)
     if cfg.eval_games > 0:
@@ -163,7 +167,9 @@ def _checkpoint(cfg: PPOConfig, run_dir: Path, league: League, m, step: int, db,
             workers=cfg.workers,
             db=db,
             label=f"train {run_dir.name} {step}",
+            rules=cfg.rules,
         )
+        log_results(run_dir, f"step_{step}", rows)
         point = {
             "stage": f"step_{step}",
             "steps": step,
@@ -230,6 +236,7 @@ def train_ppo(
         _checkpoint(cfg, run_dir, league, m, step, db, t0)
 
     remaining = cfg.timesteps - model.num_timesteps
+    log_line(run_dir, f"ppo from step {model.num_timesteps:,} to {cfg.timesteps:,}: {command}")
     if remaining > 0:
         model.learn(
             total_timesteps=remaining,
@@ -240,4 +247,5 @@ def train_ppo(
     model.save(str(final))
     info = {"command": command, "config": asdict(cfg), "timesteps": int(model.num_timesteps)}
     (run_dir / "final.json").write_text(json.dumps(info, indent=1) + "\n")
+    log_line(run_dir, f"final model {final} ({time.time() - t0:.0f} s this session)")
     return final

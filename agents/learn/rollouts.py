@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cribbage_env.batch import score_batch
-from cribbage_env.cards import RANK
-from cribbage_env.engine import EventKind, GameState, Phase, new_game
-from cribbage_env.scoring import ScoreKind
+from cribbage_env.core import EventKind, Phase
+from cribbage_env.engine import GameState, new_game
+from cribbage_env.scoring import ScoreKind, heels_points
 
 from ..expectimax import ExpectimaxAgent
 from .features import DISCARD_DIM, PLAY_DIM, discard_candidates, play_candidates
@@ -62,7 +62,6 @@ class Batch:
 
 
 _ALL = np.arange(52)
-_JACK = 10
 
 
 def show_correction(events: list, seat: int) -> float:
@@ -88,10 +87,12 @@ def show_correction(events: list, seat: int) -> float:
     if any(e.kind is EventKind.STARTER for e in events):  # the cut came after the decision
         dealer = next(e.player for e in shows if e.what == "crib")
         heels = sum(
-            1 for e in events if e.kind is EventKind.SCORE and e.score_kind is ScoreKind.HIS_HEELS
+            e.points
+            for e in events
+            if e.kind is EventKind.SCORE and e.score_kind is ScoreKind.HIS_HEELS
         )
-        exp = 2.0 * sum(1 for c in starters if RANK[c] == _JACK) / n
-        out += (exp - 2.0 * heels) * (1 if dealer == seat else -1)
+        exp = sum(heels_points(c) for c in starters) / n
+        out += (exp - heels) * (1 if dealer == seat else -1)
     return out
 
 
@@ -159,12 +160,13 @@ def play_episode(
     win_bonus: float = 0.0,
     expected_shows: bool = False,
     branch: bool = True,
+    rules: str = "standard",
 ) -> GameState:
     """One game; learner decisions are sampled into ``out`` with branched returns.
 
     ``policies[seat]`` has ``act(view, rng)``; a learner policy may also have
     ``choose(rows, kind)`` returning the candidate index it prefers (the neural agent does)."""
-    g = new_game(seed)
+    g = new_game(seed, rules=rules)
     while g.winner is not None or not g.is_over:
         if g.is_over:
             break

@@ -30,6 +30,13 @@ for a double skunk); ``"points"`` the final margin with the winner's score cappe
 
 from __future__ import annotations
 
+from ..extras import missing_extra
+
+try:
+    import pyspiel  # noqa: F401  (the extra's check; game and state use it)
+except ModuleNotFoundError as _exc:
+    raise missing_extra(_exc, "cribbage_env.openspiel", "openspiel") from None
+
 from .game import SHORT_NAME, CribbageGame, CribbageObserver
 from .state import CribbageState, ScriptedChance
 

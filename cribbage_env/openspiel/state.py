@@ -3,7 +3,6 @@ OpenSpiel sees as actions, information strings, resampling and states rebuilt fr
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -20,6 +19,8 @@ if TYPE_CHECKING:
     from .game import CribbageGame
 
 _CHANCE_PHASES = (Phase.DEAL_CUT, Phase.STARTER_CUT)
+#: draws of the hidden cards before resampling gives up (a fitting world is found in a few).
+MAX_DRAWS = 2000
 
 
 class ScriptedChance:
@@ -230,23 +231,10 @@ class CribbageState(pyspiel.State):
         if g.phase is Phase.DEAL_CUT:  # dealing: only the cards dealt to this seat so far
             pone = 1 - g.dealer
             mine = tuple(c for k, c in enumerate(self._t.drawn) if (k % 2 == 0) == (seat == pone))
-            view = dataclasses.replace(
-                view,
-                phase=Phase.DISCARD,
-                to_act=None,
-                legal_actions=(),
-                hand=mine,
-                kept=(),
-                discards=(),
-                opponent_discarded=False,
-                starter=None,
-                count=0,
-                sequence=(),
-                played=(),
-                go_said=(False, False),
-                goes=(),
-                opponent_cards_left=len(self._t.drawn) - len(mine),
-            )
+            view = PlayerView.at_deal(
+                seat, view.dealer, mine, deal=view.deal, scores=view.scores, rules=view.rules,
+                winner=view.winner, opponent_cards_left=len(self._t.drawn) - len(mine),
+            )  # fmt: skip
         pending = self._t.pending if g.phase is Phase.DISCARD and g.to_act == seat else None
         return view, pending
 
@@ -268,11 +256,13 @@ class CribbageState(pyspiel.State):
 
         The opponent's unseen cards of the current deal (and its discards or pending pick) are
         drawn uniformly among the cards the seat has not seen, keeping only draws that fit the
-        opponent's go's (R6.2); everything else replays as it happened.
+        opponent's go's (R6.2); everything else replays as it happened. After
+        :data:`MAX_DRAWS` draws that do not fit it raises ``RuntimeError``, never handing back
+        the true state.
         """
         rng = np.random.default_rng(int(probability_sampler() * 2**62))
         key = self.information_state_string(player_id)
-        for _ in range(2000):
+        for _ in range(MAX_DRAWS):
             actions = self._resampled_history(player_id, rng)
             if actions is None:
                 continue
@@ -285,7 +275,11 @@ class CribbageState(pyspiel.State):
                 and state.information_state_string(player_id) == key
             ):
                 return state
-        return self.clone()  # the true world always fits; reached only for vanishing odds
+        # Never the true state: handing a search bot the real hidden cards would be cheating.
+        raise RuntimeError(
+            f"no world fits seat {player_id}'s information after {MAX_DRAWS} draws of the "
+            f"hidden cards (its opponent's go's contradict them)"
+        )
 
     def _resampled_history(self, me: int, rng: np.random.Generator) -> list[int] | None:
         g = self.engine
@@ -352,7 +346,7 @@ class CribbageState(pyspiel.State):
         """
         if view.phase not in (Phase.DISCARD, Phase.PLAY) or view.to_act != view.seat:
             raise ValueError(f"from_view needs the seat's own decision, not {view.phase.value}")
-        for _ in range(2000):
+        for _ in range(MAX_DRAWS):
             state = cls._rebuild(game, view, rng)
             if state is not None:
                 return state

@@ -8,8 +8,15 @@ from __future__ import annotations
 
 import os
 
+from ..errors import UIError
 
-class DisplayUnavailable(RuntimeError):
+#: No glGetError after every GL call (pyglet's debug default): the table makes ~600 GL calls a
+#: frame and the checks were a third of its Python time (issue 29). ``PYGLET_DEBUG_GL=1`` turns
+#: them back on; it must be set before pyglet is imported, which this package does first.
+os.environ.setdefault("PYGLET_DEBUG_GL", "0")
+
+
+class DisplayUnavailable(UIError, RuntimeError):
     """No display to open a window on (and headless mode was not asked for)."""
 
 

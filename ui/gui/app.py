@@ -14,14 +14,12 @@ from dataclasses import dataclass
 
 import arcade
 
-from cribbage_env.core import STANDARD
-
 from ..autosave import SaveStore
 from ..controller import Mode, SaveError, TableController, UntrustedSave
 from ..scene import FELT, HEIGHT, WIDTH, Scene, StartOptions
 from ..seeds import new_game_seed
+from ..shelf import shelve, take_from_shelf, unfinished, unfinished_label
 from ..warmup import warm_in_background
-from .autoplay import autoplay
 from .render import Renderer, color_clear
 from .review_view import ReviewView
 from .rules_view import RulesView
@@ -31,7 +29,7 @@ from .stats_view import StatsView
 from .table_view import TableView
 from .window import ScaledWindow
 
-__all__ = ["GameWindow", "Settings", "autoplay"]
+__all__ = ["GameWindow", "Settings"]
 
 
 @dataclass
@@ -70,7 +68,7 @@ class GameWindow(ScaledWindow):
         # Estimates and reviews run in a thread of their own: the computer's move never waits.
         self._side_pool = cf.ThreadPoolExecutor(max_workers=1) if self.settings.threaded else None
         self.errors: list[str] = []
-        self.options.has_save = bool(store and store.exists())
+        self.refresh_saves()
         self.options.four_colour = self.options.four_colour or self.settings.four_colour
         self.sounds = Sounds()
         self.start_view = StartView(self)
@@ -117,6 +115,8 @@ class GameWindow(ScaledWindow):
     def start_table(self, ctl: TableController) -> None:
         if self.settings.threaded:  # the expert's first move must not wait for numba
             warm_in_background()
+        if ctl.mode is not Mode.WATCH:
+            ctl.set_coach(self.options.coach)
         if self.store is not None and ctl.on_change is None and ctl.mode.value != "watch":
             ctl.on_change = self.store.save
         self.show_view(TableView(self, ctl))
@@ -133,10 +133,11 @@ class GameWindow(ScaledWindow):
             self.settings.seed = None
         if seed is None:
             seed = new_game_seed()
-        spec = LEVELS.get(o.level, "random")
+        if self.store is not None:
+            shelve(self.store)  # the game under way is kept (issue 29), never replaced
+        spec = LEVELS[o.level].spec if o.level in LEVELS else "random"
         mode = "hotseat" if o.hotseat else "computer"
-        rules = "short" if o.short else "standard"
-        ctl = TableController(seed, mode=mode, opponent=spec, lang=o.lang, rules=rules)
+        ctl = TableController(seed, mode=mode, opponent=spec, lang=o.lang, rules=o.rules)
         self.start_table(ctl)  # saved from its first decision on
 
     def continue_saved(self) -> None:
@@ -167,16 +168,38 @@ class GameWindow(ScaledWindow):
         if ctl.lang != self.options.lang:  # the language chosen on the start screen wins
             ctl.set_language(self.options.lang)
         self.options.hotseat = ctl.mode is Mode.HOTSEAT
-        self.options.short = ctl.rules.target != STANDARD.target
+        self.options.rules = ctl.rules
         from agents import LEVELS
 
-        level = {spec: name for name, spec in LEVELS.items()}.get(str(ctl.seats[1].spec))
+        level = {lv.spec: name for name, lv in LEVELS.items()}.get(str(ctl.seats[1].spec))
         if level is not None:
             self.options.level = level
         self.start_table(ctl)
 
+    def refresh_saves(self) -> None:
+        """The start screen's Continue button and list of unfinished games."""
+        found = unfinished(self.store) if self.store is not None else []
+        self._unfinished = [u for u in found if not u.error]
+        self.options.unfinished = tuple(
+            unfinished_label(u, self.options.lang) for u in self._unfinished
+        )
+        self.options.has_save = bool(self._unfinished) or bool(self.store and self.store.exists())
+
+    def resume_unfinished(self, i: int) -> None:
+        """Resume the ``i``-th game of the list (a shelved one becomes the autosave first)."""
+        if self.store is None or not 0 <= i < len(self._unfinished):
+            return
+        u = self._unfinished[i]
+        if not u.current:
+            try:
+                take_from_shelf(self.store, u.path)
+            except (SaveError, OSError) as exc:
+                self.options.message = str(exc)
+                return
+        self.continue_saved()
+
     def show_menu(self) -> None:
-        self.options.has_save = bool(self.store and self.store.exists())
+        self.refresh_saves()
         self.start_view.scene_key = None
         self.show_view(self.start_view)
         self._redraw = True

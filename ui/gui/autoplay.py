@@ -93,7 +93,7 @@ def autoplay(
     Motion is off unless ``motion`` (then the clicks land while cards are still moving).
     """
     from agents import make_agent
-    from agents.seeding import agent_rng
+    from cribbage_env.seeding import agent_rng
 
     agent = make_agent(pilot)
     # The pilot is an agent too: its generator must not carry the game seed (issue 15, leak 1).

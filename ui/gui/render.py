@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import arcade
+import pyglet
 
 from ..board import hole_position
 from ..scene import GOLD, HEIGHT, PLAYER_COLORS, TABLE_RIGHT, Board, Label, Scene
@@ -44,31 +45,22 @@ class Renderer:
         self.four_colour = False
         self._texts: dict[tuple, arcade.Text] = {}
         self._sprite_cache: dict[int, tuple[Scene, arcade.SpriteList]] = {}
+        #: Per layer: what its text was (labels, buttons) and one batch with all of it.
+        self._batches: dict[int, tuple[tuple, pyglet.graphics.Batch]] = {}
+        self._placed: dict[tuple, arcade.Text] = {}  # text objects placed in a layer's batch
 
     def texture(self, card: int | None, faces: tuple[str, str, str] = ("J", "Q", "K")):
         return self.cards.get(card, faces, self.four_colour)
 
     def text(self, label) -> arcade.Text:
+        """A text object for ``label``: to measure it, or to draw a pop-up (everything else is
+        drawn through the layer's batch)."""
         key = (label.text, label.size, label.color, label.anchor_x, label.bold, label.width)
         t = self._texts.get(key)
         if t is None:
             if len(self._texts) > 600:
                 self._texts.clear()
-            t = arcade.Text(
-                label.text,
-                0,
-                0,
-                label.color,
-                label.size,
-                width=label.width or 0,
-                align="left" if label.anchor_x == "left" or not label.width else "center",
-                font_name=FONT,
-                bold=label.bold,
-                anchor_x=label.anchor_x,
-                anchor_y="center",
-                multiline=bool(label.width),
-            )
-            self._texts[key] = t
+            t = self._texts[key] = self._new_text(label)
         return t
 
     def _sprites_for(self, scene: Scene, slot: int) -> arcade.SpriteList:
@@ -130,20 +122,20 @@ class Renderer:
 
     def _draw_layer(self, scene: Scene, slot: int, *, hide_table: bool = False) -> None:
         """Draw one layer; under a modal layer the table itself is not drawn (only the board
-        and the buttons beside it), which keeps those frames cheap."""
+        and the buttons beside it), which keeps those frames cheap. All its text is one batch,
+        built when the scene changes (a few draw calls instead of one per label)."""
         for r, color in scene.panels:
-            self.fill(r.x, r.y, r.w, r.h, color)
+            if not hide_table or r.x >= TABLE_RIGHT:
+                self.fill(r.x, r.y, r.w, r.h, color)
         if scene.board is not None:
             self._board(scene.board)
-        if hide_table:
-            for label in scene.labels:
-                if label.x >= TABLE_RIGHT:
-                    t = self.text(label)
-                    t.x, t.y = label.x, label.y
-                    t.draw()
-            self._draw_buttons(scene)
-            return
-        self._sprites_for(scene, slot).draw()
+        if not hide_table:
+            self._sprites_for(scene, slot).draw()
+            self._outlines(scene)
+        self._button_faces(scene, hide_table)
+        self._text_batch_draw(scene, slot, hide_table)
+
+    def _outlines(self, scene: Scene) -> None:
         for item in scene.cards:
             r = item.rect
             if item.selected or item.highlight:
@@ -154,33 +146,98 @@ class Renderer:
                 )
             if item.focus:
                 arcade.draw_lbwh_rectangle_filled(r.x + 10, r.y - 14, r.w - 20, 6, (255, 255, 255))
-        for label in scene.labels:
-            t = self.text(label)
-            t.x, t.y = label.x, label.y
-            t.draw()
-        self._draw_buttons(scene)
 
-    def _draw_buttons(self, scene: Scene) -> None:
-        for b in scene.buttons:
+    def _text_batch(self, scene: Scene, slot: int, hide_table: bool) -> pyglet.graphics.Batch:
+        """One batch with every label and button text of the layer, rebuilt only when the
+        text changes (not while cards fly: held labels stay the same). Point pop-ups, which
+        rise and fade every frame, are drawn one by one after it (:meth:`_text_batch_draw`)."""
+        labels = tuple(
+            lb
+            for lb in scene.labels
+            if (not hide_table or lb.x >= TABLE_RIGHT) and lb.tag != "popup"
+        )
+        buttons = tuple(self._buttons(scene, hide_table))
+        key = (labels, buttons)
+        cached = self._batches.get(slot)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        batch = pyglet.graphics.Batch()
+        seen: dict[tuple, int] = {}
+        for label in labels + tuple(self._button_label(b) for b in buttons):
+            tkey = (label.text, label.size, label.color, label.anchor_x, label.bold, label.width)
+            n = seen[tkey] = seen.get(tkey, -1) + 1  # the same text twice: two objects
+            placed = self._placed.get((slot, n, *tkey))
+            if placed is None:
+                if len(self._placed) > 800:
+                    self._placed.clear()
+                placed = self._new_text(label)
+                self._placed[(slot, n, *tkey)] = placed
+            placed.position = (label.x, label.y)
+            placed.batch = batch
+        self._batches[slot] = (key, batch)
+        return batch
+
+    def _text_batch_draw(self, scene: Scene, slot: int, hide_table: bool) -> None:
+        self._text_batch(scene, slot, hide_table).draw()
+        if not hide_table:
+            for label in scene.labels:
+                if label.tag == "popup":
+                    t = self.text(label)
+                    t.position = (label.x, label.y)
+                    t.draw()
+
+    def _new_text(self, label: Label) -> arcade.Text:
+        return arcade.Text(
+            label.text,
+            0,
+            0,
+            label.color,
+            label.size,
+            width=label.width or 0,
+            align="left" if label.anchor_x == "left" or not label.width else "center",
+            font_name=FONT,
+            bold=label.bold,
+            anchor_x=label.anchor_x,
+            anchor_y="center",
+            multiline=bool(label.width),
+        )
+
+    @staticmethod
+    def _button_colors(b):
+        if b.primary:
+            fill = (230, 170, 40) if b.enabled else (90, 90, 80)
+        elif b.toggled:
+            fill = (40, 120, 200)
+        else:
+            fill = (236, 232, 220) if b.enabled else (110, 116, 112)
+        if not b.enabled:
+            fg = (200, 200, 195)
+        elif b.toggled:
+            fg = (255, 255, 255)
+        else:
+            fg = (25, 25, 25)
+        return fill, fg
+
+    @staticmethod
+    def _buttons(scene: Scene, hide_table: bool) -> list:
+        """The buttons drawn: under a modal layer only those beside the board (the only ones
+        that still answer clicks, see :func:`ui.scene.hit`)."""
+        return [b for b in scene.buttons if not hide_table or b.rect.x >= TABLE_RIGHT]
+
+    def _button_faces(self, scene: Scene, hide_table: bool = False) -> None:
+        for b in self._buttons(scene, hide_table):
             r = b.rect
-            if b.primary:
-                fill = (230, 170, 40) if b.enabled else (90, 90, 80)
-            elif b.toggled:
-                fill = (40, 120, 200)
-            else:
-                fill = (236, 232, 220) if b.enabled else (110, 116, 112)
-            if not b.enabled:
-                fg = (200, 200, 195)
-            elif b.toggled:
-                fg = (255, 255, 255)
-            else:
-                fg = (25, 25, 25)
+            fill, _ = self._button_colors(b)
             self.fill(r.x, r.y, r.w, r.h, (20, 40, 30))
             self.fill(r.x + 2, r.y + 2, r.w - 4, r.h - 4, fill)
-            size = 17 if r.h >= 60 else 15
+
+    def _button_label(self, b) -> Label:
+        """The button's caption, shrunk until it fits (long translations)."""
+        r = b.rect
+        _, fg = self._button_colors(b)
+        size = 17 if r.h >= 60 else 15
+        t = self.text(Label(b.label, 0, 0, size, fg, "center", bold=True))
+        while t.content_width > r.w - 14 and size > 9:
+            size -= 1
             t = self.text(Label(b.label, 0, 0, size, fg, "center", bold=True))
-            while t.content_width > r.w - 14 and size > 9:  # long translations shrink to fit
-                size -= 1
-                t = self.text(Label(b.label, 0, 0, size, fg, "center", bold=True))
-            t.x, t.y = r.cx, r.cy
-            t.draw()
+        return Label(b.label, r.cx, r.cy, size, fg, "center", bold=True)

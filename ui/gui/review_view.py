@@ -40,8 +40,11 @@ class ReviewView(arcade.View):
         from agents.review import review_game
 
         game = self.ctl.game.clone()
+        done = getattr(self.ctl, "game_review", None)
         pool = self.game_window._side_pool
-        if pool is not None:
+        if done:  # the game-over summary's review: the same one
+            self._take(lambda: done)
+        elif pool is not None:
             self.future = pool.submit(review_game, game)
         else:
             self._take(lambda: review_game(game))

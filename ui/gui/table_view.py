@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 import arcade
 
-from cribbage_env.engine import EventKind, Phase
+from cribbage_env.core import EventKind, Phase
 
+from ..autosave import atomic_write_json, data_dir
 from ..chances import ChanceMeter
 from ..controller import Mode, TableController
 from ..motion import Popup, Transition
-from ..saves import atomic_write_json, data_dir
 from ..scene import GOLD, Label, Scene, apply_click
 from ..table_scene import CENTER, COUNT_X, table_scene
 from .keys import TABLE_KEYS, lookup
@@ -74,8 +74,14 @@ class TableView(arcade.View):
             scene = self.transition.frame(self.motion_t)
         if self.note:
             if self._noted is None or self._noted[0] is not scene:
-                label = Label(self.note, CENTER + 60, 218, 13, GOLD, width=820)
-                self._noted = (scene, replace(scene, labels=[*scene.labels, label]))
+                layer = scene.layer
+                if layer is not None and layer.modal:  # over the game-over panel: said there
+                    label = Label(self.note, CENTER, 96, 14, GOLD, width=900)
+                    noted = replace(layer, labels=[*layer.labels, label])
+                    self._noted = (scene, replace(scene, layer=noted))
+                else:
+                    label = Label(self.note, CENTER + 60, 218, 13, GOLD, width=820)
+                    self._noted = (scene, replace(scene, labels=[*scene.labels, label]))
             return self._noted[1]
         return scene
 
@@ -131,7 +137,7 @@ class TableView(arcade.View):
                 item = next((i for i in scene.cards if i.card == e.cards[-1]), None)
                 if item is not None:
                     x, y = item.rect.cx, item.rect.y + item.rect.h + 16
-            out.append(Popup(self.ctl.points_text(e.reasons), x, y))
+            out.append(Popup(self.ctl.scorer_text(e.player, e.reasons), x, y))
         return tuple(out)
 
     def on_update(self, delta_time: float) -> bool:
@@ -141,6 +147,7 @@ class TableView(arcade.View):
                 self.skip_motion()
         ctl = self.ctl
         self._update_meter()
+        self._update_review()
         if ctl.show_running:
             self._pace_show(delta_time)
             return True
@@ -184,8 +191,39 @@ class TableView(arcade.View):
         else:
             meter.done(job(), self.ctl)
 
+    def _update_review(self) -> None:
+        """At game over, review the game (side thread) for the summary's error rate."""
+        ctl = self.ctl
+        fut = getattr(self, "review_future", None)
+        if fut is not None:
+            if fut.done():
+                self.review_future = None
+                try:
+                    ctl.game_review = fut.result()
+                except Exception as exc:  # noqa: BLE001 - the summary must not stop the game
+                    self.game_window.errors.append(f"review failed: {exc!r}")
+                    ctl.game_review = False
+                ctl.version += 1
+            return
+        if not ctl.game.is_over or getattr(ctl, "game_review", None) is not None:
+            return
+        if not any(ctl.is_human(s) for s in (0, 1)):
+            return
+        from agents.review import review_game
+
+        game = ctl.game.clone()
+        pool = self.game_window._side_pool
+        if pool is not None:
+            self.review_future = pool.submit(review_game, game)
+        else:
+            ctl.game_review = review_game(game)
+            ctl.version += 1
+
     def _pace_show(self, delta_time: float) -> None:
         """One combination of the show per ``show_delay`` (longer on a hand's total)."""
+        settings = self.game_window.settings
+        if self.ctl.show_at_end and settings.show_delay > 0 and self.ctl.mode is not Mode.WATCH:
+            return  # the deal summary waits for Continue (show delay 0: the fastest, no wait)
         self._show_wait += delta_time
         step = self.ctl.show_step
         pause = self.game_window.settings.show_delay * (
@@ -211,7 +249,12 @@ class TableView(arcade.View):
     def _agent_failed(self, exc: Exception) -> None:
         """An agent raised or answered an illegal move: keep the game going with the first legal
         move of its own view, and keep the error (tests assert there are none)."""
+        from agents.isolate import SeatForfeit
+
         ctl = self.ctl
+        if isinstance(exc, SeatForfeit):  # an isolated seat failed: it loses, with its reason
+            ctl.forfeit_game(str(exc))
+            return
         self.game_window.errors.append(f"computer move failed: {exc!r}")
         if ctl.computer_to_act:
             legal = ctl.game.view(ctl.to_act).legal_actions

@@ -12,7 +12,9 @@ the user pins one to re-run exactly; callers record it with the run (the results
 so resuming and replaying give the same decisions. A pinned agent seed is only as secret as it is
 hard to guess: pin a recorded, drawn one rather than ``0``.
 
-Everything here is a pure function of integers, so serial, pool and Ray runs agree.
+Everything here is a pure function of integers, so serial, pool and Ray runs agree. It lives
+with the engine so that the environments derive their opponents' generators the same way as
+tournaments do (``agent_rng(agent_seed, game_seed, seat)``, the env's own agent seed).
 
 >>> a = agent_rng(12345, 7, 0)
 >>> b = agent_rng(12345, 7, 0)

@@ -1,4 +1,4 @@
-"""Reading the small files the game is handed (records, saves) without trusting them.
+"""Reading the small files a command is handed (records, saves, run configs) without trusting them.
 
 A path on the command line or in the data folder may be anything: ``/dev/zero`` (endless), a
 FIFO (blocks until someone writes), a 100 MB file, a folder. :func:`read_text` opens without
@@ -15,16 +15,19 @@ import os
 import stat
 from pathlib import Path
 
+from .errors import AgentError
+
 #: A game record or save is a few KB (a long game has ~300 decisions); 4 MB is far beyond it.
 MAX_BYTES = 4 * 1024 * 1024
 _CHUNK = 1 << 16
 
 
-class UnreadableFile(ValueError):
+class UnreadableFile(AgentError, ValueError):
     """A file that is not a small regular text file of the expected kind."""
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a non-regular file is, in words ("a folder", "a device", ...)."""
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISFIFO(mode):
@@ -46,7 +49,7 @@ def read_text(path: Path | str, *, limit: int = MAX_BYTES, what: str = "file") -
     >>> read_text("/dev/null")
     Traceback (most recent call last):
     ...
-    ui.files.UnreadableFile: /dev/null is a device, not a file
+    agents.files.UnreadableFile: /dev/null is a device, not a file
     """
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
     try:
@@ -57,7 +60,7 @@ def read_text(path: Path | str, *, limit: int = MAX_BYTES, what: str = "file") -
         st = os.fstat(fd)
         mode = st.st_mode
         if not stat.S_ISREG(mode):
-            kind = _kind(mode)
+            kind = file_kind(mode)
             raise UnreadableFile(
                 f"{path} is {kind}, not a file" if kind[0] == "a" else f"{path} is {kind}"
             )
@@ -89,7 +92,7 @@ def parse_json(text: str) -> object:
     >>> parse_json('{"seed": ' + "9" * 5000 + "}")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ui.files.UnreadableFile: not valid JSON: ...digits...
+    agents.files.UnreadableFile: not valid JSON: ...digits...
     """
     try:
         return json.loads(text)

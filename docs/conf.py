@@ -1,0 +1,63 @@
+"""Sphinx configuration of the cribbage-env site (furo, MyST, MyST-NB executed tutorials).
+
+Local preview: ``pip install -e ".[docs]"`` then
+``sphinx-build -W --keep-going -b html docs docs/_build/html`` and open
+``docs/_build/html/index.html``.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE / "_ext"))
+sys.path.insert(0, str(ROOT))
+# The tutorials' kernels and the commands they run import this checkout, not another install.
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    [str(ROOT), str(HERE / "_ext"), *filter(None, [os.environ.get("PYTHONPATH")])]
+)
+os.environ.setdefault("MPLBACKEND", "Agg")
+
+project = "cribbage-env"
+author = "cribbage-env contributors"
+copyright = "2026, cribbage-env contributors"
+release = version = "0.1.0"
+
+extensions = [
+    "myst_nb",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+    "sphinx.ext.viewcode",
+    "sphinx_copybutton",
+    "cribbage_docs",
+]
+source_suffix = {".rst": "restructuredtext", ".md": "myst-nb"}
+exclude_patterns = ["_build", "_generated", "Thumbs.db", ".DS_Store", "**/.ipynb_checkpoints"]
+myst_enable_extensions = ["colon_fence", "deflist", "dollarmath"]
+myst_heading_anchors = 3
+
+# Tutorials are executed on every build; a cell that raises fails the build.
+nb_execution_mode = os.environ.get("CRIBBAGE_DOCS_EXECUTE", "cache")
+nb_execution_cache_path = str(HERE / "_build" / ".jupyter_cache")
+nb_execution_timeout = 600
+nb_execution_raise_on_error = True
+nb_execution_show_tb = True
+nb_merge_streams = True
+
+autodoc_default_options = {"show-inheritance": True}
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+autodoc_mock_imports = ["arcade"]
+napoleon_google_docstring = False
+# Docstrings are written for readers of the code: reST roles inside prose; some of them name
+# private helpers, so unresolved Python cross-references are not errors (nitpicky is off).
+
+
+html_theme = "furo"
+html_title = "cribbage-env"
+html_static_path = ["_static"]
+html_css_files = ["custom.css"]
+html_theme_options = {"source_repository": "", "navigation_with_keys": True}

@@ -1,0 +1,22 @@
+"""Skips for optional extras, with the reason CI's skip check (``.ci/check_skips.py``) accepts.
+
+The README's test install (``.[dev]``) leaves out the training extra (torch is a large download
+and PyPI's default build is CUDA's); its tests then skip with :data:`TRAINING`, and CI runs them
+again after installing a CPU torch and ``.[rl]``, where no skip is allowed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+TRAINING = (
+    "training extra not installed: pip install torch --index-url "
+    "https://download.pytorch.org/whl/cpu && pip install -e '.[rl]' (CI runs these tests with it)"
+)
+
+
+def needs_training(module: str = "sb3_contrib") -> Any:
+    """The module (``torch`` or ``sb3_contrib``), or a skip with :data:`TRAINING`."""
+    return pytest.importorskip(module, reason=TRAINING)

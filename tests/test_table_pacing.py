@@ -1,0 +1,197 @@
+"""Pacing and presentation at the table (issue 29, item 5), through the controller, the scenes
+and the headless window."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from cribbage_env.engine import Phase
+from ui.autosave import SaveStore
+from ui.controller import Mode, TableController
+from ui.motion import Transition
+from ui.scene import overlaps
+from ui.summary_scene import game_points
+from ui.table_scene import DECK, STARTER, table_scene
+
+
+def _to_show(ctl: TableController, rng) -> None:
+    """Play random moves until a show is being counted."""
+    while not ctl.show_running:
+        if ctl.computer_to_act:
+            ctl.step_computer()
+        else:
+            legal = ctl.game.legal_actions()
+            ctl._decide(legal[int(rng.integers(len(legal)))])
+
+
+def _labels(scene) -> list[str]:
+    return [lb.text for lb in scene.all_labels()]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+def test_the_show_ends_on_a_deal_summary_that_adds_up(lang) -> None:
+    ctl = TableController(8, mode=Mode.COMPUTER, opponent="greedy", lang=lang, agent_seed=1)
+    rng = np.random.default_rng(1)
+    _to_show(ctl, rng)
+    deal_start = ctl.show_steps[0].scores  # before the first hand is counted...
+    summary = ctl.deal_summary
+    assert summary is not None
+    end = ctl.show_steps[-1].scores
+    pegging = [summary[p].pegging for p in (0, 1)]
+    # ...which already includes the deal's pegging; the summary adds up to the board
+    for p in (0, 1):
+        assert deal_start[p] + summary[p].hand + summary[p].crib == end[p]
+        assert summary[p].total == summary[p].hand + summary[p].crib + pegging[p]
+    while not ctl.show_at_end:
+        ctl.advance_show()
+    s = table_scene(ctl)
+    ids = {b.id for b in s.layer.buttons}
+    assert ids == {"next"}  # Continue only
+    assert ctl.tr("Deal summary") in _labels(s) and ctl.tr("Continue") in {
+        b.label for b in s.layer.buttons
+    }
+    assert str(summary[0].total) in _labels(s)
+    ctl.advance_show()
+    assert not ctl.show_running
+
+
+def test_the_game_over_summary_has_points_by_part_and_the_error_rate() -> None:
+    from agents.review import review_game
+
+    ctl = TableController(9, mode=Mode.COMPUTER, opponent="greedy", agent_seed=1, rules="short")
+    rng = np.random.default_rng(2)
+    while not ctl.game.is_over:
+        ctl.skip_show()
+        if ctl.computer_to_act:
+            ctl.step_computer()
+        else:
+            legal = ctl.game.legal_actions()
+            ctl._decide(legal[int(rng.integers(len(legal)))])
+    ctl.skip_show()
+    pts = game_points(ctl.game.events)
+    assert (pts[0].total, pts[1].total) == ctl.game.scores
+    s = table_scene(ctl)
+    assert "Reviewing the game…" in _labels(s)
+    ctl.game_review = review_game(ctl.game)
+    ctl.version += 1
+    labels = _labels(table_scene(ctl))
+    rate = 1000 * ctl.game_review.seat_summary(0)["error_rate"]
+    assert any(t.startswith("You: error rate") and f"{rate:.1f}" in t for t in labels)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+def test_the_table_names_the_level_and_pop_ups_name_the_scorer(lang) -> None:
+    ctl = TableController(3, mode=Mode.COMPUTER, opponent="expectimax", lang=lang)
+    hard = ctl.tr("Hard")
+    assert any(hard in t and ctl.name(1) in t for t in _labels(table_scene(ctl)))
+    from cribbage_env.cards import parse_cards
+    from cribbage_env.scoring import ScoreItem, ScoreKind
+
+    text = ctl.scorer_text(1, (ScoreItem(ScoreKind.FIFTEEN, tuple(parse_cards("5H TD")), 2),))
+    assert text.startswith(ctl.short_name(1)) and "2" in text
+
+
+def test_the_prompt_waits_with_the_count_during_motion() -> None:
+    ctl = TableController(4, mode=Mode.COMPUTER, opponent="greedy", agent_seed=1)
+    rng = np.random.default_rng(0)
+    while not (ctl.phase is Phase.PLAY and ctl.human_to_act):
+        ctl.skip_show()
+        if ctl.computer_to_act:
+            ctl.step_computer()
+        else:
+            legal = ctl.game.legal_actions()
+            ctl._decide(legal[int(rng.integers(len(legal)))])
+    old = table_scene(ctl)
+    ctl._decide(ctl.game.legal_actions()[0])
+    ctl.step_computer()
+    new = table_scene(ctl)
+    mid = Transition(old, new, ()).frame(0.05)
+    tagged = {lb.tag: lb.text for lb in mid.labels if lb.tag in ("prompt", "count")}
+    before = {lb.tag: lb.text for lb in old.labels if lb.tag in ("prompt", "count")}
+    assert tagged == before  # the old count beside the old prompt, never the new prompt
+
+
+def test_the_hand_over_panel_leaves_the_deck_and_starter_uncovered() -> None:
+    ctl = TableController(5, mode=Mode.HOTSEAT)
+    while not ctl.needs_reveal:
+        if ctl.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT):
+            ctl.cut_at(10)
+    s = table_scene(ctl)
+    panel = s.layer.panels[0][0]
+    assert not overlaps(panel, DECK) and not overlaps(panel, STARTER)
+
+
+@pytest.fixture(scope="module")
+def window(tmp_path_factory):
+    os.environ["ARCADE_HEADLESS"] = "1"
+    pytest.importorskip("arcade")
+    from tests.test_ui_gui import open_window
+
+    w = open_window(SaveStore(tmp_path_factory.mktemp("pace"), durable=False))
+    yield w
+    w.close()
+
+
+def test_the_show_waits_for_continue_in_the_window(window) -> None:
+    from tests.test_ui_gui import click_id
+
+    window.settings.show_delay = 0.01
+    try:
+        window.new_game(seed=14)
+        ctl = window.ctl
+        _to_show(ctl, np.random.default_rng(3))
+        for _ in range(400):
+            window.on_update(0.05)
+        assert ctl.show_at_end  # waited for the person
+        click_id(window, "next")
+        assert not ctl.show_running
+    finally:
+        window.settings.show_delay = 0.0
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "es"])
+def test_prompts_never_run_into_the_players_label(window, lang) -> None:
+    """Every prompt of a played game, measured with the real font beside the name."""
+    window.options.lang = lang
+    window.new_game(seed=31)
+    ctl = window.ctl
+    r = window.renderer
+    rng = np.random.default_rng(4)
+    for _ in range(60):
+        ctl.skip_show()
+        s = table_scene(ctl)
+        prompt = next(lb for lb in s.labels if lb.tag == "prompt")
+        name = next(lb for lb in s.labels if lb.y == 250 and lb.anchor_x == "left")
+        left = prompt.x - r.text(prompt).content_width / 2
+        assert name.x + r.text(name).content_width < left, (name.text, prompt.text)
+        if ctl.game.is_over:
+            break
+        if ctl.computer_to_act:
+            ctl.step_computer()
+        else:
+            legal = ctl.game.legal_actions()
+            ctl._decide(legal[int(rng.integers(len(legal)))])
+    window.options.lang = "en"
+
+
+def test_export_at_game_over_is_confirmed_on_the_panel(window, tmp_path) -> None:
+    window.new_game(seed=12)
+    ctl = window.ctl
+    rng = np.random.default_rng(5)
+    while not ctl.game.is_over:
+        ctl.skip_show()
+        if ctl.computer_to_act:
+            ctl.step_computer()
+        else:
+            legal = ctl.game.legal_actions()
+            ctl._decide(legal[int(rng.integers(len(legal)))])
+    ctl.skip_show()
+    view = window.current_view
+    view.frame_scene()  # the game-over panel is on the screen
+    path = view.export()
+    assert path is not None and path.exists()
+    frame = view.frame_scene()
+    assert frame.layer is not None and any(str(path) in lb.text for lb in frame.layer.labels)

@@ -1,0 +1,280 @@
+"""Issue 23: a run folder of ``cribbage train`` is read like any shared file: its config is checked
+as strictly as the command line, its specs are not built unless named again, its stage files are
+checked before use (a damaged one is redone), every output is written atomically and never through
+a link, and one process at a time owns the folder."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ui.cli import main
+
+PAYLOAD = "os:system:command=touch PWNED"
+COMMON = ["--shards", "1", "--games-per-shard", "1", "--epochs", "1", "--eval-games", "0",
+          "--workers", "1", "--no-progress"]  # fmt: skip
+
+
+def _config_file(run: Path, method: str = "dmc", **changes) -> Path:
+    from agents.learn.dmc import DMCConfig
+
+    cfg = {**asdict(DMCConfig(shards=1, games_per_shard=1, eval_games=0, workers=1)), **changes}
+    run.mkdir(parents=True, exist_ok=True)
+    path = run / "config.json"
+    path.write_text(json.dumps({"method": method, "command": "cribbage train", "config": cfg}))
+    return path
+
+
+def _resume(run: Path, *extra: str, method: str = "dmc") -> list[str]:
+    return ["train", "--method", method, "--run-dir", str(run), "--resume", *COMMON, *extra]
+
+
+def _one_line(err: str) -> bool:
+    return len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("method", "changes"),
+    [
+        ("dmc", {"ladder": [PAYLOAD]}),
+        ("dmc", {"opponents": [[PAYLOAD, 1.0]]}),
+        ("bc", {"teacher": PAYLOAD}),
+        ("dmc", {"ladder": ["neural:path=/etc/passwd"]}),
+    ],
+    ids=["ladder", "opponents", "teacher", "path"],
+)
+def test_resume_never_builds_specs_from_the_run_folder(
+    tmp_path, capsys, monkeypatch, method, changes
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    run = tmp_path / "run"
+    _config_file(run, method, **changes)
+    assert main(_resume(run, method=method)) == 2
+    err = capsys.readouterr().err
+    assert not (tmp_path / "PWNED").exists()
+    assert _one_line(err) and "would run code or read a file" in err
+    assert sorted(p.name for p in run.iterdir()) == ["config.json"]  # nothing written
+
+
+def test_resume_builds_a_stored_import_path_named_again(tmp_path, capsys) -> None:
+    run = tmp_path / "run"
+    spec = "tests.plugin_agents:RandomLegal"
+    _config_file(run, ladder=[spec])
+    assert main(_resume(run)) == 2
+    assert spec in capsys.readouterr().err
+    import argparse
+
+    from ui.cmd_train import _prepare, add_arguments
+
+    p = argparse.ArgumentParser()
+    add_arguments(p)
+    args = p.parse_args(["--method", "dmc", "--run-dir", str(run), "--resume", "--ladder", spec])
+    cfg, _ = _prepare(args, "")
+    assert cfg.ladder == (spec,)
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"workers": 1_000_000},
+        {"shards": 10**9},
+        {"games_per_shard": 10**7},
+        {"epochs_dmc": 10**6},
+        {"seed": -1},
+        {"seed": "1"},
+        {"workers": True},
+        {"generations": 0},
+        {"eps": float("nan")},
+        {"lr": "fast"},
+        {"hidden": [10**9]},
+        {"hidden": "256"},
+        {"opponents": [["random", -1]]},
+        {"opponents": "random"},
+        {"ladder": "random"},
+        {"ladder": [7]},
+        {"eval_games": 3},
+        {"reward": "money"},
+        {"nope": 1},
+        {"extra": {"x": 1}},
+        {"warm_start": "/etc/passwd"},
+    ],
+    ids=lambda c: "-".join(f"{k}={v!r}"[:30] for k, v in c.items()),
+)
+def test_a_saved_config_is_checked_like_the_command_line(tmp_path, capsys, changes) -> None:
+    run = tmp_path / "run"
+    _config_file(run, **changes)
+    assert main(_resume(run)) == 2
+    err = capsys.readouterr().err
+    assert _one_line(err), err
+    assert sorted(p.name for p in run.iterdir()) == ["config.json"]
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"", b"{", b"[]", b'{"method": "dmc"}', b'{"method": "dmc", "command": 1, "config": {}}',
+     b'{"method": "dmc", "command": "c", "config": []}', b"\xff\xfe", b"9" * 5000],
+)  # fmt: skip
+def test_a_damaged_config_is_one_line(tmp_path, capsys, content) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "config.json").write_bytes(content)
+    assert main(_resume(run)) == 2
+    assert _one_line(capsys.readouterr().err)
+
+
+def test_a_config_that_is_a_fifo_or_a_folder_is_one_line(tmp_path, capsys) -> None:
+    run = tmp_path / "run"
+    run.mkdir()
+    os.mkfifo(run / "config.json")
+    assert main(_resume(run)) == 2
+    assert _one_line(capsys.readouterr().err)
+    (run / "config.json").unlink()
+    (run / "config.json").mkdir()
+    assert main(_resume(run)) == 2
+    assert _one_line(capsys.readouterr().err)
+
+
+def test_resume_without_a_run_is_an_error(tmp_path, capsys) -> None:
+    run = tmp_path / "nothing"
+    assert main(_resume(run)) == 2
+    assert "no run" in capsys.readouterr().err
+    assert not run.exists()
+
+
+def test_a_run_folder_in_use_is_refused(tmp_path, capsys) -> None:
+    from agents.atomic import try_lock
+
+    run = tmp_path / "run"
+    _config_file(run)
+    fd = try_lock(run, folder=True)
+    assert fd is not None
+    try:
+        code = main(_resume(run))
+    finally:
+        os.close(fd)
+    err = capsys.readouterr().err
+    assert code == 2 and _one_line(err) and "in use" in err
+
+
+@pytest.mark.parametrize("flag", ["--workers", "--shards", "--games-per-shard", "--epochs"])
+def test_sizes_are_capped_like_bench(tmp_path, flag) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["train", "--method", "dmc", "--run-dir", str(tmp_path / "r"), flag, "1000000"])
+    assert exc.value.code == 2
+    assert not (tmp_path / "r").exists()
+
+
+def test_never_more_workers_than_shards(tmp_path, monkeypatch) -> None:
+    from agents.learn import generate as g
+
+    def no_pool(*a, **k):
+        raise AssertionError("a pool was started for one shard")
+
+    monkeypatch.setattr(g.mp, "get_context", no_pool)
+    cfg = g.GenConfig(seed=1, gen=0, shards=1, games=1, branch=False, policy="random")
+    (path,) = g.generate(cfg, tmp_path, workers=8)
+    assert path.exists()
+
+
+def test_ppo_without_its_extra_is_one_line(tmp_path, capsys, monkeypatch) -> None:
+    import sys
+
+    for mod in ("sb3_contrib", "stable_baselines3"):
+        monkeypatch.setitem(sys.modules, mod, None)
+    monkeypatch.delitem(sys.modules, "agents.learn.ppo", raising=False)
+    code = main(
+        ["train", "--run-dir", str(tmp_path / "p"), "--timesteps", "8", "--eval-games", "0"]
+    )
+    err = capsys.readouterr().err
+    assert code == 2 and _one_line(err) and "rl" in err and "sb3-contrib" in err
+    assert not (tmp_path / "p").exists()
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda p: p,  # a folder
+        lambda p: (p / "w.npz").write_bytes(b"not a zip") and p / "w.npz",
+        lambda p: np.savez(p / "n.npz", **{"discard.w0": np.full((2, 1), np.nan)}) or p / "n.npz",
+    ],
+    ids=["folder", "garbage", "nan"],
+)
+def test_a_bad_warm_start_is_one_line(tmp_path, capsys, make) -> None:
+    weights = make(tmp_path)
+    run = tmp_path / "run"
+    code = main(["train", "--method", "dmc", "--run-dir", str(run), "--warm-start", str(weights),
+                 *COMMON])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2 and _one_line(err), err
+    assert not run.exists()
+
+
+# ------------------------------------------------------------------------------ stage files
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory) -> Path:
+    pytest.importorskip("torch")
+    run = tmp_path_factory.mktemp("train") / "run"
+    code = main(["train", "--method", "dmc", "--run-dir", str(run), *COMMON,
+                 "--db", str(run.parent / "r.sqlite")])  # fmt: skip
+    assert code == 0
+    return run
+
+
+def _copy(run: Path, tmp_path: Path) -> Path:
+    out = tmp_path / "run"
+    shutil.copytree(run, out, symlinks=True)
+    cfg = json.loads((out / "config.json").read_text())
+    (out / "config.json").write_text(json.dumps(cfg))
+    return out
+
+
+def test_resume_never_writes_through_a_link(finished_run, tmp_path, capsys) -> None:
+    from agents.learn.mlp import load_nets
+
+    run = _copy(finished_run, tmp_path)
+    outside = tmp_path / "outside.txt"
+    outside.write_text("precious")
+    (run / "model.npz").unlink()
+    (run / "model.npz").symlink_to(outside)
+    (run / "gen1.npz").write_bytes(b"arbitrary bytes")
+    (run / "train.log").unlink()
+    (run / "train.log").symlink_to(outside)
+    assert main(_resume(run, "--db", str(tmp_path / "r.sqlite"))) == 0
+    assert outside.read_text() == "precious"
+    assert not (run / "model.npz").is_symlink()
+    load_nets(run / "model.npz")
+    load_nets(run / "gen1.npz")  # redone
+
+
+@pytest.mark.parametrize("stage", ["gen1.npz", "warm_start.npz"])
+def test_a_truncated_stage_is_redone_never_the_final_model(finished_run, tmp_path, stage) -> None:
+    from agents.learn.mlp import load_nets
+
+    run = _copy(finished_run, tmp_path)
+    data = (run / stage).read_bytes()
+    (run / stage).write_bytes(data[: len(data) // 2])
+    (run / "model.npz").unlink()
+    assert main(_resume(run, "--db", str(tmp_path / "r.sqlite"))) == 0
+    load_nets(run / stage)
+    load_nets(run / "model.npz")
+
+
+def test_a_damaged_shard_is_played_again(finished_run, tmp_path) -> None:
+    from agents.learn.mlp import load_nets
+
+    run = _copy(finished_run, tmp_path)
+    (shard,) = (run / "data" / "gen0").glob("shard_*.npz")
+    good = dict(np.load(shard))
+    shard.write_bytes(b"PK\x03\x04 truncated")
+    for name in ("gen1.npz", "warm_start.npz", "model.npz"):
+        (run / name).unlink()
+    assert main(_resume(run, "--db", str(tmp_path / "r.sqlite"))) == 0
+    again = dict(np.load(shard))
+    assert good.keys() == again.keys() and all((good[k] == again[k]).all() for k in good)
+    load_nets(run / "model.npz")

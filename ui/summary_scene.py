@@ -1,0 +1,85 @@
+"""The deal summary at the end of the show and the game-over summary, as data (issue 29).
+
+After the last count the show waits for Continue with each player's points of the deal (pegging,
+hand, crib, total); the game-over panel adds the game's points by the same parts and, once the
+review has run (in the window's side thread), the person's error rate and flagged decisions.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cribbage_env.engine import EventKind
+
+from .scene import GOLD, PLAYER_COLORS, SOFT, WHITE, Label, Rect, Scene
+from .show import DealPoints
+
+if TYPE_CHECKING:
+    from .controller import TableController
+
+COLS = (250, 150, 120, 120, 120)  # name, pegging, hand, crib, total (widths)
+
+
+def game_points(events) -> tuple[DealPoints, DealPoints]:
+    """Both players' points over the whole game by part (pegging, hands, cribs)."""
+    pts = [[0, 0, 0], [0, 0, 0]]
+    for e in events:
+        if not e.points or e.player is None:
+            continue
+        if e.kind is EventKind.SHOW:
+            pts[e.player][2 if e.what == "crib" else 1] += e.points
+        elif e.kind in (EventKind.PLAY, EventKind.SCORE):
+            pts[e.player][0] += e.points
+    return DealPoints(*pts[0]), DealPoints(*pts[1])
+
+
+def _table(s: Scene, ctl: TableController, rows: tuple[DealPoints, DealPoints], cx: float,
+           top: float) -> None:  # fmt: skip
+    """Header and one row per player, centred on ``cx``."""
+    tr = ctl.tr
+    x = cx - sum(COLS) / 2
+    xs = [x + sum(COLS[:i]) for i in range(len(COLS))]
+    heads = ("", tr("pegging"), tr("hand"), tr("crib"), tr("total"))
+    for x0, w, text in zip(xs, COLS, heads, strict=True):
+        s.labels.append(Label(text, x0 + w / 2, top, 14, SOFT, bold=True))
+    for seat, p in enumerate(rows):
+        y = top - 30 - 28 * seat
+        s.labels.append(Label(ctl.short_name(seat), xs[0] + COLS[0] - 10, y, 16,
+                              PLAYER_COLORS[seat], "right", bold=True))  # fmt: skip
+        total = min(p.total, ctl.board_shape.game_hole)  # the winner's peg stops in the hole
+        for i, (x0, w, v) in enumerate(zip(xs[1:], COLS[1:], (p.pegging, p.hand, p.crib, total),
+                                           strict=True)):  # fmt: skip
+            s.labels.append(Label(str(v), x0 + w / 2, y, 16, WHITE, bold=i == 3))
+
+
+def deal_summary_items(s: Scene, ctl: TableController, r: Rect) -> None:
+    """The deal's points in the show panel (in place of the cards counted)."""
+    summary = ctl.deal_summary
+    if summary is None:
+        return
+    s.labels.append(Label(ctl.tr("Deal summary"), r.cx, r.y + r.h - 100, 20, GOLD, bold=True))
+    _table(s, ctl, summary, r.cx, r.y + r.h - 150)
+
+
+def game_summary_items(s: Scene, ctl: TableController, r: Rect, top: float) -> None:
+    """The game's points by part and, once reviewed, the person's error rate."""
+    _table(s, ctl, game_points(ctl._all_events()), r.cx, top)
+    rev = getattr(ctl, "game_review", None)
+    people = [seat for seat in (0, 1) if ctl.is_human(seat)]
+    if not people:
+        return
+    y = top - 110
+    if not rev:  # None: being reviewed; False: the review failed (nothing to say)
+        if rev is None:
+            s.labels.append(Label(ctl.tr("Reviewing the game…"), r.cx, y, 15, SOFT))
+        return
+    for seat in people:
+        sm = rev.seat_summary(seat)
+        text = ctl.tr(
+            "{name}: error rate {rate} (winning chance lost per decision, thousandths), "
+            "{blunders} blunders, {bad} bad moves",
+            name=ctl.short_name(seat), rate=f"{1000 * sm['error_rate']:.1f}",
+            blunders=sm["blunder"], bad=sm["bad"],
+        )  # fmt: skip
+        s.labels.append(Label(text, r.cx, y, 14, WHITE, width=int(r.w) - 40))
+        y -= 40
