@@ -30,7 +30,16 @@ from numba.core.caching import CacheImpl
 #: this package's folder: the kernels' sources.
 HERE = Path(__file__).resolve().parent
 #: the modules that hold compiled kernels (the roots of the import search).
-KERNEL_MODULES = ("simkernel", "simrng", "simpolicy", "fastsim", "veckernel", "vecseed", "vecstep")
+KERNEL_MODULES = (
+    "simkernel",
+    "simrng",
+    "simpolicy",
+    "fastsim",
+    "veckernel",
+    "vecseed",
+    "vecstep",
+    "luckkernel",
+)
 
 
 def _imports(module: str) -> set[str]:

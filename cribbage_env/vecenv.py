@@ -150,12 +150,13 @@ class CribbageVectorEnv(VectorEnv):
         self.observation, self.copy, self.parallel = observation, bool(copy), bool(parallel)
         self.render_mode = None
         compact = observation == "compact"
-        self.single_observation_space = observation_space()
+        standard = observation_space()
+        self.single_observation_space = standard
         if compact:
             self.single_observation_space = spaces.Dict(
                 {
                     "observation": spaces.Box(0, 255, (S.COMPACT_SIZE,), np.uint8),
-                    "action_mask": self.single_observation_space["action_mask"],
+                    "action_mask": standard.spaces["action_mask"],
                 }
             )
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)

@@ -2,7 +2,7 @@
 bounded 64-bit ``integers`` and ``choice(52, 2, replace=False)``, draw for draw.
 
 Why: the batched env starts a new game in every step somewhere in a large batch; doing it as
-:class:`~cribbage_env.env.CribbageEnv` does (``episode_seeds``, ``new_game(seed)`` with its
+:class:`~cribbage_env.env.CribbageEnv` does (``episode_seed``, ``new_game(seed)`` with its
 :class:`~cribbage_env.chance.Chance`) costs ~100 us of Python per game, more than the step
 itself. These kernels derive the same seeds, decks and first cuts inside the step kernel;
 ``tests/test_vecseed.py`` compares them with numpy over many seeds.
@@ -107,7 +107,7 @@ def pcg64_seed(seed, key0, key1, has_key, g):
 
 @njit(cache=True)
 def seed_below_2_63(g):
-    """``integers(0, 2**63 - 1)`` (one draw of ``episode_seeds``): numpy's 64-bit Lemire."""
+    """``integers(0, 2**63 - 1)`` (``episode_seed``): numpy's 64-bit Lemire."""
     rng_excl = uint64(2**63 - 1)
     hi, lo = _mul64(next_uint64(g), rng_excl)
     if lo < rng_excl:

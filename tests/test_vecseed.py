@@ -1,5 +1,5 @@
 """The compiled seeding draws exactly numpy's: ``PCG64(seed)``, ``SeedSequence`` spawn keys,
-``Chance(seed).block``, the first cut's dealer and ``episode_seeds`` (the batched env's new
+``Chance(seed).block``, the first cut's dealer and ``episode_seed`` (the batched env's new
 games are CribbageEnv's, game for game)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import pytest
 from cribbage_env import vecseed
 from cribbage_env.chance import Chance
 from cribbage_env.engine import new_game
-from cribbage_env.episode import episode_seeds
+from cribbage_env.episode import episode_seed
 from cribbage_env.simrng import pcg64_words
 from cribbage_env.veckernel import draw_deck
 
@@ -34,7 +34,7 @@ def test_seeding_matches_numpy(seed: int) -> None:
     r = np.random.Generator(np.random.PCG64(seed))
     w = pcg64_words(seed)
     for _ in range(3):
-        assert (vecseed.seed_below_2_63(w), vecseed.seed_below_2_63(w)) == episode_seeds(r)
+        assert vecseed.seed_below_2_63(w) == episode_seed(r)
 
 
 def test_first_cut_ties_recut() -> None:
