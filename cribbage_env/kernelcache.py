@@ -16,8 +16,13 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numba
 from numba.core.caching import CacheImpl
@@ -25,7 +30,16 @@ from numba.core.caching import CacheImpl
 #: this package's folder: the kernels' sources.
 HERE = Path(__file__).resolve().parent
 #: the modules that hold compiled kernels (the roots of the import search).
-KERNEL_MODULES = ("simkernel", "simrng", "simpolicy", "fastsim", "veckernel", "luckkernel")
+KERNEL_MODULES = (
+    "simkernel",
+    "simrng",
+    "simpolicy",
+    "fastsim",
+    "veckernel",
+    "vecseed",
+    "vecstep",
+    "luckkernel",
+)
 
 
 def _imports(module: str) -> set[str]:
@@ -93,3 +107,35 @@ def _register() -> None:
 
 
 _register()
+
+
+#: Seconds a first use compiles the batched env's kernels, measured on the 2-core reference
+#: machine (``benchmarks/cold_start.py``); the message quotes it.
+COMPILE_SECONDS = 40
+
+
+def compiled(dispatchers: Sequence[Any]) -> bool:
+    """Whether every kernel is compiled in this process or has a valid entry in the cache."""
+    for d in dispatchers:
+        if d.signatures:
+            continue
+        try:
+            if not d._cache._cache_file._load_index():
+                return False
+        except Exception:  # noqa: BLE001 (numba internals: assume it must compile)
+            return False
+    return True
+
+
+@contextmanager
+def announce(dispatchers: Sequence[Any], what: str = "the simulator") -> Iterator[None]:
+    """Say on stderr that the block compiles ``what`` (when it will), and how long it took."""
+    if compiled(dispatchers):
+        yield
+        return
+    print(
+        f"cribbage-env: compiling {what}, once (~{COMPILE_SECONDS} s)", file=sys.stderr, flush=True
+    )
+    t = time.perf_counter()
+    yield
+    print(f"cribbage-env: compiled in {time.perf_counter() - t:.1f} s", file=sys.stderr, flush=True)

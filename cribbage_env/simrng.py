@@ -24,7 +24,14 @@ WORDS = 6
 def pcg64_words(seed: int) -> np.ndarray:
     """The six words of ``numpy.random.PCG64(seed)`` (what ``Generator(PCG64(seed))`` starts
     from)."""
-    st = np.random.PCG64(seed).state
+    return generator_words(np.random.Generator(np.random.PCG64(seed)))
+
+
+def generator_words(rng: np.random.Generator) -> np.ndarray:
+    """The six words of a PCG64 ``Generator``'s current state."""
+    st = rng.bit_generator.state
+    if st["bit_generator"] != "PCG64":
+        raise ValueError(f"a PCG64 generator is needed, got {st['bit_generator']}")
     s, inc = st["state"]["state"], st["state"]["inc"]
     m = (1 << 64) - 1
     return np.array(

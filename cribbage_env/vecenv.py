@@ -9,11 +9,24 @@ game is reset in the same step (``AutoresetMode.SAME_STEP``): the returned row i
 first decision and the terminal one is in ``info["final_obs"]`` (arrays, rows marked by
 ``info["_final_obs"]``), its info in ``info["final_info"]``.
 
-Opponents run inside the kernel: ``"random"`` and ``"greedy"`` (by name). Others need the
-Python agents: use ``vectorization_mode="sync"`` or ``cribbage_env.vector.make_vec``.
-Other arguments are CribbageEnv's (``seat``, ``reward``, ``skunk_bonus``, ``illegal_action``,
-``illegal_penalty``, ``agent_seed``: pin the same one to get CribbageEnv's opponent draws);
-``render_mode`` is not supported. Importing this module imports numba.
+Opponents run inside the kernel: ``"random"``, ``"greedy"`` and ``"expectimax"`` (by name,
+default knobs; they decide exactly as the agents do). Others need the Python agents: use
+``vectorization_mode="sync"`` or ``cribbage_env.vector.make_vec``. Other arguments are
+CribbageEnv's (``seat``, ``reward``, ``skunk_bonus``, ``illegal_action``, ``illegal_penalty``,
+``agent_seed``: pin the same one to get CribbageEnv's opponent draws);
+``render_mode`` is not supported. Three options are the batch's own:
+
+- ``copy=False`` returns the env's own buffers (observations, masks, rewards...), rewritten in
+  place by the next ``step``: no copy per step (Gymnasium's ``SyncVectorEnv(copy=...)``).
+- ``observation="compact"``: ``uint8[71]`` per game instead of ``float32[534]``: the 530 binary
+  values bit-packed (``np.packbits`` order), then the count, both scores (capped at the
+  target) and the opponent's cards left as bytes; :func:`unpack_observation` gives back the
+  standard observation exactly.
+- ``parallel=True`` steps the two halves of the batch on two threads (numba ``prange``); games
+  are independent, so the results are the serial ones (a test checks it).
+
+Importing this module imports numba; the first use compiles the kernels (a message on stderr
+says so) and caches them (:mod:`cribbage_env.kernelcache`).
 
 >>> import gymnasium as gym, cribbage_env
 >>> vec = gym.make_vec("cribbage/Cribbage-v0", num_envs=4, vectorization_mode="vector_entry_point")
@@ -32,19 +45,57 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from . import kernelcache
 from . import simkernel as K
 from . import veckernel as V
-from .chance import Chance
+from . import vecstep as S
 from .core import IllegalActionError, Rules
-from .discard import KEEP_INDEX
+from .discard import KEEP_INDEX, default_crib_table
 from .encoding import NUM_ACTIONS, OBS_SIZE, InvalidActionError, observation_space
-from .engine import new_game
-from .env import _EPISODES, _ILLEGAL, _SEATS, _check_choice, episode_seed
+from .env import _EPISODES, _ILLEGAL, _SEATS, _check_choice
 from .rewards import REWARDS, Outcome
 from .seeding import agent_entropy, check_agent_seed, new_agent_seed
-from .simrng import WORDS, pcg64_words
+from .simrng import generator_words, pcg64_words
 
-OPPONENTS = {"random": V.RANDOM, "greedy": V.GREEDY}
+OPPONENTS = {"random": V.RANDOM, "greedy": V.GREEDY, "expectimax": V.EXPECTIMAX}
+OBSERVATIONS = ("standard", "compact")
+
+
+def unpack_observation(packed: np.ndarray, target: int = 121) -> np.ndarray:
+    """The standard ``float32[..., 534]`` observation of compact ones (``uint8[..., 71]``).
+
+    >>> from cribbage_env.vecenv import CribbageVectorEnv
+    >>> std, com = CribbageVectorEnv(3), CribbageVectorEnv(3, observation="compact")
+    >>> a, b = std.reset(seed=1)[0]["observation"], com.reset(seed=1)[0]["observation"]
+    >>> b.dtype, b.shape, bool((unpack_observation(b) == a).all())
+    (dtype('uint8'), (3, 71), True)
+    """
+    p = np.asarray(packed)
+    if p.shape[-1] != S.COMPACT_SIZE or p.dtype != np.uint8:
+        raise ValueError(f"compact observations are uint8[..., {S.COMPACT_SIZE}], got {p.shape}")
+    out = np.empty(p.shape[:-1] + (OBS_SIZE,), dtype=np.float32)
+    out[..., : S.BITS] = np.unpackbits(p[..., : S.PACKED_BYTES], axis=-1, count=S.BITS)
+    tail = p[..., S.PACKED_BYTES :].astype(np.float64)
+    out[..., S.BITS :] = tail / np.array([31.0, target, target, 6.0])
+    return out
+
+
+def warm_up(parallel: bool = False) -> None:
+    """Compile (or load from the cache) the batched env's kernels, saying so on stderr when it
+    compiles: ``reset`` and ``step`` (and the parallel step when asked for)."""
+    kernels = [S.start, S.resume, S.step, S.encode] + ([S.step_parallel] if parallel else [])
+    if kernelcache.compiled(kernels):
+        return
+    with kernelcache.announce(kernels, "the batched simulator"):
+        env = CribbageVectorEnv(2)
+        env._seed([0, 1])
+        env._reset_kernel(env._all)
+        S.encode(env._states, env._all, env._obs, env._packed, env._mask)
+        acts = np.zeros(2, dtype=np.int64)
+        args = (env._states, acts, env._rngs, env._tabs, env._keep, env._crib, env._cfg)
+        S.step(*args, 0.0, env._out, env._fin)
+        if parallel:
+            S.step_parallel(*args, 0.0, env._out, env._fin, 2)
 
 
 class CribbageVectorEnv(VectorEnv):
@@ -66,9 +117,13 @@ class CribbageVectorEnv(VectorEnv):
         render_mode: str | None = None,
         max_episode_steps: int | None = None,
         rules: Rules | str = "standard",
+        observation: str = "standard",
+        copy: bool = True,
+        parallel: bool = False,
         agent_seed: int | None = None,
     ) -> None:
         self.rules = Rules.named(rules)
+        self.agent_seed = new_agent_seed() if agent_seed is None else check_agent_seed(agent_seed)
         self.agent_seed = new_agent_seed() if agent_seed is None else check_agent_seed(agent_seed)
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
@@ -82,6 +137,7 @@ class CribbageVectorEnv(VectorEnv):
         _check_choice("episode", episode, _EPISODES)
         _check_choice("reward", reward, tuple(k for k, r in REWARDS.items() if r.batched))
         _check_choice("illegal_action", illegal_action, _ILLEGAL)
+        _check_choice("observation", observation, OBSERVATIONS)
         if render_mode is not None:
             raise ValueError("the batched env does not render; use CribbageEnv(render_mode='ansi')")
         if max_episode_steps is not None:
@@ -91,24 +147,63 @@ class CribbageVectorEnv(VectorEnv):
         self.seat_option, self.episode, self.reward_mode = seat, episode, reward
         self.skunk_bonus, self.illegal_action = bool(skunk_bonus), illegal_action
         self.illegal_penalty = float(illegal_penalty)
+        self.observation, self.copy, self.parallel = observation, bool(copy), bool(parallel)
         self.render_mode = None
-        self.single_observation_space = observation_space()
+        compact = observation == "compact"
+        standard = observation_space()
+        self.single_observation_space = standard
+        if compact:
+            self.single_observation_space = spaces.Dict(
+                {
+                    "observation": spaces.Box(0, 255, (S.COMPACT_SIZE,), np.uint8),
+                    "action_mask": standard.spaces["action_mask"],
+                }
+            )
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        n = num_envs
-        self._states = np.zeros((n, V.SIZE), dtype=np.int64)
-        self._decks = np.zeros((n, V.DEALS_PER_BLOCK, 52), dtype=np.int64)
-        self._rngs = np.zeros((n, WORDS), dtype=np.uint64)
-        self._chances: list[Chance | None] = [None] * n
-        self._np_randoms: list[np.random.Generator | None] = [None] * n
-        self._episode_index = np.zeros(n, dtype=np.int64)
-        self._obs = np.zeros((n, OBS_SIZE), dtype=np.float32)
-        self._mask = np.zeros((n, NUM_ACTIONS), dtype=np.int8)
-        self._scratch = np.zeros(32, dtype=np.int64)
-        self._keep = np.ascontiguousarray(KEEP_INDEX, dtype=np.int64)
+        self._cfg = self._config(compact)
+        self._alloc(num_envs, compact)
         self._tabs = K.tables()
+        self._keep = np.ascontiguousarray(KEEP_INDEX, dtype=np.int64)
+        table = default_crib_table()
+        self._crib = np.ascontiguousarray(np.stack([table.dealer, table.pone]), dtype=np.float64)
+        self._seeded = np.zeros(num_envs, dtype=bool)
         self._started = False
+
+    def _config(self, compact: bool) -> np.ndarray:
+        cfg = np.zeros(S.CFG_SIZE, dtype=np.int64)
+        seat = self.seat_option
+        cfg[S.C_SEAT] = S.ALTERNATE if seat == "alternate" else int(seat)
+        cfg[S.C_REWARD] = int(self.reward_mode != "points")
+        cfg[S.C_SKUNK_BONUS] = int(self.skunk_bonus)
+        cfg[S.C_DEAL] = int(self.episode == "deal")
+        cfg[S.C_OPPONENT] = OPPONENTS[self.opponent]
+        cfg[S.C_TARGET] = self.rules.target
+        cfg[S.C_SKUNK] = self.rules.skunk
+        cfg[S.C_DOUBLE] = self.rules.double_skunk
+        cfg[S.C_COMPACT] = int(compact)
+        return cfg
+
+    def _alloc(self, n: int, compact: bool) -> None:
+        """The buffers every step writes in place (a compact env's float ones are empty)."""
+        rows = 0 if compact else n
+        self._states = np.zeros((n, V.SIZE), dtype=np.int64)
+        self._rngs = np.zeros((n, V.RNG_WORDS), dtype=np.uint64)
+        self._obs = np.zeros((rows, OBS_SIZE), dtype=np.float32)
+        self._packed = np.zeros((n - rows, S.COMPACT_SIZE), dtype=np.uint8)
+        self._mask = np.zeros((n, NUM_ACTIONS), dtype=np.int8)
+        self._final_obs = np.zeros_like(self._obs)
+        self._final_packed = np.zeros_like(self._packed)
+        self._final_mask = np.zeros_like(self._mask)
+        self._rewards = np.zeros(n, dtype=np.float64)
+        self._terminated = np.zeros(n, dtype=bool)
+        self._truncated = np.zeros(n, dtype=bool)
+        self._illegal = np.zeros(n, dtype=bool)
+        self._fin = np.zeros((n, S.FIN), dtype=np.int64)
+        self._ones = np.ones(n, dtype=bool)
+        self._out = (self._rewards, self._terminated, self._illegal)
+        self._all = np.arange(n)
 
     # ------------------------------------------------------------------------- gymnasium API
     def reset(
@@ -116,81 +211,52 @@ class CribbageVectorEnv(VectorEnv):
     ):
         if options:
             raise ValueError(f"the batched env takes no reset options, got {sorted(options)}")
+        n = self.num_envs
         seeds = (
             seed
             if isinstance(seed, list)
-            else (
-                [None] * self.num_envs if seed is None else [seed + i for i in range(self.num_envs)]
-            )
+            else [None if seed is None else seed + i for i in range(n)]
         )
-        if len(seeds) != self.num_envs:
-            raise ValueError(f"reset needs {self.num_envs} seeds, got {len(seeds)}")
-        for i, s in enumerate(seeds):
-            if s is not None or self._np_randoms[i] is None:
-                self._np_randoms[i], _ = seeding.np_random(s)
-                self._episode_index[i] = 0 if s is None else int(s) % 2  # as CribbageEnv.reset
-            self._new_game(i)
-        self._resume(np.arange(self.num_envs))
+        if len(seeds) != n:
+            raise ValueError(f"reset needs {n} seeds, got {len(seeds)}")
+        self._seed(seeds)
+        warm_up(self.parallel)
+        self._reset_kernel(self._all)
+        S.encode(self._states, self._all, self._obs, self._packed, self._mask)
+        self._illegal[:] = False
         self._started = True
-        V.encode_all(self._states, self._obs, self._mask)
-        return self._observation(), self._info(np.zeros(self.num_envs, dtype=bool))
+        return self._observation(), self._info()
 
     def step(self, actions):
         if not self._started:
             raise IllegalActionError("call reset() before step()")
         acts = self._actions(actions)
-        n = self.num_envs
-        rows = np.arange(n)
-        if self.illegal_action == "raise" and not self._mask[rows, acts].all():
-            i = int(np.flatnonzero(~self._mask[rows, acts].astype(bool))[0])
-            legal = np.flatnonzero(self._mask[i]).tolist()
-            raise IllegalActionError(f"env {i}: card {acts[i]} is not legal now; legal: {legal}")
-        illegal = np.zeros(n, dtype=bool)
-        st = self._states
-        V.step_all(
-            st, acts, self._decks, self._rngs, self._tabs, self._keep, self._scratch, illegal
-        )
-        self._resume(np.flatnonzero(st[:, V.NEED_BLOCK] >= 0))
-        seat = st[:, V.SEAT]
-        mine = st[rows, K.SCORES + seat]
-        theirs = st[rows, K.SCORES + 1 - seat]
-        margin = mine - theirs
-        over = st[:, V.PHASE] == V.OVER_PHASE
-        terminated = over | ((st[:, V.DEAL_EPISODE] == 1) & (st[:, K.DONE] == 1))
-        step = REWARDS[self.reward_mode].batched
-        assert step is not None  # checked when the env was made
-        rewards = step(Outcome(margin, st[:, V.MARGIN], st[:, K.SCORES : K.SCORES + 2],
-                               st[:, K.WINNER], seat, terminated, self.episode == "deal",
-                               self.skunk_bonus, self.rules))  # fmt: skip
-        rewards[illegal] = self.illegal_penalty
-        st[~illegal, V.MARGIN] = margin[~illegal]
-        V.encode_all(st, self._obs, self._mask)
-        infos = self._info(illegal)
-        done = np.flatnonzero(terminated)
+        if self.illegal_action == "raise":
+            ok = self._mask[np.arange(self.num_envs), acts]
+            if not ok.all():
+                i = int(np.flatnonzero(ok == 0)[0])
+                legal = np.flatnonzero(self._mask[i]).tolist()
+                raise IllegalActionError(
+                    f"env {i}: card {acts[i]} is not legal now; legal: {legal}"
+                )
+        args = (self._states, acts, self._rngs, self._tabs, self._keep, self._crib, self._cfg)
+        if self.parallel:
+            S.step_parallel(*args, self.illegal_penalty, self._out, self._fin, 2)
+        else:
+            S.step(*args, self.illegal_penalty, self._out, self._fin)
+        term = self._terminated
+        self._rewards[:] = self._step_rewards()
+        self._rewards[self._illegal] = self.illegal_penalty
+        done = np.flatnonzero(term)
         if done.size:
-            final = {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
-            won = np.where(self.episode == "game", st[:, K.WINNER] == seat, margin > 0)
-            infos["final_obs"] = final
-            infos["_final_obs"] = terminated.copy()
-            infos["final_info"] = {
-                "scores": np.stack([mine, theirs], axis=1),
-                "margin": margin,
-                "won": won,
-                "seat": seat.copy(),
-                "_scores": terminated.copy(),
-                "_margin": terminated.copy(),
-                "_won": terminated.copy(),
-                "_seat": terminated.copy(),
-            }
-            infos["_final_info"] = terminated.copy()
-            for i in done:
-                self._new_game(int(i))
-            self._resume(done)
-            V.encode_all(st, self._obs, self._mask)
-            infos["action_mask"] = self._mask.copy()
-            infos["seat"] = st[:, V.SEAT].copy()
-        truncated = np.zeros(n, dtype=bool)
-        return self._observation(), rewards, terminated, truncated, infos
+            S.encode(self._states, done, self._final_obs, self._final_packed, self._final_mask)
+            self._reset_kernel(done)
+        S.encode(self._states, self._all, self._obs, self._packed, self._mask)
+        infos = self._info()
+        if done.size:
+            self._final(infos)
+        c = self._c
+        return self._observation(), c(self._rewards), c(term), c(self._truncated), infos
 
     def action_masks(self) -> np.ndarray:
         """The batch's legal-action masks as bool, shape ``(num_envs, 52)``."""
@@ -200,51 +266,43 @@ class CribbageVectorEnv(VectorEnv):
         self._started = False
 
     # ------------------------------------------------------------------------- internals
-    def _new_game(self, i: int) -> None:
-        """Start game ``i``'s next episode as CribbageEnv.reset does (seeds from its
-        generator; first cut and deck block 0 from the engine's chance)."""
-        k = int(self._episode_index[i])
-        seat = k % 2 if self.seat_option == "alternate" else int(self.seat_option)
-        self._episode_index[i] = k + 1
-        rng = self._np_randoms[i]
-        assert rng is not None, "reset() seeds every game's generator first"
-        game_seed = episode_seed(rng)
-        g = new_game(game_seed, rules=self.rules)
-        chance = g._chance
-        assert isinstance(chance, Chance), "a new game draws from its seed's chance"
-        self._chances[i] = chance
-        self._decks[i] = chance.block(0)
-        # the opponent's generator: CribbageEnv's agent_rng(agent_seed, game_seed, its seat)
-        self._rngs[i] = pcg64_words(agent_entropy(self.agent_seed, game_seed, 1 - seat))
-        st = self._states[i]
-        st[:] = -1
-        st[K.SCORES : K.SCORES + 2] = 0
-        K.put_rules(st, self.rules)
-        st[K.NEVENTS] = 0
-        st[K.DEALER] = 1 - g.dealer  # start_deal passes the deal: deal 0 goes to the cut's dealer
-        st[K.DONE] = 1
-        st[V.PHASE] = V.DISCARD_PHASE
-        st[V.SEAT] = seat
-        st[V.MARGIN] = 0
-        st[V.OPPONENT] = OPPONENTS[self.opponent]
-        st[V.FIRST_DEALER] = g.dealer
-        st[V.DEAL_EPISODE] = int(self.episode == "deal")
-        st[V.BLOCK] = 0
-        st[V.DEAL_NO] = -1
+    def _step_rewards(self) -> np.ndarray:
+        """The reward mode's rewards of the step (:data:`cribbage_env.rewards.REWARDS`)."""
+        f, seat = self._fin, self._fin[:, S.F_SEAT]
+        scores = np.where(
+            seat[:, None] == 0, f[:, [S.F_MINE, S.F_THEIRS]], f[:, [S.F_THEIRS, S.F_MINE]]
+        )
+        step = REWARDS[self.reward_mode].batched
+        assert step is not None  # checked when the env was made
+        return step(Outcome(f[:, S.F_MARGIN], f[:, S.F_PREV], scores, f[:, S.F_WINNER], seat,
+                            self._terminated, self.episode == "deal", self.skunk_bonus,
+                            self.rules))  # fmt: skip
 
-    def _resume(self, which: np.ndarray) -> None:
-        """Run games ``which`` to the learner's turn, loading deck blocks as they are reached."""
-        todo = np.asarray(which, dtype=np.int64)
+    def _seed(self, seeds: list[int | None]) -> None:
+        """Each game's generator from its seed as ``CribbageEnv.reset(seed=...)`` makes it (a
+        game never seeded draws fresh entropy; ``None`` continues a seeded one)."""
+        for i, s in enumerate(seeds):
+            if s is not None or not self._seeded[i]:
+                rng, _ = seeding.np_random(s)
+                self._rngs[i, V.ENV_RNG : V.ENV_RNG + 6] = generator_words(rng)
+                self._states[i, V.EPISODES] = 0 if s is None else int(s) % 2  # as CribbageEnv
+                self._seeded[i] = True
+
+    def _reset_kernel(self, which: np.ndarray) -> None:
+        """Games ``which``: the next episode, run to the learner's first decision. The
+        opponent's generator is CribbageEnv's ``agent_rng(agent_seed, game_seed, its seat)``
+        (a BLAKE2b digest: drawn here, in Python, once per episode)."""
         st = self._states
-        while todo.size:
-            for i in todo:
-                b = int(st[i, V.NEED_BLOCK])
-                chance = self._chances[i]
-                if b >= 0 and chance is not None:
-                    self._decks[i] = chance.block(b)
-                    st[i, V.BLOCK] = b
-            V.resume_all(st, todo, self._decks, self._rngs, self._tabs, self._keep, self._scratch)
-            todo = np.flatnonzero(st[:, V.NEED_BLOCK] >= 0)
+        S.start(st, which, self._rngs, self._cfg)
+        for i in which:
+            seed, opp = int(st[i, V.GAME_SEED]), 1 - int(st[i, V.SEAT])
+            self._rngs[i, V.OPP_RNG : V.OPP_RNG + 6] = pcg64_words(
+                agent_entropy(self.agent_seed, seed, opp)
+            )
+        S.resume(st, which, self._rngs, self._tabs, self._keep, self._crib)
+
+    def _c(self, a: np.ndarray) -> np.ndarray:
+        return a.copy() if self.copy else a
 
     def _actions(self, actions) -> np.ndarray:
         a = np.asarray(actions)
@@ -254,18 +312,37 @@ class CribbageVectorEnv(VectorEnv):
             )
         if a.size and (a.min() < 0 or a.max() >= NUM_ACTIONS):
             raise InvalidActionError("actions are card ids 0..51")
-        return a.astype(np.int64)
+        return np.ascontiguousarray(a, dtype=np.int64)
 
     def _observation(self) -> dict[str, np.ndarray]:
-        return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
+        obs = self._packed if self.observation == "compact" else self._obs
+        return {"observation": self._c(obs), "action_mask": self._c(self._mask)}
 
-    def _info(self, illegal: np.ndarray) -> dict[str, Any]:
-        ones = np.ones(self.num_envs, dtype=bool)
+    def _info(self) -> dict[str, Any]:
+        c, ones = self._c, self._ones
         return {
-            "action_mask": self._mask.copy(),
-            "_action_mask": ones,
+            "action_mask": c(self._mask),
+            "_action_mask": c(ones),
             "seat": self._states[:, V.SEAT].copy(),
-            "_seat": ones.copy(),
-            "illegal_action": illegal.copy(),
-            "_illegal_action": ones.copy(),
+            "_seat": c(ones),
+            "illegal_action": c(self._illegal),
+            "_illegal_action": c(ones),
         }
+
+    def _final(self, infos: dict[str, Any]) -> None:
+        """The finished episodes' last observations and results (rows marked by ``_final_*``)."""
+        c, term, fin = self._c, self._terminated, self._fin
+        fobs = self._final_packed if self.observation == "compact" else self._final_obs
+        infos["final_obs"] = {"observation": c(fobs), "action_mask": c(self._final_mask)}
+        infos["_final_obs"] = term.copy()
+        infos["final_info"] = {
+            "scores": fin[:, S.F_MINE : S.F_THEIRS + 1].copy(),
+            "margin": fin[:, S.F_MARGIN].copy(),
+            "won": fin[:, S.F_WON] == 1,
+            "seat": fin[:, S.F_SEAT].copy(),
+            "_scores": term.copy(),
+            "_margin": term.copy(),
+            "_won": term.copy(),
+            "_seat": term.copy(),
+        }
+        infos["_final_info"] = term.copy()

@@ -1,23 +1,25 @@
 """Compiled whole games for the batched env: deals, discards, the cut, the play, the show, the
-``random`` / ``greedy`` opponent and the learner's observation, for many games per call.
+``random`` / ``greedy`` / ``expectimax`` opponent and the learner's observation.
 
 The state of one game is a :mod:`cribbage_env.simkernel` state (the play and the show run on its
-kernels) extended by the fields below. Decks come from the engine's own chance
-(:class:`cribbage_env.chance.Chance`): blocks of 16 shuffled decks that the env loads before a
-game needs them (a kernel pauses a game that reaches a deal beyond its loaded block). The
-observation is :func:`cribbage_env.encoding.encode` of the learner's view, written straight into
-the batch; tests compare every observation, mask and reward with :class:`CribbageEnv`'s.
+kernels) extended by the fields below. Chance is the engine's own, drawn in compiled code
+(:mod:`cribbage_env.vecseed`): each deal's deck is the next row of its block of 16 shuffles
+(:class:`cribbage_env.chance.Chance`), of which a deal needs only the 12 dealt cards and the
+starter. The observation is :func:`cribbage_env.encoding.encode` of the learner's view, written
+straight into the batch; tests compare every observation, mask and reward with
+:class:`CribbageEnv`'s. The batch loops are in :mod:`cribbage_env.vecstep`.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, uint64
 
 from . import encoding as E
 from . import simkernel as K
-from .simpolicy import greedy_card
-from .simrng import borrow_words, integers
+from .simpolicy import expectimax_card, greedy_card
+from .simrng import integers, next_uint64
+from .vecseed import pcg64_seed
 
 # Fields after the simulator state.
 PHASE = K.SIZE  # 0 discard, 1 play, 2 game over
@@ -26,18 +28,23 @@ HAND6 = K.SIZE + 2  # 2 x 6 dealt cards, -1 once discarded (the discard phase's 
 PENDING = K.SIZE + 14  # the learner's first discard pick (-1: none)
 SEAT = K.SIZE + 15  # the learner's seat
 MARGIN = K.SIZE + 16  # learner's margin at its previous decision (points rewards)
-OPPONENT = K.SIZE + 17  # 0 random, 1 greedy
+OPPONENT = K.SIZE + 17  # RANDOM, GREEDY or EXPECTIMAX
 FIRST_DEALER = K.SIZE + 18  # dealer of deal 0 (one-deal episodes end with its view)
 DEAL_EPISODE = K.SIZE + 19  # 1: the episode is one deal
-NEED_BLOCK = K.SIZE + 20  # deck block a paused game waits for (-1: not paused)
-BLOCK = K.SIZE + 21  # deck block loaded
-SIZE = K.SIZE + 22
+CUT = K.SIZE + 20  # the deal's starter, hidden until the dealer has discarded
+GAME_SEED = K.SIZE + 21  # the engine's game seed (decks and the first cut)
+EPISODES = K.SIZE + 22  # episodes started by this game's generator (seat="alternate")
+SIZE = K.SIZE + 23
 DISCARD_PHASE, PLAY_PHASE, OVER_PHASE = 0, 1, 2
-RANDOM, GREEDY = 0, 1
+RANDOM, GREEDY, EXPECTIMAX = 0, 1, 2
 DEALS_PER_BLOCK = 16
+#: A game's generators: the opponent's, the env's (episode seeds) and the deck block's.
+OPP_RNG, ENV_RNG, DECK_RNG = 0, 6, 12
+RNG_WORDS = 18
 
 _VALUE = np.array([min(c % 13 + 1, 10) for c in range(52)], dtype=np.int64)
 _RANK = np.array([c % 13 for c in range(52)], dtype=np.int64)
+_SUIT = np.array([c // 13 for c in range(52)], dtype=np.int64)
 _PAIRS = np.array([(i, j) for i in range(6) for j in range(i + 1, 6)], dtype=np.int64)
 _KEEP = np.array([[k for k in range(6) if k not in p] for p in _PAIRS], dtype=np.int64)
 _HAND, _PENDING, _DISCARDS, _KEPT = E._HAND, E._PENDING, E._DISCARDS, E._KEPT
@@ -46,17 +53,41 @@ _PH, _FL, _REAL = E._PHASE, E._FLAGS, E._REAL
 
 
 @njit(cache=True)
-def start_deal(st, decks):
+def draw_deck(g, out):
+    """The next deck of a block's generator: the first 13 cards of ``argsort(random(52))``
+    (12 dealt and the starter), kept sorted by insertion. Comparing the 53-bit integers is
+    comparing the doubles ``random`` makes of them."""
+    keys = np.empty(13, dtype=np.uint64)
+    n = 0
+    for c in range(52):
+        k = next_uint64(g) >> uint64(11)
+        if n == 13 and k >= keys[12]:
+            continue
+        j = n if n < 13 else 12
+        while j > 0 and keys[j - 1] > k:
+            if j < 13:
+                keys[j] = keys[j - 1]
+                out[j] = out[j - 1]
+            j -= 1
+        keys[j] = k
+        out[j] = c
+        if n < 13:
+            n += 1
+
+
+@njit(cache=True)
+def start_deal(st, g):
     """R3: the deal passes to the other player and six cards each are dealt, alternately from
-    the pone; False (the game paused, NEED_BLOCK set) when that deal's deck is not loaded."""
+    the pone, from the deal's deck (``g``: the game's deck-block generator)."""
     nxt = st[DEAL_NO] + 1
-    if nxt // DEALS_PER_BLOCK != st[BLOCK]:
-        st[NEED_BLOCK] = nxt // DEALS_PER_BLOCK
-        return False
+    if nxt % DEALS_PER_BLOCK == 0:
+        pcg64_seed(st[GAME_SEED], 1, nxt // DEALS_PER_BLOCK, True, g)
+    deck = np.empty(13, dtype=np.int64)
+    draw_deck(g, deck)
     st[DEAL_NO] = nxt
+    st[CUT] = deck[12]
     dealer = 1 - st[K.DEALER]
     st[K.DEALER] = dealer
-    deck = decks[nxt % DEALS_PER_BLOCK]
     for i in range(6):
         st[HAND6 + 6 * (1 - dealer) + i] = deck[2 * i]
         st[HAND6 + 6 * dealer + i] = deck[2 * i + 1]
@@ -78,11 +109,10 @@ def start_deal(st, decks):
     st[K.PLAY_SCORES + 1] = -1
     st[PHASE] = DISCARD_PHASE
     st[K.TO_ACT] = 1 - dealer
-    return True
 
 
 @njit(cache=True)
-def discard(st, p, a, b, decks, ev):
+def discard(st, p, a, b, ev):
     """R4: seat ``p`` lays cards ``a < b`` away; after the dealer's, the starter is cut (R5)."""
     n = 0
     for i in range(6):
@@ -101,7 +131,7 @@ def discard(st, p, a, b, decks, ev):
     if p != dealer:
         st[K.TO_ACT] = dealer
         return
-    st[K.STARTER] = decks[st[DEAL_NO] % DEALS_PER_BLOCK, 12]
+    st[K.STARTER] = st[CUT]
     if K.heels(st, ev):
         st[PHASE] = OVER_PHASE
         return
@@ -117,34 +147,61 @@ def lay(st, card, ev, tabs):
 
 
 @njit(cache=True)
-def _opponent_move(st, rng, decks, ev, tabs, keep_index, totals, legal, buf):
-    p = st[K.TO_ACT]
-    if st[PHASE] == DISCARD_PHASE:
-        if st[OPPONENT] == GREEDY:  # best exact hand EV (crib ignored); first of equals
-            hand6 = st[HAND6 + 6 * p : HAND6 + 6 * p + 6].reshape(1, 6)
-            K.split_hand_totals(hand6, keep_index, tabs, totals)
-            s = 0
-            for j in range(15):
-                if totals[0, j] > totals[0, s]:
-                    s = j
+def _discard_choice(st, p, keep_index, tabs, crib, totals):
+    """The opponent's split of its six cards (an index into the 15 pairs)."""
+    kind = st[OPPONENT]
+    hand6 = st[HAND6 + 6 * p : HAND6 + 6 * p + 6].reshape(1, 6)
+    K.split_hand_totals(hand6, keep_index, tabs, totals)
+    s = 0
+    if kind == GREEDY:  # best exact hand EV (crib ignored); first of equals
+        for j in range(15):
+            if totals[0, j] > totals[0, s]:
+                s = j
+        return s
+    # expectimax: hand EV plus the crib table's value (own crib) or minus it (theirs)
+    dealer = p == st[K.DEALER]
+    best = -np.inf
+    for j in range(15):
+        a = hand6[0, _PAIRS[j, 0]]
+        b = hand6[0, _PAIRS[j, 1]]
+        suited = 1 if _SUIT[a] == _SUIT[b] else 0
+        if dealer:
+            c = crib[0, _RANK[a], _RANK[b], suited]
         else:
-            s = integers(rng, 15)
+            c = -crib[1, _RANK[a], _RANK[b], suited]
+        v = totals[0, j] / 46.0 + c
+        if v > best:
+            best = v
+            s = j
+    return s
+
+
+@njit(cache=True)
+def _opponent_move(st, rngs, ev, tabs, keep_index, crib, totals, legal, buf):
+    p = st[K.TO_ACT]
+    kind = st[OPPONENT]
+    if st[PHASE] == DISCARD_PHASE:
+        if kind == RANDOM:
+            s = integers(rngs[OPP_RNG:], 15)
+        else:
+            s = _discard_choice(st, p, keep_index, tabs, crib, totals)
         a = st[HAND6 + 6 * p + _PAIRS[s, 0]]
         b = st[HAND6 + 6 * p + _PAIRS[s, 1]]
-        discard(st, p, min(a, b), max(a, b), decks, ev)
+        discard(st, p, min(a, b), max(a, b), ev)
         return
     n = K.legal_cards(st, legal)
-    if st[OPPONENT] == GREEDY:
+    if kind == GREEDY:
         card = greedy_card(st, legal, n, buf)
+    elif kind == EXPECTIMAX:
+        card = expectimax_card(st, legal, n, buf)
     else:
-        card = legal[integers(rng, n)]
+        card = legal[integers(rngs[OPP_RNG:], n)]
     lay(st, card, ev, tabs)
 
 
 @njit(cache=True)
-def run_opponent(st, rng, decks, ev, tabs, keep_index, totals, legal, buf):
-    """Deals and opponent decisions until the learner must decide, the episode ends, or the game
-    waits for a deck block (NEED_BLOCK)."""
+def run_opponent(st, rngs, ev, tabs, keep_index, crib, totals, legal, buf):
+    """Deals and opponent decisions until the learner must decide or the episode ends."""
     seat = st[SEAT]
     while True:
         if st[PHASE] == OVER_PHASE:
@@ -152,12 +209,11 @@ def run_opponent(st, rng, decks, ev, tabs, keep_index, totals, legal, buf):
         if st[K.DONE] == 1:  # the deal's show is over (or, at DEAL_NO -1, the game starts)
             if st[DEAL_EPISODE] == 1 and st[DEAL_NO] >= 0:
                 return
-            if not start_deal(st, decks):
-                return
+            start_deal(st, rngs[DECK_RNG:])
             continue
         if st[K.TO_ACT] == seat:
             return
-        _opponent_move(st, rng, decks, ev, tabs, keep_index, totals, legal, buf)
+        _opponent_move(st, rngs, ev, tabs, keep_index, crib, totals, legal, buf)
 
 
 @njit(cache=True)
@@ -186,7 +242,7 @@ def learner_legal(st, card):
 
 
 @njit(cache=True)
-def learner_move(st, card, decks, ev, tabs):
+def learner_move(st, card, ev, tabs):
     """Apply the learner's (legal) pick: hold a first discard pick, or complete the discard, or
     lay the card. True when the opponent's turn may follow (not after a first pick)."""
     s = st[SEAT]
@@ -196,7 +252,7 @@ def learner_move(st, card, decks, ev, tabs):
             return False
         a = st[PENDING]
         st[PENDING] = -1
-        discard(st, s, min(a, card), max(a, card), decks, ev)
+        discard(st, s, min(a, card), max(a, card), ev)
         return True
     lay(st, card, ev, tabs)
     return True
@@ -297,44 +353,3 @@ def _encode_flags(st, obs, mask, s, over):
         for c in range(52):
             if learner_legal(st, c):
                 mask[c] = 1
-
-
-@njit(cache=True)
-def step_all(states, actions, decks, rngs, tabs, keep_index, scratch, illegal):
-    """One learner pick in every game (illegal picks leave a game unchanged), then the opponent
-    until the learner's next decision."""
-    ev = np.zeros((0, 3), dtype=np.int64)
-    legal = K.borrow(scratch[0:4])
-    buf = K.borrow(scratch[4:20])
-    totals = np.zeros((1, 15), dtype=np.int64)
-    t = K.borrow_tables(tabs)
-    for i in range(states.shape[0]):
-        st = K.borrow(states[i])
-        card = actions[i]
-        if not learner_legal(st, card):
-            illegal[i] = True
-            continue
-        illegal[i] = False
-        if learner_move(st, card, decks[i], ev, t):
-            run_opponent(st, borrow_words(rngs[i]), decks[i], ev, t, keep_index, totals, legal, buf)
-
-
-@njit(cache=True)
-def resume_all(states, which, decks, rngs, tabs, keep_index, scratch):
-    """Run the opponent (and deals) in games ``which`` until the learner's turn."""
-    ev = np.zeros((0, 3), dtype=np.int64)
-    legal = K.borrow(scratch[0:4])
-    buf = K.borrow(scratch[4:20])
-    totals = np.zeros((1, 15), dtype=np.int64)
-    t = K.borrow_tables(tabs)
-    for j in range(which.shape[0]):
-        i = which[j]
-        st = K.borrow(states[i])
-        st[NEED_BLOCK] = -1
-        run_opponent(st, borrow_words(rngs[i]), decks[i], ev, t, keep_index, totals, legal, buf)
-
-
-@njit(cache=True)
-def encode_all(states, obs, masks):
-    for i in range(states.shape[0]):
-        encode(states[i], obs[i], masks[i])

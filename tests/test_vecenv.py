@@ -12,7 +12,7 @@ import cribbage_env  # noqa: F401  (registers the ids)
 from cribbage_env import simrng, veckernel
 from cribbage_env.core import IllegalActionError
 from cribbage_env.encoding import InvalidActionError
-from cribbage_env.vecenv import CribbageVectorEnv
+from cribbage_env.vecenv import CribbageVectorEnv, unpack_observation
 from cribbage_env.vector import make_vec
 
 IDS = {"game": "cribbage/Cribbage-v0", "deal": "cribbage/CribbageDeal-v0"}
@@ -26,10 +26,18 @@ IDS = {"game": "cribbage/Cribbage-v0", "deal": "cribbage/CribbageDeal-v0"}
         ("random", "deal", {"reward": "win"}),
         ("random", "game", {"rules": "short", "reward": "win", "skunk_bonus": True}),
         ("greedy", "game", {"reward": "win", "skunk_bonus": True}),
+        ("expectimax", "game", {"seat": "alternate"}),
+        ("expectimax", "deal", {"reward": "win", "seat": 1}),
+        ("expectimax", "game", {"rules": "short", "reward": "win", "skunk_bonus": True}),
+        ("random", "game", {"observation": "compact", "seat": "alternate"}),
+        ("expectimax", "deal", {"observation": "compact"}),
+        ("greedy", "game", {"copy": False, "seat": "alternate"}),
+        ("random", "game", {"parallel": True}),
     ],
 )
 def test_same_games_as_sync_vector_env(opponent: str, episode: str, kwargs: dict) -> None:
     n = 4
+    batch_only = {k: kwargs.pop(k) for k in ("observation", "copy", "parallel") if k in kwargs}
     batched = gym.make_vec(
         IDS[episode],
         num_envs=n,
@@ -37,14 +45,21 @@ def test_same_games_as_sync_vector_env(opponent: str, episode: str, kwargs: dict
         opponent=opponent,
         agent_seed=5,
         **kwargs,
+        **batch_only,
     )
     sync = make_vec(n, opponent=opponent, episode=episode, agent_seed=5, **kwargs)
+    target = 61 if kwargs.get("rules") == "short" else 121
+
+    def std(obs: np.ndarray) -> np.ndarray:
+        compact = batch_only.get("observation") == "compact"
+        return unpack_observation(obs, target) if compact else obs
+
     ob, ib = batched.reset(seed=11)
     os_, is_ = sync.reset(seed=11)
     rng = np.random.default_rng(0)
     ends = illegal = 0
     for step in range(300):
-        assert np.array_equal(ob["observation"], os_["observation"]), step
+        assert np.array_equal(std(ob["observation"]), os_["observation"]), step
         assert np.array_equal(ob["action_mask"], os_["action_mask"]), step
         assert np.array_equal(ib["action_mask"], is_["action_mask"]), step
         acts = np.array(
@@ -60,8 +75,12 @@ def test_same_games_as_sync_vector_env(opponent: str, episode: str, kwargs: dict
         if tb.any():
             for i in np.flatnonzero(tb):
                 assert np.array_equal(
-                    ib["final_obs"]["observation"][i], is_["final_obs"][i]["observation"]
+                    std(ib["final_obs"]["observation"][i]), is_["final_obs"][i]["observation"]
                 )
+                assert np.array_equal(
+                    ib["final_obs"]["action_mask"][i], is_["final_obs"][i]["action_mask"]
+                )
+                assert list(ib["final_info"]["scores"][i]) == list(is_["final_info"]["scores"][i])
                 assert ib["final_info"]["margin"][i] == is_["final_info"]["margin"][i]
                 assert ib["final_info"]["won"][i] == is_["final_info"]["won"][i]
         ends += int(tb.sum())
@@ -90,7 +109,7 @@ def test_games_past_sixteen_deals_load_the_next_deck_block() -> None:
 
 def test_bad_arguments_and_actions() -> None:
     with pytest.raises(ValueError, match="sync"):
-        CribbageVectorEnv(2, "expectimax")
+        CribbageVectorEnv(2, "expert")
     with pytest.raises(ValueError, match="num_envs"):
         CribbageVectorEnv(0)
     vec = CribbageVectorEnv(2, illegal_action="raise")
@@ -121,3 +140,18 @@ def test_compiled_pcg64_draws_what_numpy_draws(seed: int) -> None:
     _draw(simrng.pcg64_words(seed), ns, out)
     r = np.random.Generator(np.random.PCG64(seed))
     assert out.tolist() == [int(r.integers(n)) for n in ns]
+
+
+def test_parallel_steps_give_the_serial_results() -> None:
+    """Games are independent: two threads over the halves of the batch change nothing."""
+    a = CribbageVectorEnv(37, "expectimax", seat="alternate", agent_seed=3)
+    b = CribbageVectorEnv(37, "expectimax", seat="alternate", parallel=True, agent_seed=3)
+    oa, ia = a.reset(seed=5)
+    ob, _ = b.reset(seed=5)
+    rng = np.random.default_rng(2)
+    for _ in range(150):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in ia["action_mask"]])
+        oa, ra, ta, _, ia = a.step(acts)
+        ob, rb, tb, _, _ = b.step(acts)
+        assert np.array_equal(oa["observation"], ob["observation"])
+        assert np.array_equal(ra, rb) and np.array_equal(ta, tb)

@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "agents": "list the agents (built-in, plug-in) and their parameters",
     "discards": "compare discard strategies on the same deals",
     "train": "train a learned agent (MaskablePPO or Deep Monte-Carlo) against a league",
+    "warmup": "compile the simulators now (once per install) so nothing waits for it later",
 }
 
 

@@ -115,7 +115,7 @@ def log_results(run_dir: Path, stage: str, rows: list[dict]) -> None:
 
 def _adjusted(row: dict) -> bool:
     """Has the row a luck-adjusted rate with a whole interval (none over a handful of games)?"""
-    ci = row.get("adjusted_ci")
+    ci = row.get("adjusted_ci") or []
     return row.get("adjusted_win_rate") is not None and bool(ci) and None not in ci
 
 

@@ -19,6 +19,7 @@ from ..controller import Mode, SaveError, TableController, UntrustedSave
 from ..scene import FELT, HEIGHT, WIDTH, Scene, StartOptions
 from ..seeds import new_game_seed
 from ..shelf import shelve, take_from_shelf, unfinished, unfinished_label
+from ..warmup import warm_in_background
 from .render import Renderer, color_clear
 from .review_view import ReviewView
 from .rules_view import RulesView
@@ -112,6 +113,8 @@ class GameWindow(ScaledWindow):
         return view.future if isinstance(view, TableView) else None
 
     def start_table(self, ctl: TableController) -> None:
+        if self.settings.threaded:  # the expert's first move must not wait for numba
+            warm_in_background()
         if ctl.mode is not Mode.WATCH:
             ctl.set_coach(self.options.coach)
         if self.store is not None and ctl.on_change is None and ctl.mode.value != "watch":

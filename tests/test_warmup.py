@@ -1,0 +1,51 @@
+"""A compiling first use says so on stderr; the table and ``cribbage warmup`` warm the kernels
+up front."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from cribbage_env import kernelcache
+from ui import warmup
+from ui.cli import main
+
+
+class _Fake:
+    def __init__(self, signatures: list) -> None:
+        self.signatures = signatures
+
+
+def test_a_compiling_use_says_so_once(capsys) -> None:
+    with kernelcache.announce([_Fake([])], "the thing"):
+        pass
+    err = capsys.readouterr().err
+    assert "compiling the thing, once (~" in err and "compiled in" in err
+    with kernelcache.announce([_Fake(["(int64,)"])], "the thing"):
+        pass
+    assert capsys.readouterr().err == ""
+
+
+def test_the_table_warms_up_once_in_the_background(monkeypatch) -> None:
+    calls: list[str] = []
+    done = threading.Event()
+    monkeypatch.setattr(warmup, "warm_table", lambda: (calls.append("x"), done.set()))
+    monkeypatch.setattr(warmup, "_started", False)
+    t = warmup.warm_in_background()
+    assert t is not None and t.daemon
+    assert done.wait(5) and warmup.warm_in_background() is None
+    t.join(5)
+    assert calls == ["x"]
+
+
+@pytest.mark.parametrize("what", ["table", "batch", "all"])
+def test_cribbage_warmup_command(what: str, monkeypatch, capsys) -> None:
+    import cribbage_env.vecenv as vecenv
+
+    calls: list[str] = []
+    monkeypatch.setattr(warmup, "warm_table", lambda: calls.append("table"))
+    monkeypatch.setattr(vecenv, "warm_up", lambda: calls.append("batch"))
+    assert main(["warmup", "--what", what]) == 0
+    assert calls == (["table", "batch"] if what == "all" else [what])
+    assert "kernels ready in" in capsys.readouterr().err
