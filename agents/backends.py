@@ -30,10 +30,11 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .errors import AgentError
+from .game_result import GameResult
 from .limits import max_workers
 from .procs import pid_alive
 from .shipping import stage, user_modules
-from .tournament import GameResult, Task, TaskStopped, TournamentError, TournamentPlan, play_task
+from .tournament import Task, TaskStopped, TournamentError, TournamentPlan, play_task
 
 BACKENDS = ("serial", "pool", "ray")
 #: times Ray runs a task again after its worker or node died (then the run fails).

@@ -33,19 +33,12 @@ from pathlib import Path
 import cribbage_env as ce
 
 from .backends import check_sendable, make_backend
+from .game_result import GameResult, result_to_dict
 from .results_store import ResultsStore, ResultsStoreError, versions
 from .runner import run_plan
 from .sources import AgentSource
 from .summary import Tally
-from .tournament import (
-    DEFAULT_BLOCK,
-    AgentFailure,
-    GameResult,
-    TournamentError,
-    TournamentPlan,
-    make_plan,
-    result_to_dict,
-)
+from .tournament import DEFAULT_BLOCK, AgentFailure, TournamentError, TournamentPlan, make_plan
 from .trust import check_stored_specs
 
 #: seconds between heartbeats written to the store while a run waits for its blocks.

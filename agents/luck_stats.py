@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from .game_result import GameResult
 from .stats import Z95
-from .tournament import GameResult
 
 #: (plain win, adjusted win, adjusted margin, plain margin) of one unit.
 _Unit = tuple[Fraction, Fraction, Fraction, Fraction]

@@ -9,7 +9,8 @@ no longer decode) becomes a :class:`ResultsStoreError` that says which file and 
 A running run records its process (host, pid) and a heartbeat. A run whose process died without
 finishing (SIGKILL, a crash, a power cut) would stay ``running`` forever; opening the database
 marks such runs ``interrupted`` (its pid is gone; for a run of another host, its heartbeat is
-older than :data:`STALE_S`), and ``cribbage bench --resume RUN`` finishes them.
+older than :data:`STALE_S`), and ``cribbage bench --resume RUN`` finishes them. The file's layout
+(schema, game rows) is :mod:`agents.results_schema`.
 """
 
 from __future__ import annotations
@@ -27,57 +28,22 @@ from pathlib import Path
 from typing import Any
 
 from .errors import AgentError
+from .game_result import GameResult
 from .procs import pid_alive, process_token
-from .tournament import SEAT_FIELDS, GameResult, SeatStats
+from .results_schema import (
+    APP_ID,
+    GAME_ALL,
+    GAME_EXTRA,
+    RUN_EXTRA,
+    SCHEMA,
+    SCHEMA_VERSION,
+    game_from_row,
+    game_row,
+)
 
-SCHEMA_VERSION = 1
-APP_ID = 0x43524942  # "CRIB": marks our files (PRAGMA application_id)
 #: seconds without a heartbeat after which a ``running`` run is taken for dead (its process
 #: beats every few seconds while it runs, whatever its agents do).
 STALE_S = 600.0
-#: columns added after schema 1 (added in place when missing: old files keep working).
-_RUN_EXTRA = {"pid": "INTEGER", "host": "TEXT", "heartbeat": "REAL", "proc": "TEXT"}
-#: game columns added after schema 1, in place when missing (a read-only old file reads without
-#: them): why a seat lost without finishing (isolated seats), seat 0's luck (None: not measured).
-_GAME_EXTRA = {"forfeit": "TEXT NOT NULL DEFAULT ''", "luck_win": "REAL", "luck_points": "REAL"}
-
-_GAME_COLUMNS = (
-    ["pairing", "idx", "swapped", "seed", "winner", "score0", "score1", "first_dealer", "deals"]
-    + [f"s{s}_{f}" for s in (0, 1) for f in SEAT_FIELDS]
-    + ["moves"]
-)
-_GAME_ALL = _GAME_COLUMNS + list(_GAME_EXTRA)
-
-_SCHEMA = f"""
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS runs (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    created TEXT NOT NULL,
-    finished TEXT,
-    status TEXT NOT NULL,              -- running / complete / interrupted / failed
-    agents TEXT NOT NULL,              -- JSON list of specs
-    games INTEGER NOT NULL,            -- planned games per pairing
-    seed INTEGER NOT NULL,
-    duplicate INTEGER NOT NULL,
-    backend TEXT NOT NULL,
-    workers INTEGER NOT NULL,
-    params TEXT NOT NULL,              -- JSON
-    versions TEXT NOT NULL,            -- JSON
-    games_done INTEGER NOT NULL DEFAULT 0,
-    elapsed REAL,
-    summary TEXT,                      -- JSON, set when the run ends
-    pid INTEGER,                       -- the process running it, on host
-    host TEXT,
-    heartbeat REAL,                    -- unix time the process last said it was alive
-    proc TEXT                          -- boot id and start time of pid (a reused pid is not it)
-);
-CREATE TABLE IF NOT EXISTS games (
-    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-    {", ".join(f"{c} {'TEXT' if c == 'moves' else 'INTEGER'} NOT NULL" for c in _GAME_COLUMNS)},
-    {", ".join(f"{c} {t}" for c, t in _GAME_EXTRA.items())},
-    PRIMARY KEY (run_id, pairing, idx, swapped)
-);
-"""
 
 
 class ResultsStoreError(AgentError, RuntimeError):
@@ -183,7 +149,7 @@ class ResultsStore:
             )
         if not tables:
             with db:
-                db.executescript(_SCHEMA)
+                db.executescript(SCHEMA)
                 db.execute(f"PRAGMA application_id = {APP_ID}")
                 db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
             return
@@ -202,7 +168,7 @@ class ResultsStore:
             raise ResultsStoreError(
                 f"results database {self.path} is damaged ({check}); choose another file with --db"
             )
-        extras = (("runs", _RUN_EXTRA), ("games", _GAME_EXTRA))
+        extras = (("runs", RUN_EXTRA), ("games", GAME_EXTRA))
         missing = [(t, c, k) for t, x in extras for c, k in x.items() if c not in self._cols(t)]
         if missing:
             try:
@@ -213,12 +179,12 @@ class ResultsStore:
                 if "readonly" not in str(exc):
                     raise
                 self._readonly = True
-        self._game_cols = [c for c in _GAME_ALL if c in self._cols("games")]  # read-only: old ones
+        self._game_cols = [c for c in GAME_ALL if c in self._cols("games")]  # read-only: old ones
 
     def _cols(self, table: str) -> set[str]:
         return {r[1] for r in self._db.execute(f"PRAGMA table_info({table})")}
 
-    _readonly, _game_cols = False, _GAME_ALL
+    _readonly, _game_cols = False, GAME_ALL
 
     def reap_dead_runs(self) -> list[int]:
         """Mark ``running`` runs whose process is gone as ``interrupted``; their ids."""
@@ -328,8 +294,8 @@ class ResultsStore:
             with db:
                 before = db.total_changes
                 db.executemany(
-                    f"INSERT OR IGNORE INTO games (run_id, {', '.join(_GAME_ALL)}) "
-                    f"VALUES ({', '.join('?' * (len(_GAME_ALL) + 1))})",
+                    f"INSERT OR IGNORE INTO games (run_id, {', '.join(GAME_ALL)}) "
+                    f"VALUES ({', '.join('?' * (len(GAME_ALL) + 1))})",
                     rows,
                 )
                 new = db.total_changes - before
@@ -466,40 +432,3 @@ def _decode_run(r: dict, path: Path, strict: bool = True) -> dict:
         }
     out["duplicate"] = bool(out["duplicate"])
     return out
-
-
-def game_row(g: GameResult) -> tuple:
-    seat_vals = [getattr(g.seats[s], f) for s in (0, 1) for f in SEAT_FIELDS]
-    return (
-        g.pairing,
-        g.index,
-        int(g.swapped),
-        g.seed,
-        g.winner,
-        g.scores[0],
-        g.scores[1],
-        g.first_dealer,
-        g.deals,
-        *seat_vals,
-        " ".join(map(str, g.moves)),
-        g.forfeit,
-        *((None, None) if g.luck is None else g.luck),
-    )
-
-
-def game_from_row(r: dict) -> GameResult:
-    seats = tuple(SeatStats(**{f: int(r[f"s{s}_{f}"]) for f in SEAT_FIELDS}) for s in (0, 1))
-    return GameResult(
-        pairing=int(r["pairing"]),
-        index=int(r["idx"]),
-        swapped=bool(r["swapped"]),
-        seed=int(r["seed"]),
-        winner=int(r["winner"]),
-        scores=(int(r["score0"]), int(r["score1"])),
-        first_dealer=int(r["first_dealer"]),
-        deals=int(r["deals"]),
-        seats=seats,  # type: ignore[arg-type]
-        moves=tuple(int(m) for m in str(r["moves"]).split()),
-        forfeit=str(r.get("forfeit") or ""),
-        luck=None if r.get("luck_win") is None else (float(r["luck_win"]), float(r["luck_points"])),
-    )

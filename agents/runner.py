@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .backends import check_sendable, make_backend
+from .game_result import GameResult
 from .summary import Tally
-from .tournament import GameResult, TournamentPlan
+from .tournament import TournamentPlan
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,10 @@ import math
 from collections.abc import Iterable
 from fractions import Fraction
 
+from .game_result import SEAT_FIELDS, GameResult
 from .luck_stats import LuckTally
 from .stats import Z95, RatingError, elo_ratings, wilson_interval
-from .tournament import SEAT_FIELDS, GameResult, Pairing, TournamentPlan
+from .tournament import Pairing, TournamentPlan
 
 
 def _r(x: float | None, nd: int = 4) -> float | None:

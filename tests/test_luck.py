@@ -11,9 +11,10 @@ import pytest
 
 import cribbage_env as ce
 from agents.bench import resume_tournament, run_tournament
+from agents.game_result import GameResult, SeatStats
 from agents.luck_stats import LuckTally
 from agents.results_store import ResultsStore
-from agents.tournament import GameResult, SeatStats, play_game, result_of
+from agents.tournament import play_game, result_of
 from cribbage_env.luck import cut_luck, deal_luck_values, game_luck, luck_of, starter_luck
 
 

@@ -7,18 +7,16 @@ import pytest
 
 import cribbage_env as ce
 from agents.backends import BackendError, make_backend
+from agents.game_result import GameResult, SeatStats, seat_stats
 from agents.runner import run_plan
 from agents.summary import summarize, summarize_pairing
 from agents.tournament import (
     AgentFailure,
-    GameResult,
     Pairing,
-    SeatStats,
     TournamentError,
     game_seeds,
     make_plan,
     play_game,
-    seat_stats,
 )
 from cribbage_env.scoring import ScoreItem, ScoreKind
 
@@ -97,7 +95,7 @@ def test_points_are_classified_by_role_with_heels_as_dealer_pegging() -> None:
 
 
 def test_classified_points_add_up_to_the_final_scores() -> None:
-    from agents.tournament import _seat_stats_fast
+    from agents.game_result import _seat_stats_fast
 
     heels = 0
     for seed in range(60):

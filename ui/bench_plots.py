@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import cribbage_env as ce
-from agents.tournament import GameResult
+from agents.game_result import GameResult
 
 
 def _plt():

@@ -10,7 +10,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from agents.tournament import GameResult, TournamentPlan
+from agents.game_result import GameResult
+from agents.tournament import TournamentPlan
 
 #: a temporary file this old is no live writer's.
 STALE_TMP_S = 60.0

@@ -11,8 +11,9 @@ import argparse
 import json
 import sys
 
-from agents.results_store import ResultsStore, ResultsStoreError, default_db_path, game_row
-from agents.tournament import SEAT_FIELDS
+from agents.game_result import SEAT_FIELDS
+from agents.results_schema import game_row
+from agents.results_store import ResultsStore, ResultsStoreError, default_db_path
 
 from . import argtypes
 from .bench_report import format_summary, pairing_rows, to_csv

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import cribbage_env as ce
 from agents.files import UnreadableFile, parse_json, read_text
-from agents.tournament import SEAT_FIELDS, seat_stats
+from agents.game_result import SEAT_FIELDS, seat_stats
 
 from .autosave import atomic_write_json
 from .controller import SAVE_FORMAT

@@ -294,14 +294,15 @@ def ladder_table() -> str:
 # --------------------------------------------------------------------------- results database
 def results_schema() -> str:
     """The SQLite schema exactly as ``agents.results_store`` creates it, and the per-seat fields."""
-    from agents import results_store as rs
+    from agents import results_schema as rs
+    from agents.game_result import SEAT_FIELDS
 
     return (
         f"Schema version **{rs.SCHEMA_VERSION}** (`PRAGMA application_id` {rs.APP_ID:#x}, "
         f'"CRIB"). Each `games` row has, per seat `s0_`/`s1_`, the fields '
-        + ", ".join(f"`{f}`" for f in rs.SEAT_FIELDS)
+        + ", ".join(f"`{f}`" for f in SEAT_FIELDS)
         + ".\n\n```sql\n"
-        + rs._SCHEMA.strip()
+        + rs.SCHEMA.strip()
         + "\n```\n"
     )
 
