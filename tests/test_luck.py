@@ -90,7 +90,7 @@ def test_adjusted_estimate_is_unbiased_for_an_agent_against_itself() -> None:
 def _result(index: int, swapped: bool, winner: int, luck) -> GameResult:
     z = SeatStats()
     return GameResult(0, index, swapped, 1, winner, (121, 100) if winner == 0 else (100, 121),
-                      0, 8, (z, z), (), luck)  # fmt: skip
+                      0, 8, (z, z), (), luck=luck)  # fmt: skip
 
 
 def test_luck_tally_pairs_games_and_subtracts_agent_a_luck() -> None:
