@@ -19,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from extras import needs_training
 
 ray = pytest.importorskip("ray", reason="the 'ray' extra is not installed")
 
@@ -139,6 +140,7 @@ def _shards(folder: Path) -> dict[str, dict[str, bytes]]:
 
 
 def test_training_shards_are_the_pools_bit_for_bit(cluster, tmp_path):
+    needs_training("torch")  # cribbage train needs the training extra
     address, env = cluster
     args = ["train", "--method", "bc", "--teacher", "expectimax", "--shards", "6",
             "--games-per-shard", "2", "--epochs", "1", "--eval-games", "0", "--seed", "3",
@@ -206,6 +208,7 @@ def test_equity_traces_are_the_same_on_the_cluster(cluster, tmp_path):
 
 
 def test_a_killed_worker_node_loses_no_training_data(cluster, tmp_path):
+    needs_training("torch")  # cribbage train needs the training extra
     address, env = cluster
     if not _pids_with(f"--node_manager_port={NODE_PORT}"):  # killed by an earlier test
         _start(env, f"--address={address}", f"--node-manager-port={NODE_PORT}")
