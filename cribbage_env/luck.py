@@ -19,7 +19,7 @@ See ``docs/guide/luck.md``.
 >>> while not g.is_over:
 ...     g.apply(g.legal_actions()[0])
 >>> luck = game_luck(g)
->>> luck == game_luck(g), len(luck.deals) == g.deal_no
+>>> luck == game_luck(g), len(luck.deals) == g.deal_no + 1  # deals count from 0
 (True, True)
 """
 

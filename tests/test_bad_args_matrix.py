@@ -27,6 +27,7 @@ BASE = {
     "review": ["{missing}"],
     "stats": ["--no-review"],
     "agents": [],
+    "warmup": [],
     "discards": ["analyzer", "--deals", "2", "--backend", "serial"],
     "train": [
         "--method",

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from extras import needs_training
 
 from ui.cli import main
 
@@ -52,6 +53,7 @@ def _one_line(err: str) -> bool:
 def test_resume_never_builds_specs_from_the_run_folder(
     tmp_path, capsys, monkeypatch, method, changes
 ) -> None:
+    needs_training("torch")  # a run that can train: the checks after the extras check
     monkeypatch.chdir(tmp_path)
     run = tmp_path / "run"
     _config_file(run, method, **changes)
@@ -63,6 +65,7 @@ def test_resume_never_builds_specs_from_the_run_folder(
 
 
 def test_resume_builds_a_stored_import_path_named_again(tmp_path, capsys) -> None:
+    needs_training("torch")  # a run that can train: the checks after the extras check
     run = tmp_path / "run"
     spec = "tests.plugin_agents:RandomLegal"
     _config_file(run, ladder=[spec])
@@ -148,6 +151,7 @@ def test_resume_without_a_run_is_an_error(tmp_path, capsys) -> None:
 
 
 def test_a_run_folder_in_use_is_refused(tmp_path, capsys) -> None:
+    needs_training("torch")  # a run that can train: the checks after the extras check
     from agents.atomic import try_lock
 
     run = tmp_path / "run"
