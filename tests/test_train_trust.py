@@ -227,7 +227,7 @@ def test_a_bad_warm_start_is_one_line(tmp_path, capsys, make) -> None:
 # ------------------------------------------------------------------------------ stage files
 @pytest.fixture(scope="module")
 def finished_run(tmp_path_factory) -> Path:
-    pytest.importorskip("torch")
+    needs_training("torch")
     run = tmp_path_factory.mktemp("train") / "run"
     code = main(["train", "--method", "dmc", "--run-dir", str(run), *COMMON,
                  "--db", str(run.parent / "r.sqlite")])  # fmt: skip
