@@ -163,6 +163,11 @@ def vector_env_page() -> str:
         "num_envs": "number of games stepped together",
         "opponent": f"one of {sorted(OPPONENTS)} (run inside the compiled kernel)",
         "max_episode_steps": "Gymnasium's step limit (passed by `make_vec`)",
+        "observation": "`standard` (the single env's floats) or `compact` (`uint8` rows that "
+        "`vecenv.unpack_observation` turns back into the standard ones exactly)",
+        "copy": "`False` returns the env's own buffers, overwritten by the next `step` "
+        "(no copy per step)",
+        "parallel": "step the games on two threads (the same results as serially)",
     }
     desc.update(_reward_bullets())
     desc.update(_bullets(_sections(CribbageEnv.__doc__ or "")["Arguments"]))
