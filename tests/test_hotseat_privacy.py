@@ -145,8 +145,13 @@ class HotseatAttack(RuleBasedStateMachine):
     def undo(self) -> None:
         c = self.ctl
         before, actors = c.decisions, self._actors()
+        restarted = c.can_undo_restart
         if not c.undo():
             assert c.decisions == before
+            return
+        if restarted:  # right after a restart, Undo brings the game back (issue 29)
+            assert before == () and c.decisions
+            self._hand_over()  # honest passing: the screen goes to whoever is to act
             return
         n = len(c.decisions)
         assert before[:n] == c.decisions
