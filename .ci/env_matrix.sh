@@ -15,7 +15,7 @@ for version in "$@"; do
   echo "== env tests with $spec (venv $venv)"
   python3 -m venv --clear "$venv"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check \
-    "numpy>=1.24" "$spec" "pettingzoo>=1.24" "pytest>=7" "hypothesis>=6" "tqdm>=4.60"
+    "numpy>=1.24" "numba>=0.60" "$spec" "pettingzoo>=1.24" "pytest>=7" "hypothesis>=6" "tqdm>=4.60"
   "$venv/bin/python" -c "import gymnasium, pettingzoo; print('gymnasium', gymnasium.__version__, '/ pettingzoo', pettingzoo.__version__)"
   (cd "$root" && "$venv/bin/python" -m pytest -q -p no:cacheprovider \
     tests/test_env_encoding.py tests/test_env_gym.py tests/test_env_aec.py tests/test_env_ppo_smoke.py \
