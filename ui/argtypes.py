@@ -236,3 +236,18 @@ def backend_problem(args: argparse.Namespace) -> str | None:
     if args.address and args.backend != "ray":
         return "--address joins a Ray cluster: use it with --backend ray"
     return None
+
+
+def progress_arguments(p: argparse.ArgumentParser) -> None:
+    """``--progress`` / ``--no-progress`` (default: a bar when stderr is a terminal)."""
+    prog = p.add_mutually_exclusive_group()
+    prog.add_argument(
+        "--progress",
+        dest="progress",
+        action="store_true",
+        default=None,
+        help="show a progress bar (default: when stderr is a terminal)",
+    )
+    prog.add_argument(
+        "--no-progress", dest="progress", action="store_false", help="never show the progress bar"
+    )

@@ -149,17 +149,7 @@ def _add_output_arguments(p: argparse.ArgumentParser) -> None:
         help="with --records: keep the games of every K-th seed (both seats of a "
         "duplicate pair; default 1: every game)",
     )
-    prog = p.add_mutually_exclusive_group()
-    prog.add_argument(
-        "--progress",
-        dest="progress",
-        action="store_true",
-        default=None,
-        help="show a progress bar (default: when stderr is a terminal)",
-    )
-    prog.add_argument(
-        "--no-progress", dest="progress", action="store_false", help="never show the progress bar"
-    )
+    argtypes.progress_arguments(p)
 
 
 def _err(msg: str) -> None:

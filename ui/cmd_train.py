@@ -180,17 +180,7 @@ def _eval_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--db", type=argtypes.path, default=None, help="results database (default: the user's)"
     )
-    prog = p.add_mutually_exclusive_group()
-    prog.add_argument(
-        "--progress",
-        dest="progress",
-        action="store_true",
-        default=None,
-        help="show a progress bar (default: when stderr is a terminal)",
-    )
-    prog.add_argument(
-        "--no-progress", dest="progress", action="store_false", help="never show the progress bar"
-    )
+    argtypes.progress_arguments(p)
 
 
 def _err(msg: str) -> int:
