@@ -51,7 +51,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     import ray
 
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    # a new one-CPU Ray of its own, even when a `ray start` cluster runs on this machine
+    ray.init(address="local", num_cpus=1, include_dashboard=False, log_to_driver=False)
     try:
         algo = build(args.batch)
         for i in range(args.iterations):
