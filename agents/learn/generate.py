@@ -11,6 +11,7 @@ import hashlib
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -154,11 +155,12 @@ def generate(
     data_dir: Path,
     workers: int = 1,
     on_shard=None,
-    backend: str = "pool",
+    backend: Any = "pool",
     address: str | None = None,
 ) -> list[Path]:
     """Play every missing shard of ``cfg`` on ``backend`` (``serial``, ``pool`` with ``workers``
-    processes, or ``ray``, joining ``address`` if given); returns all shard paths. Workers send
+    processes, or ``ray``, joining ``address`` if given; or a backend object, left open);
+    returns all shard paths. Workers send
     the arrays back and this process writes them, so the shards are the same bytes on any backend
     and a killed run (driver or worker) replays only the shards not yet written."""
     from ..backends import make_backend
@@ -172,9 +174,14 @@ def generate(
         on_shard(done, cfg.shards)
     if not todo:
         return [shard_path(data_dir, cfg.gen, i, cfg.name) for i in range(cfg.shards)]
-    if backend == "pool" and workers <= 1:
+    owned = isinstance(backend, str)  # a backend object (already started) stays open
+    if owned and backend == "pool" and workers <= 1:
         backend = "serial"
-    be = make_backend(backend, None if backend == "serial" else workers, address)
+    be = (
+        make_backend(backend, None if backend == "serial" else workers, address)
+        if owned
+        else backend
+    )
     files = _weight_files(cfg) if be.name == "ray" else {}
     try:
         for out in be.map(_shard_job, [(cfg, i, files) for i in todo]):
@@ -186,7 +193,8 @@ def generate(
             if on_shard:
                 on_shard(done, cfg.shards)
     finally:
-        be.close()
+        if owned:
+            be.close()
     return [shard_path(data_dir, cfg.gen, i, cfg.name) for i in range(cfg.shards)]
 
 
