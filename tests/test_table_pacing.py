@@ -13,7 +13,7 @@ from ui.autosave import SaveStore
 from ui.controller import Mode, TableController
 from ui.motion import Transition
 from ui.scene import overlaps
-from ui.summary_scene import game_points
+from ui.show import points_by_part
 from ui.table_scene import DECK, STARTER, table_scene
 
 
@@ -71,7 +71,7 @@ def test_the_game_over_summary_has_points_by_part_and_the_error_rate() -> None:
             legal = ctl.game.legal_actions()
             ctl._decide(legal[int(rng.integers(len(legal)))])
     ctl.skip_show()
-    pts = game_points(ctl.game.events)
+    pts = points_by_part(ctl.game.events)
     assert (pts[0].total, pts[1].total) == ctl.game.scores
     s = table_scene(ctl)
     assert "Reviewing the game…" in _labels(s)

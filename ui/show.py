@@ -79,8 +79,13 @@ def deal_points(events: list, last_show: object) -> tuple[DealPoints, DealPoints
     """Both players' points in the deal whose show ends with the event ``last_show``."""
     end = next(i for i, e in enumerate(events) if e is last_show)
     start = max((i for i in range(end) if events[i].kind is EventKind.DEAL), default=0)
+    return points_by_part(events[start : end + 1])
+
+
+def points_by_part(events) -> tuple[DealPoints, DealPoints]:
+    """Both players' points in ``events`` by part (pegging, hands, cribs)."""
     pts = [[0, 0, 0], [0, 0, 0]]
-    for e in events[start : end + 1]:
+    for e in events:
         if not e.points or e.player is None:
             continue
         if e.kind is EventKind.SHOW:

@@ -9,28 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cribbage_env.core import EventKind
-
 from .scene import GOLD, PLAYER_COLORS, SOFT, WHITE, Label, Rect, Scene
-from .show import DealPoints
+from .show import DealPoints, points_by_part
 
 if TYPE_CHECKING:
     from .controller import TableController
 
 COLS = (250, 150, 120, 120, 120)  # name, pegging, hand, crib, total (widths)
-
-
-def game_points(events) -> tuple[DealPoints, DealPoints]:
-    """Both players' points over the whole game by part (pegging, hands, cribs)."""
-    pts = [[0, 0, 0], [0, 0, 0]]
-    for e in events:
-        if not e.points or e.player is None:
-            continue
-        if e.kind is EventKind.SHOW:
-            pts[e.player][2 if e.what == "crib" else 1] += e.points
-        elif e.kind in (EventKind.PLAY, EventKind.SCORE):
-            pts[e.player][0] += e.points
-    return DealPoints(*pts[0]), DealPoints(*pts[1])
 
 
 def _table(s: Scene, ctl: TableController, rows: tuple[DealPoints, DealPoints], cx: float,
@@ -63,7 +48,7 @@ def deal_summary_items(s: Scene, ctl: TableController, r: Rect) -> None:
 
 def game_summary_items(s: Scene, ctl: TableController, r: Rect, top: float) -> None:
     """The game's points by part and, once reviewed, the person's error rate."""
-    _table(s, ctl, game_points(ctl._all_events()), r.cx, top)
+    _table(s, ctl, points_by_part(ctl._all_events()), r.cx, top)
     rev = getattr(ctl, "game_review", None)
     people = [seat for seat in (0, 1) if ctl.is_human(seat)]
     if not people:
