@@ -40,15 +40,15 @@ def drive(ctl: TableController, rng: np.random.Generator, until) -> None:
     for _ in range(2000):
         if until(ctl):
             return
-        ctl.skip_show()
-        if ctl.computer_to_act:
-            ctl.step_computer()
+        ctl.show.skip()
+        if ctl.computer.to_act:
+            ctl.computer.step()
             continue
         if ctl.needs_reveal:
             ctl.reveal()
             continue
         legal = ctl.game.legal_actions()
-        ctl._decide(legal[int(rng.integers(len(legal)))])
+        ctl.decide(legal[int(rng.integers(len(legal)))])
     raise RuntimeError("state not reached")
 
 
@@ -95,14 +95,14 @@ def animation_frames(window, seed: int, frames: int) -> dict:
 
     def until(name: str, ready) -> None:
         for _ in range(3000):
-            ctl.skip_show()
-            if ctl.computer_to_act:
-                ctl.step_computer()
+            ctl.show.skip()
+            if ctl.computer.to_act:
+                ctl.computer.step()
             elif ctl.needs_reveal:
                 ctl.reveal()
             else:
                 legal = ctl.game.legal_actions()
-                ctl._decide(legal[int(rng.integers(len(legal)))])
+                ctl.decide(legal[int(rng.integers(len(legal)))])
             window.current_scene()
             if view.transition is not None and ready():
                 break
@@ -171,13 +171,13 @@ def main(argv: list[str] | None = None) -> int:
     results["cut spread (52 cards)"] = frames_summary(window, args.frames)
     drive(ctl, rng, lambda c: c.phase is Phase.DISCARD and c.human_to_act)
     hand = ctl.hand_cards(0)
-    ctl.toggle(hand[0])
-    ctl.toggle(hand[1])
-    ctl.request_hint()
+    ctl.selection.toggle(hand[0])
+    ctl.selection.toggle(hand[1])
+    ctl.coach.request_hint()
     time_frames(window, 10)
     results["discard, selection + hint"] = frames_summary(window, args.frames)
     drive(ctl, rng, lambda c: c.phase is Phase.PLAY and c.human_to_act and len(c.game.seq) >= 2)
-    ctl.toggle(ctl.game.legal_actions()[0])
+    ctl.selection.toggle(ctl.game.legal_actions()[0])
     time_frames(window, 10)
     results["play (pile, count, dimmed cards)"] = frames_summary(window, args.frames)
 
@@ -185,12 +185,12 @@ def main(argv: list[str] | None = None) -> int:
 
     def change() -> None:  # a new scene every frame: what a decision costs on screen
         flip[0] ^= 1
-        ctl.move_focus(1 if flip[0] else -1)
+        ctl.selection.move_focus(1 if flip[0] else -1)
 
     results["play, scene rebuilt every frame"] = frames_summary(
         window, args.frames // 2, change=change
     )
-    drive(ctl, rng, lambda c: c.show_running)
+    drive(ctl, rng, lambda c: c.show.running)
     results["show overlay"] = frames_summary(window, args.frames)
     results.update(animation_frames(window, args.seed, args.frames))
 
@@ -218,13 +218,13 @@ def main(argv: list[str] | None = None) -> int:
         if clock >= next_human:
             next_human = clock + 1.0
             if getattr(session, "show_at_end", False):  # the deal summary waits: Continue
-                session.advance_show()
+                session.show.advance()
             elif session.human_to_act:
                 if session.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT):
-                    session.cut_at(int(srng.integers(4, 36)))
-                elif not session.can_confirm:
-                    legal = [c for c in session.hand_cards(0) if session.selectable(c)]
-                    session.toggle(legal[int(srng.integers(len(legal)))])
+                    session.selection.cut_at(int(srng.integers(4, 36)))
+                elif not session.selection.can_confirm:
+                    legal = [c for c in session.hand_cards(0) if session.selection.selectable(c)]
+                    session.selection.toggle(legal[int(srng.integers(len(legal)))])
                 else:
                     session.confirm()
         t = time.perf_counter()
@@ -258,10 +258,10 @@ def main(argv: list[str] | None = None) -> int:
         times = []
         while not c.game.is_over and len(times) < 200:
             t = time.perf_counter()
-            action = c.computer_action()
+            action = c.computer.action()
             times.append((time.perf_counter() - t) * 1000)
-            c.apply_computer(action)
-            c.skip_show()
+            c.computer.apply(action)
+            c.show.skip()
         replies[level] = {"spec": spec, **summary(times)}
     results["computer reply"] = replies
     window.close()

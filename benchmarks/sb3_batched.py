@@ -50,7 +50,8 @@ def model_for(env, n_envs: int, seed: int):
 def single_env():
     from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 
-    from cribbage_env.env import CribbageEnv, FlatObservation
+    from cribbage_env.env import CribbageEnv
+    from cribbage_env.wrappers import FlatObservation
 
     return VecMonitor(
         DummyVecEnv([lambda: FlatObservation(CribbageEnv("random", seat="alternate"))])

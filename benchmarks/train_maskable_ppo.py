@@ -30,7 +30,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from cribbage_env.env import CribbageEnv, FlatObservation  # noqa: E402
+from cribbage_env.env import CribbageEnv  # noqa: E402
+from cribbage_env.wrappers import FlatObservation  # noqa: E402
 
 
 def make_env(opponent: str = "random", seat: int | str = "alternate") -> FlatObservation:

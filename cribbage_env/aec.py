@@ -234,7 +234,7 @@ class RLlibObservations(wrappers.BaseWrapper):
 
     ``{"observation", "action_mask"}`` -> ``{"observations", "action_mask"}``: what RLlib's
     ``PettingZooEnv`` hands to its action-masking RLModule (the Gym env's counterpart is
-    ``cribbage_env.env.RLlibMaskObservation``). Spaces are built once per agent.
+    ``cribbage_env.wrappers.RLlibMaskObservation``). Spaces are built once per agent.
     """
 
     def __init__(self, env: AECEnv) -> None:

@@ -7,7 +7,7 @@ The env wraps the rules engine (:mod:`cribbage_env.engine`); observations and ma
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -29,10 +29,8 @@ from .views import PlayerView
 __all__ = [
     "CribbageEnv",
     "EpisodeOverError",
-    "FlatObservation",
     "InvalidActionError",
     "OpponentError",
-    "RLlibMaskObservation",
     "episode_seed",
     "finished_deal_view",
     "render_view",
@@ -434,41 +432,3 @@ def render_view(view: PlayerView, pending: int | None = None, *, names: tuple[st
     elif view.to_act is not None:
         lines.append(f"to act: {me if view.to_act == seat else them}")
     return "\n".join(lines) + "\n"
-
-
-class FlatObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
-    """Only the float32 vector as observation (``Box``); the mask stays in ``info["action_mask"]``
-    and :meth:`CribbageEnv.action_masks` (reached through ``get_wrapper_attr``).
-
-    For libraries whose policies want a Box (sb3-contrib ``MaskablePPO("MlpPolicy")``, CleanRL).
-    """
-
-    def __init__(self, env: gym.Env) -> None:
-        gym.utils.RecordConstructorArgs.__init__(self)
-        gym.ObservationWrapper.__init__(self, env)
-        self.observation_space = cast(spaces.Dict, env.observation_space)["observation"]
-
-    def observation(self, observation: dict[str, np.ndarray]) -> np.ndarray:
-        return observation["observation"]
-
-
-class RLlibMaskObservation(gym.ObservationWrapper, gym.utils.RecordConstructorArgs):
-    """Renames the observation keys to RLlib's action-masking convention.
-
-    ``{"observation", "action_mask"}`` -> ``{"observations", "action_mask"}`` (what RLlib's
-    action-masking RLModule example reads). The mask itself comes from the same function.
-    """
-
-    def __init__(self, env: gym.Env) -> None:
-        gym.utils.RecordConstructorArgs.__init__(self)
-        gym.ObservationWrapper.__init__(self, env)
-        inner = cast(spaces.Dict, env.observation_space)
-        self.observation_space = spaces.Dict(
-            {"observations": inner["observation"], "action_mask": inner["action_mask"]}
-        )
-
-    def observation(self, observation: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        return {
-            "observations": observation["observation"],
-            "action_mask": observation["action_mask"],
-        }

@@ -41,14 +41,14 @@ def save(w: GameWindow, name: str) -> None:
 
 
 def step(c: TableController, rng: np.random.Generator) -> None:
-    c.skip_show()
-    if c.computer_to_act:
-        c.step_computer()
+    c.show.skip()
+    if c.computer.to_act:
+        c.computer.step()
     elif c.needs_reveal:
         c.reveal()
     else:
         legal = c.game.legal_actions()
-        c._decide(legal[int(rng.integers(len(legal)))])
+        c.decide(legal[int(rng.integers(len(legal)))])
 
 
 def until(c: TableController, rng: np.random.Generator, ready) -> None:
@@ -70,47 +70,47 @@ def one_language(w: GameWindow, lang: str) -> None:
     until(c, rng, lambda c: c.phase in first and None not in c.cut.cards and c.game.deal_no <= 0)
     save(w, f"cut_for_deal_{lang}")
     until(c, rng, lambda c: c.phase is Phase.DISCARD and c.human_to_act)
-    for card in c.request_hint().cards:
-        c.toggle(card)
+    for card in c.coach.request_hint().cards:
+        c.selection.toggle(card)
     save(w, f"discard_hint_{lang}")
-    c.toggle_options()  # the table of every option, on request
+    c.coach.toggle_options()  # the table of every option, on request
     save(w, f"hint_options_{lang}")
-    c.toggle_options()
-    c.set_coach(0.02)  # coach mode: the worst discard is held back with a question
+    c.coach.toggle_options()
+    c.coach.set_limit(0.02)  # coach mode: the worst discard is held back with a question
     view = c.game.view(0)
     worst = judge(view, position_rng(view))[-1].action
-    c.selection = ()
+    c.selection.cards = ()
     for card in discard_cards(worst):
-        c.toggle(card)
+        c.selection.toggle(card)
     c.confirm()
     save(w, f"coach_warning_{lang}")
-    c.take_back()
-    c.set_coach(0.0)
+    c.coach.take_back()
+    c.coach.set_limit(0.0)
     until(c, rng, lambda c: c.phase is Phase.STARTER_CUT or (c.phase is Phase.PLAY))
     if c.phase is Phase.STARTER_CUT:
         save(w, f"starter_cut_{lang}")
 
     def pegging(c: TableController) -> bool:
         return (c.phase is Phase.PLAY and c.human_to_act and len(c.game.seq) >= 3
-                and any(not c.selectable(x) for x in c.game.hands[0]))  # fmt: skip
+                and any(not c.selection.selectable(x) for x in c.game.hands[0]))  # fmt: skip
 
     until(c, rng, pegging)
-    c.toggle(c.game.legal_actions()[0])
+    c.selection.toggle(c.game.legal_actions()[0])
     save(w, f"pegging_{lang}")
-    c.ask_restart()
+    c.guard.ask_restart()
     save(w, f"restart_question_{lang}")
-    c.answer(False)
+    c.guard.answer(False)
     table = w.screen
     table.meter.toggle()  # the winning-chance indicator (estimated here without a thread)
     table.on_update(0.0)
     save(w, f"chances_{lang}")
     table.meter.toggle()
-    until(c, rng, lambda c: bool(c.show_steps) and c.show_running)
-    while c.show_step is not None and len(c.show_step.said) < 3:
-        c.advance_show()
+    until(c, rng, lambda c: bool(c.show.steps) and c.show.running)
+    while c.show.step is not None and len(c.show.step.said) < 3:
+        c.show.advance()
     save(w, f"show_{lang}")
-    while not c.show_at_end:
-        c.advance_show()
+    while not c.show.at_end:
+        c.show.advance()
     save(w, f"deal_summary_{lang}")
     e = TableController(5, mode=Mode.COMPUTER, lang=lang)
     w.start_table(e)

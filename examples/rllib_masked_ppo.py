@@ -14,7 +14,8 @@ import argparse
 
 
 def env_creator(env_config: dict):
-    from cribbage_env.env import CribbageEnv, RLlibMaskObservation
+    from cribbage_env.env import CribbageEnv
+    from cribbage_env.wrappers import RLlibMaskObservation
 
     return RLlibMaskObservation(CribbageEnv(env_config.get("opponent", "random"), seat="alternate"))
 

@@ -2,7 +2,7 @@
 
 - no import cycle inside the installed packages (every import counts, also those inside
   functions; only ``if TYPE_CHECKING:`` blocks are skipped);
-- functions at most 80 lines, modules at most 500, in ``cribbage_env/``, ``agents/``, ``ui/``
+- functions at most 80 lines, modules at most 450, in ``cribbage_env/``, ``agents/``, ``ui/``
   (files other work is still splitting are listed in ``SIZE_ALLOWLIST``; a new violation fails);
 - the rules modules import none of gymnasium, pettingzoo, agents, arcade (or ui);
 - no module outside the engine reads its private event log, and no module defines or imports a
@@ -22,7 +22,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("cribbage_env", "agents", "ui")
 MAX_FUNCTION_LINES = 80
-MAX_MODULE_LINES = 500
+MAX_MODULE_LINES = 450
 #: Work in progress elsewhere (the application layer is being cut along its seams): a file name
 #: allows the module's length, ``file:function`` one function's. A new violation fails; an entry
 #: that meets the limits must leave the list (test_size_allowlist_is_still_needed).

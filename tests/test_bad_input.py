@@ -25,7 +25,7 @@ import cribbage_env as ce
 from cribbage_env.encoding import InvalidActionError
 from ui.autosave import SaveStore
 from ui.cli import main
-from ui.controller import SaveError
+from ui.saves import SaveError
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -349,8 +349,8 @@ def _finished_table_game(tmp_path: Path) -> Path:
 
     ctl = TableController(12, mode=Mode.WATCH, agents=("random", "greedy"))
     while not ctl.game.is_over:
-        ctl.skip_show()
-        assert ctl.step_computer()
+        ctl.show.skip()
+        assert ctl.computer.step()
     return SaveStore(tmp_path).archive(ctl)
 
 

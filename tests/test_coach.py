@@ -37,7 +37,7 @@ def _at_human_discard(seed: int = 3, **kw) -> TableController:
     ctl = TableController(seed, mode=Mode.COMPUTER, opponent="random", interactive_cuts=False,
                           agent_seed=1, **kw)  # fmt: skip
     while not (ctl.human_to_act and ctl.phase is ce.Phase.DISCARD):
-        ctl.step_computer()
+        ctl.computer.step()
     return ctl
 
 
@@ -52,13 +52,13 @@ def test_following_every_hint_is_never_flagged_by_the_review() -> None:
     ctl = TableController(12, mode=Mode.COMPUTER, opponent="greedy", interactive_cuts=False,
                           agent_seed=2, rules="short")  # fmt: skip
     while not ctl.game.is_over:
-        ctl.skip_show()
-        if ctl.computer_to_act:
-            ctl.step_computer()
+        ctl.show.skip()
+        if ctl.computer.to_act:
+            ctl.computer.step()
         elif ctl.human_to_act:
-            h = ctl.request_hint()
+            h = ctl.coach.request_hint()
             assert h is not None
-            ctl._decide(h.action)
+            ctl.decide(h.action)
     rev = review_game(ctl.game)
     mine = [r for r in rev.ratings if r.seat == 0 and r.options > 1]
     assert mine and all(r.loss == 0.0 and r.flag == "" for r in mine)
@@ -66,7 +66,7 @@ def test_following_every_hint_is_never_flagged_by_the_review() -> None:
 
 def test_the_discard_table_has_all_15_keeps_with_hand_crib_pegging_and_chance() -> None:
     ctl = _at_human_discard()
-    h = ctl.request_hint()
+    h = ctl.coach.request_hint()
     assert h is not None and len(h.rows) == 15 and len(h.header) == 6
     chances = [float(r[-1].rstrip("%")) for r in h.rows]
     assert chances == sorted(chances, reverse=True)  # best first
@@ -78,7 +78,7 @@ def test_the_discard_table_has_all_15_keeps_with_hand_crib_pegging_and_chance() 
     b = next(b for b in s.buttons if b.id == "options")
     apply_click(ctl, s, b.rect.cx, b.rect.cy)
     s = table_scene(ctl)
-    assert ctl.show_options and s.layer is not None
+    assert ctl.coach.show_options and s.layer is not None
     assert any(lab.text == h.rows[14][1] for lab in s.layer.labels)
 
 
@@ -90,13 +90,13 @@ def _worst(ctl: TableController) -> int:
 @pytest.mark.parametrize("lang", ["en", "fr", "es"])
 def test_coach_mode_holds_a_costly_discard_back_and_says_why(lang) -> None:
     ctl = _at_human_discard(lang=lang)
-    ctl.set_coach(0.02)
+    ctl.coach.set_limit(0.02)
     worst = _worst(ctl)
     for c in discard_cards(worst):
-        ctl.toggle(c)
+        ctl.selection.toggle(c)
     before = ctl.decisions
     assert ctl.confirm() is False and ctl.decisions == before  # held back, nothing played
-    w = ctl.shown_warning
+    w = ctl.coach.shown_warning
     assert w is not None and w.loss > 0.02 and w.action == worst
     s = table_scene(ctl)
     assert s.layer is not None and any(w.lines[0] == lab.text for lab in s.layer.labels)
@@ -108,18 +108,22 @@ def test_coach_mode_holds_a_costly_discard_back_and_says_why(lang) -> None:
 
 def test_coach_take_back_and_a_good_move_goes_through() -> None:
     ctl = _at_human_discard()
-    ctl.set_coach(0.02)
+    ctl.coach.set_limit(0.02)
     for c in discard_cards(_worst(ctl)):
-        ctl.toggle(c)
+        ctl.selection.toggle(c)
     assert ctl.confirm() is False
     s = table_scene(ctl)
     b = next(b for b in s.layer.buttons if b.id == "coach:back")
     assert hit(s, b.rect.cx, b.rect.cy) == "coach:back"
     apply_click(ctl, s, b.rect.cx, b.rect.cy)
-    assert ctl.selection == () and ctl.shown_warning is None and ctl.phase is ce.Phase.DISCARD
-    best = ctl.request_hint().action
+    assert (
+        ctl.selection.cards == ()
+        and ctl.coach.shown_warning is None
+        and ctl.phase is ce.Phase.DISCARD
+    )
+    best = ctl.coach.request_hint().action
     for c in discard_cards(best):
-        ctl.toggle(c)
+        ctl.selection.toggle(c)
     n = len(ctl.decisions)
     assert ctl.confirm() is True and ctl.decisions[n] == best  # the best move: no question
 
@@ -127,5 +131,5 @@ def test_coach_take_back_and_a_good_move_goes_through() -> None:
 def test_coach_mode_off_plays_at_once() -> None:
     ctl = _at_human_discard()
     for c in discard_cards(_worst(ctl)):
-        ctl.toggle(c)
+        ctl.selection.toggle(c)
     assert ctl.confirm() is True

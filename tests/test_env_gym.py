@@ -13,8 +13,9 @@ import cribbage_env as ce
 from agents.random_agent import RandomAgent
 from cribbage_env.actions import discard_cards
 from cribbage_env.encoding import InvalidActionError
-from cribbage_env.env import CribbageEnv, EpisodeOverError, OpponentError, RLlibMaskObservation
+from cribbage_env.env import CribbageEnv, EpisodeOverError, OpponentError
 from cribbage_env.vector import make_vec
+from cribbage_env.wrappers import RLlibMaskObservation
 
 # Warnings the checker emits about how it is called, not about the env.
 _CHECKER_NOTES = ("Not able to test alternative render modes", "is different from the unwrapped")

@@ -37,8 +37,10 @@ import cribbage_env as ce
 from cribbage_env.actions import CUT_BASE, discard_cards, is_cut, is_discard
 from cribbage_env.core import Phase
 from cribbage_env.invariants import check_state, check_view
-from ui.controller import SAVE_FORMAT, SAVE_VERSION, Mode, TableController
+from ui.coach import Coach
+from ui.controller import Mode, TableController
 from ui.i18n import LANGUAGES
+from ui.saves import SAVE_FORMAT, SAVE_VERSION
 from ui.table_scene import table_scene
 
 CUT_PHASES = (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT)
@@ -136,17 +138,17 @@ class TableMachine(RuleBasedStateMachine):
         g = c.game
         if g.phase in CUT_PHASES:
             before, actor = c.decisions, c.to_act
-            assert c.cut_at(int(self.rng.integers(-3, 56)))
+            assert c.selection.cut_at(int(self.rng.integers(-3, 56)))
             self._after_decision(before, actor)
             return
-        for card in c.selection:  # start from an empty selection
-            assert c.toggle(card)
-        assert c.selection == ()
+        for card in c.selection.cards:  # start from an empty selection
+            assert c.selection.toggle(card)
+        assert c.selection.cards == ()
         legal = g.legal_actions()
         action = legal[int(self.rng.integers(len(legal)))]
         for card in discard_cards(action) if is_discard(action) else (action,):
-            assert c.toggle(card)
-        assert c.pending_action == action
+            assert c.selection.toggle(card)
+        assert c.selection.pending_action == action
         before, actor = c.decisions, c.to_act
         assert c.confirm()
         assert c.decisions[-1] == action
@@ -157,10 +159,10 @@ class TableMachine(RuleBasedStateMachine):
     def toggle_any_card(self, card: int) -> None:
         snap = self._snapshot()
         hidden = self.ctl.mode is Mode.HOTSEAT and self.ctl.needs_reveal
-        ok = self.ctl.toggle(card)
+        ok = self.ctl.selection.toggle(card)
         self._assert_unchanged(snap)
         if hidden:
-            assert not ok and self.ctl.selection == ()
+            assert not ok and self.ctl.selection.cards == ()
         if ok:
             assert card in self.ctl.game.hands[self.ctl.to_act]
 
@@ -173,21 +175,21 @@ class TableMachine(RuleBasedStateMachine):
         if not hand:
             return
         snap = self._snapshot()
-        c.toggle(hand[pick % len(hand)])
+        c.selection.toggle(hand[pick % len(hand)])
         self._assert_unchanged(snap)
-        assert set(c.selection) <= set(hand)
-        assert len(c.selection) <= (2 if c.phase is Phase.DISCARD else 1)
+        assert set(c.selection.cards) <= set(hand)
+        assert len(c.selection.cards) <= (2 if c.phase is Phase.DISCARD else 1)
 
     @rule(index=st.integers(-1, 7))
     def select_position(self, index: int) -> None:
         snap = self._snapshot()
-        self.ctl.select_position(index)
+        self.ctl.selection.select_position(index)
         self._assert_unchanged(snap)
 
     @rule(step=st.sampled_from([-1, 1]))
     def move_focus(self, step: int) -> None:
         snap = self._snapshot()
-        self.ctl.move_focus(step)
+        self.ctl.selection.move_focus(step)
         self._assert_unchanged(snap)
 
     @rule()
@@ -195,10 +197,10 @@ class TableMachine(RuleBasedStateMachine):
         c = self.ctl
         snap = self._snapshot()
         hidden = c.needs_reveal
-        h = c.request_hint()
+        h = c.coach.request_hint()
         self._assert_unchanged(snap)
         if hidden:
-            assert h is None and c.hint is None
+            assert h is None and c.coach.hint is None
         if h is not None:
             assert c.game.is_legal(h.action) and h.lines
             expected = discard_cards(h.action) if is_discard(h.action) else (h.action,)
@@ -207,22 +209,22 @@ class TableMachine(RuleBasedStateMachine):
     @rule()
     def clear_hint(self) -> None:
         snap = self._snapshot()
-        self.ctl.clear_hint()
+        self.ctl.coach.clear_hint()
         self._assert_unchanged(snap)
-        assert self.ctl.hint is None
+        assert self.ctl.coach.hint is None
 
     @rule()
     def advance_show(self) -> None:
         snap = self._snapshot()
-        self.ctl.advance_show()
+        self.ctl.show.advance()
         self._assert_unchanged(snap)
 
     @rule()
     def skip_show(self) -> None:
         snap = self._snapshot()
-        self.ctl.skip_show()
+        self.ctl.show.skip()
         self._assert_unchanged(snap)
-        assert not self.ctl.show_running
+        assert not self.ctl.show.running
 
     @rule()
     def see_my_hand(self) -> None:
@@ -246,7 +248,7 @@ class TableMachine(RuleBasedStateMachine):
     @rule()
     def confirm(self) -> None:
         c = self.ctl
-        pending = c.pending_action
+        pending = c.selection.pending_action
         before, actor = c.decisions, c.to_act
         snap = self._snapshot()
         ok = c.confirm()
@@ -263,7 +265,7 @@ class TableMachine(RuleBasedStateMachine):
         can = c.human_to_act and c.phase in CUT_PHASES
         before, actor = c.decisions, c.to_act
         snap = self._snapshot()
-        ok = c.cut_at(depth)
+        ok = c.selection.cut_at(depth)
         assert ok == can
         if not ok:
             self._assert_unchanged(snap)
@@ -274,10 +276,10 @@ class TableMachine(RuleBasedStateMachine):
     @rule()
     def computer_moves(self) -> None:
         c = self.ctl
-        can = c.computer_to_act
+        can = c.computer.to_act
         before, actor = c.decisions, c.to_act
         snap = self._snapshot()
-        ok = c.step_computer()
+        ok = c.computer.step()
         assert ok == can
         if not ok:
             self._assert_unchanged(snap)
@@ -285,21 +287,21 @@ class TableMachine(RuleBasedStateMachine):
         assert not c.is_human(actor)
         self._after_decision(before, actor)
 
-    @precondition(lambda self: self.ctl.computer_to_act)
+    @precondition(lambda self: self.ctl.computer.to_act)
     @rule()
     def stale_computer_move_after_undo(self) -> None:
         """A computer move computed before an undo is never applied after it (R11.5)."""
         c = self.ctl
-        ticket, job = c.computer_job()
+        ticket, job = c.computer.job()
         action = job()
         if c.undo():
             self._history_reset()
             snap = self._snapshot()
-            assert not c.apply_computer(action, ticket)
+            assert not c.computer.apply(action, ticket)
             self._assert_unchanged(snap)
         else:
             before, actor = c.decisions, c.to_act
-            assert c.apply_computer(action, ticket)
+            assert c.computer.apply(action, ticket)
             self._after_decision(before, actor)
 
     @rule(steps=st.integers(1, 150))
@@ -309,10 +311,10 @@ class TableMachine(RuleBasedStateMachine):
         for _ in range(steps):
             if c.game.is_over:
                 break
-            c.skip_show()
-            if c.computer_to_act:
+            c.show.skip()
+            if c.computer.to_act:
                 before, actor = c.decisions, c.to_act
-                assert c.step_computer()
+                assert c.computer.step()
                 self._after_decision(before, actor)
             else:
                 self._human_move()
@@ -323,14 +325,14 @@ class TableMachine(RuleBasedStateMachine):
     def undo(self) -> None:
         c = self.ctl
         before = c.decisions
-        can, restarted = c.can_undo, c.can_undo_restart
+        can, restarted = c.can_undo, c.guard.can_undo
         ok = c.undo()
         assert ok == can
         if not ok:
             assert c.decisions == before
             return
         if restarted:  # right after a restart: the game comes back (issue 29)
-            assert before == () and c.decisions and not c.can_undo_restart
+            assert before == () and c.decisions and not c.guard.can_undo
             self._history_reset()
             return
         assert len(c.decisions) < len(before) and before[: len(c.decisions)] == c.decisions
@@ -354,7 +356,7 @@ class TableMachine(RuleBasedStateMachine):
         else:
             assert c.decisions == before
 
-    @precondition(lambda self: not self.ctl.can_redo and not self.ctl.can_undo_restart)
+    @precondition(lambda self: not self.ctl.can_redo and not self.ctl.guard.can_undo)
     @rule()
     def undo_all_then_redo_all(self) -> None:
         """Undo everything, redo everything: the identical state (R11.5)."""
@@ -410,7 +412,7 @@ class TableMachine(RuleBasedStateMachine):
             and d.history.actions == c.history.actions
         )
         # the game kept for an undo of a restart lives only at the table (not in the save)
-        assert d.can_undo == (c.can_undo and not c.can_undo_restart)
+        assert d.can_undo == (c.can_undo and not c.guard.can_undo)
         assert d.can_redo == c.can_redo and d.mode is c.mode
 
     # ----------------------------------------------------------------------------- invariants
@@ -431,15 +433,15 @@ class TableMachine(RuleBasedStateMachine):
             event(f"game over ({c.mode.value})")
             assert max(g.scores) >= g.rules.target > min(g.scores)
             assert g.scores[g.winner] >= g.rules.target
-            assert not c.human_to_act and not c.computer_to_act
-            assert c.pending_action is None and not c.can_confirm
+            assert not c.human_to_act and not c.computer.to_act
+            assert c.selection.pending_action is None and not c.selection.can_confirm
             assert len(c.game_over_lines()) >= 2
         else:  # someone can always move on: the person, the computer, or the show being counted
-            assert c.human_to_act or c.computer_to_act or c.show_running
+            assert c.human_to_act or c.computer.to_act or c.show.running
         # What the table draws face up: never a hand that may not be seen (R11.4). (The show
         # overlay draws the last deal's counted cards, which may share ids with the new hands.)
         scene = table_scene(c)
-        drawn = scene.cards if c.show_running else scene.all_cards()
+        drawn = scene.cards if c.show.running else scene.all_cards()
         face_up = {item.card for item in drawn if item.card is not None}
         for seat in (0, 1):
             if not c.hand_visible(seat):
@@ -451,14 +453,18 @@ class TableMachine(RuleBasedStateMachine):
                     assert self.shown == seat, f"seat {seat}'s hand shown without 'See my hand'"
             if c.needs_reveal:
                 assert not c.hand_visible(c.to_act)
-                assert c.selection == () and c.hint is None and c.pending_action is None
+                assert (
+                    c.selection.cards == ()
+                    and c.coach.hint is None
+                    and c.selection.pending_action is None
+                )
         elif c.mode is Mode.COMPUTER:
             assert not c.hand_visible(1)  # never the computer's hand
         # A selection holds only cards of the hand to act; a complete one is a legal action.
-        if c.selection:
-            assert c.to_act is not None and set(c.selection) <= set(g.hands[c.to_act])
-        if c.pending_action is not None:
-            assert g.is_legal(c.pending_action)
+        if c.selection.cards:
+            assert c.to_act is not None and set(c.selection.cards) <= set(g.hands[c.to_act])
+        if c.selection.pending_action is not None:
+            assert g.is_legal(c.selection.pending_action)
 
 
 TableMachine.TestCase.settings = settings(
@@ -472,19 +478,19 @@ TestControllerFuzz = TableMachine.TestCase
 
 def test_fuzz_can_fail_when_a_preview_mutates_the_game(monkeypatch) -> None:
     """The machine must catch a preview that changes the game (guards the checks above)."""
-    original = TableController.request_hint
+    original = Coach.request_hint
 
     def leaky_hint(self):
         h = original(self)
         if h is not None:
-            self._decide(h.action)  # a "hint" that plays the move
+            self._ctl.decide(h.action)  # a "hint" that plays the move
         return h
 
-    monkeypatch.setattr(TableController, "request_hint", leaky_hint)
+    monkeypatch.setattr(Coach, "request_hint", leaky_hint)
     m = TableMachine()
     m.start(seed=5, mode=Mode.COMPUTER, lang="en", opponent="random", cuts=False, head_start=0)
-    while m.ctl.computer_to_act:
-        m.ctl.step_computer()
+    while m.ctl.computer.to_act:
+        m.ctl.computer.step()
     assert m.ctl.human_to_act
     try:
         m.hint()

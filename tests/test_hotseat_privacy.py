@@ -39,8 +39,9 @@ import cribbage_env as ce
 from cribbage_env.actions import discard_cards, is_discard
 from cribbage_env.core import Phase
 from ui.autosave import SaveStore
-from ui.controller import SAVE_FORMAT, SAVE_VERSION, Mode, TableController
+from ui.controller import Mode, TableController
 from ui.i18n import LANGUAGES
+from ui.saves import SAVE_FORMAT, SAVE_VERSION
 from ui.table_scene import table_scene
 
 CUT_PHASES = (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT)
@@ -67,17 +68,17 @@ def random_prefix(seed: int, n: int) -> list[int]:
 
 def play_own_turn(c: TableController, rng: np.random.Generator) -> None:
     """The holder's own decision, made as the table makes it (See my hand, select, confirm)."""
-    c.skip_show()
+    c.show.skip()
     c.reveal()
     if c.phase in CUT_PHASES:
-        assert c.cut_at(int(rng.integers(0, 52)))
+        assert c.selection.cut_at(int(rng.integers(0, 52)))
         return
-    for card in c.selection:
-        c.toggle(card)
+    for card in c.selection.cards:
+        c.selection.toggle(card)
     legal = c.game.legal_actions()
     action = legal[int(rng.integers(len(legal)))]
     for card in discard_cards(action) if is_discard(action) else (action,):
-        assert c.toggle(card)
+        assert c.selection.toggle(card)
     assert c.confirm()
 
 
@@ -133,7 +134,7 @@ class HotseatAttack(RuleBasedStateMachine):
     @rule()
     def own_decision(self) -> None:
         c = self.ctl
-        c.skip_show()
+        c.show.skip()
         if c.game.is_over or c.to_act != self.holder:
             return
         before = c.decisions
@@ -145,7 +146,7 @@ class HotseatAttack(RuleBasedStateMachine):
     def undo(self) -> None:
         c = self.ctl
         before, actors = c.decisions, self._actors()
-        restarted = c.can_undo_restart
+        restarted = c.guard.can_undo
         if not c.undo():
             assert c.decisions == before
             return
@@ -198,11 +199,11 @@ class HotseatAttack(RuleBasedStateMachine):
 
     @rule()
     def hint(self) -> None:
-        self.ctl.request_hint()
+        self.ctl.coach.request_hint()
 
     @rule(card=st.integers(0, 51))
     def select(self, card: int) -> None:
-        self.ctl.toggle(card)
+        self.ctl.selection.toggle(card)
 
     @rule(lang=st.sampled_from(LANGUAGES))
     def language(self, lang: str) -> None:
@@ -210,7 +211,7 @@ class HotseatAttack(RuleBasedStateMachine):
 
     @rule()
     def skip_show(self) -> None:
-        self.ctl.skip_show()
+        self.ctl.show.skip()
 
     # ----------------------------------------------------------------------------- the check
     @invariant()
@@ -221,11 +222,11 @@ class HotseatAttack(RuleBasedStateMachine):
         other = 1 - self.holder
         assert not c.hand_visible(other), f"seat {other}'s hand is face up for seat {self.holder}"
         scene = table_scene(c)
-        drawn = scene.cards if c.show_running else scene.all_cards()  # the show is public
+        drawn = scene.cards if c.show.running else scene.all_cards()  # the show is public
         face_up = {item.card for item in drawn if item.card is not None}
         assert not face_up & set(g.hands[other]), f"seat {other}'s cards are drawn face up"
-        if c.hint is not None:
-            assert c.to_act == self.holder and set(c.hint.cards) <= set(g.hands[self.holder])
+        if c.coach.hint is not None:
+            assert c.to_act == self.holder and set(c.coach.hint.cards) <= set(g.hands[self.holder])
 
 
 def _run(examples: int, steps: int, *, shrink: bool = True) -> None:
@@ -291,7 +292,7 @@ def test_own_decisions_can_still_be_undone_while_the_turn_stays() -> None:
     while c.phase is not Phase.STARTER_CUT:
         play_own_turn(c, rng)
     cutter = c.to_act
-    c.cut_at(7)
+    c.selection.cut_at(7)
     assert c.to_act == cutter and c.can_undo
     assert c.undo() and c.phase is Phase.STARTER_CUT and c.to_act == cutter
 
@@ -302,7 +303,7 @@ def test_restart_waits_for_the_end_of_a_pass_and_play_game() -> None:
     assert not c.can_restart and not c.restart() and c.decisions == before
     assert table_scene(c).button("restart").enabled is False
     computer = TableController(9, mode=Mode.COMPUTER, opponent="random")
-    computer.cut_at(3)
+    computer.selection.cut_at(3)
     assert computer.can_restart and computer.restart()
 
 

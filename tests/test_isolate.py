@@ -192,7 +192,7 @@ def _watch(agents, isolate):
     ctl = TableController(5, mode="watch", agents=agents, agent_seed=9, isolate=isolate,
                           interactive_cuts=False)  # fmt: skip
     steps = 0
-    while ctl.step_computer() and steps < 2000:
+    while ctl.computer.step() and steps < 2000:
         steps += 1
     return ctl
 
@@ -208,7 +208,7 @@ def test_play_an_isolated_opponent_that_fails_forfeits_the_game() -> None:
     ctl = _watch(("random", "cheater_agent:Crasher"), 5.0)
     assert not ctl.game.is_over
     assert ctl.forfeit is not None and ctl.forfeit[0] == 1 and "crashed" in ctl.forfeit[1]
-    assert not ctl.computer_should_move
+    assert not ctl.computer.should_move
 
 
 def test_play_cli_isolate_checks_the_opponent_in_its_worker(capsys) -> None:

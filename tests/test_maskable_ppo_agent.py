@@ -83,7 +83,7 @@ def test_agent_matches_model_predict_on_the_env(tmp_path, flat) -> None:
     torch.set_num_threads(1)
     env = gym.make("cribbage/Cribbage-v0", opponent="random")
     if flat:
-        from cribbage_env.env import FlatObservation
+        from cribbage_env.wrappers import FlatObservation
 
         env = FlatObservation(env)
     model = MaskablePPO(

@@ -20,11 +20,11 @@ def _played(seed: int = 5, n: int = 6, **kw) -> TableController:
     kw = {"opponent": "random", **kw}
     ctl = TableController(seed, mode=Mode.COMPUTER, agent_seed=3, **kw)
     while len(ctl.decisions) < n:
-        ctl.skip_show()
-        if ctl.computer_to_act:
-            ctl.step_computer()
+        ctl.show.skip()
+        if ctl.computer.to_act:
+            ctl.computer.step()
         else:
-            ctl._decide(ctl.game.legal_actions()[0])
+            ctl.decide(ctl.game.legal_actions()[0])
     return ctl
 
 
@@ -39,11 +39,11 @@ def test_restart_asks_first_while_a_game_is_under_way() -> None:
     ctl = _played()
     before = ctl.decisions
     _click(ctl, "restart")
-    assert ctl.asking == "restart" and ctl.decisions == before  # only a question so far
+    assert ctl.guard.asking == "restart" and ctl.decisions == before  # only a question so far
     layer = table_scene(ctl).layer
     assert layer is not None and layer.modal
     _click(ctl, "ask:no")
-    assert ctl.asking is None and ctl.decisions == before
+    assert ctl.guard.asking is None and ctl.decisions == before
     _click(ctl, "restart")
     _click(ctl, "ask:yes")
     assert ctl.decisions == () and ctl.game == ce.new_game(5, interactive_cuts=True)
@@ -62,8 +62,8 @@ def test_a_decision_after_restart_forgets_the_old_game() -> None:
     ctl = _played(n=9)
     ctl.restart()
     while not ctl.human_to_act:
-        ctl.step_computer()
-    ctl._decide(ctl.game.legal_actions()[0])
+        ctl.computer.step()
+    ctl.decide(ctl.game.legal_actions()[0])
     while ctl.undo():  # undoes the new decisions only: the old game is not brought back
         assert len(ctl.decisions) < 9
     assert ctl.decisions == ()
@@ -72,7 +72,7 @@ def test_a_decision_after_restart_forgets_the_old_game() -> None:
 def test_restart_before_any_decision_does_not_ask() -> None:
     ctl = TableController(5, mode=Mode.COMPUTER, opponent="random")
     _click(ctl, "restart")
-    assert ctl.asking is None
+    assert ctl.guard.asking is None
 
 
 def _save(store: SaveStore, ctl: TableController) -> None:
@@ -134,8 +134,8 @@ def test_the_start_screen_asks_before_a_new_game_and_lists_the_unfinished(tmp_pa
         w.new_game(seed=21)
         first = w.ctl
         while len(first.decisions) < 3:
-            first.skip_show()
-            first.step_computer() if first.computer_to_act else first._decide(
+            first.show.skip()
+            first.computer.step() if first.computer.to_act else first.decide(
                 first.game.legal_actions()[0]
             )
         click_id(w, "menu")
@@ -145,9 +145,9 @@ def test_the_start_screen_asks_before_a_new_game_and_lists_the_unfinished(tmp_pa
         click_id(w, "play")
         second = w.ctl
         assert second is not None and second.seed != 21
-        second.skip_show()
+        second.show.skip()
         while len(second.decisions) < 2:
-            second.step_computer() if second.computer_to_act else second._decide(
+            second.computer.step() if second.computer.to_act else second.decide(
                 second.game.legal_actions()[0]
             )
         click_id(w, "menu")

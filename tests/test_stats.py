@@ -7,7 +7,7 @@ import json
 import cribbage_env as ce
 from agents.tournament import play_game
 from ui.cli import main as cli
-from ui.controller import SAVE_FORMAT
+from ui.saves import SAVE_FORMAT
 
 
 def _history(tmp_path, n=3):

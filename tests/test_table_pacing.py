@@ -19,12 +19,12 @@ from ui.table_scene import DECK, STARTER, table_scene
 
 def _to_show(ctl: TableController, rng) -> None:
     """Play random moves until a show is being counted."""
-    while not ctl.show_running:
-        if ctl.computer_to_act:
-            ctl.step_computer()
+    while not ctl.show.running:
+        if ctl.computer.to_act:
+            ctl.computer.step()
         else:
             legal = ctl.game.legal_actions()
-            ctl._decide(legal[int(rng.integers(len(legal)))])
+            ctl.decide(legal[int(rng.integers(len(legal)))])
 
 
 def _labels(scene) -> list[str]:
@@ -36,17 +36,17 @@ def test_the_show_ends_on_a_deal_summary_that_adds_up(lang) -> None:
     ctl = TableController(8, mode=Mode.COMPUTER, opponent="greedy", lang=lang, agent_seed=1)
     rng = np.random.default_rng(1)
     _to_show(ctl, rng)
-    deal_start = ctl.show_steps[0].scores  # before the first hand is counted...
-    summary = ctl.deal_summary
+    deal_start = ctl.show.steps[0].scores  # before the first hand is counted...
+    summary = ctl.show.summary
     assert summary is not None
-    end = ctl.show_steps[-1].scores
+    end = ctl.show.steps[-1].scores
     pegging = [summary[p].pegging for p in (0, 1)]
     # ...which already includes the deal's pegging; the summary adds up to the board
     for p in (0, 1):
         assert deal_start[p] + summary[p].hand + summary[p].crib == end[p]
         assert summary[p].total == summary[p].hand + summary[p].crib + pegging[p]
-    while not ctl.show_at_end:
-        ctl.advance_show()
+    while not ctl.show.at_end:
+        ctl.show.advance()
     s = table_scene(ctl)
     ids = {b.id for b in s.layer.buttons}
     assert ids == {"next"}  # Continue only
@@ -54,8 +54,8 @@ def test_the_show_ends_on_a_deal_summary_that_adds_up(lang) -> None:
         b.label for b in s.layer.buttons
     }
     assert str(summary[0].total) in _labels(s)
-    ctl.advance_show()
-    assert not ctl.show_running
+    ctl.show.advance()
+    assert not ctl.show.running
 
 
 def test_the_game_over_summary_has_points_by_part_and_the_error_rate() -> None:
@@ -64,13 +64,13 @@ def test_the_game_over_summary_has_points_by_part_and_the_error_rate() -> None:
     ctl = TableController(9, mode=Mode.COMPUTER, opponent="greedy", agent_seed=1, rules="short")
     rng = np.random.default_rng(2)
     while not ctl.game.is_over:
-        ctl.skip_show()
-        if ctl.computer_to_act:
-            ctl.step_computer()
+        ctl.show.skip()
+        if ctl.computer.to_act:
+            ctl.computer.step()
         else:
             legal = ctl.game.legal_actions()
-            ctl._decide(legal[int(rng.integers(len(legal)))])
-    ctl.skip_show()
+            ctl.decide(legal[int(rng.integers(len(legal)))])
+    ctl.show.skip()
     pts = points_by_part(ctl.game.events)
     assert (pts[0].total, pts[1].total) == ctl.game.scores
     s = table_scene(ctl)
@@ -98,15 +98,15 @@ def test_the_prompt_waits_with_the_count_during_motion() -> None:
     ctl = TableController(4, mode=Mode.COMPUTER, opponent="greedy", agent_seed=1)
     rng = np.random.default_rng(0)
     while not (ctl.phase is Phase.PLAY and ctl.human_to_act):
-        ctl.skip_show()
-        if ctl.computer_to_act:
-            ctl.step_computer()
+        ctl.show.skip()
+        if ctl.computer.to_act:
+            ctl.computer.step()
         else:
             legal = ctl.game.legal_actions()
-            ctl._decide(legal[int(rng.integers(len(legal)))])
+            ctl.decide(legal[int(rng.integers(len(legal)))])
     old = table_scene(ctl)
-    ctl._decide(ctl.game.legal_actions()[0])
-    ctl.step_computer()
+    ctl.decide(ctl.game.legal_actions()[0])
+    ctl.computer.step()
     new = table_scene(ctl)
     mid = Transition(old, new, ()).frame(0.05)
     tagged = {lb.tag: lb.text for lb in mid.labels if lb.tag in ("prompt", "count")}
@@ -118,7 +118,7 @@ def test_the_hand_over_panel_leaves_the_deck_and_starter_uncovered() -> None:
     ctl = TableController(5, mode=Mode.HOTSEAT)
     while not ctl.needs_reveal:
         if ctl.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT):
-            ctl.cut_at(10)
+            ctl.selection.cut_at(10)
     s = table_scene(ctl)
     panel = s.layer.panels[0][0]
     assert not overlaps(panel, DECK) and not overlaps(panel, STARTER)
@@ -145,9 +145,9 @@ def test_the_show_waits_for_continue_in_the_window(window) -> None:
         _to_show(ctl, np.random.default_rng(3))
         for _ in range(400):
             window.on_update(0.05)
-        assert ctl.show_at_end  # waited for the person
+        assert ctl.show.at_end  # waited for the person
         click_id(window, "next")
-        assert not ctl.show_running
+        assert not ctl.show.running
     finally:
         window.settings.show_delay = 0.0
 
@@ -161,7 +161,7 @@ def test_prompts_never_run_into_the_players_label(window, lang) -> None:
     r = window.renderer
     rng = np.random.default_rng(4)
     for _ in range(60):
-        ctl.skip_show()
+        ctl.show.skip()
         s = table_scene(ctl)
         prompt = next(lb for lb in s.labels if lb.tag == "prompt")
         name = next(lb for lb in s.labels if lb.y == 250 and lb.anchor_x == "left")
@@ -169,11 +169,11 @@ def test_prompts_never_run_into_the_players_label(window, lang) -> None:
         assert name.x + r.text(name).content_width < left, (name.text, prompt.text)
         if ctl.game.is_over:
             break
-        if ctl.computer_to_act:
-            ctl.step_computer()
+        if ctl.computer.to_act:
+            ctl.computer.step()
         else:
             legal = ctl.game.legal_actions()
-            ctl._decide(legal[int(rng.integers(len(legal)))])
+            ctl.decide(legal[int(rng.integers(len(legal)))])
     window.options.lang = "en"
 
 
@@ -182,13 +182,13 @@ def test_export_at_game_over_is_confirmed_on_the_panel(window, tmp_path) -> None
     ctl = window.ctl
     rng = np.random.default_rng(5)
     while not ctl.game.is_over:
-        ctl.skip_show()
-        if ctl.computer_to_act:
-            ctl.step_computer()
+        ctl.show.skip()
+        if ctl.computer.to_act:
+            ctl.computer.step()
         else:
             legal = ctl.game.legal_actions()
-            ctl._decide(legal[int(rng.integers(len(legal)))])
-    ctl.skip_show()
+            ctl.decide(legal[int(rng.integers(len(legal)))])
+    ctl.show.skip()
     view = window.current_view
     view.frame_scene()  # the game-over panel is on the screen
     path = view.export()

@@ -13,9 +13,10 @@ from agents.review import review_game
 from cribbage_env.core import SHORT, STANDARD
 from cribbage_env.equity import win_probability
 from ui.chances import ChanceMeter
-from ui.controller import SAVE_FORMAT, Mode, TableController
+from ui.controller import Mode, TableController
 from ui.player_stats import HistoryGame, player_stats
 from ui.review_scene import ReviewBrowser
+from ui.saves import SAVE_FORMAT
 
 
 def short_game(seed: int, rules=SHORT) -> ce.GameState:
@@ -98,8 +99,8 @@ def test_the_chance_indicator_reads_the_61_table() -> None:
             seed, mode=Mode.WATCH, agents=("greedy", "random"), rules="short", agent_seed=1
         )
         while not ctl.game.is_over and (found := _apart(ctl)) is None:
-            ctl.skip_show()
-            ctl.step_computer()
+            ctl.show.skip()
+            ctl.computer.step()
         if found is not None:
             break
     p61, p121 = found
@@ -114,8 +115,8 @@ def test_the_chance_indicator_reads_the_61_table() -> None:
 def test_the_export_and_replay_of_a_short_table_game_keep_its_rules(tmp_path) -> None:
     ctl = TableController(4, mode=Mode.WATCH, agents=("greedy", "greedy"), rules="short")
     while not ctl.game.is_over:
-        ctl.skip_show()
-        ctl.step_computer()
+        ctl.show.skip()
+        ctl.computer.step()
     rec = ctl.game.to_record()
     path = tmp_path / "g.json"
     path.write_text(json.dumps(rec))

@@ -14,6 +14,7 @@ from cheater_agent import Cheated, CheaterAgent, rebuild
 
 from cribbage_env.core import Phase
 from ui import hints
+from ui.computer import Computer
 from ui.controller import Mode, TableController
 
 
@@ -21,17 +22,17 @@ def _play_first_discards(c: TableController) -> None:
     """Both discards of the first deal: the person's at random, the computer's by its agent."""
     rng = np.random.default_rng(0)
     while c.game.deal_no < 1 and not c.game.is_over:
-        c.skip_show()
-        if c.computer_to_act:
-            c.step_computer()
+        c.show.skip()
+        if c.computer.to_act:
+            c.computer.step()
             continue
         if c.phase is not Phase.DISCARD:
             if c.phase is Phase.PLAY:
                 return
-            c.cut_at(int(rng.integers(52)))
+            c.selection.cut_at(int(rng.integers(52)))
             continue
         legal = c.game.legal_actions()
-        c._decide(int(legal[int(rng.integers(len(legal)))]))
+        c.decide(int(legal[int(rng.integers(len(legal)))]))
 
 
 def _cheater_table(seed: int) -> TableController:
@@ -51,9 +52,10 @@ def test_the_cheater_catches_the_old_generator(monkeypatch) -> None:
     """Guard: with the old derivation the same cheater rebuilds the deal."""
 
     def old_rng(self, stream: int) -> np.random.Generator:
-        return np.random.default_rng([self.seed, stream, self.history.cursor])
+        ctl = self._ctl
+        return np.random.default_rng([ctl.seed, stream, ctl.history.cursor])
 
-    monkeypatch.setattr(TableController, "_rng", old_rng)
+    monkeypatch.setattr(Computer, "rng", old_rng)
     with pytest.raises(Cheated):
         _play_first_discards(_cheater_table(7))
 
@@ -69,8 +71,8 @@ def test_the_hint_generator_does_not_carry_the_seed(monkeypatch) -> None:
     monkeypatch.setattr(hints, "hint_for", spy)
     c = TableController(11, mode=Mode.COMPUTER, opponent="random", interactive_cuts=False)
     while not c.human_to_act or c.phase is not Phase.DISCARD:
-        c.step_computer()
-    assert c.request_hint() is not None
+        c.computer.step()
+    assert c.coach.request_hint() is not None
     assert seen == [None]
 
 
@@ -92,20 +94,20 @@ def test_restart_replays_the_computer_exactly() -> None:
     c = TableController(3, mode=Mode.COMPUTER, opponent="random", interactive_cuts=False)
     rng = np.random.default_rng(1)
     for _ in range(25):
-        if c.computer_to_act:
-            c.step_computer()
+        if c.computer.to_act:
+            c.computer.step()
         elif c.human_to_act:
             legal = c.game.legal_actions()
-            c._decide(int(legal[int(rng.integers(len(legal)))]))
-        c.skip_show()
+            c.decide(int(legal[int(rng.integers(len(legal)))]))
+        c.show.skip()
     first = c.decisions
     humans = [a for a, who in zip(first, c.history.actors, strict=True) if who == 0]
     assert c.restart()
     it = iter(humans)
     while len(c.decisions) < len(first):
-        c.skip_show()
-        if c.computer_to_act:
-            c.step_computer()
+        c.show.skip()
+        if c.computer.to_act:
+            c.computer.step()
         else:
-            c._decide(next(it))
+            c.decide(next(it))
     assert c.decisions == first

@@ -34,8 +34,8 @@ from ui import autosave, cmd_play
 from ui import controller as controller_module
 from ui.autosave import SaveStore
 from ui.cli import main
-from ui.controller import Mode, SaveError, TableController, UntrustedSave
-from ui.saves import trusted_spec
+from ui.controller import Mode, TableController
+from ui.saves import SaveError, UntrustedSave, trusted_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,12 +43,12 @@ ROOT = Path(__file__).resolve().parent.parent
 def _play(ctl: TableController, n: int, seed: int = 0) -> None:
     rng = np.random.default_rng(seed)
     for _ in range(n):
-        ctl.skip_show()
-        if ctl.computer_to_act:
-            ctl.step_computer()
+        ctl.show.skip()
+        if ctl.computer.to_act:
+            ctl.computer.step()
         elif ctl.human_to_act:
             legal = ctl.game.legal_actions()
-            ctl._decide(int(legal[int(rng.integers(len(legal)))]))
+            ctl.decide(int(legal[int(rng.integers(len(legal)))]))
 
 
 def _saved_game(directory: Path) -> bytes:
@@ -209,7 +209,7 @@ def test_the_disk_fills_up_in_the_middle_of_a_game(tmp_path, monkeypatch) -> Non
 
     monkeypatch.setattr(autosave.json, "dump", full)
     while not ctl.human_to_act:
-        ctl.step_computer()
+        ctl.computer.step()
     _play(ctl, 1)  # the person's move: its save fails and the table says so
     assert not store.writable and "No space left" in store.problem
     assert any("Autosave is off" in m and "No space left" in m for m in ctl.messages)
@@ -230,7 +230,7 @@ def test_temp_files_of_a_killed_game_are_cleaned(tmp_path) -> None:
         "print('go', flush=True)\n"
         "while True:\n"
         "    c.restart() if c.game.is_over else None\n"
-        "    c.skip_show(); legal = c.game.legal_actions(); c._decide(int(legal[r.integers(len(legal))]))\n"
+        "    c.show.skip(); legal = c.game.legal_actions(); c.decide(int(legal[r.integers(len(legal))]))\n"
     )
     (tmp_path / "history").mkdir()
     (tmp_path / "history" / ".game-1.json.abc.tmp").write_text("{")

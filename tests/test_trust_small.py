@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def history(tmp_path_factory) -> Path:
     """A data folder with two finished games at the table in its history."""
     from agents.tournament import play_game
-    from ui.controller import SAVE_FORMAT
+    from ui.saves import SAVE_FORMAT
 
     data_dir = tmp_path_factory.mktemp("data")
     folder = data_dir / "history"

@@ -182,7 +182,7 @@ def test_autosave_survives_sigkill(tmp_path: Path, delay: float) -> None:
         assert ctl.seed == int(last_seed) + 1 and len(saved) <= 1
     assert ctl.game == ce.replay(ctl.seed, ctl.decisions, interactive_cuts=True)
     # And play goes on from there.
-    ctl.skip_show()
+    ctl.show.skip()
     assert isinstance(ctl, TableController) and not ctl.game.is_over
 
 

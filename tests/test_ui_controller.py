@@ -13,7 +13,8 @@ from cribbage_env.cards import VALUE
 from cribbage_env.core import Phase
 from ui import autosave, i18n, saves
 from ui import controller as controller_module
-from ui.controller import Mode, SaveError, TableController
+from ui.controller import Mode, TableController
+from ui.saves import SaveError
 from ui.scene import MIN_TARGET
 from ui.table_scene import table_scene
 
@@ -26,22 +27,22 @@ def human_move(ctl: TableController, rng: np.random.Generator) -> None:
         ctl.reveal()
     g = ctl.game
     if g.phase in CUT_PHASES:
-        assert ctl.cut_at(int(rng.integers(0, 52)))
+        assert ctl.selection.cut_at(int(rng.integers(0, 52)))
         return
     legal = g.legal_actions()
     action = legal[int(rng.integers(len(legal)))]
     cards = discard_cards(action) if is_discard(action) else (action,)
     for c in cards:
-        assert ctl.toggle(c)
-    assert ctl.pending_action == action
+        assert ctl.selection.toggle(c)
+    assert ctl.selection.pending_action == action
     assert ctl.confirm()
 
 
 def advance(ctl: TableController, rng: np.random.Generator) -> None:
     """One step of the table: the show is skipped, the computer moves, or the person does."""
-    ctl.skip_show()
-    if ctl.computer_to_act:
-        ctl.step_computer()
+    ctl.show.skip()
+    if ctl.computer.to_act:
+        ctl.computer.step()
     else:
         human_move(ctl, rng)
 
@@ -65,7 +66,7 @@ def test_cut_depth_never_changes_the_card_R11_1(seed: int) -> None:
     for depth in (0, 4, 17, 30, 47, 51):
         c = TableController(seed, mode=Mode.HOTSEAT)
         while c.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT):
-            c.cut_at(depth)
+            c.selection.cut_at(depth)
         outcomes.add((tuple(map(tuple, c.game.hands)), c.cut.cards, c.game.dealer))
     assert len(outcomes) == 1
     # The starter: discard the same cards, then cut at different depths.
@@ -75,7 +76,7 @@ def test_cut_depth_never_changes_the_card_R11_1(seed: int) -> None:
         rng = np.random.default_rng(1)
         while c.phase is not Phase.STARTER_CUT:
             human_move(c, rng)
-        c.cut_at(depth)
+        c.selection.cut_at(depth)
         starters.add(c.game.starter)
     assert len(starters) == 1
     assert base.game.starter is None
@@ -86,12 +87,12 @@ def test_undo_cannot_fish_for_another_starter_R11_1() -> None:
     rng = np.random.default_rng(0)
     while c.phase is not Phase.STARTER_CUT:
         human_move(c, rng)
-    c.cut_at(5)
+    c.selection.cut_at(5)
     first = c.game.starter
     for depth in (6, 19, 33):
         assert c.undo()
         assert c.phase is Phase.STARTER_CUT
-        c.cut_at(depth)
+        c.selection.cut_at(depth)
         assert c.game.starter == first
 
 
@@ -103,23 +104,23 @@ def test_selection_and_hint_are_previews_R11_2() -> None:
         for _ in range(60):
             if c.game.is_over:
                 break
-            c.skip_show()
+            c.show.skip()
             if c.human_to_act and c.phase in (Phase.DISCARD, Phase.PLAY):
                 c.reveal()
                 before = c.game.fingerprint()
                 hand = c.hand_cards(c.to_act)
                 for _ in range(8):
-                    c.toggle(hand[int(rng.integers(len(hand)))])
-                    c.select_position(int(rng.integers(0, 7)))
-                    c.move_focus(int(rng.choice([-1, 1])))
-                    c.request_hint()
+                    c.selection.toggle(hand[int(rng.integers(len(hand)))])
+                    c.selection.select_position(int(rng.integers(0, 7)))
+                    c.selection.move_focus(int(rng.choice([-1, 1])))
+                    c.coach.request_hint()
                     table_scene(c)
-                    c.clear_hint()
-                c.request_hint()
-                assert c.hint is not None and c.hint.lines
+                    c.coach.clear_hint()
+                c.coach.request_hint()
+                assert c.coach.hint is not None and c.coach.hint.lines
                 assert c.game.fingerprint() == before
                 assert c.decisions == tuple(c.game.decisions)
-                c.selection = ()
+                c.selection.cards = ()
             advance(c, rng)
 
 
@@ -128,7 +129,7 @@ def test_hint_suggests_a_legal_move_with_numbers() -> None:
     rng = np.random.default_rng(0)
     while c.phase is not Phase.DISCARD or not c.human_to_act:
         advance(c, rng)
-    h = c.request_hint()
+    h = c.coach.request_hint()
     assert h is not None and h.action in c.game.legal_actions()
     assert len(h.cards) == 2 and all(
         ch.isdigit() for line in h.lines for ch in line if ch.isdigit()
@@ -149,7 +150,7 @@ def test_hotseat_hides_both_hands_until_see_my_hand_R11_4() -> None:
     for _ in range(300):
         if c.game.is_over:
             break
-        c.skip_show()
+        c.show.skip()
         p = c.to_act
         if c.phase in (Phase.DISCARD, Phase.PLAY) and c.revealed != p:
             hands = set(c.game.hands[0]) | set(c.game.hands[1])
@@ -157,7 +158,9 @@ def test_hotseat_hides_both_hands_until_see_my_hand_R11_4() -> None:
             assert not (face_up_cards(c) & hands), "a hand is visible before See my hand"
             reveal = table_scene(c).button("reveal")
             assert reveal is not None and c.name(p) in reveal.label
-            assert not c.toggle(c.game.hands[p][0])  # nothing can be selected while hidden
+            assert not c.selection.toggle(
+                c.game.hands[p][0]
+            )  # nothing can be selected while hidden
             c.reveal()
             shown = face_up_cards(c)
             assert set(c.game.hands[p]) <= shown
@@ -175,7 +178,7 @@ def test_computer_mode_never_lays_out_the_computers_hand_R11_4() -> None:
     for _ in range(120):
         if c.game.is_over:
             break
-        if not c.show_running:
+        if not c.show.running:
             assert not (face_up_cards(c) & set(c.game.hands[1]))
         advance(c, rng)
 
@@ -209,9 +212,9 @@ def test_undo_redo_round_trip_across_deals_R11_5(seed: int) -> None:
     rng = np.random.default_rng(seed)
     before_human: list[tuple] = []  # fingerprint just before each human decision
     while len(before_human) < 40 and not c.game.is_over:
-        c.skip_show()
-        if c.computer_to_act:
-            c.step_computer()
+        c.show.skip()
+        if c.computer.to_act:
+            c.computer.step()
             continue
         before_human.append(c.game.fingerprint())
         human_move(c, rng)
@@ -296,12 +299,12 @@ def test_unplayable_cards_are_dimmed_and_refused_R6_2() -> None:
         for _ in range(200):
             if c.game.is_over:
                 break
-            c.skip_show()
+            c.show.skip()
             if c.human_to_act and c.phase is Phase.PLAY:
                 bad = [x for x in c.game.hands[0] if VALUE[x] > 31 - c.game.count]
                 if bad:
                     before = c.game.fingerprint()
-                    assert not c.selectable(bad[0]) and not c.toggle(bad[0])
+                    assert not c.selection.selectable(bad[0]) and not c.selection.toggle(bad[0])
                     dimmed = {i.card for i in table_scene(c).cards if i.dimmed}
                     assert set(bad) <= dimmed
                     assert c.game.fingerprint() == before
@@ -319,11 +322,11 @@ def test_discard_needs_two_cards_and_keeps_the_last_two() -> None:
     while not (c.human_to_act and c.phase is Phase.DISCARD):
         advance(c, rng)
     a, b, d = c.hand_cards(0)[:3]
-    c.toggle(a)
-    assert not c.can_confirm and not c.confirm()
-    c.toggle(b)
-    c.toggle(d)
-    assert set(c.selection) == {b, d}
+    c.selection.toggle(a)
+    assert not c.selection.can_confirm and not c.confirm()
+    c.selection.toggle(b)
+    c.selection.toggle(d)
+    assert set(c.selection.cards) == {b, d}
     assert c.confirm()
     assert set(c.game.discards[0]) == {b, d}
 
@@ -331,12 +334,12 @@ def test_discard_needs_two_cards_and_keeps_the_last_two() -> None:
 def test_show_counts_pone_dealer_crib_with_running_totals_R9_1() -> None:
     c = TableController(5, mode=Mode.COMPUTER)
     rng = np.random.default_rng(0)
-    while not c.show_steps:
-        if c.computer_to_act:
-            c.step_computer()
+    while not c.show.steps:
+        if c.computer.to_act:
+            c.computer.step()
         else:
             human_move(c, rng)
-    steps = c.show_steps
+    steps = c.show.steps
     order = [(s.player, s.what) for s in steps if not s.line]  # the header of each count
     dealer = c.game.dealer if c.game.phase is not Phase.DEAL_CUT else 1 - c.game.dealer
     assert [w for _, w in order] == ["hand", "hand", "crib"][: len(order)]
@@ -349,12 +352,12 @@ def test_show_counts_pone_dealer_crib_with_running_totals_R9_1() -> None:
         assert mine[-1].scores == e.scores
         totals = [s.points for s in mine]
         assert totals == sorted(totals)  # running totals only grow
-    assert c.show_running and c.display_scores == steps[0].scores
+    assert c.show.running and c.display_scores == steps[0].scores
     assert c.pegs()[0][0] == c.display_scores[0] and c.pegs()[1][0] == c.display_scores[1]
-    c.advance_show()
-    assert c.show_pos == 1
-    c.skip_show()
-    assert not c.show_running and c.display_scores == c.game.scores
+    c.show.advance()
+    assert c.show.pos == 1
+    c.show.skip()
+    assert not c.show.running and c.display_scores == c.game.scores
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "fr"])
@@ -366,7 +369,7 @@ def test_full_game_to_game_over_in_each_language_R10(lang: str) -> None:
         advance(c, rng)
         seen.update(c.messages)
         seen.add(c.prompt())
-        for s in c.show_steps:
+        for s in c.show.steps:
             seen.add(s.line)
             seen.add(s.title)
     assert max(c.game.scores) >= 121 and c.game.winner is not None
@@ -377,7 +380,7 @@ def test_full_game_to_game_over_in_each_language_R10(lang: str) -> None:
     if ce.skunk_level(c.game.scores) > 1:
         assert len(lines) == 3
     assert all("{" not in t and "}" not in t for t in seen)
-    c.skip_show()
+    c.show.skip()
     scene = table_scene(c)
     assert scene.layer is not None and scene.layer.modal
     assert {b.id for b in scene.layer.buttons} == {"newgame", "review", "restart"}
@@ -390,7 +393,7 @@ def test_pegs_leapfrog() -> None:
     rng = np.random.default_rng(3)
     while max(c.game.scores) < 30:
         advance(c, rng)
-    c.skip_show()
+    c.show.skip()
     for p in (0, 1):
         front, back = c.pegs()[p]
         assert front == c.game.scores[p] and back < front
@@ -411,8 +414,8 @@ def test_every_target_is_at_least_48px_R11_7() -> None:
                     assert b.rect.w >= MIN_TARGET and b.rect.h >= MIN_TARGET, b
                 for t in sc.targets:
                     assert t.rect.w >= MIN_TARGET and t.rect.h >= MIN_TARGET, t
-            if c.show_running:
-                c.advance_show()
+            if c.show.running:
+                c.show.advance()
                 continue
             advance(c, rng)
 
@@ -420,7 +423,7 @@ def test_every_target_is_at_least_48px_R11_7() -> None:
 def test_watch_mode_two_agents_play_to_the_end() -> None:
     c = TableController(0, mode=Mode.WATCH, agents=("random", "random"))
     while not c.game.is_over:
-        assert c.step_computer()
+        assert c.computer.step()
     assert c.game.winner is not None
 
 
@@ -431,7 +434,7 @@ def test_replay_script_reproduces_a_record() -> None:
     c = TableController(
         9, mode=Mode.WATCH, agents=("record", "record"), script=g.decisions, interactive_cuts=False
     )
-    while c.step_computer():
+    while c.computer.step():
         pass
     assert c.game == g
 
@@ -439,12 +442,12 @@ def test_replay_script_reproduces_a_record() -> None:
 def test_stale_computer_move_is_ignored_after_undo() -> None:
     c = TableController(4, mode=Mode.COMPUTER)
     rng = np.random.default_rng(0)
-    while not c.computer_to_act or human_decision_count(c) < 3:
+    while not c.computer.to_act or human_decision_count(c) < 3:
         advance(c, rng)
-    ticket, job = c.computer_job()
+    ticket, job = c.computer.job()
     action = job()
     c.undo()
-    assert not c.apply_computer(action, ticket)
+    assert not c.computer.apply(action, ticket)
 
 
 # ------------------------------------------------------------------------------------ saves
@@ -521,7 +524,7 @@ def test_save_is_refused_with_illegal_decisions(tmp_path) -> None:
 
 def test_cut_actions_are_cuts() -> None:
     c = TableController(1, mode=Mode.HOTSEAT)
-    c.cut_at(100)  # spots past the end snap to the last legal spot
+    c.selection.cut_at(100)  # spots past the end snap to the last legal spot
     assert is_cut(c.decisions[0]) and c.decisions[0] >= CUT_BASE
 
 
@@ -530,8 +533,8 @@ def test_cut_tie_is_announced_and_recut_R2_2() -> None:
 
     for seed in range(500):
         c = TableController(seed, mode=Mode.HOTSEAT)
-        c.cut_at(10)
-        c.cut_at(20)
+        c.selection.cut_at(10)
+        c.selection.cut_at(20)
         a, b = c.cut.cards
         if RANK[a] == RANK[b]:
             assert c.cut.tie and c.phase is Phase.CUT_FOR_DEAL

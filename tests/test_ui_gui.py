@@ -95,11 +95,11 @@ def to_phase(w, phase: Phase, *, human: bool = True) -> None:
     ctl = w.ctl
     rng = np.random.default_rng(0)
     for _ in range(400):
-        ctl.skip_show()
+        ctl.show.skip()
         if ctl.phase is phase and (ctl.human_to_act or not human):
             return
-        if ctl.computer_to_act:
-            ctl.step_computer()
+        if ctl.computer.to_act:
+            ctl.computer.step()
         elif ctl.needs_reveal:
             click_id(w, "reveal")
         elif ctl.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT):
@@ -139,7 +139,7 @@ def test_cut_discard_and_play_by_clicking_with_pixels_R11_2(window) -> None:
     before = ctl.game.fingerprint()
     click_id(window, f"card:{hand[0]}")
     click_id(window, f"card:{hand[3]}")
-    assert set(ctl.selection) == {hand[0], hand[3]}
+    assert set(ctl.selection.cards) == {hand[0], hand[3]}
     assert ctl.game.fingerprint() == before  # selection is a preview
     img = image(window)
     scene = window.current_scene()
@@ -181,7 +181,7 @@ def test_unplayable_cards_are_drawn_dimmed(window) -> None:
         ctl = window.ctl
         to_phase(window, Phase.PLAY)
         for _ in range(8):
-            ctl.skip_show()
+            ctl.show.skip()
             if ctl.phase is not Phase.PLAY or not ctl.human_to_act:
                 break
             scene = window.current_scene()
@@ -196,8 +196,8 @@ def test_unplayable_cards_are_drawn_dimmed(window) -> None:
                 return
             click_id(window, f"card:{ok[0].card}")
             click_id(window, "confirm")
-            while ctl.computer_to_act:
-                ctl.step_computer()
+            while ctl.computer.to_act:
+                ctl.computer.step()
     pytest.fail("no position with a dimmed card found")
 
 
@@ -234,9 +234,9 @@ def test_keyboard_aids_R11_7(window) -> None:
     key(window, arcade.key.RIGHT)
     key(window, arcade.key.RIGHT)
     key(window, arcade.key.UP)  # toggles the focused card (the third)
-    assert set(ctl.selection) == {hand[0], hand[2]}
+    assert set(ctl.selection.cards) == {hand[0], hand[2]}
     key(window, arcade.key.H)
-    assert ctl.hint is not None
+    assert ctl.coach.hint is not None
     key(window, arcade.key.ENTER)
     assert set(ctl.game.discards[0]) == {hand[0], hand[2]}
     key(window, arcade.key.Z, arcade.key.MOD_CTRL)
@@ -258,7 +258,7 @@ def test_resized_window_scales_the_table(window, size, scale) -> None:
         assert window.offset[0] >= 0 and window.offset[1] >= 0  # letterboxed, never cropped
         hand = ctl.hand_cards(0)
         click_id(window, f"card:{hand[4]}")
-        assert ctl.selection == (hand[4],)
+        assert ctl.selection.cards == (hand[4],)
     finally:
         window.on_resize(1280, 800)
     assert window.scale_ == 1
@@ -290,12 +290,12 @@ def test_computer_thinks_without_blocking_the_window(window) -> None:
         to_phase(window, Phase.DISCARD, human=False)
         # Put the computer on turn: it is the dealer's discard or the pone's; step until it acts.
         for _ in range(50):
-            if ctl.computer_to_act and ctl.phase is Phase.DISCARD:
+            if ctl.computer.to_act and ctl.phase is Phase.DISCARD:
                 break
             if ctl.human_to_act:
                 hand = ctl.hand_cards(0)
-                ctl.toggle(hand[0])
-                ctl.toggle(hand[1])
+                ctl.selection.toggle(hand[0])
+                ctl.selection.toggle(hand[1])
                 ctl.confirm()
         n = len(ctl.decisions)
         for _ in range(5):
@@ -326,10 +326,10 @@ def test_a_failing_agent_does_not_stop_the_table(window) -> None:
         for _ in range(300):
             if ctl.phase is Phase.PLAY or ctl.game.is_over:
                 break
-            ctl.skip_show()
+            ctl.show.skip()
             if ctl.human_to_act:
                 legal = ctl.game.legal_actions()
-                ctl._decide(legal[len(legal) // 2])
+                ctl.decide(legal[len(legal) // 2])
             else:
                 window.on_update(0.1)
         assert window.errors and "agent bug" in window.errors[0]
@@ -344,16 +344,16 @@ def finish_game(window, seed: int, rng: np.random.Generator) -> TableController:
     ctl = TableController(seed, mode=Mode.COMPUTER)
     window.start_table(ctl)
     while not ctl.game.is_over:
-        ctl.skip_show()
-        if ctl.computer_to_act:
-            ctl.step_computer()
+        ctl.show.skip()
+        if ctl.computer.to_act:
+            ctl.computer.step()
         elif ctl.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT):
-            ctl.cut_at(20)
+            ctl.selection.cut_at(20)
         else:
             legal = ctl.game.legal_actions()
-            ctl._decide(legal[int(rng.integers(len(legal)))])
+            ctl.decide(legal[int(rng.integers(len(legal)))])
     window.pump(0.1)
-    while ctl.show_running:
+    while ctl.show.running:
         click_id(window, "next")
     return ctl
 
@@ -486,7 +486,7 @@ def test_monkey_random_clicks_and_keys(window, motion: bool) -> None:
             c = window.ctl
             while max(c.game.scores) < 100 and not c.game.is_over:
                 legal = c.game.legal_actions()
-                c._decide(legal[int(rng.integers(len(legal)))])
+                c.decide(legal[int(rng.integers(len(legal)))])
             if c.game.is_over:
                 c.restart()
 
@@ -574,7 +574,7 @@ def test_key_map_table() -> None:
 
     def act(state: str, sym: int, mod: int = 0):
         b = lookup(TABLE_KEYS, state, sym, mod)
-        return (b.action, b.arg) if b else None
+        return (b.command.act.value, b.command.arg) if b else None
 
     assert act("show", k.Z, k.MOD_CTRL) == ("undo", 0)
     assert act("turn", k.Z, k.MOD_CTRL | k.MOD_SHIFT) == ("redo", 0)

@@ -77,7 +77,7 @@ def test_winning_chance_toggle_draws_the_bar(window) -> None:
     ctl = TableController(12, mode=Mode.COMPUTER)
     window.start_table(ctl)
     while not (ctl.phase is Phase.DISCARD and ctl.human_to_act):
-        ctl.cut_at(20) if ctl.human_to_act else ctl.step_computer()
+        ctl.selection.cut_at(20) if ctl.human_to_act else ctl.computer.step()
     window.pump(0.05)
     assert not window.current_scene().button("chances").toggled  # off by default
     assert not any(lb.tag == "chance" for lb in window.current_scene().labels)

@@ -98,7 +98,7 @@ def test_seat_chance_of_a_short_game_reads_the_61_table() -> None:
 def test_meter_is_off_by_default_hidden_on_handover_and_per_seat() -> None:
     ctl = TableController(5, mode=Mode.HOTSEAT)
     while ctl.phase is not Phase.DISCARD:
-        ctl.cut_at(20)
+        ctl.selection.cut_at(20)
     meter = ChanceMeter()
     assert not meter.wanted(ctl) and meter.shown(ctl) is None
     meter.toggle()
@@ -112,8 +112,8 @@ def test_meter_is_off_by_default_hidden_on_handover_and_per_seat() -> None:
     assert reading is not None and reading.seat == ctl.bottom_seat
     v = ctl.view(ctl.bottom_seat)
     legal = v.legal_actions
-    ctl.toggle(discard_cards(legal[0])[0])
-    ctl.toggle(discard_cards(legal[0])[1])
+    ctl.selection.toggle(discard_cards(legal[0])[0])
+    ctl.selection.toggle(discard_cards(legal[0])[1])
     ctl.confirm()  # the other person's turn: the first reading is not theirs
     assert ctl.needs_reveal and meter.shown(ctl) is None
     ctl.reveal()
@@ -125,10 +125,10 @@ def test_meter_reads_the_seats_own_estimate() -> None:
 
     ctl = TableController(9, mode=Mode.COMPUTER)
     while ctl.phase is not Phase.DISCARD:
-        ctl.cut_at(20) if ctl.human_to_act else ctl.step_computer()
+        ctl.selection.cut_at(20) if ctl.human_to_act else ctl.computer.step()
     meter = ChanceMeter(on=True)
     meter.done(meter.job(ctl)(), ctl)
-    expected = seat_chance(ctl.view(0), ctl._rng(STREAM), SAMPLES)
+    expected = seat_chance(ctl.view(0), ctl.computer.rng(STREAM), SAMPLES)
     assert meter.shown(ctl) is not None and meter.shown(ctl).chance == expected
 
 

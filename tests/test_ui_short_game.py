@@ -11,7 +11,8 @@ import pytest
 import cribbage_env as ce
 from cribbage_env.core import SHORT, STANDARD, Rules
 from ui.board import BoardShape, hole_position, number_positions, peg_holes, skunk_lines
-from ui.controller import Mode, SaveError, TableController
+from ui.controller import Mode, TableController
+from ui.saves import SaveError
 from ui.scene import StartOptions, start_scene
 from ui.table_scene import BOARD_RECT, table_scene
 
@@ -22,13 +23,13 @@ S61 = BoardShape.of(SHORT)
 def _play_out(ctl: TableController, seed: int = 0) -> None:
     rng = np.random.default_rng(seed)
     while not ctl.game.is_over:
-        ctl.skip_show()
-        if ctl.computer_to_act:
-            ctl.step_computer()
+        ctl.show.skip()
+        if ctl.computer.to_act:
+            ctl.computer.step()
         else:
             legal = ctl.game.legal_actions()
-            ctl._decide(legal[int(rng.integers(len(legal)))])
-    ctl.skip_show()
+            ctl.decide(legal[int(rng.integers(len(legal)))])
+    ctl.show.skip()
 
 
 def test_the_61_board_is_two_streets_a_game_hole_and_one_skunk_line() -> None:
@@ -75,9 +76,9 @@ def test_a_short_game_at_the_table_ends_at_61_on_the_61_board() -> None:
 def test_saves_keep_the_variant_and_old_saves_are_to_121(tmp_path) -> None:
     ctl = TableController(5, mode=Mode.HOTSEAT, rules="short")
     for _ in range(6):
-        ctl.skip_show()
+        ctl.show.skip()
         legal = ctl.game.legal_actions()
-        ctl.reveal() if ctl.needs_reveal else ctl._decide(legal[0])
+        ctl.reveal() if ctl.needs_reveal else ctl.decide(legal[0])
     data = json.loads(json.dumps(ctl.to_save()))
     again = TableController.from_save(data)
     assert again.rules == SHORT and again.game == ctl.game
@@ -101,8 +102,8 @@ def test_a_short_record_replays_on_the_table_with_its_rules() -> None:
                           interactive_cuts=g.interactive_cuts, script=list(g.decisions),
                           rules=g.rules)  # fmt: skip
     while not ctl.game.is_over:
-        ctl.skip_show()
-        ctl.step_computer()
+        ctl.show.skip()
+        ctl.computer.step()
     assert ctl.game.scores == g.scores and ctl.board_shape == S61
 
 

@@ -90,13 +90,13 @@ def test_pegs_leapfrog_and_the_winner_stops_in_the_game_hole() -> None:
     c = TableController(17, mode=Mode.COMPUTER)
     rng = np.random.default_rng(17)
     while not c.game.is_over:
-        c.skip_show()
+        c.show.skip()
         legal = c.game.legal_actions()
-        c._decide(legal[int(rng.integers(len(legal)))])
-        c.skip_show()
+        c.decide(legal[int(rng.integers(len(legal)))])
+        c.show.skip()
         front, back = table_scene(c).board.pegs[0]
         assert back < front or (front, back) == (0, -1)
-    c.skip_show()
+    c.show.skip()
     s = table_scene(c)
     w = c.game.winner
     assert s.board.pegs[w][0] == BOARD_HOLES + 1 and s.board.scores[w] == 121
@@ -113,11 +113,11 @@ def _games(n: int, mode: Mode = Mode.COMPUTER):
         while not c.game.is_over:
             if c.needs_reveal:
                 c.reveal()
-            elif c.show_running:
-                c.advance_show()
+            elif c.show.running:
+                c.show.advance()
             else:
                 legal = c.game.legal_actions()
-                c._decide(legal[int(rng.integers(len(legal)))])
+                c.decide(legal[int(rng.integers(len(legal)))])
             scene = table_scene(c)
             yield c, prev, scene
             prev = scene
@@ -184,16 +184,16 @@ def test_the_show_does_not_announce_the_winner_before_the_count() -> None:
     for seed in range(60):
         c = TableController(seed, mode=Mode.WATCH, agents=("greedy", "greedy"))
         while not c.game.is_over:
-            c.skip_show()
-            c.step_computer()
-        if not c.show_running:
+            c.show.skip()
+            c.computer.step()
+        if not c.show.running:
             continue  # won during the play
         name = c.name(c.game.winner)
-        while c.show_running:
+        while c.show.running:
             s = table_scene(c)
-            texts = [lb.text for lb in s.all_labels()] + list(c.messages) + list(c.show_intro)
+            texts = [lb.text for lb in s.all_labels()] + list(c.messages) + list(c.show.intro)
             assert not any("wins" in t for t in texts), texts
-            c.advance_show()
+            c.show.advance()
         assert f"{name} wins!" in c.messages
         found += 1
         if found >= 2:
@@ -265,7 +265,7 @@ def test_count_and_who_said_go_stay_in_sight() -> None:
     who said it, until the count starts again."""
     found = 0
     for c, _, scene in _games(3):
-        if c.game.phase.name != "PLAY" or c.show_running:
+        if c.game.phase.name != "PLAY" or c.show.running:
             continue
         tags = [lb.tag for lb in scene.labels]
         assert "count" in tags

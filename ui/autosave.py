@@ -22,7 +22,7 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from agents.atomic import atomic_write, try_lock
@@ -35,7 +35,7 @@ AUTOSAVE_NAME = "autosave.json"
 LOCK_NAME = ".lock"
 
 
-def data_dir(env: dict[str, str] | None = None) -> Path:
+def data_dir(env: Mapping[str, str] | None = None) -> Path:
     """Where saves live (see the module docstring).
 
     >>> str(data_dir({"CRIBBAGE_DATA_DIR": "/tmp/x"}))
@@ -165,7 +165,7 @@ class SaveStore:
         except OSError as exc:
             self.writable = False
             self.problem = f"cannot write {self.path}: {exc.strerror or exc}"
-            ctl.notice(ctl.tr("Autosave is off: {error}", error=self.problem))
+            ctl.say(ctl.tr("Autosave is off: {error}", error=self.problem))
 
     def archive(self, ctl: TableController) -> Path:
         data = save_data(ctl)

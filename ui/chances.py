@@ -52,7 +52,7 @@ class ChanceMeter:
     def wanted(self, ctl: TableController) -> bool:
         """A new estimate is due: on, shown, nothing being computed, the show not running (it
         keeps the reading from before the show), and the position changed."""
-        if not self.visible(ctl) or self.pending is not None or ctl.show_running:
+        if not self.visible(ctl) or self.pending is not None or ctl.show.running:
             return False
         return self.reading is None or self.reading.key != self.key(ctl)
 
@@ -63,7 +63,7 @@ class ChanceMeter:
         key = self.key(ctl)
         seat = ctl.bottom_seat
         view = ctl.view(seat)
-        rng = ctl._rng(STREAM)
+        rng = ctl.computer.rng(STREAM)
         self.pending = key
 
         def run() -> Reading | None:

@@ -24,6 +24,7 @@ import sys
 from agents.backends import BackendError
 from agents.base import AgentSpecError
 from agents.bench import TournamentRun, resume_tournament, run_tournament
+from agents.game_result import GameResult
 from agents.luck_stats import StopRule
 from agents.results_store import ResultsStore, ResultsStoreError, default_db_path
 from agents.tournament import DEFAULT_BLOCK, TournamentError, make_plan
@@ -205,7 +206,9 @@ class _Hook:
     stopping rule (--until-separated, --ci-width)."""
 
     def __init__(self, writer: RecordWriter | None, rule: StopRule | None = None) -> None:
-        self.writer, self.first, self.error, self.rule = writer, None, None, rule
+        self.writer, self.rule = writer, rule
+        self.first: GameResult | None = None  # the first game's result (for --plot)
+        self.error: Exception | None = None  # the record writer failed (the run goes on)
 
     def __call__(self, block) -> bool | None:
         if self.first is None and block:
@@ -225,13 +228,13 @@ def _start(
                   progress=progress, on_block=hook, prior=args.prior)  # fmt: skip
     if args.resume is not None:
         agents = args.agents or None  # named again: the run's stored specs are trusted
-        return resume_tournament(args.resume, agents=agents, **common)  # type: ignore[arg-type]
+        return resume_tournament(args.resume, agents=agents, **common)
     return run_tournament(
         args.agents, _games(args), args.seed or 0,
         agent_seed=args.agent_seed, duplicate=args.duplicate, block=args.block,
         check_agents=False, rules=args.rules or STANDARD, isolate=argtypes.isolation(args),
         **common,
-    )  # type: ignore[arg-type]  # fmt: skip
+    )  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
@@ -299,7 +302,7 @@ def _stopped_by_rule(out: TournamentRun, hook: _Hook) -> TournamentRun:
         return out
     out.summary["run"]["status"] = "complete"
     out.summary["run"]["stopped"] = hook.rule.reason
-    with ResultsStore(out.db) as db:  # type: ignore[arg-type]
+    with ResultsStore(out.db) as db:
         db.finish_run(out.run_id, "complete", out.summary, out.elapsed)  # type: ignore[arg-type]
     return dataclasses.replace(out, status="complete")
 

@@ -81,6 +81,12 @@ def _record_of_history_file(data: object) -> object:
     return data
 
 
+def _dealer(e: ce.Event) -> int:
+    """The dealer of a DEAL event."""
+    assert e.player is not None
+    return e.player
+
+
 def _chance_lines(scores: tuple[int, int], dealer: int, cat: Catalog, target: int) -> list[str]:
     """Both players' winning chances as a deal starts, from the equity table (none for a
     target without a table)."""
@@ -100,7 +106,7 @@ def game_text(g: ce.GameState, cat: Catalog) -> str:
         g,
         cat,
         g.rules.game_points(g.scores),
-        deal_notes=lambda e: _chance_lines(e.scores, e.player, cat, target),
+        deal_notes=lambda e: _chance_lines(e.scores, _dealer(e), cat, target),
     )
 
 

@@ -14,9 +14,11 @@ behaviour the rules card asks for (RULES R11) is unit-tested without a window:
 
 The game is a pure function of ``(seed, decisions)`` (see :mod:`cribbage_env.engine`): the
 controller keeps the decisions and a cursor over them (:mod:`ui.history`) and rebuilds the game
-on undo/redo. It coordinates the seams that do the rest: :mod:`ui.selection` (the person's
-cards), :mod:`ui.hints`, :mod:`ui.computer` (the agents' moves), :mod:`ui.show` (the count, the
-cut, the pegs), :mod:`ui.narration` (every sentence) and :mod:`ui.saves` (the save format).
+on undo/redo. It holds the small parts that do the rest: ``selection`` (the person's cards,
+:mod:`ui.selection`), ``coach`` (the hint and coach mode, :mod:`ui.coach`), ``computer`` (the
+agents' moves, :mod:`ui.computer`), ``show`` (the count step by step, :mod:`ui.show`) and
+``guard`` (the restart question, :mod:`ui.safety`); :mod:`ui.narration` says every sentence and
+:mod:`ui.saves` keeps the save format.
 
 >>> c = TableController(seed=3, mode=Mode.HOTSEAT)
 >>> c.phase.value, c.needs_reveal
@@ -26,38 +28,25 @@ cut, the pegs), :mod:`ui.narration` (every sentence) and :mod:`ui.saves` (the sa
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from enum import Enum
 
 import cribbage_env as ce
+from cribbage_env.cards import RANK, SUIT
 from cribbage_env.core import EventKind, Phase
 
 from .board import BoardShape
-from .coach import CoachMixin
-from .computer import ComputerMixin
-from .hints import HintView
+from .coach import Coach
+from .computer import Computer
 from .history import History, UndoRule
 from .i18n import Catalog
-from .narration import PLAY_REASONS, Narrator, card_label, table_prompt
-from .safety import RestartMixin
-from .saves import SAVE_FORMAT, SAVE_VERSION, SaveError, UntrustedSave, read_save, save_data
-from .selection import CUT_SPREAD, SelectionMixin
-from .show import CutResult, ShowMixin, ShowStep, deal_points, last_cut, peg_holes, show_steps
+from .narration import Narrator, card_label, table_prompt
+from .safety import RestartGuard
+from .saves import SaveError, read_save, save_data
+from .seats import seats
+from .selection import Selection
+from .show import ShowSequence, deal_points, last_cut, peg_holes, show_steps
 
-__all__ = [
-    "CUT_SPREAD",
-    "PLAY_REASONS",
-    "SAVE_FORMAT",
-    "SAVE_VERSION",
-    "CutResult",
-    "HintView",
-    "Mode",
-    "SaveError",
-    "ShowStep",
-    "TableController",
-    "UntrustedSave",
-    "card_label",
-]
+__all__ = ["Mode", "TableController"]
 
 
 class Mode(str, Enum):
@@ -68,14 +57,7 @@ class Mode(str, Enum):
     WATCH = "watch"  # two agents; the person watches
 
 
-@dataclass
-class _Seat:
-    human: bool
-    spec: str | None = None
-    agent: object | None = field(default=None, repr=False)
-
-
-class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, ShowMixin):
+class TableController:
     """Owns one game at the table, its decision history and everything shown about it."""
 
     def __init__(
@@ -113,19 +95,18 @@ class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, S
             if not agents or len(agents) != 2:
                 raise ValueError("watch mode needs two agent specs, e.g. ('hard', 'medium')")
             specs = [agents[0], agents[1]]
-        self.seats = [_Seat(human=s is None, spec=s) for s in specs]
-        for seat in self.seats:
-            if seat.spec is not None and self.script is None:
-                seat.agent = (
-                    _make_agent(seat.spec) if isolate is None else _isolated(seat.spec, isolate)
-                )
+        self.seats = seats(specs, build=self.script is None, isolate=isolate)
         self.cat = Catalog(lang)
         self.lang = lang
         self.narrator = self._narrator()
         self.on_change = on_change  # called after every change to the game (autosave)
         self.history = History()  # every decision (the redo tail too), who made it, a cursor
-        self._epoch = 0  # changes with every change of the game (stale computer moves)
+        self.epoch = 0  # changes with every change of the game (stale computer moves)
         self._event_cache: tuple[int, list] | None = None
+        self.version = 0  # changes with everything shown (the window redraws)
+        self.computer = Computer(self)
+        self.coach = Coach(self)
+        self.guard = RestartGuard(self)
         self._reset_game()
 
     # ----------------------------------------------------------------------------- basics
@@ -134,24 +115,18 @@ class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, S
         self._after_rebuild()
 
     def _after_rebuild(self) -> None:
-        self._epoch += 1
-        self.selection: tuple[int, ...] = ()
-        self.hint: HintView | None = None
-        self.show_options = False  # the hint's table of options is shown
-        self.game_review = None  # the finished game's review (the window's side thread)
-        self.warning = None
-        self.asking = None
-        self.focus = 0
+        self.epoch += 1
+        self.selection = Selection(self)
+        self.coach.clear()
+        self.guard.asking = None
+        self.show = ShowSequence(self)
+        self.game_review: object = None  # the finished game's review (the window's side thread)
         self.revealed: int | None = None
         self.messages: list[str] = []
-        self._held: list[str] | None = None  # said after a show: held until it is counted
-        self.show_steps: list[ShowStep] = []
-        self.show_intro: tuple[str, ...] = ()  # how the play ended, shown beside the count
-        self.show_pos = 0
         events = self._all_events()
         self._events_seen = len(events)
         self.cut = last_cut(events)
-        self.version = getattr(self, "version", 0) + 1
+        self.version += 1
 
     def tr(self, msgid: str, /, **kwargs: object) -> str:
         return self.cat.tr(msgid, **kwargs)
@@ -182,14 +157,7 @@ class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, S
     @property
     def human_to_act(self) -> bool:
         p = self.to_act
-        return p is not None and self.is_human(p) and not self.show_running
-
-    @property
-    def computer_to_act(self) -> bool:
-        p = self.to_act
-        if p is None or self.is_human(p):
-            return False
-        return self.script is None or self.history.cursor < len(self.script)
+        return p is not None and self.is_human(p) and not self.show.running
 
     @property
     def decisions(self) -> tuple[int, ...]:
@@ -199,11 +167,13 @@ class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, S
     def name(self, seat: int) -> str:
         if self.mode is Mode.COMPUTER:
             return self.tr("You") if seat == 0 else self.tr("Computer")
-        if self.mode is Mode.HOTSEAT:
-            return self.tr("Player {n}", n=seat + 1)
-        if self.script is not None:
+        if self.mode is Mode.HOTSEAT or self.script is not None:  # people, or a record replayed
             return self.tr("Player {n}", n=seat + 1)
         return self.tr("Computer {n} ({spec})", n=seat + 1, spec=self.seats[seat].spec)
+
+    def hand_cards(self, seat: int) -> tuple[int, ...]:
+        """The cards ``seat`` holds, in a stable order (sorted by rank then suit)."""
+        return tuple(sorted(self.game.hands[seat], key=lambda c: (RANK[c], SUIT[c])))
 
     def short_name(self, seat: int) -> str:
         """A name that fits beside the board: the agent's spec when two agents play."""
@@ -236,7 +206,7 @@ class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, S
     @property
     def needs_reveal(self) -> bool:
         """Pass-and-play: a person must press "See my hand" before deciding (R11.4)."""
-        if self.mode is not Mode.HOTSEAT or self.show_running:
+        if self.mode is not Mode.HOTSEAT or self.show.running:
             return False
         p = self.to_act
         return p is not None and self.phase in (Phase.DISCARD, Phase.PLAY) and self.revealed != p
@@ -251,20 +221,33 @@ class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, S
         return self.game.view(self.bottom_seat if seat is None else seat)
 
     # ----------------------------------------------------------------------------- decisions
-    def _decide(self, action: int) -> None:
+    def decide(self, action: int) -> None:
+        """Make a decision (the selection's, a cut, the computer's): the one way the game moves."""
         prev_player = self.to_act
         prev_deal = self.game.deal_no
         self.game.apply(action)
         self.history = self.history.decide(action, prev_player)
-        self._forget_restart()
-        self._epoch += 1
+        self.guard.forget()
+        self.epoch += 1
         self._after_decision(prev_player, prev_deal)
 
+    def confirm(self) -> bool:
+        """Send the selected cards (Confirm button, Enter, or a tap on the crib); in coach mode
+        a costly move is held back once (:meth:`ui.coach.Coach.holds_back`)."""
+        action = self.selection.pending_action
+        if self.coach.holds_back(action):
+            return False
+        if action is None:
+            if self.human_to_act and self.phase is Phase.DISCARD:
+                self.say(self.tr("Select two cards for the crib"))
+            return False
+        self.decide(action)
+        return True
+
     def _after_decision(self, prev_player: int | None, prev_deal: int) -> None:
-        self.selection = ()
-        self.hint = None
-        self.warning = None
-        self.focus = 0
+        self.selection.clear()
+        self.coach.hint = None
+        self.coach.warning = None
         # Hands go face down between turns: a new player, a new deal, or a cut (R11.4).
         if (
             self.to_act != prev_player
@@ -274,12 +257,16 @@ class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, S
             self.revealed = None
         self._read_new_events()
         self.version += 1
-        if self.on_change is not None:
+        self._changed()
+
+    def _changed(self) -> None:
+        if self.on_change is not None:  # the autosave
             self.on_change(self)
 
-    def _say(self, text: str) -> None:
-        if self._held is not None:
-            self._held.append(text)
+    def say(self, text: str) -> None:
+        """Add a line to the table's messages (held back while a show is being counted)."""
+        if self.show.held is not None:
+            self.show.held.append(text)
             return
         self.messages.append(text)
         del self.messages[:-6]
@@ -295,41 +282,32 @@ class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, S
         for e in new:
             if e.kind is EventKind.SHOW:
                 shows.append(e)
-                if self._held is None:  # no spoilers: what follows waits for the count
-                    self._held = []
+                if self.show.held is None:  # no spoilers: what follows waits for the count
+                    self.show.held = []
                 continue
             text = self.narrator.event(e)
             if text is not None:
-                self._say(text)
+                self.say(text)
         if shows:
-            self.show_steps = show_steps(self.narrator, shows)
-            self.deal_summary = deal_points(events, shows[-1])
-            self.show_intro = tuple(self.messages[-2:])
-            self.show_pos = 0
+            steps = show_steps(self.narrator, shows)
+            self.show.start(steps, deal_points(events, shows[-1]), tuple(self.messages[-2:]))
 
     def _all_events(self) -> list:
         """The game's public typed events, built once per change of the game."""
         cached = self._event_cache
-        if cached is None or cached[0] != self._epoch:
-            cached = self._event_cache = (self._epoch, self.game.events_since(0))
+        if cached is None or cached[0] != self.epoch:
+            cached = self._event_cache = (self.epoch, self.game.events_since(0))
         return cached[1]
-
-    def points_text(self, reasons) -> str:
-        """Points as said at the table ("fifteen for 2, a pair for 2"), for pop-ups."""
-        return self.narrator.reasons(reasons)
 
     def scorer_text(self, player: int, reasons) -> str:
         """A pop-up that names who scored: "Computer: fifteen for 2"."""
         return self.tr("{name}: {what}", name=self.short_name(player),
-                       what=self.points_text(reasons))  # fmt: skip
-
-    def show_title(self, player: int, what: str) -> str:
-        return self.narrator.show_title(player, what)
+                       what=self.narrator.reasons(reasons))  # fmt: skip
 
     # ----------------------------------------------------------------------------- scores & pegs
     @property
     def display_scores(self) -> tuple[int, int]:
-        step = self.show_step
+        step = self.show.step
         return step.scores if step is not None else self.game.scores
 
     def pegs(self) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -359,7 +337,7 @@ class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, S
 
     @property
     def can_undo(self) -> bool:
-        return self._undo_target() is not None or self.can_undo_restart
+        return self._undo_target() is not None or self.guard.can_undo
 
     @property
     def can_redo(self) -> bool:
@@ -394,15 +372,15 @@ class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, S
     def undo(self) -> bool:
         """Back to the moment before the person's last decision (computer replies too, R11.5)."""
         target = self._undo_target()
-        if target is None and self.can_undo_restart:
-            self._undo_restart()  # the game as it was before Restart
+        if target is None and self.guard.can_undo:
+            self.history = self.guard.take()  # the game as it was before Restart
+            self._rebuild(self.history.cursor)
         elif target is None:
             return False
         else:
             self._rebuild(target)
-        self._say(self.tr("Undone"))
-        if self.on_change is not None:
-            self.on_change(self)
+        self.say(self.tr("Undone"))
+        self._changed()
         return True
 
     def redo(self) -> bool:
@@ -411,9 +389,8 @@ class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, S
         if cursor is None:
             return False
         self._rebuild(cursor)
-        self._say(self.tr("Redone"))
-        if self.on_change is not None:
-            self.on_change(self)
+        self.say(self.tr("Redone"))
+        self._changed()
         return True
 
     def restart(self) -> bool:
@@ -421,14 +398,13 @@ class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, S
 
         Refused (False) in pass and play while a game is under way (see :attr:`can_restart`).
         Undo right after it brings the game back (:mod:`ui.safety`); the table asks first
-        (:meth:`ask_restart`)."""
+        (:meth:`ui.safety.RestartGuard.ask_restart`)."""
         if not self.can_restart:
             return False
-        self._keep_for_undo(self.history)  # Undo brings it back
+        self.guard.keep(self.history)  # Undo brings it back
         self.history = self.history.cleared()
         self._rebuild(0)
-        if self.on_change is not None:
-            self.on_change(self)
+        self._changed()
         return True
 
     # ----------------------------------------------------------------------------- prompts
@@ -471,21 +447,3 @@ class TableController(CoachMixin, RestartMixin, SelectionMixin, ComputerMixin, S
             raise SaveError(f"saved game does not replay: {exc}") from None
         ctl.on_change = on_change
         return ctl
-
-    def notice(self, text: str) -> None:
-        """Say something from outside the game (the autosave turned off, ...) on the table."""
-        self._say(text)
-
-
-# --------------------------------------------------------------------------------- helpers
-def _make_agent(spec: str):
-    from agents import make_agent
-
-    return make_agent(spec)
-
-
-def _isolated(spec: str, timeout: float):
-    """The agent of a spec in its own process, ``timeout`` s per decision (``--isolate``)."""
-    from agents.isolate import IsolatedSeat
-
-    return IsolatedSeat(spec, timeout)

@@ -62,8 +62,11 @@ def pct(chance: float) -> str:
     return f"{100 * chance:.1f}%"
 
 
-def _table(view: ce.PlayerView, opts: tuple[Option, ...], nar: Narrator):
+def _table(
+    view: ce.PlayerView, opts: tuple[Option, ...], nar: Narrator
+) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
     """The header and rows of the options table (numbers the same in every language)."""
+    header: tuple[str, ...]
     if is_discard(opts[0].action):
         header = (nar.tr("To the crib"), nar.tr("Keep"), nar.tr("hand"), nar.tr("crib"),
                   nar.tr("Pegging"), nar.tr("Winning chance"))  # fmt: skip

@@ -19,6 +19,7 @@ from __future__ import annotations
 import locale
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -151,7 +152,7 @@ class Catalog:
         return text.format(**kwargs) if kwargs else text
 
 
-def system_language(env: dict[str, str] | None = None) -> str:
+def system_language(env: Mapping[str, str] | None = None) -> str:
     """The player's language from LC_ALL / LC_MESSAGES / LANG or the locale, else English.
 
     >>> system_language({"LANG": "es_ES.UTF-8"}), system_language({"LANG": "C.UTF-8"})

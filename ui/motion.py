@@ -85,7 +85,7 @@ class Popup:
     text: str
     x: float
     y: float
-    color: tuple[int, int, int] = GOLD[:3]  # type: ignore[assignment]
+    color: tuple[int, int, int] = (GOLD[0], GOLD[1], GOLD[2])
 
     def at(self, t: float) -> Label | None:
         if t >= POP:
@@ -201,7 +201,7 @@ def _peg_walks(old: Board | None, new: Board | None) -> tuple[PegWalk, ...]:
     """Pegs that moved forward by a score walk there; anything else (undo, a new game) jumps."""
     if old is None or new is None:
         return ()
-    walks = []
+    walks: list[PegWalk] = []
     for p in (0, 1):
         (of, _), (nf, nb) = old.pegs[p], new.pegs[p]
         if nf > of and nb == of:

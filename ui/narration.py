@@ -139,7 +139,9 @@ class Narrator:
         if k is EventKind.GO:
             return self.who(p, N_("You say Go"), N_("{name} says Go"))
         if k is EventKind.SCORE:
-            return self.tr("{name}: {what}", name=self.names[p], what=self.reasons(e.reasons))
+            return self.tr(
+                "{name}: {what}", name=self.names[_seat(p)], what=self.reasons(e.reasons)
+            )
         if k is EventKind.GAME_OVER:
             return self.who(p, N_("You win!"), N_("{name} wins!"))
         return None
@@ -160,7 +162,7 @@ def game_text(
     out = [cat.tr("Game record: seed {seed}, {n} decisions", seed=g.seed, n=len(g.decisions))]
     for e in g.events:
         if e.kind is EventKind.GAME_OVER:
-            over = n.game_over(e.player, g.scores, game_points)
+            over = n.game_over(_seat(e.player), g.scores, game_points)
             out += ["", over[0] + " " + over[1], *over[2:]]
         else:
             out.extend(_record_lines(n, e, deal_notes))
@@ -171,16 +173,16 @@ def game_text(
 
 def _record_lines(n: Narrator, e: ce.Event, deal_notes=None) -> list[str]:
     """The lines of one event in the record's account (indented by what they belong to)."""
-    k = e.kind
+    k, p = e.kind, e.player
     sc = f"[{e.scores[0]}–{e.scores[1]}]"
     if k is EventKind.DEAL:
-        pone = 1 - e.player
+        pone = 1 - _seat(p)
         return [
             "",
             n.event(e) or "",
             *(deal_notes(e) if deal_notes is not None else []),
             "  " + n.show_title(pone, "hand") + ": " + n.cards(e.cards[:6]),
-            "  " + n.show_title(e.player, "hand") + ": " + n.cards(e.cards[6:]),
+            "  " + n.show_title(_seat(p), "hand") + ": " + n.cards(e.cards[6:]),
         ]
     if k is EventKind.DISCARD:
         return ["  " + (n.event(e) or "") + ": " + n.cards(e.cards)]
@@ -193,7 +195,7 @@ def _record_lines(n: Narrator, e: ce.Event, deal_notes=None) -> list[str]:
     if k is EventKind.SCORE:
         return ["    " + (n.event(e) or "") + f" {sc}"]
     if k is EventKind.SHOW:
-        title = n.show_title(e.player, e.what)
+        title = n.show_title(_seat(p), e.what)
         said = n.count(e.reasons)
         head = f"  {title}: {n.cards(e.cards[:4])} + {n.cards(e.cards[4:])}"
         return [head + (f" — {', '.join(said)}" if said else ""),
@@ -203,11 +205,17 @@ def _record_lines(n: Narrator, e: ce.Event, deal_notes=None) -> list[str]:
     return []  # resets say nothing
 
 
+def _seat(player: int | None) -> int:
+    """The seat of an event that has one (deals, shows, scores, the game's end)."""
+    assert player is not None
+    return player
+
+
 # ---------------------------------------------------------------------------- the table's prompt
 def table_prompt(ctl) -> str:
     """The line that tells the person at ``ctl`` (a table controller) what happens now."""
     g = ctl.game
-    if ctl.show_running:  # first: the winner is not announced before the count
+    if ctl.show.running:  # first: the winner is not announced before the count
         return ctl.tr("Counting the show")
     if g.is_over:
         return ctl.narrator.who(

@@ -21,8 +21,8 @@ from agents.files import UnreadableFile, parse_json, read_text
 from agents.game_result import SEAT_FIELDS, seat_stats
 
 from .autosave import atomic_write_json
-from .controller import SAVE_FORMAT
 from .errors import UIError
+from .saves import SAVE_FORMAT
 
 #: Points per deal by role in expectimax self-play, counted the same way (the deal cut short by
 #: the win included): ``cribbage bench expectimax expectimax --games 4000 --seed 5

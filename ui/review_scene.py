@@ -239,12 +239,12 @@ def luck_curve(review: Review) -> list[float]:
     for d in luck.deals:
         before[d.deal] = acc
         acc += d.cards + d.starter
-    out = []
+    out: list[float] = []
     for r in review.ratings:
-        d = by_deal.get(r.deal)
         x = before.get(r.deal, acc)
-        if d is not None:
-            x += d.cards + (d.starter if r.phase == "play" else 0.0)
+        deal = by_deal.get(r.deal)
+        if deal is not None:
+            x += deal.cards + (deal.starter if r.phase == "play" else 0.0)
         out.append(x)
     return [*out, acc]
 

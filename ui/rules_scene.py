@@ -69,7 +69,7 @@ def rules_scene(lang: str, page: int) -> Scene:
     s = Scene()
     s.labels.append(Label(tr("Rules"), WIDTH / 2, HEIGHT - 50, 30, GOLD, bold=True))
     s.labels.append(Label(f"{page + 1} / {len(all_pages)}", WIDTH - 60, HEIGHT - 50, 14, SOFT))
-    y = PAGE_TOP
+    y: float = PAGE_TOP
     left = (WIDTH - TEXT_W) / 2
     for kind, text, h in all_pages[page]:
         if kind == "h":

@@ -1,57 +1,66 @@
 """Never throw work away (issue 29, item 3): Restart asks first while a game is under way, and
 an Undo right after a restart brings the game back as it was.
 
-Mixed into :class:`~ui.controller.TableController`, which calls :meth:`_keep_for_undo` from
-its restart and :meth:`_forget_restart` from every new decision. The question is a preview
-(R11.2): nothing changes until the person answers yes.
+Held by :class:`~ui.controller.TableController` as ``ctl.guard``; the controller calls
+:meth:`RestartGuard.keep` from its restart and :meth:`RestartGuard.forget` from every new
+decision. The question is a preview (R11.2): nothing changes until the person answers yes.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .history import History
 
+if TYPE_CHECKING:
+    from .controller import TableController
 
-class RestartMixin:
+
+class RestartGuard:
     """The Restart question and the game kept for an undo of the restart."""
 
-    asking: str | None = None  # the question on the table ("restart"), None: none
-    _before_restart: History | None = None
+    def __init__(self, ctl: TableController) -> None:
+        self._ctl = ctl
+        self.asking: str | None = None  # the question on the table ("restart"), None: none
+        self._before_restart: History | None = None
 
     @property
     def under_way(self) -> bool:
         """A game with decisions made and not finished: a restart would lose them."""
-        return self.history.cursor > 0 and not self.game.is_over  # type: ignore[attr-defined]
+        return self._ctl.history.cursor > 0 and not self._ctl.game.is_over
 
     def ask_restart(self) -> bool:
         """Restart at once when nothing would be lost, else ask first; False if refused."""
-        if not self.can_restart:  # type: ignore[attr-defined]
+        ctl = self._ctl
+        if not ctl.can_restart:
             return False
         if not self.under_way:
-            return bool(self.restart())  # type: ignore[attr-defined]
+            return ctl.restart()
         self.asking = "restart"
-        self.version += 1  # type: ignore[attr-defined]
+        ctl.version += 1
         return True
 
     def answer(self, yes: bool) -> None:
         """The person's answer to the question on the table."""
         question, self.asking = self.asking, None
-        self.version += 1  # type: ignore[attr-defined]
+        self._ctl.version += 1
         if yes and question == "restart":
-            self.restart()  # type: ignore[attr-defined]
+            self._ctl.restart()
 
-    def _keep_for_undo(self, history: History) -> None:
+    def keep(self, history: History) -> None:
+        """Keep the game a restart throws away, for an Undo right after it."""
         self._before_restart = history if history.cursor > 0 else None
 
-    def _forget_restart(self) -> None:
+    def forget(self) -> None:
         self._before_restart = None
 
     @property
-    def can_undo_restart(self) -> bool:
+    def can_undo(self) -> bool:
         """Right after a restart (no decision since): Undo brings the game back."""
-        return self._before_restart is not None and self.history.cursor == 0  # type: ignore[attr-defined]
+        return self._before_restart is not None and self._ctl.history.cursor == 0
 
-    def _undo_restart(self) -> None:
+    def take(self) -> History:
+        """The game kept before the restart (an Undo brings it back)."""
         kept, self._before_restart = self._before_restart, None
         assert kept is not None
-        self.history = kept
-        self._rebuild(kept.cursor)  # type: ignore[attr-defined]
+        return kept

@@ -15,6 +15,7 @@ from agents.registry import LEVELS
 from cribbage_env.core import STANDARD, VARIANTS, Rules
 
 from .board import STANDARD_BOARD, BoardShape
+from .commands import Act, Command, run
 from .controller import TableController
 from .i18n import LANGUAGE_NAMES, LANGUAGES, Catalog
 
@@ -91,6 +92,16 @@ class Button:
     enabled: bool = True
     primary: bool = False
     toggled: bool = False
+    command: Command | None = None  # what a click on it does at the table
+
+
+def act_button(
+    act: Act, label: str, rect: Rect, enabled: bool = True, primary: bool = False,
+    toggled: bool = False, *, arg: int = 0, name: str | None = None,
+) -> Button:  # fmt: skip
+    """A button of the table: it does ``Command(act, arg)``; its id (for finding it) is
+    ``name``, else the act's name."""
+    return Button(name or act.value, label, rect, enabled, primary, toggled, Command(act, arg))
 
 
 @dataclass(frozen=True)
@@ -112,6 +123,14 @@ class Target:
 
     id: str
     rect: Rect
+    command: Command | None = None
+    spread: int = 0  # a cut spread of this many cards: the command's arg is where it is cut
+
+    def command_at(self, x: float) -> Command | None:
+        """The command of a click at ``x``: a cut's depth is where the spread is tapped."""
+        if self.spread and self.command is not None:
+            return Command(self.command.act, round((x - self.rect.x) / self.rect.w * self.spread))
+        return self.command
 
 
 @dataclass(frozen=True)
@@ -153,23 +172,37 @@ class Scene:
         return self.labels + (self.layer.labels if self.layer else [])
 
 
-def hit(scene: Scene, x: float, y: float) -> str | None:
-    """The id of what is at (x, y): the top layer first, buttons before targets."""
+def hit_item(scene: Scene, x: float, y: float) -> Button | Target | None:
+    """What is at (x, y): the top layer first, buttons before targets."""
     layer = scene.layer
     if layer is not None:
         for b in reversed(layer.buttons):
             if b.enabled and b.rect.contains(x, y):
-                return b.id
+                return b
     modal = layer is not None and layer.modal
     for b in reversed(scene.buttons):  # under a modal layer only the side buttons still answer
         if b.enabled and b.rect.contains(x, y) and not (modal and b.rect.x < TABLE_RIGHT):
-            return b.id
+            return b
     if modal:
         return None
     for t in reversed(scene.targets):
         if t.rect.contains(x, y):
-            return t.id
+            return t
     return None
+
+
+def hit(scene: Scene, x: float, y: float) -> str | None:
+    """The id of what is at (x, y) (the screens other than the table dispatch on it)."""
+    item = hit_item(scene, x, y)
+    return None if item is None else item.id
+
+
+def hit_command(scene: Scene, x: float, y: float) -> Command | None:
+    """The command of a click at (x, y) on the table, or None."""
+    item = hit_item(scene, x, y)
+    if isinstance(item, Target):
+        return item.command_at(x)
+    return None if item is None else item.command
 
 
 # --------------------------------------------------------------------------------- start screen
@@ -293,46 +326,11 @@ def _unfinished_layer(base: Scene, opts: StartOptions, tr) -> None:
 
 
 # --------------------------------------------------------------------------------- input
-def apply_click(ctl: TableController, scene: Scene, x: float, y: float) -> str | None:
-    """Do what a click at (x, y) on the table means; returns the id hit (or None).
-
-    Ids the controller cannot act on alone ("menu", "newgame") are returned for the window.
+def apply_click(ctl: TableController, scene: Scene, x: float, y: float) -> Command | None:
+    """Do the controller's part of a click at (x, y) on the table; returns its command (or
+    None). Commands the controller cannot act on alone (the menu, a new game) are the window's.
     """
-    what = hit(scene, x, y)
-    if what is None:
-        return None
-    if what.startswith("card:"):
-        ctl.toggle(int(what[5:]))
-    elif what.startswith("spread:"):
-        n = int(what[7:])
-        t = next(t for t in scene.targets if t.id == what)
-        depth = round((x - t.rect.x) / t.rect.w * n)
-        ctl.cut_at(depth)
-    elif what in ("confirm", "crib", "pile"):
-        ctl.confirm()
-    elif what == "hint":
-        if ctl.hint is None:
-            ctl.request_hint()
-        else:
-            ctl.clear_hint()
-    elif what == "options":
-        ctl.toggle_options()
-    elif what == "coach:anyway":
-        ctl.confirm()
-    elif what == "coach:back":
-        ctl.take_back()
-    elif what == "undo":
-        ctl.undo()
-    elif what == "redo":
-        ctl.redo()
-    elif what == "restart":
-        ctl.ask_restart()
-    elif what in ("ask:yes", "ask:no"):
-        ctl.answer(what == "ask:yes")
-    elif what == "reveal":
-        ctl.reveal()
-    elif what == "next":
-        ctl.advance_show()
-    elif what == "skip":
-        ctl.skip_show()
-    return what
+    cmd = hit_command(scene, x, y)
+    if cmd is not None:
+        run(ctl, cmd)
+    return cmd

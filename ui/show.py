@@ -1,15 +1,20 @@
 """What the table shows from a game's public events: the count of the show step by step, the
-cut for first deal, the pegs on the board. Pure functions of events (no Arcade, no controller).
+cut for first deal, the pegs on the board: pure functions of events (no Arcade), and the
+:class:`ShowSequence` the controller holds to count a show step by step.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from cribbage_env.core import EventKind
 
 from .narration import Narrator
+
+if TYPE_CHECKING:
+    from .controller import TableController
 
 
 @dataclass(frozen=True)
@@ -132,45 +137,57 @@ def peg_holes(events: Iterable, shown: tuple[int, int]) -> tuple[tuple[int, int]
     return ((trail[0][-1], trail[0][-2]), (trail[1][-1], trail[1][-2]))
 
 
-class ShowMixin:
-    """The show counted on the table one combination at a time (mixed into the controller)."""
+class ShowSequence:
+    """The show counted on the table one combination at a time, held by the controller.
 
-    show_steps: list[ShowStep]
-    show_pos: int
-    deal_summary: tuple[DealPoints, DealPoints] | None = None  # of the deal being shown
+    What is said after a show (the next deal, the game's end) is held back until the count is
+    over: no spoilers."""
+
+    def __init__(self, ctl: TableController) -> None:
+        self._ctl = ctl
+        self.steps: list[ShowStep] = []
+        self.pos = 0
+        self.intro: tuple[str, ...] = ()  # how the play ended, shown beside the count
+        self.summary: tuple[DealPoints, DealPoints] | None = None  # of the deal being shown
+        self.held: list[str] | None = None  # said after a show: held until it is counted
+
+    def start(self, steps: list[ShowStep], summary: tuple[DealPoints, DealPoints],
+              intro: tuple[str, ...]) -> None:  # fmt: skip
+        """Count a new show from its first step."""
+        self.steps, self.summary, self.intro, self.pos = steps, summary, intro, 0
 
     @property
-    def show_at_end(self) -> bool:
+    def at_end(self) -> bool:
         """The last step of the show: the deal summary waits there for Continue."""
-        return self.show_running and self.show_pos == len(self.show_steps) - 1
+        return self.running and self.pos == len(self.steps) - 1
 
     @property
-    def show_running(self) -> bool:
-        return self.show_pos < len(self.show_steps)
+    def running(self) -> bool:
+        return self.pos < len(self.steps)
 
     @property
-    def show_step(self) -> ShowStep | None:
-        return self.show_steps[self.show_pos] if self.show_running else None
+    def step(self) -> ShowStep | None:
+        return self.steps[self.pos] if self.running else None
 
-    def advance_show(self) -> None:
+    def advance(self) -> None:
         """Say the next combination (the view calls this at a readable pace)."""
-        if self.show_running:
-            self.show_pos += 1
-            self.version += 1
-            if not self.show_running:
-                self._show_done()
+        if self.running:
+            self.pos += 1
+            self._ctl.version += 1
+            if not self.running:
+                self._done()
 
-    def skip_show(self) -> None:
-        if self.show_running:
-            self.show_pos = len(self.show_steps)
-            self.version += 1
-            self._show_done()
+    def skip(self) -> None:
+        if self.running:
+            self.pos = len(self.steps)
+            self._ctl.version += 1
+            self._done()
 
-    def _show_done(self) -> None:
+    def _done(self) -> None:
         """After the count, its totals stay in the message log, then what came after it."""
-        held, self._held = self._held or [], None
-        for step in self.show_steps:
+        held, self.held = self.held or [], None
+        for step in self.steps:
             if step.said and step.line == step.said[-1] and not step.highlight:
-                self._say(step.line)
+                self._ctl.say(step.line)
         for text in held:
-            self._say(text)
+            self._ctl.say(text)

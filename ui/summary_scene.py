@@ -39,7 +39,7 @@ def _table(s: Scene, ctl: TableController, rows: tuple[DealPoints, DealPoints], 
 
 def deal_summary_items(s: Scene, ctl: TableController, r: Rect) -> None:
     """The deal's points in the show panel (in place of the cards counted)."""
-    summary = ctl.deal_summary
+    summary = ctl.show.summary
     if summary is None:
         return
     s.labels.append(Label(ctl.tr("Deal summary"), r.cx, r.y + r.h - 100, 20, GOLD, bold=True))

@@ -13,7 +13,8 @@ from cribbage_env.core import Phase
 from .board import STANDARD_BOARD, BoardShape, peg_holes
 from .chances import Reading
 from .coach_scene import hint_items, options_overlay, question_overlay, warning_overlay
-from .controller import CUT_SPREAD, Mode, TableController
+from .commands import Act, Command
+from .controller import Mode, TableController
 from .scene import (
     CARD_H,
     CARD_W,
@@ -28,13 +29,14 @@ from .scene import (
     WHITE,
     WIDTH,
     Board,
-    Button,
     CardItem,
     Label,
     Rect,
     Scene,
     Target,
+    act_button,
 )
+from .selection import CUT_SPREAD
 from .summary_scene import deal_summary_items, game_summary_items
 
 CENTER = TABLE_RIGHT / 2
@@ -81,18 +83,18 @@ def table_scene(
     hint_items(s, ctl)
     _board(s, ctl)
     _buttons(s, ctl, chances_on)
-    show = ctl.show_step
+    show = ctl.show.step
     if show is not None:
         _show_overlay(s, ctl, show)
     elif ctl.game.is_over:
         _game_over_overlay(s, ctl)
     elif ctl.needs_reveal:
         _reveal_overlay(s, ctl)
-    elif ctl.asking is not None:
+    elif ctl.guard.asking is not None:
         question_overlay(s, ctl)
-    elif ctl.shown_warning is not None:
+    elif ctl.coach.shown_warning is not None:
         warning_overlay(s, ctl)
-    elif ctl.hint is not None and ctl.show_options:
+    elif ctl.coach.hint is not None and ctl.coach.show_options:
         options_overlay(s, ctl)
     if chance is not None and (s.layer is None or not s.layer.modal):  # not under the show
         _chance_bar(s, ctl, chance)
@@ -142,21 +144,22 @@ def _hands(s: Scene, ctl: TableController) -> None:
     hand = sorted(view.hand, key=lambda c: (c % 13, c // 13))  # as ctl.hand_cards orders them
     visible = ctl.hand_visible(bottom) and not ctl.needs_reveal
     rects = hand_row(len(hand), 40, CARD_W, CARD_H, CENTER - 60, 14)
-    hint_cards = set(ctl.hint.cards) if ctl.hint else set()
+    hint_cards = set(ctl.coach.hint.cards) if ctl.coach.hint else set()
     act = ctl.human_to_act and ctl.to_act == bottom
     for i, (card, r) in enumerate(zip(hand, rects, strict=True)):
         if not visible:
             s.cards.append(CardItem(None, r, key=f"h{bottom}:{i}"))
             continue
-        sel = card in ctl.selection
-        dimmed = act and g.phase is Phase.PLAY and not ctl.selectable(card)
+        sel = card in ctl.selection.cards
+        dimmed = act and g.phase is Phase.PLAY and not ctl.selection.selectable(card)
         rr = Rect(r.x, r.y + (30 if sel else 0), r.w, r.h)
         s.cards.append(
             CardItem(card, rr, selected=sel, dimmed=dimmed, hinted=card in hint_cards,
-                     focus=act and i == ctl.focus, key=f"c{card}")
+                     focus=act and i == ctl.selection.focus, key=f"c{card}")
         )  # fmt: skip
         if act:
-            s.targets.append(Target(f"card:{card}", Rect(r.x, r.y, r.w, r.h + 30)))
+            s.targets.append(Target(f"card:{card}", Rect(r.x, r.y, r.w, r.h + 30),
+                                    Command(Act.TOGGLE, card)))  # fmt: skip
 
 
 def _crib_and_deck(s: Scene, ctl: TableController) -> None:
@@ -170,12 +173,12 @@ def _crib_and_deck(s: Scene, ctl: TableController) -> None:
     if g.deal_no >= 0 and g.phase is not Phase.CUT_FOR_DEAL:
         label = tr("Crib: {name}", name=ctl.name(g.dealer))
         s.labels.append(Label(label, 30, crib_y + SMALL_H + 14, 13, SOFT, "left"))
-        if g.phase is Phase.DISCARD and ctl.can_confirm:
+        if g.phase is Phase.DISCARD and ctl.selection.can_confirm:
             crib = Rect(30, crib_y, 120, SMALL_H)
-            s.targets.append(Target("crib", crib))
+            s.targets.append(Target("crib", crib, Command(Act.CONFIRM)))
             glow = Rect(crib.x - 6, crib.y - 6, crib.w + 12, crib.h + 12)
             s.panels.append((glow, (255, 205, 60, 110)))
-    if not (g.phase in CUT_SPREAD and not ctl.show_running):  # while cutting, the spread is it
+    if not (g.phase in CUT_SPREAD and not ctl.show.running):  # while cutting, the spread is it
         s.cards.append(CardItem(None, DECK, key="deck"))
         s.labels.append(Label(tr("Starter"), DECK.x + SMALL_W + 60, DECK.y - 13, 13, SOFT))
     if view.starter is not None and g.phase is Phase.PLAY:
@@ -196,10 +199,12 @@ def _pile(s: Scene, ctl: TableController) -> None:
     """The play: earlier sequences, the current one fanned, the count and who said Go."""
     view = ctl.view(ctl.bottom_seat)
     older = [c for _, c in view.played if c not in view.sequence][-8:]
-    if ctl.can_confirm:  # tap the pile to lay the selected card, like the crib for discards
+    if (
+        ctl.selection.can_confirm
+    ):  # tap the pile to lay the selected card, like the crib for discards
         glow = Rect(PILE.x - 4, PILE.y - 4, PILE.w + 8, PILE.h + 8)
         s.panels.append((glow, (255, 205, 60, 50)))
-        s.targets.append(Target("pile", PILE))
+        s.targets.append(Target("pile", PILE, Command(Act.CONFIRM)))
     o_rects, q_rects = pile_rects(len(older), len(view.sequence))
     for c, r in zip(older, o_rects, strict=True):
         s.cards.append(CardItem(c, r, dimmed=True, key=f"c{c}"))
@@ -219,7 +224,7 @@ def _pile(s: Scene, ctl: TableController) -> None:
 def _cuts(s: Scene, ctl: TableController) -> None:
     """Cut spreads (R2, R3.1, R5.1): one big target; where you tap is only a gesture."""
     g = ctl.game
-    if g.phase not in CUT_SPREAD or ctl.show_running:
+    if g.phase not in CUT_SPREAD or ctl.show.running:
         return
     n = CUT_SPREAD[g.phase]
     left, right = 120, 880
@@ -227,7 +232,11 @@ def _cuts(s: Scene, ctl: TableController) -> None:
     for i in range(n):
         s.cards.append(CardItem(None, Rect(left + i * step, 320, SMALL_W, SMALL_H), key=f"d{i}"))
     if ctl.human_to_act:
-        s.targets.append(Target(f"spread:{n}", Rect(left, 320, right - left, SMALL_H)))
+        s.targets.append(
+            Target(
+                f"spread:{n}", Rect(left, 320, right - left, SMALL_H), Command(Act.CUT), spread=n
+            )
+        )  # fmt: skip)
     if g.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT) and g.deal_no <= 0:
         for seat, card in enumerate(ctl.cut.cards):
             if card is not None:
@@ -286,25 +295,28 @@ def _buttons(s: Scene, ctl: TableController, chances_on: bool = False) -> None:
     bx, bw, bh = TABLE_RIGHT + 16, 124, 52
     turn = ctl.human_to_act and g.phase in (Phase.DISCARD, Phase.PLAY) and not ctl.needs_reveal
     s.buttons += [
-        Button("undo", tr("Undo"), Rect(bx, 132, bw, bh), ctl.can_undo),
-        Button("redo", tr("Redo"), Rect(bx + bw + 10, 132, bw, bh), ctl.can_redo),
-        Button("hint", tr("Hint"), Rect(bx, 72, bw, bh), turn),
-        Button("restart", tr("Restart"), Rect(bx + bw + 10, 72, bw, bh), ctl.can_restart),
-        Button("menu", tr("Menu"), Rect(bx, 12, bw, bh)),
-        Button("chances", tr("Chances"), Rect(bx + bw + 10, 12, bw, bh), toggled=chances_on),
-        Button("rules", tr("Rules"), Rect(bx, 192, bw, bh)),
-        Button("export", tr("Export game"), Rect(bx + bw + 10, 192, bw, bh), ctl.can_export),
+        act_button(Act.UNDO, tr("Undo"), Rect(bx, 132, bw, bh), ctl.can_undo),
+        act_button(Act.REDO, tr("Redo"), Rect(bx + bw + 10, 132, bw, bh), ctl.can_redo),
+        act_button(Act.HINT, tr("Hint"), Rect(bx, 72, bw, bh), turn),
+        act_button(Act.RESTART, tr("Restart"), Rect(bx + bw + 10, 72, bw, bh), ctl.can_restart),
+        act_button(Act.MENU, tr("Menu"), Rect(bx, 12, bw, bh)),
+        act_button(Act.CHANCES, tr("Chances"), Rect(bx + bw + 10, 12, bw, bh), toggled=chances_on),
+        act_button(Act.RULES, tr("Rules"), Rect(bx, 192, bw, bh)),
+        act_button(Act.EXPORT, tr("Export game"), Rect(bx + bw + 10, 192, bw, bh), ctl.can_export),
     ]
     if turn:
         label = tr("Play card") if g.phase is Phase.PLAY else tr("To the crib")
         s.buttons.append(
-            Button("confirm", label, Rect(820, 70, 150, 64), ctl.can_confirm, primary=True)
+            act_button(
+                Act.CONFIRM, label, Rect(820, 70, 150, 64), ctl.selection.can_confirm, primary=True
+            )
         )
 
 
 def _reveal_overlay(base: Scene, ctl: TableController) -> None:
     """Pass and play: not modal (undo etc. stay available); the hands stay face down."""
     tr = ctl.tr
+    assert ctl.to_act is not None  # a person is to act
     name = ctl.name(ctl.to_act)
     o = base.layer = Scene()
     r = Rect(STARTER.x + STARTER.w + 20, 300, 560, 220)  # the deck and the starter in sight
@@ -313,7 +325,7 @@ def _reveal_overlay(base: Scene, ctl: TableController) -> None:
         Label(tr("Pass the screen to {name}", name=name), r.cx, r.y + 170, 22, WHITE, bold=True)
     )
     o.buttons.append(
-        Button("reveal", tr("See my hand — {name}", name=name),
+        act_button(Act.REVEAL, tr("See my hand — {name}", name=name),
                Rect(r.cx - 200, r.y + 50, 400, 80), primary=True)
     )  # fmt: skip
 
@@ -325,7 +337,7 @@ def _show_overlay(base: Scene, ctl: TableController, step) -> None:
     s.panels.append((r, PANEL))
     color = PLAYER_COLORS[step.player]
     s.labels.append(Label(step.title, r.cx, r.y + r.h - 40, 24, color, bold=True))
-    if ctl.show_at_end and ctl.deal_summary is not None:
+    if ctl.show.at_end and ctl.show.summary is not None:
         deal_summary_items(s, ctl, r)  # the deal's points, waiting for Continue
     else:
         hl = set(step.highlight)
@@ -336,21 +348,21 @@ def _show_overlay(base: Scene, ctl: TableController, step) -> None:
             rect = Rect(x, rc.y + (18 if c in hl else 0), rc.w, rc.h)
             s.cards.append(CardItem(c, rect, highlight=c in hl, key=f"c{c}"))
         s.labels.append(Label(tr("Starter"), rects[4].cx + 24, rects[4].y - 14, 13, SOFT))
-    for i, note in enumerate(ctl.show_intro):  # how the play ended, under the count
+    for i, note in enumerate(ctl.show.intro):  # how the play ended, under the count
         s.labels.append(Label(note, r.x + 24, r.y + 70 - i * 22, 13, SOFT, "left"))
     prev = step.said[:-1][-3:] if step.line else step.said[-3:]
     for i, line in enumerate(prev):
         s.labels.append(Label(line, r.cx, r.y + 150 + (len(prev) - 1 - i) * 22, 15, SOFT))
     if step.line:
         s.labels.append(Label(step.line, r.cx, r.y + 105, 24, GOLD, bold=True))
-    if ctl.show_at_end:
-        s.buttons.append(Button("next", tr("Continue"), Rect(r.x + r.w - 300, r.y + 20, 270, 56),
+    if ctl.show.at_end:
+        s.buttons.append(act_button(Act.NEXT, tr("Continue"), Rect(r.x + r.w - 300, r.y + 20, 270, 56),
                                 primary=True))  # fmt: skip
         return
     s.buttons.append(
-        Button("next", tr("Next"), Rect(r.x + r.w - 300, r.y + 20, 130, 56), primary=True)
+        act_button(Act.NEXT, tr("Next"), Rect(r.x + r.w - 300, r.y + 20, 130, 56), primary=True)
     )
-    s.buttons.append(Button("skip", tr("Skip"), Rect(r.x + r.w - 160, r.y + 20, 130, 56)))
+    s.buttons.append(act_button(Act.SKIP, tr("Skip"), Rect(r.x + r.w - 160, r.y + 20, 130, 56)))
 
 
 def _game_over_overlay(base: Scene, ctl: TableController) -> None:
@@ -365,7 +377,7 @@ def _game_over_overlay(base: Scene, ctl: TableController) -> None:
         s.labels.append(Label(line, r.cx, r.y + r.h - 50 - i * 40, size, color, bold=i == 0))
     game_summary_items(s, ctl, r, r.y + r.h - 90 - 40 * len(lines))
     s.buttons.append(
-        Button("newgame", tr("New game"), Rect(r.cx - 330, r.y + 24, 210, 64), primary=True)
+        act_button(Act.NEWGAME, tr("New game"), Rect(r.cx - 330, r.y + 24, 210, 64), primary=True)
     )
-    s.buttons.append(Button("review", tr("Review"), Rect(r.cx - 105, r.y + 24, 210, 64)))
-    s.buttons.append(Button("restart", tr("Restart"), Rect(r.cx + 120, r.y + 24, 210, 64)))
+    s.buttons.append(act_button(Act.REVIEW, tr("Review"), Rect(r.cx - 105, r.y + 24, 210, 64)))
+    s.buttons.append(act_button(Act.RESTART, tr("Restart"), Rect(r.cx + 120, r.y + 24, 210, 64)))

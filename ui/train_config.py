@@ -67,10 +67,11 @@ def _int(name: str, value: object) -> int:
 
 def _float(name: str, value: object) -> float:
     low, high = _FLOATS[name]
-    ok = isinstance(value, int | float) and not isinstance(value, bool)
-    if not ok or not math.isfinite(value) or not low <= value <= high:  # type: ignore[arg-type]
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    x = float(value) if isinstance(value, int | float) and number else math.nan
+    if not math.isfinite(x) or not low <= x <= high:
         raise ConfigError(f"{name} must be a number from {low:g} to {high:g}, got {value!r}")
-    return float(value)  # type: ignore[arg-type]
+    return x
 
 
 def _specs(name: str, value: object) -> tuple[str, ...]:

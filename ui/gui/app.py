@@ -15,7 +15,9 @@ from dataclasses import dataclass
 import arcade
 
 from ..autosave import SaveStore
-from ..controller import Mode, SaveError, TableController, UntrustedSave
+from ..commands import Command
+from ..controller import Mode, TableController
+from ..saves import SaveError, UntrustedSave
 from ..scene import FELT, HEIGHT, WIDTH, Scene, StartOptions
 from ..seeds import new_game_seed
 from ..shelf import shelve, take_from_shelf, unfinished, unfinished_label
@@ -116,7 +118,7 @@ class GameWindow(ScaledWindow):
         if self.settings.threaded:  # the expert's first move must not wait for numba
             warm_in_background()
         if ctl.mode is not Mode.WATCH:
-            ctl.set_coach(self.options.coach)
+            ctl.coach.set_limit(self.options.coach)
         if self.store is not None and ctl.on_change is None and ctl.mode.value != "watch":
             ctl.on_change = self.store.save
         self.show_view(TableView(self, ctl))
@@ -147,7 +149,8 @@ class GameWindow(ScaledWindow):
             return
         from ..i18n import Catalog
 
-        asked, self._asked_trust = getattr(self, "_asked_trust", ()), ()
+        asked: tuple[str, ...] = getattr(self, "_asked_trust", ())
+        self._asked_trust: tuple[str, ...] = ()
         try:
             ctl = self.store.load(trusted=asked)
         except UntrustedSave as exc:
@@ -267,7 +270,7 @@ class GameWindow(ScaledWindow):
         self.screen.on_update(delta_time)
 
     # ------------------------------------------------------------------------ input
-    def click(self, wx: float, wy: float) -> str | None:
+    def click(self, wx: float, wy: float) -> str | Command | None:
         """A click in virtual coordinates (tests and the mouse handler)."""
         return self.screen.click(wx, wy)
 

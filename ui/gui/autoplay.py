@@ -69,9 +69,9 @@ class _Pilot:
             return
         if any(p.stem.endswith("-over") for p in self.shots):
             return
-        while ctl.show_running:
+        while ctl.show.running:
             self.shot("show")
-            ctl.advance_show()
+            ctl.show.advance()
         self.shot("over")
 
 
@@ -118,14 +118,14 @@ def _play(window: GameWindow, p: _Pilot, decisions: int, agent, rng) -> None:
         if ctl is None:
             break
         if ctl.game.is_over:
-            if ctl.show_running:
+            if ctl.show.running:
                 p.shot("show")
-                ctl.advance_show()
+                ctl.show.advance()
                 continue
             p.shot("over")
             break
-        if ctl.show_running:
-            step = ctl.show_step
+        if ctl.show.running:
+            step = ctl.show.step
             if step is not None and (step.highlight or not step.line):
                 p.shot("show")
             p.press("next")
@@ -134,12 +134,13 @@ def _play(window: GameWindow, p: _Pilot, decisions: int, agent, rng) -> None:
             p.shot("reveal")
             p.press("reveal")
             continue
-        if ctl.computer_to_act:
+        if ctl.computer.to_act:
             if ctl.mode is Mode.WATCH:
                 p.shot("move")
-            ctl.step_computer()
+            ctl.computer.step()
             made += 1
             continue
+        assert ctl.to_act is not None  # a person's turn
         action = int(agent.act(ctl.game.view(ctl.to_act), rng))
         if is_cut(action):
             p.shot("cut")
@@ -149,7 +150,7 @@ def _play(window: GameWindow, p: _Pilot, decisions: int, agent, rng) -> None:
             for c in discard_cards(action) if is_discard(action) else (action,):
                 p.press(f"card:{c}")
             if made % 3 == 0:
-                ctl.request_hint()
+                ctl.coach.request_hint()
             p.shot("select")
             p.press("confirm")
         made += 1

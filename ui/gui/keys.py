@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import arcade
 
+from ..commands import Act, Command
+
 k = arcade.key
 CTRL = k.MOD_CTRL | k.MOD_COMMAND
 ENTER = (k.ENTER, k.RETURN, k.SPACE)
@@ -19,14 +21,13 @@ ANY = frozenset({"show", "over", "reveal", "turn"})
 
 @dataclass(frozen=True)
 class Binding:
-    """``symbols`` in ``states`` do ``action``; ``ctrl``/``shift`` None = either way."""
+    """``symbols`` in ``states`` do ``command``; ``ctrl``/``shift`` None = either way."""
 
     states: frozenset[str]
     symbols: tuple[int, ...]
-    action: str
+    command: Command
     ctrl: bool | None = None
     shift: bool | None = None
-    arg: int = 0
 
     def matches(self, state: str, symbol: int, modifiers: int) -> bool:
         if state not in self.states or symbol not in self.symbols:
@@ -40,32 +41,30 @@ def _positions() -> tuple[Binding, ...]:
     turn = frozenset({"turn"})
     rows = []
     for i in range(6):
-        rows.append(Binding(turn, (k.KEY_1 + i, k.NUM_1 + i), "select", arg=i))
+        rows.append(Binding(turn, (k.KEY_1 + i, k.NUM_1 + i), Command(Act.SELECT, i)))
     return tuple(rows)
 
 
 TABLE_KEYS: tuple[Binding, ...] = (
-    Binding(ANY, (k.Z,), "redo", ctrl=True, shift=True),
-    Binding(ANY, (k.Z,), "undo", ctrl=True),
-    Binding(ANY, (k.Y,), "redo", ctrl=True),
-    Binding(ANY, (k.ESCAPE,), "menu"),
-    Binding(ANY, (k.F1,), "rules"),
-    Binding(ANY, (k.M,), "mute"),
-    Binding(ANY, (k.W,), "chances"),
-    Binding(frozenset({"over"}), (k.R,), "review"),
-    Binding(frozenset({"show"}), ENTER, "next"),
-    Binding(frozenset({"over"}), ENTER, "newgame"),
-    Binding(frozenset({"reveal"}), ENTER, "reveal"),
+    Binding(ANY, (k.Z,), Command(Act.REDO), ctrl=True, shift=True),
+    Binding(ANY, (k.Z,), Command(Act.UNDO), ctrl=True),
+    Binding(ANY, (k.Y,), Command(Act.REDO), ctrl=True),
+    Binding(ANY, (k.ESCAPE,), Command(Act.MENU)),
+    Binding(ANY, (k.F1,), Command(Act.RULES)),
+    Binding(ANY, (k.M,), Command(Act.MUTE)),
+    Binding(ANY, (k.W,), Command(Act.CHANCES)),
+    Binding(frozenset({"over"}), (k.R,), Command(Act.REVIEW)),
+    Binding(frozenset({"show"}), ENTER, Command(Act.NEXT)),
+    Binding(frozenset({"over"}), ENTER, Command(Act.NEWGAME)),
+    Binding(frozenset({"reveal"}), ENTER, Command(Act.REVEAL)),
     *_positions(),
-    Binding(frozenset({"turn"}), (k.LEFT,), "focus", arg=-1),
-    Binding(frozenset({"turn"}), (k.RIGHT,), "focus", arg=1),
-    Binding(frozenset({"turn"}), (k.UP, k.DOWN), "select_focus"),
-    Binding(frozenset({"turn"}), (k.H,), "hint"),
-    Binding(frozenset({"turn"}), (k.SPACE,), "go_or_select"),
-    Binding(frozenset({"turn"}), (k.ENTER, k.RETURN, k.NUM_ENTER), "go"),
+    Binding(frozenset({"turn"}), (k.LEFT,), Command(Act.FOCUS, -1)),
+    Binding(frozenset({"turn"}), (k.RIGHT,), Command(Act.FOCUS, 1)),
+    Binding(frozenset({"turn"}), (k.UP, k.DOWN), Command(Act.SELECT_FOCUS)),
+    Binding(frozenset({"turn"}), (k.H,), Command(Act.HINT)),
+    Binding(frozenset({"turn"}), (k.SPACE,), Command(Act.GO_OR_SELECT)),
+    Binding(frozenset({"turn"}), (k.ENTER, k.RETURN, k.NUM_ENTER), Command(Act.GO)),
 )
-
-START_KEYS: tuple[Binding, ...] = (Binding(frozenset({"start"}), ENTER, "play"),)
 
 
 def lookup(table: tuple[Binding, ...], state: str, symbol: int, modifiers: int) -> Binding | None:

@@ -166,12 +166,13 @@ class Renderer:
         for label in labels + tuple(self._button_label(b) for b in buttons):
             tkey = (label.text, label.size, label.color, label.anchor_x, label.bold, label.width)
             n = seen[tkey] = seen.get(tkey, -1) + 1  # the same text twice: two objects
-            placed = self._placed.get((slot, n, *tkey))
+            pkey = (slot, n, *tkey)
+            placed = self._placed.get(pkey)
             if placed is None:
                 if len(self._placed) > 800:
                     self._placed.clear()
                 placed = self._new_text(label)
-                self._placed[(slot, n, *tkey)] = placed
+                self._placed[pkey] = placed
             placed.position = (label.x, label.y)
             placed.batch = batch
         self._batches[slot] = (key, batch)

@@ -9,7 +9,7 @@ import arcade
 from ..coach import COACH_LIMITS
 from ..i18n import LANGUAGES, Catalog
 from ..scene import Scene, hit, next_variant, start_scene
-from .keys import START_KEYS, lookup
+from .keys import ENTER
 
 if TYPE_CHECKING:
     from .app import GameWindow
@@ -107,7 +107,6 @@ class StartView(arcade.View):
         return True
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
-        binding = lookup(START_KEYS, "start", symbol, modifiers)
-        if binding is not None:
-            self.choose(binding.action)
+        if symbol in ENTER:  # Enter or Space: a new game
+            self.choose("play")
         return True

@@ -19,6 +19,7 @@ from ..player_stats import (
     CACHE_NAME,
     STATS_SAMPLES,
     HistoryError,
+    HistoryGame,
     error_rates,
     load_history,
     player_stats,
@@ -44,7 +45,7 @@ class StatsView(arcade.View):
         self.scene_key: tuple | None = None
         self.rates: list[float] = []
         self.note = ""
-        self.games = []
+        self.games: list[HistoryGame] = []
         self._stop = threading.Event()
         self.future: cf.Future | None = None
         tr = Catalog(lang).tr

@@ -9,19 +9,21 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import arcade
 
-from cribbage_env.core import EventKind, Phase
+from cribbage_env.core import EventKind
 
 from ..autosave import atomic_write_json, data_dir
 from ..chances import ChanceMeter
+from ..commands import Act, Command, run
 from ..controller import Mode, TableController
 from ..motion import Popup, Transition
-from ..scene import GOLD, Label, Scene, apply_click
+from ..scene import GOLD, Label, Scene, hit_command
 from ..table_scene import CENTER, COUNT_X, table_scene
 from .keys import TABLE_KEYS, lookup
 
@@ -47,7 +49,7 @@ class TableView(arcade.View):
         self._events_seen = ctl.game.event_count
         self.note = ""  # a line under the prompt (where an export went)
         self._noted: tuple[Scene, Scene] | None = None
-        self.meter = ChanceMeter(on=window.settings.chances or ctl.mode is Mode.WATCH)
+        self.meter: ChanceMeter = ChanceMeter(on=window.settings.chances or ctl.mode is Mode.WATCH)
         self.meter_future: cf.Future | None = None
 
     # ------------------------------------------------------------------------ frame
@@ -132,12 +134,13 @@ class TableView(arcade.View):
         for e in new:
             if not e.points or e.kind not in (EventKind.PLAY, EventKind.SCORE):
                 continue
-            x, y = COUNT_X, 455
+            x, y = float(COUNT_X), 455.0
             if e.kind is EventKind.PLAY:
                 item = next((i for i in scene.cards if i.card == e.cards[-1]), None)
                 if item is not None:
                     x, y = item.rect.cx, item.rect.y + item.rect.h + 16
-            out.append(Popup(self.ctl.scorer_text(e.player, e.reasons), x, y))
+            if e.player is not None:  # points always have a scorer
+                out.append(Popup(self.ctl.scorer_text(e.player, e.reasons), x, y))
         return tuple(out)
 
     def on_update(self, delta_time: float) -> bool:
@@ -148,7 +151,7 @@ class TableView(arcade.View):
         ctl = self.ctl
         self._update_meter()
         self._update_review()
-        if ctl.show_running:
+        if ctl.show.running:
             self._pace_show(delta_time)
             return True
         self._show_wait = 0.0
@@ -156,11 +159,11 @@ class TableView(arcade.View):
             if self.future.done():
                 fut, self.future = self.future, None
                 try:
-                    ctl.apply_computer(fut.result(), self.ticket)
+                    ctl.computer.apply(fut.result(), self.ticket)
                 except Exception as exc:  # noqa: BLE001 - an agent bug must not kill the window
                     self._agent_failed(exc)
             return True
-        if ctl.computer_should_move:
+        if ctl.computer.should_move:
             self._wait += delta_time
             if self._wait >= self.game_window.settings.computer_delay:
                 self._wait = 0.0
@@ -222,27 +225,27 @@ class TableView(arcade.View):
     def _pace_show(self, delta_time: float) -> None:
         """One combination of the show per ``show_delay`` (longer on a hand's total)."""
         settings = self.game_window.settings
-        if self.ctl.show_at_end and settings.show_delay > 0 and self.ctl.mode is not Mode.WATCH:
+        if self.ctl.show.at_end and settings.show_delay > 0 and self.ctl.mode is not Mode.WATCH:
             return  # the deal summary waits for Continue (show delay 0: the fastest, no wait)
         self._show_wait += delta_time
-        step = self.ctl.show_step
+        step = self.ctl.show.step
         pause = self.game_window.settings.show_delay * (
             1.6 if step is not None and step.points and not step.highlight else 1
         )
         if self._show_wait >= pause:
             self._show_wait = 0.0
-            self.ctl.advance_show()
+            self.ctl.show.advance()
 
     def _start_computer(self) -> None:
         ctl = self.ctl
-        ticket, job = ctl.computer_job()
+        ticket, job = ctl.computer.job()
         self.ticket = ticket
         pool = self.game_window._pool
         if pool is not None:
             self.future = pool.submit(job)
             return
         try:
-            ctl.apply_computer(job(), ticket)
+            ctl.computer.apply(job(), ticket)
         except Exception as exc:  # noqa: BLE001 - see _agent_failed
             self._agent_failed(exc)
 
@@ -253,21 +256,21 @@ class TableView(arcade.View):
 
         ctl = self.ctl
         if isinstance(exc, SeatForfeit):  # an isolated seat failed: it loses, with its reason
-            ctl.forfeit_game(str(exc))
+            ctl.computer.forfeit_game(str(exc))
             return
         self.game_window.errors.append(f"computer move failed: {exc!r}")
-        if ctl.computer_to_act:
+        if ctl.computer.to_act and ctl.to_act is not None:
             legal = ctl.game.view(ctl.to_act).legal_actions
             if legal:
-                ctl.apply_computer(int(legal[0]))
+                ctl.computer.apply(int(legal[0]))
 
     # ------------------------------------------------------------------------ input
-    def click(self, wx: float, wy: float) -> str | None:
+    def click(self, wx: float, wy: float) -> Command | None:
         """A click in virtual coordinates (tests and the mouse handler)."""
-        what = apply_click(self.ctl, self.current_scene(), wx, wy)
-        if what in ("menu", "newgame", "rules", "export", "chances", "review"):
-            self.do(what)
-        return what
+        cmd = hit_command(self.current_scene(), wx, wy)
+        if cmd is not None:
+            self.do(cmd)
+        return cmd
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool:
         # Any button and any touch: no right-click-only actions (R11.7).
@@ -277,7 +280,7 @@ class TableView(arcade.View):
 
     def key_state(self) -> str:
         ctl = self.ctl
-        if ctl.show_running:
+        if ctl.show.running:
             return "show"
         if ctl.game.is_over:
             return "over"
@@ -286,46 +289,34 @@ class TableView(arcade.View):
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
         binding = lookup(TABLE_KEYS, self.key_state(), symbol, modifiers)
         if binding is not None:
-            self.do(binding.action, binding.arg, symbol)
+            self.do(binding.command)
         return True
 
-    def do(self, action: str, arg: int = 0, symbol: int = 0) -> None:
-        """Carry out a key-map action (see :data:`ui.gui.keys.TABLE_KEYS`)."""
-        ctl = self.ctl
-        if action == "undo":
-            ctl.undo()
-        elif action == "redo":
-            ctl.redo()
-        elif action == "menu":
-            self.game_window.show_menu()
-        elif action == "next":
-            ctl.advance_show()
-        elif action == "newgame":
-            self.game_window.next_game()
-        elif action == "rules":
-            self.game_window.show_rules()
-        elif action == "export":
-            self.export()
-        elif action == "chances":
-            self.meter.toggle()
-        elif action == "review":
-            if ctl.game.is_over and not ctl.show_running:
-                self.game_window.show_review(ctl, self)
-        elif action == "mute":
-            win = self.game_window
-            win.options.sound = win.sounds.on = not win.sounds.on and win.sounds.available
-        elif action == "reveal":
-            ctl.reveal()
-        elif action == "select":
-            ctl.select_position(arg)
-        elif action == "focus":
-            ctl.move_focus(arg)
-        elif action == "select_focus":
-            ctl.select_position(ctl.focus)
-        elif action == "hint":
-            ctl.clear_hint() if ctl.hint else ctl.request_hint()
-        elif action in ("go", "go_or_select"):
-            if ctl.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT):
-                ctl.cut_at(26 if ctl.phase is not Phase.STARTER_CUT else 20)
-            elif not ctl.confirm() and action == "go_or_select":
-                ctl.select_position(ctl.focus)
+    def do(self, cmd: Command) -> None:
+        """Carry out a command of a click or a key: the window's own (:data:`WINDOW_COMMANDS`),
+        else the controller's (:data:`ui.commands.TABLE`)."""
+        handler = WINDOW_COMMANDS.get(cmd.act)
+        if handler is not None:
+            handler(self)
+        else:
+            run(self.ctl, cmd)
+
+    def _review(self) -> None:
+        if self.ctl.game.is_over and not self.ctl.show.running:
+            self.game_window.show_review(self.ctl, self)
+
+    def _mute(self) -> None:
+        win = self.game_window
+        win.options.sound = win.sounds.on = not win.sounds.on and win.sounds.available
+
+
+#: What the window does itself: the screens, the export, the meter, the sound.
+WINDOW_COMMANDS: dict[Act, Callable[[TableView], object]] = {
+    Act.MENU: lambda v: v.game_window.show_menu(),
+    Act.NEWGAME: lambda v: v.game_window.next_game(),
+    Act.RULES: lambda v: v.game_window.show_rules(),
+    Act.EXPORT: TableView.export,
+    Act.CHANCES: lambda v: v.meter.toggle(),
+    Act.REVIEW: TableView._review,
+    Act.MUTE: TableView._mute,
+}

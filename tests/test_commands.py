@@ -1,0 +1,70 @@
+"""GUI commands are typed values (issue 24, item 6): every button and target of the table carries
+a :class:`ui.commands.Command`, every key binding too, and one table says what each does."""
+
+from __future__ import annotations
+
+import pytest
+
+import cribbage_env as ce
+from ui.commands import TABLE, Act, Command, run
+from ui.controller import Mode, TableController
+from ui.scene import apply_click, hit_command
+from ui.table_scene import table_scene
+
+
+def _table(seed: int = 4) -> TableController:
+    return TableController(seed, mode=Mode.COMPUTER, opponent="random", agent_seed=1)
+
+
+def test_every_button_and_target_of_the_table_carries_a_command() -> None:
+    ctl = _table()
+    seen: set[Act] = set()
+    for _ in range(60):  # cuts, discards, the play, a show: the table's layers
+        s = table_scene(ctl)
+        for sc in (s, s.layer):
+            if sc is None:
+                continue
+            for b in sc.buttons:
+                assert b.command is not None, b.id
+                seen.add(b.command.act)
+            for t in sc.targets:
+                assert t.command is not None, t.id
+                seen.add(t.command.act)
+        if ctl.show.running:
+            ctl.show.skip()
+        elif ctl.computer.to_act:
+            ctl.computer.step()
+        elif ctl.human_to_act:
+            ctl.decide(ctl.game.legal_actions()[0])
+    assert {Act.CUT, Act.UNDO, Act.MENU, Act.HINT} <= seen
+
+
+def test_a_click_on_a_card_is_a_typed_toggle_and_a_cut_is_where_it_lands() -> None:
+    ctl = _table()
+    s = table_scene(ctl)
+    spread = next(t for t in s.targets if t.spread)
+    left = hit_command(s, spread.rect.x + 1, spread.rect.cy)
+    right = hit_command(s, spread.rect.x + spread.rect.w - 1, spread.rect.cy)
+    assert left == Command(Act.CUT, 0) and right == Command(Act.CUT, spread.spread)
+    while not (ctl.human_to_act and ctl.phase is ce.Phase.DISCARD):
+        ctl.show.skip()
+        ctl.computer.step() if ctl.computer.to_act else ctl.selection.cut_at(20)
+    s = table_scene(ctl)
+    t = s.targets[0]
+    cmd = apply_click(ctl, s, t.rect.cx, t.rect.cy)
+    assert cmd is not None and cmd.act is Act.TOGGLE and ctl.selection.cards == (cmd.arg,)
+
+
+def test_one_table_each_controller_and_window_commands_cover_every_act() -> None:
+    pytest.importorskip("arcade")
+    from ui.gui.keys import TABLE_KEYS
+    from ui.gui.table_view import WINDOW_COMMANDS
+
+    assert not set(TABLE) & set(WINDOW_COMMANDS)
+    assert set(TABLE) | set(WINDOW_COMMANDS) == set(Act)
+    assert all(isinstance(b.command, Command) for b in TABLE_KEYS)
+
+
+def test_run_refuses_a_window_command() -> None:
+    ctl = _table()
+    assert not run(ctl, Command(Act.MENU)) and run(ctl, Command(Act.UNDO))
