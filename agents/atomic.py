@@ -8,6 +8,7 @@ place (replacing a link itself, never its target); the folder is fsynced after.
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from collections.abc import Callable
@@ -56,6 +57,16 @@ def atomic_write(
 def atomic_write_text(path: str | os.PathLike, text: str, *, durable: bool = True) -> Path:
     """:func:`atomic_write` of UTF-8 text."""
     return atomic_write(path, lambda f: f.write(text.encode("utf-8")), durable=durable)
+
+
+def atomic_write_json(path: Path, data: dict, *, durable: bool = True) -> None:
+    """Write JSON so that readers see the old or the new file, never a partial one.
+
+    ``durable=False`` skips the fsyncs (still atomic against crashes of the process, not of the
+    machine); only tests that hammer the save use it."""
+
+    text = json.dumps(data, ensure_ascii=False, indent=1)
+    atomic_write(path, lambda f: f.write(text.encode("utf-8")), durable=durable)
 
 
 def append_line(path: str | os.PathLike, line: str) -> None:

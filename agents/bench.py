@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cribbage_env as ce
 
@@ -169,6 +170,26 @@ def run_tournament(
     agent_seed: int | None = None,
     duplicate: bool = True,
     block: int = DEFAULT_BLOCK,
+    check_agents: bool = True,
+    rules: ce.Rules | str = ce.STANDARD,
+    isolate: float | None = None,
+    **play: Any,
+) -> TournamentRun:
+    """Plan and play a tournament (see the module doc): :func:`~agents.tournament.make_plan`
+    of the arguments, then :func:`play_plan` with ``play`` (``backend``, ``workers``,
+    ``address``, ``store``, ``progress``, ``on_block``, ``keep_results``, ``prior``).
+    Bad parameters raise :class:`TournamentError` (or AgentSpecError) before any game is played.
+    ``isolate`` (seconds per decision, e.g. :data:`agents.isolate.DEFAULT_TIMEOUT`) runs each
+    agent in its own process (see :mod:`agents.isolate`): for agents you do not trust.
+    """
+    plan = make_plan(agents, games, seed, duplicate=duplicate, block=block, agent_seed=agent_seed,
+                     check_agents=check_agents, rules=rules, isolate=isolate)  # fmt: skip
+    return play_plan(plan, **play)
+
+
+def play_plan(
+    plan: TournamentPlan,
+    *,
     backend: str = "pool",
     workers: int | None = None,
     address: str | None = None,
@@ -177,20 +198,13 @@ def run_tournament(
     on_block: Callable[[Sequence[GameResult]], bool | None] | None = None,
     keep_results: bool = False,
     prior: float = 1.0,
-    check_agents: bool = True,
-    rules: ce.Rules | str = ce.STANDARD,
-    isolate: float | None = None,
 ) -> TournamentRun:
-    """Plan and play a tournament (see the module doc); ``store`` is a results database (path or
-    open :class:`ResultsStore`) or None to keep nothing. ``on_block`` sees every saved block
-    (return False to stop). Bad parameters raise :class:`TournamentError` (or AgentSpecError),
-    an unusable store :class:`ResultsStoreError`, an unavailable backend ``BackendError`` —
-    all before any game is played; what happens during the run is in the returned status.
-    ``isolate`` (seconds per decision, e.g. :data:`agents.isolate.DEFAULT_TIMEOUT`) runs each
-    agent in its own process (see :mod:`agents.isolate`): for agents you do not trust.
-    """
-    plan = make_plan(agents, games, seed, duplicate=duplicate, block=block, agent_seed=agent_seed,
-                     check_agents=check_agents, rules=rules, isolate=isolate)  # fmt: skip
+    """Play a plan made once by :func:`~agents.tournament.make_plan` (``cribbage bench`` makes
+    it, checks it and hands it to its record writer too). ``store`` is a results database (path
+    or open :class:`ResultsStore`) or None to keep nothing. ``on_block`` sees every saved block
+    (return False to stop). An unusable store raises :class:`ResultsStoreError`, an unavailable
+    backend ``BackendError`` — before any game is played; what happens during the run is in the
+    returned status."""
     db, owned = _open(store)
     try:
         return _drive(plan, db, None, backend, workers, address, progress, on_block, keep_results,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cribbage_env.cards import RANK, VALUE
+from cribbage_env.determinize import none_in_hand
 from cribbage_env.scoring import play_points_fast, score_play_breakdown
 from cribbage_env.views import PlayerView
 
@@ -41,18 +42,6 @@ def unseen_rank_counts(view: PlayerView) -> list[int]:
     for c in view.unseen_cards():
         counts[RANK[c]] += 1
     return counts
-
-
-def _none_in_hand(u: int, m: int, k: int) -> float:
-    """P(a random k-subset of u cards avoids m given cards) = C(u-m, k) / C(u, k)."""
-    if m <= 0 or k <= 0:
-        return 1.0
-    if u - m < k:
-        return 0.0
-    p = 1.0
-    for i in range(k):
-        p *= (u - m - i) / (u - i)
-    return p
 
 
 @dataclass(frozen=True)
@@ -111,13 +100,13 @@ def expectimax_estimates(
                                 best = q
                 replies.append((p, best, n))
             playable = sum(n for _, _, n in replies)
-            go_chance = _none_in_hand(u, playable, k)
+            go_chance = none_in_hand(u, playable, k)
             if replies:
                 # E[max reply points] = sum over thresholds t of P(the hand holds a card >= t).
                 prev = 0
                 for t in sorted({p for p, _, _ in replies if p > 0}):
                     m = sum(n for p, _, n in replies if p >= t)
-                    given_up += (t - prev) * (1.0 - _none_in_hand(u, m, k))
+                    given_up += (t - prev) * (1.0 - none_in_hand(u, m, k))
                     prev = t
                 counter = (1.0 - go_chance) * sum(b * n for _, b, n in replies) / playable
         # A go (R8.1) leaves us the go point, unless 31 reset the count or the last-card point

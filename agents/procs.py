@@ -1,4 +1,5 @@
-"""Is a process alive? (Dead-run detection in the results store; pool workers watching the run.)"""
+"""Is a process alive? (Dead-run detection in the results store; pool workers watching the run;
+tests and benchmarks that kill a run and look for what outlived it.)"""
 
 from __future__ import annotations
 
@@ -40,3 +41,30 @@ def process_token(pid: int) -> str | None:
     except (OSError, IndexError, UnicodeDecodeError):
         return None
     return f"{boot}:{start}"
+
+
+def descendants(pid: int) -> set[int]:
+    """The processes below ``pid`` (children, theirs...), from ``/proc`` (empty without it).
+
+    >>> os.getpid() in descendants(os.getppid())
+    True
+    """
+    kids: dict[int, list[int]] = {}
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return set()
+    for d in names:
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat", "rb") as f:
+                    ppid = int(f.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            kids.setdefault(ppid, []).append(int(d))
+    out, todo = set(), [pid]
+    while todo:
+        for k in kids.get(todo.pop(), []):
+            out.add(k)
+            todo.append(k)
+    return out

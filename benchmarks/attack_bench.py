@@ -47,6 +47,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from agents.procs import descendants, pid_alive  # noqa: E402
+
 AGENTS = ["random", "random:"]
 SEED, AGENT_SEED, BLOCK = 11, 4242, 5
 ENV = {
@@ -100,30 +102,6 @@ def finish(proc: subprocess.Popen, timeout: float = 600) -> tuple[int | None, st
     return proc.returncode, out, err
 
 
-def descendants(pid: int) -> set[int]:
-    kids: dict[int, list[int]] = {}
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                ppid = int(Path(f"/proc/{d}/stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            kids.setdefault(ppid, []).append(int(d))
-    out, todo = set(), [pid]
-    while todo:
-        for k in kids.get(todo.pop(), []):
-            out.add(k)
-            todo.append(k)
-    return out
-
-
-def alive(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except (OSError, IndexError):
-        return False
-
-
 def db_games(db: Path, run_id: int = 1) -> dict[tuple, tuple]:
     if not db.exists():
         return {}
@@ -167,10 +145,10 @@ def kill_after(proc: subprocess.Popen, delay: float) -> tuple[set[int], float]:
 
 def orphans(family: set[int], since: float, grace: float = 10.0) -> tuple[int, float]:
     while time.monotonic() - since < grace:
-        if not any(alive(p) for p in family):
+        if not any(pid_alive(p) for p in family):
             return 0, time.monotonic() - since
         time.sleep(0.1)
-    return sum(alive(p) for p in family), grace
+    return sum(pid_alive(p) for p in family), grace
 
 
 def attack_kills(args, tmp: Path, ref: dict, ref_seconds: float, log: dict) -> None:

@@ -30,6 +30,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from agents.learn.ppo import PPO_SETTINGS  # noqa: E402
 from cribbage_env.env import CribbageEnv  # noqa: E402
 from cribbage_env.wrappers import FlatObservation  # noqa: E402
 
@@ -105,20 +106,8 @@ def main(argv: list[str] | None = None) -> int:
 
     env = make_env()
     env.reset(seed=args.seed)
-    model = MaskablePPO(
-        "MlpPolicy",
-        env,
-        n_steps=args.n_steps,
-        batch_size=256,
-        n_epochs=5,
-        learning_rate=3e-4,
-        gamma=0.99,
-        gae_lambda=0.95,
-        ent_coef=0.01,
-        seed=args.seed,
-        verbose=0,
-        policy_kwargs={"net_arch": [256, 256]},
-    )
+    model = MaskablePPO("MlpPolicy", env, n_steps=args.n_steps, seed=args.seed, verbose=0,
+                        policy_kwargs={"net_arch": [256, 256]}, **PPO_SETTINGS)  # fmt: skip
     t0 = time.perf_counter()
     before = evaluate(model, args.eval_games, args.eval_seed)
     t1 = time.perf_counter()

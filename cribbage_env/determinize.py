@@ -21,6 +21,24 @@ from .positions import is_card_int
 from .views import PlayerView
 
 
+def none_in_hand(u: int, m: int, k: int) -> float:
+    """P(a random k-subset of u unseen cards avoids m given cards) = C(u-m, k) / C(u, k): the
+    chance the opponent holds none of them (the pegging estimate and its compiled twin,
+    :mod:`cribbage_env.simpolicy`, which compiles this very function).
+
+    >>> none_in_hand(10, 2, 1), none_in_hand(4, 4, 1), none_in_hand(5, 0, 3)
+    (0.8, 0.0, 1.0)
+    """
+    if m <= 0 or k <= 0:
+        return 1.0
+    if u - m < k:
+        return 0.0
+    p = 1.0
+    for i in range(k):
+        p *= (u - m - i) / (u - i)
+    return p
+
+
 class DeterminizeError(PositionError):
     """The guessed hidden cards do not fit the view."""
 

@@ -321,39 +321,44 @@ def play_run_length(seq: Sequence[int]) -> int:
 
 
 def play_points_fast(seq: list[int], total: int) -> int:
-    """Unchecked :func:`score_play` for the engine's hot path; ``total`` is the running count.
+    """Unchecked :func:`score_play` for the engine's hot path; ``total`` is the running count."""
+    return play_points_at(seq, 0, len(seq), total)
+
+
+def play_points_at(cards, off: int, n: int, total: int) -> int:
+    """Points for the last of the ``n`` cards ``cards[off:off + n]`` at running count ``total``
+    (R7), unchecked. The compiled kernels compile this very function
+    (:data:`cribbage_env.simkernel.play_points`): one implementation of the pegging rules.
 
     Runs are found in one backward scan: tails grow one card at a time until a rank repeats
     (every longer tail then repeats it too); the longest tail spanning exactly its length in
     ranks is the run (R7.3).
+
+    >>> play_points_at([99, 4, 5, 3], 1, 3, 15)  # 5, 6, 4 at fifteen: a run of 3 and 2
+    5
     """
     pts = 2 if total == 15 or total == 31 else 0
-    n = len(seq)
     if n < 2:
         return pts
-    last = RANK[seq[-1]]
-    prev = RANK[seq[-2]]
+    last = RANK[cards[off + n - 1]]
+    prev = RANK[cards[off + n - 2]]
     if prev == last:
-        if n >= 3 and RANK[seq[-3]] == last:
-            if n >= 4 and RANK[seq[-4]] == last:
+        if n >= 3 and RANK[cards[off + n - 3]] == last:
+            if n >= 4 and RANK[cards[off + n - 4]] == last:
                 return pts + 12
             return pts + 6
         return pts + 2
     if n < 3:
         return pts
-    third = RANK[seq[-3]]
+    third = RANK[cards[off + n - 3]]
     if third == last or third == prev:
         return pts  # the last three repeat a rank: no run ends here
-    lo = hi = last
-    for r in (prev, third):
-        if r < lo:
-            lo = r
-        elif r > hi:
-            hi = r
+    lo = min(last, min(prev, third))
+    hi = max(last, max(prev, third))
     run = 3 if hi - lo == 2 else 0
     seen = (1 << last) | (1 << prev) | (1 << third)
     for i in range(n - 4, -1, -1):
-        r = RANK[seq[i]]
+        r = RANK[cards[off + i]]
         bit = 1 << r
         if seen & bit:
             break

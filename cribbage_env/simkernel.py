@@ -28,6 +28,7 @@ from .cards import JACK, RANK, SUIT, VALUE
 from .core import Rules
 from .scoring import FLUSH_POINTS, NOBS_POINTS
 from .scoring import heels_points as _heels_points
+from .scoring import play_points_at as _play_points_at
 
 # ------------------------------------------------------------------------------- state layout
 HANDS = 0  # 2 x 4 unplayed cards, seat-major, -1 once laid
@@ -125,43 +126,8 @@ def borrow_tables(tabs):
     )
 
 
-@njit(cache=True)
-def play_points(cards, off, n, total):
-    """Points for the last of the ``n`` cards ``cards[off:off + n]`` at running count ``total``
-    (R7); the algorithm of :func:`cribbage_env.scoring.play_points_fast`."""
-    pts = 2 if total == 15 or total == 31 else 0
-    if n < 2:
-        return pts
-    last = _RANK[cards[off + n - 1]]
-    prev = _RANK[cards[off + n - 2]]
-    if prev == last:
-        if n >= 3 and _RANK[cards[off + n - 3]] == last:
-            if n >= 4 and _RANK[cards[off + n - 4]] == last:
-                return pts + 12
-            return pts + 6
-        return pts + 2
-    if n < 3:
-        return pts
-    third = _RANK[cards[off + n - 3]]
-    if third == last or third == prev:
-        return pts
-    lo = min(last, min(prev, third))
-    hi = max(last, max(prev, third))
-    run = 3 if hi - lo == 2 else 0
-    seen = (1 << last) | (1 << prev) | (1 << third)
-    for i in range(n - 4, -1, -1):
-        r = _RANK[cards[off + i]]
-        bit = 1 << r
-        if seen & bit:
-            break
-        seen |= bit
-        if r < lo:
-            lo = r
-        elif r > hi:
-            hi = r
-        if hi - lo == n - 1 - i:
-            run = n - i
-    return pts + run
+#: Points for the last of ``n`` cards in play (R7): the engine's own function, compiled.
+play_points = njit(cache=True)(_play_points_at)
 
 
 @njit(cache=True)

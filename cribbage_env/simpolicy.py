@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .determinize import none_in_hand
 from .simkernel import (
     COUNT,
     DISCARDS,
@@ -109,16 +110,7 @@ def greedy_card(st, legal, nlegal, buf):
     return best
 
 
-@njit(cache=True)
-def _none_in_hand(u, m, k):
-    if m <= 0 or k <= 0:
-        return 1.0
-    if u - m < k:
-        return 0.0
-    p = 1.0
-    for i in range(k):
-        p *= (u - m - i) / (u - i)
-    return p
+_none_in_hand = njit(cache=True)(none_in_hand)  # the estimate's own function, compiled
 
 
 @njit(cache=True)

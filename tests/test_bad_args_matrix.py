@@ -29,21 +29,8 @@ BASE = {
     "agents": [],
     "warmup": [],
     "discards": ["analyzer", "--deals", "2", "--backend", "serial"],
-    "train": [
-        "--method",
-        "dmc",
-        "--shards",
-        "1",
-        "--games-per-shard",
-        "1",
-        "--epochs",
-        "1",
-        "--eval-games",
-        "0",
-        "--workers",
-        "1",
-        "--no-progress",
-    ],  # fmt: skip
+    "train": "--method dmc --shards 1 --games-per-shard 1 --epochs 1 --eval-games 0 "
+    "--workers 1 --no-progress".split(),
 }
 INTS = ["-1", "x", "1.5", "9" * 5000, ""]
 FLOATS = ["x", "nan", "inf", "-1", "1e999"]

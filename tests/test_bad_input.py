@@ -14,31 +14,17 @@ from __future__ import annotations
 import copy
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from test_ui_cli import cribbage
 
 import cribbage_env as ce
 from cribbage_env.encoding import InvalidActionError
 from ui.autosave import SaveStore
 from ui.cli import main
 from ui.saves import SaveError
-
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def cribbage(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "ui", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
 
 
 @pytest.fixture(scope="module")

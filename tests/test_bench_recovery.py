@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 
 import cribbage_env as ce
+from agents.bench_records import clean_stale_tmp
+from agents.procs import descendants, pid_alive
 from agents.results_store import ResultsStore, ResultsStoreError
 from agents.tournament import play_game
-from ui.bench_records import clean_stale_tmp
 from ui.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,32 +47,6 @@ def _wait_saved(proc: subprocess.Popen, db: Path, at_least: int = 1, timeout: fl
     raise AssertionError(f"no game saved before the deadline: {proc.communicate()}")
 
 
-def _descendants(pid: int) -> set[int]:
-    kids: dict[int, list[int]] = {}
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                stat = Path(f"/proc/{d}/stat").read_text()
-            except OSError:
-                continue
-            ppid = int(stat.rsplit(")", 1)[1].split()[1])
-            kids.setdefault(ppid, []).append(int(d))
-    out, todo = set(), [pid]
-    while todo:
-        for k in kids.get(todo.pop(), []):
-            out.add(k)
-            todo.append(k)
-    return out
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
 def _check_games(db: Path, run_id: int, planned: int) -> None:
     with ResultsStore(db, create=False) as store:
         run = store.run(run_id)
@@ -88,14 +63,14 @@ def test_sigkill_leaves_no_worker_and_resume_finishes_the_run(tmp_path) -> None:
     db = tmp_path / "r.sqlite"
     proc = _start(db, "--games", "200000", "--workers", "2")
     _wait_saved(proc, db)
-    family = _descendants(proc.pid)
+    family = descendants(proc.pid)
     assert family, "a pool run has a fork server and workers"
     proc.kill()
     proc.communicate(timeout=30)
     deadline = time.monotonic() + 15
-    while any(_alive(p) for p in family) and time.monotonic() < deadline:
+    while any(pid_alive(p) for p in family) and time.monotonic() < deadline:
         time.sleep(0.2)
-    assert not [p for p in family if _alive(p)], "workers outlived their killed parent"
+    assert not [p for p in family if pid_alive(p)], "workers outlived their killed parent"
     with ResultsStore(db) as store:  # opening reaps the dead run
         run = store.run(1)
     assert run["status"] == "interrupted" and "--resume 1" in run["summary"]["error"]

@@ -32,28 +32,9 @@ def test_bad_usage_exits_2(tmp_path, capsys):
 def test_dmc_tiny_run_and_resume(tmp_path, capsys):
     needs_training("torch")
     run = tmp_path / "run"
-    args = [
-        "train",
-        "--method",
-        "dmc",
-        "--run-dir",
-        str(run),
-        "--shards",
-        "1",
-        "--games-per-shard",
-        "1",
-        "--epochs",
-        "1",
-        "--eval-games",
-        "2",
-        "--ladder",
-        "random",
-        "--workers",
-        "1",
-        "--db",
-        str(tmp_path / "r.sqlite"),
-        "--no-progress",
-    ]
+    args = ["train", "--run-dir", str(run), "--db", str(tmp_path / "r.sqlite"),
+            *"--method dmc --shards 1 --games-per-shard 1 --epochs 1 --eval-games 2 "
+            "--ladder random --workers 1 --no-progress".split()]  # fmt: skip
     assert main(args) == 0
     for name in ("config.json", "warm_start.npz", "gen1.npz", "model.npz", "curve.json"):
         assert (run / name).exists(), name
@@ -73,34 +54,10 @@ def test_dmc_tiny_run_and_resume(tmp_path, capsys):
 def test_ppo_tiny_run_with_a_league(tmp_path, capsys):
     needs_training("sb3_contrib")
     run = tmp_path / "ppo"
-    args = [
-        "train",
-        "--run-dir",
-        str(run),
-        "--timesteps",
-        "256",
-        "--n-steps",
-        "128",
-        "--eval-every",
-        "128",
-        "--snapshot-every",
-        "128",
-        "--eval-games",
-        "2",
-        "--ladder",
-        "random",
-        "--workers",
-        "1",
-        "--opponent",
-        "random@1",
-        "--opponent",
-        "self@1",
-        "--opponent",
-        "snapshots@1",
-        "--db",
-        str(tmp_path / "r.sqlite"),
-        "--no-progress",
-    ]
+    args = ["train", "--run-dir", str(run), "--db", str(tmp_path / "r.sqlite"),
+            *"--timesteps 256 --n-steps 128 --eval-every 128 --snapshot-every 128 --eval-games 2 "
+            "--ladder random --workers 1 --opponent random@1 --opponent self@1 "
+            "--opponent snapshots@1 --no-progress".split()]  # fmt: skip
     assert main(args) == 0
     assert (run / "model.zip").exists() and (run / "checkpoints" / "step_128.zip").exists()
     curve = json.loads((run / "curve.json").read_text())

@@ -7,6 +7,7 @@ import os
 
 import numpy as np
 import pytest
+from table_play import play_out, play_until, random_step
 
 from cribbage_env.core import Phase
 from ui.autosave import SaveStore
@@ -19,12 +20,7 @@ from ui.table_scene import DECK, STARTER, table_scene
 
 def _to_show(ctl: TableController, rng) -> None:
     """Play random moves until a show is being counted."""
-    while not ctl.show.running:
-        if ctl.computer.to_act:
-            ctl.computer.step()
-        else:
-            legal = ctl.game.legal_actions()
-            ctl.decide(legal[int(rng.integers(len(legal)))])
+    play_until(ctl, rng, lambda: ctl.show.running, skip=False)
 
 
 def _labels(scene) -> list[str]:
@@ -62,15 +58,7 @@ def test_the_game_over_summary_has_points_by_part_and_the_error_rate() -> None:
     from agents.review import review_game
 
     ctl = TableController(9, mode=Mode.COMPUTER, opponent="greedy", agent_seed=1, rules="short")
-    rng = np.random.default_rng(2)
-    while not ctl.game.is_over:
-        ctl.show.skip()
-        if ctl.computer.to_act:
-            ctl.computer.step()
-        else:
-            legal = ctl.game.legal_actions()
-            ctl.decide(legal[int(rng.integers(len(legal)))])
-    ctl.show.skip()
+    play_out(ctl, 2)
     pts = points_by_part(ctl.game.events)
     assert (pts[0].total, pts[1].total) == ctl.game.scores
     s = table_scene(ctl)
@@ -97,13 +85,7 @@ def test_the_table_names_the_level_and_pop_ups_name_the_scorer(lang) -> None:
 def test_the_prompt_waits_with_the_count_during_motion() -> None:
     ctl = TableController(4, mode=Mode.COMPUTER, opponent="greedy", agent_seed=1)
     rng = np.random.default_rng(0)
-    while not (ctl.phase is Phase.PLAY and ctl.human_to_act):
-        ctl.show.skip()
-        if ctl.computer.to_act:
-            ctl.computer.step()
-        else:
-            legal = ctl.game.legal_actions()
-            ctl.decide(legal[int(rng.integers(len(legal)))])
+    play_until(ctl, rng, lambda: ctl.phase is Phase.PLAY and ctl.human_to_act)
     old = table_scene(ctl)
     ctl.decide(ctl.game.legal_actions()[0])
     ctl.computer.step()
@@ -169,26 +151,14 @@ def test_prompts_never_run_into_the_players_label(window, lang) -> None:
         assert name.x + r.text(name).content_width < left, (name.text, prompt.text)
         if ctl.game.is_over:
             break
-        if ctl.computer.to_act:
-            ctl.computer.step()
-        else:
-            legal = ctl.game.legal_actions()
-            ctl.decide(legal[int(rng.integers(len(legal)))])
+        random_step(ctl, rng)
     window.options.lang = "en"
 
 
 def test_export_at_game_over_is_confirmed_on_the_panel(window, tmp_path) -> None:
     window.new_game(seed=12)
     ctl = window.ctl
-    rng = np.random.default_rng(5)
-    while not ctl.game.is_over:
-        ctl.show.skip()
-        if ctl.computer.to_act:
-            ctl.computer.step()
-        else:
-            legal = ctl.game.legal_actions()
-            ctl.decide(legal[int(rng.integers(len(legal)))])
-    ctl.show.skip()
+    play_out(ctl, 5)
     view = window.current_view
     view.frame_scene()  # the game-over panel is on the screen
     path = view.export()

@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from table_play import play_out
 
 import cribbage_env as ce
 from cribbage_env.core import SHORT, STANDARD, Rules
@@ -18,18 +19,6 @@ from ui.table_scene import BOARD_RECT, table_scene
 
 B = BOARD_RECT
 S61 = BoardShape.of(SHORT)
-
-
-def _play_out(ctl: TableController, seed: int = 0) -> None:
-    rng = np.random.default_rng(seed)
-    while not ctl.game.is_over:
-        ctl.show.skip()
-        if ctl.computer.to_act:
-            ctl.computer.step()
-        else:
-            legal = ctl.game.legal_actions()
-            ctl.decide(legal[int(rng.integers(len(legal)))])
-    ctl.show.skip()
 
 
 def test_the_61_board_is_two_streets_a_game_hole_and_one_skunk_line() -> None:
@@ -61,7 +50,7 @@ def test_boards_exist_for_61_and_121_only() -> None:
 def test_a_short_game_at_the_table_ends_at_61_on_the_61_board() -> None:
     ctl = TableController(11, mode=Mode.COMPUTER, rules="short")
     assert ctl.game.rules == SHORT
-    _play_out(ctl)
+    play_out(ctl)
     g = ctl.game
     assert max(g.scores) >= 61 and g.winner is not None
     s = table_scene(ctl)
@@ -129,7 +118,7 @@ def test_play_refuses_an_unknown_variant(capsys) -> None:
 
 def test_the_record_of_a_short_table_game_says_so() -> None:
     ctl = TableController(8, mode=Mode.COMPUTER, rules="short")
-    _play_out(ctl, 3)
+    play_out(ctl, 3)
     rec = ctl.game.to_record()
     assert ce.GameState.from_record(rec).rules == SHORT
 

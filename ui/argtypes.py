@@ -238,6 +238,22 @@ def backend_problem(args: argparse.Namespace) -> str | None:
     return None
 
 
+def db_argument(p: argparse.ArgumentParser) -> None:
+    """``--db FILE``: the results database (``bench`` writes it, ``results`` reads it)."""
+    from agents.results_store import default_db_path
+
+    p.add_argument("--db", type=path, default=None,
+                   help=f"results database (default {default_db_path()})")  # fmt: skip
+
+
+def lang_argument(p: argparse.ArgumentParser) -> None:
+    """``--lang``: the language of the table and its messages (``play``, ``replay``)."""
+    from .i18n import LANGUAGES
+
+    p.add_argument("--lang", choices=LANGUAGES, default=None,
+                   help="language (default: from the system locale, else English)")  # fmt: skip
+
+
 def progress_arguments(p: argparse.ArgumentParser) -> None:
     """``--progress`` / ``--no-progress`` (default: a bar when stderr is a terminal)."""
     prog = p.add_mutually_exclusive_group()

@@ -17,15 +17,13 @@ else ``~/.local/share/cribbage-env``.
 
 from __future__ import annotations
 
-import io
-import json
 import os
 import tempfile
 import time
 from collections.abc import Collection, Mapping
 from pathlib import Path
 
-from agents.atomic import atomic_write, try_lock
+from agents.atomic import atomic_write_json, try_lock
 from agents.files import UnreadableFile, parse_json, read_text
 
 from .controller import TableController
@@ -50,20 +48,6 @@ def data_dir(env: Mapping[str, str] | None = None) -> Path:
         return Path(env["XDG_DATA_HOME"]) / "cribbage-env"
     home = env.get("HOME") or str(Path.home())
     return Path(home) / ".local" / "share" / "cribbage-env"
-
-
-def atomic_write_json(path: Path, data: dict, *, durable: bool = True) -> None:
-    """Write JSON so that readers see the old or the new file, never a partial one.
-
-    ``durable=False`` skips the fsyncs (still atomic against crashes of the process, not of the
-    machine); only tests that hammer the save use it."""
-
-    def write(f) -> None:
-        text = io.StringIO()
-        json.dump(data, text, ensure_ascii=False, indent=1)
-        f.write(text.getvalue().encode("utf-8"))
-
-    atomic_write(path, write, durable=durable)
 
 
 def folder_problem(directory: Path) -> str | None:

@@ -23,16 +23,16 @@ import sys
 
 from agents.backends import BackendError
 from agents.base import AgentSpecError
-from agents.bench import TournamentRun, resume_tournament, run_tournament
+from agents.bench import TournamentRun, play_plan, resume_tournament
+from agents.bench_records import RecordWriter
 from agents.game_result import GameResult
 from agents.luck_stats import StopRule
 from agents.results_store import ResultsStore, ResultsStoreError, default_db_path
-from agents.tournament import DEFAULT_BLOCK, TournamentError, make_plan
+from agents.tournament import DEFAULT_BLOCK, TournamentError, TournamentPlan, make_plan
 from agents.trust import UntrustedSpec
 from cribbage_env import STANDARD
 
 from . import argtypes
-from .bench_records import RecordWriter, write_records  # noqa: F401  (write_records: API)
 from .bench_report import format_summary, pairing_rows, to_csv
 
 
@@ -107,12 +107,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _add_output_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--db",
-        type=argtypes.path,
-        default=None,
-        help=f"results database (default {default_db_path()})",
-    )
+    argtypes.db_argument(p)
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.add_argument(
         "--csv",
@@ -222,30 +217,26 @@ class _Hook:
 
 
 def _start(
-    args: argparse.Namespace, store: ResultsStore, hook: _Hook, progress: bool
-) -> TournamentRun:
+    args: argparse.Namespace, plan: TournamentPlan | None, store: ResultsStore, hook: _Hook,
+    progress: bool,
+) -> TournamentRun:  # fmt: skip
     common = dict(backend=args.backend, workers=args.workers, address=args.address, store=store,
                   progress=progress, on_block=hook, prior=args.prior)  # fmt: skip
-    if args.resume is not None:
+    if plan is None:  # --resume
         agents = args.agents or None  # named again: the run's stored specs are trusted
         return resume_tournament(args.resume, agents=agents, **common)
-    return run_tournament(
-        args.agents, _games(args), args.seed or 0,
-        agent_seed=args.agent_seed, duplicate=args.duplicate, block=args.block,
-        check_agents=False, rules=args.rules or STANDARD, isolate=argtypes.isolation(args),
-        **common,
-    )  # fmt: skip
+    return play_plan(plan, **common)
 
 
 def run(args: argparse.Namespace) -> int:
     problem = _usage_problem(args)
     if problem:
         return _usage(problem)
-    writer = None
+    writer, plan = None, None
     if args.resume is None:
         try:  # bad agents or sizes are usage errors, found before anything is opened or written
             plan = make_plan(args.agents, _games(args), args.seed or 0,
-                             duplicate=args.duplicate, block=args.block, agent_seed=0,
+                             duplicate=args.duplicate, block=args.block, agent_seed=args.agent_seed,
                              rules=args.rules or STANDARD,
                              isolate=argtypes.isolation(args))  # fmt: skip
         except (AgentSpecError, TournamentError) as exc:
@@ -256,7 +247,7 @@ def run(args: argparse.Namespace) -> int:
         except ImportError:
             _err("--plot needs matplotlib: pip install 'cribbage-env[plot]'")
             return 1
-    if args.records is not None:
+    if args.records is not None and plan is not None:  # --resume keeps no records
         try:
             writer = RecordWriter(plan, args.records, args.record_every or 1)
         except OSError as exc:
@@ -279,7 +270,7 @@ def run(args: argparse.Namespace) -> int:
         quiet = contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext()
         try:
             with quiet:
-                out = _start(args, store, hook, progress)
+                out = _start(args, plan, store, hook, progress)
         except UntrustedSpec as exc:
             _err(str(exc))
             return 2
@@ -316,7 +307,6 @@ def _report(args: argparse.Namespace, out: TournamentRun, hook: _Hook) -> int:
     summary, r = out.summary, out.summary["run"]
     code = {"complete": 0, "interrupted": 130}.get(out.status, 1)
     if hook.writer is not None:
-        hook.writer.plan = out.plan  # the real agent seed
         hook.writer.run_id = out.run_id
         try:
             hook.writer.close()

@@ -55,12 +55,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         help="seed of the game (default: random; 0 with --autoplay, for reproducible runs)",
     )
-    p.add_argument(
-        "--lang",
-        choices=LANGUAGES,
-        default=None,
-        help="language (default: from the system locale, else English)",
-    )
+    argtypes.lang_argument(p)
     p.add_argument("--fullscreen", action="store_true", help="open the window full screen")
     p.add_argument(
         "--watch",

@@ -15,18 +15,13 @@ from agents.files import UnreadableFile, parse_json, read_text
 from cribbage_env.equity import EquityError, state_target, win_probability
 
 from . import argtypes, narration
-from .i18n import LANGUAGES, Catalog, system_language
+from .i18n import Catalog, system_language
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", type=argtypes.path, metavar="FILE", help="a game record (JSON)")
     p.add_argument("--text", action="store_true", help="print the game deal by deal instead")
-    p.add_argument(
-        "--lang",
-        choices=LANGUAGES,
-        default=None,
-        help="language (default: from the system locale, else English)",
-    )
+    argtypes.lang_argument(p)
     p.add_argument(
         "--delay",
         type=argtypes.seconds,

@@ -27,12 +27,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         metavar="RUN",
         help="none: list runs; one: show it; two: compare them",
     )
-    p.add_argument(
-        "--db",
-        type=argtypes.path,
-        default=None,
-        help=f"results database (default {default_db_path()})",
-    )
+    argtypes.db_argument(p)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.add_argument(
         "--csv",

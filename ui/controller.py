@@ -107,6 +107,7 @@ class TableController:
         self.computer = Computer(self)
         self.coach = Coach(self)
         self.guard = RestartGuard(self)
+        self.selection, self.show = Selection(self), ShowSequence(self)  # cleared per game
         self._reset_game()
 
     # ----------------------------------------------------------------------------- basics
@@ -116,10 +117,10 @@ class TableController:
 
     def _after_rebuild(self) -> None:
         self.epoch += 1
-        self.selection = Selection(self)
+        self.selection.clear()
         self.coach.clear()
         self.guard.asking = None
-        self.show = ShowSequence(self)
+        self.show.clear()
         self.game_review: object = None  # the finished game's review (the window's side thread)
         self.revealed: int | None = None
         self.messages: list[str] = []

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import cribbage_env as ce
+from agents.atomic import atomic_write_json
 from agents.files import UnreadableFile, parse_json, read_text
 from agents.game_result import SEAT_FIELDS, seat_stats
 
-from .autosave import atomic_write_json
 from .errors import UIError
 from .saves import SAVE_FORMAT
 

@@ -145,6 +145,10 @@ class ShowSequence:
 
     def __init__(self, ctl: TableController) -> None:
         self._ctl = ctl
+        self.clear()
+
+    def clear(self) -> None:
+        """No show on the table (a new or rebuilt game)."""
         self.steps: list[ShowStep] = []
         self.pos = 0
         self.intro: tuple[str, ...] = ()  # how the play ended, shown beside the count

@@ -13,6 +13,7 @@ import json
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -121,6 +122,11 @@ def make_env(cfg: PPOConfig, league: League):
     return LeagueOpponents(FlatObservation(env), league)
 
 
+#: MaskablePPO's settings here (``cribbage train --method ppo`` and the PPO benchmark).
+PPO_SETTINGS: dict[str, Any] = {"batch_size": 256, "n_epochs": 5, "learning_rate": 3e-4,
+                                  "gamma": 0.99, "gae_lambda": 0.95, "ent_coef": 0.01}  # fmt: skip
+
+
 def _latest(ckpt_dir: Path) -> Path | None:
     found = sorted(ckpt_dir.glob("step_*.zip"), key=lambda p: int(p.stem.split("_")[1]))
     return found[-1] if found else None
@@ -136,21 +142,9 @@ def _model(cfg: PPOConfig, env, ckpt_dir: Path, league: League):
             if int(snap.stem.split("_")[1]) % cfg.snapshot_every == 0:
                 league.add_snapshot(snap)
         return MaskablePPO.load(str(last), env=env, device="cpu")
-    return MaskablePPO(
-        "MlpPolicy",
-        env,
-        n_steps=cfg.n_steps,
-        batch_size=256,
-        n_epochs=5,
-        learning_rate=3e-4,
-        gamma=0.99,
-        gae_lambda=0.95,
-        ent_coef=0.01,
-        seed=cfg.seed,
-        verbose=0,
-        device="cpu",
-        policy_kwargs={"net_arch": list(cfg.hidden)},
-    )
+    return MaskablePPO("MlpPolicy", env, n_steps=cfg.n_steps, seed=cfg.seed, verbose=0,
+                       device="cpu", policy_kwargs={"net_arch": list(cfg.hidden)},
+                       **PPO_SETTINGS)  # fmt: skip
 
 
 def _checkpoint(cfg: PPOConfig, run_dir: Path, league: League, m, step: int, db, t0: float):

@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING
 
 import arcade
 
+from agents.atomic import atomic_write_json
 from cribbage_env.core import EventKind
 
-from ..autosave import atomic_write_json, data_dir
+from ..autosave import data_dir
 from ..chances import ChanceMeter
 from ..commands import Act, Command, run
 from ..controller import Mode, TableController

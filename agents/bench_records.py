@@ -10,8 +10,9 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from agents.game_result import GameResult
-from agents.tournament import TournamentPlan
+from .atomic import atomic_write_json
+from .game_result import GameResult
+from .tournament import TournamentPlan
 
 #: a temporary file this old is no live writer's.
 STALE_TMP_S = 60.0
@@ -52,8 +53,6 @@ class RecordWriter:
     def add(self, block: Sequence[GameResult]) -> list[Path]:
         import cribbage_env as ce
 
-        from .autosave import atomic_write_json
-
         written = []
         for r in block:
             if r.index % self.every:
@@ -77,8 +76,6 @@ class RecordWriter:
 
     def close(self) -> Path:
         """Write ``index.json`` (the games in pairing, pair, seat order)."""
-        from .autosave import atomic_write_json
-
         self.entries.sort(key=lambda e: (e["pairing"], e["index"], e["swapped"]))
         path = self.directory / "index.json"
         atomic_write_json(path, {"format": "cribbage-env/bench-records", "run": self.run_id,

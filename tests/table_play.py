@@ -1,0 +1,34 @@
+"""Driving a table controller in tests: the computer's moves and random ones for the person."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ui.controller import TableController
+
+
+def random_step(ctl: TableController, rng: np.random.Generator) -> None:
+    """One move: the computer's if it is to act, else a random legal decision for the person."""
+    if ctl.computer.to_act:
+        ctl.computer.step()
+    else:
+        legal = ctl.game.legal_actions()
+        ctl.decide(legal[int(rng.integers(len(legal)))])
+
+
+def play_until(
+    ctl: TableController, rng: np.random.Generator, done: Callable[[], bool], *, skip: bool = True
+) -> None:
+    """Random moves until ``done()``; shows are skipped (``skip``) or left running."""
+    while not done():
+        if skip:
+            ctl.show.skip()
+        random_step(ctl, rng)
+
+
+def play_out(ctl: TableController, seed: int = 0) -> None:
+    """Random moves to the end of the game, its last show counted."""
+    play_until(ctl, np.random.default_rng(seed), lambda: ctl.game.is_over)
+    ctl.show.skip()
