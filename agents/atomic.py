@@ -8,6 +8,7 @@ place (replacing a link itself, never its target); the folder is fsynced after.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import tempfile
@@ -65,8 +66,12 @@ def atomic_write_json(path: Path, data: dict, *, durable: bool = True) -> None:
     ``durable=False`` skips the fsyncs (still atomic against crashes of the process, not of the
     machine); only tests that hammer the save use it."""
 
-    text = json.dumps(data, ensure_ascii=False, indent=1)
-    atomic_write(path, lambda f: f.write(text.encode("utf-8")), durable=durable)
+    def write(f: IO[bytes]) -> None:
+        text = io.StringIO()
+        json.dump(data, text, ensure_ascii=False, indent=1)
+        f.write(text.getvalue().encode("utf-8"))
+
+    atomic_write(path, write, durable=durable)
 
 
 def append_line(path: str | os.PathLike, line: str) -> None:

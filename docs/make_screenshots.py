@@ -115,7 +115,7 @@ def one_language(w: GameWindow, lang: str) -> None:
     e = TableController(5, mode=Mode.COMPUTER, lang=lang)
     w.start_table(e)
     until(e, rng, lambda e: e.game.is_over)
-    e.skip_show()
+    e.show.skip()
     w.screen.on_update(0.0)  # the game-over summary's review (at once: no thread here)
     save(w, f"game_over_{lang}")
     w.show_review(e, w.screen)  # reviewed at once without a thread: the first mistake shown

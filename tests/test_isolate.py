@@ -200,14 +200,15 @@ def _watch(agents, isolate):
 def test_play_with_an_isolated_opponent_plays_the_same_game() -> None:
     iso = _watch(("cheater_agent:Chatty", "expectimax"), 10.0)
     inproc = _watch(("cheater_agent:Chatty", "expectimax"), None)
-    assert iso.game.is_over and iso.forfeit is None
+    assert iso.game.is_over and iso.computer.forfeit is None
     assert iso.decisions == inproc.decisions
 
 
 def test_play_an_isolated_opponent_that_fails_forfeits_the_game() -> None:
     ctl = _watch(("random", "cheater_agent:Crasher"), 5.0)
     assert not ctl.game.is_over
-    assert ctl.forfeit is not None and ctl.forfeit[0] == 1 and "crashed" in ctl.forfeit[1]
+    assert ctl.computer.forfeit is not None and ctl.computer.forfeit[0] == 1
+    assert "crashed" in ctl.computer.forfeit[1]
     assert not ctl.computer.should_move
 
 

@@ -28,10 +28,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from agents import atomic
 from agents.files import UnreadableFile, read_text
 from agents.random_agent import RandomAgent
 from ui import autosave, cmd_play
-from ui import controller as controller_module
+from ui import seats as seats_module
 from ui.autosave import SaveStore
 from ui.cli import main
 from ui.controller import Mode, TableController
@@ -207,7 +208,7 @@ def test_the_disk_fills_up_in_the_middle_of_a_game(tmp_path, monkeypatch) -> Non
     def full(*a, **k):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(autosave.json, "dump", full)
+    monkeypatch.setattr(atomic.json, "dump", full)
     while not ctl.human_to_act:
         ctl.computer.step()
     _play(ctl, 1)  # the person's move: its save fails and the table says so
@@ -381,7 +382,7 @@ def test_a_save_naming_a_model_file_is_shown_and_built_only_when_confirmed(
 
     store = SaveStore(tmp_path)
     data = TableController(6, mode=Mode.COMPUTER, opponent="random").to_save()
-    monkeypatch.setattr(controller_module, "_make_agent", spy)
+    monkeypatch.setattr(seats_module, "_make_agent", spy)
     planted = "maskable_ppo:path=/tmp/planted.zip"
     data["agents"][1] = planted
     store.path.write_text(json.dumps(data))

@@ -651,7 +651,7 @@ def test_continue_asks_before_building_an_agent_named_by_the_save(window, monkey
     import json
 
     from agents.random_agent import RandomAgent
-    from ui import controller as controller_module
+    from ui import seats as seats_module
 
     store = window.store
     data = TableController(8, mode=Mode.COMPUTER, opponent="random").to_save()
@@ -660,7 +660,7 @@ def test_continue_asks_before_building_an_agent_named_by_the_save(window, monkey
     store.path.write_text(json.dumps(data))
     built = []
     monkeypatch.setattr(
-        controller_module, "_make_agent", lambda spec: built.append(spec) or RandomAgent()
+        seats_module, "_make_agent", lambda spec: built.append(spec) or RandomAgent()
     )
     window.show_menu()
     window.options.lang = "en"
