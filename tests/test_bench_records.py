@@ -24,17 +24,7 @@ def bench_run(tmp_path_factory) -> tuple[Path, Path, int]:
     records, db = tmp / "records", tmp / "r.sqlite"
     code = main(
         [
-            "bench",
-            "random",
-            "greedy",
-            "novice",
-            "--games",
-            "6",
-            "--seed",
-            "5",
-            "--backend",
-            "serial",
-            "--db",
+            *"bench random greedy novice --games 6 --seed 5 --backend serial --db".split(),
             str(db),
             "--records",
             str(records),
@@ -99,14 +89,7 @@ def test_records_replay_as_text(bench_run) -> None:
 def test_record_every_needs_records(capsys, tmp_path) -> None:
     code = main(
         [
-            "bench",
-            "random",
-            "random",
-            "--games",
-            "2",
-            "--record-every",
-            "3",
-            "--db",
+            *"bench random random --games 2 --record-every 3 --db".split(),
             str(tmp_path / "r.sqlite"),
         ]
     )
@@ -121,14 +104,7 @@ def test_unwritable_records_folder_exits_1_before_playing(capsys, tmp_path) -> N
     blocker.write_text("not a folder")
     code = main(
         [
-            "bench",
-            "random",
-            "random",
-            "--games",
-            "2",
-            "--backend",
-            "serial",
-            "--records",
+            *"bench random random --games 2 --backend serial --records".split(),
             str(blocker / "sub"),
             "--db",
             str(tmp_path / "r.sqlite"),

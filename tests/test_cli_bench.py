@@ -25,15 +25,7 @@ def test_bench_json_has_the_stable_names(capsys, tmp_path) -> None:
     db = tmp_path / "r.sqlite"
     code, out, _ = _bench(
         capsys,
-        "random",
-        "random:",
-        "--games",
-        "6",
-        "--seed",
-        "3",
-        "--workers",
-        "1",
-        "--db",
+        *"random random: --games 6 --seed 3 --workers 1 --db".split(),
         str(db),
         "--json",
     )
@@ -52,18 +44,7 @@ def test_bench_json_has_the_stable_names(capsys, tmp_path) -> None:
 
 def test_bench_same_seed_same_answer_on_serial_and_pool(capsys, tmp_path) -> None:
     common = [
-        "random",
-        "random:",
-        "--games",
-        "8",
-        "--seed",
-        "21",
-        "--agent-seed",
-        "5",
-        "--block",
-        "1",
-        "--json",
-        "--db",
+        *"random random: --games 8 --seed 21 --agent-seed 5 --block 1 --json --db".split(),
         str(tmp_path / "r.sqlite"),
     ]
     _, serial, _ = _bench(capsys, *common, "--backend", "serial")
@@ -169,15 +150,7 @@ def test_bench_interrupted_run_saves_finished_games_and_exits_130(
     db = tmp_path / "r.sqlite"
     code, out, err = _bench(
         capsys,
-        "random",
-        "random:",
-        "--games",
-        "20",
-        "--block",
-        "1",
-        "--workers",
-        "1",
-        "--db",
+        *"random random: --games 20 --block 1 --workers 1 --db".split(),
         str(db),
         "--json",
     )
@@ -198,11 +171,7 @@ def test_results_lists_shows_compares_and_exports(capsys, tmp_path) -> None:
         assert (
             _bench(
                 capsys,
-                "random",
-                "random:",
-                "--games",
-                "4",
-                "--seed",
+                *"random random: --games 4 --seed".split(),
                 seed,
                 "--workers",
                 "1",
@@ -238,14 +207,7 @@ def test_bench_csv_and_plots(capsys, tmp_path) -> None:
     csv_path, plots = tmp_path / "p.csv", tmp_path / "plots"
     code, out, _ = _bench(
         capsys,
-        "random",
-        "random:",
-        "random",
-        "--games",
-        "4",
-        "--workers",
-        "1",
-        "--db",
+        *"random random: random --games 4 --workers 1 --db".split(),
         str(tmp_path / "r.sqlite"),
         "--csv",
         str(csv_path),
@@ -263,15 +225,7 @@ def test_bench_ray_unreachable_address_exits_1(capsys, tmp_path) -> None:
     pytest.importorskip("ray")
     code, _, err = _bench(
         capsys,
-        "random",
-        "random",
-        "--games",
-        "2",
-        "--backend",
-        "ray",
-        "--address",
-        "127.0.0.1:1",
-        "--db",
+        *"random random --games 2 --backend ray --address 127.0.0.1:1 --db".split(),
         str(tmp_path / "r.sqlite"),
     )
     assert code == 1
@@ -282,16 +236,7 @@ def test_python_m_ui_bench_runs_as_a_command(tmp_path) -> None:
     proc = subprocess.run(
         [
             sys.executable,
-            "-m",
-            "ui",
-            "bench",
-            "random",
-            "random:",
-            "--games",
-            "4",
-            "--workers",
-            "2",
-            "--db",
+            *"-m ui bench random random: --games 4 --workers 2 --db".split(),
             str(tmp_path / "r.sqlite"),
             "--json",
         ],
@@ -315,18 +260,7 @@ def test_ctrl_c_on_a_pool_run_stops_quickly_and_keeps_saved_games(tmp_path) -> N
     proc = subprocess.Popen(
         [
             sys.executable,
-            "-m",
-            "ui",
-            "bench",
-            "random",
-            "random:",
-            "--games",
-            "200000",
-            "--workers",
-            "2",
-            "--block",
-            "2",
-            "--db",
+            *"-m ui bench random random: --games 200000 --workers 2 --block 2 --db".split(),
             str(db),
             "--json",
         ],
@@ -388,13 +322,7 @@ def test_bench_ray_backend_without_ray_says_how_to_install(capsys, tmp_path, mon
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
     code, _, err = _bench(
         capsys,
-        "random",
-        "random",
-        "--games",
-        "2",
-        "--backend",
-        "ray",
-        "--db",
+        *"random random --games 2 --backend ray --db".split(),
         str(tmp_path / "r.sqlite"),
     )
     assert code == 1
