@@ -78,7 +78,8 @@ def table_scene(
                           tag="prompt"))  # fmt: skip
     for i, text in enumerate(reversed(ctl.messages[-3:])):
         s.labels.append(Label(text, 370, 590 - i * 24, 14, SOFT if i else WHITE, "left", tag="log"))
-    hint_items(s, ctl)
+    if ctl.shown_warning is None:  # the warning names the best move itself, over these lines
+        hint_items(s, ctl)
     _board(s, ctl)
     _buttons(s, ctl, chances_on)
     show = ctl.show_step
