@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 from .scene import GOLD, PLAYER_COLORS, SOFT, WHITE, Label, Rect, Scene
 
-LUCK_COLOR = (120, 235, 120)
 from .show import DealPoints, points_by_part
 
 if TYPE_CHECKING:
@@ -22,6 +21,7 @@ if TYPE_CHECKING:
 
     from .controller import TableController
 
+LUCK_COLOR = (120, 235, 120)
 COLS = (250, 150, 120, 120, 120)  # name, pegging, hand, crib, total (widths)
 
 
