@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .scene import GOLD, PLAYER_COLORS, SOFT, WHITE, Label, Rect, Scene
-
 from .show import DealPoints, points_by_part
 
 if TYPE_CHECKING:
