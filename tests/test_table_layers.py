@@ -17,7 +17,7 @@ from ui.table_scene import table_scene
 def text_box(lb: Label) -> Rect:
     """A generous box around a label's ink (font px = 4/3 pt; descenders included)."""
     h = lb.size * 4 / 3 * 1.25
-    w = lb.width or len(lb.text) * lb.size * 0.75
+    w = lb.width or len(lb.text) * lb.size * 0.66
     x = {"left": lb.x, "right": lb.x - w}.get(lb.anchor_x, lb.x - w / 2)
     return Rect(x, lb.y - h / 2, w, h)
 

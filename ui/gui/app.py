@@ -122,6 +122,16 @@ class GameWindow(ScaledWindow):
         self.show_view(TableView(self, ctl))
         self._redraw = True
 
+    def start_tutorial(self) -> None:
+        """The guided first deal (:mod:`ui.tutorial`): never saved, never in the history."""
+        from ..tutorial import Tutorial
+        from .tutorial_view import TutorialView
+
+        if self.settings.threaded:
+            warm_in_background()
+        self.show_view(TutorialView(self, Tutorial(self.options.lang)))
+        self._redraw = True
+
     def new_game(self, seed: int | None = None) -> None:
         """A new game; ``--seed`` (``settings.seed``) is the first one's only, later New games
         draw fresh seeds (else Menu, New game would deal a pass-and-play game under way again:

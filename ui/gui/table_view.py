@@ -58,7 +58,7 @@ class TableView(arcade.View):
         key = ("table", id(ctl), ctl.version, reading, self.meter.on)
         if key != self.scene_key or self.scene is None:
             old = self.scene
-            self.scene = table_scene(ctl, reading, self.meter.on)
+            self.scene = self.layout(reading, self.meter.on)
             self.scene_key = key
             self.note = ""
             popups = self._popups(self.scene)
@@ -66,6 +66,10 @@ class TableView(arcade.View):
                 t = Transition(old, self.scene, popups)
                 self.transition, self.motion_t = (None if t.idle else t), 0.0
         return self.scene
+
+    def layout(self, reading, chances_on: bool) -> Scene:
+        """The table laid out (the tutorial's screen adds its lesson)."""
+        return table_scene(self.ctl, reading, chances_on)
 
     def frame_scene(self) -> Scene:
         """What to draw this frame: the scene, or a frame of the motion towards it."""
