@@ -71,6 +71,8 @@ class GameWindow(ScaledWindow):
         self.refresh_saves()
         self.options.four_colour = self.options.four_colour or self.settings.four_colour
         self.sounds = Sounds()
+        if self.settings.threaded:  # compiling overlaps the start screen and the first deal
+            warm_in_background()
         self.start_view = StartView(self)
         self.show_view(self.start_view)
 
