@@ -1,6 +1,6 @@
 """What a person waits for on a fresh install (issue 29, item 4): the computer's first move after
 their first discard, the first hint and the first review, each in a fresh process on an empty
-kernel cache (``CRIBBAGE_KERNEL_CACHE`` and ``NUMBA_CACHE_DIR`` set to a new temporary folder),
+kernel cache (``NUMBA_CACHE_DIR`` set to a new temporary folder),
 with the table's background warm-up (:func:`ui.warmup.warm_in_background`) started when the game
 starts, as :meth:`ui.gui.app.GameWindow.start_table` does, and without it.
 

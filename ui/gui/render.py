@@ -89,12 +89,15 @@ class Renderer:
         r = board.rect
         tex = board_texture(r.w, r.h, board.shape)
         arcade.draw_texture_rect(tex, arcade.LBWH(r.x, r.y, r.w, r.h))
+        k = r.w / 250  # pegs grow with the board (the large central one, ui.board_scene)
         for p in (0, 1):
             front, back = board.pegs[p]
-            for hole, rad in ((back, 5.0), (front, 6.0)):
+            for hole, rad in ((back, 5.0 * k), (front, 6.0 * k)):
                 x, y = hole_position(r, p, hole, board.shape)
                 arcade.draw_circle_filled(x, y, rad, PLAYER_COLORS[p])
-                arcade.draw_circle_outline(x, y, rad, (20, 20, 20), 1.5)
+                arcade.draw_circle_outline(x, y, rad, (20, 20, 20), 1.5 * k)
+        if r.x < TABLE_RIGHT:
+            return
         for p in (0, 1):  # peg colour beside each score line
             arcade.draw_circle_filled(r.x + 12, HEIGHT - 28 - p * 32, 8, PLAYER_COLORS[p])
 

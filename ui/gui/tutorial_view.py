@@ -27,7 +27,7 @@ class TutorialView(TableView):
         self.tutorial = tutorial
 
     def layout(self, reading, chances_on: bool) -> Scene:
-        return tutorial_scene(self.tutorial, reading, chances_on)
+        return tutorial_scene(self.tutorial, reading, chances_on, self.big_board)
 
     def on_update(self, delta_time: float) -> bool:
         if self.tutorial.waiting:  # nothing moves while a lesson is read
