@@ -109,6 +109,7 @@ TEXTS: dict[str, tuple[str, ...]] = {
         ),  # fmt: skip
     ),
     "play_turn": (N_("The count is {count}: lay a card worth up to {room}."),),
+    "play_any": (N_("The count is {count}: any of your cards fits."),),
     "show": (
         N_("The show"),
         N_(
@@ -180,6 +181,9 @@ class Tutorial:
                                                                           tr("Start")),))  # fmt: skip
         if self.done:
             title, *lines = self._texts("done", target=target)
+            a, b = g.scores
+            lines.insert(0, tr("The score: {you} {a}, {other} {b}.", you=ctl.name(0), a=a,
+                               other=ctl.name(1), b=b))  # fmt: skip
             buttons = (("tutorial:play", tr("Play a game")), ("rules", tr("Rules")),
                        ("menu", tr("Menu")))  # fmt: skip
             return Lesson("done", title, tuple(lines), Where.CENTER, buttons)
@@ -196,8 +200,9 @@ class Tutorial:
         if ph is Phase.STARTER_CUT:
             return self._make("starter_cut", Where.HIGH)
         if ph is Phase.PLAY and ctl.human_to_act:  # a Go is said for the person (R8)
-            room = min(31 - g.count, 10)
-            turn = tr(TEXTS["play_turn"][0], count=g.count, room=room)
+            room = 31 - g.count
+            key = "play_turn" if room < 10 else "play_any"
+            turn = tr(TEXTS[key][0], count=g.count, room=room)
             return self._make("play", Where.HIGH, short=f"{turn} (R6.2)")
         return self._make("play", Where.HIGH)
 

@@ -39,7 +39,7 @@ def tutorial_scene(t: Tutorial, chance: Reading | None = None, chances_on: bool 
     elif lesson.where == Where.CENTER:
         _center(s, lesson)
     elif lesson.where == Where.SHOW and s.layer is not None:
-        _panel(s.layer, lesson.title, (*lesson.lines, lesson.short), RECTS[Where.SHOW])
+        _panel(s.layer, lesson.title, lesson.lines, RECTS[Where.SHOW], aside=lesson.short)
     elif not lesson.read and s.layer is None:
         s.labels = [lb for lb in s.labels if lb.tag != "log"]  # under the panel: said after
         _whole(s, lesson)
@@ -74,11 +74,16 @@ def _lines(s: Scene, lines: tuple[str, ...], x: float, top: float, width: int) -
     return y
 
 
-def _panel(s: Scene, title: str, lines: tuple[str, ...], r: Rect, last: str = "") -> None:
-    """Title and lines top-down in ``r``; ``last`` (the newest log line) at its foot."""
+def _panel(s: Scene, title: str, lines: tuple[str, ...], r: Rect, last: str = "",
+           aside: str = "") -> None:  # fmt: skip
+    """Title and lines top-down in ``r``; ``last`` (the newest log line) at its foot, ``aside``
+    right of the title."""
     s.panels.append((r, TUTOR_BG))
     s.labels.append(Label(title, r.x + 16, r.y + r.h - 17, 17, GOLD, "left", bold=True,
                           tag="lesson"))  # fmt: skip
+    if aside:
+        s.labels.append(Label(aside, r.x + r.w - 16, r.y + r.h - 17, SIZE, SOFT, "right",
+                              tag="lesson"))  # fmt: skip
     _lines(s, lines, r.x + 16, r.y + r.h - 32, int(r.w) - 32)
     if last:
         s.labels.append(Label(last, r.x + 16, r.y + 12, 12, SOFT, "left", tag="lesson"))
@@ -115,10 +120,11 @@ def _center(base: Scene, lesson: Lesson) -> None:
     s.panels.append((Rect(0, 0, TABLE_RIGHT, HEIGHT), FELT))  # the table out of sight
     s.panels.append((r, PANEL))
     s.labels.append(Label(lesson.title, r.cx, r.y + r.h - 50, 28, GOLD, bold=True))
-    y = r.y + r.h - 130
+    y = r.y + r.h - 120
+    step = 80 if len(lesson.lines) > 2 else 100
     for line in lesson.lines:
         s.labels.append(Label(line, r.cx, y, 17, WHITE, width=int(r.w) - 80, tag="lesson"))
-        y -= 100
+        y -= step
     n = len(lesson.buttons)
     w, gap = 200, 20
     left = r.cx - (n * w + (n - 1) * gap) / 2
