@@ -24,10 +24,14 @@ BIG_BOARD = Rect(CENTER - BIG_W / 2 - 150, 70, BIG_W, BIG_H)
 BOARD_ID = "board"
 
 
-def board_target(s: Scene) -> None:
-    """The side board is a target: a tap shows it large."""
+def with_board(s: Scene, ctl: TableController, big: bool) -> Scene:
+    """The table ``s`` with its board as a target (a tap shows it large) and, when ``big``, the
+    large board over it."""
     if s.board is not None:
         s.targets.append(Target(BOARD_ID, s.board.rect))
+        if big:
+            big_board_overlay(s, ctl)
+    return s
 
 
 def big_board_overlay(base: Scene, ctl: TableController) -> None:

@@ -62,16 +62,10 @@ def shown_score(score: int, shape: BoardShape = STANDARD_BOARD) -> int:
 
 
 def table_scene(
-    ctl: TableController,
-    chance: Reading | None = None,
-    chances_on: bool = False,
-    big_board: bool = False,
+    ctl: TableController, chance: Reading | None = None, chances_on: bool = False
 ) -> Scene:
     """Lay out the whole table for the current state of ``ctl``; ``chance`` is the
-    winning-chance indicator's reading (:mod:`ui.chances`), ``chances_on`` its switch,
-    ``big_board`` the board shown large in the middle (:mod:`ui.board_scene`)."""
-    from .board_scene import big_board_overlay, board_target
-
+    winning-chance indicator's reading (:mod:`ui.chances`), ``chances_on`` its switch."""
     s = Scene(faces=(ctl.tr("J"), ctl.tr("Q"), ctl.tr("K")))
     s.panels.append((Rect(TABLE_RIGHT, 0, 3, HEIGHT), (12, 60, 38)))  # the board's side
     _names(s, ctl)
@@ -88,11 +82,8 @@ def table_scene(
         hint_items(s, ctl)
     _board(s, ctl)
     _buttons(s, ctl, chances_on)
-    board_target(s)
     show = ctl.show_step
-    if big_board:
-        big_board_overlay(s, ctl)
-    elif show is not None:
+    if show is not None:
         _show_overlay(s, ctl, show)
     elif ctl.game.is_over:
         _game_over_overlay(s, ctl)

@@ -29,14 +29,11 @@ TUTOR_BG = (30, 30, 60)
 SIZE, LINE = 14, 22  # the lessons' text size and line height (px)
 
 
-def tutorial_scene(t: Tutorial, chance: Reading | None = None, chances_on: bool = False,
-                   big_board: bool = False) -> Scene:  # fmt: skip
+def tutorial_scene(t: Tutorial, chance: Reading | None = None, chances_on: bool = False) -> Scene:
     """The table of the tutorial's deal with its lesson."""
-    s = table_scene(t.ctl, chance, chances_on, big_board)
+    s = table_scene(t.ctl, chance, chances_on)
     lesson = t.lesson()
-    if big_board:
-        pass  # the large board is on top; the lesson waits under it
-    elif lesson.where == Where.CENTER:
+    if lesson.where == Where.CENTER:
         _center(s, lesson)
     elif lesson.where == Where.SHOW and s.layer is not None:
         _panel(s.layer, lesson.title, lesson.lines, RECTS[Where.SHOW], aside=lesson.short)

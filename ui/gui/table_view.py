@@ -18,6 +18,7 @@ import arcade
 from cribbage_env.core import EventKind, Phase
 
 from ..autosave import atomic_write_json, data_dir
+from ..board_scene import with_board
 from ..chances import ChanceMeter
 from ..controller import Mode, TableController
 from ..motion import Popup, Transition
@@ -70,7 +71,7 @@ class TableView(arcade.View):
 
     def layout(self, reading, chances_on: bool) -> Scene:
         """The table laid out (the tutorial's screen adds its lesson)."""
-        return table_scene(self.ctl, reading, chances_on, self.big_board)
+        return with_board(table_scene(self.ctl, reading, chances_on), self.ctl, self.big_board)
 
     def frame_scene(self) -> Scene:
         """What to draw this frame: the scene, or a frame of the motion towards it."""

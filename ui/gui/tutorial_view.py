@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..board_scene import with_board
 from ..scene import Scene
 from ..tutorial import Tutorial
 from ..tutorial_scene import tutorial_scene
@@ -27,7 +28,8 @@ class TutorialView(TableView):
         self.tutorial = tutorial
 
     def layout(self, reading, chances_on: bool) -> Scene:
-        return tutorial_scene(self.tutorial, reading, chances_on, self.big_board)
+        scene = tutorial_scene(self.tutorial, reading, chances_on)
+        return with_board(scene, self.ctl, self.big_board)
 
     def on_update(self, delta_time: float) -> bool:
         if self.tutorial.waiting:  # nothing moves while a lesson is read
