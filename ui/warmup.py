@@ -21,8 +21,27 @@ def warm_table() -> None:
 
     kernels = [fastsim._play_out_all, fastsim._search]
     with announce(kernels, "the table's simulator"):
-        fastsim.warm_up()
+        warm_first_move()
+        fastsim.warm_up()  # the rest (recorded play-outs): loaded or compiled once
     warm_luck()
+
+
+def warm_first_move() -> None:
+    """What the computer's first moves run first: the Expert discards with play-outs that keep
+    no record and plays with the search. A move waits for the kernel it needs while another is
+    being compiled, so these come before everything else."""
+    from cribbage_env import fastsim
+    from cribbage_env.cards import parse_cards
+    from cribbage_env.engine import GameState
+
+    g = GameState.from_position(
+        [parse_cards("5H 5D 5C JS"), parse_cards("2C 3C 4C 6C")],
+        parse_cards("KH KD QS QC"),
+        parse_cards("5S")[0],
+    )
+    st = fastsim.state_from_game(g)[None, :]
+    fastsim.play_out(st, "heuristic")
+    fastsim.search_outcomes(st, [int(g.hands[1][0])])
 
 
 def warm_luck() -> None:
