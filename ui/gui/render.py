@@ -159,13 +159,16 @@ class Renderer:
         rest = tuple(rects[i:])
         if not rest:
             return
+        opaque = all(len(c) == 3 or c[3] == 255 for *_, c in rest)
         cached = self._shapes.get((slot, kind))
         if cached is None or cached[0] != rest:
-            shapes = ShapeElementList()
+            shapes = ShapeElementList(blend=not opaque)  # opaque: nothing under it is read
             for x, y, w, h, color in rest:
                 c = color if len(color) == 4 else (*color, 255)
                 shapes.append(create_rectangle_filled(x + w / 2, y + h / 2, w, h, c))
             cached = self._shapes[(slot, kind)] = (rest, shapes)
+        if opaque and self.window is not None:
+            self.window.ctx.disable(self.window.ctx.BLEND)
         cached[1].draw()
 
     def _outlines(self, scene: Scene) -> None:
