@@ -173,7 +173,7 @@ def tutorial(w: GameWindow, lang: str) -> None:
         else:
             step(c, rng)
     save(w, f"tutorial_done_{lang}")
-    g = TableController(11, mode=Mode.COMPUTER, lang=lang, opponent="expert")
+    g = TableController(11, mode=Mode.COMPUTER, lang=lang, opponent="expert", agent_seed=1)
     w.start_table(g)
     until(g, rng, lambda g: g.game.deal_no >= 3 and g.phase is Phase.PLAY and g.human_to_act)
     w.current_view.do("board")

@@ -22,7 +22,7 @@ RECTS = {
     Where.SHOW: Rect(40, 6, 920, 118),
     Where.CENTER: Rect(140, 170, 700, 460),
 }
-WHOLE_X, WHOLE_W, WHOLE_TOP = 190, 776, 612  # a lesson not yet read: above the hand (y >= 200)
+WHOLE_X, WHOLE_W, WHOLE_TOP = 160, 806, 586  # a lesson not yet read: above the hand (y >= 200)
 WHOLE_LOW = 16  # before the deal: over the empty hand row, under the spread (y < 320)
 LESSON_COLOR = (255, 236, 170)
 TUTOR_BG = (30, 30, 60)
@@ -93,7 +93,7 @@ def whole_rect(lesson: Lesson) -> Rect:
     if lesson.where == Where.LOW:
         return Rect(WHOLE_X, WHOLE_LOW, WHOLE_W, h)
     if lesson.key == "starter_cut":  # over the other's backs, clear of the spread (y < 430)
-        return Rect(WHOLE_X, 440, WHOLE_W, h)
+        return Rect(WHOLE_X + 30, 440, WHOLE_W - 30, h)  # and of the crib's label
     h = max(h, WHOLE_TOP - 350)  # down to the starter's label or none of it (y ~ 372)
     return Rect(WHOLE_X, WHOLE_TOP - h, WHOLE_W, h)
 
