@@ -57,3 +57,21 @@ def test_the_coach_panel_hides_no_part_of_a_line(lang) -> None:
         ctl.toggle(card)
     assert not ctl.confirm() and ctl.shown_warning is not None
     assert straddling(table_scene(ctl)) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "fr"])
+def test_the_hand_over_panel_hides_no_part_of_a_line(lang) -> None:
+    ctl = TableController(5, mode=Mode.HOTSEAT, lang=lang)
+    seen = 0
+    for _ in range(200):
+        if ctl.needs_reveal:
+            assert straddling(table_scene(ctl)) == []
+            seen += 1
+            ctl.reveal()
+        elif ctl.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT):
+            ctl.cut_at(10)
+        elif ctl.show_running:
+            ctl.skip_show()
+        else:
+            ctl._decide(ctl.game.legal_actions()[0])
+    assert seen >= 5
