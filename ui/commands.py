@@ -49,8 +49,13 @@ class Act(str, Enum):
     RULES = "rules"
     EXPORT = "export"
     CHANCES = "chances"
+    BOARD = "board"  # the board large in the middle, or back
     REVIEW = "review"
     MUTE = "mute"
+    # the guided first deal's (ui.gui.tutorial_view)
+    LESSON_START = "tutorial:start"
+    LESSON_OK = "tutorial:ok"  # the lesson is read
+    LESSON_PLAY = "tutorial:play"  # on to a real game
 
 
 @dataclass(frozen=True)

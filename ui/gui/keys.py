@@ -53,6 +53,7 @@ TABLE_KEYS: tuple[Binding, ...] = (
     Binding(ANY, (k.F1,), Command(Act.RULES)),
     Binding(ANY, (k.M,), Command(Act.MUTE)),
     Binding(ANY, (k.W,), Command(Act.CHANCES)),
+    Binding(ANY, (k.B,), Command(Act.BOARD)),
     Binding(frozenset({"over"}), (k.R,), Command(Act.REVIEW)),
     Binding(frozenset({"show"}), ENTER, Command(Act.NEXT)),
     Binding(frozenset({"over"}), ENTER, Command(Act.NEWGAME)),

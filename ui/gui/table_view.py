@@ -20,6 +20,7 @@ from agents.atomic import atomic_write_json
 from cribbage_env.core import EventKind
 
 from ..autosave import data_dir
+from ..board_scene import with_board
 from ..chances import ChanceMeter
 from ..commands import Act, Command, run
 from ..controller import Mode, TableController
@@ -52,16 +53,17 @@ class TableView(arcade.View):
         self._noted: tuple[Scene, Scene] | None = None
         self.meter: ChanceMeter = ChanceMeter(on=window.settings.chances or ctl.mode is Mode.WATCH)
         self.meter_future: cf.Future | None = None
+        self.big_board = False  # the board large in the middle (a tap on the board, or B)
 
     # ------------------------------------------------------------------------ frame
     def current_scene(self) -> Scene:
         """The scene of the game as it is now (what clicks hit)."""
         ctl = self.ctl
         reading = self.meter.shown(ctl)
-        key = ("table", id(ctl), ctl.version, reading, self.meter.on)
+        key = ("table", id(ctl), ctl.version, reading, self.meter.on, self.big_board)
         if key != self.scene_key or self.scene is None:
             old = self.scene
-            self.scene = table_scene(ctl, reading, self.meter.on)
+            self.scene = self.layout(reading, self.meter.on)
             self.scene_key = key
             self.note = ""
             popups = self._popups(self.scene)
@@ -69,6 +71,10 @@ class TableView(arcade.View):
                 t = Transition(old, self.scene, popups)
                 self.transition, self.motion_t = (None if t.idle else t), 0.0
         return self.scene
+
+    def layout(self, reading, chances_on: bool) -> Scene:
+        """The table laid out (the tutorial's screen adds its lesson)."""
+        return with_board(table_scene(self.ctl, reading, chances_on), self.ctl, self.big_board)
 
     def frame_scene(self) -> Scene:
         """What to draw this frame: the scene, or a frame of the motion towards it."""
@@ -306,6 +312,10 @@ class TableView(arcade.View):
         if self.ctl.game.is_over and not self.ctl.show.running:
             self.game_window.show_review(self.ctl, self)
 
+    def _toggle_board(self) -> None:
+        """The board large in the middle of the table, or back in its place."""
+        self.big_board = not self.big_board
+
     def _mute(self) -> None:
         win = self.game_window
         win.options.sound = win.sounds.on = not win.sounds.on and win.sounds.available
@@ -318,6 +328,7 @@ WINDOW_COMMANDS: dict[Act, Callable[[TableView], object]] = {
     Act.RULES: lambda v: v.game_window.show_rules(),
     Act.EXPORT: TableView.export,
     Act.CHANCES: lambda v: v.meter.toggle(),
+    Act.BOARD: TableView._toggle_board,
     Act.REVIEW: TableView._review,
     Act.MUTE: TableView._mute,
 }
