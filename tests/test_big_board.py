@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from table_play import play_until
 
 from cribbage_env.core import Phase
 from ui.autosave import SaveStore
@@ -23,13 +24,10 @@ def window(tmp_path_factory):
 
 
 def _play_some(ctl, rng, deals: int) -> None:
-    while not (ctl.phase is Phase.PLAY and ctl.game.deal_no >= deals and ctl.human_to_act):
-        ctl.show.skip()
-        if ctl.computer.to_act:
-            ctl.computer.step()
-        else:
-            legal = ctl.game.legal_actions()
-            ctl.decide(legal[int(rng.integers(len(legal)))])
+    def at_play() -> bool:
+        return ctl.phase is Phase.PLAY and ctl.game.deal_no >= deals and ctl.human_to_act
+
+    play_until(ctl, rng, at_play)
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "fr"])

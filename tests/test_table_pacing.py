@@ -172,15 +172,7 @@ def test_the_game_over_summary_sets_luck_beside_skill_as_the_review_does() -> No
     from ui.review_scene import ReviewBrowser, review_scene
 
     ctl = TableController(6, mode=Mode.COMPUTER, opponent="greedy", agent_seed=1, rules="short")
-    rng = np.random.default_rng(6)
-    while not ctl.game.is_over:
-        ctl.show.skip()
-        if ctl.computer.to_act:
-            ctl.computer.step()
-        else:
-            legal = ctl.game.legal_actions()
-            ctl.decide(legal[int(rng.integers(len(legal)))])
-    ctl.show.skip()
+    play_out(ctl, 6)
     ctl.game_review = rev = review_game(ctl.game)
     ctl.version += 1
     labels = _labels(table_scene(ctl))
