@@ -126,7 +126,7 @@ def test_rank_scores_are_points_now_with_the_heuristics_terms() -> None:
         if total > 31:
             assert s[r] == -np.inf
             continue
-        pts = score_play([*seq, r]).points if total <= 31 else 0
+        pts = score_play([*seq, r])
         assert s[r] == pytest.approx(pts - DANGER_COUNTS.get(total, 0) + 0.01 * VALUE[r])
 
 
@@ -148,7 +148,7 @@ def test_play_likelihood_favours_hands_that_explain_the_plays() -> None:
     assert len(steps) == 1 and steps[0].card == kh
     kept = np.array([parse_cards("KH TH 2D 3D"), parse_cards("KH 6D 2D 3D")])
     ll = play_log_likelihood(kept, steps, 1.0)
-    assert ll[0] < ll[1] - 1.5 and ll[1] < 0
+    assert ll[0] < ll[1] - 0.9 and ll[1] < 0
     # Reference: the softmax of the heuristic over the cards held then (by rank).
     sc = steps[0].scores
     for i, ranks in enumerate([[12, 9, 1, 2], [12, 5, 1, 2]]):
