@@ -41,7 +41,7 @@ from .peg_search import equity_utility, search_play
 #: Estimated cost of one play-out in the compiled simulator (ms) by rollout policy, and of one
 #: candidate six-card hand of the opponent model: measured with benchmarks/master_latency.py.
 PLAYOUT_MS = {"heuristic": 0.004, "expectimax": 0.012}
-MODEL_MS = 0.004
+MODEL_MS = 0.011
 #: Splits compared by play-outs: the net's best and the analyzer's best (each this many).
 HEAD = 2
 
@@ -52,7 +52,7 @@ class MasterAgent(ExpertAgent):
 
     name = "master"
     PARAMS = (
-        Param("worlds", int, 120, "sampled worlds per decision", low=1, high=5000),
+        Param("worlds", int, 150, "sampled worlds per decision", low=1, high=5000),
         Param(
             "time_ms",
             float,
@@ -85,7 +85,7 @@ class MasterAgent(ExpertAgent):
             low=0,
             high=121,
         ),
-        Param("rollout", str, "heuristic", "policy inside the play-outs", choices=ROLLOUTS),
+        Param("rollout", str, "expectimax", "policy inside the play-outs", choices=ROLLOUTS),
         Param(
             "path",
             str,
@@ -97,12 +97,12 @@ class MasterAgent(ExpertAgent):
 
     def __init__(
         self,
-        worlds: int | str = 120,
+        worlds: int | str = 150,
         time_ms: float | str = 40.0,
         play_tau: float | str = 1.0,
         tau: float | str = 0.5,
         endgame: int | str = 30,
-        rollout: str = "heuristic",
+        rollout: str = "expectimax",
         path: str | Path | None = None,
     ) -> None:
         # The expert's machinery (its table discard scores, hints) with its own re-ranks off.
