@@ -55,7 +55,7 @@ def test_the_time_budget_caps_the_worlds() -> None:
     assert free.budget(4, model=True) == 4000
     capped = MasterAgent(worlds=4000, time_ms=10)
     n = capped.budget(4, model=False)
-    assert n == int(10 / (4 * PLAYOUT_MS["heuristic"])) and n < 4000
+    assert n == int(10 / (4 * PLAYOUT_MS[capped.rollout])) and n < 4000
     assert MasterAgent(worlds=5, time_ms=0.001).budget(4, model=True) == 5
     assert MasterAgent(worlds=50, time_ms=0.001).budget(4, model=True) == 8
 
