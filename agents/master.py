@@ -51,7 +51,7 @@ class MasterAgent(ExpertAgent):
     search valued by winning chance. Sees only its PlayerView."""
 
     name = "master"
-    PARAMS = (
+    PARAMS: tuple[Param, ...] = (
         Param("worlds", int, 150, "sampled worlds per decision", low=1, high=5000),
         Param(
             "time_ms",
