@@ -35,7 +35,7 @@ from .expert import ROLLOUTS, ExpertAgent, _deal_play_outs
 from .learn.rollouts import top_discards
 from .neural import NeuralAgent
 from .opponent_model import sample_modelled_arrays, sample_opponent_deal_arrays
-from .params import Param
+from .params import TRUE_WORDS, Param
 from .peg_search import equity_utility, search_play
 
 #: Estimated cost of one play-out in the compiled simulator (ms) by rollout policy, and of one
@@ -85,6 +85,12 @@ class MasterAgent(ExpertAgent):
             low=0,
             high=121,
         ),
+        Param(
+            "board",
+            bool,
+            False,
+            "tilt the net's discard values by the board (the expert's weights on each side's points)",
+        ),
         Param("rollout", str, "expectimax", "policy inside the play-outs", choices=ROLLOUTS),
         Param(
             "path",
@@ -102,6 +108,7 @@ class MasterAgent(ExpertAgent):
         play_tau: float | str = 1.0,
         tau: float | str = 0.5,
         endgame: int | str = 30,
+        board: bool | str = False,
         rollout: str = "expectimax",
         path: str | Path | None = None,
     ) -> None:
@@ -111,6 +118,7 @@ class MasterAgent(ExpertAgent):
         self.time_ms = float(time_ms)
         self.play_tau = float(play_tau)
         self.master_endgame = int(endgame)
+        self.board = board if isinstance(board, bool) else str(board).lower() in TRUE_WORDS
         if not self.time_ms >= 0:
             raise ValueError(f"time_ms must be 0 (no cap) or a budget > 0, got {time_ms!r}")
         if not self.play_tau >= 0:
@@ -120,8 +128,8 @@ class MasterAgent(ExpertAgent):
         self._neural = NeuralAgent(path)
         self.spec = (
             f"master:worlds={self.worlds},time_ms={self.time_ms:g},play_tau={self.play_tau:g},"
-            f"tau={self.tau:g},endgame={self.master_endgame},rollout={rollout}"
-            + (f",path={path}" if path else "")
+            f"tau={self.tau:g},endgame={self.master_endgame},board={str(self.board).lower()},"
+            f"rollout={rollout}" + (f",path={path}" if path else "")
         )
 
     # ------------------------------------------------------------------ budget
@@ -152,14 +160,18 @@ class MasterAgent(ExpertAgent):
         table = super()._discard_options(view, rng)  # analyzer + pegging table, no re-rank
         by_action = {o.action: o for o in table}
         actions, x = top_discards(view, self._neural._features)
-        q = self._neural.discard_net.score(x)
+        q = self._neural.discard_net.score(x).astype(np.float64)
+        if self.board:  # the table's tilt: its weighted value less its plain points
+            q += [by_action[a].value - _points(by_action[a]) for a in actions]
         pick = self._neural._pick(q, self._neural.margins["discard"])
         order = [pick] + [i for i in np.argsort(-q, kind="stable").tolist() if i != pick]
         net_opts = [
             Option(
                 actions[i],
                 float(q[i]),
-                f"net value {q[i]:+.2f} (expected margin to the end of the deal); "
+                f"net value {q[i]:+.2f} (expected margin to the end of the deal"
+                + (", weighed by the board" if self.board else "")
+                + "); "
                 + by_action[actions[i]].reason,
                 by_action[actions[i]].details,
             )
@@ -201,3 +213,8 @@ class MasterAgent(ExpertAgent):
         scored.sort(key=lambda o: -o.value)
         done = {o.action for o in scored}
         return scored + [o for o in opts if o.action not in done]
+
+
+def _points(o: Option) -> float:
+    """A table option's plain expected points (hand, signed crib, pegging)."""
+    return float(o.details["hand_ev"] + o.details["crib_ev"] + o.details["peg_ev"])
