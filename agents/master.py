@@ -6,7 +6,8 @@
   the net's two best and the analyzer's two best splits are compared by **winning chance**:
   each is played out on ``worlds`` sampled deals (the opponent's six cards, its analyzer-like
   split, the starter; the same deals for every split), and each deal's end is valued by the
-  board-position equity table (1/0 for a game won or lost in it).
+  board-position equity table (1/0 for a game won or lost in it). With ``board`` the net's
+  values are tilted by the expert's board weights (its weighted value less its plain points).
 - **Pegging**: determinized search over ``worlds`` guesses at the opponent's hidden cards, each
   world's rest of the deal played out by the compiled simulator for every legal card and valued
   by the equity table (:func:`agents.peg_search.search_play`, ``objective=equity``). The guesses
