@@ -35,7 +35,7 @@ from agents.luck_stats import LuckTally  # noqa: E402
 from agents.results_store import ResultsStore  # noqa: E402
 from agents.stats import elo_ratings, wilson_interval  # noqa: E402
 
-DEFAULT_AGENTS = ("random", "novice", "greedy", "expectimax", "ismcts", "neural", "expert")
+DEFAULT_AGENTS = ("random", "greedy", "expectimax", "neural", "expert", "master")
 
 
 def _pair_counts(args) -> dict[tuple[str, str], int]:
