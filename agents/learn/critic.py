@@ -16,7 +16,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from .fit import FitConfig, fit
+from .fit import FitConfig, fit, split
 from .mlp import MLP
 from .oracle import ORACLE_DIM
 
@@ -54,14 +54,18 @@ def oracle_targets(
     init: MLP | None = None,
 ) -> np.ndarray:
     """(N, K) cross-fitted critic estimates of every candidate's return (``returns`` g or e);
-    each fold's critic starts from ``init`` widened (:func:`widen`), or from scratch."""
+    each fold's critic starts from ``init`` widened (:func:`widen`), or from scratch. No critic
+    trains on the decisions the play-time fit holds out (:func:`.fit.split`, same ``cfg``), so
+    its held-out report stays honest."""
     n = len(data[f"{kind}_x"])
     fold = np.random.default_rng(np.random.SeedSequence(cfg.seed, spawn_key=(7,))).integers(
         FOLDS, size=n
     )
     out = np.zeros(data[f"{kind}_g"].shape, dtype=np.float32)
+    hold = np.zeros(n, dtype=bool)
+    hold[split(n, cfg)[0]] = True  # the play-time fit's held-out decisions: no critic sees them
     for f in range(FOLDS):
-        train, rest = np.flatnonzero(fold != f), np.flatnonzero(fold == f)
+        train, rest = np.flatnonzero((fold != f) & ~hold), np.flatnonzero(fold == f)
         sub = _subset(data, kind, train)
         net, _ = fit(
             sub,

@@ -120,6 +120,14 @@ def evaluate(
     }
 
 
+def split(n: int, cfg: FitConfig, rng: np.random.Generator | None = None):
+    """(held-out, training) indices of ``n`` decisions: the first draw of ``cfg.seed``'s
+    generator (``rng``, which goes on to shuffle the batches, if given)."""
+    order = (rng if rng is not None else np.random.default_rng(cfg.seed)).permutation(n)
+    cut = int(n * cfg.holdout)
+    return order[:cut], order[cut:]
+
+
 def fit(
     data: dict[str, np.ndarray],
     kind: str,
@@ -142,9 +150,7 @@ def fit(
     y = g if targets is None else targets
     n, t = data[f"{kind}_n"].astype(np.int64), data[f"{kind}_t"].astype(np.int64)
     rng = np.random.default_rng(cfg.seed)
-    order = rng.permutation(len(x))
-    cut = int(len(x) * cfg.holdout)
-    hold, train = order[:cut], order[cut:]
+    hold, train = split(len(x), cfg, rng)
     model = (
         from_mlp(init, cfg.seed) if init is not None else build(x.shape[2], cfg.hidden, cfg.seed)
     )
