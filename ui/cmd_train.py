@@ -313,8 +313,8 @@ def _usage_problem(args) -> str | None:
     if args.backend == "ray" and args.method == "ppo":
         return "--backend ray runs the data and ladder of dmc and bc; ppo trains in this process"
     if args.method in ("dmc", "bc", "exit") and args.reward != "points":
-        return (f"--method {args.method} takes no --reward (dmc: --returns points or equity), "
-                f"got --reward {args.reward}")  # fmt: skip
+        return (f"--method {args.method} takes no env reward (dmc: --returns points or equity): "
+                "use --reward points, the default")  # fmt: skip
     if args.method != "dmc" and (args.returns != "points" or args.oracle):
         return f"--returns and --oracle are for --method dmc, not {args.method}"
     if args.method == "ppo":
