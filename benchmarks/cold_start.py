@@ -1,6 +1,6 @@
 """Cold start: the first batched ``reset`` and the expert's first move on an empty kernel cache
-and on a warm one, each in a fresh process (``CRIBBAGE_KERNEL_CACHE`` set to a new temporary
-directory, so nothing of this machine's cache is used or touched).
+and on a warm one, each in a fresh process (``NUMBA_CACHE_DIR`` set to a new temporary directory,
+so nothing of this machine's cache is used or touched).
 
     nice -n 10 python benchmarks/cold_start.py [--out FILE]
 
@@ -52,8 +52,7 @@ print(time.perf_counter() - t)
 
 
 def _run(code: str, cache: str) -> float:
-    env = dict(os.environ, CRIBBAGE_KERNEL_CACHE=cache, PYTHONPATH=str(ROOT))
-    env.pop("NUMBA_CACHE_DIR", None)
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache, PYTHONPATH=str(ROOT))
     out = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
     )

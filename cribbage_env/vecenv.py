@@ -162,7 +162,7 @@ class CribbageVectorEnv(VectorEnv):
         self.single_action_space = spaces.Discrete(NUM_ACTIONS)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._cfg = self._config(compact)
+        self._cfg = self._config()
         self._alloc(num_envs, compact)
         self._tabs = K.tables()
         self._keep = np.ascontiguousarray(KEEP_INDEX, dtype=np.int64)
@@ -171,18 +171,13 @@ class CribbageVectorEnv(VectorEnv):
         self._seeded = np.zeros(num_envs, dtype=bool)
         self._started = False
 
-    def _config(self, compact: bool) -> np.ndarray:
+    def _config(self) -> np.ndarray:
         cfg = np.zeros(S.CFG_SIZE, dtype=np.int64)
         seat = self.seat_option
         cfg[S.C_SEAT] = S.ALTERNATE if seat == "alternate" else int(seat)
-        cfg[S.C_REWARD] = int(self.reward_mode != "points")
-        cfg[S.C_SKUNK_BONUS] = int(self.skunk_bonus)
         cfg[S.C_DEAL] = int(self.episode == "deal")
         cfg[S.C_OPPONENT] = OPPONENTS[self.opponent]
         cfg[S.C_TARGET] = self.rules.target
-        cfg[S.C_SKUNK] = self.rules.skunk
-        cfg[S.C_DOUBLE] = self.rules.double_skunk
-        cfg[S.C_COMPACT] = int(compact)
         return cfg
 
     def _alloc(self, n: int, compact: bool) -> None:

@@ -18,11 +18,10 @@ from .encoding import OBS_SIZE
 from .simrng import borrow_words
 from .vecseed import first_dealer, seed_below_2_63
 
-# cfg: the env's options as ints (CribbageVectorEnv._cfg).
-C_SEAT, C_REWARD, C_SKUNK_BONUS, C_DEAL, C_OPPONENT, C_TARGET, C_SKUNK, C_DOUBLE, C_COMPACT = range(
-    9
-)
-CFG_SIZE = 9
+# cfg: the env's options the kernels read, as ints (CribbageVectorEnv._cfg); rewards, skunks and
+# the observation's form are applied outside the kernels.
+C_SEAT, C_DEAL, C_OPPONENT, C_TARGET = range(4)
+CFG_SIZE = 4
 ALTERNATE = 2  # C_SEAT: 0, 1, or alternate by episode
 #: Binary part of the observation (everything before count, scores and cards left).
 BITS = V._REAL
