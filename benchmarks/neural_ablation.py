@@ -17,10 +17,13 @@ arm                 what changes
 ==================  ===========================================================================
 
 Then ``cribbage bench ARM expert`` for each (duplicate deals, ``--seed``, one worker), saving
-each JSON. Nothing tracked is written unless ``--out`` names a file::
+each JSON. ``--offline N`` prints instead the held-out gains of each (returns, oracle weight)
+fit on the first N shards, without games. Nothing tracked is written unless ``--out`` names a
+file::
 
     nice -n 5 python benchmarks/neural_ablation.py --run /work/runs/neural_long \\
         --arms-dir /work/runs/ablation --games 1000 --db /work/runs/ablation.sqlite
+    nice -n 5 python benchmarks/neural_ablation.py --run /work/runs/winaware --offline 24
 """
 
 from __future__ import annotations
@@ -90,18 +93,50 @@ def bench(path: Path, opponent: str, args) -> dict:
             "luck_adjusted_win_ci": lucky.get("win_ci"), "games": pairing["games"]}  # fmt: skip
 
 
+def offline(run: Path, shards: int) -> None:
+    """The held-out table: one DMC fit per (returns, oracle weight) on the first ``shards`` shards
+    of ``run``, each choice's gain over the analyzer's scored by the held-out rollouts."""
+    sys.path.insert(0, str(ROOT))
+    from agents.learn.dmc import DMCConfig, dmc_fit
+    from agents.learn.fit import FitConfig, evaluate, split
+    from agents.learn.generate import load_shards
+    from agents.learn.mlp import load_nets
+
+    data = load_shards(sorted((run / "data" / "gen0").glob("shard_*.npz"))[:shards])
+    d0, p0, _ = load_nets(CLONE)
+    for returns in ("points", "equity"):
+        for weight in (0.0, 0.5, 1.0):
+            cfg = DMCConfig(seed=12, epochs_dmc=4, returns=returns, oracle=weight)
+            cells = []
+            for kind, init in (("discard", d0), ("play", p0)):
+                net, rep = dmc_fit(cfg, data, kind, init, lambda m: None)
+                hold, _ = split(len(data[f"{kind}_x"]), FitConfig(seed=12))
+                for key in "ge":
+                    r = evaluate(net, data[f"{kind}_x"][hold], data[f"{kind}_{key}"][hold],
+                                 data[f"{kind}_n"][hold], data[f"{kind}_t"][hold].astype(int),
+                                 rep["margin"])  # fmt: skip
+                    cells.append(f"{r['gain']:+.3f} ({r['gain_se']:.3f})")
+            print(f"| {returns} | {weight:g} | " + " | ".join(cells) + " |", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--run", type=Path, required=True, help="the win-aware run folder")
-    parser.add_argument("--arms-dir", type=Path, required=True, help="where the arms train")
+    parser.add_argument("--arms-dir", type=Path, default=Path("runs/ablation"),
+                        help="where the arms train")  # fmt: skip
     parser.add_argument("--arms", nargs="+", default=["equity_oracle", "points", "equity",
                         "points_oracle", "xclone", "clone", "gen2", "gen3"])  # fmt: skip
     parser.add_argument("--opponent", default="expert")
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=40)
-    parser.add_argument("--db", type=Path, required=True)
+    parser.add_argument("--db", type=Path, default=Path("runs/ablation.sqlite"))
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument("--offline", type=int, default=0, metavar="SHARDS",
+                        help="print the held-out table on the first SHARDS shards, no games")  # fmt: skip
     args = parser.parse_args(argv)
+    if args.offline:
+        offline(args.run, args.offline)
+        return 0
     rows = {}
     for arm in args.arms:
         path = model(arm, args.run, args.arms_dir)
