@@ -155,6 +155,7 @@ def _arrays(path):
 
 
 def test_oracle_equity_run_resumes_bit_for_bit(tmp_path):
+    """About 10 s on a quiet machine: two tiny runs (data, critic folds, fit) are the point."""
     needs_training("torch")
     args = ("--method", "dmc", "--returns", "equity", "--oracle", "0.5", "--seed", "4")
     b = tmp_path / "b"
