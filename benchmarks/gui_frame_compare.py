@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -57,9 +58,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         old_tree = export(args.old, Path(tmp))
         runs: dict[str, list[dict]] = {"old": [], "new": []}
+        loads = [os.getloadavg()[0]]  # the machine is shared: the load beside the figures
         for k in range(args.rounds):
             for name, tree in (("old", old_tree), ("new", ROOT)):
                 runs[name].append(run(tree, args.frames, Path(tmp) / f"{name}{k}.json"))
+                loads.append(os.getloadavg()[0])
     table = {
         name: {
             s: {f: round(statistics.median(r[s][f] for r in rs), 2) for f in FIELDS}
@@ -68,7 +71,8 @@ def main() -> None:
         }
         for name, rs in runs.items()
     }
-    res = {"old": args.old, "rounds": args.rounds, "frames": args.frames, "medians": table}
+    res = {"old": args.old, "rounds": args.rounds, "frames": args.frames, "medians": table,
+           "load_1min": [round(x, 1) for x in loads]}  # fmt: skip
     print(json.dumps(res, indent=1))
     if args.out is not None:
         args.out.write_text(json.dumps(res, indent=1) + "\n")

@@ -4,8 +4,9 @@ Every phase of a game in English, Spanish and French, pass-and-play (the handove
 turn after it), the winning-chance indicator, the review of a finished game, the statistics
 screen, the rules screen, the four-colour deck and a 1024x640 window. Motion is off, so
 the images are the same on every run. Also the coach (the hint's table of options, coach
-mode's question), Restart's question, the deal and game-over summaries and the list of
-unfinished games. Saved as 256-colour PNGs to keep the repository small.
+mode's question), Restart's question, the deal and game-over summaries, the list of
+unfinished games, the guided first deal and the large central board. Saved as 256-colour PNGs
+to keep the repository small.
 """
 
 from __future__ import annotations
@@ -137,6 +138,48 @@ def one_language(w: GameWindow, lang: str) -> None:
     save(w, f"rules_{lang}")
 
 
+def tutorial(w: GameWindow, lang: str) -> None:
+    """The guided first deal: the welcome, a lesson whole, a lesson folded in the play, the
+    show with its lesson, the end; then the large board of a game under way."""
+    rng = np.random.default_rng(4)
+    w.options.lang = lang
+    w.show_menu()
+    w.start_view.choose("tutorial")
+    t = w.current_view.tutorial
+    c = t.ctl
+    save(w, f"tutorial_welcome_{lang}")
+    t.start()
+    shots = {("discard", False): "discard", ("play", True): "play", ("show", False): "show"}
+    for _ in range(600):
+        lesson = t.lesson()
+        name = shots.get((lesson.key, lesson.read))
+        if name == "play" and not (c.human_to_act and c.game.seq):
+            name = None  # the pile has a card or two
+        if name is not None:
+            shots = {k: v for k, v in shots.items() if v != name}
+            save(w, f"tutorial_{name}_{lang}")
+        if t.done:
+            break
+        if t.waiting:
+            t.got_it()
+        elif c.show_running:
+            c.advance_show()
+        elif c.computer_to_act:
+            c.step_computer()
+        elif c.phase is Phase.DISCARD:
+            for card in c.request_hint().cards:
+                c.toggle(card)
+            c.confirm()
+        else:
+            step(c, rng)
+    save(w, f"tutorial_done_{lang}")
+    g = TableController(11, mode=Mode.COMPUTER, lang=lang, opponent="expert", agent_seed=1)
+    w.start_table(g)
+    until(g, rng, lambda g: g.game.deal_no >= 3 and g.phase is Phase.PLAY and g.human_to_act)
+    w.current_view.do("board")
+    save(w, f"big_board_{lang}")
+
+
 def history(w: GameWindow) -> None:
     """A few finished games at the table (archived in the history the statistics read)."""
     rng = np.random.default_rng(2)
@@ -175,6 +218,7 @@ def main() -> None:
     unfinished_games(w)
     for lang in ("en", "es", "fr"):
         one_language(w, lang)
+        tutorial(w, lang)
         w.options.lang = lang
         w.show_stats()  # the games finished so far, reviewed at once
         save(w, f"stats_{lang}")

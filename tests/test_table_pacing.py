@@ -195,3 +195,35 @@ def test_export_at_game_over_is_confirmed_on_the_panel(window, tmp_path) -> None
     assert path is not None and path.exists()
     frame = view.frame_scene()
     assert frame.layer is not None and any(str(path) in lb.text for lb in frame.layer.labels)
+
+
+def test_the_game_over_summary_sets_luck_beside_skill_as_the_review_does() -> None:
+    from agents.review import review_game
+    from ui.review_scene import ReviewBrowser, review_scene
+
+    ctl = TableController(6, mode=Mode.COMPUTER, opponent="greedy", agent_seed=1, rules="short")
+    rng = np.random.default_rng(6)
+    while not ctl.game.is_over:
+        ctl.skip_show()
+        if ctl.computer_to_act:
+            ctl.step_computer()
+        else:
+            legal = ctl.game.legal_actions()
+            ctl._decide(legal[int(rng.integers(len(legal)))])
+    ctl.skip_show()
+    ctl.game_review = rev = review_game(ctl.game)
+    ctl.version += 1
+    labels = _labels(table_scene(ctl))
+    assert "Luck vs skill, in points of winning chance" in labels
+    for seat in (0, 1):
+        m = rev.luck_summary(seat)
+        line = next(t for t in labels if t.startswith(f"{ctl.short_name(seat)}: luck "))
+        assert f"luck {100 * m['luck']:+.1f}" in line
+        assert f"lost {100 * m['skill_lost']:.1f}" in line
+        # the same sentence as on the Review screen
+        names = (ctl.short_name(0), ctl.short_name(1))
+        shown = review_scene(ReviewBrowser(rev, ctl.game), ctl.narrator, names)
+        assert any(line in t for t in _labels(shown))
+    won = 1.0 if ctl.game.winner == 0 else 0.0
+    m0 = rev.luck_summary(0)
+    assert m0["adjusted_result"] == pytest.approx(won - m0["luck"], abs=1e-4)

@@ -49,3 +49,26 @@ def test_cribbage_warmup_command(what: str, monkeypatch, capsys) -> None:
     assert main(["warmup", "--what", what]) == 0
     assert calls == (["table", "batch"] if what == "all" else [what])
     assert "kernels ready in" in capsys.readouterr().err
+
+
+def test_the_table_warm_up_compiles_the_reviews_luck_kernels_too(monkeypatch) -> None:
+    """The first review (the game-over summary) reads the game's luck: its kernels are warmed
+    with the simulator's (issue 29, item 4)."""
+    from cribbage_env import fastsim, luckkernel
+
+    order: list[str] = []
+    monkeypatch.setattr(fastsim, "warm_up", lambda: order.append("simulator"))
+    monkeypatch.setattr(warmup, "warm_first_move", lambda: order.append("first move"))
+    real = warmup.warm_luck
+    monkeypatch.setattr(warmup, "warm_luck", lambda: (order.append("luck"), real()))
+    warmup.warm_table()
+    assert order == ["first move", "simulator", "luck"]  # the computer's first move first
+    assert luckkernel.deal_values.signatures and luckkernel.starter_values.signatures
+
+
+def test_the_first_moves_kernels_are_warmed_first() -> None:
+    """The Expert's discard (play-outs without a record) and play (the search) kernels."""
+    from cribbage_env import fastsim
+
+    warmup.warm_first_move()
+    assert fastsim._play_out_all.signatures and fastsim._search.signatures

@@ -39,12 +39,12 @@ from .scene import (
     Target,
 )
 from .show import peg_holes
+from .summary_scene import LUCK_COLOR, luck_parts
 from .table_scene import CENTER, COUNT_X, DECK, board_items, hand_row, pile_rects
 
 CHART = Rect(30, 610, 930, 100)
 FLAG_COLORS = {"blunder": (235, 70, 60), "bad": (245, 150, 60), "doubtful": (235, 215, 90)}
 BETTER = (90, 210, 255)
-LUCK_COLOR = (120, 235, 120)
 
 
 @dataclass
@@ -179,21 +179,9 @@ def _summary(s: Scene, b: ReviewBrowser, nar: Narrator, names: tuple[str, str]) 
 def _luck_vs_skill(s: Scene, b: ReviewBrowser, nar: Narrator, names: tuple[str, str]) -> None:
     """One line under the title: each player's luck and skill lost (points of winning chance)
     and luck-adjusted result; the green line on the chart is luck alone."""
-    parts = []
-    for seat in (0, 1):
-        m = b.review.luck_summary(seat)
-        if m is None:
-            return
-        adj = "-" if m["adjusted_result"] is None else f"{m['adjusted_result']:.2f}"
-        parts.append(
-            nar.tr(
-                "{name}: luck {luck}, lost {lost}, adjusted {adj}",
-                name=names[seat],
-                luck=f"{100 * m['luck']:+.1f}",
-                lost=f"{100 * m['skill_lost']:.1f}",
-                adj=adj,
-            )
-        )
+    parts = luck_parts(b.review, names, nar.tr)
+    if not parts:
+        return
     text = nar.tr("Luck vs skill (green: luck alone) — {parts}", parts=" · ".join(parts))
     s.labels.append(Label(text, 30, CHART.y + CHART.h + 22, 11, LUCK_COLOR, "left"))
 

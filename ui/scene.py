@@ -250,10 +250,11 @@ def start_scene(opts: StartOptions) -> Scene:
                 )
             )
     n = len(opts.unfinished)
-    w, gap = (310, 40) if n < 2 else (250, 25)
     row = [("play", tr("New game"), True), ("continue", tr("Continue saved game"), opts.has_save)]
     if n > 1:  # the games kept when a new one started (issue 29)
         row.append(("list", tr("Unfinished games ({n})", n=n), True))
+    row.append(("tutorial", tr("Learn to play"), True))  # the guided first deal
+    w, gap = (300, 30) if len(row) < 4 else (250, 25)
     left = WIDTH / 2 - (len(row) * (w + gap) - gap) / 2
     for i, (bid, label, enabled) in enumerate(row):
         s.buttons.append(Button(bid, label, Rect(left + i * (w + gap), 90, w, 76), enabled,

@@ -2,7 +2,8 @@
 
 After the last count the show waits for Continue with each player's points of the deal (pegging,
 hand, crib, total); the game-over panel adds the game's points by the same parts and, once the
-review has run (in the window's side thread), the person's error rate and flagged decisions.
+review has run (in the window's side thread), the person's error rate and flagged decisions and
+each player's luck beside their skill (:func:`luck_parts`, the Review screen's own line).
 """
 
 from __future__ import annotations
@@ -13,8 +14,13 @@ from .scene import GOLD, PLAYER_COLORS, SOFT, WHITE, Label, Rect, Scene
 from .show import DealPoints, points_by_part
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from agents.review import Review
+
     from .controller import TableController
 
+LUCK_COLOR = (120, 235, 120)
 COLS = (250, 150, 120, 120, 120)  # name, pegging, hand, crib, total (widths)
 
 
@@ -68,3 +74,36 @@ def game_summary_items(s: Scene, ctl: TableController, r: Rect, top: float) -> N
         )  # fmt: skip
         s.labels.append(Label(text, r.cx, y, 14, WHITE, width=int(r.w) - 40))
         y -= 40
+    _luck_items(s, ctl, rev, r.cx, y - 6)
+
+
+def luck_parts(review: Review, names: tuple[str, str], tr: Callable[..., str]) -> list[str]:
+    """Each player's luck and the winning chance their decisions lost (points of winning
+    chance) and their luck-adjusted result, from the review's :meth:`~agents.review.Review.
+    luck_summary` (``cribbage_env.luck``); empty when the game's rules have no equity table."""
+    parts = []
+    for seat in (0, 1):
+        m = review.luck_summary(seat)
+        if m is None:
+            return []
+        adj = "-" if m["adjusted_result"] is None else f"{m['adjusted_result']:.2f}"
+        parts.append(
+            tr(
+                "{name}: luck {luck}, lost {lost}, adjusted {adj}",
+                name=names[seat],
+                luck=f"{100 * m['luck']:+.1f}",
+                lost=f"{100 * m['skill_lost']:.1f}",
+                adj=adj,
+            )
+        )
+    return parts
+
+
+def _luck_items(s: Scene, ctl: TableController, rev: Review, cx: float, y: float) -> None:
+    parts = luck_parts(rev, (ctl.short_name(0), ctl.short_name(1)), ctl.tr)
+    if not parts:
+        return
+    s.labels.append(Label(ctl.tr("Luck vs skill, in points of winning chance"), cx, y, 15,
+                          LUCK_COLOR, bold=True))  # fmt: skip
+    for i, text in enumerate(parts):
+        s.labels.append(Label(text, cx, y - 26 - 24 * i, 14, PLAYER_COLORS[i]))

@@ -78,7 +78,8 @@ def table_scene(
                           tag="prompt"))  # fmt: skip
     for i, text in enumerate(reversed(ctl.messages[-3:])):
         s.labels.append(Label(text, 370, 590 - i * 24, 14, SOFT if i else WHITE, "left", tag="log"))
-    hint_items(s, ctl)
+    if ctl.shown_warning is None:  # the warning names the best move itself, over these lines
+        hint_items(s, ctl)
     _board(s, ctl)
     _buttons(s, ctl, chances_on)
     show = ctl.show_step
@@ -307,7 +308,8 @@ def _reveal_overlay(base: Scene, ctl: TableController) -> None:
     tr = ctl.tr
     name = ctl.name(ctl.to_act)
     o = base.layer = Scene()
-    r = Rect(STARTER.x + STARTER.w + 20, 300, 560, 220)  # the deck and the starter in sight
+    r = Rect(STARTER.x + STARTER.w + 20, 300, 605, 220)  # the deck and the starter in sight,
+    # the count under it whole (it ends near x 960)
     o.panels.append((r, PANEL))
     o.labels.append(
         Label(tr("Pass the screen to {name}", name=name), r.cx, r.y + 170, 22, WHITE, bold=True)

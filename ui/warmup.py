@@ -1,5 +1,10 @@
 """Compile the table's kernels before they are needed: the expert's first move and the first
-review would otherwise wait for numba (about 20 s on a fresh install of a small machine)."""
+review would otherwise wait for numba (about 20 s on a fresh install of a small machine).
+
+The window starts this when it opens (the start screen), so the compiling overlaps the choice of
+options, the cut and the first discard; the agents' simulator comes first (the computer's first
+move), then the luck kernels the game's review reads (the game-over summary, the Review screen).
+``benchmarks/first_wait.py`` measures what is left to wait on an empty cache."""
 
 from __future__ import annotations
 
@@ -16,7 +21,42 @@ def warm_table() -> None:
 
     kernels = [fastsim._play_out_all, fastsim._search]
     with announce(kernels, "the table's simulator"):
-        fastsim.warm_up()
+        warm_first_move()
+        fastsim.warm_up()  # the rest (recorded play-outs): loaded or compiled once
+    warm_luck()
+
+
+def warm_first_move() -> None:
+    """What the computer's first moves run first: the Expert discards with play-outs that keep
+    no record and plays with the search. A move waits for the kernel it needs while another is
+    being compiled, so these come before everything else."""
+    from cribbage_env import fastsim
+    from cribbage_env.cards import parse_cards
+    from cribbage_env.engine import GameState
+
+    g = GameState.from_position(
+        [parse_cards("5H 5D 5C JS"), parse_cards("2C 3C 4C 6C")],
+        parse_cards("KH KD QS QC"),
+        parse_cards("5S")[0],
+    )
+    st = fastsim.state_from_game(g)[None, :]
+    fastsim.play_out(st, "heuristic")
+    fastsim.search_outcomes(st, [int(g.hands[1][0])])
+
+
+def warm_luck() -> None:
+    """The luck kernels (:mod:`cribbage_env.luckkernel`), on one deal of a game: the review of
+    a finished game measures its luck with them."""
+    import cribbage_env as ce
+    from cribbage_env import luckkernel
+    from cribbage_env.kernelcache import announce
+    from cribbage_env.luck import game_luck
+
+    g = ce.new_game(0, interactive_cuts=False)
+    while g.phase is not ce.Phase.PLAY:
+        g.apply(g.legal_actions()[0])
+    with announce([luckkernel.deal_values, luckkernel.starter_values], "the luck kernels"):
+        game_luck(g, samples=1)
 
 
 def warm_in_background() -> threading.Thread | None:

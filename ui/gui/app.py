@@ -71,6 +71,8 @@ class GameWindow(ScaledWindow):
         self.refresh_saves()
         self.options.four_colour = self.options.four_colour or self.settings.four_colour
         self.sounds = Sounds()
+        if self.settings.threaded:  # compiling overlaps the start screen and the first deal
+            warm_in_background()
         self.start_view = StartView(self)
         self.show_view(self.start_view)
 
@@ -120,6 +122,16 @@ class GameWindow(ScaledWindow):
         if self.store is not None and ctl.on_change is None and ctl.mode.value != "watch":
             ctl.on_change = self.store.save
         self.show_view(TableView(self, ctl))
+        self._redraw = True
+
+    def start_tutorial(self) -> None:
+        """The guided first deal (:mod:`ui.tutorial`): never saved, never in the history."""
+        from ..tutorial import Tutorial
+        from .tutorial_view import TutorialView
+
+        if self.settings.threaded:
+            warm_in_background()
+        self.show_view(TutorialView(self, Tutorial(self.options.lang)))
         self._redraw = True
 
     def new_game(self, seed: int | None = None) -> None:

@@ -52,6 +52,7 @@ TABLE_KEYS: tuple[Binding, ...] = (
     Binding(ANY, (k.F1,), "rules"),
     Binding(ANY, (k.M,), "mute"),
     Binding(ANY, (k.W,), "chances"),
+    Binding(ANY, (k.B,), "board"),
     Binding(frozenset({"over"}), (k.R,), "review"),
     Binding(frozenset({"show"}), ENTER, "next"),
     Binding(frozenset({"over"}), ENTER, "newgame"),

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import arcade
 import pyglet
+from arcade.shape_list import ShapeElementList, create_rectangle_filled
 
 from ..board import hole_position
 from ..scene import GOLD, HEIGHT, PLAYER_COLORS, TABLE_RIGHT, Board, Label, Scene
@@ -20,6 +21,11 @@ if TYPE_CHECKING:
     from .window import ScaledWindow
 
 FONT = ("Liberation Sans", "Arial", "DejaVu Sans")
+#: Opaque fills at least this large (virtual px²) stay scissored clears (a memset for the
+#: software renderer); smaller ones are batched into one draw per layer (each scissored clear
+#: costs the software renderer a draw of its own).
+BIG_FILL = 200_000
+BORDER = (20, 40, 30)
 
 
 def color_clear(window: arcade.Window, color, box: tuple[int, int, int, int]) -> None:
@@ -48,6 +54,8 @@ class Renderer:
         #: Per layer: what its text was (labels, buttons) and one batch with all of it.
         self._batches: dict[int, tuple[tuple, pyglet.graphics.Batch]] = {}
         self._placed: dict[tuple, arcade.Text] = {}  # text objects placed in a layer's batch
+        #: Per layer and kind ("panels", "faces"): the rectangles and one shape list of them.
+        self._shapes: dict[tuple[int, str], tuple[tuple, ShapeElementList]] = {}
 
     def texture(self, card: int | None, faces: tuple[str, str, str] = ("J", "Q", "K")):
         return self.cards.get(card, faces, self.four_colour)
@@ -89,12 +97,15 @@ class Renderer:
         r = board.rect
         tex = board_texture(r.w, r.h, board.shape)
         arcade.draw_texture_rect(tex, arcade.LBWH(r.x, r.y, r.w, r.h))
+        k = r.w / 250  # pegs grow with the board (the large central one, ui.board_scene)
         for p in (0, 1):
             front, back = board.pegs[p]
-            for hole, rad in ((back, 5.0), (front, 6.0)):
+            for hole, rad in ((back, 5.0 * k), (front, 6.0 * k)):
                 x, y = hole_position(r, p, hole, board.shape)
                 arcade.draw_circle_filled(x, y, rad, PLAYER_COLORS[p])
-                arcade.draw_circle_outline(x, y, rad, (20, 20, 20), 1.5)
+                arcade.draw_circle_outline(x, y, rad, (20, 20, 20), 1.5 * k)
+        if r.x < TABLE_RIGHT:
+            return
         for p in (0, 1):  # peg colour beside each score line
             arcade.draw_circle_filled(r.x + 12, HEIGHT - 28 - p * 32, 8, PLAYER_COLORS[p])
 
@@ -124,16 +135,41 @@ class Renderer:
         """Draw one layer; under a modal layer the table itself is not drawn (only the board
         and the buttons beside it), which keeps those frames cheap. All its text is one batch,
         built when the scene changes (a few draw calls instead of one per label)."""
-        for r, color in scene.panels:
-            if not hide_table or r.x >= TABLE_RIGHT:
-                self.fill(r.x, r.y, r.w, r.h, color)
+        panels = [(r.x, r.y, r.w, r.h, c) for r, c in scene.panels
+                  if not hide_table or r.x >= TABLE_RIGHT]  # fmt: skip
+        self._fills(slot, "panels", panels)
         if scene.board is not None:
             self._board(scene.board)
         if not hide_table:
             self._sprites_for(scene, slot).draw()
             self._outlines(scene)
-        self._button_faces(scene, hide_table)
+        self._fills(slot, "faces", self._button_faces(scene, hide_table))
         self._text_batch_draw(scene, slot, hide_table)
+
+    def _fills(self, slot: int, kind: str, rects: list[tuple]) -> None:
+        """Filled rectangles in order: the leading big opaque ones as clears, the rest as one
+        batched draw (rebuilt only when they change)."""
+        i = 0
+        while i < len(rects) and self.window is not None:
+            x, y, w, h, color = rects[i]
+            if w * h < BIG_FILL or len(color) == 4 and color[3] != 255:
+                break
+            self.fill(x, y, w, h, color)
+            i += 1
+        rest = tuple(rects[i:])
+        if not rest:
+            return
+        opaque = all(len(c) == 3 or c[3] == 255 for *_, c in rest)
+        cached = self._shapes.get((slot, kind))
+        if cached is None or cached[0] != rest:
+            shapes = ShapeElementList(blend=not opaque)  # opaque: nothing under it is read
+            for x, y, w, h, color in rest:
+                c = color if len(color) == 4 else (*color, 255)
+                shapes.append(create_rectangle_filled(x + w / 2, y + h / 2, w, h, c))
+            cached = self._shapes[(slot, kind)] = (rest, shapes)
+        if opaque and self.window is not None:
+            self.window.ctx.disable(self.window.ctx.BLEND)
+        cached[1].draw()
 
     def _outlines(self, scene: Scene) -> None:
         for item in scene.cards:
@@ -224,12 +260,14 @@ class Renderer:
         that still answer clicks, see :func:`ui.scene.hit`)."""
         return [b for b in scene.buttons if not hide_table or b.rect.x >= TABLE_RIGHT]
 
-    def _button_faces(self, scene: Scene, hide_table: bool = False) -> None:
+    def _button_faces(self, scene: Scene, hide_table: bool = False) -> list[tuple]:
+        """Each button's border and face, as rectangles (x, y, w, h, colour)."""
+        out = []
         for b in self._buttons(scene, hide_table):
             r = b.rect
             fill, _ = self._button_colors(b)
-            self.fill(r.x, r.y, r.w, r.h, (20, 40, 30))
-            self.fill(r.x + 2, r.y + 2, r.w - 4, r.h - 4, fill)
+            out += [(r.x, r.y, r.w, r.h, BORDER), (r.x + 2, r.y + 2, r.w - 4, r.h - 4, fill)]
+        return out
 
     def _button_label(self, b) -> Label:
         """The button's caption, shrunk until it fits (long translations)."""

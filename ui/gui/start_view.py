@@ -63,6 +63,8 @@ class StartView(arcade.View):
             self._choose_game(what)
         elif what == "rules":
             win.show_rules()
+        elif what == "tutorial":
+            win.start_tutorial()
         elif what == "stats":
             win.show_stats()
         elif what == "four_colour":

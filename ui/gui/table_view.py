@@ -18,6 +18,7 @@ import arcade
 from cribbage_env.core import EventKind, Phase
 
 from ..autosave import atomic_write_json, data_dir
+from ..board_scene import with_board
 from ..chances import ChanceMeter
 from ..controller import Mode, TableController
 from ..motion import Popup, Transition
@@ -49,16 +50,17 @@ class TableView(arcade.View):
         self._noted: tuple[Scene, Scene] | None = None
         self.meter = ChanceMeter(on=window.settings.chances or ctl.mode is Mode.WATCH)
         self.meter_future: cf.Future | None = None
+        self.big_board = False  # the board large in the middle (a tap on the board, or B)
 
     # ------------------------------------------------------------------------ frame
     def current_scene(self) -> Scene:
         """The scene of the game as it is now (what clicks hit)."""
         ctl = self.ctl
         reading = self.meter.shown(ctl)
-        key = ("table", id(ctl), ctl.version, reading, self.meter.on)
+        key = ("table", id(ctl), ctl.version, reading, self.meter.on, self.big_board)
         if key != self.scene_key or self.scene is None:
             old = self.scene
-            self.scene = table_scene(ctl, reading, self.meter.on)
+            self.scene = self.layout(reading, self.meter.on)
             self.scene_key = key
             self.note = ""
             popups = self._popups(self.scene)
@@ -66,6 +68,10 @@ class TableView(arcade.View):
                 t = Transition(old, self.scene, popups)
                 self.transition, self.motion_t = (None if t.idle else t), 0.0
         return self.scene
+
+    def layout(self, reading, chances_on: bool) -> Scene:
+        """The table laid out (the tutorial's screen adds its lesson)."""
+        return with_board(table_scene(self.ctl, reading, chances_on), self.ctl, self.big_board)
 
     def frame_scene(self) -> Scene:
         """What to draw this frame: the scene, or a frame of the motion towards it."""
@@ -265,7 +271,7 @@ class TableView(arcade.View):
     def click(self, wx: float, wy: float) -> str | None:
         """A click in virtual coordinates (tests and the mouse handler)."""
         what = apply_click(self.ctl, self.current_scene(), wx, wy)
-        if what in ("menu", "newgame", "rules", "export", "chances", "review"):
+        if what in ("menu", "newgame", "rules", "export", "chances", "review", "board"):
             self.do(what)
         return what
 
@@ -289,6 +295,16 @@ class TableView(arcade.View):
             self.do(binding.action, binding.arg, symbol)
         return True
 
+    def _toggle(self, action: str) -> None:
+        """What only the screen shows: the chances, the large board, the sound."""
+        if action == "chances":
+            self.meter.toggle()
+        elif action == "board":
+            self.big_board = not self.big_board
+        else:
+            win = self.game_window
+            win.options.sound = win.sounds.on = not win.sounds.on and win.sounds.available
+
     def do(self, action: str, arg: int = 0, symbol: int = 0) -> None:
         """Carry out a key-map action (see :data:`ui.gui.keys.TABLE_KEYS`)."""
         ctl = self.ctl
@@ -306,14 +322,11 @@ class TableView(arcade.View):
             self.game_window.show_rules()
         elif action == "export":
             self.export()
-        elif action == "chances":
-            self.meter.toggle()
+        elif action in ("chances", "board", "mute"):
+            self._toggle(action)
         elif action == "review":
             if ctl.game.is_over and not ctl.show_running:
                 self.game_window.show_review(ctl, self)
-        elif action == "mute":
-            win = self.game_window
-            win.options.sound = win.sounds.on = not win.sounds.on and win.sounds.available
         elif action == "reveal":
             ctl.reveal()
         elif action == "select":

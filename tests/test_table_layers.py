@@ -1,0 +1,77 @@
+"""A panel drawn over the table (coach mode's question, Restart's question, the hand-over) covers
+what it lies on entirely or not at all: no line of the table may peek out from under its edge
+(issue 29: a hint line's descender showed below the coach's panel)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agents.review import judge, position_rng
+from cribbage_env.actions import discard_cards
+from cribbage_env.core import Phase
+from ui.controller import Mode, TableController
+from ui.scene import Label, Rect, Scene, overlaps
+from ui.table_scene import table_scene
+
+
+def text_box(lb: Label) -> Rect:
+    """A generous box around a label's ink (font px = 4/3 pt; descenders included)."""
+    h = lb.size * 4 / 3 * 1.25
+    w = lb.width or len(lb.text) * lb.size * 0.66
+    x = {"left": lb.x, "right": lb.x - w}.get(lb.anchor_x, lb.x - w / 2)
+    return Rect(x, lb.y - h / 2, w, h)
+
+
+def inside(a: Rect, b: Rect) -> bool:
+    return b.x <= a.x and a.x + a.w <= b.x + b.w and b.y <= a.y and a.y + a.h <= b.y + b.h
+
+
+def straddling(s: Scene) -> list[str]:
+    """Labels of the table that a non-modal layer's panel covers only in part."""
+    layer = s.layer
+    assert layer is not None and not layer.modal
+    out = []
+    for panel, _ in layer.panels:
+        for lb in s.labels:
+            box = text_box(lb)
+            if overlaps(box, panel) and not inside(box, panel):
+                out.append(lb.text)
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "fr"])
+def test_the_coach_panel_hides_no_part_of_a_line(lang) -> None:
+    ctl = TableController(11, mode=Mode.COMPUTER, opponent="greedy", lang=lang, agent_seed=1)
+    while not (ctl.phase is Phase.DISCARD and ctl.human_to_act):
+        if ctl.computer_to_act:
+            ctl.step_computer()
+        else:
+            ctl.cut_at(20)
+    for card in ctl.request_hint().cards:  # the hint's lines are on the table
+        ctl.toggle(card)
+    ctl.set_coach(0.02)
+    view = ctl.game.view(0)
+    worst = judge(view, position_rng(view))[-1].action
+    ctl.selection = ()
+    for card in discard_cards(worst):
+        ctl.toggle(card)
+    assert not ctl.confirm() and ctl.shown_warning is not None
+    assert straddling(table_scene(ctl)) == []
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "fr"])
+def test_the_hand_over_panel_hides_no_part_of_a_line(lang) -> None:
+    ctl = TableController(5, mode=Mode.HOTSEAT, lang=lang)
+    seen = 0
+    for _ in range(200):
+        if ctl.needs_reveal:
+            assert straddling(table_scene(ctl)) == []
+            seen += 1
+            ctl.reveal()
+        elif ctl.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT):
+            ctl.cut_at(10)
+        elif ctl.show_running:
+            ctl.skip_show()
+        else:
+            ctl._decide(ctl.game.legal_actions()[0])
+    assert seen >= 5
