@@ -101,7 +101,7 @@ class ExpertAgent:
 
     name = "expert"
     #: ``sims`` is capped so a typo cannot make one decision take hours.
-    PARAMS = (
+    PARAMS: tuple[Param, ...] = (
         Param(
             "sims", int, 60, "guesses (determinized deals) per pegging decision", low=1, high=5000
         ),

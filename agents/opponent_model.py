@@ -93,9 +93,12 @@ def sample_modelled_arrays(
     tau: float = 0.5,
     oversample: int = 4,
     table: CribTable | None = None,
+    play_tau: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray] | None:
     """:func:`sample_modelled_guesses` as arrays: the guessed unplayed cards ``(n, k)`` and
-    discards ``(n, 2)`` (the same draws from the same generator), or None."""
+    discards ``(n, 2)`` (the same draws from the same generator), or None. With ``play_tau > 0``
+    a split is also weighted by how likely it makes the opponent's plays this deal
+    (:func:`agents.inference.play_log_likelihood`, temperature ``play_tau`` points)."""
     opp = 1 - view.seat
     played = [c for p, c in view.played if p == opp]
     unseen = np.array(view.unseen_cards(), dtype=np.intp)
@@ -122,6 +125,11 @@ def sample_modelled_arrays(
             held &= kept != played[i]
         valid &= ~(low[kept] & held).any(axis=2)
     pv = p * valid
+    if play_tau > 0 and played:
+        from .inference import play_log_likelihood, play_steps
+
+        ll = play_log_likelihood(hands6[:, KEEP_INDEX], play_steps(view, opp), play_tau)
+        pv = pv * np.exp(ll - ll.max())
     mass = pv.sum(axis=1)
     total = mass.sum()
     if total <= 0:

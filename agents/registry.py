@@ -34,6 +34,7 @@ AGENTS: dict[str, str] = {
     "greedy": "agents.greedy:GreedyAgent",
     "expectimax": "agents.expectimax:ExpectimaxAgent",
     "expert": "agents.expert:ExpertAgent",
+    "master": "agents.master:MasterAgent",  # learned Q + win-aware search; path=weights.npz
     "maskable_ppo": "agents.maskable_ppo_agent:MaskablePPOAgent",  # extra "rl"; path=model.zip
     "policy_net": "agents.policy_net:PolicyNetAgent",  # a numpy net over env observations
     "neural": "agents.neural:NeuralAgent",  # learned Q net, numpy only; path=weights.npz
@@ -53,13 +54,15 @@ class Level:
 
 #: difficulty levels of the game, in order: easy = random discard + greedy pegging,
 #: medium = greedy (best hand EV, most points now), hard = expectimax (analyzer discard,
-#: one-ply expectimax pegging), expert = search pegging, neural = the learned Q network.
+#: one-ply expectimax pegging), expert = search pegging, neural = the learned Q network,
+#: master = the learned Q network inside win-aware search (the strongest).
 LEVELS: dict[str, Level] = {
     "easy": Level("novice", "Easy"),
     "medium": Level("greedy", "Medium"),
     "hard": Level("expectimax", "Hard"),
     "expert": Level("expert", "Expert"),
     "neural": Level("neural", "Neural"),
+    "master": Level("master", "Master"),
 }
 #: Entry-point groups installed packages register in (``name = "module:attr"``).
 AGENT_GROUP = "cribbage_env.agents"

@@ -3,7 +3,9 @@
 Each pair of ``--agents`` plays ``--games`` duplicate games (``--pair-games A:B=N`` overrides
 the count for a costly pair) as its own run in a results store, so a killed ladder resumes where
 it stopped (run the same command again) and a pair can be extended by naming it again with a
-larger count (a new run; the largest complete-or-longest run of a pair is used). The table:
+larger count (a new run). ``--from-db STORE`` (repeatable) takes a pair's games from another
+results store instead (its run of the pair, agents in the same order, with the most games), so
+head-to-head runs already played count. The table:
 Elo-scale Bradley–Terry ratings (:func:`agents.stats.elo_ratings`, anchored on ``--anchor``)
 with 95% intervals from a bootstrap over each pair's duplicate pairs, and every pair's plain
 and luck-adjusted win rate with its 95% interval (:class:`agents.luck_stats.LuckTally`).
@@ -35,7 +37,8 @@ from agents.luck_stats import LuckTally  # noqa: E402
 from agents.results_store import ResultsStore  # noqa: E402
 from agents.stats import elo_ratings, wilson_interval  # noqa: E402
 
-DEFAULT_AGENTS = ("random", "novice", "greedy", "expectimax", "ismcts", "neural", "expert")
+#: Strongest first: a pair is (stronger, weaker), as head-to-head runs are usually named.
+DEFAULT_AGENTS = ("master", "expert", "neural", "expectimax", "greedy", "random")
 
 
 def _pair_counts(args) -> dict[tuple[str, str], int]:
@@ -68,6 +71,19 @@ def _play_pair(db: ResultsStore, a: str, b: str, n: int, args) -> int | None:
     return run.run_id
 
 
+def _found(paths: list[Path], a: str, b: str) -> tuple[Path, int] | None:
+    """(store, run id) of the run of ``a`` vs ``b`` with the most games in ``paths``."""
+    best: tuple[int, Path, int] | None = None
+    for path in paths:
+        with ResultsStore(path) as db:
+            for r in db.runs():
+                if r.get("agents") == [a, b]:
+                    n = len(db.games(r["id"]))
+                    if best is None or n > best[0]:
+                        best = (n, path, r["id"])
+    return None if best is None else (best[1], best[2])
+
+
 def _units(games) -> np.ndarray:
     """Agent A's wins per duplicate pair (0, 0.5 or 1), complete pairs only."""
     by: dict[int, list[float]] = {}
@@ -84,10 +100,12 @@ def _elo(pairs: dict[tuple[str, str], np.ndarray], anchor: str) -> dict[str, flo
     return elo_ratings(wins, anchor=anchor)
 
 
-def _table(db: ResultsStore, runs: dict[tuple[str, str], int], args) -> dict:
+def _table(runs: dict[tuple[str, str], tuple[Path, int]], args) -> dict:
     pairs, rows = {}, []
-    for (a, b), run_id in runs.items():
-        games = db.games(run_id)
+    for (a, b), (path, run_id) in runs.items():
+        with ResultsStore(path) as db:
+            games = db.games(run_id)
+            status = db.run(run_id)["status"]
         u = _units(games)
         if not len(u):
             continue
@@ -99,7 +117,7 @@ def _table(db: ResultsStore, runs: dict[tuple[str, str], int], args) -> dict:
         wins = int(sum(g.a_won for g in games))
         lo, hi = wilson_interval(wins, len(games))
         rows.append({
-            "agents": [a, b], "games": len(games), "status": db.run(run_id)["status"],
+            "agents": [a, b], "games": len(games), "status": status, "store": str(path),
             "win": round(wins / len(games), 4), "win_ci": [round(lo, 4), round(hi, 4)],
             "luck_adjusted": None if luck is None else {
                 k: luck[k] for k in ("win", "win_ci", "variance_ratio")},
@@ -130,19 +148,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--backend", default="pool")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--db", type=Path, default=Path("/tmp/ladder.sqlite"))
+    ap.add_argument("--from-db", type=Path, nargs="*", default=[], metavar="STORE")
     ap.add_argument("--report-only", action="store_true", help="the games stored so far")
     ap.add_argument("--out", type=Path, default=None, help="JSON file for the table")
     args = ap.parse_args(argv)
     if args.anchor not in args.agents:
         raise SystemExit(f"ladder: --anchor {args.anchor!r} is not among --agents")
     counts = _pair_counts(args)
-    with ResultsStore(args.db) as db:
-        runs = {}
-        for (a, b), n in counts.items():
+    runs: dict[tuple[str, str], tuple[Path, int]] = {}
+    for (a, b), n in counts.items():
+        found = _found(args.from_db, a, b)
+        if found is not None:
+            runs[(a, b)] = found
+            continue
+        with ResultsStore(args.db) as db:
             run_id = _play_pair(db, a, b, n, args)
-            if run_id is not None:
-                runs[(a, b)] = run_id
-        fig = _table(db, runs, args)
+        if run_id is not None:
+            runs[(a, b)] = (args.db, run_id)
+    fig = _table(runs, args)
     fig["command"] = "python benchmarks/ladder.py " + " ".join(
         sys.argv[1:] if argv is None else argv
     )

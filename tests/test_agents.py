@@ -17,9 +17,9 @@ from cribbage_env.core import Phase
 from cribbage_env.discard import analyze_discards
 
 #: Expensive search agents get fewer games in the default run.
-GAMES = {name: 2 if name in ("expert", "ismcts") else 5 for name in AGENTS}
+GAMES = {name: 2 if name in ("expert", "master", "ismcts") else 5 for name in AGENTS}
 #: Search agents whose default budget is seconds per decision are checked with a small one.
-SPECS = {name: name for name in AGENTS} | {"ismcts": "ismcts:sims=2"}
+SPECS = {name: name for name in AGENTS} | {"ismcts": "ismcts:sims=2", "master": "master:worlds=24"}
 
 
 def _buildable(name: str) -> str:

@@ -1,8 +1,9 @@
 """``cribbage train``: train a learned agent into a run directory (config, curve, model).
 
-Methods: ``ppo`` (default; sb3-contrib MaskablePPO on the Gym env, extra ``rl``) and ``dmc``
+Methods: ``ppo`` (default; sb3-contrib MaskablePPO on the Gym env, extra ``rl``), ``dmc``
 (Deep Monte-Carlo on (state, action) features, the method of the shipped ``neural`` agent;
-torch to train, numpy to play). Opponents form a league: ``--opponent SPEC@WEIGHT`` (repeat),
+torch to train, numpy to play), ``bc`` (behaviour cloning) and ``exit`` (expert iteration:
+rounds of distilling a teacher's decisions on the learner's own positions). Opponents form a league: ``--opponent SPEC@WEIGHT`` (repeat),
 where SPEC is any agent spec, ``self`` (the live learner) or ``snapshots`` (its frozen past
 versions). Evaluations against the ladder go to the results store (``cribbage results``).
 ``--resume`` continues a killed run from its checkpoints with the configuration it was started
@@ -42,6 +43,16 @@ def _opponent(text: str) -> tuple[str, float]:
     return spec, w
 
 
+def _weight(text: str) -> float:
+    try:
+        w = float(text)
+    except ValueError:
+        w = -1.0
+    if not 0 <= w <= 1:
+        raise argparse.ArgumentTypeError(f"expected a weight from 0 to 1, got {text!r}")
+    return w
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     _common_arguments(p)
     _ppo_arguments(p)
@@ -52,10 +63,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def _common_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--method",
-        choices=("ppo", "dmc", "bc"),
+        choices=("ppo", "dmc", "bc", "exit"),
         default="ppo",
         help="ppo: MaskablePPO (default); dmc: Deep Monte-Carlo (the neural agent); "
-        "bc: behaviour cloning of --teacher only",
+        "bc: behaviour cloning of --teacher only; exit: expert iteration (--generations rounds "
+        "of distilling --teacher's decisions on the learner's own positions)",
     )
     p.add_argument(
         "--run-dir",
@@ -115,7 +127,7 @@ def _dmc_arguments(p: argparse.ArgumentParser) -> None:
         "--generations",
         type=argtypes.limited("generations"),
         default=1,
-        help="dmc: learning-from-play stages after the warm start",
+        help="dmc: learning-from-play stages after the warm start; exit: distillation rounds",
     )
     p.add_argument(
         "--shards",
@@ -135,12 +147,28 @@ def _dmc_arguments(p: argparse.ArgumentParser) -> None:
         default=None,
         metavar="WEIGHTS",
         help="dmc: start the DMC fit from these weights (e.g. a --method bc model) instead of "
-        "cloning expectimax",
+        "cloning expectimax; exit: round 0 (instead of cloning the teacher)",
     )
     p.add_argument(
         "--teacher",
-        default="expectimax",
-        help="bc: the agent spec whose decisions are cloned (default expectimax)",
+        default=None,
+        help="bc: the agent spec whose decisions are cloned (default expectimax); exit: the "
+        "agent distilled each round (default expert)",
+    )
+    p.add_argument(
+        "--returns",
+        choices=("points", "equity"),
+        default="points",
+        help="dmc: the rollouts' return regressed: points (the deal's point margin, default) or "
+        "equity (the change in winning chance from the equity table at the deal's end)",
+    )
+    p.add_argument(
+        "--oracle",
+        type=_weight,
+        default=0.0,
+        metavar="W",
+        help="dmc: weight (0 to 1) of a training-only critic that sees the opponent's hand and "
+        "crib: the net regresses W * critic + (1 - W) * returns (default 0: returns alone)",
     )
     p.add_argument(
         "--games-per-shard",
@@ -189,7 +217,9 @@ def _err(msg: str) -> int:
 
 
 #: what each method imports to train (all in the extra "rl")
-_NEEDS = {"ppo": ("torch", "sb3_contrib"), "dmc": ("torch",), "bc": ("torch",)}
+_NEEDS = {"ppo": ("torch", "sb3_contrib"), "dmc": ("torch",), "bc": ("torch",), "exit": ("torch",)}
+#: the teacher when --teacher is left out
+_TEACHER = {"bc": "expectimax", "exit": "expert"}
 CPU_TORCH = "pip install torch --index-url https://download.pytorch.org/whl/cpu"
 
 
@@ -230,7 +260,7 @@ def _config(args):
     from agents.learn.ladder import LADDER
 
     ladder = tuple(args.ladder) if args.ladder else LADDER
-    if args.method in ("dmc", "bc"):
+    if args.method in ("dmc", "bc", "exit"):
         from agents.learn.dmc import DMCConfig
 
         kw = dict(
@@ -238,7 +268,9 @@ def _config(args):
             generations=args.generations,
             shards=args.shards,
             games_per_shard=args.games_per_shard,
-            teacher=args.teacher,
+            teacher=args.teacher or _TEACHER.get(args.method, "expectimax"),
+            returns=args.returns,
+            oracle=args.oracle,
             ladder=ladder,
             workers=args.workers,
             reward=args.reward,
@@ -247,7 +279,7 @@ def _config(args):
         if args.warm_start is not None:
             kw["warm_start"] = _warm_start(args.warm_start)
         if args.epochs is not None:
-            kw["epochs_bc" if args.method == "bc" else "epochs_dmc"] = args.epochs
+            kw["epochs_dmc" if args.method == "dmc" else "epochs_bc"] = args.epochs
         if args.opponent:
             kw["opponents"] = tuple(args.opponent)
         if args.eval_games is not None:
@@ -280,8 +312,11 @@ def _usage_problem(args) -> str | None:
         return problem
     if args.backend == "ray" and args.method == "ppo":
         return "--backend ray runs the data and ladder of dmc and bc; ppo trains in this process"
-    if args.method in ("dmc", "bc") and args.reward != "points":
-        return "--method dmc learns from deal point margins: use --reward points"
+    if args.method in ("dmc", "bc", "exit") and args.reward != "points":
+        return (f"--method {args.method} takes no env reward (dmc: --returns points or equity): "
+                "use --reward points, the default")  # fmt: skip
+    if args.method != "dmc" and (args.returns != "points" or args.oracle):
+        return f"--returns and --oracle are for --method dmc, not {args.method}"
     if args.method == "ppo":
         from cribbage_env.env import CribbageEnv
 
@@ -306,7 +341,7 @@ def _check_specs(args, cfg) -> None:
     line's too even where this method does not use them (a typo is a typo)."""
     from agents.registry import make_agent
 
-    given = [*(s for s, _ in args.opponent or ()), *(args.ladder or ()), args.teacher]
+    given = [*(s for s, _ in args.opponent or ()), *(args.ladder or ()), args.teacher or "random"]
     stored = [*(s for s, _ in getattr(cfg, "opponents", ())), *cfg.ladder]
     for name in dict.fromkeys([*given, *stored, getattr(cfg, "teacher", "random")]):
         if name not in ("self", "snapshots"):
@@ -381,6 +416,11 @@ def _train(args, command: str) -> int:
 
             final = train_dmc(cfg, args.run_dir, command=command, db=args.db, progress=progress,
                               where=where)  # fmt: skip
+        elif args.method == "exit":
+            from agents.learn.expert_iteration import train_exit
+
+            final = train_exit(cfg, args.run_dir, command=command, db=args.db, progress=progress,
+                               where=where)  # fmt: skip
         elif args.method == "bc":
             from agents.learn.dmc import train_bc
 

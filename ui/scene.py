@@ -269,7 +269,7 @@ def start_scene(opts: StartOptions) -> Scene:
     ]
     for title, y, choices in rows:
         s.labels.append(Label(title, WIDTH / 2, y + 82, 18, WHITE, bold=True))
-        w = 280 if len(choices) == 2 else 200
+        w = 280 if len(choices) == 2 else min(200, (WIDTH - 80) // len(choices) - 16)
         total = len(choices) * w + (len(choices) - 1) * 16
         for i, (bid, label, on) in enumerate(choices):
             enabled = not (bid.startswith("level:") and opts.hotseat)

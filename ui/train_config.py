@@ -53,7 +53,7 @@ _INTS = {
     "max_illegal": _NONNEG,
 }
 #: float fields -> (low, high), both exclusive of non-finite values.
-_FLOATS = {"eps": (0.0, 1.0), "rate_play": (0.0, 1.0), "lr": (1e-9, 1.0)}
+_FLOATS = {"eps": (0.0, 1.0), "rate_play": (0.0, 1.0), "lr": (1e-9, 1.0), "oracle": (0.0, 1.0)}
 
 
 def _int(name: str, value: object) -> int:
@@ -118,6 +118,10 @@ def _field(name: str, value: object, default: object) -> object:
             return Rules.named(value if isinstance(value, str) else "").spec
         except RulesError as exc:
             raise ConfigError(f"rules: {exc}") from None
+    if name == "returns":
+        if value not in ("points", "equity"):
+            raise ConfigError(f"returns must be points or equity, got {value!r:.80}")
+        return value
     if name == "reward":
         if value not in REWARDS:
             raise ConfigError(f"reward must be one of {', '.join(REWARDS)}, got {value!r:.80}")

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ..atomic import atomic_write
 from ..backends import LOCAL, Where
+from .critic import blended_targets
 from .features import DISCARD_DIM, PLAY_DIM
 from .fit import FitConfig, fit
 from .generate import GenConfig, generate, load_shards, read_shard
@@ -49,6 +50,11 @@ class DMCConfig:
     warm_start: str = ""
     epochs_dmc: int = 8
     lr: float = 1e-3
+    #: the DMC target: "points" (the deal's point margin) or "equity" (the change in winning
+    #: chance from the equity table at the deal's end, win-aligned)
+    returns: str = "points"
+    #: weight of the oracle critic's estimates in the DMC target (0: the returns alone)
+    oracle: float = 0.0
     #: league for generations >= 1 (name, weight): "self", an agent spec, or "snapshots".
     opponents: tuple[tuple[str, float], ...] = (
         ("self", 0.5),
@@ -211,14 +217,7 @@ def train_dmc(
             d0, p0, _ = load_nets(prev)
             nets, margins = {}, {}
             for kind, init in (("discard", d0), ("play", p0)):
-                nets[kind], rep = fit(
-                    data,
-                    kind,
-                    "dmc",
-                    replace(fcfg, epochs=cfg.epochs_dmc),
-                    init=init,
-                    log=lambda m: _log(run_dir, m),
-                )
+                nets[kind], rep = dmc_fit(cfg, data, kind, init, lambda m: _log(run_dir, m))
                 margins[f"margin_{kind}"] = str(rep["margin"])
             save_nets(
                 out,
@@ -236,6 +235,18 @@ def train_dmc(
         f"final model {final} ({steps} sampled decisions, {time.time() - t0:.0f} s this session)",
     )
     return final
+
+
+RETURNS = {"points": "g", "equity": "e"}
+
+
+def dmc_fit(cfg: DMCConfig, data: dict, kind: str, init, log):
+    """One DMC fit of the ``kind`` net from ``init`` on ``data``: ``cfg.returns`` regressed,
+    blended with the oracle critic's cross-fitted estimates by ``cfg.oracle``."""
+    fcfg = FitConfig(hidden=cfg.hidden, lr=cfg.lr, seed=cfg.seed, epochs=cfg.epochs_dmc)
+    key = RETURNS[cfg.returns]
+    targets = blended_targets(data, kind, cfg.oracle, fcfg, key, log, init)
+    return fit(data, kind, "dmc", fcfg, init=init, log=log, returns=key, targets=targets)
 
 
 def _samples(paths) -> int:

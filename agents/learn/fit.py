@@ -120,6 +120,14 @@ def evaluate(
     }
 
 
+def split(n: int, cfg: FitConfig, rng: np.random.Generator | None = None):
+    """(held-out, training) indices of ``n`` decisions: the first draw of ``cfg.seed``'s
+    generator (``rng``, which goes on to shuffle the batches, if given)."""
+    order = (rng if rng is not None else np.random.default_rng(cfg.seed)).permutation(n)
+    cut = int(n * cfg.holdout)
+    return order[:cut], order[cut:]
+
+
 def fit(
     data: dict[str, np.ndarray],
     kind: str,
@@ -127,15 +135,22 @@ def fit(
     cfg: FitConfig,
     init: MLP | None = None,
     log=print,
+    returns: str = "g",
+    targets: np.ndarray | None = None,
+    rows: np.ndarray | None = None,
 ) -> tuple[MLP, dict]:
-    """Train the ``kind`` ('discard' or 'play') net by ``method`` ('bc' or 'dmc')."""
+    """Train the ``kind`` ('discard' or 'play') net by ``method`` ('bc' or 'dmc').
+
+    ``returns``: the data's returns regressed and reported (``g`` points, ``e`` equity);
+    ``targets`` (N, K): what ``dmc`` regresses instead (the oracle critic's estimates), the
+    held-out report still measured on the returns; ``rows``: the inputs instead of the data's
+    (the oracle critic's wider rows)."""
     torch = _torch()
-    x, g = data[f"{kind}_x"], data[f"{kind}_g"]
+    x, g = data[f"{kind}_x"] if rows is None else rows, data[f"{kind}_{returns}"]
+    y = g if targets is None else targets
     n, t = data[f"{kind}_n"].astype(np.int64), data[f"{kind}_t"].astype(np.int64)
     rng = np.random.default_rng(cfg.seed)
-    order = rng.permutation(len(x))
-    cut = int(len(x) * cfg.holdout)
-    hold, train = order[:cut], order[cut:]
+    hold, train = split(len(x), cfg, rng)
     model = (
         from_mlp(init, cfg.seed) if init is not None else build(x.shape[2], cfg.hidden, cfg.seed)
     )
@@ -151,7 +166,7 @@ def fit(
                 torch,
                 model,
                 torch.from_numpy(x[idx].astype(np.float32)),
-                torch.from_numpy(g[idx]),
+                torch.from_numpy(y[idx]),
                 torch.from_numpy(n[idx]),
                 torch.from_numpy(t[idx]),
                 method,

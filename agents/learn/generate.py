@@ -17,6 +17,7 @@ import numpy as np
 
 from ..atomic import atomic_write
 from ..limits import check_limit
+from .oracle import ORACLE_DIM
 from .rollouts import new_batches, play_episode
 from .weights import Kind, WeightsError, read_weights
 
@@ -37,6 +38,7 @@ class GenConfig:
     policy: str = "expectimax"  # the learner (behaviour and rollouts): an agent spec or weights
     opponents: tuple[tuple[str, float], ...] = (("self", 1.0),)
     rules: str = "standard"  # the game played (Rules.named text)
+    labeler: str = ""  # branch False: the agent spec whose choices are the labels (default policy)
 
 
 def shard_path(data_dir: Path, gen: int, i: int, name: str = "") -> Path:
@@ -103,6 +105,7 @@ def shard_arrays(cfg: GenConfig, i: int) -> dict[str, np.ndarray]:
             expected_shows=cfg.expected_shows,
             branch=cfg.branch,
             rules=cfg.rules,
+            labeler=_cached(cfg.labeler) if cfg.labeler else None,
         )
     return {**out["discard"].arrays("discard"), **out["play"].arrays("play")}
 
@@ -124,7 +127,7 @@ def play_shard(cfg: GenConfig, data_dir: Path, i: int) -> Path:
 def _weight_files(cfg: GenConfig) -> dict[str, bytes]:
     """The weights files ``cfg`` names (learner, league), read here to travel with the tasks:
     a remote node has the project, not this run folder."""
-    specs = [cfg.policy, *(n for n, _ in cfg.opponents)]
+    specs = [cfg.policy, cfg.labeler, *(n for n, _ in cfg.opponents)]
     return {s: Path(s).read_bytes() for s in specs if s.endswith(".npz")}
 
 
@@ -145,6 +148,7 @@ def _shard_job(job: tuple[GenConfig, int, dict[str, bytes]]) -> tuple[int, dict[
         cfg = replace(
             cfg,
             policy=local.get(cfg.policy, cfg.policy),
+            labeler=local.get(cfg.labeler, cfg.labeler),
             opponents=tuple((local.get(n, n), w) for n, w in cfg.opponents),
         )
     return i, shard_arrays(cfg, i)
@@ -203,23 +207,29 @@ SHARD = Kind("data shard", frozenset({"f2", "f4", "i1"}), max_ndim=3, max_array_
              max_total_bytes=1 << 31, max_file_bytes=1 << 31)  # fmt: skip
 
 
+#: a shard's arrays per kind: rows, point returns, candidates, teacher, equity returns, oracle
+_ARRAYS = "xgnteo"
+
+
 def read_shard(path: Path) -> dict[str, np.ndarray]:
     """A shard's arrays, checked (:mod:`.weights`: sizes before decompression, finite values)
     and consistent with the features (WeightsError, a ValueError, if not)."""
     arrays = read_weights(path, SHARD)
     for prefix, batch in new_batches().items():
-        names = [f"{prefix}_{s}" for s in "xgnt"]
+        names = [f"{prefix}_{s}" for s in _ARRAYS]
         if any(n not in arrays for n in names):
-            raise WeightsError(f"{path}: not a data shard (no {prefix} arrays)")
-        x, g, n, t = (arrays[k] for k in names)
+            raise WeightsError(f"{path}: not a data shard of this version (no {prefix} arrays)")
+        x, g, n, t, e, o = (arrays[k] for k in names)
         rows = len(x)
         if (
             x.shape != (rows, batch.k, batch.dim)
             or g.shape != (rows, batch.k)
+            or e.shape != (rows, batch.k)
+            or o.shape != (rows, ORACLE_DIM)
             or (n.shape != (rows,) or t.shape != (rows,))
         ):
             raise WeightsError(f"{path}: the {prefix} arrays do not fit together")
-    if set(arrays) != {f"{p}_{s}" for p in ("discard", "play") for s in "xgnt"}:
+    if set(arrays) != {f"{p}_{s}" for p in ("discard", "play") for s in _ARRAYS}:
         raise WeightsError(f"{path}: not a data shard (unexpected arrays)")
     return arrays
 
@@ -234,7 +244,7 @@ def shard_ok(path: Path) -> bool:
 
 
 def load_shards(paths: list[Path]) -> dict[str, np.ndarray]:
-    """Concatenate shard arrays (discard_x, discard_g, ..., play_t), each checked."""
+    """Concatenate shard arrays (discard_x, discard_g, ..., play_o), each checked."""
     parts: dict[str, list] = {}
     for p in paths:
         for k, v in read_shard(p).items():

@@ -6,6 +6,12 @@ All branches of one decision share the hidden cards and the starter (common rand
 their differences are the action's effect alone, not the deal's luck. The trajectory itself goes
 on with the behaviour policy (ε-greedy around the learner). Each sample also stores the
 teacher's (``expectimax``'s) choice, which is the behaviour-cloning label of the warm start.
+
+Each branch has two returns: the point margin (``g``) and the equity return (``e``): the
+seat's winning chance from the equity table at the deal's end (1 or 0 if the game ended in
+it) minus its chance at the decision's scores, in percentage points. Each decision also stores
+the oracle features (:func:`agents.learn.oracle.oracle_features`: the opponent's hand and
+crib cards), for a critic used only in training; the rows a play-time net sees never hold them.
 """
 
 from __future__ import annotations
@@ -17,33 +23,41 @@ import numpy as np
 from cribbage_env.batch import score_batch
 from cribbage_env.core import EventKind, Phase
 from cribbage_env.engine import GameState, new_game
+from cribbage_env.equity import end_value, has_table, win_probability
 from cribbage_env.scoring import ScoreKind, heels_points
 
 from ..expectimax import ExpectimaxAgent
 from .features import DISCARD_DIM, PLAY_DIM, discard_candidates, play_candidates
+from .oracle import ORACLE_DIM, oracle_features
 
 
 @dataclass
 class Batch:
-    """Samples of one kind: rows (N, K, D) padded to K candidates, returns (N, K), n (N,)."""
+    """Samples of one kind: rows (N, K, D) padded to K candidates, point and equity returns
+    (N, K), n (N,), the teacher's index t (N,) and the oracle features o (N, ORACLE_DIM)."""
 
     dim: int
     k: int
     xs: list = field(default_factory=list)
     gs: list = field(default_factory=list)
+    es: list = field(default_factory=list)
     ns: list = field(default_factory=list)
     teacher: list = field(default_factory=list)
+    os: list = field(default_factory=list)
 
-    def add(self, x: np.ndarray, g: np.ndarray, teacher: int) -> None:
+    def add(self, x: np.ndarray, g: np.ndarray, teacher: int, e: np.ndarray, o: np.ndarray) -> None:
         n = len(x)
         xp = np.zeros((self.k, self.dim), dtype=np.float16)
         xp[:n] = x
-        gp = np.zeros(self.k, dtype=np.float32)
-        gp[:n] = g
+        gp = np.zeros((2, self.k), dtype=np.float32)
+        gp[0, :n] = g
+        gp[1, :n] = e
         self.xs.append(xp)
-        self.gs.append(gp)
+        self.gs.append(gp[0])
+        self.es.append(gp[1])
         self.ns.append(n)
         self.teacher.append(teacher)
+        self.os.append(np.asarray(o, dtype=np.float16))
 
     def arrays(self, prefix: str) -> dict[str, np.ndarray]:
         if not self.xs:
@@ -52,12 +66,16 @@ class Batch:
                 f"{prefix}_g": np.zeros((0, self.k), np.float32),
                 f"{prefix}_n": np.zeros(0, np.int8),
                 f"{prefix}_t": np.zeros(0, np.int8),
+                f"{prefix}_e": np.zeros((0, self.k), np.float32),
+                f"{prefix}_o": np.zeros((0, ORACLE_DIM), np.float16),
             }
         return {
             f"{prefix}_x": np.stack(self.xs),
             f"{prefix}_g": np.stack(self.gs),
             f"{prefix}_n": np.array(self.ns, np.int8),
             f"{prefix}_t": np.array(self.teacher, np.int8),
+            f"{prefix}_e": np.stack(self.es),
+            f"{prefix}_o": np.stack(self.os),
         }
 
 
@@ -96,7 +114,7 @@ def show_correction(events: list, seat: int) -> float:
     return out
 
 
-def deal_margin(
+def deal_returns(
     state: GameState,
     seat: int,
     action: int,
@@ -104,11 +122,17 @@ def deal_margin(
     rng: np.random.Generator,
     win_bonus: float = 0.0,
     expected_shows: bool = False,
-) -> float:
-    """``seat``'s points minus the opponent's from taking ``action`` to the end of this deal
-    (or of the game, plus ``win_bonus`` for the winner), both seats then playing ``policies``;
-    with ``expected_shows`` the shows of a completed deal count at their expectation over the
-    starter (:func:`show_correction`)."""
+) -> tuple[float, float]:
+    """(point margin, equity return) of ``seat`` taking ``action`` in ``state``, both seats then
+    playing ``policies`` to the end of this deal (or of the game).
+
+    The point margin is ``seat``'s points minus the opponent's (plus ``win_bonus`` for the
+    winner; with ``expected_shows`` the shows of a completed deal count at their expectation over
+    the starter, :func:`show_correction`). The equity return is, in percentage points, ``seat``'s
+    winning chance at the deal's end (the equity table for the new scores with the next dealer;
+    100 or 0 when the game ended) minus its chance at the decision's scores (the table read as if
+    a deal started there: the same for every branch of a decision, so it cancels when they are
+    compared); 0 for rules with no table."""
     g = state.clone()
     before = g.scores
     deal = g.deal_no
@@ -123,7 +147,26 @@ def deal_margin(
         out += win_bonus if g.winner == seat else -win_bonus
     if expected_shows and g.winner is None:
         out += show_correction(g.events_since(start), seat)
-    return float(out)
+    equity = 0.0
+    if has_table(g.rules):
+        now = win_probability(
+            before[seat], before[1 - seat], dealer=state.dealer == seat, target=g.rules
+        )
+        equity = 100.0 * (end_value(g, seat) - now)
+    return float(out), equity
+
+
+def deal_margin(
+    state: GameState,
+    seat: int,
+    action: int,
+    policies,
+    rng: np.random.Generator,
+    win_bonus: float = 0.0,
+    expected_shows: bool = False,
+) -> float:
+    """The point margin of :func:`deal_returns` alone."""
+    return deal_returns(state, seat, action, policies, rng, win_bonus, expected_shows)[0]
 
 
 #: discards considered: the analyzer's best TOP_DISCARDS of the 15 (the rest are never chosen).
@@ -161,11 +204,14 @@ def play_episode(
     expected_shows: bool = False,
     branch: bool = True,
     rules: str = "standard",
+    labeler=None,
 ) -> GameState:
     """One game; learner decisions are sampled into ``out`` with branched returns.
 
     ``policies[seat]`` has ``act(view, rng)``; a learner policy may also have
-    ``choose(rows, kind)`` returning the candidate index it prefers (the neural agent does)."""
+    ``choose(rows, kind)`` returning the candidate index it prefers (the neural agent does).
+    Without ``branch`` nothing is rolled out: the label is the choice of ``labeler`` (an agent;
+    default the policy itself) and the game goes on with the policy's own choice (DAgger)."""
     g = new_game(seed, rules=rules)
     while g.winner is not None or not g.is_over:
         if g.is_over:
@@ -181,18 +227,20 @@ def play_episode(
             continue
         actions, x, t, kind = candidates(v, teacher)
         pol = policies[p]
-        if not branch:  # labels only: the policy's own choice is the behaviour-cloning label
+        if not branch:  # labels only: the labeler's choice is the behaviour-cloning label
             a = pol.act(v, rng)
-            if a in actions and rng.random() < rate[kind]:
-                out[kind].add(x, np.zeros(len(actions)), actions.index(a))
+            label = a if labeler is None else labeler.act(v, rng)
+            if label in actions and rng.random() < rate[kind]:
+                zero = np.zeros(len(actions))
+                out[kind].add(x, zero, actions.index(label), zero, oracle_features(g, p))
             g.apply(a)
             continue
         own = pol.choose(x, kind) if hasattr(pol, "choose") else actions.index(pol.act(v, rng))
         if rng.random() < rate[kind]:
-            gs = np.array(
-                [deal_margin(g, p, a, policies, rng, win_bonus, expected_shows) for a in actions]
+            ge = np.array(
+                [deal_returns(g, p, a, policies, rng, win_bonus, expected_shows) for a in actions]
             )
-            out[kind].add(x, gs, t)
+            out[kind].add(x, ge[:, 0], t, ge[:, 1], oracle_features(g, p))
         a = actions[int(rng.integers(len(actions)))] if rng.random() < eps else actions[own]
         g.apply(a)
     return g

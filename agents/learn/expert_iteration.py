@@ -1,0 +1,88 @@
+"""Expert iteration: distil a search agent's decisions into the network, then repeat.
+
+Round 0 is the start: the ``--warm-start`` weights, or a clone of the teacher's self-play
+choices. In round ``r >= 1`` the round ``r - 1`` network plays itself and, at each of its
+decisions, the teacher (any agent spec: ``expert`` by default, ``master`` once it exists) says
+what it would do there; the labels of all rounds so far are fitted (cross-entropy over the
+candidates, from the previous net). Playing the learner's own positions with the teacher's
+labels is DAgger: the net learns the positions it reaches, not only the teacher's. Each round's
+net is evaluated against the ladder (``curve.json``) and written atomically (``round<r>.npz``);
+a killed run resumes at the first missing shard or round. ``model.npz`` is the last round.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+from ..backends import LOCAL, Where
+from .dmc import DMCConfig, _eval, _final, _generate_shards, _samples, _stage_done
+from .fit import FitConfig, fit
+from .generate import GenConfig, load_shards
+from .ladder import log_line as _log
+from .mlp import load_nets, save_nets
+
+
+def _labels(cfg: DMCConfig, run_dir: Path, r: int, policy: str, teacher: str, progress, where):
+    """Round ``r``'s shards: ``policy`` in self-play, labelled by ``teacher``."""
+    gcfg = GenConfig(
+        seed=cfg.seed,
+        gen=r,
+        shards=cfg.shards,
+        games=cfg.games_per_shard,
+        eps=0.0,
+        branch=False,
+        name=f"exit{r}",
+        policy=policy,
+        labeler="" if policy == teacher else teacher,
+        rules=cfg.rules,
+    )
+    return _generate_shards(gcfg, run_dir, cfg.workers, f"round {r} labels", progress, where)
+
+
+def _fit_round(cfg: DMCConfig, run_dir: Path, paths, init, out: Path, meta: dict) -> None:
+    data = load_shards(paths)
+    fcfg = FitConfig(hidden=cfg.hidden, lr=cfg.lr, seed=cfg.seed, epochs=cfg.epochs_bc)
+    nets = {}
+    for kind, start in (("discard", init and init[0]), ("play", init and init[1])):
+        nets[kind], _ = fit(data, kind, "bc", fcfg, init=start, log=lambda m: _log(run_dir, m))
+    save_nets(out, nets["discard"], nets["play"], {**meta, "samples": str(_samples(paths))})
+
+
+def train_exit(
+    cfg: DMCConfig,
+    run_dir: Path,
+    *,
+    command: str,
+    db=None,
+    progress: bool = False,
+    where: Where = LOCAL,
+) -> Path:
+    """Run (or resume) round 0 and ``cfg.generations`` distillation rounds of ``cfg.teacher``."""
+    run_dir.mkdir(parents=True, exist_ok=True)
+    t0 = time.time()
+    meta = {"command": command, "config": json.dumps(asdict(cfg))}
+    prev = run_dir / "round0.npz"
+    paths: list[Path] = []
+    if cfg.warm_start:
+        if not _stage_done(run_dir, prev):
+            d0, p0, given = load_nets(Path(cfg.warm_start))
+            save_nets(prev, d0, p0, {**meta, "stage": f"round0:{given.get('stage', 'given')}"})
+    else:
+        paths += _labels(cfg, run_dir, 0, cfg.teacher, cfg.teacher, progress, where)
+        if not _stage_done(run_dir, prev):
+            _fit_round(cfg, run_dir, paths, None, prev, {**meta, "stage": "round0"})
+    _eval(cfg, run_dir, "round0", prev, _samples(paths), db, t0, where)
+    for r in range(1, cfg.generations + 1):
+        out = run_dir / f"round{r}.npz"
+        paths += _labels(cfg, run_dir, r, str(prev), cfg.teacher, progress, where)
+        if not _stage_done(run_dir, out):
+            d0, p0, _ = load_nets(prev)
+            _fit_round(cfg, run_dir, paths, (d0, p0), out, {**meta, "stage": f"round{r}"})
+        _eval(cfg, run_dir, f"round{r}", out, _samples(paths), db, t0, where)
+        prev = out
+    final = _final(run_dir, prev)
+    _log(run_dir, f"final model {final} ({time.time() - t0:.0f} s this session)")
+    return final

@@ -1,0 +1,85 @@
+"""Decision latency of a search agent (default ``master``) against ``expert``, per phase.
+
+Plays ``--games`` games in one process, timing ``act`` at every discard and play with more than
+one legal action (forced moves cost nothing and would flatter the median), wall clock and
+thread CPU time, and prints the median and the 99th percentile in ms. Writes JSON only to
+``--out`` if given::
+
+    python benchmarks/master_latency.py --games 100
+    python benchmarks/master_latency.py --games 100 --out benchmarks/results/master_latency.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100, help="games to time")
+    parser.add_argument("--spec", default="master", help="the agent timed")
+    parser.add_argument("--opponent", default="expert", help="the agent it plays")
+    parser.add_argument("--seed", type=int, default=5, help="game and generator seed")
+    parser.add_argument("--out", default="", help="write the figures as JSON here")
+    args = parser.parse_args(argv)
+    import cribbage_env as ce
+    from agents import make_agent
+    from cribbage_env.core import Phase
+    from cribbage_env.fastsim import warm_up
+
+    warm_up()
+    agent, other = make_agent(args.spec), make_agent(args.opponent)
+    rng = np.random.default_rng(args.seed)
+    times: dict[str, list[tuple[float, float]]] = {"discard": [], "play": []}
+    t0 = time.perf_counter()
+    for i in range(args.games):
+        g = ce.new_game(args.seed * 100_000 + i)
+        seat = i % 2
+        while not g.is_over:
+            p = g.current_player
+            v = g.view(p)
+            if p != seat:
+                g.apply(other.act(v, rng))
+                continue
+            w0, c0 = time.perf_counter(), time.thread_time()
+            a = agent.act(v, rng)
+            w1, c1 = time.perf_counter(), time.thread_time()
+            if v.phase in (Phase.DISCARD, Phase.PLAY) and len(v.legal_actions) > 1:
+                times["discard" if v.phase is Phase.DISCARD else "play"].append((w1 - w0, c1 - c0))
+            g.apply(a)
+    out: dict = {"spec": agent.spec, "opponent": args.opponent, "games": args.games}
+    out["wall_s"] = round(time.perf_counter() - t0, 1)
+    both = [t for ts in times.values() for t in ts]
+    for phase, ts in [*times.items(), ("all", both)]:
+        w = np.array([t[0] for t in ts]) * 1e3
+        c = np.array([t[1] for t in ts]) * 1e3
+        out[phase] = {
+            "decisions": len(ts),
+            "median_ms": round(float(np.median(w)), 3),
+            "p99_ms": round(float(np.percentile(w, 99)), 3),
+            "max_ms": round(float(np.max(w)), 3),
+            "cpu_median_ms": round(float(np.median(c)), 3),
+            "cpu_p99_ms": round(float(np.percentile(c, 99)), 3),
+        }
+        r = out[phase]
+        print(
+            f"{phase:>8}: {len(ts)} decisions, median {r['median_ms']:.2f} ms, p99 "
+            f"{r['p99_ms']:.2f} ms, max {r['max_ms']:.1f} ms wall (CPU median "
+            f"{r['cpu_median_ms']:.2f}, p99 {r['cpu_p99_ms']:.2f} ms)"
+        )
+    if args.out:
+        Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
