@@ -276,14 +276,16 @@ LADDER = (
     ("expert", "expectimax", "expert_equity_vs_expectimax_20k.json"),
     ("neural", "expectimax", "neural_dmc_on_clone_vs_expectimax_s1.json"),
     ("neural", "expert", "neural_dmc_on_clone_vs_expert.json"),
+    ("master", "expectimax", "master_vs_expectimax.json"),
+    ("master", "expert", "master_vs_expert.json"),
 )
 
 
 def read_result(name: str) -> dict[str, Any]:
     """games, win rate, its 95% interval and the margin of a results file (two formats)."""
     d = json.loads((RESULTS / name).read_text(encoding="utf-8"))
-    if "pairings" in d:
-        p = d["pairings"][0]
+    if "pairings" in d or "win_rate" in d:  # cribbage bench --json, or one pairing's summary
+        p = d["pairings"][0] if "pairings" in d else d
         return {"games": p["games"], "rate": p["win_rate"], "ci": p["win_rate_ci"],
                 "margin": p["mean_margin"]}  # fmt: skip
     return {"games": d["games"], "rate": d["a_win_rate"], "ci": d["wilson95"],
@@ -299,6 +301,20 @@ def ladder_table() -> str:
                      f"{r['margin']:+.2f}", f"`{name}`"])  # fmt: skip
     return _table(["agent", "against", "wins", "95% interval", "duplicate games",
                    "margin / game", "file"], rows)  # fmt: skip
+
+
+def ratings_table() -> str:
+    """The Bradley-Terry ratings of ``benchmarks/results/ladder.json`` (benchmarks/ladder.py)."""
+    d = json.loads((RESULTS / "ladder.json").read_text(encoding="utf-8"))
+    rows = [[f"`{r['agent']}`", f"{r['elo']:+.0f}", f"{r['elo_ci'][0]:+.0f} to {r['elo_ci'][1]:+.0f}"]
+            for r in d["ratings"]]  # fmt: skip
+    games = [p["games"] for p in d["pairs"]]
+    head = (
+        f"Elo scale, `{d['anchor']}` = 0; {len(d['pairs'])} pairs, {min(games):,}–"
+        f"{max(games):,} duplicate games each; 95% intervals from {d['bootstrap']} bootstrap "
+        f"resamples of the duplicate pairs. Made by `{d['command']}`.\n\n"
+    )
+    return head + _table(["agent", "rating", "95% interval"], rows)
 
 
 # --------------------------------------------------------------------------- results database
@@ -327,6 +343,7 @@ def pages() -> dict[str, str]:
         "cli.md": cli_reference(),
         "agent_params.md": agent_params(),
         "ladder.md": ladder_table(),
+        "ratings.md": ratings_table(),
         "results_schema.md": results_schema(),
     })  # fmt: skip
     return out
