@@ -48,7 +48,7 @@ def _pair_counts(args) -> dict[tuple[str, str], int]:
         a, _, b = pair.partition(":")
         key = (a, b) if (a, b) in counts else (b, a)
         if key not in counts or not n.isdigit():
-            raise SystemExit(f"ladder: --pair-games {item!r}: not A:B=N for two of --agents")
+            raise ValueError(f"--pair-games {item!r}: not A:B=N for two of --agents")
         counts[key] = int(n)
     return counts
 
@@ -153,8 +153,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=None, help="JSON file for the table")
     args = ap.parse_args(argv)
     if args.anchor not in args.agents:
-        raise SystemExit(f"ladder: --anchor {args.anchor!r} is not among --agents")
-    counts = _pair_counts(args)
+        ap.error(f"--anchor {args.anchor!r} is not among --agents")
+    try:
+        counts = _pair_counts(args)
+    except ValueError as exc:
+        ap.error(str(exc))
     runs: dict[tuple[str, str], tuple[Path, int]] = {}
     for (a, b), n in counts.items():
         found = _found(args.from_db, a, b)
