@@ -28,7 +28,6 @@ import argparse
 import dataclasses
 import json
 import math
-import os
 import sys
 import tempfile
 import time
@@ -39,6 +38,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from agents.atomic import atomic_write_json  # noqa: E402
 from agents.bench import resume_tournament, run_tournament  # noqa: E402
 from agents.luck_stats import LuckTally  # noqa: E402
 from agents.results_store import ResultsStore  # noqa: E402
@@ -264,9 +264,7 @@ def main(argv: list[str] | None = None) -> int:
         fig["coverage"] = _coverage(args, ckpt)
         print(json.dumps(fig["coverage"]), flush=True)
     if args.out is not None:
-        tmp = args.out.with_name(args.out.name + f".tmp{os.getpid()}")
-        tmp.write_text(json.dumps(fig, indent=1) + "\n")
-        os.replace(tmp, args.out)
+        atomic_write_json(args.out, fig)
     return 0
 
 
