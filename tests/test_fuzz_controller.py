@@ -32,6 +32,7 @@ import hypothesis.strategies as st
 import numpy as np
 from hypothesis import HealthCheck, event, settings
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from random_games import random_game
 
 import cribbage_env as ce
 from cribbage_env.actions import CUT_BASE, discard_cards, is_cut, is_discard
@@ -49,12 +50,8 @@ OPPONENTS = ("random", "greedy", "novice")
 
 def _random_prefix(seed: int, n: int) -> list[int]:
     """Up to ``n`` legal decisions of a game with interactive cuts, chosen by a seeded rng."""
-    g = ce.new_game(seed, interactive_cuts=True)
     rng = np.random.default_rng([seed, 7])
-    while not g.is_over and len(g.decisions) < n:
-        legal = g.legal_actions()
-        g.apply(legal[int(rng.integers(len(legal)))])
-    return list(g.decisions)
+    return list(random_game(seed, rng, interactive_cuts=True, stop=n).decisions)
 
 
 class TableMachine(RuleBasedStateMachine):

@@ -34,6 +34,7 @@ from hypothesis.stateful import (
     rule,
     run_state_machine_as_test,
 )
+from random_games import random_game
 
 import cribbage_env as ce
 from cribbage_env.actions import discard_cards, is_discard
@@ -58,12 +59,8 @@ def actors_of(seed: int, decisions: tuple[int, ...]) -> list[int]:
 
 
 def random_prefix(seed: int, n: int) -> list[int]:
-    g = ce.new_game(seed, interactive_cuts=True)
     rng = np.random.default_rng([seed, 11])
-    while not g.is_over and len(g.decisions) < n:
-        legal = g.legal_actions()
-        g.apply(legal[int(rng.integers(len(legal)))])
-    return list(g.decisions)
+    return list(random_game(seed, rng, interactive_cuts=True, stop=n).decisions)
 
 
 def play_own_turn(c: TableController, rng: np.random.Generator) -> None:
