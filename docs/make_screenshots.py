@@ -160,13 +160,9 @@ def tutorial(w: GameWindow, lang: str) -> None:
             save(w, f"tutorial_{name}_{lang}")
         if t.done:
             break
-        if t.waiting:
-            t.got_it()
-        elif c.show.running:
-            c.show.advance()
-        elif c.computer.to_act:
-            c.computer.step()
-        elif c.phase is Phase.DISCARD:
+        if t.step_alone():
+            continue
+        if c.phase is Phase.DISCARD:
             for card in c.coach.request_hint().cards:
                 c.selection.toggle(card)
             c.confirm()
