@@ -12,7 +12,6 @@ thread CPU time, and prints the median and the 99th percentile in ms. Writes JSO
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -22,27 +21,21 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from agents.atomic import atomic_write_json  # noqa: E402
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=100, help="games to time")
-    parser.add_argument("--spec", default="master", help="the agent timed")
-    parser.add_argument("--opponent", default="expert", help="the agent it plays")
-    parser.add_argument("--seed", type=int, default=5, help="game and generator seed")
-    parser.add_argument("--out", default="", help="write the figures as JSON here")
-    args = parser.parse_args(argv)
+
+def time_decisions(
+    agent, other, games: int, seed: int, *, forced: bool = False
+) -> dict[str, list[tuple[float, float]]]:
+    """(wall, thread CPU) seconds of each of ``agent``'s discards and plays over ``games`` games
+    against ``other``, seats alternating; moves with one legal action only if ``forced``."""
     import cribbage_env as ce
-    from agents import make_agent
     from cribbage_env.core import Phase
-    from cribbage_env.fastsim import warm_up
 
-    warm_up()
-    agent, other = make_agent(args.spec), make_agent(args.opponent)
-    rng = np.random.default_rng(args.seed)
+    rng = np.random.default_rng(seed)
     times: dict[str, list[tuple[float, float]]] = {"discard": [], "play": []}
-    t0 = time.perf_counter()
-    for i in range(args.games):
-        g = ce.new_game(args.seed * 100_000 + i)
+    for i in range(games):
+        g = ce.new_game(seed * 100_000 + i)
         seat = i % 2
         while not g.is_over:
             p = g.current_player
@@ -53,9 +46,27 @@ def main(argv: list[str] | None = None) -> int:
             w0, c0 = time.perf_counter(), time.thread_time()
             a = agent.act(v, rng)
             w1, c1 = time.perf_counter(), time.thread_time()
-            if v.phase in (Phase.DISCARD, Phase.PLAY) and len(v.legal_actions) > 1:
+            if v.phase in (Phase.DISCARD, Phase.PLAY) and (forced or len(v.legal_actions) > 1):
                 times["discard" if v.phase is Phase.DISCARD else "play"].append((w1 - w0, c1 - c0))
             g.apply(a)
+    return times
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100, help="games to time")
+    parser.add_argument("--spec", default="master", help="the agent timed")
+    parser.add_argument("--opponent", default="expert", help="the agent it plays")
+    parser.add_argument("--seed", type=int, default=5, help="game and generator seed")
+    parser.add_argument("--out", default="", help="write the figures as JSON here")
+    args = parser.parse_args(argv)
+    from agents import make_agent
+    from cribbage_env.fastsim import warm_up
+
+    warm_up()
+    agent, other = make_agent(args.spec), make_agent(args.opponent)
+    t0 = time.perf_counter()
+    times = time_decisions(agent, other, args.games, args.seed)
     out: dict = {"spec": agent.spec, "opponent": args.opponent, "games": args.games}
     out["wall_s"] = round(time.perf_counter() - t0, 1)
     both = [t for ts in times.values() for t in ts]
@@ -77,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{r['cpu_median_ms']:.2f}, p99 {r['cpu_p99_ms']:.2f} ms)"
         )
     if args.out:
-        Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
+        atomic_write_json(Path(args.out), out)
     return 0
 
 
