@@ -52,6 +52,25 @@ def time_decisions(
     return times
 
 
+def latency_figures(times: dict[str, list[tuple[float, float]]], digits: int) -> dict[str, dict]:
+    """Per phase and for all decisions: their number and the wall and CPU milliseconds' median,
+    99th percentile and maximum, rounded to ``digits``."""
+    both = [t for ts in times.values() for t in ts]
+    out = {}
+    for phase, ts in [*times.items(), ("all", both)]:
+        w = np.array([t[0] for t in ts]) * 1e3
+        c = np.array([t[1] for t in ts]) * 1e3
+        out[phase] = {
+            "decisions": len(ts),
+            "median_ms": round(float(np.median(w)), digits),
+            "p99_ms": round(float(np.percentile(w, 99)), digits),
+            "max_ms": round(float(np.max(w)), digits),
+            "cpu_median_ms": round(float(np.median(c)), digits),
+            "cpu_p99_ms": round(float(np.percentile(c, 99)), digits),
+        }
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100, help="games to time")
@@ -69,21 +88,10 @@ def main(argv: list[str] | None = None) -> int:
     times = time_decisions(agent, other, args.games, args.seed)
     out: dict = {"spec": agent.spec, "opponent": args.opponent, "games": args.games}
     out["wall_s"] = round(time.perf_counter() - t0, 1)
-    both = [t for ts in times.values() for t in ts]
-    for phase, ts in [*times.items(), ("all", both)]:
-        w = np.array([t[0] for t in ts]) * 1e3
-        c = np.array([t[1] for t in ts]) * 1e3
-        out[phase] = {
-            "decisions": len(ts),
-            "median_ms": round(float(np.median(w)), 3),
-            "p99_ms": round(float(np.percentile(w, 99)), 3),
-            "max_ms": round(float(np.max(w)), 3),
-            "cpu_median_ms": round(float(np.median(c)), 3),
-            "cpu_p99_ms": round(float(np.percentile(c, 99)), 3),
-        }
-        r = out[phase]
+    for phase, r in latency_figures(times, digits=3).items():
+        out[phase] = r
         print(
-            f"{phase:>8}: {len(ts)} decisions, median {r['median_ms']:.2f} ms, p99 "
+            f"{phase:>8}: {r['decisions']} decisions, median {r['median_ms']:.2f} ms, p99 "
             f"{r['p99_ms']:.2f} ms, max {r['max_ms']:.1f} ms wall (CPU median "
             f"{r['cpu_median_ms']:.2f}, p99 {r['cpu_p99_ms']:.2f} ms)"
         )

@@ -14,8 +14,6 @@ import argparse
 import sys
 from pathlib import Path
 
-import numpy as np
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -38,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sys.meta_path.insert(0, _NoTorch())
     sys.modules.pop("torch", None)
-    from master_latency import time_decisions
+    from master_latency import latency_figures, time_decisions
 
     from agents import make_agent
     from agents.atomic import atomic_write_json
@@ -47,20 +45,11 @@ def main(argv: list[str] | None = None) -> int:
     assert "torch" not in sys.modules
     times = time_decisions(neural, other, args.games, args.seed, forced=True)
     out = {"spec": args.spec, "games": args.games, "torch_loaded": "torch" in sys.modules}
-    both = [t for ts in times.values() for t in ts]
-    for phase, ts in [*times.items(), ("all", both)]:
-        w = np.array([t[0] for t in ts]) * 1e3
-        c = np.array([t[1] for t in ts]) * 1e3
-        out[phase] = {
-            "decisions": len(ts),
-            "median_ms": round(float(np.median(w)), 4),
-            "p99_ms": round(float(np.percentile(w, 99)), 4),
-            "cpu_median_ms": round(float(np.median(c)), 4),
-        }
+    for phase, r in latency_figures(times, digits=4).items():
+        out[phase] = r
         print(
-            f"{phase:>8}: {len(ts)} decisions, median {out[phase]['median_ms']:.3f} ms, "
-            f"p99 {out[phase]['p99_ms']:.3f} ms wall (CPU median "
-            f"{out[phase]['cpu_median_ms']:.3f} ms)"
+            f"{phase:>8}: {r['decisions']} decisions, median {r['median_ms']:.3f} ms, "
+            f"p99 {r['p99_ms']:.3f} ms wall (CPU median {r['cpu_median_ms']:.3f} ms)"
         )
     print(f"torch loaded: {out['torch_loaded']}")
     if args.out:
