@@ -20,3 +20,20 @@ TRAINING = (
 def needs_training(module: str = "sb3_contrib") -> Any:
     """The module (``torch`` or ``sb3_contrib``), or a skip with :data:`TRAINING`."""
     return pytest.importorskip(module, reason=TRAINING)
+
+
+def tiny_maskable_ppo(env: Any, *, flat: bool, batch_size: int, width: int) -> Any:
+    """A small MaskablePPO on ``env`` (one epoch per 32-step update, seed 0, on the CPU): a model
+    to save and load, not to play well."""
+    from sb3_contrib import MaskablePPO
+
+    return MaskablePPO(
+        "MlpPolicy" if flat else "MultiInputPolicy",
+        env,
+        n_steps=32,
+        batch_size=batch_size,
+        n_epochs=1,
+        seed=0,
+        device="cpu",
+        policy_kwargs={"net_arch": [width]},
+    )

@@ -33,6 +33,7 @@ import numpy as np
 from hypothesis import HealthCheck, event, settings
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from random_games import random_game
+from table_play import resumed_table
 
 import cribbage_env as ce
 from cribbage_env.actions import CUT_BASE, discard_cards, is_cut, is_discard
@@ -41,7 +42,6 @@ from cribbage_env.invariants import check_state, check_view
 from ui.coach import Coach
 from ui.controller import Mode, TableController
 from ui.i18n import LANGUAGES
-from ui.saves import SAVE_FORMAT, SAVE_VERSION
 from ui.table_scene import table_scene
 
 CUT_PHASES = (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT)
@@ -72,19 +72,8 @@ class TableMachine(RuleBasedStateMachine):
         if head_start:
             # Resume a saved game part-way (often near 121) so that games reach the win.
             decisions = _random_prefix(seed, head_start)
-            data = {
-                "format": SAVE_FORMAT,
-                "version": SAVE_VERSION,
-                "seed": seed,
-                "agent_seed": seed,  # pinned: the same choices give the same run (hypothesis)
-                "mode": mode.value,
-                "agents": [None, opponent if mode is Mode.COMPUTER else None],
-                "lang": lang,
-                "decisions": [ce.action_str(a) for a in decisions],
-                "cursor": len(decisions),
-                "finished": False,
-            }
-            self.ctl = TableController.from_save(data)
+            agent = opponent if mode is Mode.COMPUTER else None
+            self.ctl = resumed_table(seed, decisions, mode, lang, agent)
             assert self.ctl.decisions == tuple(decisions)
         else:
             self.ctl = TableController(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from extras import needs_training
+from extras import needs_training, tiny_maskable_ppo
 
 import cribbage_env as ce
 from agents import make_agent
@@ -76,7 +76,6 @@ def test_agent_matches_model_predict_on_the_env(tmp_path, flat) -> None:
     needs_training("sb3_contrib")
     import gymnasium as gym
     import torch
-    from sb3_contrib import MaskablePPO
 
     import cribbage_env  # noqa: F401  (registers the env ids)
 
@@ -86,16 +85,7 @@ def test_agent_matches_model_predict_on_the_env(tmp_path, flat) -> None:
         from cribbage_env.wrappers import FlatObservation
 
         env = FlatObservation(env)
-    model = MaskablePPO(
-        "MlpPolicy" if flat else "MultiInputPolicy",
-        env,
-        n_steps=32,
-        batch_size=32,
-        n_epochs=1,
-        seed=0,
-        device="cpu",
-        policy_kwargs={"net_arch": [16]},
-    )
+    model = tiny_maskable_ppo(env, flat=flat, batch_size=32, width=16)
     model.learn(32)
     path = tmp_path / "model.zip"
     model.save(path)
