@@ -28,6 +28,7 @@ from agents.review import judge, position_rng  # noqa: E402
 from cribbage_env.actions import discard_cards  # noqa: E402
 from cribbage_env.core import STANDARD, VARIANTS, Phase  # noqa: E402
 from ui.autosave import SaveStore  # noqa: E402
+from ui.commands import Act, Command  # noqa: E402
 from ui.controller import Mode, TableController  # noqa: E402
 from ui.gui.app import GameWindow, Settings  # noqa: E402
 
@@ -144,7 +145,7 @@ def tutorial(w: GameWindow, lang: str) -> None:
     rng = np.random.default_rng(4)
     w.options.lang = lang
     w.show_menu()
-    w.start_view.choose("tutorial")
+    w.start_view.do(Command(Act.TUTORIAL))
     t = w.current_view.tutorial
     c = t.ctl
     save(w, f"tutorial_welcome_{lang}")
@@ -172,7 +173,7 @@ def tutorial(w: GameWindow, lang: str) -> None:
     g = TableController(11, mode=Mode.COMPUTER, lang=lang, opponent="expert", agent_seed=1)
     w.start_table(g)
     until(g, rng, lambda g: g.game.deal_no >= 3 and g.phase is Phase.PLAY and g.human_to_act)
-    w.current_view.do("board")
+    w.current_view.do(Command(Act.BOARD))
     save(w, f"big_board_{lang}")
 
 

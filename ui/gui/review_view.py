@@ -9,16 +9,21 @@ game-over table.
 from __future__ import annotations
 
 import concurrent.futures as cf
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import arcade
 
+from ..commands import Act, Command, dispatch
 from ..controller import Mode, TableController
-from ..review_scene import CHART, ReviewBrowser, review_scene, waiting_scene
-from ..scene import Scene, hit
+from ..review_scene import ReviewBrowser, review_scene, waiting_scene
+from ..scene import Scene, hit_command
+from .keys import PAGE_KEYS
 
 if TYPE_CHECKING:
     from .app import GameWindow
+
+Handler = Callable[["ReviewView", Command], object]
 
 
 class ReviewView(arcade.View):
@@ -83,40 +88,39 @@ class ReviewView(arcade.View):
             self._take(fut.result)
         return True
 
-    def click(self, wx: float, wy: float) -> str | None:
-        what = hit(self.current_scene(), wx, wy)
-        self.do(what, wx)
-        return what
-
-    def do(self, what: str | None, wx: float = 0.0) -> None:
-        b = self.browser
-        if what == "review:back":
-            self.game_window.show_screen(self.back)
-        elif b is None:
-            return
-        elif what == "review:prev":
-            b.step(-1)
-        elif what == "review:next":
-            b.step(1)
-        elif what == "review:mistakes":
-            b.mistakes_only = not b.mistakes_only
-            b.refilter()
-        elif what == "review:seats":
-            b.seats = (0, 1) if len(b.seats) == 1 else (0,)
-            b.refilter()
-        elif what == "chart":
-            b.jump_to_fraction((wx - CHART.x) / CHART.w)
+    def click(self, wx: float, wy: float) -> Command | None:
+        return dispatch(self, REVIEW_COMMANDS, hit_command(self.current_scene(), wx, wy))
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool:
         self.click(*self.game_window.to_world(x, y))
         return True
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
-        k = arcade.key
-        if symbol in (k.LEFT, k.UP, k.PAGEUP):
-            self.do("review:prev")
-        elif symbol in (k.RIGHT, k.DOWN, k.PAGEDOWN, k.SPACE):
-            self.do("review:next")
-        elif symbol in (k.ESCAPE, k.BACKSPACE):
-            self.do("review:back")
+        if symbol not in (arcade.key.ENTER, arcade.key.RETURN):  # Back is Escape or Backspace
+            dispatch(self, REVIEW_COMMANDS, PAGE_KEYS.get(symbol))
         return True
+
+
+def _browse(step: Callable[[ReviewBrowser, Command], object]) -> Handler:
+    """A command on the review's decisions: nothing until the review is there."""
+    return lambda v, cmd: None if v.browser is None else step(v.browser, cmd)
+
+
+def _mistakes(b: ReviewBrowser, cmd: Command) -> None:
+    b.mistakes_only = not b.mistakes_only
+    b.refilter()
+
+
+def _seats(b: ReviewBrowser, cmd: Command) -> None:
+    b.seats = (0, 1) if len(b.seats) == 1 else (0,)
+    b.refilter()
+
+
+#: What the review screen's buttons, keys and chart do.
+REVIEW_COMMANDS: dict[Act, Handler] = {
+    Act.BACK: lambda v, cmd: v.game_window.show_screen(v.back),
+    Act.PAGE: _browse(lambda b, cmd: b.step(cmd.arg)),
+    Act.MISTAKES: _browse(_mistakes),
+    Act.SEATS: _browse(_seats),
+    Act.CHART: _browse(lambda b, cmd: b.jump_to_fraction(cmd.at)),
+}

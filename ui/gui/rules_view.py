@@ -3,12 +3,15 @@ Back returns to the screen it came from."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import arcade
 
+from ..commands import Act, Command, dispatch
 from ..rules_scene import pages, rules_scene
-from ..scene import Scene, hit
+from ..scene import Scene, hit_command
+from .keys import PAGE_KEYS
 
 if TYPE_CHECKING:
     from .app import GameWindow
@@ -39,15 +42,8 @@ class RulesView(arcade.View):
     def turn(self, step: int) -> None:
         self.page = max(0, min(self.page + step, len(pages(self.lang)) - 1))
 
-    def click(self, wx: float, wy: float) -> str | None:
-        what = hit(self.current_scene(), wx, wy)
-        if what == "rules:prev":
-            self.turn(-1)
-        elif what == "rules:next":
-            self.turn(1)
-        elif what == "rules:back":
-            self.game_window.show_screen(self.back)
-        return what
+    def click(self, wx: float, wy: float) -> Command | None:
+        return dispatch(self, RULES_COMMANDS, hit_command(self.current_scene(), wx, wy))
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool:
         self.click(*self.game_window.to_world(x, y))
@@ -58,11 +54,12 @@ class RulesView(arcade.View):
         return True
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
-        k = arcade.key
-        if symbol in (k.LEFT, k.PAGEUP, k.UP):
-            self.turn(-1)
-        elif symbol in (k.RIGHT, k.PAGEDOWN, k.DOWN, k.SPACE):
-            self.turn(1)
-        elif symbol in (k.ESCAPE, k.BACKSPACE, k.ENTER, k.RETURN):
-            self.game_window.show_screen(self.back)
+        dispatch(self, RULES_COMMANDS, PAGE_KEYS.get(symbol))
         return True
+
+
+#: What the rules screen's buttons and keys do.
+RULES_COMMANDS: dict[Act, Callable[[RulesView, Command], object]] = {
+    Act.PAGE: lambda v, cmd: v.turn(cmd.arg),
+    Act.BACK: lambda v, cmd: v.game_window.show_screen(v.back),
+}

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import arcade
 
+from ..commands import Act, Command, dispatch
 from ..i18n import Catalog
 from ..player_stats import (
     CACHE_NAME,
@@ -24,7 +26,7 @@ from ..player_stats import (
     load_history,
     player_stats,
 )
-from ..scene import Scene, hit
+from ..scene import Scene, hit_command
 from ..stats_scene import stats_scene
 
 if TYPE_CHECKING:
@@ -105,11 +107,8 @@ class StatsView(arcade.View):
         self._stop.set()
         self.game_window.show_screen(self.back)
 
-    def click(self, wx: float, wy: float) -> str | None:
-        what = hit(self.current_scene(), wx, wy)
-        if what == "stats:back":
-            self.leave()
-        return what
+    def click(self, wx: float, wy: float) -> Command | None:
+        return dispatch(self, STATS_COMMANDS, hit_command(self.current_scene(), wx, wy))
 
     def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool:
         self.click(*self.game_window.to_world(x, y))
@@ -117,5 +116,11 @@ class StatsView(arcade.View):
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
         if symbol in (arcade.key.ESCAPE, arcade.key.BACKSPACE, arcade.key.ENTER):
-            self.leave()
+            dispatch(self, STATS_COMMANDS, Command(Act.BACK))
         return True
+
+
+#: What the statistics screen's button (and keys) do.
+STATS_COMMANDS: dict[Act, Callable[[StatsView, Command], object]] = {
+    Act.BACK: lambda v, cmd: v.leave(),
+}
