@@ -8,17 +8,17 @@ game-over table.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import arcade
 
-from ..commands import Act, Command, dispatch
+from ..commands import Act, Command
 from ..controller import Mode, TableController
 from ..review_scene import ReviewBrowser, review_scene, waiting_scene
-from ..scene import Scene, hit_command
+from ..scene import Scene
 from .keys import PAGE_KEYS
+from .screen_view import ScreenView
 
 if TYPE_CHECKING:
     from .app import GameWindow
@@ -26,19 +26,14 @@ if TYPE_CHECKING:
 Handler = Callable[["ReviewView", Command], object]
 
 
-class ReviewView(arcade.View):
+class ReviewView(ScreenView):
     """Reviews ``ctl``'s finished game; ``back`` is the screen Back returns to."""
 
     def __init__(self, window: GameWindow, ctl: TableController, back: arcade.View) -> None:
-        super().__init__(window)
-        self.game_window = window
+        super().__init__(window, back)
         self.ctl = ctl
-        self.back = back
         self.browser: ReviewBrowser | None = None
         self.failed = ""
-        self.scene: Scene | None = None
-        self.scene_key: tuple | None = None
-        self.future: cf.Future | None = None
         self._start()
 
     def _start(self) -> None:
@@ -64,40 +59,32 @@ class ReviewView(arcade.View):
         seats = (0,) if self.ctl.mode is Mode.COMPUTER else (0, 1)
         self.browser = ReviewBrowser(review, self.ctl.game.clone(), seats)
 
-    def current_scene(self) -> Scene:
+    def key(self) -> tuple:
         b = self.browser
         state = (b.current, b.mistakes_only, b.seats) if b is not None else None
-        key = ("review", state, self.failed)
-        if key != self.scene_key or self.scene is None:
-            nar = self.ctl.narrator
-            if b is not None:
-                names = (self.ctl.name(0), self.ctl.name(1))
-                self.scene = review_scene(b, nar, names, viewer=b.seats[0])
-            elif self.failed:
-                text = nar.tr("The review failed: {error}", error=self.failed)
-                self.scene = waiting_scene(nar, text)
-            else:
-                self.scene = waiting_scene(nar, nar.tr("Reviewing the game…"))
-            self.scene_key = key
-        return self.scene
+        return ("review", state, self.failed)
+
+    def build(self) -> Scene:
+        b, nar = self.browser, self.ctl.narrator
+        if b is not None:
+            names = (self.ctl.name(0), self.ctl.name(1))
+            return review_scene(b, nar, names, viewer=b.seats[0])
+        if self.failed:
+            return waiting_scene(nar, nar.tr("The review failed: {error}", error=self.failed))
+        return waiting_scene(nar, nar.tr("Reviewing the game…"))
+
+    def commands(self) -> dict[Act, Handler]:
+        return REVIEW_COMMANDS
 
     def on_update(self, delta_time: float) -> bool:
-        fut = self.future
-        if fut is not None and fut.done():
-            self.future = None
+        fut = self.finished_job()
+        if fut is not None:
             self._take(fut.result)
-        return True
-
-    def click(self, wx: float, wy: float) -> Command | None:
-        return dispatch(self, REVIEW_COMMANDS, hit_command(self.current_scene(), wx, wy))
-
-    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool:
-        self.click(*self.game_window.to_world(x, y))
         return True
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
         if symbol not in (arcade.key.ENTER, arcade.key.RETURN):  # Back is Escape or Backspace
-            dispatch(self, REVIEW_COMMANDS, PAGE_KEYS.get(symbol))
+            self.do(PAGE_KEYS.get(symbol))
         return True
 
 
@@ -118,7 +105,7 @@ def _seats(b: ReviewBrowser, cmd: Command) -> None:
 
 #: What the review screen's buttons, keys and chart do.
 REVIEW_COMMANDS: dict[Act, Handler] = {
-    Act.BACK: lambda v, cmd: v.game_window.show_screen(v.back),
+    Act.BACK: lambda v, cmd: v.go_back(),
     Act.PAGE: _browse(lambda b, cmd: b.step(cmd.arg)),
     Act.MISTAKES: _browse(_mistakes),
     Act.SEATS: _browse(_seats),

@@ -3,59 +3,41 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
-
-import arcade
 
 from ..coach import COACH_LIMITS
-from ..commands import Act, Command, dispatch
+from ..commands import Act, Command
 from ..i18n import LANGUAGES, Catalog
-from ..scene import Scene, StartOptions, hit_command, next_variant, start_scene
+from ..scene import Scene, StartOptions, next_variant, start_scene
 from .keys import ENTER
-
-if TYPE_CHECKING:
-    from .app import GameWindow
+from .screen_view import ScreenView
 
 #: what a command does on a screen
 Handler = Callable[["StartView", Command], object]
 
 
-class StartView(arcade.View):
+class StartView(ScreenView):
     """Edits the window's :class:`~ui.scene.StartOptions` and starts or resumes a game."""
 
-    def __init__(self, window: GameWindow) -> None:
-        super().__init__(window)
-        self.game_window = window
-        self.scene: Scene | None = None
-        self.scene_key: tuple | None = None
+    def key(self) -> tuple:
+        return ("start", *vars(self.game_window.options).values())
 
-    def current_scene(self) -> Scene:
-        o = self.game_window.options
-        key = ("start", *vars(o).values())
-        if key != self.scene_key or self.scene is None:
-            self.scene = start_scene(o)
-            self.scene_key = key
-        return self.scene
+    def build(self) -> Scene:
+        return start_scene(self.game_window.options)
 
-    def on_update(self, delta_time: float) -> bool:
-        return True
+    def commands(self) -> dict[Act, Handler]:
+        return START_COMMANDS
 
-    def click(self, wx: float, wy: float) -> Command | None:
-        cmd = hit_command(self.current_scene(), wx, wy)
-        if cmd is not None:
-            self.do(cmd)
-        return cmd
-
-    def do(self, cmd: Command) -> None:
+    def do(self, cmd: Command | None) -> Command | None:
         """Do what ``cmd`` asks of the start screen (:data:`START_COMMANDS`)."""
         o = self.game_window.options
-        if o.listing and cmd.act not in (Act.BACK, Act.RESUME):
-            return  # the list is on top: only its own buttons answer
+        if cmd is None or (o.listing and cmd.act not in (Act.BACK, Act.RESUME)):
+            return cmd  # nothing, or the list is on top: only its own buttons answer
         o.message = ""
         if cmd.act is not Act.PLAY:
             o.confirm_new = False
-        dispatch(self, START_COMMANDS, cmd)
+        super().do(cmd)
         self.scene_key = None
+        return cmd
 
     def new_game(self) -> None:
         """New game: asked first when one is under way (it is kept in the unfinished games)."""
@@ -82,10 +64,6 @@ class StartView(arcade.View):
     def resume(self, i: int) -> None:
         self.game_window.options.listing = False
         self.game_window.resume_unfinished(i)
-
-    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool:
-        self.click(*self.game_window.to_world(x, y))
-        return True
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
         if symbol in ENTER:  # Enter or Space: a new game
