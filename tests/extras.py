@@ -37,3 +37,19 @@ def tiny_maskable_ppo(env: Any, *, flat: bool, batch_size: int, width: int) -> A
         device="cpu",
         policy_kwargs={"net_arch": [width]},
     )
+
+
+def refuses_missing_and_broken_files(
+    name: str, suffix: str, missing: str, broken: str, tmp_path
+) -> None:
+    """Agent ``name``'s ``path=`` refuses a missing file (AgentSpecError matching ``missing``)
+    and a file of junk (matching ``broken``) with a clear message."""
+    from agents import make_agent
+    from agents.base import AgentSpecError
+
+    with pytest.raises(AgentSpecError, match=missing):
+        make_agent(f"{name}:path={tmp_path / ('missing' + suffix)}")
+    bad = tmp_path / f"bad{suffix}"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(AgentSpecError, match=broken):
+        make_agent(f"{name}:path={bad}")

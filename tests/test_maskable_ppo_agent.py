@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from extras import needs_training, tiny_maskable_ppo
+from extras import needs_training, refuses_missing_and_broken_files, tiny_maskable_ppo
 
 import cribbage_env as ce
 from agents import make_agent
@@ -61,12 +61,9 @@ def test_bad_specs_are_clear(tmp_path) -> None:
     with pytest.raises(AgentSpecError, match="path=model.zip"):
         make_agent("maskable_ppo")
     needs_training("sb3_contrib")
-    with pytest.raises(AgentSpecError, match="no model file"):
-        make_agent(f"maskable_ppo:path={tmp_path / 'missing.zip'}")
-    bad = tmp_path / "bad.zip"
-    bad.write_bytes(b"not a zip")
-    with pytest.raises(AgentSpecError, match="cannot load"):
-        make_agent(f"maskable_ppo:path={bad}")
+    refuses_missing_and_broken_files(
+        "maskable_ppo", ".zip", "no model file", "cannot load", tmp_path
+    )
 
 
 @pytest.mark.parametrize("flat", [False, True], ids=["dict-obs", "flat-obs"])

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from extras import needs_training, tiny_maskable_ppo
+from extras import needs_training, refuses_missing_and_broken_files, tiny_maskable_ppo
 
 import cribbage_env as ce
 from agents import make_agent
@@ -137,12 +137,9 @@ def test_policy_net_plays_whole_games_and_discards_in_two_picks(tmp_path) -> Non
 
 
 def test_policy_net_bad_files_are_clear(tmp_path) -> None:
-    with pytest.raises(AgentSpecError, match="no weights file"):
-        make_agent(f"policy_net:path={tmp_path / 'none.npz'}")
-    bad = tmp_path / "bad.npz"
-    bad.write_bytes(b"not an npz")
-    with pytest.raises(AgentSpecError, match="cannot read"):
-        make_agent(f"policy_net:path={bad}")
+    refuses_missing_and_broken_files(
+        "policy_net", ".npz", "no weights file", "cannot read", tmp_path
+    )
     small = tmp_path / "small.npz"
     save_policy(small, [(np.zeros((3, 52), np.float32), np.zeros(52, np.float32))], {})
     with pytest.raises(AgentSpecError, match="534 -> 52"):
