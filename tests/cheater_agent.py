@@ -160,13 +160,26 @@ def state_from_generator(view, rng):
     return None if seed is None else ce.new_game(seed)
 
 
-class _Spy:
+#: How each cheater looks for the true state: the first word of its name.
+FINDERS = {
+    "frame": lambda view, rng: state_from_frames(view),
+    "gc": lambda view, rng: state_from_gc(view),
+    "generator": state_from_generator,
+}
+
+
+class _Finder:
+    name = ""
+
+    def find(self, view, rng):
+        """The true state by the finder of the cheater's name, or None."""
+        return FINDERS[self.name.split("-")[0]](view, rng)
+
+
+class _Spy(_Finder):
     """Plays uniformly at random; raises :class:`Cheated` when its finder reaches the state."""
 
     name = "spy"
-
-    def find(self, view, rng):  # pragma: no cover - overridden
-        raise NotImplementedError
 
     def act(self, view, rng: np.random.Generator) -> int:
         if view.phase is ce.Phase.DISCARD and view.deal == 0 and len(view.hand) == 6:
@@ -181,22 +194,13 @@ class _Spy:
 class FrameSpy(_Spy):
     name = "frame-spy"
 
-    def find(self, view, rng):
-        return state_from_frames(view)
-
 
 class GcSpy(_Spy):
     name = "gc-spy"
 
-    def find(self, view, rng):
-        return state_from_gc(view)
-
 
 class GeneratorSpy(_Spy):
     name = "generator-spy"
-
-    def find(self, view, rng):
-        return state_from_generator(view, rng)
 
 
 def best_discard_knowing_starter(state, seat: int) -> int:
@@ -233,7 +237,7 @@ def score_hand_pair(cards, starter: int) -> int:
     return pts
 
 
-class _Peeker:
+class _Peeker(_Finder):
     """Expectimax that, at a discard, looks for the true state and uses the starter."""
 
     name = "peeker"
@@ -243,9 +247,6 @@ class _Peeker:
 
         self.honest = make_agent("expectimax")
         self.found = 0
-
-    def find(self, view, rng):  # pragma: no cover - overridden
-        raise NotImplementedError
 
     def act(self, view, rng: np.random.Generator) -> int:
         if view.phase is ce.Phase.DISCARD and view.my_turn:
@@ -259,22 +260,13 @@ class _Peeker:
 class FramePeeker(_Peeker):
     name = "frame-peeker"
 
-    def find(self, view, rng):
-        return state_from_frames(view)
-
 
 class GcPeeker(_Peeker):
     name = "gc-peeker"
 
-    def find(self, view, rng):
-        return state_from_gc(view)
-
 
 class GeneratorPeeker(_Peeker):
     name = "generator-peeker"
-
-    def find(self, view, rng):
-        return state_from_generator(view, rng)
 
 
 class Crasher:
