@@ -191,16 +191,10 @@ class _Spy(_Finder):
         return int(legal[int(rng.integers(len(legal)))])
 
 
-class FrameSpy(_Spy):
-    name = "frame-spy"
-
-
-class GcSpy(_Spy):
-    name = "gc-spy"
-
-
-class GeneratorSpy(_Spy):
-    name = "generator-spy"
+#: one spy per finder: FrameSpy, GcSpy, GeneratorSpy (FramePeeker...)
+FrameSpy, GcSpy, GeneratorSpy = (
+    type(f"{k.title()}Spy", (_Spy,), {"name": f"{k}-spy"}) for k in FINDERS
+)
 
 
 def best_discard_knowing_starter(state, seat: int) -> int:
@@ -257,65 +251,55 @@ class _Peeker(_Finder):
         return int(self.honest.act(view, rng))
 
 
-class FramePeeker(_Peeker):
-    name = "frame-peeker"
+#: one peeker per finder: FrameSpy, GcSpy, GeneratorSpy (FramePeeker...)
+FramePeeker, GcPeeker, GeneratorPeeker = (
+    type(f"{k.title()}Peeker", (_Peeker,), {"name": f"{k}-peeker"}) for k in FINDERS
+)
 
 
-class GcPeeker(_Peeker):
-    name = "gc-peeker"
+class _BadInPlay:
+    """Plays its first legal action, and misbehaves at its first decision of the play."""
 
-
-class GeneratorPeeker(_Peeker):
-    name = "generator-peeker"
-
-
-class Crasher:
-    """Dies (no exception: the process exits) at its first decision of the play."""
-
-    name = "crasher"
+    name = ""
 
     def act(self, view, rng: np.random.Generator) -> int:
         if view.phase is ce.Phase.PLAY:
-            import os
-
-            os._exit(3)
+            return MISBEHAVIOURS[self.name](view)
         return int(view.legal_actions[0])
 
 
-class Hanger:
-    """Thinks forever at its first decision of the play."""
+def _crash(view) -> int:
+    """Dies: no exception, the process exits."""
+    import os
 
-    name = "hanger"
-
-    def act(self, view, rng: np.random.Generator) -> int:
-        if view.phase is ce.Phase.PLAY:
-            import time
-
-            while True:
-                time.sleep(1)
-        return int(view.legal_actions[0])
+    os._exit(3)
 
 
-class Illegal:
-    """Answers a card it does not hold in the play."""
+def _hang(view) -> int:
+    """Thinks forever."""
+    import time
 
-    name = "illegal"
-
-    def act(self, view, rng: np.random.Generator) -> int:
-        if view.phase is ce.Phase.PLAY:
-            return next(c for c in range(52) if c not in view.legal_actions)
-        return int(view.legal_actions[0])
+    while True:
+        time.sleep(1)
 
 
-class Raiser:
-    """Raises in the play."""
+def _raise(view) -> int:
+    raise ValueError("out of ideas")
 
-    name = "raiser"
 
-    def act(self, view, rng: np.random.Generator) -> int:
-        if view.phase is ce.Phase.PLAY:
-            raise ValueError("out of ideas")
-        return int(view.legal_actions[0])
+#: What each bad agent does in the play, by name.
+MISBEHAVIOURS = {
+    "crasher": _crash,
+    "hanger": _hang,
+    "illegal": lambda view: next(c for c in range(52) if c not in view.legal_actions),  # not held
+    "raiser": _raise,
+}
+
+
+#: one agent per misbehaviour: Crasher, Hanger, Illegal, Raiser
+Crasher, Hanger, Illegal, Raiser = (
+    type(n.title(), (_BadInPlay,), {"name": n}) for n in MISBEHAVIOURS
+)
 
 
 class Chatty:
