@@ -6,6 +6,17 @@ import csv
 import io
 from collections.abc import Sequence
 
+from cribbage_env import Rules, RulesError
+
+
+def rules_spec(params: dict) -> str:
+    """The rules a run was played by, as ``--rules`` names them (``standard``, ``short``,
+    ``target=91``): a run's figures mean something only beside them."""
+    try:
+        return Rules.from_json(params.get("rules") or {}).spec
+    except RulesError:
+        return "unreadable"
+
 
 def _pct(x: float | None) -> str:
     return "  -  " if x is None else f"{100 * x:5.1f}"

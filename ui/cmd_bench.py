@@ -33,7 +33,7 @@ from agents.trust import UntrustedSpec
 from cribbage_env import STANDARD
 
 from . import argtypes, options
-from .bench_report import format_summary, pairing_rows, to_csv
+from .bench_report import format_summary, pairing_rows, rules_spec, to_csv
 from .options import add_options
 
 
@@ -257,7 +257,8 @@ def _report(args: argparse.Namespace, out: TournamentRun, hook: _Hook) -> int:
     if args.json:
         print(json.dumps(summary))
     else:
-        print(f"run {r['id']} ({r['status']}): {summary['games_played']} games in {r['elapsed_s']:.1f} s "
+        print(f"run {r['id']} ({r['status']}): {summary['games_played']} games, rules "
+              f"{rules_spec(summary['params'])}, in {r['elapsed_s']:.1f} s "
               f"({r['games_per_s']:.1f} games/s, {r['backend']} x{r['workers']}), saved to {r['db']}")  # fmt: skip
         if r.get("stopped"):
             print(f"stopped: {r['stopped']}")

@@ -17,7 +17,7 @@ from agents.results_schema import game_row
 from agents.results_store import ResultsStore, ResultsStoreError, default_db_path
 
 from . import argtypes, options
-from .bench_report import format_summary, pairing_rows, to_csv
+from .bench_report import format_summary, pairing_rows, rules_spec, to_csv
 from .options import add_options
 
 
@@ -54,6 +54,7 @@ def _list_row(r: dict) -> dict:
         "games_planned": r["games"] * len(r["params"].get("pairings", [None])),
         "seed": r["seed"],
         "duplicate": r["duplicate"],
+        "rules": rules_spec(r["params"]),
         "backend": r["backend"],
         "workers": r["workers"],
         "elapsed_s": None if r["elapsed"] is None else round(r["elapsed"], 2),
@@ -154,7 +155,8 @@ def run(args: argparse.Namespace) -> int:
             else:
                 r1, r2 = store.run(args.runs[0]), store.run(args.runs[1])
                 table = compare(r1, r2)
-                payload = {"runs": [r1["id"], r2["id"]], "pairings": table}
+                rules = [rules_spec(r1["params"]), rules_spec(r2["params"])]
+                payload = {"runs": [r1["id"], r2["id"]], "rules": rules, "pairings": table}
                 text = _format_compare(r1, r2, table)
     except ResultsStoreError as exc:
         _err(str(exc))
@@ -193,6 +195,7 @@ def _format_list(runs: list[dict], path) -> str:
             f"{r['id']:>4} {r['created']:<25} {r['status']:<11} "
             f"{str(r['games_done']) + '/' + str(r['games_planned']):>11} {r['seed']:>6} "
             f"{r['backend'] + ' x' + str(r['workers']):<8} {r['agents']}"
+            + ("" if r["rules"] == "standard" else f"  (rules {r['rules']})")
         )
     return "\n".join(lines)
 
@@ -216,6 +219,7 @@ def _format_run(r: dict) -> str:
     head = (
         f"run {r['id']} ({r['status']}), {r['created']}: {' '.join(r['agents'])}; {r['games']} games per "
         f"pairing, seed {r['seed']}, {'duplicate' if r['duplicate'] else 'single'} deals, "
+        f"rules {rules_spec(r['params'])}, "
         f"{r['backend']} x{r['workers']}; versions {r['versions'].get('cribbage_env')} "
         f"{r['versions'].get('git_commit', '')[:10]}"
     )
@@ -231,7 +235,16 @@ def _format_run(r: dict) -> str:
 def _format_compare(r1: dict, r2: dict, rows: list[dict]) -> str:
     if not rows:
         return f"runs {r1['id']} and {r2['id']} share no pairing"
-    lines = [
+    rules = rules_spec(r1["params"]), rules_spec(r2["params"])
+    lines = (
+        []
+        if rules[0] == rules[1]
+        else [
+            f"note: the runs were played by different rules (run {r1['id']}: {rules[0]}, run "
+            f"{r2['id']}: {rules[1]}): a change below is the rules' as much as the agents'"
+        ]
+    )
+    lines += [
         f"{'pairing (A vs B)':<34} {'run ' + str(r1['id']) + ' win% A':>16} {'run ' + str(r2['id']) + ' win% A':>16}"
         f" {'change':>7} {'CIs overlap':>11} {'margin 1':>9} {'margin 2':>9}"
     ]
