@@ -44,3 +44,25 @@ def test_results_name_the_rules_and_a_comparison_across_rules_says_so(capsys, tm
     code, out, _ = _bench(capsys, db, "--seed", 5)
     code, out, _ = _run(capsys, "results", 1, 3, "--db", db)
     assert code == 0 and "different rules" not in out
+
+
+def test_review_text_counts_seats_and_deals_one_way_and_names_points_as_points() -> None:
+    """The luck section of ``cribbage review`` said "Player 1/2" and counted deals from 1 under
+    a table that counts seats and deals from 0 (as the JSON does), and called a points margin
+    "game points" (a game is worth 1 to 3 game points)."""
+    from agents.review import review_game
+    from agents.tournament import play_game
+    from ui.cmd_review import review_text
+
+    game = play_game("greedy", "random", 3, agent_seed=1, rules="short")
+    review = review_game(game, samples=2, candidates=2)
+    text = review_text(review)
+    assert "Player" not in text and "P1" not in text and "game points" not in text
+    js = review.to_json()
+    lines = text.splitlines()
+    head = next(i for i, line in enumerate(lines) if line.lstrip().startswith("deal dealer"))
+    first = lines[head + 1].split()
+    assert first[:2] == ["0", str(review.deal_rows()[0]["dealer"])]  # seat numbers, from 0
+    seat_lines = [line for line in lines if line.startswith(("Seat 0: luck", "Seat 1: luck"))]
+    assert len(seat_lines) == 2 and all("points margin" in line for line in seat_lines)
+    assert js["rows"] and js["rows"][0]["deal"] == 0

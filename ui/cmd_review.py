@@ -119,20 +119,20 @@ def review_text(review: Review) -> str:
 
 
 def luck_text(review: Review) -> list[str]:
-    """Luck beside skill: each deal's luck (cards, starter) for player 1 and the winning chance
-    each player's decisions lost; then each player's luck, luck rate and adjusted result."""
+    """Luck beside skill: each deal's luck (cards, starter) for seat 0 and the winning chance
+    each seat's decisions lost; then each seat's luck, luck rate and adjusted result."""
     if review.luck is None:
         return []
     lines = [
         "",
-        "Luck and skill (points of winning chance; luck is player 1's, player 2's is the opposite)",
+        "Luck and skill (points of winning chance; luck is seat 0's, seat 1's is the opposite)",
     ]
     lines.append(
-        f"{'deal':>4} {'dealer':>6} {'cards':>7} {'starter':>8} {'':<4} {'lost P1':>8} {'lost P2':>8}"
+        f"{'deal':>4} {'dealer':>6} {'cards':>7} {'starter':>8} {'':<4} {'lost S0':>8} {'lost S1':>8}"
     )
     for d in review.deal_rows():
         lines.append(
-            f"{d['deal'] + 1:>4} {d['dealer'] + 1:>6} {100 * d['cards']:+7.1f} {100 * d['starter']:+8.1f} "
+            f"{d['deal']:>4} {d['dealer']:>6} {100 * d['cards']:+7.1f} {100 * d['starter']:+8.1f} "
             f"{card_str(d['starter_card']) if d['starter_card'] >= 0 else '-':<4} "
             f"{100 * d['skill_lost'][0]:8.1f} {100 * d['skill_lost'][1]:8.1f}"
         )
@@ -146,8 +146,8 @@ def luck_text(review: Review) -> list[str]:
             else f"; luck-adjusted result {s['adjusted_result']:.2f}"
         )
         lines.append(
-            f"Player {seat + 1}: luck {100 * s['luck']:+.1f} points of winning chance "
-            f"({100 * s['luck_rate']:+.1f} per deal, {s['luck_points']:+.1f} game points), "
+            f"Seat {seat}: luck {100 * s['luck']:+.1f} points of winning chance "
+            f"({100 * s['luck_rate']:+.1f} per deal, {s['luck_points']:+.1f} points margin), "
             f"skill lost {100 * s['skill_lost']:.1f}{adj}"
         )
     return lines
