@@ -9,7 +9,10 @@ from ui.cli import main
 
 
 def _run(capsys, *argv: object) -> tuple[int, str, str]:
-    code = main([str(a) for a in argv])
+    try:
+        code = main([str(a) for a in argv])
+    except SystemExit as exc:  # argparse's own refusals
+        code = exc.code
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -66,3 +69,21 @@ def test_review_text_counts_seats_and_deals_one_way_and_names_points_as_points()
     seat_lines = [line for line in lines if line.startswith(("Seat 0: luck", "Seat 1: luck"))]
     assert len(seat_lines) == 2 and all("points margin" in line for line in seat_lines)
     assert js["rows"] and js["rows"][0]["deal"] == 0
+
+
+def test_stats_reads_the_data_folder_that_play_was_given(tmp_path, capsys) -> None:
+    """``cribbage play --data-dir D`` keeps its history in D/history, but ``cribbage stats``
+    had only ``--dir`` (the history folder itself): ``stats --dir D`` found nothing."""
+    from test_stats import _history
+
+    from ui.autosave import SaveStore  # what `play --data-dir` opens
+
+    data = tmp_path / "data"
+    data.mkdir()
+    folder, games = _history(data, n=1)
+    assert folder == SaveStore(data).history
+    code, out, err = _run(capsys, "stats", "--data-dir", data, "--no-review", "--json")
+    assert code == 0, err
+    assert json.loads(out)["games"] == 1
+    code, _, err = _run(capsys, "stats", "--data-dir", data, "--dir", folder)
+    assert code == 2 and "not allowed with" in err

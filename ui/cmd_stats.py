@@ -1,9 +1,10 @@
-"""``cribbage stats [--dir DIR | --records DIR [--agent SPEC]] [--json] [--no-review]``: your
+"""``cribbage stats [--dir DIR | --data-dir DIR | --records DIR [--agent SPEC]] [--json]``: your
 record from the game history, or an agent's from ``cribbage bench --records`` games.
 
 Reads the finished games of the table's history folder (``history/`` under the data folder,
-see :mod:`ui.saves`; ``--dir`` points elsewhere), or with ``--records`` the games of a bench
-records folder seen from ``--agent``'s seat (default: the first pairing's agent A), and prints
+see :mod:`ui.saves`; ``--data-dir`` names another data folder as ``cribbage play --data-dir``
+does, ``--dir`` another history folder), or with ``--records`` the games of a bench records folder
+seen from ``--agent``'s seat (default: the first pairing's agent A), and prints
 games, wins, skunks, wins by opponent, your average pegging / hand / crib points per deal as
 dealer and as pone beside the averages of expectimax self-play, and your error rate game by
 game (the mean winning chance lost per decision, from ``cribbage review``; reviews are cached,
@@ -35,6 +36,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_options(where, ("--records", path, None, "DIR", "a cribbage bench --records folder: one agent's games (see --agent)"))
     add_options(p, ("--agent", None, None, "SPEC", "with --records: whose games (default: agent A of the first pairing)"))
     add_options(where, ("--dir", path, None, "DIR", "history folder (default: history/ in the data folder)"))
+    add_options(where, ("--data-dir", path, None, "DIR", "the data folder of `cribbage play --data-dir DIR`: reads DIR/history"))
     add_options(
         p,
         ("--json", "print JSON"),
@@ -48,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     if args.agent is not None and args.records is None:
         print("cribbage stats: --agent goes with --records DIR", file=sys.stderr)
         return 2
-    folder = args.dir if args.dir is not None else data_dir() / "history"
+    folder = args.dir if args.dir is not None else (args.data_dir or data_dir()) / "history"
     try:
         if args.records is not None:
             from .record_stats import load_records
