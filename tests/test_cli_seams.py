@@ -87,3 +87,22 @@ def test_stats_reads_the_data_folder_that_play_was_given(tmp_path, capsys) -> No
     assert json.loads(out)["games"] == 1
     code, _, err = _run(capsys, "stats", "--data-dir", data, "--dir", folder)
     assert code == 2 and "not allowed with" in err
+
+
+def test_discards_refuses_game_options_without_games(tmp_path, capsys) -> None:
+    """``--rules``, ``--workers``, ``--agent-seed`` and ``--backend ray`` act only on the whole
+    games of ``--games N``; without it they were ignored in silence (and ``--rules short`` was
+    even saved with the run as if the deals had been played to 61)."""
+    db = tmp_path / "r.sqlite"
+    base = ("discards", "analyzer", "--deals", 4, "--db", db)
+    for extra in (
+        ("--rules", "short"),
+        ("--workers", 1),
+        ("--agent-seed", 3),
+        ("--backend", "ray"),
+    ):
+        code, out, err = _run(capsys, *base, *extra)
+        assert code == 2 and extra[0] in err and "--games" in err and out == "", (extra, err)
+    assert not db.exists()
+    code, out, err = _run(capsys, *base, "--backend", "serial")
+    assert code == 0, err

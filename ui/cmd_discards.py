@@ -61,11 +61,27 @@ def _usage(msg: str) -> int:
     return 2
 
 
+def _idle_game_options(args: argparse.Namespace) -> str:
+    """The options given that only ``--games`` uses, when it is not given ("" if none)."""
+    if args.games is not None:
+        return ""
+    given = {
+        "--rules": not args.rules.is_standard,
+        "--workers": args.workers is not None,
+        "--agent-seed": args.agent_seed is not None,
+        "--backend ray": args.backend == "ray",  # serial is how the deals run anyway
+    }
+    return ", ".join(flag for flag, on in given.items() if on)
+
+
 def run(args: argparse.Namespace) -> int:
     from agents.discard_bench import make_strategy
 
     if args.deals > MAX_DEALS:
         return _usage(f"--deals is at most {MAX_DEALS}, got {args.deals}")
+    idle = _idle_game_options(args)
+    if idle:
+        return _usage(f"{idle} only act on the games of --games N: add --games N or leave them out")
     if args.games is not None and args.games % 2:
         return _usage(f"--games must be even (duplicate deals: each seed twice), got {args.games}")
     try:
