@@ -106,3 +106,18 @@ def test_discards_refuses_game_options_without_games(tmp_path, capsys) -> None:
     assert not db.exists()
     code, out, err = _run(capsys, *base, "--backend", "serial")
     assert code == 0, err
+
+
+def test_equity_takes_rules_like_its_siblings_and_names_its_units(capsys) -> None:
+    """Every other command says ``--rules short``; ``equity`` wanted ``--target 61``. And its
+    "table error +/- 0.06 points" was percentage points of winning chance, not points."""
+    from cribbage_env.equity import win_probability
+
+    code, out, err = _run(capsys, "equity", 50, 40, "--dealer", "me", "--rules", "short")
+    assert code == 0, err
+    assert f"{100 * win_probability(50, 40, dealer=True, target=61):.1f}%" in out
+    assert "percentage points" in out
+    code, out, _ = _run(capsys, "equity", 50, 40, "--dealer", "me", "--rules", "short", "--json")
+    assert json.loads(out)["win"] == round(win_probability(50, 40, dealer=True, target=61), 6)
+    code, _, err = _run(capsys, "equity", 50, 40, "--dealer", "me", "--rules", "target=200")
+    assert code == 2 and "121" in err

@@ -5,7 +5,7 @@ it. ``--json`` prints ``{"win": p}``. ``cribbage equity --table --json`` prints 
 ``{"dealer": [[...]], "pone": [[...]]}``: ``dealer[a][b]`` is the dealer's chance with the dealer
 at ``a`` and the pone at ``b``, ``pone[a][b]`` the pone's chance with the pone at ``a`` and the
 dealer at ``b`` (121 rows of 121). The tables come from simulated self-play deals
-(``benchmarks/equity_table.py``); ``--target 61`` reads the table of the game to 61.
+(``benchmarks/equity_table.py``); ``--rules short`` reads the table of the game to 61.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import argparse
 import json
 import sys
 
+from cribbage_env import STANDARD
 from cribbage_env.equity import (
     TARGETS,
     EquityError,
@@ -23,7 +24,9 @@ from cribbage_env.equity import (
     win_probability,
 )
 
+from . import argtypes, options
 from .argtypes import whole_number
+from .options import add_options
 
 _score = whole_number(0, "a score (a non-negative integer)")
 
@@ -34,13 +37,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--dealer", choices=("me", "opponent"), help="who deals the deal that starts now"
     )
-    parser.add_argument("--table", action="store_true", help="print the whole tables")
     parser.add_argument(
-        "--target",
-        type=whole_number(2, f"a target from 2 to {TARGETS[0]}", TARGETS[0]),
-        default=TARGETS[0],
-        help=f"the game's target (default {TARGETS[0]}; 61 is the short game)",
+        "--table",
+        action="store_true",
+        help="print the dealer's table (--json: both tables, every score)",
     )
+    add_options(
+        parser,
+        options.rules(STANDARD, f"the game's rules (its target decides; tables to {TARGETS[0]} at most): "
+                      + argtypes.RULES_HELP),
+    )  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
@@ -55,31 +61,34 @@ def _usage(msg: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    target = args.rules.target
+    if target > TARGETS[0]:
+        return _usage(f"the winning-chance tables go up to a target of {TARGETS[0]}, not {target}")
     if args.table:
         if args.me is not None or args.dealer is not None:
             return _usage("--table takes no scores and no --dealer")
-        return _print_table(args.target, args.json)
+        return _print_table(target, args.json)
     if args.me is None or args.opponent is None:
         return _usage("give both scores, A (yours) and B (the opponent's)")
     if args.dealer is None:
         return _usage("say who deals: --dealer me or --dealer opponent")
     try:
-        p = win_probability(args.me, args.opponent, dealer=args.dealer == "me", target=args.target)
+        p = win_probability(args.me, args.opponent, dealer=args.dealer == "me", target=target)
     except EquityError as exc:
         return _usage(str(exc))
     if args.json:
         print(json.dumps({"win": round(p, 6)}))
         return 0
     se = 0.0
-    if max(args.me, args.opponent) < args.target:
-        err = table_error(args.target)
+    if max(args.me, args.opponent) < target:
+        err = table_error(target)
         se = float(
             err[args.me, args.opponent] if args.dealer == "me" else err[args.opponent, args.me]
         )
     who = "you deal" if args.dealer == "me" else "the opponent deals"
     print(
         f"You {args.me}, opponent {args.opponent}, {who}: winning chance {100 * p:.1f}% "
-        f"(table error +/- {100 * se:.2f} points)"
+        f"(table error +/- {100 * se:.2f} percentage points)"
     )
     return 0
 
