@@ -121,3 +121,16 @@ def test_equity_takes_rules_like_its_siblings_and_names_its_units(capsys) -> Non
     assert json.loads(out)["win"] == round(win_probability(50, 40, dealer=True, target=61), 6)
     code, _, err = _run(capsys, "equity", 50, 40, "--dealer", "me", "--rules", "target=200")
     assert code == 2 and "121" in err
+
+
+def test_bench_records_never_overwrite_another_runs_records(tmp_path, capsys) -> None:
+    """A second ``--records DIR`` into the same folder replaced the first run's records of the
+    same seeds and its index.json in silence: records lost."""
+    db, rec = tmp_path / "r.sqlite", tmp_path / "rec"
+    code, _, err = _bench(capsys, db, "--records", rec)
+    assert code == 0, err
+    before = {p.name: p.read_bytes() for p in rec.iterdir()}
+    assert "index.json" in before and len(before) == 3
+    code, out, err = _bench(capsys, db, "--records", rec, "--agent-seed", 2)
+    assert code == 2 and str(rec) in err and "index.json" in err and out == ""
+    assert {p.name: p.read_bytes() for p in rec.iterdir()} == before

@@ -82,7 +82,7 @@ def _add_output_arguments(p: argparse.ArgumentParser) -> None:
         ("--plot", argtypes.path, None, "DIR", "write PNG charts to DIR (matplotlib)"),
         ("--prior", float, 1.0, None, "virtual games per pairing in the ratings (default 1: keeps 100%% scores finite)"),
         ("--records", argtypes.path, None, "DIR", "keep the game record (docs/RECORD_FORMAT.md) of chosen games in DIR, "
-         "with an index.json naming the agents in each seat"),
+         "with an index.json naming the agents in each seat (a folder without another run's records)"),
         ("--record-every", argtypes.positive_int, None, "K", "with --records: keep the games of every K-th seed (both seats of a "
          "duplicate pair; default 1: every game)"),
     )
@@ -128,6 +128,10 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
         return "--until-separated and --ci-width stop a new head-to-head: name exactly two agents"
     if args.record_every is not None and args.records is None:
         return "--record-every K says which games --records DIR keeps: give --records too"
+    if args.records is not None and os.path.lexists(args.records / "index.json"):
+        return (
+            f"{args.records} holds another run's game records (index.json): choose another folder"
+        )
     problem = argtypes.output_folder_problem(args.plot)  # outputs checked before games are played
     if args.csv is not None:
         problem = problem or argtypes.output_file_problem(args.csv, None)
