@@ -134,3 +134,39 @@ def test_bench_records_never_overwrite_another_runs_records(tmp_path, capsys) ->
     code, out, err = _bench(capsys, db, "--records", rec, "--agent-seed", 2)
     assert code == 2 and str(rec) in err and "index.json" in err and out == ""
     assert {p.name: p.read_bytes() for p in rec.iterdir()} == before
+
+
+def test_train_refuses_options_its_method_does_not_use(tmp_path, capsys) -> None:
+    """``--method dmc --timesteps N``, ``--method ppo --generations N`` or ``--method dmc
+    --teacher expert`` trained as if the option were not there (dmc always clones expectimax)."""
+    import argparse
+
+    from ui.cmd_train import _config, _usage_problem, add_arguments
+
+    run = tmp_path / "run"
+    for method, extra in (
+        ("dmc", ["--timesteps", "100"]),
+        ("ppo", ["--generations", "3"]),
+        ("ppo", ["--shards", "2"]),
+        ("dmc", ["--teacher", "expert"]),
+        ("bc", ["--warm-start", str(tmp_path / "w.npz")]),
+        ("exit", ["--n-steps", "64"]),
+    ):
+        code, _, err = _run(capsys, "train", "--method", method, "--run-dir", run, *extra)
+        assert code == 2 and extra[0] in err and f"--method {method}" in err, (method, err)
+        assert not run.exists()
+    p = argparse.ArgumentParser()
+    add_arguments(p)
+    for method, extra, field, value in (
+        ("ppo", ["--timesteps", "100"], "timesteps", 100),
+        ("bc", ["--shards", "2", "--teacher", "greedy"], "shards", 2),
+        ("exit", ["--generations", "2", "--teacher", "greedy"], "generations", 2),
+        ("dmc", ["--games-per-shard", "3"], "games_per_shard", 3),
+    ):
+        args = p.parse_args(["--method", method, "--run-dir", str(run), *extra])
+        assert _usage_problem(args) is None
+        assert getattr(_config(args), field) == value
+    defaults = _config(p.parse_args(["--method", "dmc"]))
+    from agents.learn.dmc import DMCConfig
+
+    assert (defaults.shards, defaults.generations) == (DMCConfig.shards, DMCConfig.generations)

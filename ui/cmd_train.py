@@ -76,10 +76,10 @@ def _ppo_arguments(p: argparse.ArgumentParser) -> None:
     # fmt: off
     add_options(
         p,
-        ("--timesteps", argtypes.positive_int, 300_000, None, "ppo steps"),
-        ("--eval-every", argtypes.positive_int, 50_000, None, "ppo: checkpoint + ladder evaluation every K steps"),
-        ("--snapshot-every", argtypes.positive_int, 50_000, None, "ppo: add a frozen snapshot to the league every K steps"),
-        ("--max-illegal", argtypes.whole_number(0, "an integer >= 0"), 0, None, "ppo: truncate an episode after N consecutive illegal picks (0: off)"),
+        ("--timesteps", argtypes.positive_int, None, None, "ppo: environment steps (default 300000)"),
+        ("--eval-every", argtypes.positive_int, None, None, "ppo: checkpoint + ladder evaluation every K steps (default 50000)"),
+        ("--snapshot-every", argtypes.positive_int, None, None, "ppo: add a frozen snapshot to the league every K steps (default 50000)"),
+        ("--max-illegal", argtypes.whole_number(0, "an integer >= 0"), None, None, "ppo: truncate an episode after N consecutive illegal picks (0: off)"),
     )
     # fmt: on
 
@@ -88,9 +88,9 @@ def _dmc_arguments(p: argparse.ArgumentParser) -> None:
     # fmt: off
     add_options(
         p,
-        ("--generations", argtypes.limited("generations"), 1, None, "dmc: learning-from-play stages after the warm start; exit: distillation rounds"),
-        ("--shards", argtypes.limited("shards"), 200, None, "dmc: data shards per generation (20 games each)"),
-        ("--epochs", argtypes.limited("epochs"), None, None, "dmc: epochs per DMC fit (default 8); bc: epochs of the cloning fit (default 3)"),
+        ("--generations", argtypes.limited("generations"), None, None, "dmc: learning-from-play stages after the warm start; exit: distillation rounds (default 1)"),
+        ("--shards", argtypes.limited("shards"), None, None, "dmc, bc, exit: data shards per generation (default 200)"),
+        ("--epochs", argtypes.limited("epochs"), None, None, "dmc: epochs per DMC fit (default 8); bc, exit: epochs of the cloning fit (default 3)"),
         ("--warm-start", argtypes.path, None, "WEIGHTS", "dmc: start the DMC fit from these weights (e.g. a --method bc model) instead of "
          "cloning expectimax; exit: round 0 (instead of cloning the teacher)"),
         ("--teacher", None, None, None, "bc: the agent spec whose decisions are cloned (default expectimax); exit: the "
@@ -103,8 +103,8 @@ def _dmc_arguments(p: argparse.ArgumentParser) -> None:
         p,
         ("--oracle", argtypes.weight, 0.0, "W", "dmc: weight (0 to 1) of a training-only critic that sees the opponent's hand and "
          "crib: the net regresses W * critic + (1 - W) * returns (default 0: returns alone)"),
-        ("--games-per-shard", argtypes.limited("games_per_shard"), 20, None, "dmc: games per data shard (default 20)"),
-        ("--n-steps", argtypes.positive_int, 2048, None, "ppo: rollout length per update (default 2048)"),
+        ("--games-per-shard", argtypes.limited("games_per_shard"), None, None, "dmc, bc, exit: games per data shard (default 20)"),
+        ("--n-steps", argtypes.positive_int, None, None, "ppo: rollout length per update (default 2048)"),
     )
     # fmt: on
 
@@ -172,6 +172,42 @@ def _warm_start(path: Path) -> str:
     return str(path.resolve())
 
 
+#: the options only some methods use (None when not given: the method's config has the default)
+_ONLY = {
+    "timesteps": ("ppo",),
+    "eval_every": ("ppo",),
+    "snapshot_every": ("ppo",),
+    "max_illegal": ("ppo",),
+    "n_steps": ("ppo",),
+    "generations": ("dmc", "exit"),
+    "warm_start": ("dmc", "exit"),
+    "shards": ("dmc", "bc", "exit"),
+    "games_per_shard": ("dmc", "bc", "exit"),
+    "epochs": ("dmc", "bc", "exit"),
+    "teacher": ("bc", "exit"),
+}
+
+
+def _given(args, *names: str) -> dict:
+    """The options among ``names`` given on the command line (the others keep the config's
+    defaults)."""
+    return {n: getattr(args, n) for n in names if getattr(args, n) is not None}
+
+
+def _idle_options(args) -> str:
+    """The options given that ``--method`` does not use ("" if none): refused, not ignored."""
+    idle = [
+        n
+        for n, methods in _ONLY.items()
+        if getattr(args, n) is not None and args.method not in methods
+    ]
+    if not idle:
+        return ""
+    flags = ", ".join("--" + n.replace("_", "-") for n in idle)
+    uses = "; ".join(f"--{n.replace('_', '-')} is for {', '.join(_ONLY[n])}" for n in idle)
+    return f"--method {args.method} does not use {flags} ({uses})"
+
+
 def _config(args):
     from agents.learn.ladder import LADDER
 
@@ -180,10 +216,8 @@ def _config(args):
         from agents.learn.dmc import DMCConfig
 
         kw = dict(
+            _given(args, "generations", "shards", "games_per_shard"),
             seed=args.seed,
-            generations=args.generations,
-            shards=args.shards,
-            games_per_shard=args.games_per_shard,
             teacher=args.teacher or _TEACHER.get(args.method, "expectimax"),
             returns=args.returns,
             oracle=args.oracle,
@@ -204,15 +238,11 @@ def _config(args):
     from agents.learn.ppo import PPOConfig
 
     kw = dict(
+        _given(args, "timesteps", "eval_every", "snapshot_every", "max_illegal", "n_steps"),
         seed=args.seed,
-        timesteps=args.timesteps,
         reward=args.reward,
         ladder=ladder,
-        eval_every=args.eval_every,
-        snapshot_every=args.snapshot_every,
         workers=args.workers,
-        max_illegal=args.max_illegal,
-        n_steps=args.n_steps,
         rules=args.rules.spec,
     )
     if args.opponent:
@@ -231,6 +261,9 @@ def _usage_problem(args) -> str | None:
     if args.method in ("dmc", "bc", "exit") and args.reward != "points":
         return (f"--method {args.method} takes no env reward (dmc: --returns points or equity): "
                 "use --reward points, the default")  # fmt: skip
+    idle = _idle_options(args)
+    if idle:
+        return idle
     if args.method != "dmc" and (args.returns != "points" or args.oracle):
         return f"--returns and --oracle are for --method dmc, not {args.method}"
     if args.method == "ppo":
