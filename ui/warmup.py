@@ -1,10 +1,13 @@
 """Compile the table's kernels before they are needed: the expert's first move and the first
-review would otherwise wait for numba (about 20 s on a fresh install of a small machine).
+review would otherwise wait for numba (about 25 s on a fresh install of a quiet 2-core machine,
+minutes on a busy one).
 
 The window starts this when it opens (the start screen), so the compiling overlaps the choice of
 options, the cut and the first discard; the agents' simulator comes first (the computer's first
 move), then the luck kernels the game's review reads (the game-over summary, the Review screen).
-``benchmarks/first_wait.py`` measures what is left to wait on an empty cache."""
+While it runs, a decision needing a kernel it has not compiled yet runs that kernel interpreted
+(:mod:`cribbage_env.interpreted`: the same source and the same results, without waiting for
+the compiler). ``benchmarks/first_wait.py`` measures what is left to wait on an empty cache."""
 
 from __future__ import annotations
 
@@ -17,19 +20,24 @@ _started = False
 def warm_table() -> None:
     """Compile (or load from the cache) the kernels the table's agents and review use."""
     from cribbage_env import fastsim
+    from cribbage_env.interpreted import warming
     from cribbage_env.kernelcache import announce
 
     kernels = [fastsim._play_out_all, fastsim._search]
-    with announce(kernels, "the table's simulator"):
-        warm_first_move()
-        fastsim.warm_up()  # the rest (recorded play-outs): loaded or compiled once
-    warm_luck()
+    with warming():
+        with announce(kernels, "the table's simulator"):
+            warm_first_move()
+            fastsim.warm_up()  # the rest (recorded play-outs): loaded or compiled once
+        warm_luck()
 
 
 def warm_first_move() -> None:
-    """What the computer's first moves run first: the Expert discards with play-outs that keep
-    no record and plays with the search. A move waits for the kernel it needs while another is
-    being compiled, so these come before everything else."""
+    """What the computer's first moves run: the Expert plays with the search on guesses from the
+    opponent model (its split values), and discards near the end with play-outs that keep no
+    record after his heels; these come first (until they are compiled, interpreted)."""
+    import numpy as np
+
+    from agents.opponent_model import split_nets
     from cribbage_env import fastsim
     from cribbage_env.cards import parse_cards
     from cribbage_env.engine import GameState
@@ -40,8 +48,10 @@ def warm_first_move() -> None:
         parse_cards("5S")[0],
     )
     st = fastsim.state_from_game(g)[None, :]
-    fastsim.play_out(st, "heuristic")
     fastsim.search_outcomes(st, [int(g.hands[1][0])])
+    split_nets(np.array([parse_cards("5H 5D 5C JS 2C 3C")]), dealer=True)
+    fastsim.cut_heels(st.copy())
+    fastsim.play_out(st, "heuristic")
 
 
 def warm_luck() -> None:
