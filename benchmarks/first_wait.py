@@ -1,8 +1,9 @@
 """What a person waits for on a fresh install (issue 29, item 4): the computer's first move after
 their first discard, the first hint and the first review, each in a fresh process on an empty
 kernel cache (``NUMBA_CACHE_DIR`` set to a new temporary folder),
-with the table's background warm-up (:func:`ui.warmup.warm_in_background`) started when the game
-starts, as :meth:`ui.gui.app.GameWindow.start_table` does, and without it.
+with the table's background warm-up (:func:`ui.warmup.warm_up` in a thread, as
+:func:`ui.warmup.warm_in_background` runs it when the window opens) started at t = 0, and
+without it.
 
     nice -n 10 python benchmarks/first_wait.py [--think 5] [--levels expert neural] [--out FILE]
 
@@ -33,9 +34,9 @@ warm, think, spec = {warm}, {think}, {spec!r}
 out = {{}}
 if warm:
     import threading
-    from ui.warmup import warm_table
+    from ui.warmup import warm_up
     def _w():
-        t = time.perf_counter(); warm_table(); out["warm-up"] = time.perf_counter() - t
+        t = time.perf_counter(); warm_up(); out["warm-up"] = time.perf_counter() - t
     threading.Thread(target=_w, daemon=True).start()
 import numpy as np
 from agents.registry import make_agent

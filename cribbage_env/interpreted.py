@@ -37,7 +37,8 @@ _VIEWS = {
 }
 
 _lock = threading.Lock()
-_warming: set[int] = set()  # threads compiling in the background
+_idle = threading.Condition(_lock)
+_warming: dict[int, int] = {}  # threads compiling in the background (and how deep)
 _forced = 0
 _spaces: dict[str, dict[str, Any]] = {}
 _twins: dict[int, Callable] = {}
@@ -121,12 +122,23 @@ def warming() -> Iterator[None]:
     run kernels it has not compiled yet interpreted (this one compiles them)."""
     me = threading.get_ident()
     with _lock:
-        _warming.add(me)
+        _warming[me] = _warming.get(me, 0) + 1
     try:
         yield
     finally:
         with _lock:
-            _warming.discard(me)
+            _warming[me] -= 1
+            if not _warming[me]:
+                del _warming[me]
+                _idle.notify_all()
+
+
+def wait_for_warm_up(timeout: float | None = None) -> bool:
+    """Wait until no other thread is compiling in the background (False: timed out). For bulk
+    work, such as a game's review, that interpreted would take longer than the compiling."""
+    me = threading.get_ident()
+    with _idle:
+        return _idle.wait_for(lambda: not (_warming.keys() - {me}), timeout)
 
 
 @contextmanager

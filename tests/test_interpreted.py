@@ -116,3 +116,25 @@ def test_kernels_run_interpreted_only_while_another_thread_compiles() -> None:
         "compiled": twice,
     }
     assert interpreted(twice) is twice.py_func  # a kernel of no kernel module: as written
+
+
+def test_a_review_waits_for_the_warm_up_and_the_warming_thread_never_waits() -> None:
+    from cribbage_env.interpreted import wait_for_warm_up
+
+    started, done = threading.Event(), threading.Event()
+    own: list[bool] = []
+
+    def warm() -> None:
+        with warming(), warming():  # nested: one warm-up
+            own.append(wait_for_warm_up(0))
+            started.set()
+            done.wait(10)
+
+    t = threading.Thread(target=warm)
+    t.start()
+    started.wait(10)
+    assert not wait_for_warm_up(0.05)
+    done.set()
+    assert wait_for_warm_up(10)
+    t.join()
+    assert own == [True]

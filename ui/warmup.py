@@ -3,18 +3,73 @@ review would otherwise wait for numba (about 25 s on a fresh install of a quiet 
 minutes on a busy one).
 
 The window starts this when it opens (the start screen), so the compiling overlaps the choice of
-options, the cut and the first discard; the agents' simulator comes first (the computer's first
-move), then the luck kernels the game's review reads (the game-over summary, the Review screen).
-While it runs, a decision needing a kernel it has not compiled yet runs that kernel interpreted
-(:mod:`cribbage_env.interpreted`: the same source and the same results, without waiting for
-the compiler). ``benchmarks/first_wait.py`` measures what is left to wait on an empty cache."""
+options, the cut and the first discard. On an empty cache the compiling runs in a child process
+(``cribbage warmup --what table``): it shares no interpreter lock with the window, which keeps
+drawing, and with the decisions made meanwhile, which run the kernels interpreted
+(:mod:`cribbage_env.interpreted`: the same source and the same results, without waiting for the
+compiler). Then this process loads the kernels from the cache, the agents' simulator first (the
+computer's first move), then the luck kernels the game's review reads.
+``benchmarks/first_wait.py`` measures what is left to wait on an empty cache."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 _lock = threading.Lock()
 _started = False
+
+
+def warm_up() -> None:
+    """What the window runs in the background: compile in a child process unless every kernel
+    is in the cache, then load them here (:func:`warm_table`). Meanwhile other threads run the
+    kernels not loaded yet interpreted; a game's review waits for the end of this."""
+    from cribbage_env.interpreted import warming
+
+    with warming():
+        if not _cached():
+            compile_in_child()
+        warm_table()  # loads what the child compiled (compiles it if the child could not)
+
+
+def _cached() -> bool:
+    """Whether every kernel of the table has a valid entry in the cache (or is loaded)."""
+    from agents.opponent_model import split_nets  # noqa: F401 (imports what it calls)
+    from cribbage_env import fastsim, luckkernel, simkernel
+    from cribbage_env.kernelcache import compiled
+
+    return compiled(
+        [
+            fastsim._search,
+            fastsim._play_out_all,
+            fastsim._heels_all,
+            simkernel.split_hand_totals,
+            luckkernel.deal_values,
+            luckkernel.starter_values,
+        ]
+    )
+
+
+def compile_in_child() -> int:
+    """Run ``cribbage warmup --what table`` in a child process with this process's package on
+    its path; its exit code (anything but 0: this process compiles what is missing itself)."""
+    root = str(Path(__file__).resolve().parents[1])
+    path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
+    cmd = [sys.executable, "-m", "ui", "warmup", "--what", "table"]
+    try:
+        return subprocess.run(
+            cmd,
+            env=dict(os.environ, PYTHONPATH=path),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            check=False,
+        ).returncode
+    except OSError:
+        return -1
 
 
 def warm_table() -> None:
@@ -70,12 +125,12 @@ def warm_luck() -> None:
 
 
 def warm_in_background() -> threading.Thread | None:
-    """Start :func:`warm_table` in a daemon thread, once per process (None if already started)."""
+    """Start :func:`warm_up` in a daemon thread, once per process (None if already started)."""
     global _started
     with _lock:
         if _started:
             return None
         _started = True
-    t = threading.Thread(target=warm_table, name="cribbage-warmup", daemon=True)
+    t = threading.Thread(target=warm_up, name="cribbage-warmup", daemon=True)
     t.start()
     return t
