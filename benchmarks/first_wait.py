@@ -8,7 +8,8 @@ without it.
     nice -n 10 python benchmarks/first_wait.py [--think 5] [--levels expert neural] [--out FILE]
 
 ``--think`` is the time from the game's start to the person's first discard (the cut for deal,
-the deal, looking at six cards). Rows, wall seconds: the warm-up itself (empty cache), then per
+the deal, looking at six cards), ``--game`` to the game's end (0: the random game's own end,
+seconds after the first move). Rows, wall seconds: the warm-up itself (empty cache), then per
 level the computer's first play decision after the discard, the first hint (the judge at a
 pegging position), and the first review of a finished game (``agents.review.review_game``, as
 the game-over summary and the Review screen run it). The same rows on a warm cache give the
@@ -30,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 _TABLE = """
 import json, time
 t0 = time.perf_counter()
-warm, think, spec = {warm}, {think}, {spec!r}
+warm, think, spec, game = {warm}, {think}, {spec!r}, {game}
 out = {{}}
 if warm:
     import threading
@@ -63,6 +64,7 @@ while not g.is_over:
     legal = g.legal_actions()
     g.apply(legal[int(rng.integers(len(legal)))])
 from agents.review import review_game
+time.sleep(max(0.0, game - (time.perf_counter() - t0)))
 t = time.perf_counter()
 review_game(g)
 out["first review"] = time.perf_counter() - t
@@ -81,6 +83,9 @@ def _run(code: str, cache: str) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--think", type=float, default=5.0, help="seconds to the first discard")
+    p.add_argument(
+        "--game", type=float, default=0.0, help="seconds from the start to the game's end"
+    )
     p.add_argument("--levels", nargs="+", default=["expert"], help="agent specs to time")
     p.add_argument("--no-baseline", action="store_true", help="skip the runs without warm-up")
     p.add_argument("--out", type=Path, default=None, help="write the figures as JSON here")
@@ -93,7 +98,9 @@ def main(argv: list[str] | None = None) -> int:
         for spec in args.levels:
             for i, (warm, name) in enumerate(plans):
                 cache = os.path.join(tmp, f"{spec}-{i}")  # a fresh install: an empty cache
-                code = _TABLE.format(warm=warm is not False, think=args.think, spec=spec)
+                code = _TABLE.format(
+                    warm=warm is not False, think=args.think, spec=spec, game=args.game
+                )
                 if warm is None:  # fill the cache first, then measure on it
                     _run(code, cache)
                 for k, v in _run(code, cache).items():
@@ -102,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"{key}: {v:.2f} s (load {os.getloadavg()[0]:.1f})", flush=True)
     if args.out:
         tmp_out = args.out.with_suffix(".tmp")
-        data = {"think": args.think, "seconds": rows, "load": os.getloadavg()}
+        data = {"think": args.think, "game": args.game, "seconds": rows, "load": os.getloadavg()}
         tmp_out.write_text(json.dumps(data, indent=1) + "\n")
         os.replace(tmp_out, args.out)
     return 0
