@@ -21,6 +21,7 @@ from ui.narration import Narrator
 from ui.review_scene import CHART, ReviewBrowser, review_scene
 from ui.scene import MIN_TARGET
 from ui.stats_scene import stats_scene
+from ui.summary_scene import percent
 
 
 @pytest.fixture(scope="module")
@@ -292,9 +293,8 @@ def test_review_scene_shows_luck_vs_skill_in_every_language(reviewed) -> None:
     for lang, word in words.items():
         s = review_scene(ReviewBrowser(review, game), _nar(lang), ("You", "Computer"))
         (line,) = [lb for lb in s.labels if lb.text.startswith(word)]
-        assert (
-            f"{100 * s0['luck']:+.1f}" in line.text and f"{s1['adjusted_result']:.2f}" in line.text
-        )
+        luck, adj = percent(s0["luck"], sign=True), percent(s1["adjusted_result"], digits=0)
+        assert f" {luck}," in line.text and f" {adj} " in line.text
         marks = [r for r, c in s.panels if c == LUCK_COLOR]
         assert len(marks) == len(review.curve)
         assert all(CHART.y - 2 <= r.y <= CHART.y + CHART.h for r in marks)
