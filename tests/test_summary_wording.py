@@ -55,16 +55,16 @@ def test_the_error_line_counts_in_words(lang: str, blunders: int, bad: int, deci
 
 LUCK = {
     "en": [
-        "Ana: luck -79.8%, mistakes -32.9%; luck-adjusted result 180% of a win",
-        "Bo: luck +79.8%, mistakes 0.0%; luck-adjusted result -80% of a win",
+        "Ana: luck -79.8%, mistakes -32.9%; 180% of a win without the luck",
+        "Bo: luck +79.8%, mistakes 0.0%; -80% of a win without the luck",
     ],
     "es": [
-        "Ana: suerte -79.8%, errores -32.9%; resultado sin la suerte 180% de una victoria",
-        "Bo: suerte +79.8%, errores 0.0%; resultado sin la suerte -80% de una victoria",
+        "Ana: suerte -79.8%, errores -32.9%; 180% de una victoria sin la suerte",
+        "Bo: suerte +79.8%, errores 0.0%; -80% de una victoria sin la suerte",
     ],
     "fr": [
-        "Ana : chance -79.8%, erreurs -32.9% ; résultat corrigé de la chance 180% d'une victoire",
-        "Bo : chance +79.8%, erreurs 0.0% ; résultat corrigé de la chance -80% d'une victoire",
+        "Ana : chance -79.8%, erreurs -32.9% ; 180% d'une victoire sans la chance",
+        "Bo : chance +79.8%, erreurs 0.0% ; -80% d'une victoire sans la chance",
     ],
 }
 

@@ -185,7 +185,7 @@ def test_the_game_over_summary_sets_luck_beside_skill_as_the_review_does() -> No
         line = next(t for t in labels if t.startswith(f"{ctl.short_name(seat)}: luck "))
         assert f"luck {percent(m['luck'], sign=True)}," in line
         assert f"mistakes {percent(-m['skill_lost'], sign=True)};" in line
-        assert f"result {percent(m['adjusted_result'], digits=0)} of a win" in line
+        assert f"; {percent(m['adjusted_result'], digits=0)} of a win without the luck" in line
         # the same sentence as on the Review screen
         names = (ctl.short_name(0), ctl.short_name(1))
         shown = review_scene(ReviewBrowser(rev, ctl.game), ctl.narrator, names)

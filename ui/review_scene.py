@@ -183,7 +183,9 @@ def _luck_vs_skill(s: Scene, b: ReviewBrowser, nar: Narrator, names: tuple[str, 
     if not parts:
         return
     text = nar.tr("Luck vs skill (green: luck alone) — {parts}", parts=" · ".join(parts))
-    s.labels.append(Label(text, 30, CHART.y + CHART.h + 22, 11, LUCK_COLOR, "left"))
+    # wrapped to the chart's width: two lines in the longer languages
+    s.labels.append(Label(text, 30, CHART.y + CHART.h + 22, 11, LUCK_COLOR, "left",
+                          width=int(CHART.w)))  # fmt: skip
 
 
 def _chart(s: Scene, b: ReviewBrowser, viewer: int) -> None:

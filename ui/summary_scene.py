@@ -116,7 +116,7 @@ def luck_parts(review: Review, names: tuple[str, str], tr: Callable[..., str]) -
             continue
         parts.append(
             tr(
-                "{name}: luck {luck}, mistakes {lost}; luck-adjusted result {adj} of a win",
+                "{name}: luck {luck}, mistakes {lost}; {adj} of a win without the luck",
                 name=names[seat],
                 luck=luck,
                 lost=lost,
