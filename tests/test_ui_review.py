@@ -289,7 +289,7 @@ def test_review_scene_shows_luck_vs_skill_in_every_language(reviewed) -> None:
     assert s0["adjusted_result"] + s1["adjusted_result"] == pytest.approx(1.0)
     assert len(luck_curve(review)) == len(review.curve)
     assert luck_curve(review)[-1] == pytest.approx(review.luck.win)
-    words = {"en": "Luck vs skill", "es": "Suerte y habilidad", "fr": "Chance et habileté"}
+    words = {"en": "Green line", "es": "Línea verde", "fr": "Ligne verte"}
     for lang, word in words.items():
         s = review_scene(ReviewBrowser(review, game), _nar(lang), ("You", "Computer"))
         (line,) = [lb for lb in s.labels if lb.text.startswith(word)]
@@ -298,3 +298,21 @@ def test_review_scene_shows_luck_vs_skill_in_every_language(reviewed) -> None:
         marks = [r for r, c in s.panels if c == LUCK_COLOR]
         assert len(marks) == len(review.curve)
         assert all(CHART.y - 2 <= r.y <= CHART.y + CHART.h for r in marks)
+
+
+def test_review_scene_counts_each_players_decisions_in_words(reviewed) -> None:
+    """The seat's line: each flag counted in the language's plural form, the winning chance
+    lost in per cent (the game-over summary's unit)."""
+    game, review = reviewed
+    for lang in ("en", "es", "fr"):
+        cat = Catalog(lang)
+        s = review_scene(ReviewBrowser(review, game), _nar(lang), ("You", "Computer"))
+        m = review.seat_summary(0)
+        words = [
+            cat.ntr("{n} blunder", "{n} blunders", m["blunder"]),
+            cat.ntr("{n} bad move", "{n} bad moves", m["bad"]),
+            cat.ntr("{n} decision", "{n} decisions", m["decisions"]),
+            percent(m["total_loss"]),
+        ]
+        (line,) = [lb.text for lb in s.labels if lb.text.startswith("You —")]
+        assert all(w in line for w in words), (lang, line, words)
