@@ -41,7 +41,7 @@ _idle = threading.Condition(_lock)
 _warming: dict[int, int] = {}  # threads compiling in the background (and how deep)
 _forced = 0
 _spaces: dict[str, dict[str, Any]] = {}
-_twins: dict[int, Callable] = {}
+_twins: dict[Dispatcher, Callable] = {}  # by the dispatcher itself (kept alive: no id reuse)
 
 
 def _identity(a: Any) -> Any:
@@ -88,7 +88,7 @@ def interpreted(kernel: Dispatcher) -> Callable:
 
 
 def _interpreted(kernel: Dispatcher) -> Callable:
-    twin = _twins.get(id(kernel))
+    twin = _twins.get(kernel)
     if twin is not None:
         return twin
     f = kernel.py_func
@@ -97,12 +97,12 @@ def _interpreted(kernel: Dispatcher) -> Callable:
         twin = _identity
     elif _kernel_module(module):
         ns = _space(module)  # its kernels, this one among them, are made on the way
-        twin = _twins.get(id(kernel)) or types.FunctionType(
+        twin = _twins.get(kernel) or types.FunctionType(
             f.__code__, ns, f.__name__, f.__defaults__, f.__closure__
         )
     else:  # a plain function compiled as is (a rule of the engine): it calls no kernel
         twin = f
-    _twins[id(kernel)] = twin
+    _twins[kernel] = twin
     return twin
 
 
