@@ -19,6 +19,7 @@ from cribbage_env.actions import discard_cards, is_discard, parse_action
 from cribbage_env.core import Phase
 
 from .board import BoardShape
+from .commands import Act, Command
 from .narration import Narrator
 from .scene import (
     CARD_H,
@@ -31,12 +32,12 @@ from .scene import (
     SOFT,
     TABLE_RIGHT,
     WHITE,
-    Button,
     CardItem,
     Label,
     Rect,
     Scene,
     Target,
+    act_button,
 )
 from .show import peg_holes
 from .summary_scene import LUCK_COLOR, luck_parts, percent
@@ -214,7 +215,8 @@ def _chart(s: Scene, b: ReviewBrowser, viewer: int) -> None:
     _luck_line(s, b, viewer, w)
     s.labels.append(Label("100%", c.x + c.w + 4, c.y + c.h - 6, 11, SOFT, "left"))
     s.labels.append(Label("0%", c.x + c.w + 4, c.y + 6, 11, SOFT, "left"))
-    s.targets.append(Target("chart", Rect(c.x, c.y - 10, c.w, c.h + 20)))
+    s.targets.append(Target("chart", Rect(c.x, c.y - 10, c.w, c.h + 20), Command(Act.CHART),
+                            along=True))  # fmt: skip
 
 
 def luck_curve(review: Review) -> list[float]:
@@ -332,14 +334,15 @@ def _explain(
 def _buttons(s: Scene, b: ReviewBrowser, tr) -> None:
     bx, bw, bh = TABLE_RIGHT + 16, 124, 52
     s.buttons += [
-        Button("review:prev", tr("Previous"), Rect(bx, 192, bw, bh), b.can_step(-1)),
-        Button("review:next", tr("Next"), Rect(bx + bw + 10, 192, bw, bh), b.can_step(1),
-               primary=True),
-        Button("review:mistakes", tr("Mistakes only"), Rect(bx, 132, bw * 2 + 10, bh),
-               toggled=b.mistakes_only),
-        Button("review:seats", tr("Both players"), Rect(bx, 72, bw * 2 + 10, bh),
-               toggled=len(b.seats) == 2),
-        Button("review:back", tr("Back"), Rect(bx, 12, bw * 2 + 10, bh)),
+        act_button(Act.PAGE, tr("Previous"), Rect(bx, 192, bw, bh), b.can_step(-1), arg=-1,
+                   name="review:prev"),
+        act_button(Act.PAGE, tr("Next"), Rect(bx + bw + 10, 192, bw, bh), b.can_step(1),
+                   primary=True, arg=1, name="review:next"),
+        act_button(Act.MISTAKES, tr("Mistakes only"), Rect(bx, 132, bw * 2 + 10, bh),
+                   toggled=b.mistakes_only, name="review:mistakes"),
+        act_button(Act.SEATS, tr("Both players"), Rect(bx, 72, bw * 2 + 10, bh),
+                   toggled=len(b.seats) == 2, name="review:seats"),
+        act_button(Act.BACK, tr("Back"), Rect(bx, 12, bw * 2 + 10, bh), name="review:back"),
     ]  # fmt: skip
 
 
@@ -348,5 +351,6 @@ def waiting_scene(nar: Narrator, text: str) -> Scene:
     s = Scene()
     s.labels.append(Label(text, CENTER + 140, 420, 22, WHITE, bold=True))
     bx, bw, bh = TABLE_RIGHT + 16, 124, 52
-    s.buttons.append(Button("review:back", nar.tr("Back"), Rect(bx, 12, bw * 2 + 10, bh)))
+    back = Rect(bx, 12, bw * 2 + 10, bh)
+    s.buttons.append(act_button(Act.BACK, nar.tr("Back"), back, name="review:back"))
     return s
