@@ -40,7 +40,7 @@ from .scene import (
     act_button,
 )
 from .show import peg_holes
-from .summary_scene import LUCK_COLOR, luck_parts
+from .summary_scene import LUCK_COLOR, luck_parts, percent
 from .table_scene import CENTER, COUNT_X, DECK, board_items, hand_row, pile_rects
 
 CHART = Rect(30, 610, 930, 100)
@@ -160,20 +160,23 @@ def _summary(s: Scene, b: ReviewBrowser, nar: Narrator, names: tuple[str, str]) 
         where = tr("No mistakes flagged") if b.mistakes_only else ""
     else:
         where = ""
-    s.labels.append(Label(where, 960, HEIGHT - 30, 16, SOFT, "right"))
+    s.labels.append(Label(where, 960, CHART.y - 16, 15, SOFT, "right"))  # under the chart
     for j, seat in enumerate(b.seats):
         m = b.review.seat_summary(seat)
+        cat = nar.cat
         text = tr(
-            "{name} — blunders {blunder}, bad {bad}, doubtful {doubtful}; "
-            "winning chance lost {lost} points in {n} decisions",
+            "{name} — {blunders}, {bad}, {doubtful} in {decisions}; {lost} winning chance lost",
             name=names[seat],
-            blunder=m["blunder"],
-            bad=m["bad"],
-            doubtful=m["doubtful"],
-            lost=f"{100 * m['total_loss']:.1f}",
-            n=m["decisions"],
+            blunders=cat.ntr("{n} blunder", "{n} blunders", m["blunder"]),
+            bad=cat.ntr("{n} bad move", "{n} bad moves", m["bad"]),
+            doubtful=cat.ntr("{n} doubtful move", "{n} doubtful moves", m["doubtful"]),
+            decisions=cat.ntr("{n} decision", "{n} decisions", m["decisions"]),
+            lost=percent(m["total_loss"]),
         )
-        s.labels.append(Label(text, 190, HEIGHT - 24 - 22 * j, 13, PLAYER_COLORS[seat], "left"))
+        # Up to 12 px, smaller for the longer languages: the line ends before the side panel
+        # (770 px from x = 190; about 0.6 em per character in this font).
+        size = max(9, min(12, int(770 / (0.62 * max(len(text), 1)))))
+        s.labels.append(Label(text, 190, HEIGHT - 24 - 22 * j, size, PLAYER_COLORS[seat], "left"))
     _luck_vs_skill(s, b, nar, names)
 
 
@@ -183,8 +186,10 @@ def _luck_vs_skill(s: Scene, b: ReviewBrowser, nar: Narrator, names: tuple[str, 
     parts = luck_parts(b.review, names, nar.tr)
     if not parts:
         return
-    text = nar.tr("Luck vs skill (green: luck alone) — {parts}", parts=" · ".join(parts))
-    s.labels.append(Label(text, 30, CHART.y + CHART.h + 22, 11, LUCK_COLOR, "left"))
+    text = nar.tr("Green line: luck alone — {parts}", parts=" · ".join(parts))
+    # wrapped to the chart's width: two lines in the longer languages
+    s.labels.append(Label(text, 30, CHART.y + CHART.h + 27, 10, LUCK_COLOR, "left",
+                          width=int(CHART.w)))  # fmt: skip
 
 
 def _chart(s: Scene, b: ReviewBrowser, viewer: int) -> None:
@@ -312,7 +317,7 @@ def _explain(
     if r.options > 1 and r.chance == r.chance:  # NaN: rules with no table, rated by points
         flag = {"blunder": tr("blunder"), "bad": tr("bad"), "doubtful": tr("doubtful")}
         detail = tr(
-            "Winning chance {taken}% (best {best}%): {lost} points lost",
+            "Winning chance {taken}% (best {best}%): {lost}% lost",
             taken=f"{100 * r.chance:.1f}",
             best=f"{100 * r.best_chance:.1f}",
             lost=f"{100 * r.loss:.1f}",
