@@ -61,6 +61,18 @@ def _usage(msg: str) -> int:
     return 2
 
 
+def _numbers_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the sizes and the game options, or None."""
+    if args.deals > MAX_DEALS:
+        return f"--deals is at most {MAX_DEALS}, got {args.deals}"
+    idle = _idle_game_options(args)
+    if idle:
+        return f"{idle} only act on the games of --games N: add --games N or leave them out"
+    if args.games is not None and args.games % 2:
+        return f"--games must be even (duplicate deals: each seed twice), got {args.games}"
+    return None
+
+
 def _idle_game_options(args: argparse.Namespace) -> str:
     """The options given that only ``--games`` uses, when it is not given ("" if none)."""
     if args.games is not None:
@@ -77,13 +89,9 @@ def _idle_game_options(args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace) -> int:
     from agents.discard_bench import make_strategy
 
-    if args.deals > MAX_DEALS:
-        return _usage(f"--deals is at most {MAX_DEALS}, got {args.deals}")
-    idle = _idle_game_options(args)
-    if idle:
-        return _usage(f"{idle} only act on the games of --games N: add --games N or leave them out")
-    if args.games is not None and args.games % 2:
-        return _usage(f"--games must be even (duplicate deals: each seed twice), got {args.games}")
+    problem = _numbers_problem(args)
+    if problem:
+        return _usage(problem)
     try:
         for s in args.strategies:
             make_strategy(s)
