@@ -170,3 +170,18 @@ def test_train_refuses_options_its_method_does_not_use(tmp_path, capsys) -> None
     from agents.learn.dmc import DMCConfig
 
     assert (defaults.shards, defaults.generations) == (DMCConfig.shards, DMCConfig.generations)
+
+
+def test_review_candidates_help_says_what_the_number_counts(capsys) -> None:
+    """``--candidates N`` rates the analyzer's N best splits plus the one taken (so 15 is all of
+    them); the help said "splits rated besides the one taken (default 15)", one more than exist."""
+    from agents.review import DEFAULT_CANDIDATES
+
+    code, out, _ = _run(capsys, "review", "--help")
+    assert code == 0
+    text = " ".join(out.split())
+    assert "besides the one taken" not in text
+    assert (
+        f"the analyzer's N best discard splits, plus the one taken (default {DEFAULT_CANDIDATES}: all)"
+        in text
+    )

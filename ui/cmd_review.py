@@ -38,7 +38,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         ("--json", "print the review as JSON"),
         ("--plot", path, None, "FILE", "save the winning-chance chart as a PNG at exactly FILE (ending in .png)"),
         ("--samples", limited("samples"), DEFAULT_SAMPLES, "N", f"guesses of the hidden cards per decision (default {DEFAULT_SAMPLES})"),
-        ("--candidates", limited("candidates"), DEFAULT_CANDIDATES, "N", f"discard splits rated besides the one taken (default {DEFAULT_CANDIDATES})"),
+        ("--candidates", limited("candidates"), DEFAULT_CANDIDATES, "N", f"discard splits rated: the analyzer's N best discard splits, plus the one taken (default {DEFAULT_CANDIDATES}: all)"),
         options.seed(0, "seed of the guesses (default 0)"),
     )
     # fmt: on
