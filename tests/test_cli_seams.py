@@ -185,3 +185,10 @@ def test_review_candidates_help_says_what_the_number_counts(capsys) -> None:
         f"the analyzer's N best discard splits, plus the one taken (default {DEFAULT_CANDIDATES}: all)"
         in text
     )
+
+
+def test_train_help_says_where_a_run_goes_by_default(capsys) -> None:
+    """Without ``--run-dir`` a run is written to runs/train under the current folder; the help
+    did not say so."""
+    code, out, _ = _run(capsys, "train", "--help")
+    assert code == 0 and "(default runs/train" in " ".join(out.split())

@@ -59,7 +59,7 @@ def _common_arguments(p: argparse.ArgumentParser) -> None:
                    "of distilling --teacher's decisions on the learner's own positions)")
     add_options(
         p,
-        ("--run-dir", argtypes.path, Path("runs/train"), None, "where config.json, curve.json/png, checkpoints and the model go"),
+        ("--run-dir", argtypes.path, Path("runs/train"), None, "where config.json, curve.json/png, checkpoints and the model go (default runs/train in the current folder)"),
         ("--resume", "continue the run in --run-dir"),
         options.seed(0, "root seed of the data and the training (default 0)"),
     )
