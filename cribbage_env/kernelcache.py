@@ -38,6 +38,8 @@ KERNEL_MODULES = (
     "veckernel",
     "vecseed",
     "vecstep",
+    "vecobs",
+    "vecagent",
     "luckkernel",
 )
 

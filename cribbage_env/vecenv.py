@@ -48,14 +48,16 @@ from gymnasium.vector.utils import batch_space
 from . import kernelcache
 from . import simkernel as K
 from . import veckernel as V
+from . import vecobs as O
 from . import vecstep as S
 from .core import IllegalActionError, Rules
 from .discard import KEEP_INDEX, default_crib_table
 from .encoding import NUM_ACTIONS, OBS_SIZE, InvalidActionError, observation_space
 from .env import _EPISODES, _ILLEGAL, _SEATS, _check_choice
 from .rewards import REWARDS, Outcome
-from .seeding import agent_entropy, check_agent_seed, new_agent_seed
-from .simrng import generator_words, pcg64_words
+from .seeding import check_agent_seed, new_agent_seed
+from .simrng import generator_words
+from .vecagent import prefix
 
 OPPONENTS = {"random": V.RANDOM, "greedy": V.GREEDY, "expectimax": V.EXPECTIMAX}
 OBSERVATIONS = ("standard", "compact")
@@ -71,31 +73,26 @@ def unpack_observation(packed: np.ndarray, target: int = 121) -> np.ndarray:
     (dtype('uint8'), (3, 71), True)
     """
     p = np.asarray(packed)
-    if p.shape[-1] != S.COMPACT_SIZE or p.dtype != np.uint8:
-        raise ValueError(f"compact observations are uint8[..., {S.COMPACT_SIZE}], got {p.shape}")
+    if p.shape[-1] != O.COMPACT_SIZE or p.dtype != np.uint8:
+        raise ValueError(f"compact observations are uint8[..., {O.COMPACT_SIZE}], got {p.shape}")
     out = np.empty(p.shape[:-1] + (OBS_SIZE,), dtype=np.float32)
-    out[..., : S.BITS] = np.unpackbits(p[..., : S.PACKED_BYTES], axis=-1, count=S.BITS)
-    tail = p[..., S.PACKED_BYTES :].astype(np.float64)
-    out[..., S.BITS :] = tail / np.array([31.0, target, target, 6.0])
+    out[..., : O.BITS] = np.unpackbits(p[..., : O.PACKED_BYTES], axis=-1, count=O.BITS)
+    tail = p[..., O.PACKED_BYTES :].astype(np.float64)
+    out[..., O.BITS :] = tail / np.array([31.0, target, target, 6.0])
     return out
 
 
 def warm_up(parallel: bool = False) -> None:
-    """Compile (or load from the cache) the batched env's kernels, saying so on stderr when it
-    compiles: ``reset`` and ``step`` (and the parallel step when asked for)."""
-    kernels = [S.start, S.resume, S.step, S.encode] + ([S.step_parallel] if parallel else [])
+    """Compile (or load from the cache) the batched env's kernel, saying so on stderr when it
+    compiles: the serial one or the parallel one (``parallel``)."""
+    kernels = [S.run_parallel if parallel else S.run]
     if kernelcache.compiled(kernels):
         return
     with kernelcache.announce(kernels, "the batched simulator"):
-        env = CribbageVectorEnv(2)
+        env = CribbageVectorEnv(2, parallel=parallel, agent_seed=0)
         env._seed([0, 1])
-        env._reset_kernel(env._all)
-        S.encode(env._states, env._all, env._obs, env._packed, env._mask)
-        acts = np.zeros(2, dtype=np.int64)
-        args = (env._states, acts, env._rngs, env._tabs, env._keep, env._crib, env._cfg)
-        S.step(*args, 0.0, env._out, env._fin)
-        if parallel:
-            S.step_parallel(*args, 0.0, env._out, env._fin, 2)
+        env._run(True)
+        env._run(False)
 
 
 class CribbageVectorEnv(VectorEnv):
@@ -124,7 +121,7 @@ class CribbageVectorEnv(VectorEnv):
     ) -> None:
         self.rules = Rules.named(rules)
         self.agent_seed = new_agent_seed() if agent_seed is None else check_agent_seed(agent_seed)
-        self.agent_seed = new_agent_seed() if agent_seed is None else check_agent_seed(agent_seed)
+        self._agent = prefix(self.agent_seed)
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         if not isinstance(opponent, str) or opponent not in OPPONENTS:
@@ -155,7 +152,7 @@ class CribbageVectorEnv(VectorEnv):
         if compact:
             self.single_observation_space = spaces.Dict(
                 {
-                    "observation": spaces.Box(0, 255, (S.COMPACT_SIZE,), np.uint8),
+                    "observation": spaces.Box(0, 255, (O.COMPACT_SIZE,), np.uint8),
                     "action_mask": standard.spaces["action_mask"],
                 }
             )
@@ -186,7 +183,7 @@ class CribbageVectorEnv(VectorEnv):
         self._states = np.zeros((n, V.SIZE), dtype=np.int64)
         self._rngs = np.zeros((n, V.RNG_WORDS), dtype=np.uint64)
         self._obs = np.zeros((rows, OBS_SIZE), dtype=np.float32)
-        self._packed = np.zeros((n - rows, S.COMPACT_SIZE), dtype=np.uint8)
+        self._packed = np.zeros((n - rows, O.COMPACT_SIZE), dtype=np.uint8)
         self._mask = np.zeros((n, NUM_ACTIONS), dtype=np.int8)
         self._final_obs = np.zeros_like(self._obs)
         self._final_packed = np.zeros_like(self._packed)
@@ -197,8 +194,10 @@ class CribbageVectorEnv(VectorEnv):
         self._illegal = np.zeros(n, dtype=bool)
         self._fin = np.zeros((n, S.FIN), dtype=np.int64)
         self._ones = np.ones(n, dtype=bool)
-        self._out = (self._rewards, self._terminated, self._illegal)
-        self._all = np.arange(n)
+        self._actions_buf = np.zeros(n, dtype=np.int64)
+        self._out = (self._terminated, self._illegal)
+        self._views = (self._obs, self._packed, self._mask)
+        self._views += (self._final_obs, self._final_packed, self._final_mask)
 
     # ------------------------------------------------------------------------- gymnasium API
     def reset(
@@ -216,9 +215,7 @@ class CribbageVectorEnv(VectorEnv):
             raise ValueError(f"reset needs {n} seeds, got {len(seeds)}")
         self._seed(seeds)
         warm_up(self.parallel)
-        self._reset_kernel(self._all)
-        S.encode(self._states, self._all, self._obs, self._packed, self._mask)
-        self._illegal[:] = False
+        self._run(True)
         self._started = True
         return self._observation(), self._info()
 
@@ -234,21 +231,12 @@ class CribbageVectorEnv(VectorEnv):
                 raise IllegalActionError(
                     f"env {i}: card {acts[i]} is not legal now; legal: {legal}"
                 )
-        args = (self._states, acts, self._rngs, self._tabs, self._keep, self._crib, self._cfg)
-        if self.parallel:
-            S.step_parallel(*args, self.illegal_penalty, self._out, self._fin, 2)
-        else:
-            S.step(*args, self.illegal_penalty, self._out, self._fin)
+        self._run(False, acts)
         term = self._terminated
         self._rewards[:] = self._step_rewards()
-        self._rewards[self._illegal] = self.illegal_penalty
-        done = np.flatnonzero(term)
-        if done.size:
-            S.encode(self._states, done, self._final_obs, self._final_packed, self._final_mask)
-            self._reset_kernel(done)
-        S.encode(self._states, self._all, self._obs, self._packed, self._mask)
+        np.copyto(self._rewards, self.illegal_penalty, where=self._illegal)
         infos = self._info()
-        if done.size:
+        if term.any():
             self._final(infos)
         c = self._c
         return self._observation(), c(self._rewards), c(term), c(self._truncated), infos
@@ -261,12 +249,20 @@ class CribbageVectorEnv(VectorEnv):
         self._started = False
 
     # ------------------------------------------------------------------------- internals
+    def _run(self, reset: bool, actions: np.ndarray | None = None) -> None:
+        """One kernel call: every game's next episode (``reset``) or one learner step."""
+        args = (reset, self._states, self._actions_buf if actions is None else actions)
+        args += (self._rngs, self._tabs, self._keep, self._crib, self._cfg, self._agent)
+        args += (self._out, self._fin, self._views)
+        if self.parallel:
+            S.run_parallel(*args, 2)
+        else:
+            S.run(*args)
+
     def _step_rewards(self) -> np.ndarray:
         """The reward mode's rewards of the step (:data:`cribbage_env.rewards.REWARDS`)."""
         f, seat = self._fin, self._fin[:, S.F_SEAT]
-        scores = np.where(
-            seat[:, None] == 0, f[:, [S.F_MINE, S.F_THEIRS]], f[:, [S.F_THEIRS, S.F_MINE]]
-        )
+        scores = f[:, S.F_SCORES : S.F_SCORES + 2]
         step = REWARDS[self.reward_mode].batched
         assert step is not None  # checked when the env was made
         return step(Outcome(f[:, S.F_MARGIN], f[:, S.F_PREV], scores, f[:, S.F_WINNER], seat,
@@ -282,19 +278,6 @@ class CribbageVectorEnv(VectorEnv):
                 self._rngs[i, V.ENV_RNG : V.ENV_RNG + 6] = generator_words(rng)
                 self._states[i, V.EPISODES] = 0 if s is None else int(s) % 2  # as CribbageEnv
                 self._seeded[i] = True
-
-    def _reset_kernel(self, which: np.ndarray) -> None:
-        """Games ``which``: the next episode, run to the learner's first decision. The
-        opponent's generator is CribbageEnv's ``agent_rng(agent_seed, game_seed, its seat)``
-        (a BLAKE2b digest: drawn here, in Python, once per episode)."""
-        st = self._states
-        S.start(st, which, self._rngs, self._cfg)
-        for i in which:
-            seed, opp = int(st[i, V.GAME_SEED]), 1 - int(st[i, V.SEAT])
-            self._rngs[i, V.OPP_RNG : V.OPP_RNG + 6] = pcg64_words(
-                agent_entropy(self.agent_seed, seed, opp)
-            )
-        S.resume(st, which, self._rngs, self._tabs, self._keep, self._crib)
 
     def _c(self, a: np.ndarray) -> np.ndarray:
         return a.copy() if self.copy else a

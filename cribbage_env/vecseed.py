@@ -69,6 +69,12 @@ def pcg64_seed(seed, key0, key1, has_key, g):
     ``PCG64(SeedSequence(seed[, spawn_key=(key0, key1)]))``."""
     ent = np.empty(8, dtype=np.uint32)
     n = _entropy(seed, key0, key1, has_key, ent)
+    pcg64_from_entropy(ent, n, g)
+
+
+@njit(cache=True)
+def pcg64_from_entropy(ent, n, g):
+    """Set ``g`` to ``PCG64(SeedSequence)`` of the assembled entropy words ``ent[:n]``."""
     pool = np.empty(_POOL, dtype=np.uint32)
     hc = np.empty(1, dtype=np.uint32)
     hc[0] = _INIT_A
