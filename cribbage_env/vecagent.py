@@ -57,51 +57,54 @@ def prefix(agent_seed: int) -> np.ndarray:
     return np.frombuffer(f"{check_agent_seed(agent_seed)},".encode("ascii"), dtype=np.uint8)
 
 
+#: the eight G applications of a round: the four columns, then the four diagonals of ``v``
+_G = np.array(
+    [[0, 4, 8, 12], [1, 5, 9, 13], [2, 6, 10, 14], [3, 7, 11, 15]]
+    + [[0, 5, 10, 15], [1, 6, 11, 12], [2, 7, 8, 13], [3, 4, 9, 14]],
+    dtype=np.int64,
+)
+
+
+_ROT = np.array([32, 24, 16, 63], dtype=np.uint64)  # G's rotations (arrays: one compile)
+
+
 @njit(cache=True)
 def _rotr(x, n):
-    return (x >> uint64(n)) | (x << uint64(64 - n))
-
-
-@njit(cache=True)
-def _g(v, a, b, c, d, x, y):
-    v[a] = v[a] + v[b] + x
-    v[d] = _rotr(v[d] ^ v[a], 32)
-    v[c] = v[c] + v[d]
-    v[b] = _rotr(v[b] ^ v[c], 24)
-    v[a] = v[a] + v[b] + y
-    v[d] = _rotr(v[d] ^ v[a], 16)
-    v[c] = v[c] + v[d]
-    v[b] = _rotr(v[b] ^ v[c], 63)
+    return (x >> n) | (x << (uint64(64) - n))
 
 
 @njit(cache=True)
 def blake2b_256(text, n, out):
     """BLAKE2b-256 of ``text[:n]`` (``n <= 128``) with the agents' personalisation: four
-    little-endian words into ``out``."""
+    little-endian words into ``out`` (one block; loops, not slices: short to compile)."""
     m = np.zeros(16, dtype=np.uint64)
     for i in range(n):
         m[i // 8] |= uint64(text[i]) << uint64(8 * (i % 8))
-    h = _IV.copy()
-    h[0] ^= _PARAM0
-    h[6] ^= _PERSON[0]
-    h[7] ^= _PERSON[1]
     v = np.empty(16, dtype=np.uint64)
-    v[:8] = h
-    v[8:] = _IV
+    for i in range(8):
+        v[i] = _IV[i]
+        v[i + 8] = _IV[i]
+    v[0] ^= _PARAM0
+    v[6] ^= _PERSON[0]
+    v[7] ^= _PERSON[1]
+    h0 = (v[0], v[1], v[2], v[3])
     v[12] ^= uint64(n)
     v[14] = ~v[14]  # the last block
     for r in range(12):
-        s = _SIGMA[r % 10]
-        _g(v, 0, 4, 8, 12, m[s[0]], m[s[1]])
-        _g(v, 1, 5, 9, 13, m[s[2]], m[s[3]])
-        _g(v, 2, 6, 10, 14, m[s[4]], m[s[5]])
-        _g(v, 3, 7, 11, 15, m[s[6]], m[s[7]])
-        _g(v, 0, 5, 10, 15, m[s[8]], m[s[9]])
-        _g(v, 1, 6, 11, 12, m[s[10]], m[s[11]])
-        _g(v, 2, 7, 8, 13, m[s[12]], m[s[13]])
-        _g(v, 3, 4, 9, 14, m[s[14]], m[s[15]])
+        for j in range(8):
+            a, b, c, d = _G[j, 0], _G[j, 1], _G[j, 2], _G[j, 3]
+            x = m[_SIGMA[r % 10, 2 * j]]
+            y = m[_SIGMA[r % 10, 2 * j + 1]]
+            v[a] = v[a] + v[b] + x
+            v[d] = _rotr(v[d] ^ v[a], _ROT[0])
+            v[c] = v[c] + v[d]
+            v[b] = _rotr(v[b] ^ v[c], _ROT[1])
+            v[a] = v[a] + v[b] + y
+            v[d] = _rotr(v[d] ^ v[a], _ROT[2])
+            v[c] = v[c] + v[d]
+            v[b] = _rotr(v[b] ^ v[c], _ROT[3])
     for i in range(4):
-        out[i] = h[i] ^ v[i] ^ v[i + 8]
+        out[i] = h0[i] ^ v[i] ^ v[i + 8]
 
 
 @njit(cache=True)
@@ -122,7 +125,8 @@ def opponent_generator(agent_prefix, game_seed, seat, g):
     """Set ``g`` (six words) to ``agent_rng(agent_seed, game_seed, seat)``'s PCG64."""
     text = np.empty(_MAX_TEXT, dtype=np.uint8)
     n = agent_prefix.shape[0]
-    text[:n] = agent_prefix
+    for i in range(n):
+        text[i] = agent_prefix[i]
     n = _digits(game_seed, text, n)
     text[n] = 44  # ","
     n = _digits(seat, text, n + 1)

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numba
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
@@ -82,17 +83,12 @@ def unpack_observation(packed: np.ndarray, target: int = 121) -> np.ndarray:
     return out
 
 
-def warm_up(parallel: bool = False) -> None:
-    """Compile (or load from the cache) the batched env's kernel, saying so on stderr when it
-    compiles: the serial one or the parallel one (``parallel``)."""
-    kernels = [S.run_parallel if parallel else S.run]
-    if kernelcache.compiled(kernels):
-        return
-    with kernelcache.announce(kernels, "the batched simulator"):
-        env = CribbageVectorEnv(2, parallel=parallel, agent_seed=0)
-        env._seed([0, 1])
-        env._run(True)
-        env._run(False)
+def warm_up(opponents: tuple[str, ...] = tuple(OPPONENTS), parallel: bool = False) -> None:
+    """Compile (or load from the cache) the batched env's kernels for ``opponents`` (all by
+    default: ``cribbage warmup``), serial or ``parallel``, saying so on stderr when one compiles.
+    An env compiles only its own opponent's kernel, at its first ``reset``."""
+    for opponent in opponents:
+        CribbageVectorEnv(2, opponent, parallel=parallel, agent_seed=0)._warm_up()
 
 
 class CribbageVectorEnv(VectorEnv):
@@ -160,6 +156,7 @@ class CribbageVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._cfg = self._config()
+        self._opp = (1 if opponent == "greedy" else None, 1 if opponent == "expectimax" else None)
         self._alloc(num_envs, compact)
         self._tabs = K.tables()
         self._keep = np.ascontiguousarray(KEEP_INDEX, dtype=np.int64)
@@ -214,7 +211,7 @@ class CribbageVectorEnv(VectorEnv):
         if len(seeds) != n:
             raise ValueError(f"reset needs {n} seeds, got {len(seeds)}")
         self._seed(seeds)
-        warm_up(self.parallel)
+        self._warm_up()
         self._run(True)
         self._started = True
         return self._observation(), self._info()
@@ -249,15 +246,29 @@ class CribbageVectorEnv(VectorEnv):
         self._started = False
 
     # ------------------------------------------------------------------------- internals
+    def _args(self, reset: bool, actions: np.ndarray) -> tuple:
+        """The kernel's arguments (:func:`cribbage_env.vecstep.run`)."""
+        args = (reset, self._states, actions, self._rngs, self._tabs, self._keep, self._crib)
+        args += (self._cfg, self._agent, self._opp, self._out, self._fin, self._views)
+        return args + (2,) if self.parallel else args
+
     def _run(self, reset: bool, actions: np.ndarray | None = None) -> None:
         """One kernel call: every game's next episode (``reset``) or one learner step."""
-        args = (reset, self._states, self._actions_buf if actions is None else actions)
-        args += (self._rngs, self._tabs, self._keep, self._crib, self._cfg, self._agent)
-        args += (self._out, self._fin, self._views)
+        args = self._args(reset, self._actions_buf if actions is None else actions)
         if self.parallel:
-            S.run_parallel(*args, 2)
+            S.run_parallel(*args)
         else:
             S.run(*args)
+
+    def _warm_up(self) -> None:
+        """Load or compile this env's kernel (a message when it compiles)."""
+        kernel = S.run_parallel if self.parallel else S.run
+        args = self._args(True, self._actions_buf)
+        if kernelcache.compiled([kernel], args):
+            return
+        what = f"the batched simulator ({self.opponent} opponent)"
+        with kernelcache.announce([kernel], what, args):
+            kernel.compile(tuple(numba.typeof(a) for a in args))
 
     def _step_rewards(self) -> np.ndarray:
         """The reward mode's rewards of the step (:data:`cribbage_env.rewards.REWARDS`)."""

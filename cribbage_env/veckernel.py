@@ -77,7 +77,7 @@ def start_deal(st, g):
     the pone, from the deal's deck (``g``: the game's deck-block generator)."""
     nxt = st[DEAL_NO] + 1
     if nxt % DEALS_PER_BLOCK == 0:
-        pcg64_seed(st[GAME_SEED], 1, nxt // DEALS_PER_BLOCK, True, g)
+        pcg64_seed(st[GAME_SEED], K._I(1), nxt // DEALS_PER_BLOCK, np.bool_(True), g)
     deck = np.empty(13, dtype=np.int64)
     draw_deck(g, deck)
     st[DEAL_NO] = nxt
@@ -143,13 +143,12 @@ def lay(st, card, ev, tabs):
 
 
 @njit(cache=True)
-def _discard_choice(st, p, keep_index, tabs, crib, totals):
+def _discard_choice(st, p, keep_index, tabs, crib, totals, expectimax):
     """The opponent's split of its six cards (an index into the 15 pairs)."""
-    kind = st[OPPONENT]
     hand6 = st[HAND6 + 6 * p : HAND6 + 6 * p + 6].reshape(1, 6)
     K.split_hand_totals(hand6, keep_index, tabs, totals)
     s = 0
-    if kind == GREEDY:  # best exact hand EV (crib ignored); first of equals
+    if expectimax is None:  # greedy: best exact hand EV (crib ignored); first of equals
         for j in range(15):
             if totals[0, j] > totals[0, s]:
                 s = j
@@ -173,22 +172,24 @@ def _discard_choice(st, p, keep_index, tabs, crib, totals):
 
 
 @njit(cache=True)
-def _opponent_move(st, rngs, ev, tabs, keep_index, crib, totals, legal, buf):
+def _opponent_move(st, rngs, ev, tabs, keep_index, crib, totals, legal, buf, greedy, expectimax):
+    """One decision of the opponent. ``greedy`` and ``expectimax`` are None unless the opponent
+    is that policy (``random`` when both are): their types, not values, choose, so a kernel
+    compiles only the policy it is called with."""
     p = st[K.TO_ACT]
-    kind = st[OPPONENT]
     if st[PHASE] == DISCARD_PHASE:
-        if kind == RANDOM:
-            s = integers(rngs[OPP_RNG:], 15)
+        if greedy is None and expectimax is None:
+            s = integers(rngs[OPP_RNG:], K._I(15))
         else:
-            s = _discard_choice(st, p, keep_index, tabs, crib, totals)
+            s = _discard_choice(st, p, keep_index, tabs, crib, totals, expectimax)
         a = st[HAND6 + 6 * p + _PAIRS[s, 0]]
         b = st[HAND6 + 6 * p + _PAIRS[s, 1]]
         discard(st, p, min(a, b), max(a, b), ev)
         return
     n = K.legal_cards(st, legal)
-    if kind == GREEDY:
+    if greedy is not None:
         card = greedy_card(st, legal, n, buf)
-    elif kind == EXPECTIMAX:
+    elif expectimax is not None:
         card = expectimax_card(st, legal, n, buf)
     else:
         card = legal[integers(rngs[OPP_RNG:], n)]
@@ -196,7 +197,7 @@ def _opponent_move(st, rngs, ev, tabs, keep_index, crib, totals, legal, buf):
 
 
 @njit(cache=True)
-def run_opponent(st, rngs, ev, tabs, keep_index, crib, totals, legal, buf):
+def run_opponent(st, rngs, ev, tabs, keep_index, crib, totals, legal, buf, greedy, expectimax):
     """Deals and opponent decisions until the learner must decide or the episode ends."""
     seat = st[SEAT]
     while True:
@@ -209,7 +210,7 @@ def run_opponent(st, rngs, ev, tabs, keep_index, crib, totals, legal, buf):
             continue
         if st[K.TO_ACT] == seat:
             return
-        _opponent_move(st, rngs, ev, tabs, keep_index, crib, totals, legal, buf)
+        _opponent_move(st, rngs, ev, tabs, keep_index, crib, totals, legal, buf, greedy, expectimax)
 
 
 @njit(cache=True)

@@ -60,19 +60,19 @@ def new_game(st, rngs, cfg):
 
 
 @njit(cache=True)
-def _next_episode(st, g, cfg, agent, tabs, keep, crib, ev, totals, legal, buf):
+def _next_episode(st, g, cfg, agent, tabs, keep, crib, ev, totals, legal, buf, opp):
     """The game's next episode, run to the learner's first decision."""
     new_game(st, g, cfg)
     opponent_generator(agent, st[V.GAME_SEED], 1 - st[V.SEAT], g[V.OPP_RNG : V.OPP_RNG + 6])
-    V.run_opponent(st, g, ev, tabs, keep, crib, totals, legal, buf)
+    V.run_opponent(st, g, ev, tabs, keep, crib, totals, legal, buf, opp[0], opp[1])
 
 
 @njit(cache=True)
-def _learner_step(st, card, g, tabs, keep, crib, cfg, fin, ev, totals, legal, buf):
+def _learner_step(st, card, g, tabs, keep, crib, cfg, fin, ev, totals, legal, buf, opp):
     """The learner's legal ``card`` and what follows up to its next decision; whether the
     episode ended. ``fin`` is the game's row of results."""
     if V.learner_move(st, card, ev, tabs):
-        V.run_opponent(st, g, ev, tabs, keep, crib, totals, legal, buf)
+        V.run_opponent(st, g, ev, tabs, keep, crib, totals, legal, buf, opp[0], opp[1])
     s = st[V.SEAT]
     mine = st[K.SCORES + s]
     theirs = st[K.SCORES + 1 - s]
@@ -92,10 +92,12 @@ def _learner_step(st, card, g, tabs, keep, crib, cfg, fin, ev, totals, legal, bu
 
 
 @njit(cache=True)
-def _rows(lo, hi, reset, states, actions, rngs, tabs, keep, crib, cfg, agent, out, fin, views):
+def _rows(lo, hi, reset, states, actions, rngs, tabs, keep, crib, cfg, agent, opp, out, fin, views):
     """Games ``lo..hi-1``: a new episode each (``reset``) or one learner step each (an illegal
     pick changes nothing: it is flagged in ``out`` = (terminated, illegal)), then the
-    observation. ``views``: (obs, packed, mask) and the ended episodes' (final_obs, ...)."""
+    observation. ``views``: (obs, packed, mask) and the ended episodes' (final_obs, ...);
+    ``opp``: (greedy, expectimax), None unless the opponent is that policy
+    (:func:`cribbage_env.veckernel.run_opponent`)."""
     terminated, illegal = out
     obs, packed, mask, fobs, fpacked, fmask = views
     ev = np.zeros((0, 3), dtype=np.int64)
@@ -111,28 +113,34 @@ def _rows(lo, hi, reset, states, actions, rngs, tabs, keep, crib, cfg, agent, ou
         terminated[i] = False
         illegal[i] = False
         if reset:
-            _next_episode(st, g, cfg, agent, t, keep, crib, ev, totals, legal, buf)
+            _next_episode(st, g, cfg, agent, t, keep, crib, ev, totals, legal, buf, opp)
         elif not V.learner_legal(st, actions[i]):
             illegal[i] = True
-        elif _learner_step(st, actions[i], g, t, keep, crib, cfg, fin[i], ev, totals, legal, buf):
+        elif _learner_step(
+            st, actions[i], g, t, keep, crib, cfg, fin[i], ev, totals, legal, buf, opp
+        ):
             terminated[i] = True
             vecobs.write(st, i, fobs, fpacked, fmask, ones, counts)
-            _next_episode(st, g, cfg, agent, t, keep, crib, ev, totals, legal, buf)
+            _next_episode(st, g, cfg, agent, t, keep, crib, ev, totals, legal, buf, opp)
         vecobs.write(st, i, obs, packed, mask, ones, counts)
 
 
 @njit(cache=True)
-def run(reset, states, actions, rngs, tabs, keep, crib, cfg, agent, out, fin, views):
+def run(reset, states, actions, rngs, tabs, keep, crib, cfg, agent, opp, out, fin, views):
     """Every game one learner step (or, with ``reset``, its next episode), serially."""
     n = states.shape[0]
-    _rows(0, n, reset, states, actions, rngs, tabs, keep, crib, cfg, agent, out, fin, views)
+    _rows(0, n, reset, states, actions, rngs, tabs, keep, crib, cfg, agent, opp, out, fin, views)
 
 
 @njit(cache=True, parallel=True)
-def run_parallel(reset, states, actions, rngs, tabs, keep, crib, cfg, agent, out, fin, views, k):
+def run_parallel(
+    reset, states, actions, rngs, tabs, keep, crib, cfg, agent, opp, out, fin, views, k
+):
     """:func:`run` over ``k`` slices of the batch on the available threads."""
     n = states.shape[0]
     for c in prange(k):
         lo = n * c // k
         hi = n * (c + 1) // k
-        _rows(lo, hi, reset, states, actions, rngs, tabs, keep, crib, cfg, agent, out, fin, views)
+        _rows(
+            lo, hi, reset, states, actions, rngs, tabs, keep, crib, cfg, agent, opp, out, fin, views
+        )

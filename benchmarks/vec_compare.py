@@ -1,0 +1,151 @@
+"""Batched env speed of two source trees side by side in one run, and where a step's time goes.
+
+    nice -n 10 python benchmarks/vec_compare.py --base /tmp/main_src --rounds 3
+    python benchmarks/vec_compare.py --profile --batch 1024      # this tree's profile only
+
+Each round runs one cell per tree in a fresh process (``PYTHONPATH`` = the tree, its own kernel
+cache), alternating trees, so both see the same load; the table gives the median learner
+steps/s (CPU time of the process, the learner laying its first legal card with one ``argmax``,
+``copy=False``) and this tree / base. ``--profile`` times the parts of this tree's ``step``: the
+kernel (learner, opponent, resets, observations), the observation writes alone (a second pass
+of :func:`cribbage_env.vecobs.write` over the batch), the policy's ``argmax`` and the Python
+glue. Nothing is written unless ``--out`` is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+_CELL = """
+import sys, time
+import numpy as np
+from cribbage_env.vecenv import CribbageVectorEnv
+n, opp, obs, secs = {n}, {opp!r}, {obs!r}, {secs}
+env = CribbageVectorEnv(n, opp, copy=False, observation=obs, agent_seed=1)
+_, info = env.reset(seed=0)
+mask = info["action_mask"]
+for _ in range(3):
+    _, _, _, _, info = env.step(np.argmax(mask, axis=1))
+    mask = info["action_mask"]
+steps = 0
+t0 = time.process_time()
+while time.process_time() - t0 < secs:
+    _, _, _, _, info = env.step(np.argmax(mask, axis=1))
+    mask = info["action_mask"]
+    steps += n
+print(steps / (time.process_time() - t0))
+"""
+
+
+def cell(tree: Path, n: int, opponent: str, observation: str, seconds: float) -> float:
+    """Learner steps/s of one cell in a fresh process on ``tree``'s sources."""
+    code = _CELL.format(n=n, opp=opponent, obs=observation, secs=seconds)
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    env.pop("NUMBA_CACHE_DIR", None)
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def profile(n: int, opponent: str, seconds: float) -> dict[str, float]:
+    """ns per learner step of each part of this tree's ``step``."""
+    import numpy as np
+    from numba import njit
+
+    from cribbage_env import simkernel as K
+    from cribbage_env import vecobs
+    from cribbage_env.vecenv import CribbageVectorEnv
+
+    @njit
+    def writes(states, obs, packed, mask):
+        ones = np.zeros(vecobs.MAX_ONES, dtype=np.int64)
+        counts = np.zeros(4, dtype=np.int64)
+        for i in range(states.shape[0]):
+            vecobs.write(K.borrow(states[i]), i, obs, packed, mask, ones, counts)
+
+    env = CribbageVectorEnv(n, opponent, copy=False, agent_seed=1)
+    _, info = env.reset(seed=0)
+    mask = info["action_mask"]
+    writes(env._states, env._obs, env._packed, env._mask)
+    parts = dict.fromkeys(("kernel", "obs writes", "argmax", "glue", "total"), 0.0)
+    clk = time.perf_counter
+    steps = 0
+    end = clk() + seconds
+    run = env._run
+    while clk() < end:
+        t0 = clk()
+        acts = np.argmax(mask, axis=1)
+        t1 = clk()
+        env._run = lambda reset, a: None  # the rest of step() without the kernel
+        env.step(acts)
+        t2 = clk()
+        env._run = run
+        run(False, env._actions(acts))
+        t3 = clk()
+        writes(env._states, env._obs, env._packed, env._mask)
+        t4 = clk()
+        mask = env._mask
+        parts["argmax"] += t1 - t0
+        parts["glue"] += t2 - t1
+        parts["kernel"] += t3 - t2
+        parts["obs writes"] += t4 - t3
+        steps += n
+    parts["total"] = parts["argmax"] + parts["glue"] + parts["kernel"]
+    return {k: v / steps * 1e9 for k, v in parts.items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--base", type=Path, help="the other source tree (e.g. main's)")
+    p.add_argument("--batch", type=int, nargs="+", default=[1024, 8192])
+    p.add_argument("--opponent", nargs="+", default=["random"])
+    p.add_argument("--observation", nargs="+", default=["standard"])
+    p.add_argument("--seconds", type=float, default=2.0)
+    p.add_argument("--rounds", type=int, default=3)
+    p.add_argument("--profile", action="store_true", help="time the parts of this tree's step")
+    p.add_argument("--out", type=Path)
+    args = p.parse_args(argv)
+    print(f"load average {os.getloadavg()[0]:.2f}", flush=True)
+    result: dict[str, object] = {"load_before": os.getloadavg()}
+    if args.profile:
+        for n in args.batch:
+            for opp in args.opponent:
+                parts = profile(n, opp, args.seconds)
+                result[f"profile x{n} {opp}"] = parts
+                shown = ", ".join(f"{k} {v:.0f}" for k, v in parts.items())
+                print(f"x{n} {opp} (ns per learner step): {shown}", flush=True)
+    if args.base:
+        trees = {"base": args.base.resolve(), "this": ROOT}
+        for n in args.batch:
+            for opp in args.opponent:
+                for obs in args.observation:
+                    got: dict[str, list[float]] = {k: [] for k in trees}
+                    for _ in range(args.rounds):
+                        for k, tree in trees.items():
+                            got[k].append(cell(tree, n, opp, obs, args.seconds))
+                    med = {k: statistics.median(v) for k, v in got.items()}
+                    key = f"x{n} {opp} {obs}"
+                    result[key] = {"rounds": got, "ratio": med["this"] / med["base"]}
+                    print(f"{key}: base {med['base']:,.0f}  this {med['this']:,.0f}  "
+                          f"ratio {med['this'] / med['base']:.2f}  "
+                          f"(load {os.getloadavg()[0]:.1f})", flush=True)  # fmt: skip
+    result["load_after"] = os.getloadavg()
+    if args.out:
+        tmp = args.out.with_suffix(".tmp")
+        tmp.write_text(json.dumps(result, indent=1) + "\n")
+        os.replace(tmp, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
