@@ -35,10 +35,10 @@ _VALUE = np.array([min(c % 13 + 1, 10) for c in range(52)], dtype=np.int64)
 
 
 @njit(cache=True)
-def features(st, ones, counts, mask):
+def features(st, ones, counts, mask, i):
     """The ones of the learner's observation into ``ones`` (their number is returned), count,
     own and opponent's score (capped at the target) and the opponent's cards left into
-    ``counts``, the legal cards into ``mask`` (already zero)."""
+    ``counts``, the legal cards into ``mask[i]`` (already zero)."""
     s = st[V.SEAT]
     o = 1 - s
     target = st[K.TARGET]
@@ -53,7 +53,7 @@ def features(st, ones, counts, mask):
         counts[3] = 0
         return 2 if st[V.FIRST_DEALER] == s else 1
     n = _cards(st, ones, s)
-    return _flags(st, ones, n, counts, mask, s, over)
+    return _flags(st, ones, n, counts, mask, i, s, over)
 
 
 @njit(cache=True)
@@ -93,7 +93,7 @@ def _cards(st, ones, s):
 
 
 @njit(cache=True)
-def _flags(st, ones, n, counts, mask, s, over):
+def _flags(st, ones, n, counts, mask, i, s, over):
     """Phase, flags, count, the opponent's cards left and the mask."""
     o = 1 - s
     my_turn = not over and st[K.TO_ACT] == s
@@ -132,48 +132,49 @@ def _flags(st, ones, n, counts, mask, s, over):
     counts[0] = st[K.COUNT]
     counts[3] = left
     if my_turn:
-        _mask(st, mask, s, pending)
+        _mask(st, mask, i, s, pending)
     return n
 
 
 @njit(cache=True)
-def _mask(st, mask, s, pending):
+def _mask(st, mask, i, s, pending):
     """The learner's legal cards (:func:`cribbage_env.veckernel.learner_legal`, card by card)."""
     if st[V.PHASE] == V.DISCARD_PHASE:
         for i in range(6):
             c = st[V.HAND6 + 6 * s + i]
             if c >= 0 and c != pending:
-                mask[c] = 1
+                mask[i, c] = 1
         return
     room = 31 - st[K.COUNT]
     for i in range(4):
         c = st[K.HANDS + 4 * s + i]
         if c >= 0 and _VALUE[c] <= room:
-            mask[c] = 1
+            mask[i, c] = 1
 
 
 @njit(cache=True)
 def write(st, i, obs, packed, mask, ones, counts):
     """Game ``i``'s observation into ``obs[i]`` (standard; ``packed`` is empty) or
-    ``packed[i]`` (compact), its mask into ``mask[i]``."""
-    m = mask[i]
-    m[:] = 0
-    n = features(st, ones, counts, m)
+    ``packed[i]`` (compact), its mask into ``mask[i]``. Elements, not row views: a view would
+    count references (atomically) on every write."""
+    for c in range(mask.shape[1]):
+        mask[i, c] = 0
+    n = features(st, ones, counts, mask, i)
     target = st[K.TARGET]
     if packed.shape[0] == 0:
-        row = obs[i]
-        row[:] = 0.0
+        for k in range(BITS):
+            obs[i, k] = 0.0
         for j in range(n):
-            row[ones[j]] = 1.0
-        row[_REAL] = counts[0] / 31.0
-        row[_REAL + 1] = counts[1] / target
-        row[_REAL + 2] = counts[2] / target
-        row[_REAL + 3] = counts[3] / 6.0
+            obs[i, ones[j]] = 1.0
+        obs[i, _REAL] = counts[0] / 31.0
+        obs[i, _REAL + 1] = counts[1] / target
+        obs[i, _REAL + 2] = counts[2] / target
+        obs[i, _REAL + 3] = counts[3] / 6.0
         return
-    out = packed[i]
-    out[:PACKED_BYTES] = 0
+    for b in range(PACKED_BYTES):
+        packed[i, b] = 0
     for j in range(n):
         k = ones[j]
-        out[k >> 3] |= 128 >> (k & 7)
+        packed[i, k >> 3] |= 128 >> (k & 7)
     for j in range(4):
-        out[PACKED_BYTES + j] = counts[j]
+        packed[i, PACKED_BYTES + j] = counts[j]

@@ -68,26 +68,26 @@ def _next_episode(st, g, cfg, agent, tabs, keep, crib, ev, totals, legal, buf, o
 
 
 @njit(cache=True)
-def _learner_step(st, card, g, tabs, keep, crib, cfg, fin, ev, totals, legal, buf, opp):
+def _learner_step(st, card, g, tabs, keep, crib, cfg, fin, i, ev, totals, legal, buf, opp):
     """The learner's legal ``card`` and what follows up to its next decision; whether the
-    episode ended. ``fin`` is the game's row of results."""
+    episode ended. ``fin[i]`` is the game's row of results."""
     if V.learner_move(st, card, ev, tabs):
         V.run_opponent(st, g, ev, tabs, keep, crib, totals, legal, buf, opp[0], opp[1])
     s = st[V.SEAT]
     mine = st[K.SCORES + s]
     theirs = st[K.SCORES + 1 - s]
     margin = mine - theirs
-    fin[F_PREV] = st[V.MARGIN]
+    fin[i, F_PREV] = st[V.MARGIN]
     st[V.MARGIN] = margin
-    fin[F_MINE] = mine
-    fin[F_THEIRS] = theirs
-    fin[F_MARGIN] = margin
+    fin[i, F_MINE] = mine
+    fin[i, F_THEIRS] = theirs
+    fin[i, F_MARGIN] = margin
     win = st[K.WINNER] == s if cfg[C_DEAL] == 0 else margin > 0
-    fin[F_WON] = 1 if win else 0
-    fin[F_SEAT] = s
-    fin[F_WINNER] = st[K.WINNER]
-    fin[F_SCORES] = st[K.SCORES]
-    fin[F_SCORES + 1] = st[K.SCORES + 1]
+    fin[i, F_WON] = 1 if win else 0
+    fin[i, F_SEAT] = s
+    fin[i, F_WINNER] = st[K.WINNER]
+    fin[i, F_SCORES] = st[K.SCORES]
+    fin[i, F_SCORES + 1] = st[K.SCORES + 1]
     return V.is_terminal(st)
 
 
@@ -117,7 +117,7 @@ def _rows(lo, hi, reset, states, actions, rngs, tabs, keep, crib, cfg, agent, op
         elif not V.learner_legal(st, actions[i]):
             illegal[i] = True
         elif _learner_step(
-            st, actions[i], g, t, keep, crib, cfg, fin[i], ev, totals, legal, buf, opp
+            st, actions[i], g, t, keep, crib, cfg, fin, i, ev, totals, legal, buf, opp
         ):
             terminated[i] = True
             vecobs.write(st, i, fobs, fpacked, fmask, ones, counts)
