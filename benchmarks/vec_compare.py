@@ -52,8 +52,13 @@ def cell(tree: Path, n: int, opponent: str, observation: str, seconds: float) ->
     env = dict(os.environ, PYTHONPATH=str(tree))
     env.pop("NUMBA_CACHE_DIR", None)
     out = subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
-    )
+        [sys.executable, "-c", code],
+        env=env,
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=True,
+    )  # cwd too: ``-c`` puts the working folder first on the path
     return float(out.stdout.strip().splitlines()[-1])
 
 
@@ -67,16 +72,16 @@ def profile(n: int, opponent: str, seconds: float) -> dict[str, float]:
     from cribbage_env.vecenv import CribbageVectorEnv
 
     @njit
-    def writes(states, obs, packed, mask):
+    def writes(states, obs, packed, mask, prev):
         ones = np.zeros(vecobs.MAX_ONES, dtype=np.int64)
         counts = np.zeros(4, dtype=np.int64)
         for i in range(states.shape[0]):
-            vecobs.write(K.borrow(states[i]), i, obs, packed, mask, ones, counts)
+            vecobs.write(K.borrow(states[i]), i, obs, packed, mask, ones, counts, prev, False)
 
     env = CribbageVectorEnv(n, opponent, copy=False, agent_seed=1)
     _, info = env.reset(seed=0)
     mask = info["action_mask"]
-    writes(env._states, env._obs, env._packed, env._mask)
+    writes(env._states, env._obs, env._packed, env._mask, env._prev)
     parts = dict.fromkeys(("kernel", "obs writes", "argmax", "glue", "total"), 0.0)
     clk = time.process_time  # CPU time: a shared machine's other jobs are not counted
     steps = 0
@@ -92,7 +97,7 @@ def profile(n: int, opponent: str, seconds: float) -> dict[str, float]:
         env._run = run
         run(False, env._actions(acts))
         t3 = clk()
-        writes(env._states, env._obs, env._packed, env._mask)
+        writes(env._states, env._obs, env._packed, env._mask, env._prev)
         t4 = clk()
         mask = env._mask
         parts["argmax"] += t1 - t0

@@ -18,6 +18,7 @@ CribbageEnv's (``seat``, ``reward``, ``skunk_bonus``, ``illegal_action``, ``ille
 
 - ``copy=False`` returns the env's own buffers (observations, masks, rewards...), rewritten in
   place by the next ``step``: no copy per step (Gymnasium's ``SyncVectorEnv(copy=...)``).
+  Read them, don't write into them: a step rewrites only what changed in a row.
 - ``observation="compact"``: ``uint8[71]`` per game instead of ``float32[534]``: the 530 binary
   values bit-packed (``np.packbits`` order), then the count, both scores (capped at the
   target) and the opponent's cards left as bytes; :func:`unpack_observation` gives back the
@@ -193,8 +194,9 @@ class CribbageVectorEnv(VectorEnv):
         self._ones = np.ones(n, dtype=bool)
         self._actions_buf = np.zeros(n, dtype=np.int64)
         self._out = (self._terminated, self._illegal)
-        self._views = (self._obs, self._packed, self._mask)
-        self._views += (self._final_obs, self._final_packed, self._final_mask)
+        self._prev = np.zeros((rows, O.MAX_ONES + 1), dtype=np.int16)  # each row's ones
+        self._views = (self._obs, self._packed, self._mask, self._prev)
+        self._views += (self._final_obs, self._final_packed, self._final_mask, self._prev[:0])
 
     # ------------------------------------------------------------------------- gymnasium API
     def reset(

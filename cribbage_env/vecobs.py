@@ -6,7 +6,8 @@ capped at the target, the opponent's cards left), and :func:`write` puts them in
 standard ``float32[534]`` (count / 31, scores / target, cards / 6) or the compact ``uint8[71]``
 (the 530 binary values bit-packed as ``np.packbits`` packs them, then the four counts as bytes).
 The mask is built from the hand itself (no per-card legality test). Only the row of the game
-that moved is touched, while its state is in cache; ``tests/test_vecenv.py`` compares every row
+that moved is touched, while its state is in cache, and in it only the ones it held and holds
+now (a list kept per row); ``tests/test_vecenv.py`` compares every row
 with :class:`~cribbage_env.env.CribbageEnv`'s.
 """
 
@@ -124,11 +125,11 @@ def _flags(st, ones, n, counts, mask, i, s, over):
             n += 1
     left = 0
     if opp_discarded:
-        for i in range(4):
-            left += st[K.HANDS + 4 * o + i] >= 0
+        for j in range(4):
+            left += st[K.HANDS + 4 * o + j] >= 0
     else:
-        for i in range(6):
-            left += st[V.HAND6 + 6 * o + i] >= 0
+        for j in range(6):
+            left += st[V.HAND6 + 6 * o + j] >= 0
     counts[0] = st[K.COUNT]
     counts[3] = left
     if my_turn:
@@ -140,32 +141,43 @@ def _flags(st, ones, n, counts, mask, i, s, over):
 def _mask(st, mask, i, s, pending):
     """The learner's legal cards (:func:`cribbage_env.veckernel.learner_legal`, card by card)."""
     if st[V.PHASE] == V.DISCARD_PHASE:
-        for i in range(6):
-            c = st[V.HAND6 + 6 * s + i]
+        for j in range(6):
+            c = st[V.HAND6 + 6 * s + j]
             if c >= 0 and c != pending:
                 mask[i, c] = 1
         return
     room = 31 - st[K.COUNT]
-    for i in range(4):
-        c = st[K.HANDS + 4 * s + i]
+    for j in range(4):
+        c = st[K.HANDS + 4 * s + j]
         if c >= 0 and _VALUE[c] <= room:
             mask[i, c] = 1
 
 
 @njit(cache=True)
-def write(st, i, obs, packed, mask, ones, counts):
+def write(st, i, obs, packed, mask, ones, counts, prev, full):
     """Game ``i``'s observation into ``obs[i]`` (standard; ``packed`` is empty) or
     ``packed[i]`` (compact), its mask into ``mask[i]``. Elements, not row views: a view would
-    count references (atomically) on every write."""
+    count references (atomically) on every write. ``prev[i]`` (when ``prev`` has rows) lists
+    the ones the row holds: only they are cleared (a row is 34 cache lines, its ones touch a
+    few), unless ``full``."""
     for c in range(mask.shape[1]):
         mask[i, c] = 0
     n = features(st, ones, counts, mask, i)
     target = st[K.TARGET]
     if packed.shape[0] == 0:
-        for k in range(BITS):
-            obs[i, k] = 0.0
+        keep = prev.shape[0] > 0
+        if full or not keep:
+            for k in range(BITS):
+                obs[i, k] = 0.0
+        else:
+            for j in range(prev[i, 0]):
+                obs[i, prev[i, j + 1]] = 0.0
         for j in range(n):
             obs[i, ones[j]] = 1.0
+            if keep:
+                prev[i, j + 1] = ones[j]
+        if keep:
+            prev[i, 0] = n
         obs[i, _REAL] = counts[0] / 31.0
         obs[i, _REAL + 1] = counts[1] / target
         obs[i, _REAL + 2] = counts[2] / target

@@ -95,11 +95,12 @@ def _learner_step(st, card, g, tabs, keep, crib, cfg, fin, i, ev, totals, legal,
 def _rows(lo, hi, reset, states, actions, rngs, tabs, keep, crib, cfg, agent, opp, out, fin, views):
     """Games ``lo..hi-1``: a new episode each (``reset``) or one learner step each (an illegal
     pick changes nothing: it is flagged in ``out`` = (terminated, illegal)), then the
-    observation. ``views``: (obs, packed, mask) and the ended episodes' (final_obs, ...);
+    observation. ``views``: (obs, packed, mask, the ones of each row: :func:`vecobs.write`)
+    and the ended episodes' (final_obs, ..., no list);
     ``opp``: (greedy, expectimax), None unless the opponent is that policy
     (:func:`cribbage_env.veckernel.run_opponent`)."""
     terminated, illegal = out
-    obs, packed, mask, fobs, fpacked, fmask = views
+    obs, packed, mask, prev, fobs, fpacked, fmask, noprev = views
     ev = np.zeros((0, 3), dtype=np.int64)
     legal = np.zeros(4, dtype=np.int64)
     buf = np.zeros(16, dtype=np.int64)
@@ -120,9 +121,9 @@ def _rows(lo, hi, reset, states, actions, rngs, tabs, keep, crib, cfg, agent, op
             st, actions[i], g, t, keep, crib, cfg, fin, i, ev, totals, legal, buf, opp
         ):
             terminated[i] = True
-            vecobs.write(st, i, fobs, fpacked, fmask, ones, counts)
+            vecobs.write(st, i, fobs, fpacked, fmask, ones, counts, noprev, True)
             _next_episode(st, g, cfg, agent, t, keep, crib, ev, totals, legal, buf, opp)
-        vecobs.write(st, i, obs, packed, mask, ones, counts)
+        vecobs.write(st, i, obs, packed, mask, ones, counts, prev, reset)
 
 
 @njit(cache=True)
