@@ -1,6 +1,7 @@
 """Batched env speed of two source trees side by side in one run, and where a step's time goes.
 
-    nice -n 10 python benchmarks/vec_compare.py --base /tmp/main_src --rounds 3
+    git archive main | tar -x -C /tmp/main_src   # the base: main's sources
+    nice -n 10 python benchmarks/vec_compare.py --base /tmp/main_src --rounds 3 [--cold]
     python benchmarks/vec_compare.py --profile --batch 1024      # this tree's profile only
 
 Each round runs one cell per tree in a fresh process (``PYTHONPATH`` = the tree, its own kernel
@@ -9,7 +10,9 @@ steps/s (CPU time of the process, the learner laying its first legal card with o
 ``copy=False``) and this tree / base. ``--profile`` times the parts of this tree's ``step``: the
 kernel (learner, opponent, resets, observations), the observation writes alone (a second pass
 of :func:`cribbage_env.vecobs.write` over the batch), the policy's ``argmax`` and the Python
-glue. Nothing is written unless ``--out`` is given.
+glue. ``--cold`` adds the first batched ``reset`` of each tree in a fresh process on an empty
+kernel cache (``NUMBA_CACHE_DIR`` a new temporary folder), then twice cached (wall time).
+Nothing is written unless ``--out`` is given.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -44,6 +48,29 @@ while time.process_time() - t0 < secs:
     steps += n
 print(steps / (time.process_time() - t0))
 """
+
+
+_COLD = """
+import time; t = time.perf_counter()
+from cribbage_env.vecenv import CribbageVectorEnv
+CribbageVectorEnv(8).reset(seed=0)
+print(time.perf_counter() - t)
+"""
+
+
+def cold(tree: Path, cache: str) -> float:
+    """Seconds of a fresh process's import and first batched ``reset`` with ``cache`` as the
+    kernel cache (empty the first time)."""
+    env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=cache)
+    out = subprocess.run(
+        [sys.executable, "-c", _COLD],
+        env=env,
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return float(out.stdout.strip().splitlines()[-1])
 
 
 def cell(tree: Path, n: int, opponent: str, observation: str, seconds: float) -> float:
@@ -118,6 +145,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=2.0)
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--profile", action="store_true", help="time the parts of this tree's step")
+    p.add_argument("--cold", action="store_true", help="also the first reset, empty and cached")
     p.add_argument("--out", type=Path)
     args = p.parse_args(argv)
     print(f"load average {os.getloadavg()[0]:.2f}", flush=True)
@@ -144,6 +172,15 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"{key}: base {med['base']:,.0f}  this {med['this']:,.0f}  "
                           f"ratio {med['this'] / med['base']:.2f}  "
                           f"(load {os.getloadavg()[0]:.1f})", flush=True)  # fmt: skip
+    if args.base and args.cold:
+        with tempfile.TemporaryDirectory() as tmp:
+            for k, tree in {"this": ROOT, "base": args.base.resolve()}.items():
+                cache = tempfile.mkdtemp(dir=tmp)
+                times = [cold(tree, cache) for _ in range(3)]
+                result[f"cold start {k}"] = {"empty": times[0], "cached": times[1:]}
+                print(f"first reset, {k}: empty cache {times[0]:.1f} s, cached "
+                      f"{times[1]:.2f} / {times[2]:.2f} s (load {os.getloadavg()[0]:.1f})",
+                      flush=True)  # fmt: skip
     result["load_after"] = os.getloadavg()
     if args.out:
         tmp = args.out.with_suffix(".tmp")
