@@ -14,7 +14,7 @@ for f in agents/data/neural.npz cribbage_env/data/equity.npz ui/locale/fr.po; do
   grep -q "$f" "$out/wheel.txt" || { echo "the wheel lacks $f"; exit 1; }
 done
 python3 -m venv "$out/venv"
-"$out/venv/bin/pip" install -q "$whl[gui]"
+"$out/venv/bin/pip" install -q --no-compile "$whl[gui]"  # bytecode on first import
 cd "$out"  # away from the checkout: only the installed wheel can be imported
 export PATH="$out/venv/bin:$PATH" CRIBBAGE_DATA_DIR="$out/data"
 unset PYTHONPATH

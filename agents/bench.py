@@ -273,17 +273,7 @@ def _resume_plan(db: ResultsStore, run_id: int, agents: Sequence[AgentSource] | 
             f"run {run_id} of {db.path}",
             f"name the run's agents again to resume it (cribbage bench --resume {run_id} AGENT ...)",
         )
-    try:
-        plan = make_plan(
-            agents if agents is not None else params["agents"], params["games"], params["seed"],
-            duplicate=params["duplicate"], block=params["block"], agent_seed=params["agent_seed"],
-            rules=ce.Rules.from_json(params.get("rules", {})),
-            isolate=params.get("isolate"),
-        )  # fmt: skip
-    except (KeyError, TypeError, ce.RulesError) as exc:
-        raise ResultsStoreError(
-            f"run {run_id} in {db.path} has damaged parameters ({exc})"
-        ) from None
+    plan = _stored_plan(db, run_id, params, agents)
     mine = plan.params()
     if any(mine[k] != params.get(k) for k in mine if k != "objects"):
         raise TournamentError(
@@ -301,6 +291,30 @@ def _resume_plan(db: ResultsStore, run_id: int, agents: Sequence[AgentSource] | 
     if then and now and then != now:
         warn.append(f"run {run_id} was started by commit {then[:10]}, resumed by {now[:10]}")
     return plan, tally, skip, tuple(warn)
+
+
+def _stored_plan(db: ResultsStore, run_id: int, params: dict, agents, check: bool = True):
+    """The plan run ``run_id`` recorded, rebuilt from its parameters (``check=False``: no agent
+    is built or imported, for reading a run's games)."""
+    try:
+        return make_plan(
+            agents if agents is not None else params["agents"], params["games"], params["seed"],
+            duplicate=params["duplicate"], block=params["block"], agent_seed=params["agent_seed"],
+            rules=ce.Rules.from_json(params.get("rules", {})), check_agents=check,
+            isolate=params.get("isolate"),
+        )  # fmt: skip
+    except (KeyError, TypeError, ce.RulesError) as exc:
+        raise ResultsStoreError(
+            f"run {run_id} in {db.path} has damaged parameters ({exc})"
+        ) from None
+
+
+def summary_so_far(db: ResultsStore, run_id: int, prior: float = 1.0) -> dict:
+    """The report of the games run ``run_id`` has saved, for a run still running or stopped
+    before its end (a finished run has its summary saved). Builds no agent."""
+    params = db.run(run_id)["params"]
+    plan = _stored_plan(db, run_id, params, params.get("agents"), check=False)
+    return Tally(plan).add(db.iter_games(run_id)).summary(prior)
 
 
 def _drive(plan, db, run_id, backend, workers, address, progress, on_block, keep_results, prior,

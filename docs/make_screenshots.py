@@ -28,6 +28,7 @@ from agents.review import judge, position_rng  # noqa: E402
 from cribbage_env.actions import discard_cards  # noqa: E402
 from cribbage_env.core import STANDARD, VARIANTS, Phase  # noqa: E402
 from ui.autosave import SaveStore  # noqa: E402
+from ui.commands import Act, Command  # noqa: E402
 from ui.controller import Mode, TableController  # noqa: E402
 from ui.gui.app import GameWindow, Settings  # noqa: E402
 
@@ -65,7 +66,9 @@ def one_language(w: GameWindow, lang: str) -> None:
     w.options.lang, w.options.has_save = lang, True
     w.show_menu()
     save(w, f"start_{lang}")
-    c = TableController(11, mode=Mode.COMPUTER, lang=lang, opponent="greedy")  # Medium
+    c = TableController(
+        11, mode=Mode.COMPUTER, lang=lang, opponent="greedy", agent_seed=1
+    )  # Medium
     w.start_table(c)
     first = (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT)
     until(c, rng, lambda c: c.phase in first and None not in c.cut.cards and c.game.deal_no <= 0)
@@ -113,7 +116,7 @@ def one_language(w: GameWindow, lang: str) -> None:
     while not c.show.at_end:
         c.show.advance()
     save(w, f"deal_summary_{lang}")
-    e = TableController(5, mode=Mode.COMPUTER, lang=lang)
+    e = TableController(5, mode=Mode.COMPUTER, lang=lang, agent_seed=1)
     w.start_table(e)
     until(e, rng, lambda e: e.game.is_over)
     e.show.skip()
@@ -128,7 +131,7 @@ def one_language(w: GameWindow, lang: str) -> None:
                          if r.phase == "play" and r.seat == 0 and r.options > 1
                          and len(b.position(i)[0].sequence) >= 2)  # fmt: skip
         save(w, "review_play_en")
-    h = TableController(3, mode=Mode.HOTSEAT, lang=lang)
+    h = TableController(3, mode=Mode.HOTSEAT, lang=lang, agent_seed=1)
     w.start_table(h)
     until(h, rng, lambda h: h.phase is Phase.PLAY and h.needs_reveal and len(h.game.seq) >= 1)
     save(w, f"hotseat_handover_{lang}")
@@ -176,7 +179,7 @@ def tutorial(w: GameWindow, lang: str) -> None:
     g = TableController(11, mode=Mode.COMPUTER, lang=lang, opponent="expert", agent_seed=1)
     w.start_table(g)
     until(g, rng, lambda g: g.game.deal_no >= 3 and g.phase is Phase.PLAY and g.human_to_act)
-    w.current_view.do("board")
+    w.current_view.do(Command(Act.BOARD))
     save(w, f"big_board_{lang}")
 
 
@@ -184,7 +187,7 @@ def history(w: GameWindow) -> None:
     """A few finished games at the table (archived in the history the statistics read)."""
     rng = np.random.default_rng(2)
     for seed in (21, 22, 23):
-        c = TableController(seed, mode=Mode.COMPUTER)
+        c = TableController(seed, mode=Mode.COMPUTER, agent_seed=1)
         w.start_table(c)
         until(c, rng, lambda c: c.game.is_over)
 
@@ -224,14 +227,14 @@ def main() -> None:
         save(w, f"stats_{lang}")
     rng = np.random.default_rng(1)
     w.options.four_colour = True
-    c = TableController(11, mode=Mode.COMPUTER, lang="en")
+    c = TableController(11, mode=Mode.COMPUTER, lang="en", agent_seed=1)
     w.start_table(c)
     until(c, rng, lambda c: c.phase is Phase.PLAY and len(c.game.seq) >= 3 and c.human_to_act)
     save(w, "four_colour_en")
     w.options.four_colour = False
     w.close()
     small = GameWindow(settings=Settings(threaded=False, motion=False), size=(1024, 640))
-    c = TableController(11, mode=Mode.COMPUTER, lang="fr")
+    c = TableController(11, mode=Mode.COMPUTER, lang="fr", agent_seed=1)
     small.start_table(c)
     until(c, rng, lambda c: c.phase is Phase.PLAY and len(c.game.seq) >= 2 and c.human_to_act)
     save(small, "window_1024x640_fr")

@@ -365,3 +365,21 @@ def test_bench_tables_show_full_agent_names(capsys, tmp_path) -> None:
     assert any(line.startswith(f"{spec} vs random ") for line in lines)
     assert sum(line.startswith(f"{spec} ") for line in lines) >= 3  # pairing, by-role rows
     assert any(line.strip().startswith(spec) for line in lines if "+" in line or "-" in line)
+
+
+def test_results_of_a_run_without_its_summary_reports_the_games_saved(capsys, tmp_path) -> None:
+    """A run still running (or killed before its end) has no saved summary: `results RUN`
+    reports the games saved so far instead of calling the summary damaged."""
+    import sqlite3
+
+    db = str(tmp_path / "r.sqlite")
+    assert _bench(capsys, *"random greedy --games 6 --workers 1 --db".split(), db)[0] == 0
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE runs SET summary = NULL, status = 'interrupted', finished = NULL")
+    assert main(["results", "1", "--db", db]) == 0
+    out = capsys.readouterr().out
+    assert "random vs greedy" in out and "bench --resume 1" in out
+    assert main(["results", "1", "--db", db, "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)["summary"]
+    assert summary["so_far"] and summary["games_played"] == 6
+    assert summary["pairings"][0]["games"] == 6

@@ -11,6 +11,7 @@ import argparse
 import json
 import sys
 
+from agents.bench import summary_so_far
 from agents.game_result import SEAT_FIELDS
 from agents.results_schema import game_row
 from agents.results_store import ResultsStore, ResultsStoreError, default_db_path
@@ -127,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
                 payload, table = {"db": str(store.path), "runs": runs}, runs
                 text = _format_list(runs, store.path)
             elif len(args.runs) == 1:
-                run_ = store.run(args.runs[0])
+                run_ = _with_summary(store, store.run(args.runs[0]))
                 payload = {k: run_[k] for k in run_ if k != "summary"} | {
                     "summary": run_["summary"]
                 }
@@ -153,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
                 else:
                     table = (
                         pairing_rows(run_["summary"])
-                        if run_.get("summary", {}).get("pairings")
+                        if (run_.get("summary") or {}).get("pairings")
                         else []
                     )
                 text = _format_run(run_)
@@ -203,6 +204,16 @@ def _format_list(runs: list[dict], path) -> str:
     return "\n".join(lines)
 
 
+def _with_summary(store: ResultsStore, run_: dict) -> dict:
+    """``run_`` with, when it has no saved summary (still running, or stopped before its end),
+    the report of the games it has saved so far (``summary["so_far"]`` is then true)."""
+    if run_.get("summary") is not None or run_["params"].get("kind", "tournament") != "tournament":
+        return run_
+    if not run_.get("games_done"):
+        return run_
+    return run_ | {"summary": summary_so_far(store, run_["id"]) | {"so_far": True}}
+
+
 def _format_run(r: dict) -> str:
     if r["params"].get("kind") == "discards" and (r.get("summary") or {}).get("strategies"):
         from agents.discard_bench import format_report
@@ -219,6 +230,8 @@ def _format_run(r: dict) -> str:
     if not summary or "pairings" not in summary:
         extra = (summary or {}).get("error", "no summary (the run did not finish)")
         return f"{head}\n{r['games_done']} games saved; {extra}"
+    if summary.get("so_far") and r["status"] != "running":
+        head += f"\nstopped before its end: `cribbage bench --resume {r['id']} --db DB` finishes it"
     return f"{head}\n{format_summary(summary)}"
 
 
