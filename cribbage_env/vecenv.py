@@ -195,7 +195,7 @@ class CribbageVectorEnv(VectorEnv):
         self._actions_buf = np.zeros(n, dtype=np.int64)
         self._out = (self._terminated, self._illegal)
         self._prev = np.zeros((rows, O.MAX_ONES + 1), dtype=np.int16)  # each row's ones
-        self._views = (self._obs, self._packed, self._mask, self._prev)
+        self._views: tuple[np.ndarray, ...] = (self._obs, self._packed, self._mask, self._prev)
         self._views += (self._final_obs, self._final_packed, self._final_mask, self._prev[:0])
 
     # ------------------------------------------------------------------------- gymnasium API
@@ -250,8 +250,17 @@ class CribbageVectorEnv(VectorEnv):
     # ------------------------------------------------------------------------- internals
     def _args(self, reset: bool, actions: np.ndarray) -> tuple:
         """The kernel's arguments (:func:`cribbage_env.vecstep.run`)."""
-        args = (reset, self._states, actions, self._rngs, self._tabs, self._keep, self._crib)
-        args += (self._cfg, self._agent, self._opp, self._out, self._fin, self._views)
+        args: tuple[Any, ...] = (reset, self._states, actions, self._rngs, self._tabs)
+        args += (
+            self._keep,
+            self._crib,
+            self._cfg,
+            self._agent,
+            self._opp,
+            self._out,
+            self._fin,
+            self._views,
+        )
         return args + (2,) if self.parallel else args
 
     def _run(self, reset: bool, actions: np.ndarray | None = None) -> None:
