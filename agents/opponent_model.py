@@ -28,11 +28,12 @@ def split_nets(hands6: np.ndarray, dealer: bool, table: CribTable | None = None)
     """Analyzer net value (hand EV over the 46 starters ± crib table) of the 15 splits of each of
     ``N`` six-card hands, shape ``(N, 15)``, in :data:`DISCARD_INDEX` order (the same numbers as
     :func:`cribbage_env.discard.discard_values`, batched; the hand totals are compiled)."""
+    from cribbage_env.interpreted import runner
     from cribbage_env.simkernel import split_hand_totals
 
     h = np.ascontiguousarray(hands6, dtype=np.int64)
     totals = np.empty((h.shape[0], 15), dtype=np.int64)
-    split_hand_totals(h, _KEEP, _sim_tables(), totals)
+    runner(split_hand_totals)(h, _KEEP, _sim_tables(), totals)
     disc = h[:, DISCARD_INDEX]  # (N, 15, 2)
     crib = _pair_crib(table, dealer)[disc[:, :, 0], disc[:, :, 1]]
     return totals / 46.0 + crib

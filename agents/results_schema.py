@@ -7,7 +7,7 @@ adds them in place to older files (old files keep working).
 
 from __future__ import annotations
 
-from .game_result import SEAT_FIELDS, GameResult, SeatStats
+from .game_result import SEAT_FIELDS, GameResult, result_from_dict
 
 SCHEMA_VERSION = 1
 APP_ID = 0x43524942  # "CRIB": marks our files (PRAGMA application_id)
@@ -76,18 +76,13 @@ def game_row(g: GameResult) -> tuple:
 
 
 def game_from_row(r: dict) -> GameResult:
-    seats = tuple(SeatStats(**{f: int(r[f"s{s}_{f}"]) for f in SEAT_FIELDS}) for s in (0, 1))
-    return GameResult(
-        pairing=int(r["pairing"]),
-        index=int(r["idx"]),
-        swapped=bool(r["swapped"]),
-        seed=int(r["seed"]),
-        winner=int(r["winner"]),
-        scores=(int(r["score0"]), int(r["score1"])),
-        first_dealer=int(r["first_dealer"]),
-        deals=int(r["deals"]),
-        seats=seats,  # type: ignore[arg-type]
-        moves=tuple(int(m) for m in str(r["moves"]).split()),
-        forfeit=str(r.get("forfeit") or ""),
-        luck=None if r.get("luck_win") is None else (float(r["luck_win"]), float(r["luck_points"])),
-    )
+    """The game of a ``games`` row, read as a result dictionary (:func:`result_from_dict`)."""
+    return result_from_dict({
+        **{k: r[k] for k in ("pairing", "swapped", "seed", "winner", "first_dealer", "deals")},
+        "index": r["idx"],
+        "scores": (r["score0"], r["score1"]),
+        "seats": [{f: int(r[f"s{s}_{f}"]) for f in SEAT_FIELDS} for s in (0, 1)],
+        "moves": str(r["moves"]).split(),
+        "forfeit": r.get("forfeit") or "",
+        "luck": None if r.get("luck_win") is None else (r["luck_win"], r["luck_points"]),
+    })  # fmt: skip

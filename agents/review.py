@@ -351,9 +351,13 @@ def review_game(
     seed: int = 0,
 ) -> Review:
     """Rate every discard and pegging decision of a finished (or unfinished) game (each
-    position with its own generator, :func:`position_rng`: the hint's verdict there)."""
+    position with its own generator, :func:`position_rng`: the hint's verdict there). While
+    the table's warm-up compiles, it waits for it: interpreted, a review takes longer."""
     if game.set_up:
         raise ValueError("a position set up by hand has no decision history to review")
+    from cribbage_env.interpreted import wait_for_warm_up
+
+    wait_for_warm_up()
     notice = "" if table_or_points(game.rules) else no_table(game.rules)
     g = ce.new_game(game.seed, interactive_cuts=game.interactive_cuts, rules=game.rules)
     ratings: list[Rating] = []

@@ -23,12 +23,13 @@ def _r(x: float | None, nd: int = 4) -> float | None:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else round(float(x), nd)
 
 
-def _role_table(tot: dict[str, int]) -> dict:
-    """Points per deal for one agent by role, from its summed :class:`SeatStats` fields."""
+def role_table(tot: dict[str, int], digits: int = 4) -> dict:
+    """Points per deal for one player by role (rounded to ``digits``), from the summed
+    :class:`SeatStats` fields of its games (a tournament's agent, a person's history)."""
     dd, dp = tot["deals_dealer"], tot["deals_pone"]
 
     def per(x: int, d: int) -> float | None:
-        return _r(x / d) if d else None
+        return _r(x / d, digits) if d else None
 
     return {
         "dealer": {
@@ -145,8 +146,8 @@ class PairingTally:
             "mean_deals": _r(self.deals / n) if n else None,
             "luck_adjusted": self.luck.summary(),
             "points_per_deal": {
-                "a": _role_table(self.roles["a"]),
-                "b": _role_table(self.roles["b"]),
+                "a": role_table(self.roles["a"]),
+                "b": role_table(self.roles["b"]),
             },
             **({"forfeits": list(self.forfeits)} if any(self.forfeits) else {}),
         }
@@ -197,7 +198,7 @@ class Tally:
             "games_played": self.games,
             "games_planned": plan.total_games,
             "pairings": [t.summary() for t in self.pairings],
-            "agents": {a: _role_table(tot) for a, tot in totals.items()},
+            "agents": {a: role_table(tot) for a, tot in totals.items()},
             "ratings": ratings,
             "ratings_method": f"maximum-likelihood Bradley-Terry (MM), {prior:g} virtual game(s) split "
             f"evenly per pairing, Elo scale 400*log10, mean 0",

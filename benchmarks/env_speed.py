@@ -18,7 +18,6 @@ distorts them less. Prints a table; ``--out FILE`` also writes it as JSON (the t
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import sys
@@ -30,6 +29,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import cribbage_env as ce  # noqa: E402
+from agents.atomic import atomic_write_json  # noqa: E402
 from cribbage_env.env import CribbageEnv  # noqa: E402
 from cribbage_env.vector import make_vec  # noqa: E402
 
@@ -142,10 +142,9 @@ def main(argv: list[str] | None = None) -> int:
     }
     if args.out is None:
         return 0
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=2) + "\n")
-    print(f"wrote {out}")
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    atomic_write_json(Path(args.out), result)
+    print(f"wrote {args.out}")
     return 0
 
 

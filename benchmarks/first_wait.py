@@ -1,13 +1,15 @@
 """What a person waits for on a fresh install (issue 29, item 4): the computer's first move after
 their first discard, the first hint and the first review, each in a fresh process on an empty
 kernel cache (``NUMBA_CACHE_DIR`` set to a new temporary folder),
-with the table's background warm-up (:func:`ui.warmup.warm_in_background`) started when the game
-starts, as :meth:`ui.gui.app.GameWindow.start_table` does, and without it.
+with the table's background warm-up (:func:`ui.warmup.warm_up` in a thread, as
+:func:`ui.warmup.warm_in_background` runs it when the window opens) started at t = 0, and
+without it.
 
     nice -n 10 python benchmarks/first_wait.py [--think 5] [--levels expert neural] [--out FILE]
 
 ``--think`` is the time from the game's start to the person's first discard (the cut for deal,
-the deal, looking at six cards). Rows, wall seconds: the warm-up itself (empty cache), then per
+the deal, looking at six cards), ``--game`` to the game's end (0: the random game's own end,
+seconds after the first move). Rows, wall seconds: the warm-up itself (empty cache), then per
 level the computer's first play decision after the discard, the first hint (the judge at a
 pegging position), and the first review of a finished game (``agents.review.review_game``, as
 the game-over summary and the Review screen run it). The same rows on a warm cache give the
@@ -29,13 +31,20 @@ ROOT = Path(__file__).resolve().parents[1]
 _TABLE = """
 import json, time
 t0 = time.perf_counter()
-warm, think, spec = {warm}, {think}, {spec!r}
+warm, think, spec, game, where = {warm}, {think}, {spec!r}, {game}, {where!r}
 out = {{}}
 if warm:
     import threading
-    from ui.warmup import warm_table
+    from ui.warmup import warm_table, warm_up
+    from cribbage_env.interpreted import warming
     def _w():
-        t = time.perf_counter(); warm_table(); out["warm-up"] = time.perf_counter() - t
+        t = time.perf_counter()
+        if where == "child":
+            warm_up()
+        else:  # compiled in this thread (decisions meanwhile interpreted)
+            with warming():
+                warm_table()
+        out["warm-up"] = time.perf_counter() - t
     threading.Thread(target=_w, daemon=True).start()
 import numpy as np
 from agents.registry import make_agent
@@ -49,9 +58,10 @@ while g.phase is not Phase.PLAY:  # the cuts and both discards (the person's is 
 while g.to_act != 1:
     g.apply(g.legal_actions()[0])
 time.sleep(max(0.0, think - (time.perf_counter() - t0)))
-t = time.perf_counter()
+t, c = time.perf_counter(), time.thread_time()
 agent.act(g.view(1), rng)
 out["first move"] = time.perf_counter() - t
+out["first move, CPU of its thread"] = time.thread_time() - c
 from ui.hints import hint_for, hint_rng
 g.apply(agent.act(g.view(1), rng))
 view = g.view(g.to_act)
@@ -62,6 +72,7 @@ while not g.is_over:
     legal = g.legal_actions()
     g.apply(legal[int(rng.integers(len(legal)))])
 from agents.review import review_game
+time.sleep(max(0.0, game - (time.perf_counter() - t0)))
 t = time.perf_counter()
 review_game(g)
 out["first review"] = time.perf_counter() - t
@@ -80,19 +91,37 @@ def _run(code: str, cache: str) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--think", type=float, default=5.0, help="seconds to the first discard")
+    p.add_argument(
+        "--game", type=float, default=0.0, help="seconds from the start to the game's end"
+    )
+    p.add_argument(
+        "--warm-in",
+        choices=("child", "thread"),
+        default="child",
+        help="compile in a child process (the table's way) or in the warm-up thread",
+    )
+    p.add_argument("--empty-only", action="store_true", help="skip the warm-cache runs")
     p.add_argument("--levels", nargs="+", default=["expert"], help="agent specs to time")
     p.add_argument("--no-baseline", action="store_true", help="skip the runs without warm-up")
     p.add_argument("--out", type=Path, default=None, help="write the figures as JSON here")
     args = p.parse_args(argv)
     rows: dict[str, float] = {}
-    plans = [(True, "empty cache, warm-up"), (None, "warm cache, warm-up")]
+    plans = [(True, "empty cache, warm-up")]
+    if not args.empty_only:
+        plans.append((None, "warm cache, warm-up"))
     if not args.no_baseline:
         plans.insert(1, (False, "empty cache, no warm-up"))
     with tempfile.TemporaryDirectory() as tmp:
         for spec in args.levels:
             for i, (warm, name) in enumerate(plans):
                 cache = os.path.join(tmp, f"{spec}-{i}")  # a fresh install: an empty cache
-                code = _TABLE.format(warm=warm is not False, think=args.think, spec=spec)
+                code = _TABLE.format(
+                    warm=warm is not False,
+                    think=args.think,
+                    spec=spec,
+                    game=args.game,
+                    where=args.warm_in,
+                )
                 if warm is None:  # fill the cache first, then measure on it
                     _run(code, cache)
                 for k, v in _run(code, cache).items():
@@ -101,7 +130,13 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"{key}: {v:.2f} s (load {os.getloadavg()[0]:.1f})", flush=True)
     if args.out:
         tmp_out = args.out.with_suffix(".tmp")
-        data = {"think": args.think, "seconds": rows, "load": os.getloadavg()}
+        data = {
+            "think": args.think,
+            "game": args.game,
+            "warm_in": args.warm_in,
+            "seconds": rows,
+            "load": os.getloadavg(),
+        }
         tmp_out.write_text(json.dumps(data, indent=1) + "\n")
         os.replace(tmp_out, args.out)
     return 0

@@ -14,7 +14,6 @@ with ``--out``::
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -23,6 +22,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from agents.atomic import atomic_write_json  # noqa: E402
 
 #: (label, tau, play_tau); tau 0 = uniform guesses.
 VARIANTS = (
@@ -93,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     print(f"{len(base)} positions from {args.games} games of {args.opponent}")
     if args.out:
-        Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
+        atomic_write_json(Path(args.out), out)
     return 0
 
 

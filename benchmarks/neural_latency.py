@@ -11,12 +11,8 @@ median and p99 in ms. Writes JSON only to ``--out`` if given::
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-import time
 from pathlib import Path
-
-import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -40,48 +36,24 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sys.meta_path.insert(0, _NoTorch())
     sys.modules.pop("torch", None)
-    import cribbage_env as ce
+    from master_latency import latency_figures, time_decisions
+
     from agents import make_agent
-    from cribbage_env.core import Phase
+    from agents.atomic import atomic_write_json
 
     neural, other = make_agent(args.spec), make_agent("expectimax")
     assert "torch" not in sys.modules
-    rng = np.random.default_rng(args.seed)
-    times: dict[str, list[tuple[float, float]]] = {"discard": [], "play": []}
-    for i in range(args.games):
-        g = ce.new_game(args.seed * 100_000 + i)
-        seat = i % 2
-        while not g.is_over:
-            p = g.current_player
-            v = g.view(p)
-            if p != seat:
-                g.apply(other.act(v, rng))
-                continue
-            w0, c0 = time.perf_counter(), time.thread_time()
-            a = neural.act(v, rng)
-            w1, c1 = time.perf_counter(), time.thread_time()
-            if v.phase in (Phase.DISCARD, Phase.PLAY):
-                times["discard" if v.phase is Phase.DISCARD else "play"].append((w1 - w0, c1 - c0))
-            g.apply(a)
+    times = time_decisions(neural, other, args.games, args.seed, forced=True)
     out = {"spec": args.spec, "games": args.games, "torch_loaded": "torch" in sys.modules}
-    both = [t for ts in times.values() for t in ts]
-    for phase, ts in [*times.items(), ("all", both)]:
-        w = np.array([t[0] for t in ts]) * 1e3
-        c = np.array([t[1] for t in ts]) * 1e3
-        out[phase] = {
-            "decisions": len(ts),
-            "median_ms": round(float(np.median(w)), 4),
-            "p99_ms": round(float(np.percentile(w, 99)), 4),
-            "cpu_median_ms": round(float(np.median(c)), 4),
-        }
+    for phase, r in latency_figures(times, digits=4).items():
+        out[phase] = r
         print(
-            f"{phase:>8}: {len(ts)} decisions, median {out[phase]['median_ms']:.3f} ms, "
-            f"p99 {out[phase]['p99_ms']:.3f} ms wall (CPU median "
-            f"{out[phase]['cpu_median_ms']:.3f} ms)"
+            f"{phase:>8}: {r['decisions']} decisions, median {r['median_ms']:.3f} ms, "
+            f"p99 {r['p99_ms']:.3f} ms wall (CPU median {r['cpu_median_ms']:.3f} ms)"
         )
     print(f"torch loaded: {out['torch_loaded']}")
     if args.out:
-        Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
+        atomic_write_json(Path(args.out), out)
     return 0
 
 

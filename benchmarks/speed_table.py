@@ -67,8 +67,8 @@ def _first_legal(mask: np.ndarray) -> np.ndarray:
     return np.argmax(mask, axis=1)
 
 
-def batched(n: int, opponent: str, seconds: float, **kw) -> float:
-    env = CribbageVectorEnv(n, opponent, **kw)
+def _stepper(env, n: int):
+    """A step of ``n`` envs at a time, each taking its first legal action."""
     _, info = env.reset(seed=0)
     mask = info["action_mask"]
 
@@ -78,23 +78,19 @@ def batched(n: int, opponent: str, seconds: float, **kw) -> float:
         mask = i["action_mask"]
         return n
 
-    return _timed(step, seconds, time.process_time)
+    return step
+
+
+def batched(n: int, opponent: str, seconds: float, **kw) -> float:
+    env = CribbageVectorEnv(n, opponent, **kw)
+    return _timed(_stepper(env, n), seconds, time.process_time)
 
 
 def vector(n: int, opponent: str, mode: str, seconds: float) -> float:
     env = make_vec(n, opponent=opponent, vectorization_mode=mode)
-    _, info = env.reset(seed=0)
-    mask = info["action_mask"]
-
-    def step() -> int:
-        nonlocal mask
-        _, _, _, _, i = env.step(_first_legal(mask))
-        mask = i["action_mask"]
-        return n
-
     clock = time.process_time if mode == "sync" else time.perf_counter
     try:
-        return _timed(step, seconds, clock)
+        return _timed(_stepper(env, n), seconds, clock)
     finally:
         env.close()
 

@@ -20,7 +20,6 @@ and, with ``--out FILE``, writes the JSON result there (RESULTS.md's figure came
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 import time
@@ -30,6 +29,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from agents.atomic import atomic_write_json  # noqa: E402
 from agents.learn.ppo import PPO_SETTINGS  # noqa: E402
 from cribbage_env.env import CribbageEnv  # noqa: E402
 from cribbage_env.wrappers import FlatObservation  # noqa: E402
@@ -139,10 +139,9 @@ def main(argv: list[str] | None = None) -> int:
         f"({result['train_steps_per_s']:.0f} steps/s)"
     )
     if args.out:
-        out = Path(args.out)
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(json.dumps(result, indent=2) + "\n")
-        print(f"wrote {out}")
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_json(Path(args.out), result)
+        print(f"wrote {args.out}")
     return 0
 
 

@@ -33,6 +33,7 @@ from numba import njit
 from . import simkernel as K
 from .core import CribbageError, Phase
 from .engine import GameState
+from .interpreted import runner
 from .simpolicy import EXPECTIMAX, GREEDY, HEURISTIC, choose
 
 #: Policy names -> kernel ids.
@@ -203,7 +204,7 @@ def play_out(
     st = np.array(states, dtype=np.int64, copy=True).reshape(-1, K.SIZE)
     st[:, K.NEVENTS] = 0
     ev = np.zeros((st.shape[0], MAX_EVENTS if record else 0, 3), dtype=np.int64)
-    _play_out_all(st, pols, ev, _TABS, np.zeros(32, dtype=np.int64))
+    runner(_play_out_all)(st, pols, ev, _TABS, np.zeros(32, dtype=np.int64))
     return PlayOut(
         st[:, K.SCORES : K.SCORES + 2],
         st[:, K.PLAY_SCORES : K.PLAY_SCORES + 2],
@@ -223,7 +224,7 @@ def search_outcomes(
     b = np.ascontiguousarray(base, dtype=np.int64).reshape(-1, K.SIZE)
     c = np.asarray(cards, dtype=np.int64)
     out = np.empty((b.shape[0], c.shape[0], 3), dtype=np.int64)
-    _search(
+    runner(_search)(
         b,
         c,
         pols,
@@ -245,7 +246,7 @@ def _heels_all(states, ev):
 def cut_heels(states: np.ndarray) -> None:
     """His heels (R5.2, the kernels' rule) on each state just after the starter is turned, in
     place: a jack pegs for the dealer, who may win there (the deal is then over)."""
-    _heels_all(states, np.zeros((0, 3), dtype=np.int64))
+    runner(_heels_all)(states, np.zeros((0, 3), dtype=np.int64))
 
 
 def warm_up() -> None:

@@ -147,7 +147,7 @@ def tutorial(w: GameWindow, lang: str) -> None:
     rng = np.random.default_rng(4)
     w.options.lang = lang
     w.show_menu()
-    w.start_view.choose("tutorial")
+    w.start_view.do(Command(Act.TUTORIAL))
     t = w.current_view.tutorial
     c = t.ctl
     save(w, f"tutorial_welcome_{lang}")
@@ -163,13 +163,9 @@ def tutorial(w: GameWindow, lang: str) -> None:
             save(w, f"tutorial_{name}_{lang}")
         if t.done:
             break
-        if t.waiting:
-            t.got_it()
-        elif c.show.running:
-            c.show.advance()
-        elif c.computer.to_act:
-            c.computer.step()
-        elif c.phase is Phase.DISCARD:
+        if t.step_alone():
+            continue
+        if c.phase is Phase.DISCARD:
             for card in c.coach.request_hint().cards:
                 c.selection.toggle(card)
             c.confirm()

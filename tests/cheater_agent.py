@@ -160,13 +160,26 @@ def state_from_generator(view, rng):
     return None if seed is None else ce.new_game(seed)
 
 
-class _Spy:
+#: How each cheater looks for the true state: the first word of its name.
+FINDERS = {
+    "frame": lambda view, rng: state_from_frames(view),
+    "gc": lambda view, rng: state_from_gc(view),
+    "generator": state_from_generator,
+}
+
+
+class _Finder:
+    name = ""
+
+    def find(self, view, rng):
+        """The true state by the finder of the cheater's name, or None."""
+        return FINDERS[self.name.split("-")[0]](view, rng)
+
+
+class _Spy(_Finder):
     """Plays uniformly at random; raises :class:`Cheated` when its finder reaches the state."""
 
     name = "spy"
-
-    def find(self, view, rng):  # pragma: no cover - overridden
-        raise NotImplementedError
 
     def act(self, view, rng: np.random.Generator) -> int:
         if view.phase is ce.Phase.DISCARD and view.deal == 0 and len(view.hand) == 6:
@@ -178,25 +191,10 @@ class _Spy:
         return int(legal[int(rng.integers(len(legal)))])
 
 
-class FrameSpy(_Spy):
-    name = "frame-spy"
-
-    def find(self, view, rng):
-        return state_from_frames(view)
-
-
-class GcSpy(_Spy):
-    name = "gc-spy"
-
-    def find(self, view, rng):
-        return state_from_gc(view)
-
-
-class GeneratorSpy(_Spy):
-    name = "generator-spy"
-
-    def find(self, view, rng):
-        return state_from_generator(view, rng)
+#: one spy per finder: FrameSpy, GcSpy, GeneratorSpy (FramePeeker...)
+FrameSpy, GcSpy, GeneratorSpy = (
+    type(f"{k.title()}Spy", (_Spy,), {"name": f"{k}-spy"}) for k in FINDERS
+)
 
 
 def best_discard_knowing_starter(state, seat: int) -> int:
@@ -233,7 +231,7 @@ def score_hand_pair(cards, starter: int) -> int:
     return pts
 
 
-class _Peeker:
+class _Peeker(_Finder):
     """Expectimax that, at a discard, looks for the true state and uses the starter."""
 
     name = "peeker"
@@ -244,9 +242,6 @@ class _Peeker:
         self.honest = make_agent("expectimax")
         self.found = 0
 
-    def find(self, view, rng):  # pragma: no cover - overridden
-        raise NotImplementedError
-
     def act(self, view, rng: np.random.Generator) -> int:
         if view.phase is ce.Phase.DISCARD and view.my_turn:
             state = self.find(view, rng)
@@ -256,74 +251,55 @@ class _Peeker:
         return int(self.honest.act(view, rng))
 
 
-class FramePeeker(_Peeker):
-    name = "frame-peeker"
-
-    def find(self, view, rng):
-        return state_from_frames(view)
-
-
-class GcPeeker(_Peeker):
-    name = "gc-peeker"
-
-    def find(self, view, rng):
-        return state_from_gc(view)
+#: one peeker per finder: FrameSpy, GcSpy, GeneratorSpy (FramePeeker...)
+FramePeeker, GcPeeker, GeneratorPeeker = (
+    type(f"{k.title()}Peeker", (_Peeker,), {"name": f"{k}-peeker"}) for k in FINDERS
+)
 
 
-class GeneratorPeeker(_Peeker):
-    name = "generator-peeker"
+class _BadInPlay:
+    """Plays its first legal action, and misbehaves at its first decision of the play."""
 
-    def find(self, view, rng):
-        return state_from_generator(view, rng)
-
-
-class Crasher:
-    """Dies (no exception: the process exits) at its first decision of the play."""
-
-    name = "crasher"
+    name = ""
 
     def act(self, view, rng: np.random.Generator) -> int:
         if view.phase is ce.Phase.PLAY:
-            import os
-
-            os._exit(3)
+            return MISBEHAVIOURS[self.name](view)
         return int(view.legal_actions[0])
 
 
-class Hanger:
-    """Thinks forever at its first decision of the play."""
+def _crash(view) -> int:
+    """Dies: no exception, the process exits."""
+    import os
 
-    name = "hanger"
-
-    def act(self, view, rng: np.random.Generator) -> int:
-        if view.phase is ce.Phase.PLAY:
-            import time
-
-            while True:
-                time.sleep(1)
-        return int(view.legal_actions[0])
+    os._exit(3)
 
 
-class Illegal:
-    """Answers a card it does not hold in the play."""
+def _hang(view) -> int:
+    """Thinks forever."""
+    import time
 
-    name = "illegal"
-
-    def act(self, view, rng: np.random.Generator) -> int:
-        if view.phase is ce.Phase.PLAY:
-            return next(c for c in range(52) if c not in view.legal_actions)
-        return int(view.legal_actions[0])
+    while True:
+        time.sleep(1)
 
 
-class Raiser:
-    """Raises in the play."""
+def _raise(view) -> int:
+    raise ValueError("out of ideas")
 
-    name = "raiser"
 
-    def act(self, view, rng: np.random.Generator) -> int:
-        if view.phase is ce.Phase.PLAY:
-            raise ValueError("out of ideas")
-        return int(view.legal_actions[0])
+#: What each bad agent does in the play, by name.
+MISBEHAVIOURS = {
+    "crasher": _crash,
+    "hanger": _hang,
+    "illegal": lambda view: next(c for c in range(52) if c not in view.legal_actions),  # not held
+    "raiser": _raise,
+}
+
+
+#: one agent per misbehaviour: Crasher, Hanger, Illegal, Raiser
+Crasher, Hanger, Illegal, Raiser = (
+    type(n.title(), (_BadInPlay,), {"name": n}) for n in MISBEHAVIOURS
+)
 
 
 class Chatty:

@@ -32,6 +32,8 @@ def message_ids() -> dict[str, str]:
             )
             if name in ("tr", "N_") and node.args:
                 found = _literals(node.args[0])
+            elif name == "ntr" and len(node.args) >= 2:  # a count: singular and plural
+                found = _literals(node.args[0]) + _literals(node.args[1])
             elif name in ("_who", "who") and len(node.args) >= 3:
                 found = _literals(node.args[1]) + _literals(node.args[2])
             else:

@@ -6,7 +6,9 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ui.controller import TableController
+import cribbage_env as ce
+from ui.controller import Mode, TableController
+from ui.saves import SAVE_FORMAT, SAVE_VERSION
 
 
 def random_step(ctl: TableController, rng: np.random.Generator) -> None:
@@ -32,3 +34,23 @@ def play_out(ctl: TableController, seed: int = 0) -> None:
     """Random moves to the end of the game, its last show counted."""
     play_until(ctl, np.random.default_rng(seed), lambda: ctl.game.is_over)
     ctl.show.skip()
+
+
+def resumed_table(
+    seed: int, decisions: list[int], mode: Mode, lang: str, opponent: str | None = None
+) -> TableController:
+    """The table of a saved game of ``seed`` after ``decisions`` (the agents' seed pinned to
+    ``seed``: the same choices give the same run), loaded as the table loads a save."""
+    data = {
+        "format": SAVE_FORMAT,
+        "version": SAVE_VERSION,
+        "seed": seed,
+        "agent_seed": seed,
+        "mode": mode.value,
+        "agents": [None, opponent],
+        "lang": lang,
+        "decisions": [ce.action_str(a) for a in decisions],
+        "cursor": len(decisions),
+        "finished": False,
+    }
+    return TableController.from_save(data)

@@ -45,9 +45,9 @@ def _kind(action: argparse.Action) -> list[str]:
     t = action.type
     if action.choices:
         return ["nope"]
-    if t is float or getattr(t, "__name__", "") in ("seconds",):
-        return FLOATS
     name = getattr(t, "__qualname__", "")
+    if t is float or "real_number" in name:
+        return FLOATS
     if t is int or "whole_number" in name or name == "parse":
         return INTS
     if t is argtypes.path:

@@ -15,8 +15,9 @@ from ui.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _bench(capsys, *args: str) -> tuple[int, str, str]:
-    code = main(["bench", *args])
+def _bench(capsys, line: str, *more: object) -> tuple[int, str, str]:
+    """``cribbage bench`` with the words of ``line`` and then ``more``; (code, stdout, stderr)."""
+    code = main(["bench", *line.split(), *map(str, more)])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -24,10 +25,7 @@ def _bench(capsys, *args: str) -> tuple[int, str, str]:
 def test_bench_json_has_the_stable_names(capsys, tmp_path) -> None:
     db = tmp_path / "r.sqlite"
     code, out, _ = _bench(
-        capsys,
-        *"random random: --games 6 --seed 3 --workers 1 --db".split(),
-        str(db),
-        "--json",
+        capsys, "random random: --games 6 --seed 3 --workers 1 --db", db, "--json"
     )
     assert code == 0
     data = json.loads(out)
@@ -84,7 +82,7 @@ def test_bench_corrupt_db_exits_1_and_keeps_the_file(capsys, tmp_path) -> None:
     db = tmp_path / "bad.sqlite"
     db.write_bytes(b"garbage" * 50)
     code, out, err = _bench(
-        capsys, "random", "random", "--games", "2", "--workers", "1", "--db", str(db)
+        capsys, "random", "random", "--games", "2", "--workers", "1", "--db", db
     )
     assert code == 1
     assert "not a valid results database" in err and str(db) in err
@@ -109,7 +107,7 @@ def test_bench_db_failure_mid_run_stops_cleanly_and_resume_finishes_it(
     db = tmp_path / "r.sqlite"
     common = ["--block", "1", "--workers", "1", "--agent-seed", "77", "--seed", "4", "--json"]
     monkeypatch.setattr(ResultsStore, "add_games", disk_full_after_one)
-    code, out, err = _bench(capsys, "random", "random:", "--games", "8", *common, "--db", str(db))
+    code, out, err = _bench(capsys, "random", "random:", "--games", "8", *common, "--db", db)
     assert code == 1
     assert "disk is full" in err and "--resume 1" in err
     assert len(calls) == 2  # stopped at the failure instead of playing on
@@ -122,11 +120,11 @@ def test_bench_db_failure_mid_run_stops_cleanly_and_resume_finishes_it(
     monkeypatch.undo()
     with ResultsStore(db, create=False) as store:
         assert store.run(1)["status"] == "failed" and len(store.games(1)) == 2
-    code, out, err = _bench(capsys, "--resume", "1", "--workers", "1", "--db", str(db), "--json")
+    code, out, err = _bench(capsys, "--resume", "1", "--workers", "1", "--db", db, "--json")
     assert code == 0, err
     resumed = json.loads(out)
     assert resumed["run"]["status"] == "complete" and resumed["games_played"] == 8
-    code, out, _ = _bench(capsys, "random", "random:", "--games", "8", *common, "--db", str(db))
+    code, out, _ = _bench(capsys, "random", "random:", "--games", "8", *common, "--db", db)
     whole = json.loads(out)
     assert resumed["pairings"] == whole["pairings"]
     with ResultsStore(db, create=False) as store:
@@ -149,10 +147,7 @@ def test_bench_interrupted_run_saves_finished_games_and_exits_130(
     monkeypatch.setattr(ResultsStore, "add_games", interrupt_on_third)
     db = tmp_path / "r.sqlite"
     code, out, err = _bench(
-        capsys,
-        *"random random: --games 20 --block 1 --workers 1 --db".split(),
-        str(db),
-        "--json",
+        capsys, "random random: --games 20 --block 1 --workers 1 --db", db, "--json"
     )
     assert code == 130
     assert "interrupted" in err
@@ -169,15 +164,7 @@ def test_results_lists_shows_compares_and_exports(capsys, tmp_path) -> None:
     db = str(tmp_path / "r.sqlite")
     for seed in ("1", "2"):
         assert (
-            _bench(
-                capsys,
-                *"random random: --games 4 --seed".split(),
-                seed,
-                "--workers",
-                "1",
-                "--db",
-                db,
-            )[0]
+            _bench(capsys, "random random: --games 4 --seed", seed, "--workers", "1", "--db", db)[0]
             == 0
         )
     assert main(["results", "--db", db, "--json"]) == 0
@@ -207,12 +194,12 @@ def test_bench_csv_and_plots(capsys, tmp_path) -> None:
     csv_path, plots = tmp_path / "p.csv", tmp_path / "plots"
     code, out, _ = _bench(
         capsys,
-        *"random random: random --games 4 --workers 1 --db".split(),
-        str(tmp_path / "r.sqlite"),
+        "random random: random --games 4 --workers 1 --db",
+        tmp_path / "r.sqlite",
         "--csv",
-        str(csv_path),
+        csv_path,
         "--plot",
-        str(plots),
+        plots,
     )
     assert code == 0
     assert "ratings" in out
@@ -225,8 +212,8 @@ def test_bench_ray_unreachable_address_exits_1(capsys, tmp_path) -> None:
     pytest.importorskip("ray")
     code, _, err = _bench(
         capsys,
-        *"random random --games 2 --backend ray --address 127.0.0.1:1 --db".split(),
-        str(tmp_path / "r.sqlite"),
+        "random random --games 2 --backend ray --address 127.0.0.1:1 --db",
+        tmp_path / "r.sqlite",
     )
     assert code == 1
     assert "cannot reach the Ray cluster" in err
@@ -307,7 +294,7 @@ def test_bench_locked_db_exits_1_before_playing(capsys, tmp_path, monkeypatch) -
     holder.execute("BEGIN EXCLUSIVE")
     try:
         code, out, err = _bench(
-            capsys, "random", "random", "--games", "2", "--workers", "1", "--db", str(db)
+            capsys, "random", "random", "--games", "2", "--workers", "1", "--db", db
         )
     finally:
         holder.execute("ROLLBACK")
@@ -321,9 +308,7 @@ def test_bench_locked_db_exits_1_before_playing(capsys, tmp_path, monkeypatch) -
 def test_bench_ray_backend_without_ray_says_how_to_install(capsys, tmp_path, monkeypatch) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
     code, _, err = _bench(
-        capsys,
-        *"random random --games 2 --backend ray --db".split(),
-        str(tmp_path / "r.sqlite"),
+        capsys, "random random --games 2 --backend ray --db", tmp_path / "r.sqlite"
     )
     assert code == 1
     assert "pip install 'cribbage-env[ray]'" in err

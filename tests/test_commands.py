@@ -8,7 +8,7 @@ import pytest
 import cribbage_env as ce
 from ui.commands import TABLE, Act, Command, run
 from ui.controller import Mode, TableController
-from ui.scene import apply_click, hit_command
+from ui.scene import Rect, Target, apply_click, hit_command
 from ui.table_scene import table_scene
 
 
@@ -55,16 +55,52 @@ def test_a_click_on_a_card_is_a_typed_toggle_and_a_cut_is_where_it_lands() -> No
     assert cmd is not None and cmd.act is Act.TOGGLE and ctl.selection.cards == (cmd.arg,)
 
 
+def _screen_tables() -> dict[str, set[Act]]:
+    pytest.importorskip("arcade")
+    from ui.gui.review_view import REVIEW_COMMANDS
+    from ui.gui.rules_view import RULES_COMMANDS
+    from ui.gui.start_view import START_COMMANDS
+    from ui.gui.stats_view import STATS_COMMANDS
+
+    return {"start": set(START_COMMANDS), "rules": set(RULES_COMMANDS),
+            "review": set(REVIEW_COMMANDS), "stats": set(STATS_COMMANDS)}  # fmt: skip
+
+
 def test_one_table_each_controller_and_window_commands_cover_every_act() -> None:
     pytest.importorskip("arcade")
-    from ui.gui.keys import TABLE_KEYS
+    from ui.gui.keys import PAGE_KEYS, TABLE_KEYS
     from ui.gui.table_view import WINDOW_COMMANDS
     from ui.gui.tutorial_view import LESSON_COMMANDS
 
     tables = (set(TABLE), set(WINDOW_COMMANDS), set(LESSON_COMMANDS))
     assert sum(map(len, tables)) == len(set().union(*tables))  # one table each
-    assert set().union(*tables) == set(Act)
+    assert set().union(*tables, *_screen_tables().values()) == set(Act)
     assert all(isinstance(b.command, Command) for b in TABLE_KEYS)
+    assert all(isinstance(c, Command) for c in PAGE_KEYS.values())
+
+
+def test_every_button_of_the_other_screens_carries_a_command_its_screen_answers() -> None:
+    """The start (with its list of unfinished games), rules, statistics and review screens: no
+    button is dispatched on its id, and the chart's click says where along it it fell."""
+    from ui.review_scene import waiting_scene
+    from ui.rules_scene import rules_scene
+    from ui.scene import StartOptions, start_scene
+    from ui.stats_scene import stats_scene
+
+    tables = _screen_tables()
+    opts = StartOptions(unfinished=("a", "b"), listing=True, has_save=True)
+    start = start_scene(opts)
+    scenes = {"start": [start, start.layer], "rules": [rules_scene("en", 0)],
+              "stats": [stats_scene(None, "en")], "review": [waiting_scene(_table().narrator, "…")]}  # fmt: skip
+    for screen, found in scenes.items():
+        for sc in found:
+            assert sc is not None and sc.buttons
+            for b in sc.buttons:
+                assert b.command is not None and b.command.act in tables[screen], (screen, b.id)
+    assert start.button("level:hard").command == Command(Act.LEVEL, name="hard")
+    assert start.button("resume:1").command == Command(Act.RESUME, 1)
+    chart = Target("chart", Rect(100, 0, 200, 10), Command(Act.CHART), along=True)
+    assert chart.command_at(150) == Command(Act.CHART, at=0.25)
 
 
 def test_run_refuses_a_window_command() -> None:

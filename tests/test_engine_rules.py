@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from brute_force_reference import brute_show
+from random_games import random_game
 
 import cribbage_env as ce
 from cribbage_env.actions import CUT_BASE
@@ -32,12 +33,12 @@ def position(
     )
 
 
-def play(g: ce.GameState, *moves: tuple[int, str]) -> None:
-    """Lay cards as (player, card) pairs, checking each is that player's legal decision."""
-    for player, text in moves:
-        assert g.current_player == player, (g.current_player, player, text)
+def play(g: ce.GameState, cards: str) -> None:
+    """Lay ``cards`` in order, checking each is a legal decision of the player to act (the
+    card's holder: each card is in one hand, so a card names its player)."""
+    for text in cards.split():
         assert card(text) in g.legal_actions(), (text, ce.cards_str(g.legal_actions()))
-        g.apply(card(text), player=player)
+        g.apply(card(text), player=g.current_player)
 
 
 def points(g: ce.GameState, kinds=(K.PLAY, K.SCORE)) -> list[tuple[int, int, tuple[str, ...]]]:
@@ -98,11 +99,7 @@ def test_r2_2_ties_recut_with_interactive_cuts() -> None:
 
 
 def test_r2_3_deal_alternates_every_hand() -> None:
-    g = ce.new_game(3)
-    rng = np.random.default_rng(0)
-    while not g.is_over:
-        acts = g.legal_actions()
-        g.apply(acts[int(rng.integers(len(acts)))])
+    g = random_game(3, np.random.default_rng(0))
     dealers = [e.player for e in g.events if e.kind is K.DEAL]
     assert len(dealers) >= 3
     assert all(dealers[i] != dealers[i + 1] for i in range(len(dealers) - 1))
@@ -190,7 +187,7 @@ def test_r6_1_the_pone_leads() -> None:
 
 def test_r6_2_a_card_is_playable_only_if_the_count_stays_at_most_31() -> None:
     g = position("KD 9S 2S QD", "KH 5C 3H 4H", "AC AD AH AS", "7C")
-    play(g, (PONE, "KH"), (DEALER, "KD"), (PONE, "5C"))
+    play(g, "KH KD 5C")
     assert g.count == 25
     assert g.legal_actions() == [card("2S")]
     before = g.clone()
@@ -201,7 +198,7 @@ def test_r6_2_a_card_is_playable_only_if_the_count_stays_at_most_31() -> None:
 
 def test_r6_3_a_player_who_cannot_play_says_go_and_the_other_continues() -> None:
     g = position("KD QD 9S 8S", "KH QH 5C 4H", "AC AD AH AS", "7C")
-    play(g, (PONE, "KH"), (DEALER, "KD"), (PONE, "QH"))
+    play(g, "KH KD QH")
     # Count 30: the dealer cannot play and says go automatically; the pone cannot either.
     go = [e for e in g.events if e.kind is K.GO]
     assert [e.player for e in go] == [DEALER]
@@ -209,15 +206,15 @@ def test_r6_3_a_player_who_cannot_play_says_go_and_the_other_continues() -> None
 
 def test_r8_1_go_point_to_the_last_layer_and_the_other_player_leads() -> None:
     g = position("KD QD 9S 8S", "KH QH 5C 4H", "AC AD AH AS", "7C")
-    play(g, (PONE, "KH"), (DEALER, "KD"), (PONE, "QH"))
+    play(g, "KH KD QH")
     assert points(g)[-1] == (PONE, 1, ("go",))
     assert g.count == 0 and g.seq == []
     assert g.current_player == DEALER  # the player who did not lay the last card leads
-    play(g, (DEALER, "QD"), (PONE, "5C"), (DEALER, "9S"), (PONE, "4H"))
+    play(g, "QD 5C 9S 4H")
     # The pone is out; the dealer's 8S does not fit on 28: go to the pone, then the dealer leads
     # and lays the last card alone.
     assert g.phase is ce.Phase.PLAY and g.current_player == DEALER and g.count == 0
-    play(g, (DEALER, "8S"))
+    play(g, "8S")
     assert points(g) == [
         (DEALER, 2, ("pair",)),
         (PONE, 1, ("go",)),
@@ -229,12 +226,12 @@ def test_r8_1_go_point_to_the_last_layer_and_the_other_player_leads() -> None:
 
 def test_r8_4_a_player_out_of_cards_is_skipped_and_the_other_plays_on_alone() -> None:
     g = position("KS QS JS TS", "AC 2C 3C 4C", "5D 6D 7D 8D", "9H")
-    play(g, (PONE, "AC"), (DEALER, "KS"), (PONE, "2C"), (DEALER, "QS"), (PONE, "3C"))
+    play(g, "AC KS 2C QS 3C")
     assert g.current_player == PONE  # count 26: the dealer said go, the pone plays on
-    play(g, (PONE, "4C"))
-    play(g, (DEALER, "JS"))
+    play(g, "4C")
+    play(g, "JS")
     assert g.current_player == DEALER  # the pone has no cards and is skipped
-    play(g, (DEALER, "TS"))
+    play(g, "TS")
     plays = [e.player for e in g.events if e.kind is K.PLAY]
     assert plays == [PONE, DEALER, PONE, DEALER, PONE, PONE, DEALER, DEALER]
     assert [e.player for e in g.events if e.kind is K.GO] == [DEALER]  # an empty hand says nothing
@@ -244,7 +241,7 @@ def test_r8_4_a_player_out_of_cards_is_skipped_and_the_other_plays_on_alone() ->
 # ------------------------------------------------------------------ R7 scoring while pegging
 def test_r7_trap_5_5_4_6_the_six_scores_a_run_of_three_in_the_engine() -> None:
     g = position("5D 6S KD QD", "5H 4C KH QH", "AC AD AH AS", "9C")
-    play(g, (PONE, "5H"), (DEALER, "5D"), (PONE, "4C"), (DEALER, "6S"))
+    play(g, "5H 5D 4C 6S")
     assert points(g) == [(DEALER, 2, ("pair",)), (DEALER, 3, ("run",))]
     run = g.events[-1].reasons[0]
     assert ce.cards_str(run.cards) == "4C 5D 6S"
@@ -252,7 +249,7 @@ def test_r7_trap_5_5_4_6_the_six_scores_a_run_of_three_in_the_engine() -> None:
 
 def test_r7_trap_7_8_7_scores_nothing_in_the_engine() -> None:
     g = position("8D AD 2D 3D", "7H 7C KH QH", "AC 4D AH AS", "9C")
-    play(g, (PONE, "7H"), (DEALER, "8D"), (PONE, "7C"))
+    play(g, "7H 8D 7C")
     assert g.count == 22 and points(g) == [(DEALER, 2, ("fifteen",))]  # 7-8 is fifteen
     last = g.events[-1]
     assert last.kind is K.PLAY and last.cards[-1] == card("7C") and last.points == 0
@@ -260,10 +257,10 @@ def test_r7_trap_7_8_7_scores_nothing_in_the_engine() -> None:
 
 def test_r7_1_and_r7_2_fifteen_pairs_and_pair_royal_in_the_engine() -> None:
     g = position("5D 5S KD QD", "5H TC KH QH", "AC AD AH AS", "9C")
-    play(g, (PONE, "TC"), (DEALER, "5D"))
+    play(g, "TC 5D")
     assert points(g) == [(DEALER, 2, ("fifteen",))]
     g = position("5D 5S KD QD", "5H 5C KH QH", "AC AD AH AS", "9C")
-    play(g, (PONE, "5H"), (DEALER, "5D"), (PONE, "5C"), (DEALER, "5S"))
+    play(g, "5H 5D 5C 5S")
     assert points(g) == [
         (DEALER, 2, ("pair",)),
         (PONE, 2 + 6, ("fifteen", "pair royal")),
@@ -273,11 +270,11 @@ def test_r7_1_and_r7_2_fifteen_pairs_and_pair_royal_in_the_engine() -> None:
 
 def test_r8_2_thirty_one_scores_2_no_go_point_and_the_other_player_leads() -> None:
     g = position("QD 5S 9D 8D", "KH 6C 2H 3H", "AC AD AH AS", "7C")
-    play(g, (PONE, "KH"), (DEALER, "QD"), (PONE, "6C"), (DEALER, "5S"))
+    play(g, "KH QD 6C 5S")
     assert points(g) == [(DEALER, 2, ("thirty-one",))]
     assert g.events[-1].kind is K.RESET and g.count == 0
     assert g.current_player == PONE  # the player who did not lay the last card
-    play(g, (PONE, "2H"), (DEALER, "9D"), (PONE, "3H"), (DEALER, "8D"))
+    play(g, "2H 9D 3H 8D")
     assert points(g) == [(DEALER, 2, ("thirty-one",)), (DEALER, 1, ("last card",))]
     assert not any(e.kind is K.GO for e in g.events)
 
@@ -285,50 +282,20 @@ def test_r8_2_thirty_one_scores_2_no_go_point_and_the_other_player_leads() -> No
 def test_r8_3_last_card_scores_1() -> None:
     # A 5 2 6 3 7 4: the 4 completes a run of seven (R7.3); the final 2 ends the play at 30.
     g = position("5D 6D 7D 2D", "AC 2C 3C 4C", "KH QH JH TH", "9S")
-    play(
-        g,
-        (PONE, "AC"),
-        (DEALER, "5D"),
-        (PONE, "2C"),
-        (DEALER, "6D"),
-        (PONE, "3C"),
-        (DEALER, "7D"),
-        (PONE, "4C"),
-        (DEALER, "2D"),
-    )
+    play(g, "AC 5D 2C 6D 3C 7D 4C 2D")
     assert points(g) == [(PONE, 7, ("run",)), (DEALER, 1, ("last card",))]
 
 
 def test_r8_3_last_card_making_31_scores_only_the_2() -> None:
     g = position("5D 6D 7D 3D", "AC 2C 3C 4C", "KH QH JH TH", "9S")
-    play(
-        g,
-        (PONE, "AC"),
-        (DEALER, "5D"),
-        (PONE, "2C"),
-        (DEALER, "6D"),
-        (PONE, "3C"),
-        (DEALER, "7D"),
-        (PONE, "4C"),
-        (DEALER, "3D"),
-    )
+    play(g, "AC 5D 2C 6D 3C 7D 4C 3D")
     assert points(g) == [(PONE, 7, ("run",)), (DEALER, 2, ("thirty-one",))]
 
 
 # ------------------------------------------------------------------ R9 the show
 def test_r9_1_show_order_pone_hand_dealer_hand_crib_with_the_same_starter() -> None:
     g = position("AD 2D 3D 4D", "KH QH JH 9C", "2H 4H 6H 8H", "5C")
-    play(
-        g,
-        (PONE, "KH"),
-        (DEALER, "AD"),
-        (PONE, "QH"),
-        (DEALER, "2D"),
-        (DEALER, "3D"),
-        (DEALER, "4D"),
-        (PONE, "9C"),
-        (PONE, "JH"),
-    )
+    play(g, "KH AD QH 2D 3D 4D 9C JH")
     shows = [(e.player, e.what, e.cards[4], e.points) for e in g.events if e.kind is K.SHOW]
     assert shows == [
         (PONE, "hand", card("5C"), brute_show(P("KH QH JH 9C"), card("5C"), False)),
@@ -344,17 +311,7 @@ def test_r9_1_show_order_pone_hand_dealer_hand_crib_with_the_same_starter() -> N
 
 def test_r9_5_crib_four_card_flush_does_not_count_in_the_engine() -> None:
     g = position("AD 2D 3D 4D", "KH QH JH 9C", "2S 4S 6S 8S", "KC")
-    play(
-        g,
-        (PONE, "KH"),
-        (DEALER, "AD"),
-        (PONE, "QH"),
-        (DEALER, "2D"),
-        (DEALER, "3D"),
-        (DEALER, "4D"),
-        (PONE, "9C"),
-        (PONE, "JH"),
-    )
+    play(g, "KH AD QH 2D 3D 4D 9C JH")
     crib = [e for e in g.events if e.kind is K.SHOW and e.what == "crib"][0]
     assert crib.points == 0 and crib.reasons == ()
     hand = [e for e in g.events if e.kind is K.SHOW and e.player == DEALER and e.what == "hand"][0]
@@ -363,17 +320,7 @@ def test_r9_5_crib_four_card_flush_does_not_count_in_the_engine() -> None:
 
 def test_r10_a_win_during_the_pones_show_stops_the_dealer_from_counting() -> None:
     g = position("4C 4D 6C 6D", "5H 5D 5C JS", "KH QH 9S 8S", "5S", scores=(100, 100))
-    play(
-        g,
-        (PONE, "JS"),
-        (DEALER, "4C"),
-        (PONE, "5H"),
-        (DEALER, "6C"),
-        (PONE, "5D"),
-        (DEALER, "4D"),
-        (PONE, "5C"),
-        (DEALER, "6D"),
-    )
+    play(g, "JS 4C 5H 6C 5D 4D 5C 6D")
     # Counts 10 14 19 25(run 4-5-6) 30, go for the pone, then 4 9 15(fifteen, run) + last card.
     assert points(g) == [
         (DEALER, 3, ("run",)),
@@ -392,7 +339,7 @@ def test_r10_a_win_during_the_pones_show_stops_the_dealer_from_counting() -> Non
 
 def test_r10_1_winning_during_the_play_ends_the_game_at_once() -> None:
     g = position("KD 9S 2S QD", "KH 5C 3H 4H", "AC AD AH AS", "7C", scores=(119, 50))
-    play(g, (PONE, "KH"), (DEALER, "KD"))
+    play(g, "KH KD")
     assert g.is_over and g.winner == DEALER and g.scores == (121, 50)
     assert g.phase is ce.Phase.GAME_OVER and g.current_player is None and g.legal_actions() == []
     assert g.events[-1].kind is K.GAME_OVER and g.events[-1].player == DEALER
@@ -403,7 +350,7 @@ def test_r10_1_winning_during_the_play_ends_the_game_at_once() -> None:
 
 def test_r10_2_nothing_is_scored_after_121_and_the_winner_may_pass_121() -> None:
     g = position("5D 5S KD QD", "5H 5C KH QH", "AC AD AH AS", "9C", scores=(118, 50))
-    play(g, (PONE, "5H"), (DEALER, "5D"), (PONE, "5C"), (DEALER, "5S"))
+    play(g, "5H 5D 5C 5S")
     assert g.is_over and g.winner == DEALER and g.scores == (118 + 2 + 12, 50 + 8)
     assert [e.kind for e in g.events][-2:] == [K.PLAY, K.GAME_OVER]
     assert ce.skunk_level(g.scores) == 3  # 58 < 61: double skunk

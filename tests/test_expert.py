@@ -68,16 +68,22 @@ def test_guesses_never_use_seen_cards_and_respect_goes() -> None:
                 assert all(VALUE[c] > 31 - count for c in hand)
 
 
+def ten_led(dealer_hand: str, starter: str, scores: tuple[int, int]) -> ce.GameState:
+    """Seat 0 deals and holds ``dealer_hand``; the pone (seat 1) has led TC: count 10."""
+    g = ce.GameState.from_position(
+        [parse_cards(dealer_hand), parse_cards("TC 3D 4H 7S")],
+        parse_cards("AC AD AH AS"),
+        parse_card(starter),
+        dealer=0,
+        scores=scores,
+    )
+    g.apply(parse_card("TC"))
+    return g
+
+
 def test_search_plays_the_card_that_wins_the_game_now() -> None:
     """R10.1: at 119 with a card that makes fifteen, the search takes the game."""
-    g = ce.GameState.from_position(
-        [parse_cards("5H 9C 8D 2S"), parse_cards("TC 3D 4H 7S")],
-        parse_cards("AC AD AH AS"),
-        parse_card("KD"),
-        dealer=0,
-        scores=(119, 60),
-    )
-    g.apply(parse_card("TC"))  # the pone (seat 1) leads a ten: count 10
+    g = ten_led("5H 9C 8D 2S", "KD", (119, 60))
     v = g.view(0)
     best = search_play(v, np.random.default_rng(1), sims=10)[0]
     assert best.card == parse_card("5H")  # fifteen for 2 reaches 121
@@ -162,14 +168,7 @@ def test_sim_discard_keeps_the_fifteen_hand_over_a_weaker_split() -> None:
 def test_search_values_cards_of_one_rank_alike() -> None:
     """R7 scores ranks only and the show (R6) does not depend on the order cards are laid, so two
     cards of one rank get the same estimate."""
-    g = ce.GameState.from_position(
-        [parse_cards("5H 5D 9C KS"), parse_cards("TC 3D 4H 7S")],
-        parse_cards("AC AD AH AS"),
-        parse_card("QD"),
-        dealer=0,
-        scores=(10, 20),
-    )
-    g.apply(parse_card("TC"))
+    g = ten_led("5H 5D 9C KS", "QD", (10, 20))
     ests = {e.card: e.value for e in search_play(g.view(0), np.random.default_rng(3), sims=8)}
     assert ests[parse_card("5H")] == ests[parse_card("5D")]
     assert len(ests) == 4
@@ -200,14 +199,7 @@ def test_early_stop_rule_needs_a_clear_paired_lead() -> None:
 
 
 def test_search_uses_every_guess_unless_told_to_stop_early() -> None:
-    g = ce.GameState.from_position(
-        [parse_cards("5H 9C 8D 2S"), parse_cards("TC 3D 4H 7S")],
-        parse_cards("AC AD AH AS"),
-        parse_card("KD"),
-        dealer=0,
-        scores=(10, 20),
-    )
-    g.apply(parse_card("TC"))  # count 10: the 5 makes fifteen for 2, the others score nothing
+    g = ten_led("5H 9C 8D 2S", "KD", (10, 20))  # the 5 makes fifteen for 2, the others nothing
     v = g.view(0)
     full = search_play(v, np.random.default_rng(1), sims=48)
     assert all(e.samples == 48 for e in full)

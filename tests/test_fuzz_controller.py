@@ -32,6 +32,8 @@ import hypothesis.strategies as st
 import numpy as np
 from hypothesis import HealthCheck, event, settings
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+from random_games import random_game
+from table_play import resumed_table
 
 import cribbage_env as ce
 from cribbage_env.actions import CUT_BASE, discard_cards, is_cut, is_discard
@@ -40,7 +42,6 @@ from cribbage_env.invariants import check_state, check_view
 from ui.coach import Coach
 from ui.controller import Mode, TableController
 from ui.i18n import LANGUAGES
-from ui.saves import SAVE_FORMAT, SAVE_VERSION
 from ui.table_scene import table_scene
 
 CUT_PHASES = (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT)
@@ -49,12 +50,8 @@ OPPONENTS = ("random", "greedy", "novice")
 
 def _random_prefix(seed: int, n: int) -> list[int]:
     """Up to ``n`` legal decisions of a game with interactive cuts, chosen by a seeded rng."""
-    g = ce.new_game(seed, interactive_cuts=True)
     rng = np.random.default_rng([seed, 7])
-    while not g.is_over and len(g.decisions) < n:
-        legal = g.legal_actions()
-        g.apply(legal[int(rng.integers(len(legal)))])
-    return list(g.decisions)
+    return list(random_game(seed, rng, interactive_cuts=True, stop=n).decisions)
 
 
 class TableMachine(RuleBasedStateMachine):
@@ -75,19 +72,8 @@ class TableMachine(RuleBasedStateMachine):
         if head_start:
             # Resume a saved game part-way (often near 121) so that games reach the win.
             decisions = _random_prefix(seed, head_start)
-            data = {
-                "format": SAVE_FORMAT,
-                "version": SAVE_VERSION,
-                "seed": seed,
-                "agent_seed": seed,  # pinned: the same choices give the same run (hypothesis)
-                "mode": mode.value,
-                "agents": [None, opponent if mode is Mode.COMPUTER else None],
-                "lang": lang,
-                "decisions": [ce.action_str(a) for a in decisions],
-                "cursor": len(decisions),
-                "finished": False,
-            }
-            self.ctl = TableController.from_save(data)
+            agent = opponent if mode is Mode.COMPUTER else None
+            self.ctl = resumed_table(seed, decisions, mode, lang, agent)
             assert self.ctl.decisions == tuple(decisions)
         else:
             self.ctl = TableController(

@@ -34,6 +34,8 @@ from hypothesis.stateful import (
     rule,
     run_state_machine_as_test,
 )
+from random_games import random_game
+from table_play import resumed_table
 
 import cribbage_env as ce
 from cribbage_env.actions import discard_cards, is_discard
@@ -41,7 +43,6 @@ from cribbage_env.core import Phase
 from ui.autosave import SaveStore
 from ui.controller import Mode, TableController
 from ui.i18n import LANGUAGES
-from ui.saves import SAVE_FORMAT, SAVE_VERSION
 from ui.table_scene import table_scene
 
 CUT_PHASES = (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT)
@@ -58,12 +59,8 @@ def actors_of(seed: int, decisions: tuple[int, ...]) -> list[int]:
 
 
 def random_prefix(seed: int, n: int) -> list[int]:
-    g = ce.new_game(seed, interactive_cuts=True)
     rng = np.random.default_rng([seed, 11])
-    while not g.is_over and len(g.decisions) < n:
-        legal = g.legal_actions()
-        g.apply(legal[int(rng.integers(len(legal)))])
-    return list(g.decisions)
+    return list(random_game(seed, rng, interactive_cuts=True, stop=n).decisions)
 
 
 def play_own_turn(c: TableController, rng: np.random.Generator) -> None:
@@ -94,19 +91,7 @@ class HotseatAttack(RuleBasedStateMachine):
         self.dir = tempfile.mkdtemp(prefix="cribbage-hotseat-")
         self.store = SaveStore(self.dir, durable=False)
         decisions = random_prefix(seed, head_start)
-        data = {
-            "format": SAVE_FORMAT,
-            "version": SAVE_VERSION,
-            "seed": seed,
-            "agent_seed": seed,  # pinned: the same choices give the same run (hypothesis)
-            "mode": Mode.HOTSEAT.value,
-            "agents": [None, None],
-            "lang": lang,
-            "decisions": [ce.action_str(a) for a in decisions],
-            "cursor": len(decisions),
-            "finished": False,
-        }
-        self.ctl = TableController.from_save(data)
+        self.ctl = resumed_table(seed, decisions, Mode.HOTSEAT, lang)
         self.rng = np.random.default_rng(seed)
         self.holder = self._to_act_or(0)
 

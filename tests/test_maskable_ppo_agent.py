@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from extras import needs_training
+from extras import needs_training, refuses_missing_and_broken_files, tiny_maskable_ppo
 
 import cribbage_env as ce
 from agents import make_agent
@@ -61,12 +61,9 @@ def test_bad_specs_are_clear(tmp_path) -> None:
     with pytest.raises(AgentSpecError, match="path=model.zip"):
         make_agent("maskable_ppo")
     needs_training("sb3_contrib")
-    with pytest.raises(AgentSpecError, match="no model file"):
-        make_agent(f"maskable_ppo:path={tmp_path / 'missing.zip'}")
-    bad = tmp_path / "bad.zip"
-    bad.write_bytes(b"not a zip")
-    with pytest.raises(AgentSpecError, match="cannot load"):
-        make_agent(f"maskable_ppo:path={bad}")
+    refuses_missing_and_broken_files(
+        "maskable_ppo", ".zip", "no model file", "cannot load", tmp_path
+    )
 
 
 @pytest.mark.parametrize("flat", [False, True], ids=["dict-obs", "flat-obs"])
@@ -76,7 +73,6 @@ def test_agent_matches_model_predict_on_the_env(tmp_path, flat) -> None:
     needs_training("sb3_contrib")
     import gymnasium as gym
     import torch
-    from sb3_contrib import MaskablePPO
 
     import cribbage_env  # noqa: F401  (registers the env ids)
 
@@ -86,16 +82,7 @@ def test_agent_matches_model_predict_on_the_env(tmp_path, flat) -> None:
         from cribbage_env.wrappers import FlatObservation
 
         env = FlatObservation(env)
-    model = MaskablePPO(
-        "MlpPolicy" if flat else "MultiInputPolicy",
-        env,
-        n_steps=32,
-        batch_size=32,
-        n_epochs=1,
-        seed=0,
-        device="cpu",
-        policy_kwargs={"net_arch": [16]},
-    )
+    model = tiny_maskable_ppo(env, flat=flat, batch_size=32, width=16)
     model.learn(32)
     path = tmp_path / "model.zip"
     model.save(path)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from random_games import random_game
 
 import cribbage_env as ce
 
@@ -60,11 +61,7 @@ def _engine_chance(g: ce.GameState) -> list[list[int]]:
 
 @pytest.mark.parametrize("seed", range(6))
 def test_same_chance_and_decisions_give_the_engines_scores(seed):
-    rng = np.random.default_rng(seed)
-    g = ce.new_game(seed)
-    while not g.is_over:
-        acts = g.legal_actions()
-        g.apply(acts[int(rng.integers(len(acts)))])
+    g = random_game(seed, np.random.default_rng(seed))
     first = next(e.player for e in g.events if e.kind is K.FIRST_DEALER)
     chance = [first] + [c for deal in _engine_chance(g) for c in deal]
     picks: list[int] = []

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from random_games import random_game
 
 import cribbage_env as ce
 
@@ -36,12 +37,7 @@ def _crib_four_flush_without_starter(show: ce.Event) -> bool:
 
 
 def _random_game(seed: int) -> ce.GameState:
-    rng = np.random.default_rng(seed)
-    g = ce.new_game(seed)
-    while not g.is_over:
-        acts = g.legal_actions()
-        g.apply(acts[int(rng.integers(len(acts)))])
-    return g
+    return random_game(seed, np.random.default_rng(seed))
 
 
 def _replay_into_openspiel(g: ce.GameState) -> int:

@@ -9,6 +9,7 @@ import json
 import numpy as np
 import pytest
 from brute_force_reference import _value, brute_peg, brute_show
+from random_games import random_game
 
 import cribbage_env as ce
 
@@ -19,11 +20,7 @@ def played_game(
     seed: int, *, interactive_cuts: bool = False, stop: int | None = None
 ) -> ce.GameState:
     rng = np.random.default_rng(seed + 1000)
-    g = ce.new_game(seed, interactive_cuts=interactive_cuts)
-    while not g.is_over and (stop is None or len(g.decisions) < stop):
-        acts = g.legal_actions()
-        g.apply(acts[int(rng.integers(len(acts)))])
-    return g
+    return random_game(seed, rng, interactive_cuts=interactive_cuts, stop=stop)
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from extras import needs_training
+from extras import needs_training, refuses_missing_and_broken_files, tiny_maskable_ppo
 
 import cribbage_env as ce
 from agents import make_agent
@@ -82,22 +82,12 @@ def test_sb3_vec_env_steps_the_batched_games_with_masks_and_terminal_observation
 @pytest.mark.parametrize("flatten", [False, True], ids=["dict-obs", "flat-obs"])
 def test_maskable_ppo_learns_a_few_iterations_on_the_batched_env(tmp_path, flatten) -> None:
     needs_training("sb3_contrib")
-    from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import VecMonitor
 
     from cribbage_env.vector import sb3_vec_env
 
     env = VecMonitor(sb3_vec_env(8, flatten=flatten))
-    model = MaskablePPO(
-        "MlpPolicy" if flatten else "MultiInputPolicy",
-        env,
-        n_steps=32,
-        batch_size=128,
-        n_epochs=1,
-        seed=0,
-        device="cpu",
-        policy_kwargs={"net_arch": [32]},
-    )
+    model = tiny_maskable_ppo(env, flat=flatten, batch_size=128, width=32)
     model.learn(3 * 8 * 32)
     assert model.num_timesteps == 3 * 8 * 32 and len(model.ep_info_buffer) > 0
     model.save(tmp_path / "m.zip")
@@ -147,12 +137,9 @@ def test_policy_net_plays_whole_games_and_discards_in_two_picks(tmp_path) -> Non
 
 
 def test_policy_net_bad_files_are_clear(tmp_path) -> None:
-    with pytest.raises(AgentSpecError, match="no weights file"):
-        make_agent(f"policy_net:path={tmp_path / 'none.npz'}")
-    bad = tmp_path / "bad.npz"
-    bad.write_bytes(b"not an npz")
-    with pytest.raises(AgentSpecError, match="cannot read"):
-        make_agent(f"policy_net:path={bad}")
+    refuses_missing_and_broken_files(
+        "policy_net", ".npz", "no weights file", "cannot read", tmp_path
+    )
     small = tmp_path / "small.npz"
     save_policy(small, [(np.zeros((3, 52), np.float32), np.zeros(52, np.float32))], {})
     with pytest.raises(AgentSpecError, match="534 -> 52"):

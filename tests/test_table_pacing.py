@@ -15,6 +15,7 @@ from ui.controller import Mode, TableController
 from ui.motion import Transition
 from ui.scene import overlaps
 from ui.show import points_by_part
+from ui.summary_scene import error_line, percent
 from ui.table_scene import DECK, STARTER, table_scene
 
 
@@ -66,8 +67,10 @@ def test_the_game_over_summary_has_points_by_part_and_the_error_rate() -> None:
     ctl.game_review = review_game(ctl.game)
     ctl.version += 1
     labels = _labels(table_scene(ctl))
-    rate = 1000 * ctl.game_review.seat_summary(0)["error_rate"]
-    assert any(t.startswith("You: error rate") and f"{rate:.1f}" in t for t in labels)
+    sm = ctl.game_review.seat_summary(0)
+    assert error_line(ctl.game_review, 0, "You", ctl.cat) in labels
+    line = next(t for t in labels if t.startswith("You: "))
+    assert f"in {sm['decisions']} decision" in line and percent(sm["error_rate"], digits=2) in line
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "es"])
@@ -176,12 +179,13 @@ def test_the_game_over_summary_sets_luck_beside_skill_as_the_review_does() -> No
     ctl.game_review = rev = review_game(ctl.game)
     ctl.version += 1
     labels = _labels(table_scene(ctl))
-    assert "Luck vs skill, in points of winning chance" in labels
+    assert "Luck and mistakes, in winning chance" in labels
     for seat in (0, 1):
         m = rev.luck_summary(seat)
         line = next(t for t in labels if t.startswith(f"{ctl.short_name(seat)}: luck "))
-        assert f"luck {100 * m['luck']:+.1f}" in line
-        assert f"lost {100 * m['skill_lost']:.1f}" in line
+        assert f"luck {percent(m['luck'], sign=True)}," in line
+        assert f"mistakes {percent(-m['skill_lost'], sign=True)};" in line
+        assert f"; {percent(m['adjusted_result'], digits=0)} of a win without the luck" in line
         # the same sentence as on the Review screen
         names = (ctl.short_name(0), ctl.short_name(1))
         shown = review_scene(ReviewBrowser(rev, ctl.game), ctl.narrator, names)

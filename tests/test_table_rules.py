@@ -7,6 +7,7 @@ import json
 
 import numpy as np
 import pytest
+from random_games import random_game
 
 import cribbage_env as ce
 from agents.review import review_game
@@ -21,12 +22,7 @@ from ui.saves import SAVE_FORMAT
 
 def short_game(seed: int, rules=SHORT) -> ce.GameState:
     """A quick game between two random players (any legal action, seeded)."""
-    rng = np.random.default_rng(seed)
-    g = ce.new_game(seed, rules=rules)
-    while not g.is_over:
-        legal = g.legal_actions()
-        g.apply(legal[int(rng.integers(len(legal)))])
-    return g
+    return random_game(seed, np.random.default_rng(seed), rules=rules)
 
 
 @pytest.fixture(scope="module")

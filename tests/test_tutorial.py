@@ -44,20 +44,20 @@ def _drive(t: Tutorial, rng) -> list[str]:
             seen.append(lesson.key)
         if t.done:
             return seen
-        if t.waiting:
-            t.got_it()
-        elif c.show.running:
-            c.show.advance()
-        elif c.computer.to_act:
-            c.computer.step()
-        elif c.phase is Phase.DISCARD:
-            legal = c.game.legal_actions()
-            c.decide(legal[int(rng.integers(len(legal)))])
-        elif c.phase is Phase.PLAY:
-            c.decide(c.game.legal_actions()[0])
-        else:
-            c.selection.cut_at(int(rng.integers(4, 30)))
+        if not t.step_alone():
+            _person_moves(c, rng, random_discard=True)
     raise AssertionError("the tutorial's deal did not end")
+
+
+def _person_moves(c, rng, *, random_discard: bool) -> None:
+    """The person's decision: a (random) discard, the first legal card, a random cut."""
+    legal = c.game.legal_actions()
+    if c.phase is Phase.DISCARD and random_discard:
+        c.decide(legal[int(rng.integers(len(legal)))])
+    elif c.phase in (Phase.DISCARD, Phase.PLAY):
+        c.decide(legal[0])
+    else:
+        c.selection.cut_at(int(rng.integers(4, 30)))
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "fr"])
@@ -100,18 +100,8 @@ def test_a_lesson_covers_no_card_or_target_and_no_line_in_part(lang) -> None:
                 if lb.tag != "lesson":
                     assert not overlaps(box, panel) or inside(box, panel), (lesson.key, lb.text)
         checked.add((lesson.key, lesson.read))
-        if t.waiting:
-            t.got_it()
-        elif c.show.running:
-            c.show.advance()
-        elif c.computer.to_act:
-            c.computer.step()
-        elif c.phase is Phase.DISCARD:
-            c.decide(c.game.legal_actions()[0])
-        elif c.phase is Phase.PLAY:
-            c.decide(c.game.legal_actions()[0])
-        else:
-            c.selection.cut_at(int(rng.integers(4, 30)))
+        if not t.step_alone():
+            _person_moves(c, rng, random_discard=False)
     assert {("discard", False), ("discard", True), ("play", True)} <= checked
 
 

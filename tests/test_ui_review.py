@@ -21,6 +21,7 @@ from ui.narration import Narrator
 from ui.review_scene import CHART, ReviewBrowser, review_scene
 from ui.scene import MIN_TARGET
 from ui.stats_scene import stats_scene
+from ui.summary_scene import percent
 
 
 @pytest.fixture(scope="module")
@@ -288,13 +289,30 @@ def test_review_scene_shows_luck_vs_skill_in_every_language(reviewed) -> None:
     assert s0["adjusted_result"] + s1["adjusted_result"] == pytest.approx(1.0)
     assert len(luck_curve(review)) == len(review.curve)
     assert luck_curve(review)[-1] == pytest.approx(review.luck.win)
-    words = {"en": "Luck vs skill", "es": "Suerte y habilidad", "fr": "Chance et habileté"}
+    words = {"en": "Green line", "es": "Línea verde", "fr": "Ligne verte"}
     for lang, word in words.items():
         s = review_scene(ReviewBrowser(review, game), _nar(lang), ("You", "Computer"))
         (line,) = [lb for lb in s.labels if lb.text.startswith(word)]
-        assert (
-            f"{100 * s0['luck']:+.1f}" in line.text and f"{s1['adjusted_result']:.2f}" in line.text
-        )
+        luck, adj = percent(s0["luck"], sign=True), percent(s1["adjusted_result"], digits=0)
+        assert f" {luck}," in line.text and f" {adj} " in line.text
         marks = [r for r, c in s.panels if c == LUCK_COLOR]
         assert len(marks) == len(review.curve)
         assert all(CHART.y - 2 <= r.y <= CHART.y + CHART.h for r in marks)
+
+
+def test_review_scene_counts_each_players_decisions_in_words(reviewed) -> None:
+    """The seat's line: each flag counted in the language's plural form, the winning chance
+    lost in per cent (the game-over summary's unit)."""
+    game, review = reviewed
+    for lang in ("en", "es", "fr"):
+        cat = Catalog(lang)
+        s = review_scene(ReviewBrowser(review, game), _nar(lang), ("You", "Computer"))
+        m = review.seat_summary(0)
+        words = [
+            cat.ntr("{n} blunder", "{n} blunders", m["blunder"]),
+            cat.ntr("{n} bad move", "{n} bad moves", m["bad"]),
+            cat.ntr("{n} decision", "{n} decisions", m["decisions"]),
+            percent(m["total_loss"]),
+        ]
+        (line,) = [lb.text for lb in s.labels if lb.text.startswith("You —")]
+        assert all(w in line for w in words), (lang, line, words)

@@ -3,7 +3,9 @@ up front."""
 
 from __future__ import annotations
 
+import os
 import threading
+from pathlib import Path
 
 import numba
 import pytest
@@ -40,12 +42,44 @@ def test_the_table_warms_up_once_in_the_background(monkeypatch) -> None:
     calls: list[str] = []
     done = threading.Event()
     monkeypatch.setattr(warmup, "warm_table", lambda: (calls.append("x"), done.set()))
+    monkeypatch.setattr(warmup, "_cached", lambda: True)
     monkeypatch.setattr(warmup, "_started", False)
     t = warmup.warm_in_background()
     assert t is not None and t.daemon
     assert done.wait(5) and warmup.warm_in_background() is None
     t.join(5)
     assert calls == ["x"]
+
+
+@pytest.mark.parametrize("cached", [True, False])
+def test_an_empty_cache_is_filled_by_a_child_process_then_loaded(cached: bool, monkeypatch) -> None:
+    """The compiling runs in ``cribbage warmup --what table`` in a child process (no interpreter
+    lock shared with the window), with this package first on its path; then this process
+    loads the kernels, and other threads meanwhile run them interpreted."""
+    from cribbage_env import interpreted
+
+    calls: list = []
+    monkeypatch.setattr(warmup, "_cached", lambda: cached)
+    monkeypatch.setattr(
+        warmup.subprocess, "run", lambda cmd, **kw: calls.append((cmd, kw)) or _Done()
+    )
+    monkeypatch.setattr(
+        warmup, "warm_table", lambda: calls.append(("load", bool(interpreted._warming)))
+    )
+    warmup.warm_up()
+    assert calls[-1] == ("load", True) and not interpreted._warming
+    if cached:
+        assert len(calls) == 1
+        return
+    cmd, kw = calls[0]
+    assert cmd[1:] == ["-m", "ui", "warmup", "--what", "table"]
+    root = str(Path(warmup.__file__).resolve().parents[1])
+    assert kw["env"]["PYTHONPATH"].split(os.pathsep)[0] == root
+    assert kw["stdin"] == kw["stdout"] == kw["stderr"] == warmup.subprocess.DEVNULL
+
+
+class _Done:
+    returncode = 0
 
 
 @pytest.mark.parametrize("what", ["table", "batch", "all"])

@@ -92,34 +92,35 @@ def path(text: str) -> Path:
     return Path(text)
 
 
-def seconds(text: str) -> float:
-    """A finite number of seconds, zero or more.
+def real_number(ok: Callable[[float], bool], what: str) -> Callable[[str], float]:
+    """An argparse type for the numbers ``ok`` accepts (NaN is never one); ``what`` names them.
 
-    >>> seconds("0.5")
-    0.5
+    >>> seconds("0.5"), unit_interval("0.03")
+    (0.5, 0.03)
+    >>> seconds("inf")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a number of seconds >= 0, got 'inf'
     """
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not (value >= 0 and math.isfinite(value)):
-        raise argparse.ArgumentTypeError(f"expected a number of seconds >= 0, got {text!r}")
-    return value
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not ok(value):
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
+        return value
+
+    return parse
 
 
-def unit_interval(text: str) -> float:
-    """A number strictly between 0 and 1 (a win rate's interval width).
-
-    >>> unit_interval("0.03")
-    0.03
-    """
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}")
-    return value
+#: a finite number of seconds, zero or more.
+seconds = real_number(lambda v: 0 <= v < math.inf, "a number of seconds >= 0")
+#: a number strictly between 0 and 1 (a win rate's interval width).
+unit_interval = real_number(lambda v: 0 < v < 1, "a number between 0 and 1")
+#: a weight from 0 to 1.
+weight = real_number(lambda v: 0 <= v <= 1, "a weight from 0 to 1")
 
 
 def output_folder_problem(path: Path | None) -> str | None:
@@ -147,25 +148,6 @@ def decision_timeout(text: str) -> float:
         return check_timeout(float(text))
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def add_isolate_arguments(p: argparse.ArgumentParser) -> None:
-    """``--isolate`` and ``--decision-timeout`` (bench and play)."""
-    from agents.isolate import DEFAULT_TIMEOUT
-
-    p.add_argument(
-        "--isolate",
-        action="store_true",
-        help="run each agent in its own process that sees only its view (for bots you do not "
-        "trust); a crash, hang or illegal move loses that game, with the reason recorded",
-    )
-    p.add_argument(
-        "--decision-timeout",
-        type=decision_timeout,
-        default=None,
-        metavar="S",
-        help=f"with --isolate: seconds an agent may think per decision (default {DEFAULT_TIMEOUT:g})",
-    )
 
 
 def isolation(args: argparse.Namespace) -> float | None:
@@ -216,54 +198,8 @@ def output_file_problem(path: Path, suffixes: tuple[str, ...] | None = (".png",)
     return None
 
 
-def backend_arguments(p: argparse.ArgumentParser) -> None:
-    """``--backend`` and ``--address``: where a command's parallel work runs (bench, train)."""
-    from agents.backends import BACKENDS
-
-    p.add_argument(
-        "--backend",
-        choices=BACKENDS,
-        default="pool",
-        help="serial, local process pool (default) or ray (extra 'ray')",
-    )
-    p.add_argument(
-        "--address", default=None, help="Ray cluster to join (host:port, ray://host:port or auto)"
-    )
-
-
 def backend_problem(args: argparse.Namespace) -> str | None:
     """What is wrong with ``--backend``/``--address`` together, if anything."""
     if args.address and args.backend != "ray":
         return "--address joins a Ray cluster: use it with --backend ray"
     return None
-
-
-def db_argument(p: argparse.ArgumentParser) -> None:
-    """``--db FILE``: the results database (``bench`` writes it, ``results`` reads it)."""
-    from agents.results_store import default_db_path
-
-    p.add_argument("--db", type=path, default=None,
-                   help=f"results database (default {default_db_path()})")  # fmt: skip
-
-
-def lang_argument(p: argparse.ArgumentParser) -> None:
-    """``--lang``: the language of the table and its messages (``play``, ``replay``)."""
-    from .i18n import LANGUAGES
-
-    p.add_argument("--lang", choices=LANGUAGES, default=None,
-                   help="language (default: from the system locale, else English)")  # fmt: skip
-
-
-def progress_arguments(p: argparse.ArgumentParser) -> None:
-    """``--progress`` / ``--no-progress`` (default: a bar when stderr is a terminal)."""
-    prog = p.add_mutually_exclusive_group()
-    prog.add_argument(
-        "--progress",
-        dest="progress",
-        action="store_true",
-        default=None,
-        help="show a progress bar (default: when stderr is a terminal)",
-    )
-    prog.add_argument(
-        "--no-progress", dest="progress", action="store_false", help="never show the progress bar"
-    )

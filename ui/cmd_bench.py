@@ -32,120 +32,62 @@ from agents.tournament import DEFAULT_BLOCK, TournamentError, TournamentPlan, ma
 from agents.trust import UntrustedSpec
 from cribbage_env import STANDARD
 
-from . import argtypes
+from . import argtypes, options
 from .bench_report import format_summary, pairing_rows, to_csv
+from .options import add_options
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "agents",
-        nargs="*",
-        metavar="AGENT",
-        help="agent specs, e.g. random greedy expectimax 'name:key=value' (2 = head-to-head, 3+ = round robin)",
+    # fmt: off
+    p.add_argument("agents", nargs="*", metavar="AGENT",
+                   help="agent specs, e.g. random greedy expectimax 'name:key=value' (2 = head-to-head, 3+ = round robin)")
+    add_options(
+        p,
+        ("--games", argtypes.positive_int, None, None, "games per pairing (even with duplicate deals; default 1000)"),
+        options.seed(None, "root seed of the deals (default 0)"),
+        ("--resume", argtypes.run_id, None, "RUN", "finish run RUN of the database (interrupted, failed or killed): replays only the "
+         "blocks it has not saved, with its recorded seeds; agents it names by import path or "
+         "file are built only when named again (cribbage bench --resume RUN AGENT ...)"),
+        ("--agent-seed", argtypes.agent_seed, None, None, "seed of the agents' own randomness (default: fresh from the OS each run, "
+         "recorded with the run; pin the recorded one to repeat a run exactly)"),
+        ("--workers", argtypes.positive_int, None, None, f"worker processes (default: all cores, {os.cpu_count()})"),
     )
-    p.add_argument(
-        "--games",
-        type=argtypes.positive_int,
-        default=None,
-        help="games per pairing (even with duplicate deals; default 1000)",
+    options.backend_options(p)
+    add_options(
+        p,
+        ("--block", argtypes.positive_int, DEFAULT_BLOCK, None, f"duplicate pairs per task (default {DEFAULT_BLOCK})"),
+        options.rules(None),
     )
-    p.add_argument(
-        "--seed", type=argtypes.seed, default=None, help="root seed of the deals (default 0)"
+    p.add_argument("--no-duplicate", dest="duplicate", action="store_false",
+                   help="play each seed once (seat 0 = first-listed agent) instead of twice with seats swapped")
+    options.isolate_options(p)
+    add_options(
+        p,
+        ("--until-separated", "head-to-head: stop once the luck-adjusted interval excludes 50%% (looks at 200 "
+         "games and each doubling, 99%% per look); --games is the cap (default 20000)"),
+        ("--ci-width", argtypes.unit_interval, None, "W", "head-to-head: stop once the luck-adjusted 95%% interval is narrower than W "
+         "(a win rate, e.g. 0.03); --games is the cap (default 20000)"),
     )
-    p.add_argument(
-        "--resume",
-        type=argtypes.run_id,
-        default=None,
-        metavar="RUN",
-        help="finish run RUN of the database (interrupted, failed or killed): replays only the "
-        "blocks it has not saved, with its recorded seeds; agents it names by import path or "
-        "file are built only when named again (cribbage bench --resume RUN AGENT ...)",
-    )
-    p.add_argument(
-        "--agent-seed",
-        type=argtypes.agent_seed,
-        default=None,
-        help="seed of the agents' own randomness (default: fresh from the OS each run, "
-        "recorded with the run; pin the recorded one to repeat a run exactly)",
-    )
-    p.add_argument(
-        "--workers",
-        type=argtypes.positive_int,
-        default=None,
-        help=f"worker processes (default: all cores, {os.cpu_count()})",
-    )
-    argtypes.backend_arguments(p)
-    p.add_argument(
-        "--block",
-        type=argtypes.positive_int,
-        default=DEFAULT_BLOCK,
-        help=f"duplicate pairs per task (default {DEFAULT_BLOCK})",
-    )
-    p.add_argument("--rules", type=argtypes.rules, default=None, help=argtypes.RULES_HELP)
-    p.add_argument(
-        "--no-duplicate",
-        dest="duplicate",
-        action="store_false",
-        help="play each seed once (seat 0 = first-listed agent) instead of twice with seats swapped",
-    )
-    argtypes.add_isolate_arguments(p)
-    p.add_argument(
-        "--until-separated",
-        action="store_true",
-        help="head-to-head: stop once the luck-adjusted interval excludes 50%% (looks at 200 "
-        "games and each doubling, 99%% per look); --games is the cap (default 20000)",
-    )
-    p.add_argument(
-        "--ci-width",
-        type=argtypes.unit_interval,
-        default=None,
-        metavar="W",
-        help="head-to-head: stop once the luck-adjusted 95%% interval is narrower than W "
-        "(a win rate, e.g. 0.03); --games is the cap (default 20000)",
-    )
+    # fmt: on
     _add_output_arguments(p)
 
 
 def _add_output_arguments(p: argparse.ArgumentParser) -> None:
-    argtypes.db_argument(p)
-    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    p.add_argument(
-        "--csv",
-        type=argtypes.path,
-        default=None,
-        metavar="FILE",
-        help="write one row per pairing to FILE",
+    options.db_option(p)
+    # fmt: off
+    add_options(
+        p,
+        ("--json", "print the summary as one JSON object"),
+        ("--csv", argtypes.path, None, "FILE", "write one row per pairing to FILE"),
+        ("--plot", argtypes.path, None, "DIR", "write PNG charts to DIR (matplotlib)"),
+        ("--prior", float, 1.0, None, "virtual games per pairing in the ratings (default 1: keeps 100%% scores finite)"),
+        ("--records", argtypes.path, None, "DIR", "keep the game record (docs/RECORD_FORMAT.md) of chosen games in DIR, "
+         "with an index.json naming the agents in each seat"),
+        ("--record-every", argtypes.positive_int, None, "K", "with --records: keep the games of every K-th seed (both seats of a "
+         "duplicate pair; default 1: every game)"),
     )
-    p.add_argument(
-        "--plot",
-        type=argtypes.path,
-        default=None,
-        metavar="DIR",
-        help="write PNG charts to DIR (matplotlib)",
-    )
-    p.add_argument(
-        "--prior",
-        type=float,
-        default=1.0,
-        help="virtual games per pairing in the ratings (default 1: keeps 100%% scores finite)",
-    )
-    p.add_argument(
-        "--records",
-        type=argtypes.path,
-        default=None,
-        metavar="DIR",
-        help="keep the game record (docs/RECORD_FORMAT.md) of chosen games in DIR, "
-        "with an index.json naming the agents in each seat",
-    )
-    p.add_argument(
-        "--record-every",
-        type=argtypes.positive_int,
-        default=None,
-        metavar="K",
-        help="with --records: keep the games of every K-th seed (both seats of a "
-        "duplicate pair; default 1: every game)",
-    )
-    argtypes.progress_arguments(p)
+    # fmt: on
+    options.progress_options(p)
 
 
 def _err(msg: str) -> None:

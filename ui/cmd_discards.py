@@ -20,7 +20,8 @@ from agents.results_store import ResultsStore, ResultsStoreError, default_db_pat
 from agents.tournament import AgentFailure, TournamentError
 from cribbage_env import STANDARD
 
-from . import argtypes
+from . import argtypes, options
+from .options import add_options
 
 USAGE = (
     "usage: cribbage discards STRATEGY [STRATEGY ...] [--deals N] [--seed S] [--json] "
@@ -29,56 +30,25 @@ USAGE = (
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "strategies",
-        nargs="+",
-        metavar="STRATEGY",
-        help="random, best-hand, analyzer, a plug-in, agent:SPEC or "
-        "module.path:function (the first is the baseline of the differences)",
+    # fmt: off
+    p.add_argument("strategies", nargs="+", metavar="STRATEGY",
+                   help="random, best-hand, analyzer, a plug-in, agent:SPEC or "
+                   "module.path:function (the first is the baseline of the differences)")
+    add_options(
+        p,
+        ("--deals", argtypes.whole_number(1, f"a number of deals in 1..{MAX_DEALS}"), 20000, None, "paired deals (default 20000)"),
+        options.seed(7, "seed of the deals (default 7)"),
+        ("--json", "print the report as one JSON object"),
+        ("--plot", argtypes.path, None, "DIR", "write discard_strategies.png (per-deal distributions) to DIR"),
+        ("--games", argtypes.positive_int, None, "N", "also play N games (even) per strategy: its discards with expectimax "
+         "pegging against expectimax, duplicate deals"),
+        ("--agent-seed", argtypes.agent_seed, None, None, "for --games: seed of the agents' own randomness (default: fresh, recorded)"),
+        options.rules(STANDARD, "for --games: the rules the games are played by; " + argtypes.RULES_HELP),
     )
-    p.add_argument(
-        "--deals",
-        type=argtypes.whole_number(1, f"a number of deals in 1..{MAX_DEALS}"),
-        default=20000,
-        help="paired deals (default 20000)",
-    )
-    p.add_argument("--seed", type=argtypes.seed, default=7, help="seed of the deals (default 7)")
-    p.add_argument("--json", action="store_true", help="print the report as one JSON object")
-    p.add_argument(
-        "--plot",
-        type=argtypes.path,
-        default=None,
-        metavar="DIR",
-        help="write discard_strategies.png (per-deal distributions) to DIR",
-    )
-    p.add_argument(
-        "--games",
-        type=argtypes.positive_int,
-        default=None,
-        metavar="N",
-        help="also play N games (even) per strategy: its discards with expectimax "
-        "pegging against expectimax, duplicate deals",
-    )
-    p.add_argument(
-        "--agent-seed",
-        type=argtypes.agent_seed,
-        default=None,
-        help="for --games: seed of the agents' own randomness (default: fresh, recorded)",
-    )
-    p.add_argument(
-        "--rules",
-        type=argtypes.rules,
-        default=STANDARD,
-        help="for --games: the rules the games are played by; " + argtypes.RULES_HELP,
-    )
+    # fmt: on
     p.add_argument("--backend", choices=BACKENDS, default="pool", help="for --games (default pool)")
-    p.add_argument("--workers", type=argtypes.positive_int, default=None, help="for --games")
-    p.add_argument(
-        "--db",
-        type=argtypes.path,
-        default=None,
-        help=f"results database (default {default_db_path()})",
-    )
+    add_options(p, ("--workers", argtypes.positive_int, None, None, "for --games"))
+    options.db_option(p)
 
 
 def _err(msg: str) -> None:

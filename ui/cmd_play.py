@@ -12,8 +12,9 @@ import sys
 from agents.registry import LEVELS
 from cribbage_env import STANDARD
 
-from . import argtypes
+from . import argtypes, options
 from .i18n import LANGUAGES
+from .options import add_options
 
 USAGE = (
     f"usage: cribbage play [--opponent {'|'.join(LEVELS)}|SPEC] [--hotseat] "
@@ -31,97 +32,38 @@ def _usage(msg: str) -> int:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--opponent",
-        default="medium",
-        metavar="LEVEL_OR_SPEC",
-        help=f"a level ({', '.join(LEVELS)}) or an agent spec such as 'random' or 'my_bot:MyBot' "
-        "(see `cribbage agents`; default: medium)",
+    # fmt: off
+    add_options(
+        p,
+        ("--opponent", None, "medium", "LEVEL_OR_SPEC", f"a level ({', '.join(LEVELS)}) or an agent spec such as 'random' or 'my_bot:MyBot' "
+         "(see `cribbage agents`; default: medium)"),
     )
-    argtypes.add_isolate_arguments(p)
-    p.add_argument(
-        "--hotseat", action="store_true", help="two people on one screen (pass and play)"
+    options.isolate_options(p)
+    add_options(
+        p,
+        ("--hotseat", "two people on one screen (pass and play)"),
+        options.rules(STANDARD, metavar="RULES"),
+        options.seed(None, "seed of the game (default: random; 0 with --autoplay, for reproducible runs)"),
     )
-    p.add_argument(
-        "--rules",
-        type=argtypes.rules,
-        default=STANDARD,
-        metavar="RULES",
-        help=argtypes.RULES_HELP,
+    options.lang_option(p)
+    add_options(p, ("--fullscreen", "open the window full screen"))
+    p.add_argument("--watch", nargs=2, metavar=("A", "B"), default=None,
+                   help="two agents play each other on the table")
+    add_options(
+        p,
+        ("--autoplay", argtypes.positive_int, None, "N", "play N decisions headless (the person's seat steered by --pilot)"),
+        options.screenshots("with --autoplay: save PNG screenshots in DIR"),
+        ("--pilot", None, "random", None, "agent that steers the person's seat in --autoplay"),
+        options.delay(0.6, "pause before each computer move (default 0.6)"),
+        ("--show-delay", argtypes.seconds, 1.0, "SECONDS", "pause per combination counted in the show (default 1.0)"),
+        # how the table looks: colours, the winning-chance indicator, motion, size
+        ("--four-colour", "four-colour deck: diamonds blue, clubs green"),
+        ("--chances", "show the winning-chance indicator from the start (the Chances button toggles it)"),
+        ("--no-motion", "no card, peg or point animations (always off headless)"),
+        ("--size", None, "1280x800", "WxH", "window size (default 1280x800)"),
+        ("--data-dir", argtypes.path, None, None, "where the autosave and history live (default: the user's data directory)"),
     )
-    p.add_argument(
-        "--seed",
-        type=argtypes.seed,
-        default=None,
-        help="seed of the game (default: random; 0 with --autoplay, for reproducible runs)",
-    )
-    argtypes.lang_argument(p)
-    p.add_argument("--fullscreen", action="store_true", help="open the window full screen")
-    p.add_argument(
-        "--watch",
-        nargs=2,
-        metavar=("A", "B"),
-        default=None,
-        help="two agents play each other on the table",
-    )
-    p.add_argument(
-        "--autoplay",
-        type=argtypes.positive_int,
-        default=None,
-        metavar="N",
-        help="play N decisions headless (the person's seat steered by --pilot)",
-    )
-    p.add_argument(
-        "--screenshots",
-        type=argtypes.path,
-        default=None,
-        metavar="DIR",
-        help="with --autoplay: save PNG screenshots in DIR",
-    )
-    p.add_argument(
-        "--pilot", default="random", help="agent that steers the person's seat in --autoplay"
-    )
-    p.add_argument(
-        "--delay",
-        type=argtypes.seconds,
-        default=0.6,
-        metavar="SECONDS",
-        help="pause before each computer move (default 0.6)",
-    )
-    p.add_argument(
-        "--show-delay",
-        type=argtypes.seconds,
-        default=1.0,
-        metavar="SECONDS",
-        help="pause per combination counted in the show (default 1.0)",
-    )
-    _add_display_arguments(p)
-    p.add_argument(
-        "--data-dir",
-        type=argtypes.path,
-        default=None,
-        help="where the autosave and history live (default: the user's data directory)",
-    )
-
-
-def _add_display_arguments(p: argparse.ArgumentParser) -> None:
-    """How the table looks: colours, the winning-chance indicator, motion, size."""
-    p.add_argument(
-        "--four-colour", action="store_true", help="four-colour deck: diamonds blue, clubs green"
-    )
-    p.add_argument(
-        "--chances",
-        action="store_true",
-        help="show the winning-chance indicator from the start (the Chances button toggles it)",
-    )
-    p.add_argument(
-        "--no-motion",
-        action="store_true",
-        help="no card, peg or point animations (always off headless)",
-    )
-    p.add_argument(
-        "--size", default="1280x800", metavar="WxH", help="window size (default 1280x800)"
-    )
+    # fmt: on
 
 
 def resolve_opponent(name: str, isolate: float | None = None) -> str:

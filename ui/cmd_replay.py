@@ -14,35 +14,23 @@ import cribbage_env as ce
 from agents.files import UnreadableFile, parse_json, read_text
 from cribbage_env.equity import EquityError, state_target, win_probability
 
-from . import argtypes, narration
+from . import argtypes, narration, options
 from .i18n import Catalog, system_language
+from .options import add_options
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", type=argtypes.path, metavar="FILE", help="a game record (JSON)")
-    p.add_argument("--text", action="store_true", help="print the game deal by deal instead")
-    argtypes.lang_argument(p)
-    p.add_argument(
-        "--delay",
-        type=argtypes.seconds,
-        default=0.8,
-        metavar="SECONDS",
-        help="pause between decisions on the table (default 0.8)",
+    add_options(p, ("--text", "print the game deal by deal instead"))
+    options.lang_option(p)
+    # fmt: off
+    add_options(
+        p,
+        options.delay(0.8, "pause between decisions on the table (default 0.8)"),
+        options.screenshots("replay headless and save the table as PNGs in DIR (no display needed)"),
+        ("--every", argtypes.positive_int, 1, "N", "with --screenshots: keep one decision in N (default 1)"),
     )
-    p.add_argument(
-        "--screenshots",
-        type=argtypes.path,
-        default=None,
-        metavar="DIR",
-        help="replay headless and save the table as PNGs in DIR (no display needed)",
-    )
-    p.add_argument(
-        "--every",
-        type=argtypes.positive_int,
-        default=1,
-        metavar="N",
-        help="with --screenshots: keep one decision in N (default 1)",
-    )
+    # fmt: on
 
 
 def load(path: Path) -> ce.GameState:

@@ -16,28 +16,21 @@ from agents.game_result import SEAT_FIELDS
 from agents.results_schema import game_row
 from agents.results_store import ResultsStore, ResultsStoreError, default_db_path
 
-from . import argtypes
+from . import argtypes, options
 from .bench_report import format_summary, pairing_rows, to_csv
+from .options import add_options
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "runs",
-        nargs="*",
-        type=argtypes.run_id,
-        metavar="RUN",
-        help="none: list runs; one: show it; two: compare them",
+    p.add_argument("runs", nargs="*", type=argtypes.run_id, metavar="RUN",
+                   help="none: list runs; one: show it; two: compare them")  # fmt: skip
+    options.db_option(p)
+    add_options(
+        p,
+        ("--json", "print JSON"),
+        ("--csv", argtypes.path, None, "FILE", "write the table to FILE as CSV"),
+        ("--per-game", "with one RUN: export one row per game"),
     )
-    argtypes.db_argument(p)
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument(
-        "--csv",
-        type=argtypes.path,
-        default=None,
-        metavar="FILE",
-        help="write the table to FILE as CSV",
-    )
-    p.add_argument("--per-game", action="store_true", help="with one RUN: export one row per game")
 
 
 def _err(msg: str) -> None:

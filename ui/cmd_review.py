@@ -24,35 +24,24 @@ from agents.atomic import atomic_write
 from agents.review import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, THRESHOLDS, Review, review_game
 from cribbage_env.cards import card_str
 
-from .argtypes import limited, output_file_problem, path, seed
+from . import options
+from .argtypes import limited, output_file_problem, path
 from .cmd_replay import load
+from .options import add_options
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("file", type=path, metavar="RECORD", help="a game record (JSON)")
-    p.add_argument("--json", action="store_true", help="print the review as JSON")
-    p.add_argument(
-        "--plot",
-        type=path,
-        default=None,
-        metavar="FILE",
-        help="save the winning-chance chart as a PNG at exactly FILE (ending in .png)",
+    # fmt: off
+    add_options(
+        p,
+        ("--json", "print the review as JSON"),
+        ("--plot", path, None, "FILE", "save the winning-chance chart as a PNG at exactly FILE (ending in .png)"),
+        ("--samples", limited("samples"), DEFAULT_SAMPLES, "N", f"guesses of the hidden cards per decision (default {DEFAULT_SAMPLES})"),
+        ("--candidates", limited("candidates"), DEFAULT_CANDIDATES, "N", f"discard splits rated besides the one taken (default {DEFAULT_CANDIDATES})"),
+        options.seed(0, "seed of the guesses (default 0)"),
     )
-    p.add_argument(
-        "--samples",
-        type=limited("samples"),
-        default=DEFAULT_SAMPLES,
-        metavar="N",
-        help=f"guesses of the hidden cards per decision (default {DEFAULT_SAMPLES})",
-    )
-    p.add_argument(
-        "--candidates",
-        type=limited("candidates"),
-        default=DEFAULT_CANDIDATES,
-        metavar="N",
-        help=f"discard splits rated besides the one taken (default {DEFAULT_CANDIDATES})",
-    )
-    p.add_argument("--seed", type=seed, default=0, help="seed of the guesses (default 0)")
+    # fmt: on
 
 
 def run(args: argparse.Namespace) -> int:

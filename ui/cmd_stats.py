@@ -18,6 +18,7 @@ import sys
 
 from .argtypes import limited, path
 from .autosave import data_dir
+from .options import add_options
 from .player_stats import (
     CACHE_NAME,
     STATS_SAMPLES,
@@ -30,35 +31,17 @@ from .player_stats import (
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     where = p.add_mutually_exclusive_group()
-    where.add_argument(
-        "--records",
-        type=path,
-        default=None,
-        metavar="DIR",
-        help="a cribbage bench --records folder: one agent's games (see --agent)",
+    # fmt: off
+    add_options(where, ("--records", path, None, "DIR", "a cribbage bench --records folder: one agent's games (see --agent)"))
+    add_options(p, ("--agent", None, None, "SPEC", "with --records: whose games (default: agent A of the first pairing)"))
+    add_options(where, ("--dir", path, None, "DIR", "history folder (default: history/ in the data folder)"))
+    add_options(
+        p,
+        ("--json", "print JSON"),
+        ("--no-review", "skip the error rates (faster)"),
+        ("--samples", limited("samples"), STATS_SAMPLES, "N", f"guesses per decision for the reviews (default {STATS_SAMPLES})"),
     )
-    p.add_argument(
-        "--agent",
-        default=None,
-        metavar="SPEC",
-        help="with --records: whose games (default: agent A of the first pairing)",
-    )
-    where.add_argument(
-        "--dir",
-        type=path,
-        default=None,
-        metavar="DIR",
-        help="history folder (default: history/ in the data folder)",
-    )
-    p.add_argument("--json", action="store_true", help="print JSON")
-    p.add_argument("--no-review", action="store_true", help="skip the error rates (faster)")
-    p.add_argument(
-        "--samples",
-        type=limited("samples"),
-        default=STATS_SAMPLES,
-        metavar="N",
-        help=f"guesses per decision for the reviews (default {STATS_SAMPLES})",
-    )
+    # fmt: on
 
 
 def run(args: argparse.Namespace) -> int:

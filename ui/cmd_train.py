@@ -26,7 +26,8 @@ from agents.base import AgentSpecError
 from cribbage_env import STANDARD
 from cribbage_env.rewards import REWARDS
 
-from . import argtypes
+from . import argtypes, options
+from .options import add_options
 from .train_config import ConfigError, check_config, read_saved
 
 
@@ -43,16 +44,6 @@ def _opponent(text: str) -> tuple[str, float]:
     return spec, w
 
 
-def _weight(text: str) -> float:
-    try:
-        w = float(text)
-    except ValueError:
-        w = -1.0
-    if not 0 <= w <= 1:
-        raise argparse.ArgumentTypeError(f"expected a weight from 0 to 1, got {text!r}")
-    return w
-
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     _common_arguments(p)
     _ppo_arguments(p)
@@ -61,154 +52,79 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _common_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--method",
-        choices=("ppo", "dmc", "bc", "exit"),
-        default="ppo",
-        help="ppo: MaskablePPO (default); dmc: Deep Monte-Carlo (the neural agent); "
-        "bc: behaviour cloning of --teacher only; exit: expert iteration (--generations rounds "
-        "of distilling --teacher's decisions on the learner's own positions)",
+    # fmt: off
+    p.add_argument("--method", choices=("ppo", "dmc", "bc", "exit"), default="ppo",
+                   help="ppo: MaskablePPO (default); dmc: Deep Monte-Carlo (the neural agent); "
+                   "bc: behaviour cloning of --teacher only; exit: expert iteration (--generations rounds "
+                   "of distilling --teacher's decisions on the learner's own positions)")
+    add_options(
+        p,
+        ("--run-dir", argtypes.path, Path("runs/train"), None, "where config.json, curve.json/png, checkpoints and the model go"),
+        ("--resume", "continue the run in --run-dir"),
+        options.seed(0, "root seed of the data and the training (default 0)"),
     )
-    p.add_argument(
-        "--run-dir",
-        type=argtypes.path,
-        default=Path("runs/train"),
-        help="where config.json, curve.json/png, checkpoints and the model go",
-    )
-    p.add_argument("--resume", action="store_true", help="continue the run in --run-dir")
-    p.add_argument(
-        "--seed",
-        type=argtypes.seed,
-        default=0,
-        help="root seed of the data and the training (default 0)",
-    )
-    p.add_argument(
-        "--reward",
-        choices=tuple(REWARDS),
-        default="points",
-        help="env reward (ppo): " + ", ".join(f"{k}: {r.summary}" for k, r in REWARDS.items()),
-    )
-    p.add_argument("--rules", type=argtypes.rules, default=STANDARD, help=argtypes.RULES_HELP)
-    p.add_argument(
-        "--opponent",
-        type=_opponent,
-        action="append",
-        default=None,
-        metavar="SPEC[@W]",
-        help="league member with weight (repeat); ppo default "
-        "random; dmc default self@0.5 expectimax@0.3 snapshots@0.2",
-    )
+    p.add_argument("--reward", choices=tuple(REWARDS), default="points",
+                   help="env reward (ppo): " + ", ".join(f"{k}: {r.summary}" for k, r in REWARDS.items()))
+    add_options(p, options.rules(STANDARD))
+    p.add_argument("--opponent", type=_opponent, action="append", default=None, metavar="SPEC[@W]",
+                   help="league member with weight (repeat); ppo default "
+                   "random; dmc default self@0.5 expectimax@0.3 snapshots@0.2")
+    # fmt: on
 
 
 def _ppo_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--timesteps", type=argtypes.positive_int, default=300_000, help="ppo steps")
-    p.add_argument(
-        "--eval-every",
-        type=argtypes.positive_int,
-        default=50_000,
-        help="ppo: checkpoint + ladder evaluation every K steps",
+    # fmt: off
+    add_options(
+        p,
+        ("--timesteps", argtypes.positive_int, 300_000, None, "ppo steps"),
+        ("--eval-every", argtypes.positive_int, 50_000, None, "ppo: checkpoint + ladder evaluation every K steps"),
+        ("--snapshot-every", argtypes.positive_int, 50_000, None, "ppo: add a frozen snapshot to the league every K steps"),
+        ("--max-illegal", argtypes.whole_number(0, "an integer >= 0"), 0, None, "ppo: truncate an episode after N consecutive illegal picks (0: off)"),
     )
-    p.add_argument(
-        "--snapshot-every",
-        type=argtypes.positive_int,
-        default=50_000,
-        help="ppo: add a frozen snapshot to the league every K steps",
-    )
-    p.add_argument(
-        "--max-illegal",
-        type=argtypes.whole_number(0, "an integer >= 0"),
-        default=0,
-        help="ppo: truncate an episode after N consecutive illegal picks (0: off)",
-    )
+    # fmt: on
 
 
 def _dmc_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--generations",
-        type=argtypes.limited("generations"),
-        default=1,
-        help="dmc: learning-from-play stages after the warm start; exit: distillation rounds",
+    # fmt: off
+    add_options(
+        p,
+        ("--generations", argtypes.limited("generations"), 1, None, "dmc: learning-from-play stages after the warm start; exit: distillation rounds"),
+        ("--shards", argtypes.limited("shards"), 200, None, "dmc: data shards per generation (20 games each)"),
+        ("--epochs", argtypes.limited("epochs"), None, None, "dmc: epochs per DMC fit (default 8); bc: epochs of the cloning fit (default 3)"),
+        ("--warm-start", argtypes.path, None, "WEIGHTS", "dmc: start the DMC fit from these weights (e.g. a --method bc model) instead of "
+         "cloning expectimax; exit: round 0 (instead of cloning the teacher)"),
+        ("--teacher", None, None, None, "bc: the agent spec whose decisions are cloned (default expectimax); exit: the "
+         "agent distilled each round (default expert)"),
     )
-    p.add_argument(
-        "--shards",
-        type=argtypes.limited("shards"),
-        default=200,
-        help="dmc: data shards per generation (20 games each)",
+    p.add_argument("--returns", choices=("points", "equity"), default="points",
+                   help="dmc: the rollouts' return regressed: points (the deal's point margin, default) or "
+                   "equity (the change in winning chance from the equity table at the deal's end)")
+    add_options(
+        p,
+        ("--oracle", argtypes.weight, 0.0, "W", "dmc: weight (0 to 1) of a training-only critic that sees the opponent's hand and "
+         "crib: the net regresses W * critic + (1 - W) * returns (default 0: returns alone)"),
+        ("--games-per-shard", argtypes.limited("games_per_shard"), 20, None, "dmc: games per data shard (default 20)"),
+        ("--n-steps", argtypes.positive_int, 2048, None, "ppo: rollout length per update (default 2048)"),
     )
-    p.add_argument(
-        "--epochs",
-        type=argtypes.limited("epochs"),
-        default=None,
-        help="dmc: epochs per DMC fit (default 8); bc: epochs of the cloning fit (default 3)",
-    )
-    p.add_argument(
-        "--warm-start",
-        type=argtypes.path,
-        default=None,
-        metavar="WEIGHTS",
-        help="dmc: start the DMC fit from these weights (e.g. a --method bc model) instead of "
-        "cloning expectimax; exit: round 0 (instead of cloning the teacher)",
-    )
-    p.add_argument(
-        "--teacher",
-        default=None,
-        help="bc: the agent spec whose decisions are cloned (default expectimax); exit: the "
-        "agent distilled each round (default expert)",
-    )
-    p.add_argument(
-        "--returns",
-        choices=("points", "equity"),
-        default="points",
-        help="dmc: the rollouts' return regressed: points (the deal's point margin, default) or "
-        "equity (the change in winning chance from the equity table at the deal's end)",
-    )
-    p.add_argument(
-        "--oracle",
-        type=_weight,
-        default=0.0,
-        metavar="W",
-        help="dmc: weight (0 to 1) of a training-only critic that sees the opponent's hand and "
-        "crib: the net regresses W * critic + (1 - W) * returns (default 0: returns alone)",
-    )
-    p.add_argument(
-        "--games-per-shard",
-        type=argtypes.limited("games_per_shard"),
-        default=20,
-        help="dmc: games per data shard (default 20)",
-    )
-    p.add_argument(
-        "--n-steps",
-        type=argtypes.positive_int,
-        default=2048,
-        help="ppo: rollout length per update (default 2048)",
-    )
+    # fmt: on
 
 
 def _eval_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--eval-games",
-        type=argtypes.whole_number(0, "an even integer >= 0"),
-        default=None,
-        help="games per ladder opponent (ppo 400, dmc 2000; 0 = none)",
+    # fmt: off
+    add_options(
+        p,
+        ("--eval-games", argtypes.whole_number(0, "an even integer >= 0"), None, None, "games per ladder opponent (ppo 400, dmc 2000; 0 = none)"),
     )
-    p.add_argument(
-        "--ladder",
-        nargs="+",
-        default=None,
-        metavar="AGENT",
-        help="evaluation opponents (default random greedy expectimax expert)",
+    p.add_argument("--ladder", nargs="+", default=None, metavar="AGENT",
+                   help="evaluation opponents (default random greedy expectimax expert)")
+    add_options(
+        p,
+        ("--workers", argtypes.limited("workers"), 2, None, "processes for data and evaluation (default 2; Ray: CPUs of a local Ray)"),
     )
-    p.add_argument(
-        "--workers",
-        type=argtypes.limited("workers"),
-        default=2,
-        help="processes for data and evaluation (default 2; Ray: CPUs of a local Ray)",
-    )
-    argtypes.backend_arguments(p)
-    p.add_argument(
-        "--db", type=argtypes.path, default=None, help="results database (default: the user's)"
-    )
-    argtypes.progress_arguments(p)
+    # fmt: on
+    options.backend_options(p)
+    options.db_option(p, "results database (default: the user's)")
+    options.progress_options(p)
 
 
 def _err(msg: str) -> int:

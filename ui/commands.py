@@ -1,20 +1,21 @@
 """What a click or a key asks of the table, as typed values, and the one table that does it.
 
-Every button and target of the table screen (:mod:`ui.table_scene`) and every key binding
-(:mod:`ui.gui.keys`) carries a :class:`Command`; :func:`run` does the controller's part through
-:data:`TABLE`, and the window does the rest (the menu, a new game, the rules...) through its own
-table in :mod:`ui.gui.table_view`. No Arcade here: tests drive the table with commands.
+Every button and target of the screens (:mod:`ui.table_scene`, :func:`ui.scene.start_scene`,
+the rules, review and statistics scenes) and every key binding (:mod:`ui.gui.keys`) carries a
+:class:`Command`; :func:`run` does the controller's part through :data:`TABLE`, and each screen
+does the rest (the menu, a new game, the rules...) through its own table in :mod:`ui.gui`. No
+Arcade here: tests drive the table with commands.
 
->>> Command(Act.TOGGLE, 12)
-Command(act=<Act.TOGGLE: 'card'>, arg=12)
+>>> Command(Act.TOGGLE, 12).arg, Command(Act.LEVEL, name="hard").name
+(12, 'hard')
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from cribbage_env.core import Phase
 
@@ -56,14 +57,37 @@ class Act(str, Enum):
     LESSON_START = "tutorial:start"
     LESSON_OK = "tutorial:ok"  # the lesson is read
     LESSON_PLAY = "tutorial:play"  # on to a real game
+    # the start screen's (ui.gui.start_view; RULES too)
+    LEVEL = "level"  # name: the opponent's level
+    PLAYERS = "mode"  # name: "computer" or "hotseat"
+    LANGUAGE = "lang"  # name: the language
+    PLAY = "play"  # a new game (asked first while one is under way)
+    CONTINUE = "continue"  # the saved game
+    UNFINISHED = "list"  # the list of unfinished games
+    RESUME = "resume"  # arg: which unfinished game
+    TUTORIAL = "tutorial"
+    STATS = "stats"
+    VARIANT = "variant"  # the next variant's rules
+    FOUR_COLOUR = "four_colour"
+    COACH = "coach"  # the next coach limit
+    SOUND = "sound"
+    # the rules, review and statistics screens' (and Back out of the list of unfinished games)
+    PAGE = "page"  # arg: -1 back, 1 on (a page of rules, a reviewed decision)
+    MISTAKES = "mistakes"  # the review: the mistakes only, or every decision
+    SEATS = "seats"  # the review: one player's decisions or both players'
+    CHART = "chart"  # at: where along the chart (0..1): the decision drawn there
+    BACK = "back"  # to the screen it came from
 
 
 @dataclass(frozen=True)
 class Command:
-    """One thing a click or a key asks for: what, and the card, position or depth it is about."""
+    """One thing a click or a key asks for: what, and the card, position or depth (``arg``), the
+    level or language (``name``) or the place along a chart (``at``) it is about."""
 
     act: Act
     arg: int = 0
+    name: str = ""
+    at: float = 0.0
 
 
 def _hint(ctl: TableController, cmd: Command) -> None:
@@ -111,3 +135,17 @@ def run(ctl: TableController, cmd: Command) -> bool:
         return False
     handler(ctl, cmd)
     return True
+
+
+Screen = TypeVar("Screen")
+
+
+def dispatch(
+    screen: Screen, table: Mapping[Act, Callable[[Screen, Command], object]], cmd: Command | None
+) -> Command | None:
+    """Do ``cmd`` on ``screen`` through the screen's ``table`` (nothing for None or an act the
+    screen does not know); returns ``cmd``."""
+    handler = None if cmd is None else table.get(cmd.act)
+    if handler is not None and cmd is not None:
+        handler(screen, cmd)
+    return cmd

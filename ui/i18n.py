@@ -12,6 +12,12 @@ text with ``{placeholders}``; code marks literal ids with :func:`N_` or looks th
 'Ver mi mano — Ana'
 >>> Catalog("fr").tr("{name} says Go", name="Ana")
 'Ana dit Passe'
+
+A count is said with :meth:`Catalog.ntr`: the catalog's plural rule (its header's
+``Plural-Forms``, gettext's notation) picks the translation of the English singular or plural.
+
+>>> [Catalog(lang).ntr("{n} bad move", "{n} bad moves", 0) for lang in ("en", "fr")]
+['0 bad moves', '0 mauvais coup']
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ from __future__ import annotations
 import locale
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -29,6 +35,13 @@ from .errors import UIError
 LOCALE_DIR = Path(__file__).with_name("locale")
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _HEADER_NAME = re.compile(r'^msgstr "(?:[^"]*\\n)?Language-Name: ([^"\\]+)', re.MULTILINE)
+_HEADER_PLURAL = re.compile(r'^msgstr "(?:[^"]*\\n)?Plural-Forms: ([^"\\]+)', re.MULTILINE)
+#: The plural rules a catalog may name (languages of two forms), as functions of the count:
+#: True for the plural form. English and Spanish say "0 moves", French "0 coup".
+PLURAL_RULES: dict[str, Callable[[int], bool]] = {
+    "nplurals=2; plural=(n != 1);": lambda n: n != 1,
+    "nplurals=2; plural=(n > 1);": lambda n: n > 1,
+}
 
 
 def catalog_names(locale_dir: Path = LOCALE_DIR) -> dict[str, str]:
@@ -140,16 +153,34 @@ def load_entries(lang: str) -> dict[str, Entry]:
     return parse_po(LOCALE_DIR / f"{lang}.po")
 
 
+@cache
+def plural_rule(lang: str) -> Callable[[int], bool]:
+    """The catalog's plural rule (its header's ``Plural-Forms``; English's if it names none)."""
+    if lang not in LANGUAGES:
+        raise CatalogError(f"no catalog for language {lang!r}; available: {', '.join(LANGUAGES)}")
+    found = _HEADER_PLURAL.search((LOCALE_DIR / f"{lang}.po").read_text(encoding="utf-8")[:2000])
+    rule = found.group(1).strip() if found else "nplurals=2; plural=(n != 1);"
+    if rule not in PLURAL_RULES:
+        raise CatalogError(f"{lang}.po: plural rule {rule!r} is not one of {list(PLURAL_RULES)}")
+    return PLURAL_RULES[rule]
+
+
 class Catalog:
     """Look up and format messages for one language; unknown ids fall back to the English id."""
 
     def __init__(self, lang: str = "en") -> None:
         self.lang = lang
         self._map = {k: (e.msgstr or k) for k, e in load_entries(lang).items()}
+        self._plural = plural_rule(lang)
 
     def tr(self, msgid: str, /, **kwargs: object) -> str:
         text = self._map.get(msgid, msgid)
         return text.format(**kwargs) if kwargs else text
+
+    def ntr(self, singular: str, plural: str, n: int, /, **kwargs: object) -> str:
+        """``n`` of something: the translation of ``plural`` or ``singular`` as the language's
+        plural rule says, with ``{n}`` replaced by ``n``."""
+        return self.tr(plural if self._plural(n) else singular, n=n, **kwargs)
 
 
 def system_language(env: Mapping[str, str] | None = None) -> str:

@@ -20,6 +20,7 @@ import cribbage_env as ce
 from agents.atomic import atomic_write_json
 from agents.files import UnreadableFile, parse_json, read_text
 from agents.game_result import SEAT_FIELDS, seat_stats
+from agents.summary import role_table
 
 from .errors import UIError
 from .saves import SAVE_FORMAT
@@ -78,26 +79,13 @@ def load_history(directory: Path) -> tuple[list[HistoryGame], list[str]]:
 
 
 def _per_deal(total: dict[str, int]) -> dict:
-    dd, dp = total["deals_dealer"], total["deals_pone"]
-
-    def per(x: int, d: int) -> float | None:
-        return round(x / d, 2) if d else None
-
-    return {
-        "dealer": {
-            "deals": dd,
-            "pegging": per(total["peg_dealer"], dd),
-            "hand": per(total["hand_dealer"], dd),
-            "crib": per(total["crib"], dd),
-            "expected": EXPECTED["dealer"],
-        },
-        "pone": {
-            "deals": dp,
-            "pegging": per(total["peg_pone"], dp),
-            "hand": per(total["hand_pone"], dp),
-            "expected": EXPECTED["pone"],
-        },
-    }
+    """The person's points per deal by role (without the heels and the pone's empty crib),
+    each with what good play is expected to score."""
+    table = role_table(total, digits=2)
+    del table["dealer"]["heels"], table["pone"]["crib"]
+    for role, row in table.items():
+        row["expected"] = EXPECTED[role]
+    return table
 
 
 def error_rates(games: list[HistoryGame], cache_path: Path | None, samples: int) -> list[float]:

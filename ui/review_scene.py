@@ -19,6 +19,7 @@ from cribbage_env.actions import discard_cards, is_discard, parse_action
 from cribbage_env.core import Phase
 
 from .board import BoardShape
+from .commands import Act, Command
 from .narration import Narrator
 from .scene import (
     CARD_H,
@@ -31,15 +32,15 @@ from .scene import (
     SOFT,
     TABLE_RIGHT,
     WHITE,
-    Button,
     CardItem,
     Label,
     Rect,
     Scene,
     Target,
+    act_button,
 )
 from .show import peg_holes
-from .summary_scene import LUCK_COLOR, luck_parts
+from .summary_scene import LUCK_COLOR, luck_parts, percent
 from .table_scene import CENTER, COUNT_X, DECK, board_items, hand_row, pile_rects
 
 CHART = Rect(30, 610, 930, 100)
@@ -159,20 +160,20 @@ def _summary(s: Scene, b: ReviewBrowser, nar: Narrator, names: tuple[str, str]) 
         where = tr("No mistakes flagged") if b.mistakes_only else ""
     else:
         where = ""
-    s.labels.append(Label(where, 960, HEIGHT - 30, 16, SOFT, "right"))
+    s.labels.append(Label(where, 960, CHART.y - 16, 15, SOFT, "right"))  # under the chart
     for j, seat in enumerate(b.seats):
         m = b.review.seat_summary(seat)
+        cat = nar.cat
         text = tr(
-            "{name} — blunders {blunder}, bad {bad}, doubtful {doubtful}; "
-            "winning chance lost {lost} points in {n} decisions",
+            "{name} — {blunders}, {bad}, {doubtful} in {decisions}; {lost} winning chance lost",
             name=names[seat],
-            blunder=m["blunder"],
-            bad=m["bad"],
-            doubtful=m["doubtful"],
-            lost=f"{100 * m['total_loss']:.1f}",
-            n=m["decisions"],
+            blunders=cat.ntr("{n} blunder", "{n} blunders", m["blunder"]),
+            bad=cat.ntr("{n} bad move", "{n} bad moves", m["bad"]),
+            doubtful=cat.ntr("{n} doubtful move", "{n} doubtful moves", m["doubtful"]),
+            decisions=cat.ntr("{n} decision", "{n} decisions", m["decisions"]),
+            lost=percent(m["total_loss"]),
         )
-        s.labels.append(Label(text, 190, HEIGHT - 24 - 22 * j, 13, PLAYER_COLORS[seat], "left"))
+        s.labels.append(Label(text, 190, HEIGHT - 24 - 22 * j, 12, PLAYER_COLORS[seat], "left"))
     _luck_vs_skill(s, b, nar, names)
 
 
@@ -182,8 +183,10 @@ def _luck_vs_skill(s: Scene, b: ReviewBrowser, nar: Narrator, names: tuple[str, 
     parts = luck_parts(b.review, names, nar.tr)
     if not parts:
         return
-    text = nar.tr("Luck vs skill (green: luck alone) — {parts}", parts=" · ".join(parts))
-    s.labels.append(Label(text, 30, CHART.y + CHART.h + 22, 11, LUCK_COLOR, "left"))
+    text = nar.tr("Green line: luck alone — {parts}", parts=" · ".join(parts))
+    # wrapped to the chart's width: two lines in the longer languages
+    s.labels.append(Label(text, 30, CHART.y + CHART.h + 21, 10, LUCK_COLOR, "left",
+                          width=int(CHART.w)))  # fmt: skip
 
 
 def _chart(s: Scene, b: ReviewBrowser, viewer: int) -> None:
@@ -212,7 +215,8 @@ def _chart(s: Scene, b: ReviewBrowser, viewer: int) -> None:
     _luck_line(s, b, viewer, w)
     s.labels.append(Label("100%", c.x + c.w + 4, c.y + c.h - 6, 11, SOFT, "left"))
     s.labels.append(Label("0%", c.x + c.w + 4, c.y + 6, 11, SOFT, "left"))
-    s.targets.append(Target("chart", Rect(c.x, c.y - 10, c.w, c.h + 20)))
+    s.targets.append(Target("chart", Rect(c.x, c.y - 10, c.w, c.h + 20), Command(Act.CHART),
+                            along=True))  # fmt: skip
 
 
 def luck_curve(review: Review) -> list[float]:
@@ -330,14 +334,15 @@ def _explain(
 def _buttons(s: Scene, b: ReviewBrowser, tr) -> None:
     bx, bw, bh = TABLE_RIGHT + 16, 124, 52
     s.buttons += [
-        Button("review:prev", tr("Previous"), Rect(bx, 192, bw, bh), b.can_step(-1)),
-        Button("review:next", tr("Next"), Rect(bx + bw + 10, 192, bw, bh), b.can_step(1),
-               primary=True),
-        Button("review:mistakes", tr("Mistakes only"), Rect(bx, 132, bw * 2 + 10, bh),
-               toggled=b.mistakes_only),
-        Button("review:seats", tr("Both players"), Rect(bx, 72, bw * 2 + 10, bh),
-               toggled=len(b.seats) == 2),
-        Button("review:back", tr("Back"), Rect(bx, 12, bw * 2 + 10, bh)),
+        act_button(Act.PAGE, tr("Previous"), Rect(bx, 192, bw, bh), b.can_step(-1), arg=-1,
+                   name="review:prev"),
+        act_button(Act.PAGE, tr("Next"), Rect(bx + bw + 10, 192, bw, bh), b.can_step(1),
+                   primary=True, arg=1, name="review:next"),
+        act_button(Act.MISTAKES, tr("Mistakes only"), Rect(bx, 132, bw * 2 + 10, bh),
+                   toggled=b.mistakes_only, name="review:mistakes"),
+        act_button(Act.SEATS, tr("Both players"), Rect(bx, 72, bw * 2 + 10, bh),
+                   toggled=len(b.seats) == 2, name="review:seats"),
+        act_button(Act.BACK, tr("Back"), Rect(bx, 12, bw * 2 + 10, bh), name="review:back"),
     ]  # fmt: skip
 
 
@@ -346,5 +351,6 @@ def waiting_scene(nar: Narrator, text: str) -> Scene:
     s = Scene()
     s.labels.append(Label(text, CENTER + 140, 420, 22, WHITE, bold=True))
     bx, bw, bh = TABLE_RIGHT + 16, 124, 52
-    s.buttons.append(Button("review:back", nar.tr("Back"), Rect(bx, 12, bw * 2 + 10, bh)))
+    back = Rect(bx, 12, bw * 2 + 10, bh)
+    s.buttons.append(act_button(Act.BACK, nar.tr("Back"), back, name="review:back"))
     return s

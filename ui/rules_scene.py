@@ -10,8 +10,9 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from .commands import Act
 from .i18n import Catalog
-from .scene import GOLD, HEIGHT, SOFT, WHITE, WIDTH, Button, Label, Rect, Scene
+from .scene import GOLD, HEIGHT, SOFT, WHITE, WIDTH, Label, Rect, Scene, act_button
 
 RULES_DIR = Path(__file__).resolve().parent / "rules"
 TEXT_W = 1080
@@ -78,9 +79,11 @@ def rules_scene(lang: str, page: int) -> Scene:
             s.labels.append(Label(text, left, y - h / 2, 14, WHITE, "left", width=TEXT_W,
                                   tag="rule"))  # fmt: skip
         y -= h
-    s.buttons.append(Button("rules:prev", tr("Previous"), Rect(WIDTH / 2 - 400, 24, 240, 64),
-                            page > 0))  # fmt: skip
-    s.buttons.append(Button("rules:next", tr("Next"), Rect(WIDTH / 2 - 120, 24, 240, 64),
-                            page < len(all_pages) - 1, primary=True))  # fmt: skip
-    s.buttons.append(Button("rules:back", tr("Back"), Rect(WIDTH / 2 + 160, 24, 240, 64)))
+    s.buttons.append(act_button(Act.PAGE, tr("Previous"), Rect(WIDTH / 2 - 400, 24, 240, 64),
+                                page > 0, arg=-1, name="rules:prev"))  # fmt: skip
+    s.buttons.append(act_button(Act.PAGE, tr("Next"), Rect(WIDTH / 2 - 120, 24, 240, 64),
+                                page < len(all_pages) - 1, primary=True, arg=1,
+                                name="rules:next"))  # fmt: skip
+    s.buttons.append(act_button(Act.BACK, tr("Back"), Rect(WIDTH / 2 + 160, 24, 240, 64),
+                                name="rules:back"))  # fmt: skip
     return s

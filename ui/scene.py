@@ -9,7 +9,7 @@ target is at least 48 px (RULES R11.7) and that nothing of a hidden hand is ever
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from agents.registry import LEVELS
 from cribbage_env.core import STANDARD, VARIANTS, Rules
@@ -125,11 +125,16 @@ class Target:
     rect: Rect
     command: Command | None = None
     spread: int = 0  # a cut spread of this many cards: the command's arg is where it is cut
+    along: bool = False  # a chart: the command's ``at`` is where along it (0..1) it is clicked
 
     def command_at(self, x: float) -> Command | None:
         """The command of a click at ``x``: a cut's depth is where the spread is tapped."""
-        if self.spread and self.command is not None:
+        if self.command is None:
+            return None
+        if self.spread:
             return Command(self.command.act, round((x - self.rect.x) / self.rect.w * self.spread))
+        if self.along:
+            return replace(self.command, at=(x - self.rect.x) / self.rect.w)
         return self.command
 
 
@@ -192,7 +197,7 @@ def hit_item(scene: Scene, x: float, y: float) -> Button | Target | None:
 
 
 def hit(scene: Scene, x: float, y: float) -> str | None:
-    """The id of what is at (x, y) (the screens other than the table dispatch on it)."""
+    """The id of what is at (x, y): the button or target a test looks for."""
     item = hit_item(scene, x, y)
     return None if item is None else item.id
 
@@ -244,67 +249,51 @@ def start_scene(opts: StartOptions) -> Scene:
     target = opts.rules.target
     subtitle = tr("Six cards, two players, first to {target}", target=target)
     s.labels.append(Label(subtitle, WIDTH / 2, 638, 17, SOFT))
+    level, players, lang = Act.LEVEL, Act.PLAYERS, Act.LANGUAGE
     rows = [
-        (
-            tr("Opponent"),
-            500,
-            [
-                (f"level:{k}", tr(v.label), not opts.hotseat and opts.level == k)
-                for k, v in LEVELS.items()
-            ],
-        ),
-        (
-            tr("Players"),
-            370,
-            [
-                ("mode:computer", tr("Against the computer"), not opts.hotseat),
-                ("mode:hotseat", tr("Pass and play"), opts.hotseat),
-            ],
-        ),
-        (
-            tr("Language"),
-            240,
-            [(f"lang:{k}", LANGUAGE_NAMES[k], opts.lang == k) for k in LANGUAGES],
-        ),
-    ]
+        (tr("Opponent"), 500, [(Command(level, name=k), tr(v.label),
+                                not opts.hotseat and opts.level == k) for k, v in LEVELS.items()]),
+        (tr("Players"), 370, [(Command(players, name="computer"), tr("Against the computer"),
+                               not opts.hotseat),
+                              (Command(players, name="hotseat"), tr("Pass and play"), opts.hotseat)]),
+        (tr("Language"), 240, [(Command(lang, name=k), LANGUAGE_NAMES[k], opts.lang == k)
+                               for k in LANGUAGES]),
+    ]  # fmt: skip
     for title, y, choices in rows:
         s.labels.append(Label(title, WIDTH / 2, y + 82, 18, WHITE, bold=True))
         w = 280 if len(choices) == 2 else min(200, (WIDTH - 80) // len(choices) - 16)
         total = len(choices) * w + (len(choices) - 1) * 16
-        for i, (bid, label, on) in enumerate(choices):
-            enabled = not (bid.startswith("level:") and opts.hotseat)
-            s.buttons.append(
-                Button(
-                    bid,
-                    label,
-                    Rect(WIDTH / 2 - total / 2 + i * (w + 16), y, w, 56),
-                    enabled,
-                    toggled=on,
-                )
-            )
+        for i, (cmd, label, on) in enumerate(choices):
+            enabled = not (cmd.act is Act.LEVEL and opts.hotseat)
+            rect = Rect(WIDTH / 2 - total / 2 + i * (w + 16), y, w, 56)
+            s.buttons.append(Button(f"{cmd.act.value}:{cmd.name}", label, rect, enabled,
+                                    toggled=on, command=cmd))  # fmt: skip
     n = len(opts.unfinished)
-    row = [("play", tr("New game"), True), ("continue", tr("Continue saved game"), opts.has_save)]
+    row = [
+        (Act.PLAY, tr("New game"), True),
+        (Act.CONTINUE, tr("Continue saved game"), opts.has_save),
+    ]
     if n > 1:  # the games kept when a new one started (issue 29)
-        row.append(("list", tr("Unfinished games ({n})", n=n), True))
-    row.append(("tutorial", tr("Learn to play"), True))  # the guided first deal
+        row.append((Act.UNFINISHED, tr("Unfinished games ({n})", n=n), True))
+    row.append((Act.TUTORIAL, tr("Learn to play"), True))  # the guided first deal
     w, gap = (300, 30) if len(row) < 4 else (250, 25)
     left = WIDTH / 2 - (len(row) * (w + gap) - gap) / 2
-    for i, (bid, label, enabled) in enumerate(row):
-        s.buttons.append(Button(bid, label, Rect(left + i * (w + gap), 90, w, 76), enabled,
-                                primary=bid == "play"))  # fmt: skip
+    for i, (act, label, enabled) in enumerate(row):
+        s.buttons.append(act_button(act, label, Rect(left + i * (w + gap), 90, w, 76), enabled,
+                                    primary=act is Act.PLAY))  # fmt: skip
     options = [
-        ("rules", tr("Rules"), False),
-        ("stats", tr("Statistics"), False),
-        ("variant", tr("Game to {target}", target=target), not opts.rules.is_standard),
-        ("four_colour", tr("Four-colour deck"), opts.four_colour),
-        ("sound", tr("Sound"), opts.sound),
-        ("coach", tr("Coach: {pct}%", pct=round(100 * opts.coach)) if opts.coach
+        (Act.RULES, tr("Rules"), False),
+        (Act.STATS, tr("Statistics"), False),
+        (Act.VARIANT, tr("Game to {target}", target=target), not opts.rules.is_standard),
+        (Act.FOUR_COLOUR, tr("Four-colour deck"), opts.four_colour),
+        (Act.SOUND, tr("Sound"), opts.sound),
+        (Act.COACH, tr("Coach: {pct}%", pct=round(100 * opts.coach)) if opts.coach
          else tr("Coach: off"), opts.coach > 0),
     ]  # fmt: skip
     w = 196
     left = WIDTH / 2 - (len(options) * (w + 8) - 8) / 2
-    for i, (bid, label, on) in enumerate(options):
-        s.buttons.append(Button(bid, label, Rect(left + i * (w + 8), 14, w, 52), toggled=on))
+    for i, (act, label, on) in enumerate(options):
+        s.buttons.append(act_button(act, label, Rect(left + i * (w + 8), 14, w, 52), toggled=on))
     if opts.message:
         s.labels.append(Label(opts.message, WIDTH / 2, 190, 13, GOLD, width=760))
     if opts.listing:
@@ -320,10 +309,10 @@ def _unfinished_layer(base: Scene, opts: StartOptions, tr) -> None:
     s.panels.append((r, PANEL))
     s.labels.append(Label(tr("Unfinished games"), r.cx, r.y + r.h - 40, 24, GOLD, bold=True))
     for i, text in enumerate(opts.unfinished):
-        s.buttons.append(Button(f"resume:{i}", text, Rect(r.x + 40, r.y + r.h - 140 - i * 66,
-                                                          r.w - 80, 56)))  # fmt: skip
-    s.buttons.append(Button("list:back", tr("Back"), Rect(r.cx - 110, r.y + 20, 220, 60),
-                            primary=True))  # fmt: skip
+        s.buttons.append(act_button(Act.RESUME, text, Rect(r.x + 40, r.y + r.h - 140 - i * 66,
+                                    r.w - 80, 56), arg=i, name=f"resume:{i}"))  # fmt: skip
+    s.buttons.append(act_button(Act.BACK, tr("Back"), Rect(r.cx - 110, r.y + 20, 220, 60),
+                                primary=True, name="list:back"))  # fmt: skip
 
 
 # --------------------------------------------------------------------------------- input

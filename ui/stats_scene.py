@@ -8,8 +8,9 @@ on the left) as a bar chart, filled in while the games are reviewed.
 
 from __future__ import annotations
 
+from .commands import Act
 from .i18n import Catalog
-from .scene import GOLD, HEIGHT, PLAYER_COLORS, SOFT, WHITE, WIDTH, Button, Label, Rect, Scene
+from .scene import GOLD, HEIGHT, PLAYER_COLORS, SOFT, WHITE, WIDTH, Label, Rect, Scene, act_button
 
 ERRORS = Rect(700, 290, 500, 210)
 BAR_MAX = 36  # px: a few games do not fill the chart
@@ -33,7 +34,8 @@ def stats_scene(
     tr = Catalog(lang).tr
     s = Scene()
     s.labels.append(Label(tr("Statistics"), WIDTH / 2, HEIGHT - 50, 30, GOLD, bold=True))
-    s.buttons.append(Button("stats:back", tr("Back"), Rect(WIDTH / 2 - 120, 24, 240, 64)))
+    back = Rect(WIDTH / 2 - 120, 24, 240, 64)
+    s.buttons.append(act_button(Act.BACK, tr("Back"), back, name="stats:back"))
     if note:
         s.labels.append(Label(note, WIDTH / 2, 110, 13, SOFT, width=900))
     if not stats or not stats["games"]:

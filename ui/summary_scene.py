@@ -2,8 +2,10 @@
 
 After the last count the show waits for Continue with each player's points of the deal (pegging,
 hand, crib, total); the game-over panel adds the game's points by the same parts and, once the
-review has run (in the window's side thread), the person's error rate and flagged decisions and
-each player's luck beside their skill (:func:`luck_parts`, the Review screen's own line).
+review has run (in the window's side thread), the person's flagged decisions and mean winning
+chance lost (:func:`error_line`) and each player's luck beside their mistakes
+(:func:`luck_parts`, the Review screen's own line): every number with its unit, every count
+in the language's plural form.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ if TYPE_CHECKING:
     from agents.review import Review
 
     from .controller import TableController
+    from .i18n import Catalog
 
 LUCK_COLOR = (120, 235, 120)
 COLS = (250, 150, 120, 120, 120)  # name, pegging, hand, crib, total (widths)
@@ -65,35 +68,59 @@ def game_summary_items(s: Scene, ctl: TableController, r: Rect, top: float) -> N
             s.labels.append(Label(ctl.tr("Reviewing the game…"), r.cx, y, 15, SOFT))
         return
     for seat in people:
-        sm = rev.seat_summary(seat)
-        text = ctl.tr(
-            "{name}: error rate {rate} (winning chance lost per decision, thousandths), "
-            "{blunders} blunders, {bad} bad moves",
-            name=ctl.short_name(seat), rate=f"{1000 * sm['error_rate']:.1f}",
-            blunders=sm["blunder"], bad=sm["bad"],
-        )  # fmt: skip
-        s.labels.append(Label(text, r.cx, y, 14, WHITE, width=int(r.w) - 40))
+        s.labels.append(Label(error_line(rev, seat, ctl.short_name(seat), ctl.cat), r.cx, y, 14,
+                              WHITE, width=int(r.w) - 40))  # fmt: skip
         y -= 40
     _luck_items(s, ctl, rev, r.cx, y - 6)
 
 
+def percent(x: float, sign: bool = False, digits: int = 1) -> str:
+    """``x`` (a fraction) in per cent, ``+``/``-`` shown with ``sign``; never "-0.0%".
+
+    >>> percent(-0.7981, sign=True), percent(0.00312, digits=2), percent(-0.00001, sign=True)
+    ('-79.8%', '0.31%', '0.0%')
+    """
+    v = round(100 * x, digits) + 0.0  # -0.0 + 0.0 is 0.0
+    return f"{v:+.{digits}f}%" if sign and v else f"{v:.{digits}f}%"
+
+
+def error_line(review: Review, seat: int, name: str, cat: Catalog) -> str:
+    """The seat's flagged decisions and mean winning chance lost per decision, counted in
+    words (plural forms of the language)."""
+    sm = review.seat_summary(seat)
+    return cat.tr(
+        "{name}: {blunders} and {bad} in {decisions}; {rate} winning chance lost per decision "
+        "on average",
+        name=name,
+        blunders=cat.ntr("{n} blunder", "{n} blunders", sm["blunder"]),
+        bad=cat.ntr("{n} bad move", "{n} bad moves", sm["bad"]),
+        decisions=cat.ntr("{n} decision", "{n} decisions", sm["decisions"]),
+        rate=percent(sm["error_rate"], digits=2),
+    )
+
+
 def luck_parts(review: Review, names: tuple[str, str], tr: Callable[..., str]) -> list[str]:
-    """Each player's luck and the winning chance their decisions lost (points of winning
-    chance) and their luck-adjusted result, from the review's :meth:`~agents.review.Review.
-    luck_summary` (``cribbage_env.luck``); empty when the game's rules have no equity table."""
+    """Each player's luck and the winning chance their mistakes lost (in per cent of winning
+    chance) and their luck-adjusted result (per cent of a win), from the review's
+    :meth:`~agents.review.Review.luck_summary` (``cribbage_env.luck``); empty when the game's
+    rules have no equity table."""
     parts = []
     for seat in (0, 1):
         m = review.luck_summary(seat)
         if m is None:
             return []
-        adj = "-" if m["adjusted_result"] is None else f"{m['adjusted_result']:.2f}"
+        luck, lost = percent(m["luck"], sign=True), percent(-m["skill_lost"], sign=True)
+        if m["adjusted_result"] is None:  # unfinished: no result to adjust
+            parts.append(tr("{name}: luck {luck}, mistakes {lost}", name=names[seat],
+                            luck=luck, lost=lost))  # fmt: skip
+            continue
         parts.append(
             tr(
-                "{name}: luck {luck}, lost {lost}, adjusted {adj}",
+                "{name}: luck {luck}, mistakes {lost}; {adj} of a win without the luck",
                 name=names[seat],
-                luck=f"{100 * m['luck']:+.1f}",
-                lost=f"{100 * m['skill_lost']:.1f}",
-                adj=adj,
+                luck=luck,
+                lost=lost,
+                adj=percent(m["adjusted_result"], digits=0),
             )
         )
     return parts
@@ -103,7 +130,7 @@ def _luck_items(s: Scene, ctl: TableController, rev: Review, cx: float, y: float
     parts = luck_parts(rev, (ctl.short_name(0), ctl.short_name(1)), ctl.tr)
     if not parts:
         return
-    s.labels.append(Label(ctl.tr("Luck vs skill, in points of winning chance"), cx, y, 15,
-                          LUCK_COLOR, bold=True))  # fmt: skip
+    s.labels.append(Label(ctl.tr("Luck and mistakes, in winning chance"), cx, y, 15, LUCK_COLOR,
+                          bold=True))  # fmt: skip
     for i, text in enumerate(parts):
         s.labels.append(Label(text, cx, y - 26 - 24 * i, 14, PLAYER_COLORS[i]))

@@ -168,6 +168,20 @@ class Tutorial:
         g = self.ctl.game
         return not self.ctl.show.running and (g.deal_no >= 1 or g.is_over)
 
+    def step_alone(self) -> bool:
+        """One step that needs no decision of the person: the lesson in sight read, the show
+        counted on or the computer's move; False when the person is to act (headless runs)."""
+        c = self.ctl
+        if self.waiting:
+            self.got_it()
+        elif c.show.running:
+            c.show.advance()
+        elif c.computer.to_act:
+            c.computer.step()
+        else:
+            return False
+        return True
+
     def _texts(self, key: str, **kw: object) -> tuple[str, ...]:
         return tuple(self.ctl.tr(t, **kw) for t in TEXTS[key])
 

@@ -282,7 +282,7 @@ class GameWindow(ScaledWindow):
         self.screen.on_update(delta_time)
 
     # ------------------------------------------------------------------------ input
-    def click(self, wx: float, wy: float) -> str | Command | None:
+    def click(self, wx: float, wy: float) -> Command | None:
         """A click in virtual coordinates (tests and the mouse handler)."""
         return self.screen.click(wx, wy)
 

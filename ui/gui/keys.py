@@ -68,6 +68,14 @@ TABLE_KEYS: tuple[Binding, ...] = (
 )
 
 
+#: The rules and review screens' keys: a page (a decision) back or on, and Back.
+PAGE_KEYS: dict[int, Command] = {
+    **dict.fromkeys((k.LEFT, k.PAGEUP, k.UP), Command(Act.PAGE, -1)),
+    **dict.fromkeys((k.RIGHT, k.PAGEDOWN, k.DOWN, k.SPACE), Command(Act.PAGE, 1)),
+    **dict.fromkeys((k.ESCAPE, k.BACKSPACE, k.ENTER, k.RETURN), Command(Act.BACK)),
+}
+
+
 def lookup(table: tuple[Binding, ...], state: str, symbol: int, modifiers: int) -> Binding | None:
     """The first row of ``table`` that matches, or None (the key does nothing here)."""
     return next((b for b in table if b.matches(state, symbol, modifiers)), None)

@@ -77,7 +77,11 @@ class Renderer:
         cached = self._sprite_cache.get(slot)
         if cached is not None and cached[0] is scene:
             return cached[1]
-        sprites = cached[1] if cached is not None else arcade.SpriteList()
+        if cached is not None:
+            sprites = cached[1]
+        else:  # cards are opaque but for their corners, which the alpha test leaves out:
+            sprites = arcade.SpriteList()  # no blending (the software renderer's dearest part)
+            sprites.blend = False
         while len(sprites) > len(scene.cards):
             sprites.pop()
         while len(sprites) < len(scene.cards):

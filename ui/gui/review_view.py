@@ -8,32 +8,32 @@ game-over table.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import arcade
 
+from ..commands import Act, Command
 from ..controller import Mode, TableController
-from ..review_scene import CHART, ReviewBrowser, review_scene, waiting_scene
-from ..scene import Scene, hit
+from ..review_scene import ReviewBrowser, review_scene, waiting_scene
+from ..scene import Scene
+from .keys import PAGE_KEYS
+from .screen_view import ScreenView
 
 if TYPE_CHECKING:
     from .app import GameWindow
 
+Handler = Callable[["ReviewView", Command], object]
 
-class ReviewView(arcade.View):
+
+class ReviewView(ScreenView):
     """Reviews ``ctl``'s finished game; ``back`` is the screen Back returns to."""
 
     def __init__(self, window: GameWindow, ctl: TableController, back: arcade.View) -> None:
-        super().__init__(window)
-        self.game_window = window
+        super().__init__(window, back)
         self.ctl = ctl
-        self.back = back
         self.browser: ReviewBrowser | None = None
         self.failed = ""
-        self.scene: Scene | None = None
-        self.scene_key: tuple | None = None
-        self.future: cf.Future | None = None
         self._start()
 
     def _start(self) -> None:
@@ -59,64 +59,55 @@ class ReviewView(arcade.View):
         seats = (0,) if self.ctl.mode is Mode.COMPUTER else (0, 1)
         self.browser = ReviewBrowser(review, self.ctl.game.clone(), seats)
 
-    def current_scene(self) -> Scene:
+    def key(self) -> tuple:
         b = self.browser
         state = (b.current, b.mistakes_only, b.seats) if b is not None else None
-        key = ("review", state, self.failed)
-        if key != self.scene_key or self.scene is None:
-            nar = self.ctl.narrator
-            if b is not None:
-                names = (self.ctl.name(0), self.ctl.name(1))
-                self.scene = review_scene(b, nar, names, viewer=b.seats[0])
-            elif self.failed:
-                text = nar.tr("The review failed: {error}", error=self.failed)
-                self.scene = waiting_scene(nar, text)
-            else:
-                self.scene = waiting_scene(nar, nar.tr("Reviewing the game…"))
-            self.scene_key = key
-        return self.scene
+        return ("review", state, self.failed)
+
+    def build(self) -> Scene:
+        b, nar = self.browser, self.ctl.narrator
+        if b is not None:
+            names = (self.ctl.name(0), self.ctl.name(1))
+            return review_scene(b, nar, names, viewer=b.seats[0])
+        if self.failed:
+            return waiting_scene(nar, nar.tr("The review failed: {error}", error=self.failed))
+        return waiting_scene(nar, nar.tr("Reviewing the game…"))
+
+    def commands(self) -> dict[Act, Handler]:
+        return REVIEW_COMMANDS
 
     def on_update(self, delta_time: float) -> bool:
-        fut = self.future
-        if fut is not None and fut.done():
-            self.future = None
+        fut = self.finished_job()
+        if fut is not None:
             self._take(fut.result)
         return True
 
-    def click(self, wx: float, wy: float) -> str | None:
-        what = hit(self.current_scene(), wx, wy)
-        self.do(what, wx)
-        return what
-
-    def do(self, what: str | None, wx: float = 0.0) -> None:
-        b = self.browser
-        if what == "review:back":
-            self.game_window.show_screen(self.back)
-        elif b is None:
-            return
-        elif what == "review:prev":
-            b.step(-1)
-        elif what == "review:next":
-            b.step(1)
-        elif what == "review:mistakes":
-            b.mistakes_only = not b.mistakes_only
-            b.refilter()
-        elif what == "review:seats":
-            b.seats = (0, 1) if len(b.seats) == 1 else (0,)
-            b.refilter()
-        elif what == "chart":
-            b.jump_to_fraction((wx - CHART.x) / CHART.w)
-
-    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool:
-        self.click(*self.game_window.to_world(x, y))
-        return True
-
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
-        k = arcade.key
-        if symbol in (k.LEFT, k.UP, k.PAGEUP):
-            self.do("review:prev")
-        elif symbol in (k.RIGHT, k.DOWN, k.PAGEDOWN, k.SPACE):
-            self.do("review:next")
-        elif symbol in (k.ESCAPE, k.BACKSPACE):
-            self.do("review:back")
+        if symbol not in (arcade.key.ENTER, arcade.key.RETURN):  # Back is Escape or Backspace
+            self.do(PAGE_KEYS.get(symbol))
         return True
+
+
+def _browse(step: Callable[[ReviewBrowser, Command], object]) -> Handler:
+    """A command on the review's decisions: nothing until the review is there."""
+    return lambda v, cmd: None if v.browser is None else step(v.browser, cmd)
+
+
+def _mistakes(b: ReviewBrowser, cmd: Command) -> None:
+    b.mistakes_only = not b.mistakes_only
+    b.refilter()
+
+
+def _seats(b: ReviewBrowser, cmd: Command) -> None:
+    b.seats = (0, 1) if len(b.seats) == 1 else (0,)
+    b.refilter()
+
+
+#: What the review screen's buttons, keys and chart do.
+REVIEW_COMMANDS: dict[Act, Handler] = {
+    Act.BACK: lambda v, cmd: v.go_back(),
+    Act.PAGE: _browse(lambda b, cmd: b.step(cmd.arg)),
+    Act.MISTAKES: _browse(_mistakes),
+    Act.SEATS: _browse(_seats),
+    Act.CHART: _browse(lambda b, cmd: b.jump_to_fraction(cmd.at)),
+}

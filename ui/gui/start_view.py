@@ -2,113 +2,111 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-import arcade
+from collections.abc import Callable
 
 from ..coach import COACH_LIMITS
+from ..commands import Act, Command
 from ..i18n import LANGUAGES, Catalog
-from ..scene import Scene, hit, next_variant, start_scene
+from ..scene import Scene, StartOptions, next_variant, start_scene
 from .keys import ENTER
+from .screen_view import ScreenView
 
-if TYPE_CHECKING:
-    from .app import GameWindow
+#: what a command does on a screen
+Handler = Callable[["StartView", Command], object]
 
 
-class StartView(arcade.View):
+class StartView(ScreenView):
     """Edits the window's :class:`~ui.scene.StartOptions` and starts or resumes a game."""
 
-    def __init__(self, window: GameWindow) -> None:
-        super().__init__(window)
-        self.game_window = window
-        self.scene: Scene | None = None
-        self.scene_key: tuple | None = None
+    def key(self) -> tuple:
+        return ("start", *vars(self.game_window.options).values())
 
-    def current_scene(self) -> Scene:
+    def build(self) -> Scene:
+        return start_scene(self.game_window.options)
+
+    def commands(self) -> dict[Act, Handler]:
+        return START_COMMANDS
+
+    def do(self, cmd: Command | None) -> Command | None:
+        """Do what ``cmd`` asks of the start screen (:data:`START_COMMANDS`)."""
         o = self.game_window.options
-        key = ("start", *vars(o).values())
-        if key != self.scene_key or self.scene is None:
-            self.scene = start_scene(o)
-            self.scene_key = key
-        return self.scene
-
-    def on_update(self, delta_time: float) -> bool:
-        return True
-
-    def click(self, wx: float, wy: float) -> str | None:
-        what = hit(self.current_scene(), wx, wy)
-        self.choose(what)
-        return what
-
-    def choose(self, what: str | None) -> None:
-        """Do what the button ``what`` means on the start screen."""
-        win = self.game_window
-        o = win.options
-        if what is None:
-            return
-        if o.listing and what != "list:back" and not what.startswith("resume:"):
-            return  # the list is on top: only its own buttons answer
+        if cmd is None or (o.listing and cmd.act not in (Act.BACK, Act.RESUME)):
+            return cmd  # nothing, or the list is on top: only its own buttons answer
         o.message = ""
-        if what != "play":
+        if cmd.act is not Act.PLAY:
             o.confirm_new = False
-        if what.startswith("level:"):
-            o.level = what[6:]
-        elif what == "mode:computer":
-            o.hotseat = False
-        elif what == "mode:hotseat":
-            o.hotseat = True
-        elif what.startswith("lang:") and what[5:] in LANGUAGES:
-            o.lang = what[5:]
-        elif what in ("play", "list", "continue", "list:back") or what.startswith("resume:"):
-            self._choose_game(what)
-        elif what == "rules":
-            win.show_rules()
-        elif what == "tutorial":
-            win.start_tutorial()
-        elif what == "stats":
-            win.show_stats()
-        elif what == "four_colour":
-            o.four_colour = not o.four_colour
-        elif what == "variant":
-            o.rules = next_variant(o.rules)
-        elif what == "coach":  # off, 2%, 5%, off...
-            k = COACH_LIMITS.index(o.coach) if o.coach in COACH_LIMITS else 0
-            o.coach = COACH_LIMITS[(k + 1) % len(COACH_LIMITS)]
-        elif what == "sound":
-            o.sound = win.sounds.on = not o.sound and win.sounds.available
+        super().do(cmd)
         self.scene_key = None
+        return cmd
 
-    def _choose_game(self, what: str) -> None:
-        """New game (asked first when one is under way: it is kept), continue, the list of
-        unfinished games (issue 29)."""
+    def new_game(self) -> None:
+        """New game: asked first when one is under way (it is kept in the unfinished games)."""
         win = self.game_window
         o = win.options
-        if what == "play" and o.has_save and not o.confirm_new:
+        if o.has_save and not o.confirm_new:
             o.confirm_new = True
             o.message = Catalog(o.lang).tr(
                 "Your game under way is kept in the unfinished games. Press New game again to "
                 "start a new one."
             )
-        elif what == "play":
+        else:
             o.confirm_new = False
             win.new_game(win.settings.seed)
-        elif what == "list":
-            o.listing = True
-        elif what == "continue" and win.store is not None and not win.store.exists():
-            win.resume_unfinished(0)  # the newest kept game
-        elif what == "continue":
-            win.continue_saved()
-        elif what.startswith("resume:"):
-            o.listing = False
-            win.resume_unfinished(int(what[7:]))
-        else:  # list:back
-            o.listing = False
 
-    def on_mouse_press(self, x: int, y: int, button: int, modifiers: int) -> bool:
-        self.click(*self.game_window.to_world(x, y))
-        return True
+    def continue_game(self) -> None:
+        """The saved game, else the newest unfinished one (issue 29)."""
+        win = self.game_window
+        if win.store is not None and not win.store.exists():
+            win.resume_unfinished(0)  # the newest kept game
+        else:
+            win.continue_saved()
+
+    def resume(self, i: int) -> None:
+        self.game_window.options.listing = False
+        self.game_window.resume_unfinished(i)
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
         if symbol in ENTER:  # Enter or Space: a new game
-            self.choose("play")
+            self.do(Command(Act.PLAY))
         return True
+
+
+def _option(field: str, value: Callable[[Command, StartOptions], object]) -> Handler:
+    """A command that sets the option ``field`` to ``value(command, options)``."""
+
+    def do(view: StartView, cmd: Command) -> None:
+        o = view.game_window.options
+        setattr(o, field, value(cmd, o))
+
+    return do
+
+
+def _sound(view: StartView, cmd: Command) -> None:
+    o, win = view.game_window.options, view.game_window
+    o.sound = win.sounds.on = not o.sound and win.sounds.available
+
+
+def _next_coach(o: StartOptions) -> float:
+    """Off, 2%, 5%, off..."""
+    k = COACH_LIMITS.index(o.coach) if o.coach in COACH_LIMITS else 0
+    return COACH_LIMITS[(k + 1) % len(COACH_LIMITS)]
+
+
+#: What each button (and Enter) of the start screen does.
+START_COMMANDS: dict[Act, Handler] = {
+    Act.LEVEL: _option("level", lambda cmd, o: cmd.name),
+    Act.PLAYERS: _option("hotseat", lambda cmd, o: cmd.name == "hotseat"),
+    Act.LANGUAGE: _option("lang", lambda cmd, o: cmd.name if cmd.name in LANGUAGES else o.lang),
+    Act.PLAY: lambda v, cmd: v.new_game(),
+    Act.UNFINISHED: _option("listing", lambda cmd, o: True),
+    Act.CONTINUE: lambda v, cmd: v.continue_game(),
+    Act.RESUME: lambda v, cmd: v.resume(cmd.arg),
+    Act.BACK: _option("listing", lambda cmd, o: False),
+    Act.RULES: lambda v, cmd: v.game_window.show_rules(),
+    Act.TUTORIAL: lambda v, cmd: v.game_window.start_tutorial(),
+    Act.STATS: lambda v, cmd: v.game_window.show_stats(),
+    Act.FOUR_COLOUR: _option("four_colour", lambda cmd, o: not o.four_colour),
+    Act.VARIANT: _option("rules", lambda cmd, o: next_variant(o.rules)),
+    Act.COACH: _option("coach", lambda cmd, o: _next_coach(o)),
+    Act.SOUND: _sound,
+}
