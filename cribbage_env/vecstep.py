@@ -13,7 +13,7 @@ slices of the batch) gives exactly the serial results; tests compare them.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import carray, njit, prange
 
 from . import simkernel as K
 from . import veckernel as V
@@ -92,6 +92,13 @@ def _learner_step(st, card, g, tabs, keep, crib, cfg, fin, i, ev, totals, legal,
 
 
 @njit(cache=True)
+def _view(a):
+    """``a`` without a reference count (:func:`cribbage_env.simkernel.borrow`, any dtype); the
+    caller keeps ``a`` alive."""
+    return carray(K._address_as_pointer(a.ctypes.data), a.shape, a.dtype)
+
+
+@njit(cache=True)
 def _rows(lo, hi, reset, states, actions, rngs, tabs, keep, crib, cfg, agent, opp, out, fin, views):
     """Games ``lo..hi-1``: a new episode each (``reset``) or one learner step each (an illegal
     pick changes nothing: it is flagged in ``out`` = (terminated, illegal)), then the
@@ -99,14 +106,26 @@ def _rows(lo, hi, reset, states, actions, rngs, tabs, keep, crib, cfg, agent, op
     and the ended episodes' (final_obs, ..., no list);
     ``opp``: (greedy, expectimax), None unless the opponent is that policy
     (:func:`cribbage_env.veckernel.run_opponent`)."""
-    terminated, illegal = out
-    obs, packed, mask, prev, fobs, fpacked, fmask, noprev = views
-    ev = np.zeros((0, 3), dtype=np.int64)
-    legal = np.zeros(4, dtype=np.int64)
-    buf = np.zeros(16, dtype=np.int64)
-    totals = np.zeros((1, 15), dtype=np.int64)
-    ones = np.zeros(vecobs.MAX_ONES, dtype=np.int64)
-    counts = np.zeros(4, dtype=np.int64)
+    # Every array the per-game helpers take is viewed without a reference count: a helper
+    # counts its array arguments in and out (atomically), most of the step's time otherwise.
+    terminated, illegal = _view(out[0]), _view(out[1])
+    obs, packed, mask, prev = _view(views[0]), _view(views[1]), _view(views[2]), _view(views[3])
+    fobs, fpacked, fmask, noprev = (
+        _view(views[4]),
+        _view(views[5]),
+        _view(views[6]),
+        _view(views[7]),
+    )
+    states, rngs, actions = _view(states), _view(rngs), _view(actions)
+    fin, keep, crib, cfg, agent = _view(fin), _view(keep), _view(crib), _view(cfg), _view(agent)
+    scratch = np.zeros(4 + 16 + 15 + vecobs.MAX_ONES + 4, dtype=np.int64)
+    legal = K.borrow(scratch[:4])
+    buf = K.borrow(scratch[4:20])
+    totals = K.borrow(scratch[20:35].reshape(1, 15))
+    ones = K.borrow(scratch[35 : 35 + vecobs.MAX_ONES])
+    counts = K.borrow(scratch[35 + vecobs.MAX_ONES :])
+    no_events = np.zeros((0, 3), dtype=np.int64)
+    ev = K.borrow(no_events)
     t = K.borrow_tables(tabs)
     for i in range(lo, hi):
         st = K.borrow(states[i])
@@ -124,6 +143,7 @@ def _rows(lo, hi, reset, states, actions, rngs, tabs, keep, crib, cfg, agent, op
             vecobs.write(st, i, fobs, fpacked, fmask, ones, counts, noprev, True)
             _next_episode(st, g, cfg, agent, t, keep, crib, ev, totals, legal, buf, opp)
         vecobs.write(st, i, obs, packed, mask, ones, counts, prev, reset)
+    return scratch.size + no_events.size  # the borrowed arrays' owners live until here
 
 
 @njit(cache=True)
