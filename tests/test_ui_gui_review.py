@@ -39,7 +39,7 @@ def test_review_from_the_game_over_screen_and_back(window) -> None:
     assert b.seats == (0,)  # against the computer: the person's own decisions
     first = b.current
     labels = " ".join(lb.text for lb in window.current_scene().labels)
-    assert "Deal" in labels and "points lost" in labels
+    assert "Deal" in labels and "% lost" in labels
     before = image(window)
     if b.can_step(1):
         click_id(window, "review:next")

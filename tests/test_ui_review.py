@@ -187,7 +187,7 @@ def test_review_scene_marks_played_and_better_and_hides_the_other_hand(reviewed)
         assert {c.card for c in s.cards if c.selected} == played
         assert {c.card for c in s.cards if c.hinted} == (better if better != played else set())
         text = " ".join(lb.text for lb in s.labels)
-        assert f"{100 * r.loss:.1f} points lost" in text
+        assert f"{100 * r.loss:.1f}% lost" in text  # winning chance, not game points
         assert s.board is not None and s.board.scores == tuple(min(x, 121) for x in r.scores)
         for t in [*s.buttons, *s.targets]:
             assert t.rect.w >= MIN_TARGET and t.rect.h >= MIN_TARGET, t

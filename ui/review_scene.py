@@ -173,7 +173,10 @@ def _summary(s: Scene, b: ReviewBrowser, nar: Narrator, names: tuple[str, str]) 
             decisions=cat.ntr("{n} decision", "{n} decisions", m["decisions"]),
             lost=percent(m["total_loss"]),
         )
-        s.labels.append(Label(text, 190, HEIGHT - 24 - 22 * j, 12, PLAYER_COLORS[seat], "left"))
+        # Up to 12 px, smaller for the longer languages: the line ends before the side panel
+        # (770 px from x = 190; about 0.6 em per character in this font).
+        size = max(9, min(12, int(770 / (0.62 * max(len(text), 1)))))
+        s.labels.append(Label(text, 190, HEIGHT - 24 - 22 * j, size, PLAYER_COLORS[seat], "left"))
     _luck_vs_skill(s, b, nar, names)
 
 
@@ -185,7 +188,7 @@ def _luck_vs_skill(s: Scene, b: ReviewBrowser, nar: Narrator, names: tuple[str, 
         return
     text = nar.tr("Green line: luck alone — {parts}", parts=" · ".join(parts))
     # wrapped to the chart's width: two lines in the longer languages
-    s.labels.append(Label(text, 30, CHART.y + CHART.h + 21, 10, LUCK_COLOR, "left",
+    s.labels.append(Label(text, 30, CHART.y + CHART.h + 27, 10, LUCK_COLOR, "left",
                           width=int(CHART.w)))  # fmt: skip
 
 
@@ -314,7 +317,7 @@ def _explain(
     if r.options > 1 and r.chance == r.chance:  # NaN: rules with no table, rated by points
         flag = {"blunder": tr("blunder"), "bad": tr("bad"), "doubtful": tr("doubtful")}
         detail = tr(
-            "Winning chance {taken}% (best {best}%): {lost} points lost",
+            "Winning chance {taken}% (best {best}%): {lost}% lost",
             taken=f"{100 * r.chance:.1f}",
             best=f"{100 * r.best_chance:.1f}",
             lost=f"{100 * r.loss:.1f}",
