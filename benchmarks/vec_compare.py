@@ -18,7 +18,6 @@ Nothing is written unless ``--out`` is given.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import subprocess
@@ -26,6 +25,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from agents.atomic import atomic_write_json  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -61,14 +65,14 @@ print(time.perf_counter() - t)
 def cold(tree: Path, cache: str) -> float:
     """Seconds of a fresh process's import and first batched ``reset`` with ``cache`` as the
     kernel cache (empty the first time)."""
-    env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=cache)
+    return _last_number(tree, _COLD, dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=cache))
+
+
+def _last_number(tree: Path, code: str, env: dict[str, str]) -> float:
+    """The last line of what ``code`` prints, run in a fresh process in ``tree`` (cwd too:
+    ``-c`` puts the working folder first on the path)."""
     out = subprocess.run(
-        [sys.executable, "-c", _COLD],
-        env=env,
-        cwd=tree,
-        capture_output=True,
-        text=True,
-        check=True,
+        [sys.executable, "-c", code], env=env, cwd=tree, capture_output=True, text=True, check=True
     )
     return float(out.stdout.strip().splitlines()[-1])
 
@@ -78,15 +82,7 @@ def cell(tree: Path, n: int, opponent: str, observation: str, seconds: float) ->
     code = _CELL.format(n=n, opp=opponent, obs=observation, secs=seconds)
     env = dict(os.environ, PYTHONPATH=str(tree))
     env.pop("NUMBA_CACHE_DIR", None)
-    out = subprocess.run(
-        [sys.executable, "-c", code],
-        env=env,
-        cwd=tree,
-        capture_output=True,
-        text=True,
-        check=True,
-    )  # cwd too: ``-c`` puts the working folder first on the path
-    return float(out.stdout.strip().splitlines()[-1])
+    return _last_number(tree, code, env)
 
 
 def profile(n: int, opponent: str, seconds: float) -> dict[str, float]:
@@ -183,9 +179,7 @@ def main(argv: list[str] | None = None) -> int:
                       flush=True)  # fmt: skip
     result["load_after"] = os.getloadavg()
     if args.out:
-        tmp = args.out.with_suffix(".tmp")
-        tmp.write_text(json.dumps(result, indent=1) + "\n")
-        os.replace(tmp, args.out)
+        atomic_write_json(args.out, result)
     return 0
 
 
