@@ -19,7 +19,6 @@ steadier figure on a loaded machine), ``--frames`` frames, ``--rounds`` rounds i
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import sys
@@ -43,8 +42,8 @@ void main() { f = texture(t, uv); }"""
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--frames", type=int, default=150)
-    ap.add_argument("--rounds", type=int, default=3)
+    for name, default in (("--frames", 150), ("--rounds", 3)):  # frames per round, rounds
+        ap.add_argument(name, type=int, default=default)
     ap.add_argument("--out", type=Path, default=None, help="write the figures as JSON here")
     args = ap.parse_args(argv)
 
@@ -128,10 +127,9 @@ def main(argv: list[str] | None = None) -> int:
     for name, v in runs.items():
         print(f"  {name:36s} {statistics.median(v):6.2f} ms   rounds {[round(x, 2) for x in v]}")
     if args.out:
-        data = {"frames": args.frames, "load": loads, "cpu_ms": runs}
-        tmp = args.out.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data, indent=1) + "\n")
-        os.replace(tmp, args.out)
+        from agents.atomic import atomic_write_json
+
+        atomic_write_json(args.out, {"frames": args.frames, "load": loads, "cpu_ms": runs})
     return 0
 
 

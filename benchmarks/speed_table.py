@@ -147,6 +147,7 @@ def openspiel(seconds: float) -> float | None:
 
 
 def run(args: argparse.Namespace) -> dict:
+    warm_up()
     warm_up(parallel=True)
     batches = (1, 64, 1024) if args.quick else BATCHES
     out: dict = {"python": platform.python_version(), "load_before": os.getloadavg()}

@@ -38,6 +38,8 @@ KERNEL_MODULES = (
     "veckernel",
     "vecseed",
     "vecstep",
+    "vecobs",
+    "vecagent",
     "luckkernel",
 )
 
@@ -114,13 +116,18 @@ _register()
 COMPILE_SECONDS = 40
 
 
-def compiled(dispatchers: Sequence[Any]) -> bool:
-    """Whether every kernel is compiled in this process or has a valid entry in the cache."""
+def compiled(dispatchers: Sequence[Any], args: tuple | None = None) -> bool:
+    """Whether every kernel is compiled in this process or has a valid entry in the cache (for
+    the types of ``args`` when given: a kernel may be cached for other types only)."""
     for d in dispatchers:
-        if d.signatures:
+        sig = None if args is None else tuple(numba.typeof(a) for a in args)
+        if d.signatures if sig is None else sig in d.overloads:
             continue
         try:
-            if not d._cache._cache_file._load_index():
+            index = d._cache._cache_file._load_index()
+            if sig is None and not index:
+                return False
+            if sig is not None and d._cache._index_key(sig, d.targetctx.codegen()) not in index:
                 return False
         except Exception:  # noqa: BLE001 (numba internals: assume it must compile)
             return False
@@ -128,9 +135,11 @@ def compiled(dispatchers: Sequence[Any]) -> bool:
 
 
 @contextmanager
-def announce(dispatchers: Sequence[Any], what: str = "the simulator") -> Iterator[None]:
+def announce(
+    dispatchers: Sequence[Any], what: str = "the simulator", args: tuple | None = None
+) -> Iterator[None]:
     """Say on stderr that the block compiles ``what`` (when it will), and how long it took."""
-    if compiled(dispatchers):
+    if compiled(dispatchers, args):
         yield
         return
     print(

@@ -33,7 +33,7 @@ import numpy as np
 
 #: bits of a drawn agent seed.
 AGENT_SEED_BITS = 128
-_PERSON = b"cribbage-agents"  # domain separation: these digests are agent streams only
+PERSON = b"cribbage-agents"  # domain separation: these digests are agent streams only
 
 
 def new_agent_seed() -> int:
@@ -62,7 +62,7 @@ def agent_entropy(agent_seed: int, *key: int) -> int:
     """
     check_agent_seed(agent_seed)
     text = ",".join(str(int(k)) for k in (agent_seed, *key)).encode("ascii")
-    return int.from_bytes(hashlib.blake2b(text, digest_size=32, person=_PERSON).digest(), "little")
+    return int.from_bytes(hashlib.blake2b(text, digest_size=32, person=PERSON).digest(), "little")
 
 
 def agent_rng(agent_seed: int, *key: int) -> np.random.Generator:

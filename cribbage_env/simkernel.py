@@ -64,6 +64,9 @@ def put_rules(st: np.ndarray, rules: Rules, target: int | None = None) -> None:
 # Scoring event kinds (column 0 of an event row; then player, points).
 EV_PLAY, EV_GO, EV_LAST_CARD, EV_HAND, EV_CRIB, EV_HEELS = 1, 2, 3, 4, 5, 6
 
+#: Constants passed to a kernel go through ``_I``: a literal argument compiles the kernel once
+#: per value (numba types ``f(st, 1)`` as ``Literal[int](1)``), an int64 once in all.
+_I = np.int64
 _RANK = np.array(RANK, dtype=np.int64)
 _VALUE = np.array(VALUE, dtype=np.int64)
 _SUIT = np.array(SUIT, dtype=np.int64)
@@ -215,9 +218,9 @@ def _show(st, ev, tabs):
 def advance(st, ev, tabs):
     """Go's, go points, resets and the last card until someone must decide (R6-R8)."""
     while True:
-        if not holds(st, 0) and not holds(st, 1):
+        if not holds(st, _I(0)) and not holds(st, _I(1)):
             if st[NSEQ] > 0:  # R8.3: last card, unless it made 31 (the sequence was reset)
-                if add_points(st, ev, EV_LAST_CARD, st[LAST], 1):
+                if add_points(st, ev, _I(EV_LAST_CARD), st[LAST], _I(1)):
                     return
             _show(st, ev, tabs)
             return
@@ -232,7 +235,7 @@ def advance(st, ev, tabs):
             st[TO_ACT] = o
             return
         lp = st[LAST]  # R8.1: neither can play: the last to lay a card scores the go
-        if add_points(st, ev, EV_GO, lp, 1):
+        if add_points(st, ev, _I(EV_GO), lp, _I(1)):
             return
         _reset(st)
         st[TO_ACT] = 1 - lp
@@ -258,7 +261,7 @@ def lay(st, card, ev, tabs):
     st[NPLAYED] = k + 1
     st[LAST] = p
     pts = play_points(st, SEQ, n, count)
-    if pts and add_points(st, ev, EV_PLAY, p, pts):
+    if pts and add_points(st, ev, _I(EV_PLAY), p, pts):
         return
     if count == 31:
         _reset(st)
@@ -277,7 +280,7 @@ def heels(st, ev):
     """R5.2 when the starter is turned; True if the dealer's points reach the target."""
     pts = heels_points(st[STARTER])
     if pts:
-        return add_points(st, ev, EV_HEELS, st[DEALER], pts)
+        return add_points(st, ev, _I(EV_HEELS), st[DEALER], pts)
     return False
 
 

@@ -18,6 +18,7 @@ CribbageEnv's (``seat``, ``reward``, ``skunk_bonus``, ``illegal_action``, ``ille
 
 - ``copy=False`` returns the env's own buffers (observations, masks, rewards...), rewritten in
   place by the next ``step``: no copy per step (Gymnasium's ``SyncVectorEnv(copy=...)``).
+  Read them, don't write into them: a step rewrites only what changed in a row.
 - ``observation="compact"``: ``uint8[71]`` per game instead of ``float32[534]``: the 530 binary
   values bit-packed (``np.packbits`` order), then the count, both scores (capped at the
   target) and the opponent's cards left as bytes; :func:`unpack_observation` gives back the
@@ -39,6 +40,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numba
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
@@ -48,14 +50,16 @@ from gymnasium.vector.utils import batch_space
 from . import kernelcache
 from . import simkernel as K
 from . import veckernel as V
+from . import vecobs as O
 from . import vecstep as S
 from .core import IllegalActionError, Rules
 from .discard import KEEP_INDEX, default_crib_table
 from .encoding import NUM_ACTIONS, OBS_SIZE, InvalidActionError, observation_space
 from .env import _EPISODES, _ILLEGAL, _SEATS, _check_choice
 from .rewards import REWARDS, Outcome
-from .seeding import agent_entropy, check_agent_seed, new_agent_seed
-from .simrng import generator_words, pcg64_words
+from .seeding import check_agent_seed, new_agent_seed
+from .simrng import generator_words
+from .vecagent import prefix
 
 OPPONENTS = {"random": V.RANDOM, "greedy": V.GREEDY, "expectimax": V.EXPECTIMAX}
 OBSERVATIONS = ("standard", "compact")
@@ -71,31 +75,21 @@ def unpack_observation(packed: np.ndarray, target: int = 121) -> np.ndarray:
     (dtype('uint8'), (3, 71), True)
     """
     p = np.asarray(packed)
-    if p.shape[-1] != S.COMPACT_SIZE or p.dtype != np.uint8:
-        raise ValueError(f"compact observations are uint8[..., {S.COMPACT_SIZE}], got {p.shape}")
+    if p.shape[-1] != O.COMPACT_SIZE or p.dtype != np.uint8:
+        raise ValueError(f"compact observations are uint8[..., {O.COMPACT_SIZE}], got {p.shape}")
     out = np.empty(p.shape[:-1] + (OBS_SIZE,), dtype=np.float32)
-    out[..., : S.BITS] = np.unpackbits(p[..., : S.PACKED_BYTES], axis=-1, count=S.BITS)
-    tail = p[..., S.PACKED_BYTES :].astype(np.float64)
-    out[..., S.BITS :] = tail / np.array([31.0, target, target, 6.0])
+    out[..., : O.BITS] = np.unpackbits(p[..., : O.PACKED_BYTES], axis=-1, count=O.BITS)
+    tail = p[..., O.PACKED_BYTES :].astype(np.float64)
+    out[..., O.BITS :] = tail / np.array([31.0, target, target, 6.0])
     return out
 
 
-def warm_up(parallel: bool = False) -> None:
-    """Compile (or load from the cache) the batched env's kernels, saying so on stderr when it
-    compiles: ``reset`` and ``step`` (and the parallel step when asked for)."""
-    kernels = [S.start, S.resume, S.step, S.encode] + ([S.step_parallel] if parallel else [])
-    if kernelcache.compiled(kernels):
-        return
-    with kernelcache.announce(kernels, "the batched simulator"):
-        env = CribbageVectorEnv(2)
-        env._seed([0, 1])
-        env._reset_kernel(env._all)
-        S.encode(env._states, env._all, env._obs, env._packed, env._mask)
-        acts = np.zeros(2, dtype=np.int64)
-        args = (env._states, acts, env._rngs, env._tabs, env._keep, env._crib, env._cfg)
-        S.step(*args, 0.0, env._out, env._fin)
-        if parallel:
-            S.step_parallel(*args, 0.0, env._out, env._fin, 2)
+def warm_up(opponents: tuple[str, ...] = tuple(OPPONENTS), parallel: bool = False) -> None:
+    """Compile (or load from the cache) the batched env's kernels for ``opponents`` (all by
+    default: ``cribbage warmup``), serial or ``parallel``, saying so on stderr when one compiles.
+    An env compiles only its own opponent's kernel, at its first ``reset``."""
+    for opponent in opponents:
+        CribbageVectorEnv(2, opponent, parallel=parallel, agent_seed=0)._warm_up()
 
 
 class CribbageVectorEnv(VectorEnv):
@@ -124,7 +118,7 @@ class CribbageVectorEnv(VectorEnv):
     ) -> None:
         self.rules = Rules.named(rules)
         self.agent_seed = new_agent_seed() if agent_seed is None else check_agent_seed(agent_seed)
-        self.agent_seed = new_agent_seed() if agent_seed is None else check_agent_seed(agent_seed)
+        self._agent = prefix(self.agent_seed)
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}")
         if not isinstance(opponent, str) or opponent not in OPPONENTS:
@@ -155,7 +149,7 @@ class CribbageVectorEnv(VectorEnv):
         if compact:
             self.single_observation_space = spaces.Dict(
                 {
-                    "observation": spaces.Box(0, 255, (S.COMPACT_SIZE,), np.uint8),
+                    "observation": spaces.Box(0, 255, (O.COMPACT_SIZE,), np.uint8),
                     "action_mask": standard.spaces["action_mask"],
                 }
             )
@@ -163,6 +157,7 @@ class CribbageVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._cfg = self._config()
+        self._opp = (1 if opponent == "greedy" else None, 1 if opponent == "expectimax" else None)
         self._alloc(num_envs, compact)
         self._tabs = K.tables()
         self._keep = np.ascontiguousarray(KEEP_INDEX, dtype=np.int64)
@@ -186,7 +181,7 @@ class CribbageVectorEnv(VectorEnv):
         self._states = np.zeros((n, V.SIZE), dtype=np.int64)
         self._rngs = np.zeros((n, V.RNG_WORDS), dtype=np.uint64)
         self._obs = np.zeros((rows, OBS_SIZE), dtype=np.float32)
-        self._packed = np.zeros((n - rows, S.COMPACT_SIZE), dtype=np.uint8)
+        self._packed = np.zeros((n - rows, O.COMPACT_SIZE), dtype=np.uint8)
         self._mask = np.zeros((n, NUM_ACTIONS), dtype=np.int8)
         self._final_obs = np.zeros_like(self._obs)
         self._final_packed = np.zeros_like(self._packed)
@@ -197,8 +192,11 @@ class CribbageVectorEnv(VectorEnv):
         self._illegal = np.zeros(n, dtype=bool)
         self._fin = np.zeros((n, S.FIN), dtype=np.int64)
         self._ones = np.ones(n, dtype=bool)
-        self._out = (self._rewards, self._terminated, self._illegal)
-        self._all = np.arange(n)
+        self._actions_buf = np.zeros(n, dtype=np.int64)
+        self._out = (self._terminated, self._illegal)
+        self._prev = np.zeros((rows, O.MAX_ONES + 1), dtype=np.int16)  # each row's ones
+        self._views: tuple[np.ndarray, ...] = (self._obs, self._packed, self._mask, self._prev)
+        self._views += (self._final_obs, self._final_packed, self._final_mask, self._prev[:0])
 
     # ------------------------------------------------------------------------- gymnasium API
     def reset(
@@ -215,10 +213,8 @@ class CribbageVectorEnv(VectorEnv):
         if len(seeds) != n:
             raise ValueError(f"reset needs {n} seeds, got {len(seeds)}")
         self._seed(seeds)
-        warm_up(self.parallel)
-        self._reset_kernel(self._all)
-        S.encode(self._states, self._all, self._obs, self._packed, self._mask)
-        self._illegal[:] = False
+        self._warm_up()
+        self._run(True)
         self._started = True
         return self._observation(), self._info()
 
@@ -234,21 +230,12 @@ class CribbageVectorEnv(VectorEnv):
                 raise IllegalActionError(
                     f"env {i}: card {acts[i]} is not legal now; legal: {legal}"
                 )
-        args = (self._states, acts, self._rngs, self._tabs, self._keep, self._crib, self._cfg)
-        if self.parallel:
-            S.step_parallel(*args, self.illegal_penalty, self._out, self._fin, 2)
-        else:
-            S.step(*args, self.illegal_penalty, self._out, self._fin)
+        self._run(False, acts)
         term = self._terminated
         self._rewards[:] = self._step_rewards()
-        self._rewards[self._illegal] = self.illegal_penalty
-        done = np.flatnonzero(term)
-        if done.size:
-            S.encode(self._states, done, self._final_obs, self._final_packed, self._final_mask)
-            self._reset_kernel(done)
-        S.encode(self._states, self._all, self._obs, self._packed, self._mask)
+        np.copyto(self._rewards, self.illegal_penalty, where=self._illegal)
         infos = self._info()
-        if done.size:
+        if term.any():
             self._final(infos)
         c = self._c
         return self._observation(), c(self._rewards), c(term), c(self._truncated), infos
@@ -261,12 +248,43 @@ class CribbageVectorEnv(VectorEnv):
         self._started = False
 
     # ------------------------------------------------------------------------- internals
+    def _args(self, reset: bool, actions: np.ndarray) -> tuple:
+        """The kernel's arguments (:func:`cribbage_env.vecstep.run`)."""
+        args: tuple[Any, ...] = (reset, self._states, actions, self._rngs, self._tabs)
+        args += (
+            self._keep,
+            self._crib,
+            self._cfg,
+            self._agent,
+            self._opp,
+            self._out,
+            self._fin,
+            self._views,
+        )
+        return args + (2,) if self.parallel else args
+
+    def _run(self, reset: bool, actions: np.ndarray | None = None) -> None:
+        """One kernel call: every game's next episode (``reset``) or one learner step."""
+        args = self._args(reset, self._actions_buf if actions is None else actions)
+        if self.parallel:
+            S.run_parallel(*args)
+        else:
+            S.run(*args)
+
+    def _warm_up(self) -> None:
+        """Load or compile this env's kernel (a message when it compiles)."""
+        kernel = S.run_parallel if self.parallel else S.run
+        args = self._args(True, self._actions_buf)
+        if kernelcache.compiled([kernel], args):
+            return
+        what = f"the batched simulator ({self.opponent} opponent)"
+        with kernelcache.announce([kernel], what, args):
+            kernel.compile(tuple(numba.typeof(a) for a in args))
+
     def _step_rewards(self) -> np.ndarray:
         """The reward mode's rewards of the step (:data:`cribbage_env.rewards.REWARDS`)."""
         f, seat = self._fin, self._fin[:, S.F_SEAT]
-        scores = np.where(
-            seat[:, None] == 0, f[:, [S.F_MINE, S.F_THEIRS]], f[:, [S.F_THEIRS, S.F_MINE]]
-        )
+        scores = f[:, S.F_SCORES : S.F_SCORES + 2]
         step = REWARDS[self.reward_mode].batched
         assert step is not None  # checked when the env was made
         return step(Outcome(f[:, S.F_MARGIN], f[:, S.F_PREV], scores, f[:, S.F_WINNER], seat,
@@ -282,19 +300,6 @@ class CribbageVectorEnv(VectorEnv):
                 self._rngs[i, V.ENV_RNG : V.ENV_RNG + 6] = generator_words(rng)
                 self._states[i, V.EPISODES] = 0 if s is None else int(s) % 2  # as CribbageEnv
                 self._seeded[i] = True
-
-    def _reset_kernel(self, which: np.ndarray) -> None:
-        """Games ``which``: the next episode, run to the learner's first decision. The
-        opponent's generator is CribbageEnv's ``agent_rng(agent_seed, game_seed, its seat)``
-        (a BLAKE2b digest: drawn here, in Python, once per episode)."""
-        st = self._states
-        S.start(st, which, self._rngs, self._cfg)
-        for i in which:
-            seed, opp = int(st[i, V.GAME_SEED]), 1 - int(st[i, V.SEAT])
-            self._rngs[i, V.OPP_RNG : V.OPP_RNG + 6] = pcg64_words(
-                agent_entropy(self.agent_seed, seed, opp)
-            )
-        S.resume(st, which, self._rngs, self._tabs, self._keep, self._crib)
 
     def _c(self, a: np.ndarray) -> np.ndarray:
         return a.copy() if self.copy else a

@@ -1,13 +1,13 @@
 """Compiled whole games for the batched env: deals, discards, the cut, the play, the show, the
-``random`` / ``greedy`` / ``expectimax`` opponent and the learner's observation.
+``random`` / ``greedy`` / ``expectimax`` opponent and the learner's moves.
 
 The state of one game is a :mod:`cribbage_env.simkernel` state (the play and the show run on its
 kernels) extended by the fields below. Chance is the engine's own, drawn in compiled code
 (:mod:`cribbage_env.vecseed`): each deal's deck is the next row of its block of 16 shuffles
 (:class:`cribbage_env.chance.Chance`), of which a deal needs only the 12 dealt cards and the
-starter. The observation is :func:`cribbage_env.encoding.encode` of the learner's view, written
-straight into the batch; tests compare every observation, mask and reward with
-:class:`CribbageEnv`'s. The batch loops are in :mod:`cribbage_env.vecstep`.
+starter. The learner's observation is :mod:`cribbage_env.vecobs`'s; tests compare every
+observation, mask and reward with :class:`CribbageEnv`'s. The batch loop is in
+:mod:`cribbage_env.vecstep`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, uint64
 
-from . import encoding as E
 from . import simkernel as K
 from .simpolicy import expectimax_card, greedy_card
 from .simrng import integers, next_uint64
@@ -47,9 +46,6 @@ _RANK = np.array([c % 13 for c in range(52)], dtype=np.int64)
 _SUIT = np.array([c // 13 for c in range(52)], dtype=np.int64)
 _PAIRS = np.array([(i, j) for i in range(6) for j in range(i + 1, 6)], dtype=np.int64)
 _KEEP = np.array([[k for k in range(6) if k not in p] for p in _PAIRS], dtype=np.int64)
-_HAND, _PENDING, _DISCARDS, _KEPT = E._HAND, E._PENDING, E._DISCARDS, E._KEPT
-_STARTER, _SEQ, _OWN, _OPP, _RECENT = E._STARTER, E._SEQ, E._PLAYED_OWN, E._PLAYED_OPP, E._RECENT
-_PH, _FL, _REAL = E._PHASE, E._FLAGS, E._REAL
 
 
 @njit(cache=True)
@@ -81,7 +77,7 @@ def start_deal(st, g):
     the pone, from the deal's deck (``g``: the game's deck-block generator)."""
     nxt = st[DEAL_NO] + 1
     if nxt % DEALS_PER_BLOCK == 0:
-        pcg64_seed(st[GAME_SEED], 1, nxt // DEALS_PER_BLOCK, True, g)
+        pcg64_seed(st[GAME_SEED], K._I(1), nxt // DEALS_PER_BLOCK, np.bool_(True), g)
     deck = np.empty(13, dtype=np.int64)
     draw_deck(g, deck)
     st[DEAL_NO] = nxt
@@ -147,13 +143,12 @@ def lay(st, card, ev, tabs):
 
 
 @njit(cache=True)
-def _discard_choice(st, p, keep_index, tabs, crib, totals):
+def _discard_choice(st, p, keep_index, tabs, crib, totals, expectimax):
     """The opponent's split of its six cards (an index into the 15 pairs)."""
-    kind = st[OPPONENT]
     hand6 = st[HAND6 + 6 * p : HAND6 + 6 * p + 6].reshape(1, 6)
     K.split_hand_totals(hand6, keep_index, tabs, totals)
     s = 0
-    if kind == GREEDY:  # best exact hand EV (crib ignored); first of equals
+    if expectimax is None:  # greedy: best exact hand EV (crib ignored); first of equals
         for j in range(15):
             if totals[0, j] > totals[0, s]:
                 s = j
@@ -177,22 +172,24 @@ def _discard_choice(st, p, keep_index, tabs, crib, totals):
 
 
 @njit(cache=True)
-def _opponent_move(st, rngs, ev, tabs, keep_index, crib, totals, legal, buf):
+def _opponent_move(st, rngs, ev, tabs, keep_index, crib, totals, legal, buf, greedy, expectimax):
+    """One decision of the opponent. ``greedy`` and ``expectimax`` are None unless the opponent
+    is that policy (``random`` when both are): their types, not values, choose, so a kernel
+    compiles only the policy it is called with."""
     p = st[K.TO_ACT]
-    kind = st[OPPONENT]
     if st[PHASE] == DISCARD_PHASE:
-        if kind == RANDOM:
-            s = integers(rngs[OPP_RNG:], 15)
+        if greedy is None and expectimax is None:
+            s = integers(rngs[OPP_RNG:], K._I(15))
         else:
-            s = _discard_choice(st, p, keep_index, tabs, crib, totals)
+            s = _discard_choice(st, p, keep_index, tabs, crib, totals, expectimax)
         a = st[HAND6 + 6 * p + _PAIRS[s, 0]]
         b = st[HAND6 + 6 * p + _PAIRS[s, 1]]
         discard(st, p, min(a, b), max(a, b), ev)
         return
     n = K.legal_cards(st, legal)
-    if kind == GREEDY:
+    if greedy is not None:
         card = greedy_card(st, legal, n, buf)
-    elif kind == EXPECTIMAX:
+    elif expectimax is not None:
         card = expectimax_card(st, legal, n, buf)
     else:
         card = legal[integers(rngs[OPP_RNG:], n)]
@@ -200,7 +197,7 @@ def _opponent_move(st, rngs, ev, tabs, keep_index, crib, totals, legal, buf):
 
 
 @njit(cache=True)
-def run_opponent(st, rngs, ev, tabs, keep_index, crib, totals, legal, buf):
+def run_opponent(st, rngs, ev, tabs, keep_index, crib, totals, legal, buf, greedy, expectimax):
     """Deals and opponent decisions until the learner must decide or the episode ends."""
     seat = st[SEAT]
     while True:
@@ -213,7 +210,7 @@ def run_opponent(st, rngs, ev, tabs, keep_index, crib, totals, legal, buf):
             continue
         if st[K.TO_ACT] == seat:
             return
-        _opponent_move(st, rngs, ev, tabs, keep_index, crib, totals, legal, buf)
+        _opponent_move(st, rngs, ev, tabs, keep_index, crib, totals, legal, buf, greedy, expectimax)
 
 
 @njit(cache=True)
@@ -256,100 +253,3 @@ def learner_move(st, card, ev, tabs):
         return True
     lay(st, card, ev, tabs)
     return True
-
-
-@njit(cache=True)
-def _one(obs, i):
-    obs[i] = 1.0
-
-
-@njit(cache=True)
-def encode(st, obs, mask):
-    """:func:`cribbage_env.encoding.encode` of the learner's view (and its int8 mask)."""
-    obs[:] = 0.0
-    mask[:] = 0
-    s = st[SEAT]
-    o = 1 - s
-    over = st[PHASE] == OVER_PHASE
-    if st[DEAL_EPISODE] == 1 and st[K.DONE] == 1 and not over:
-        # finished_deal_view: the finished deal's dealer and scores, no cards (env.py).
-        _one(obs, _PH + 3)
-        if st[FIRST_DEALER] == s:
-            _one(obs, _FL)
-        obs[_REAL] = 0.0
-        obs[_REAL + 1] = min(st[K.SCORES + s], st[K.TARGET]) / st[K.TARGET]
-        obs[_REAL + 2] = min(st[K.SCORES + o], st[K.TARGET]) / st[K.TARGET]
-        obs[_REAL + 3] = 0.0
-        return
-    _encode_cards(st, obs, s)
-    _encode_flags(st, obs, mask, s, over)
-
-
-@njit(cache=True)
-def _encode_cards(st, obs, s):
-    """Hand, kept and discarded cards, the sequence (and its ranks), cards played, starter."""
-    discarded = st[K.DISCARDS + 2 * s] >= 0
-    if discarded:
-        for i in range(4):
-            c = st[K.HANDS + 4 * s + i]
-            if c >= 0:
-                _one(obs, _HAND + c)
-            _one(obs, _KEPT + st[K.KEPT + 4 * s + i])
-        _one(obs, _DISCARDS + st[K.DISCARDS + 2 * s])
-        _one(obs, _DISCARDS + st[K.DISCARDS + 2 * s + 1])
-    else:
-        for i in range(6):
-            c = st[HAND6 + 6 * s + i]
-            if c >= 0:
-                _one(obs, _HAND + c)
-    n = st[K.NSEQ]
-    for i in range(n):
-        c = st[K.SEQ + i]
-        _one(obs, _SEQ + c)
-        _one(obs, _RECENT + 13 * (n - 1 - i) + _RANK[c])
-    for i in range(st[K.NPLAYED]):
-        _one(obs, (_OWN if st[K.PLAYED_BY + i] == s else _OPP) + st[K.PLAYED + i])
-    if st[K.STARTER] >= 0:
-        _one(obs, _STARTER + st[K.STARTER])
-
-
-@njit(cache=True)
-def _encode_flags(st, obs, mask, s, over):
-    """Phase, flags, count, scores, the opponent's cards left and the mask."""
-    o = 1 - s
-    n = st[K.NSEQ]
-    my_turn = not over and st[K.TO_ACT] == s
-    if over:
-        _one(obs, _PH + 3)
-    elif st[PHASE] == PLAY_PHASE:
-        _one(obs, _PH + 2)
-    elif st[PENDING] >= 0:
-        _one(obs, _PENDING + st[PENDING])
-        _one(obs, _PH + 1)
-    else:
-        _one(obs, _PH)
-    if st[K.DEALER] == s:
-        _one(obs, _FL)
-    if my_turn:
-        _one(obs, _FL + 1)
-    opp_discarded = st[K.DISCARDS + 2 * o] >= 0
-    if opp_discarded:
-        _one(obs, _FL + 2)
-    if st[K.GO + s]:
-        _one(obs, _FL + 3)
-    if st[K.GO + o]:
-        _one(obs, _FL + 4)
-    if n and st[K.PLAYED_BY + st[K.NPLAYED] - 1] == s:
-        _one(obs, _FL + 5)
-    left = 0
-    for i in range(4 if opp_discarded else 6):
-        if (st[K.HANDS + 4 * o + i] if opp_discarded else st[HAND6 + 6 * o + i]) >= 0:
-            left += 1
-    obs[_REAL] = st[K.COUNT] / 31.0
-    obs[_REAL + 1] = min(st[K.SCORES + s], st[K.TARGET]) / st[K.TARGET]
-    obs[_REAL + 2] = min(st[K.SCORES + o], st[K.TARGET]) / st[K.TARGET]
-    obs[_REAL + 3] = left / 6.0
-    if my_turn:
-        for c in range(52):
-            if learner_legal(st, c):
-                mask[c] = 1

@@ -25,6 +25,7 @@ _POOL = 4
 _DEALS = 16  # decks per block (chance._DEALS_PER_BLOCK)
 _STREAM_DEALS, _STREAM_FIRST_CUT = 1, 2
 _RANK = np.array([c % 13 for c in range(52)], dtype=np.int64)
+_I = np.int64  # constants passed to kernels: one compile, not one per value
 
 
 @njit(cache=True)
@@ -69,6 +70,12 @@ def pcg64_seed(seed, key0, key1, has_key, g):
     ``PCG64(SeedSequence(seed[, spawn_key=(key0, key1)]))``."""
     ent = np.empty(8, dtype=np.uint32)
     n = _entropy(seed, key0, key1, has_key, ent)
+    pcg64_from_entropy(ent, n, g)
+
+
+@njit(cache=True)
+def pcg64_from_entropy(ent, n, g):
+    """Set ``g`` to ``PCG64(SeedSequence)`` of the assembled entropy words ``ent[:n]``."""
     pool = np.empty(_POOL, dtype=np.uint32)
     hc = np.empty(1, dtype=np.uint32)
     hc[0] = _INIT_A
@@ -120,7 +127,7 @@ def seed_below_2_63(g):
 @njit(cache=True)
 def deck_block(seed, block, g, keys, decks):
     """``Chance(seed).block(block)`` into ``decks`` (16 x 52): ``argsort`` of ``random``."""
-    pcg64_seed(seed, _STREAM_DEALS, block, True, g)
+    pcg64_seed(seed, _I(_STREAM_DEALS), block, np.bool_(True), g)
     for d in range(_DEALS):
         for c in range(52):
             keys[c] = np.float64(next_uint64(g) >> uint64(11)) * (1.0 / 9007199254740992.0)
@@ -135,12 +142,12 @@ def first_dealer(seed, g):
     card deals. Each attempt is ``choice(52, 2, replace=False)`` (Floyd, then a shuffle)."""
     attempt = 0
     while True:
-        pcg64_seed(seed, _STREAM_FIRST_CUT, attempt, True, g)
-        a = integers(g, 51)
-        b = integers(g, 52)
+        pcg64_seed(seed, _I(_STREAM_FIRST_CUT), attempt, np.bool_(True), g)
+        a = integers(g, _I(51))
+        b = integers(g, _I(52))
         if b == a:
             b = 51
-        if integers(g, 2) == 0:
+        if integers(g, _I(2)) == 0:
             a, b = b, a
         if _RANK[a] != _RANK[b]:
             return 0 if _RANK[a] < _RANK[b] else 1

@@ -1,21 +1,25 @@
-"""The batched env's step in compiled code: the learner's pick, the opponent, rewards, episode
-ends (:func:`step`), same-step resets (new games seeded as :class:`~cribbage_env.env.CribbageEnv`
-seeds them, :mod:`cribbage_env.vecseed`; :func:`reset`) and the observations, written in place
-into the caller's buffers (:func:`encode`). No Python runs per game: three kernel calls a step.
+"""The batched env's step in compiled code, one pass over the batch: for each game the learner's
+pick, the opponent's replies, deals and the show (:mod:`cribbage_env.veckernel`), the step's
+results, the same-step reset of an ended game (its last observation kept; the next episode
+seeded as :class:`~cribbage_env.env.CribbageEnv` seeds it, :mod:`cribbage_env.vecseed`, its
+opponent's generator :mod:`cribbage_env.vecagent`'s) and the game's new observation and mask
+(:mod:`cribbage_env.vecobs`), written while the game's state is in cache. No Python runs per game:
+one kernel call a step (:func:`run`).
 
-Games are independent (each has its own generators), so :func:`step_parallel` (``prange``
-over the two halves of the batch) gives exactly the serial results; tests compare them.
+Games are independent (each has its own generators), so :func:`run_parallel` (``prange`` over
+slices of the batch) gives exactly the serial results; tests compare them.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import carray, njit, prange
 
 from . import simkernel as K
 from . import veckernel as V
-from .encoding import OBS_SIZE
+from . import vecobs
 from .simrng import borrow_words
+from .vecagent import opponent_generator
 from .vecseed import first_dealer, seed_below_2_63
 
 # cfg: the env's options the kernels read, as ints (CribbageVectorEnv._cfg); rewards, skunks and
@@ -23,14 +27,11 @@ from .vecseed import first_dealer, seed_below_2_63
 C_SEAT, C_DEAL, C_OPPONENT, C_TARGET = range(4)
 CFG_SIZE = 4
 ALTERNATE = 2  # C_SEAT: 0, 1, or alternate by episode
-#: Binary part of the observation (everything before count, scores and cards left).
-BITS = V._REAL
-PACKED_BYTES = (BITS + 7) // 8
-COMPACT_SIZE = PACKED_BYTES + 4
 #: per-game results of a step: learner's score, opponent's, margin (and before the step), won,
-#: seat, winner (-1: none yet); the env's reward modes read them (:mod:`cribbage_env.rewards`)
-F_MINE, F_THEIRS, F_MARGIN, F_WON, F_SEAT, F_PREV, F_WINNER = range(7)
-FIN = 7
+#: seat, winner (-1: none yet), both scores by seat; the env's reward modes read them
+#: (:mod:`cribbage_env.rewards`)
+F_MINE, F_THEIRS, F_MARGIN, F_WON, F_SEAT, F_PREV, F_WINNER, F_SCORES = range(8)
+FIN = 10
 
 
 @njit(cache=True)
@@ -59,113 +60,108 @@ def new_game(st, rngs, cfg):
 
 
 @njit(cache=True)
-def write_obs(st, obs, packed, mask, i, row):
-    """Game ``i``'s observation into ``obs[i]`` (standard) or ``packed[i]`` (compact: the
-    530 binary values bit-packed as ``np.packbits`` packs them, then count, both scores capped
-    at the target and the opponent's cards left as bytes), its mask into ``mask[i]``."""
-    if packed.shape[0] == 0:
-        V.encode(st, obs[i], mask[i])
-        return
-    V.encode(st, row, mask[i])
-    out = packed[i]
-    for b in range(PACKED_BYTES):
-        byte = 0
-        for j in range(8):
-            k = 8 * b + j
-            if k < BITS and row[k] != 0.0:
-                byte |= 128 >> j
-        out[b] = byte
-    s = st[V.SEAT]
-    target = st[K.TARGET]
-    over_deal = st[V.DEAL_EPISODE] == 1 and st[K.DONE] == 1 and st[V.PHASE] != V.OVER_PHASE
-    out[PACKED_BYTES] = 0 if over_deal else st[K.COUNT]
-    out[PACKED_BYTES + 1] = min(st[K.SCORES + s], target)
-    out[PACKED_BYTES + 2] = min(st[K.SCORES + 1 - s], target)
-    out[PACKED_BYTES + 3] = int(round(row[V._REAL + 3] * 6.0))
+def _next_episode(st, g, cfg, agent, tabs, keep, crib, ev, totals, legal, buf, opp):
+    """The game's next episode, run to the learner's first decision."""
+    new_game(st, g, cfg)
+    opponent_generator(agent, st[V.GAME_SEED], 1 - st[V.SEAT], g[V.OPP_RNG : V.OPP_RNG + 6])
+    V.run_opponent(st, g, ev, tabs, keep, crib, totals, legal, buf, opp[0], opp[1])
 
 
 @njit(cache=True)
-def _step_rows(lo, hi, states, actions, rngs, tabs, keep, crib, cfg, penalty, out, fin):
-    """Step games ``lo..hi-1`` to the learner's next decision or the episode's end; ``out`` is
-    (rewards, terminated, illegal); an illegal pick's reward is the penalty, the others' come
-    from ``fin`` (the env's reward mode). Ended games are reset (and every observation written) by
-    :func:`reset` and :func:`encode`: one call site per big kernel keeps compiling short."""
-    rewards, terminated, illegal = out
-    ev = np.zeros((0, 3), dtype=np.int64)
-    legal = np.zeros(4, dtype=np.int64)
-    buf = np.zeros(16, dtype=np.int64)
-    totals = np.zeros((1, 15), dtype=np.int64)
+def _learner_step(st, card, g, tabs, keep, crib, cfg, fin, i, ev, totals, legal, buf, opp):
+    """The learner's legal ``card`` and what follows up to its next decision; whether the
+    episode ended. ``fin[i]`` is the game's row of results."""
+    if V.learner_move(st, card, ev, tabs):
+        V.run_opponent(st, g, ev, tabs, keep, crib, totals, legal, buf, opp[0], opp[1])
+    s = st[V.SEAT]
+    mine = st[K.SCORES + s]
+    theirs = st[K.SCORES + 1 - s]
+    margin = mine - theirs
+    fin[i, F_PREV] = st[V.MARGIN]
+    st[V.MARGIN] = margin
+    fin[i, F_MINE] = mine
+    fin[i, F_THEIRS] = theirs
+    fin[i, F_MARGIN] = margin
+    win = st[K.WINNER] == s if cfg[C_DEAL] == 0 else margin > 0
+    fin[i, F_WON] = 1 if win else 0
+    fin[i, F_SEAT] = s
+    fin[i, F_WINNER] = st[K.WINNER]
+    fin[i, F_SCORES] = st[K.SCORES]
+    fin[i, F_SCORES + 1] = st[K.SCORES + 1]
+    return V.is_terminal(st)
+
+
+@njit(cache=True)
+def _view(a):
+    """``a`` without a reference count (:func:`cribbage_env.simkernel.borrow`, any dtype); the
+    caller keeps ``a`` alive."""
+    return carray(K._address_as_pointer(a.ctypes.data), a.shape, a.dtype)
+
+
+@njit(cache=True)
+def _rows(lo, hi, reset, states, actions, rngs, tabs, keep, crib, cfg, agent, opp, out, fin, views):
+    """Games ``lo..hi-1``: a new episode each (``reset``) or one learner step each (an illegal
+    pick changes nothing: it is flagged in ``out`` = (terminated, illegal)), then the
+    observation. ``views``: (obs, packed, mask, the ones of each row: :func:`vecobs.write`)
+    and the ended episodes' (final_obs, ..., no list);
+    ``opp``: (greedy, expectimax), None unless the opponent is that policy
+    (:func:`cribbage_env.veckernel.run_opponent`)."""
+    # Every array the per-game helpers take is viewed without a reference count: a helper
+    # counts its array arguments in and out (atomically), most of the step's time otherwise.
+    terminated, illegal = _view(out[0]), _view(out[1])
+    obs, packed, mask, prev = _view(views[0]), _view(views[1]), _view(views[2]), _view(views[3])
+    fobs, fpacked, fmask, noprev = (
+        _view(views[4]),
+        _view(views[5]),
+        _view(views[6]),
+        _view(views[7]),
+    )
+    states, rngs, actions = _view(states), _view(rngs), _view(actions)
+    fin, keep, crib, cfg, agent = _view(fin), _view(keep), _view(crib), _view(cfg), _view(agent)
+    scratch = np.zeros(4 + 16 + 15 + vecobs.MAX_ONES + 4, dtype=np.int64)
+    legal = K.borrow(scratch[:4])
+    buf = K.borrow(scratch[4:20])
+    totals = K.borrow(scratch[20:35].reshape(1, 15))
+    ones = K.borrow(scratch[35 : 35 + vecobs.MAX_ONES])
+    counts = K.borrow(scratch[35 + vecobs.MAX_ONES :])
+    no_events = np.zeros((0, 3), dtype=np.int64)
+    ev = K.borrow(no_events)
     t = K.borrow_tables(tabs)
     for i in range(lo, hi):
         st = K.borrow(states[i])
-        card = actions[i]
+        g = borrow_words(rngs[i])
         terminated[i] = False
-        if not V.learner_legal(st, card):
-            illegal[i] = True
-            rewards[i] = penalty
-            continue
         illegal[i] = False
-        if V.learner_move(st, card, ev, t):
-            V.run_opponent(st, borrow_words(rngs[i]), ev, t, keep, crib, totals, legal, buf)
-        s = st[V.SEAT]
-        mine = st[K.SCORES + s]
-        theirs = st[K.SCORES + 1 - s]
-        margin = mine - theirs
-        done = V.is_terminal(st)
-        fin[i, F_PREV] = st[V.MARGIN]
-        st[V.MARGIN] = margin
-        terminated[i] = done
-        fin[i, F_MINE] = mine
-        fin[i, F_THEIRS] = theirs
-        fin[i, F_MARGIN] = margin
-        win = st[K.WINNER] == s if cfg[C_DEAL] == 0 else margin > 0
-        fin[i, F_WON] = 1 if win else 0
-        fin[i, F_SEAT] = s
-        fin[i, F_WINNER] = st[K.WINNER]
+        if reset:
+            _next_episode(st, g, cfg, agent, t, keep, crib, ev, totals, legal, buf, opp)
+        elif not V.learner_legal(st, actions[i]):
+            illegal[i] = True
+        elif _learner_step(
+            st, actions[i], g, t, keep, crib, cfg, fin, i, ev, totals, legal, buf, opp
+        ):
+            terminated[i] = True
+            vecobs.write(st, i, fobs, fpacked, fmask, ones, counts, noprev, True)
+            _next_episode(st, g, cfg, agent, t, keep, crib, ev, totals, legal, buf, opp)
+        vecobs.write(st, i, obs, packed, mask, ones, counts, prev, reset)
+    return scratch.size + no_events.size  # the borrowed arrays' owners live until here
 
 
 @njit(cache=True)
-def step(states, actions, rngs, tabs, keep, crib, cfg, penalty, out, fin):
-    """Every game one learner step (serial)."""
-    _step_rows(0, states.shape[0], states, actions, rngs, tabs, keep, crib, cfg, penalty, out, fin)
+def run(reset, states, actions, rngs, tabs, keep, crib, cfg, agent, opp, out, fin, views):
+    """Every game one learner step (or, with ``reset``, its next episode), serially."""
+    n = states.shape[0]
+    _rows(0, n, reset, states, actions, rngs, tabs, keep, crib, cfg, agent, opp, out, fin, views)
 
 
 @njit(cache=True, parallel=True)
-def step_parallel(states, actions, rngs, tabs, keep, crib, cfg, penalty, out, fin, chunks):
-    """:func:`step` over ``chunks`` slices of the batch on the available threads."""
+def run_parallel(
+    reset, states, actions, rngs, tabs, keep, crib, cfg, agent, opp, out, fin, views, k
+):
+    """:func:`run` over ``k`` slices of the batch on the available threads."""
     n = states.shape[0]
-    for c in prange(chunks):
-        lo = n * c // chunks
-        hi = n * (c + 1) // chunks
-        _step_rows(lo, hi, states, actions, rngs, tabs, keep, crib, cfg, penalty, out, fin)
-
-
-@njit(cache=True)
-def encode(states, which, obs, packed, mask):
-    """The observation and mask of each game ``i`` in ``which`` into row ``i`` of the buffers."""
-    row = np.zeros(OBS_SIZE, dtype=np.float32)
-    for j in range(which.shape[0]):
-        i = which[j]
-        write_obs(K.borrow(states[i]), obs, packed, mask, i, row)
-
-
-@njit(cache=True)
-def start(states, which, rngs, cfg):
-    """Start the next episode of games ``which`` (their opponents' generators come next)."""
-    for j in range(which.shape[0]):
-        i = which[j]
-        new_game(K.borrow(states[i]), borrow_words(rngs[i]), cfg)
-
-
-@njit(cache=True)
-def resume(states, which, rngs, tabs, keep, crib):
-    """Run games ``which`` to the learner's first decision."""
-    ev = np.zeros((0, 3), dtype=np.int64)
-    legal = np.zeros(4, dtype=np.int64)
-    buf = np.zeros(16, dtype=np.int64)
-    totals = np.zeros((1, 15), dtype=np.int64)
-    t = K.borrow_tables(tabs)
-    for j in range(which.shape[0]):
-        i = which[j]
-        st = K.borrow(states[i])
-        V.run_opponent(st, borrow_words(rngs[i]), ev, t, keep, crib, totals, legal, buf)
+    for c in prange(k):
+        lo = n * c // k
+        hi = n * (c + 1) // k
+        _rows(
+            lo, hi, reset, states, actions, rngs, tabs, keep, crib, cfg, agent, opp, out, fin, views
+        )

@@ -32,7 +32,7 @@ IDS = {"game": "cribbage/Cribbage-v0", "deal": "cribbage/CribbageDeal-v0"}
         ("random", "game", {"observation": "compact", "seat": "alternate"}),
         ("expectimax", "deal", {"observation": "compact"}),
         ("greedy", "game", {"copy": False, "seat": "alternate"}),
-        ("random", "game", {"parallel": True}),
+        ("expectimax", "game", {"parallel": True}),  # the parallel kernel of the next test
     ],
 )
 def test_same_games_as_sync_vector_env(opponent: str, episode: str, kwargs: dict) -> None:

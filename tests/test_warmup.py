@@ -7,6 +7,7 @@ import os
 import threading
 from pathlib import Path
 
+import numba
 import pytest
 
 from cribbage_env import kernelcache
@@ -17,6 +18,7 @@ from ui.cli import main
 class _Fake:
     def __init__(self, signatures: list) -> None:
         self.signatures = signatures
+        self.overloads = {tuple(numba.typeof(a) for a in s): None for s in signatures}
 
 
 def test_a_compiling_use_says_so_once(capsys) -> None:
@@ -24,9 +26,16 @@ def test_a_compiling_use_says_so_once(capsys) -> None:
         pass
     err = capsys.readouterr().err
     assert "compiling the thing, once (~" in err and "compiled in" in err
-    with kernelcache.announce([_Fake(["(int64,)"])], "the thing"):
+    with kernelcache.announce([_Fake([(1,)])], "the thing"):
         pass
     assert capsys.readouterr().err == ""
+
+
+def test_compiled_for_some_types_is_not_compiled_for_others() -> None:
+    """A batched env compiles only its own opponent's kernel: the check is by signature."""
+    fake = _Fake([(1, None)])
+    assert kernelcache.compiled([fake]) and kernelcache.compiled([fake], (2, None))
+    assert not kernelcache.compiled([fake], (2, 1))  # no cache to look in: must compile
 
 
 def test_the_table_warms_up_once_in_the_background(monkeypatch) -> None:
