@@ -115,3 +115,31 @@ def test_the_first_moves_kernels_are_warmed_first() -> None:
 
     warmup.warm_first_move()
     assert fastsim._play_out_all.signatures and fastsim._search.signatures
+
+
+def test_the_compiling_child_never_outlives_the_window(tmp_path: Path) -> None:
+    """A person who closes the window while the kernels compile leaves no process behind."""
+    import subprocess
+    import sys
+    import time
+
+    pidfile = tmp_path / "child.pid"
+    child = f"import os, time; open({str(pidfile)!r}, 'w').write(str(os.getpid())); time.sleep(120)"
+    parent = (
+        "import sys, threading, time; from ui import warmup; "
+        f"threading.Thread(target=warmup.compile_in_child, args=([sys.executable, '-c', {child!r}],),"
+        " daemon=True).start(); "
+        f"[time.sleep(0.05) for _ in range(400) if not __import__('os').path.exists({str(pidfile)!r})]"
+    )
+    root = str(Path(__file__).resolve().parents[1])
+    subprocess.run([sys.executable, "-c", parent], env=dict(os.environ, PYTHONPATH=root),
+                   check=True, timeout=60)  # fmt: skip
+    pid = int(pidfile.read_text())
+    for _ in range(100):  # the child was stopped at the parent's exit (SIGTERM, then SIGKILL)
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    os.kill(pid, 9)
+    pytest.fail(f"the warm-up child {pid} outlived its parent")

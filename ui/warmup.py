@@ -13,6 +13,7 @@ computer's first move), then the luck kernels the game's review reads.
 
 from __future__ import annotations
 
+import atexit
 import os
 import subprocess
 import sys
@@ -53,23 +54,38 @@ def _cached() -> bool:
     )
 
 
-def compile_in_child() -> int:
+def compile_in_child(cmd: list[str] | None = None) -> int:
     """Run ``cribbage warmup --what table`` in a child process with this process's package on
-    its path; its exit code (anything but 0: this process compiles what is missing itself)."""
+    its path; its exit code (anything but 0: this process compiles what is missing itself).
+    The child never outlives this process: when it exits (the window closed), the child is
+    stopped (numba writes each cache file to a temporary name first, so nothing is half-written)."""
     root = str(Path(__file__).resolve().parents[1])
     path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
-    cmd = [sys.executable, "-m", "ui", "warmup", "--what", "table"]
+    cmd = cmd or [sys.executable, "-m", "ui", "warmup", "--what", "table"]
     try:
-        return subprocess.run(
+        child = subprocess.Popen(
             cmd,
             env=dict(os.environ, PYTHONPATH=path),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
-            check=False,
-        ).returncode
+        )
     except OSError:
         return -1
+    atexit.register(_stop, child)
+    try:
+        return child.wait()
+    finally:
+        atexit.unregister(_stop)
+
+
+def _stop(child: subprocess.Popen) -> None:
+    if child.poll() is None:
+        child.terminate()
+        try:
+            child.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            child.kill()
 
 
 def warm_table() -> None:
