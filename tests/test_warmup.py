@@ -61,7 +61,7 @@ def test_an_empty_cache_is_filled_by_a_child_process_then_loaded(cached: bool, m
     calls: list = []
     monkeypatch.setattr(warmup, "_cached", lambda: cached)
     monkeypatch.setattr(
-        warmup.subprocess, "run", lambda cmd, **kw: calls.append((cmd, kw)) or _Done()
+        warmup.subprocess, "Popen", lambda cmd, **kw: calls.append((cmd, kw)) or _Done()
     )
     monkeypatch.setattr(
         warmup, "warm_table", lambda: calls.append(("load", bool(interpreted._warming)))
@@ -79,7 +79,13 @@ def test_an_empty_cache_is_filled_by_a_child_process_then_loaded(cached: bool, m
 
 
 class _Done:
-    returncode = 0
+    """A child process that has finished (exit code 0)."""
+
+    def wait(self) -> int:
+        return 0
+
+    def poll(self) -> int:
+        return 0
 
 
 @pytest.mark.parametrize("what", ["table", "batch", "all"])
