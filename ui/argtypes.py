@@ -63,7 +63,8 @@ run_id = whole_number(1, "a run id (a positive integer)", INT64_MAX)
 #: the help text of every ``--rules`` option.
 RULES_HELP = (
     f"a variant ({', '.join(f'{k}: to {v.target}' for k, v in VARIANTS.items())}) or rule "
-    "fields over the standard game, e.g. target=91 (default: standard)"
+    "fields over the standard game, e.g. target=91,skunk=61,double_skunk=31 (the skunk lines "
+    "stay at 91 and 61 unless given; default: standard)"
 )
 
 
