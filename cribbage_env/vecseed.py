@@ -22,7 +22,6 @@ _MULT_B = uint32(0x58F38DED)
 _MIX_L = uint32(0xCA01F9DD)
 _MIX_R = uint32(0x4973F715)
 _POOL = 4
-_DEALS = 16  # decks per block (chance._DEALS_PER_BLOCK)
 _STREAM_DEALS, _STREAM_FIRST_CUT = 1, 2
 _RANK = np.array([c % 13 for c in range(52)], dtype=np.int64)
 _I = np.int64  # constants passed to kernels: one compile, not one per value
@@ -122,18 +121,6 @@ def seed_below_2_63(g):
         while lo < threshold:
             hi, lo = _mul64(next_uint64(g), rng_excl)
     return np.int64(hi)
-
-
-@njit(cache=True)
-def deck_block(seed, block, g, keys, decks):
-    """``Chance(seed).block(block)`` into ``decks`` (16 x 52): ``argsort`` of ``random``."""
-    pcg64_seed(seed, _I(_STREAM_DEALS), block, np.bool_(True), g)
-    for d in range(_DEALS):
-        for c in range(52):
-            keys[c] = np.float64(next_uint64(g) >> uint64(11)) * (1.0 / 9007199254740992.0)
-        order = np.argsort(keys, kind="mergesort")
-        for c in range(52):
-            decks[d, c] = order[c]
 
 
 @njit(cache=True)
