@@ -12,7 +12,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from cribbage_env.views import PlayerView
+from cribbage_env.rules.views import PlayerView
 
 from .errors import AgentError
 

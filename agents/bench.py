@@ -9,7 +9,7 @@ a notebook calls with the bot it holds::
     out.agent_seed  # drawn fresh unless given: pass agent_seed=out.agent_seed to repeat the run
 
 Agents are spec strings, agent instances or factories (a class or a function returning an
-agent; see :mod:`agents.sources`). Pool workers and Ray receive objects by pickling, so define
+agent; see :mod:`agents.tournament.sources`). Pool workers and Ray receive objects by pickling, so define
 them at module level in an importable file (a notebook's classes run on the serial backend).
 
 With a store, every finished block is saved in one transaction as it arrives (a crash loses at
@@ -33,14 +33,20 @@ from typing import Any
 
 import cribbage_env as ce
 
-from .backends import check_sendable, make_backend
-from .game_result import GameResult, result_to_dict
-from .results_store import ResultsStore, ResultsStoreError, versions
-from .runner import run_plan
-from .sources import AgentSource
-from .summary import Tally
-from .tournament import DEFAULT_BLOCK, AgentFailure, TournamentError, TournamentPlan, make_plan
-from .trust import check_stored_specs
+from .store.results_store import ResultsStore, ResultsStoreError, versions
+from .tournament.backends import check_sendable, make_backend
+from .tournament.game_result import GameResult, result_to_dict
+from .tournament.runner import run_plan
+from .tournament.sources import AgentSource
+from .tournament.summary import Tally
+from .tournament.tournament import (
+    DEFAULT_BLOCK,
+    AgentFailure,
+    TournamentError,
+    TournamentPlan,
+    make_plan,
+)
+from .tournament.trust import check_stored_specs
 
 #: seconds between heartbeats written to the store while a run waits for its blocks.
 BEAT_S = 2.0
@@ -175,12 +181,12 @@ def run_tournament(
     isolate: float | None = None,
     **play: Any,
 ) -> TournamentRun:
-    """Plan and play a tournament (see the module doc): :func:`~agents.tournament.make_plan`
+    """Plan and play a tournament (see the module doc): :func:`~agents.tournament.tournament.make_plan`
     of the arguments, then :func:`play_plan` with ``play`` (``backend``, ``workers``,
     ``address``, ``store``, ``progress``, ``on_block``, ``keep_results``, ``prior``).
     Bad parameters raise :class:`TournamentError` (or AgentSpecError) before any game is played.
-    ``isolate`` (seconds per decision, e.g. :data:`agents.isolate.DEFAULT_TIMEOUT`) runs each
-    agent in its own process (see :mod:`agents.isolate`): for agents you do not trust.
+    ``isolate`` (seconds per decision, e.g. :data:`agents.tournament.isolate.DEFAULT_TIMEOUT`) runs each
+    agent in its own process (see :mod:`agents.tournament.isolate`): for agents you do not trust.
     """
     plan = make_plan(agents, games, seed, duplicate=duplicate, block=block, agent_seed=agent_seed,
                      check_agents=check_agents, rules=rules, isolate=isolate)  # fmt: skip
@@ -199,7 +205,7 @@ def play_plan(
     keep_results: bool = False,
     prior: float = 1.0,
 ) -> TournamentRun:
-    """Play a plan made once by :func:`~agents.tournament.make_plan` (``cribbage bench`` makes
+    """Play a plan made once by :func:`~agents.tournament.tournament.make_plan` (``cribbage bench`` makes
     it, checks it and hands it to its record writer too). ``store`` is a results database (path
     or open :class:`ResultsStore`) or None to keep nothing. ``on_block`` sees every saved block
     (return False to stop). An unusable store raises :class:`ResultsStoreError`, an unavailable
@@ -265,7 +271,9 @@ def _resume_plan(db: ResultsStore, run_id: int, agents: Sequence[AgentSource] | 
             f"run {run_id} played agent objects ({', '.join(objects)}), which a database cannot "
             f"rebuild: pass them again, resume_tournament({run_id}, ..., agents=[...])"
         )
-    if agents is None:  # specs from the file are built only when plain built-ins (agents.trust)
+    if (
+        agents is None
+    ):  # specs from the file are built only when plain built-ins (agents.tournament.trust)
         stored = params.get("agents")
         check_stored_specs(
             stored if isinstance(stored, list) else [stored],

@@ -32,18 +32,23 @@ from typing import Any, cast
 
 import numpy as np
 
-from cribbage_env.actions import discard_action, discard_cards, is_discard
-from cribbage_env.batch import score_batch
-from cribbage_env.cards import parse_card
-from cribbage_env.core import STANDARD, Phase, Rules
-from cribbage_env.discard import DISCARD_INDEX, KEEP_INDEX, default_crib_table, discard_values
-from cribbage_env.views import PlayerView
+from cribbage_env.analysis.discard import (
+    DISCARD_INDEX,
+    KEEP_INDEX,
+    default_crib_table,
+    discard_values,
+)
+from cribbage_env.rules.actions import discard_action, discard_cards, is_discard
+from cribbage_env.rules.batch import score_batch
+from cribbage_env.rules.cards import parse_card
+from cribbage_env.rules.core import STANDARD, Phase, Rules
+from cribbage_env.rules.views import PlayerView
 
 from .base import AgentSpecError
-from .limits import LIMITS
 from .params import Param, bind, params_of
 from .registry import DISCARD_GROUP, import_target, load_plugin, make_agent, plugins, read_spec
 from .stats import mean_ci
+from .tournament.limits import LIMITS
 
 #: Built-in strategies: name -> one-line description.
 BUILTIN = {
@@ -364,7 +369,7 @@ class DiscarderAgent:
     )
 
     def __init__(self, strategy: str = REFERENCE) -> None:
-        from .expectimax import ExpectimaxAgent
+        from .players.expectimax import ExpectimaxAgent
 
         self.strategy = make_strategy(strategy)
         self._peg = ExpectimaxAgent()

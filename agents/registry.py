@@ -29,17 +29,17 @@ from .params import Param, bind, params_of
 
 #: name -> "module:Class" (imported lazily so cheap agents stay cheap to build).
 AGENTS: dict[str, str] = {
-    "random": "agents.random_agent:RandomAgent",
-    "novice": "agents.greedy:NoviceAgent",
-    "greedy": "agents.greedy:GreedyAgent",
-    "expectimax": "agents.expectimax:ExpectimaxAgent",
-    "expert": "agents.expert:ExpertAgent",
-    "master": "agents.master:MasterAgent",  # learned Q + win-aware search; path=weights.npz
-    "maskable_ppo": "agents.maskable_ppo_agent:MaskablePPOAgent",  # extra "rl"; path=model.zip
-    "policy_net": "agents.policy_net:PolicyNetAgent",  # a numpy net over env observations
-    "neural": "agents.neural:NeuralAgent",  # learned Q net, numpy only; path=weights.npz
+    "random": "agents.players.random_agent:RandomAgent",
+    "novice": "agents.players.greedy:NoviceAgent",
+    "greedy": "agents.players.greedy:GreedyAgent",
+    "expectimax": "agents.players.expectimax:ExpectimaxAgent",
+    "expert": "agents.players.expert:ExpertAgent",
+    "master": "agents.players.master:MasterAgent",  # learned Q + win-aware search; path=weights.npz
+    "maskable_ppo": "agents.players.maskable_ppo_agent:MaskablePPOAgent",  # extra "rl"; path=model.zip
+    "policy_net": "agents.players.policy_net:PolicyNetAgent",  # a numpy net over env observations
+    "neural": "agents.players.neural:NeuralAgent",  # learned Q net, numpy only; path=weights.npz
     "discarder": "agents.discard_bench:DiscarderAgent",  # a discard strategy + expectimax pegging
-    "ismcts": "agents.openspiel_bots:ISMCTSAgent",  # extra "openspiel": OpenSpiel's ISMCTS
+    "ismcts": "agents.players.openspiel_bots:ISMCTSAgent",  # extra "openspiel": OpenSpiel's ISMCTS
 }
 
 

@@ -3,9 +3,9 @@ gave away, the way GNU Backgammon rates a match.
 
 A decision is rated from the deciding seat's own view (what it could know then). For each
 candidate the rest of the deal is played out on guesses of the hidden cards (the opponent's
-cards from the analyzer opponent model of :mod:`agents.opponent_model`, the starter at a
+cards from the analyzer opponent model of :mod:`agents.players.opponent_model`, the starter at a
 discard), the same guesses for every candidate (common random numbers), with a fast heuristic
-for both seats (:func:`agents.peg_search.rollout_card`, compiled: :mod:`cribbage_env.fastsim`);
+for both seats (:func:`agents.players.peg_search.rollout_card`, compiled: :mod:`cribbage_env.kernels.fastsim`);
 the deal's end is read from the equity
 table (:mod:`cribbage_env.equity`), and a game won or lost inside the deal counts 1 or 0, exact.
 The loss of a decision is the best candidate's chance minus the chosen one's (>= 0, 0 for the
@@ -27,11 +27,9 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 import cribbage_env as ce
-from cribbage_env.actions import action_str, discard_action
-from cribbage_env.cards import RANK
-from cribbage_env.core import Phase
-from cribbage_env.discard import analyze_discards
-from cribbage_env.engine import GameState
+from cribbage_env.analysis.discard import analyze_discards
+from cribbage_env.analysis.luck import GameLuck, game_luck
+from cribbage_env.analysis.view_chance import play_chance
 from cribbage_env.equity import (
     chance_now,
     end_values,
@@ -40,13 +38,15 @@ from cribbage_env.equity import (
     table_or_points,
     win_probability,
 )
-from cribbage_env.luck import GameLuck, game_luck
-from cribbage_env.view_chance import play_chance
-from cribbage_env.views import PlayerView
+from cribbage_env.rules.actions import action_str, discard_action
+from cribbage_env.rules.cards import RANK
+from cribbage_env.rules.core import Phase
+from cribbage_env.rules.engine import GameState
+from cribbage_env.rules.views import PlayerView
 
-from .expert import _deal_play_outs, _pegging_margins
-from .opponent_model import sample_modelled_arrays, sample_opponent_deals
-from .peg_search import sample_guesses
+from .players.expert import _deal_play_outs, _pegging_margins
+from .players.opponent_model import sample_modelled_arrays, sample_opponent_deals
+from .players.peg_search import sample_guesses
 
 #: Winning chance lost (0..1) from which a decision is flagged.
 THRESHOLDS = (("blunder", 0.06), ("bad", 0.03), ("doubtful", 0.01))
@@ -91,7 +91,7 @@ class Review:
     winner: int | None
     scores: tuple[int, int]
     notice: str = ""  # rules with no winning-chance table: rated by points (equity.no_table)
-    luck: GameLuck | None = None  # the chance events' luck (cribbage_env.luck), seat 0's
+    luck: GameLuck | None = None  # the chance events' luck (cribbage_env.analysis.luck), seat 0's
 
     def luck_summary(self, seat: int) -> dict | None:
         """``seat``'s luck (winning chance), luck rate (per deal), skill (winning chance its
@@ -196,7 +196,7 @@ def _guesses(
 def _guessed_states(view: PlayerView, rng: np.random.Generator, samples: int) -> np.ndarray:
     """Simulator states equal to the real one wherever ``view`` sees, the hidden cards guessed
     (:func:`_guesses`)."""
-    from cribbage_env.fastsim import states_from_view
+    from cribbage_env.kernels.fastsim import states_from_view
 
     return states_from_view(view, *_guesses(view, rng, samples))
 
@@ -205,8 +205,8 @@ def play_values(
     view: PlayerView, cards: list[int], rng: np.random.Generator, samples: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """Mean (winning chance, points margin) of laying each card, over the same guesses
-    (compiled play-outs, :mod:`cribbage_env.fastsim`, with the rollout heuristic)."""
-    from cribbage_env.fastsim import search_outcomes
+    (compiled play-outs, :mod:`cribbage_env.kernels.fastsim`, with the rollout heuristic)."""
+    from cribbage_env.kernels.fastsim import search_outcomes
 
     scores, winner = search_outcomes(_guessed_states(view, rng, samples), cards, ROLLOUT)
     chance, points = _values(view, scores, winner)
@@ -355,7 +355,7 @@ def review_game(
     the table's warm-up compiles, it waits for it: interpreted, a review takes longer."""
     if game.set_up:
         raise ValueError("a position set up by hand has no decision history to review")
-    from cribbage_env.interpreted import wait_for_warm_up
+    from cribbage_env.kernels.interpreted import wait_for_warm_up
 
     wait_for_warm_up()
     notice = "" if table_or_points(game.rules) else no_table(game.rules)

@@ -8,9 +8,9 @@ imports them on first use.
 
 from __future__ import annotations
 
-from .actions import action_str, discard_action, discard_cards, parse_action
-from .cards import Card, CardParseError, card_str, cards_str, parse_card, parse_cards
-from .core import (
+from .rules.actions import action_str, discard_action, discard_cards, parse_action
+from .rules.cards import Card, CardParseError, card_str, cards_str, parse_card, parse_cards
+from .rules.core import (
     SHORT,
     STANDARD,
     VARIANTS,
@@ -24,9 +24,9 @@ from .core import (
     Rules,
     RulesError,
 )
-from .engine import GameState, new_game, replay, skunk_level
-from .events import Event
-from .scoring import (
+from .rules.engine import GameState, new_game, replay, skunk_level
+from .rules.events import Event
+from .rules.scoring import (
     ScoreItem,
     ScoreKind,
     narrate,
@@ -35,18 +35,18 @@ from .scoring import (
     score_play,
     score_play_breakdown,
 )
-from .views import PlayerView, visible_events
+from .rules.views import PlayerView, visible_events
 
 __version__ = "0.1.0"
 
 #: Public names whose modules are imported on first use (they build numpy tables at import).
 _LAZY = {
-    "BatchInputError": "batch",
-    "score_batch": "batch",
-    "show_distribution": "batch",
-    "DiscardInputError": "discard",
-    "DiscardOption": "discard",
-    "analyze_discards": "discard",
+    "BatchInputError": "rules.batch",
+    "score_batch": "rules.batch",
+    "show_distribution": "rules.batch",
+    "DiscardInputError": "analysis.discard",
+    "DiscardOption": "analysis.discard",
+    "analyze_discards": "analysis.discard",
 }
 
 
@@ -62,7 +62,7 @@ def __getattr__(name: str) -> object:
 
 
 # Environments: registered at import (Gymnasium 1.x has no plugin discovery), built lazily.
-from .registration import register_gymnasium as _register_gymnasium  # noqa: E402
+from .envs.registration import register_gymnasium as _register_gymnasium  # noqa: E402
 
 _register_gymnasium()
 

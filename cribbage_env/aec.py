@@ -30,7 +30,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle, seeding
 
-from .extras import missing_extra
+from .envs.extras import missing_extra
 
 try:
     from pettingzoo import AECEnv
@@ -38,15 +38,15 @@ try:
 except ModuleNotFoundError as _exc:
     raise missing_extra(_exc, "cribbage_env.aec", "pettingzoo") from None
 
-from .core import EnvError, IllegalActionError, Rules
 from .encoding import NUM_ACTIONS, as_action, observation_space
-from .engine import GameState, new_game
 from .env import render_view
-from .episode import EPISODES as _EPISODES
-from .episode import Episode, episode_seed
-from .episode import check_choice as _check_choice
-from .registration import register_pettingzoo as _register_pettingzoo
-from .rewards import REWARDS
+from .envs.episode import EPISODES as _EPISODES
+from .envs.episode import Episode, episode_seed
+from .envs.episode import check_choice as _check_choice
+from .envs.registration import register_pettingzoo as _register_pettingzoo
+from .envs.rewards import REWARDS
+from .rules.core import EnvError, IllegalActionError, Rules
+from .rules.engine import GameState, new_game
 
 AGENTS = ("player_0", "player_1")
 

@@ -1,6 +1,6 @@
 """PlayerView -> one flat float32 observation, action ids and legal-action masks.
 
-Everything here is built **only from a** :class:`~cribbage_env.views.PlayerView` (plus the seat's own
+Everything here is built **only from a** :class:`~cribbage_env.rules.views.PlayerView` (plus the seat's own
 pending discard pick), so an observation can never leak the opponent's hand, the crib or the deck.
 The same functions serve the Gymnasium env, the PettingZoo AEC env and anyone encoding views by
 hand, so all of them agree bit for bit.
@@ -60,10 +60,10 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from .actions import discard_action, discard_cards, is_discard
-from .cards import RANK, card_str
-from .core import IllegalActionError, Phase
-from .views import PlayerView
+from .rules.actions import discard_action, discard_cards, is_discard
+from .rules.cards import RANK, card_str
+from .rules.core import IllegalActionError, Phase
+from .rules.views import PlayerView
 
 #: Number of actions: one per card id.
 NUM_ACTIONS = 52

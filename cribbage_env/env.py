@@ -1,6 +1,6 @@
 """CribbageEnv: one learner against an opponent agent, as a Gymnasium environment.
 
-The env wraps the rules engine (:mod:`cribbage_env.engine`); observations and masks come from
+The env wraps the rules engine (:mod:`cribbage_env.rules.engine`); observations and masks come from
 :mod:`cribbage_env.encoding`, built only from the learner's PlayerView.
 """
 
@@ -13,16 +13,16 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from .cards import cards_str
-from .core import EnvError, IllegalActionError, Rules
 from .encoding import NUM_ACTIONS, InvalidActionError, as_action
-from .engine import GameState, new_game
-from .episode import EPISODES as _EPISODES
-from .episode import Episode, episode_seed, finished_deal_view
-from .episode import check_choice as _check_choice
-from .rewards import REWARDS
+from .envs.episode import EPISODES as _EPISODES
+from .envs.episode import Episode, episode_seed, finished_deal_view
+from .envs.episode import check_choice as _check_choice
+from .envs.rewards import REWARDS
+from .rules.cards import cards_str
+from .rules.core import EnvError, IllegalActionError, Rules
+from .rules.engine import GameState, new_game
+from .rules.views import PlayerView
 from .seeding import agent_rng, check_agent_seed, new_agent_seed
-from .views import PlayerView
 
 #: Rewards of the single-learner env: the shared ones plus the winning-chance shaping.
 
@@ -124,7 +124,7 @@ class CribbageEnv(gym.Env):
       In ``CribbageDeal-v0`` it is the sign of the deal's margin (0 for a tie); no skunks.
     - ``reward="equity"``: the change of the learner's winning chance (0..1) since its previous
       decision, estimated from the learner's own view only
-      (:func:`cribbage_env.view_chance.view_chance`): at a discard the board-position table
+      (:func:`cribbage_env.analysis.view_chance.view_chance`): at a discard the board-position table
       (:mod:`cribbage_env.equity`) at the current scores; in the play the mean of play-outs of
       the rest of the deal over guesses of the opponent's hidden cards, then the table; 1 or 0
       once the game is over. Nothing hidden (the opponent's hand, the crib) enters it, and two

@@ -1,7 +1,7 @@
 """Board-position equity: the chance of winning the game from any score, at the start of a deal
 or in the middle of one.
 
-The shipped table (``cribbage_env/data/equity.npz``, built by ``benchmarks/equity_table.py``
+The shipped table (``cribbage_env/data/equity.npz``, built by ``benchmarks/tables/equity_table.py``
 from score traces of simulated deals of self-play) holds ``dealer[a, b]``: the probability that
 the dealer wins when the dealer has ``a`` and the pone ``b`` points as a deal starts, for every
 ``a, b`` in ``0 .. target-1``. There is no draw, so the pone's chance is ``1 - dealer[b, a]``
@@ -37,15 +37,15 @@ from importlib import resources
 
 import numpy as np
 
-from .cards import VALUE
-from .core import STANDARD, CribbageError, Rules
-from .engine import GameState
-from .scoring import play_points_fast
+from .rules.cards import VALUE
+from .rules.core import STANDARD, CribbageError, Rules
+from .rules.engine import GameState
+from .rules.scoring import play_points_fast
 
 #: The standard game's target (the default table).
 STANDARD_TARGET = STANDARD.target
 
-#: Targets built by ``benchmarks/equity_table.py`` (every target up to the first is a corner of it).
+#: Targets built by ``benchmarks/tables/equity_table.py`` (every target up to the first is a corner of it).
 TARGETS = (121, 61)
 #: Rule fields the deal traces do not depend on (who wins a game, not how a deal is played).
 TABLE_FREE_RULES = frozenset({"target", "skunk", "double_skunk"})
@@ -185,7 +185,7 @@ def _load() -> dict:
     except (FileNotFoundError, OSError, ValueError) as exc:
         raise EquityError(
             f"the equity table {path} is missing or unreadable ({exc}); "
-            "build it with benchmarks/equity_table.py"
+            "build it with benchmarks/tables/equity_table.py"
         ) from None
 
 

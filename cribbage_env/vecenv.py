@@ -27,7 +27,7 @@ CribbageEnv's (``seat``, ``reward``, ``skunk_bonus``, ``illegal_action``, ``ille
   are independent, so the results are the serial ones (a test checks it).
 
 Importing this module imports numba; the first use compiles the kernels (a message on stderr
-says so) and caches them (:mod:`cribbage_env.kernelcache`).
+says so) and caches them (:mod:`cribbage_env.kernels.kernelcache`).
 
 >>> import gymnasium as gym, cribbage_env
 >>> vec = gym.make_vec("cribbage/Cribbage-v0", num_envs=4, vectorization_mode="vector_entry_point")
@@ -47,19 +47,19 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from . import kernelcache
-from . import simkernel as K
-from . import veckernel as V
-from . import vecobs as O
-from . import vecstep as S
-from .core import IllegalActionError, Rules
-from .discard import KEEP_INDEX, default_crib_table
+from .analysis.discard import KEEP_INDEX, default_crib_table
 from .encoding import NUM_ACTIONS, OBS_SIZE, InvalidActionError, observation_space
 from .env import _EPISODES, _ILLEGAL, _SEATS, _check_choice
-from .rewards import REWARDS, Outcome
+from .envs.rewards import REWARDS, Outcome
+from .kernels import kernelcache
+from .kernels import simkernel as K
+from .kernels import veckernel as V
+from .kernels import vecobs as O
+from .kernels import vecstep as S
+from .kernels.simrng import generator_words
+from .kernels.vecagent import prefix
+from .rules.core import IllegalActionError, Rules
 from .seeding import check_agent_seed, new_agent_seed
-from .simrng import generator_words
-from .vecagent import prefix
 
 OPPONENTS = {"random": V.RANDOM, "greedy": V.GREEDY, "expectimax": V.EXPECTIMAX}
 OBSERVATIONS = ("standard", "compact")
@@ -249,7 +249,7 @@ class CribbageVectorEnv(VectorEnv):
 
     # ------------------------------------------------------------------------- internals
     def _args(self, reset: bool, actions: np.ndarray) -> tuple:
-        """The kernel's arguments (:func:`cribbage_env.vecstep.run`)."""
+        """The kernel's arguments (:func:`cribbage_env.kernels.vecstep.run`)."""
         args: tuple[Any, ...] = (reset, self._states, actions, self._rngs, self._tabs)
         args += (
             self._keep,
@@ -282,7 +282,7 @@ class CribbageVectorEnv(VectorEnv):
             kernel.compile(tuple(numba.typeof(a) for a in args))
 
     def _step_rewards(self) -> np.ndarray:
-        """The reward mode's rewards of the step (:data:`cribbage_env.rewards.REWARDS`)."""
+        """The reward mode's rewards of the step (:data:`cribbage_env.envs.rewards.REWARDS`)."""
         f, seat = self._fin, self._fin[:, S.F_SEAT]
         scores = f[:, S.F_SCORES : S.F_SCORES + 2]
         step = REWARDS[self.reward_mode].batched

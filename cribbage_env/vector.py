@@ -31,8 +31,8 @@ from typing import Any
 import gymnasium as gym
 from gymnasium.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv
 
-from .core import EnvError
 from .env import CribbageEnv
+from .rules.core import EnvError
 
 _MODES = ("sync", "async")
 
@@ -107,8 +107,8 @@ def sb3_vec_env(num_envs: int = 8, *, flatten: bool = False, **env_kwargs: Any) 
     alone (``MlpPolicy``); masks come from ``action_masks()``. A finished game is reset in the
     same step, its last observation in ``infos[i]["terminal_observation"]`` as SB3 expects.
     ``seed(s)`` before ``reset()`` seeds game ``i`` with ``s + i``. Wrap it in SB3's
-    ``VecMonitor`` for episode statistics. See :mod:`cribbage_env.sb3vec`.
+    ``VecMonitor`` for episode statistics. See :mod:`cribbage_env.envs.sb3vec`.
     """
-    from .sb3vec import SB3BatchedVecEnv
+    from .envs.sb3vec import SB3BatchedVecEnv
 
     return SB3BatchedVecEnv(batched(num_envs, **env_kwargs), flatten=flatten)

@@ -25,12 +25,12 @@ import numpy as np  # noqa: E402
 from PIL import Image  # noqa: E402
 
 from agents.review import judge, position_rng  # noqa: E402
-from cribbage_env.actions import discard_cards  # noqa: E402
-from cribbage_env.core import STANDARD, VARIANTS, Phase  # noqa: E402
-from ui.autosave import SaveStore  # noqa: E402
-from ui.commands import Act, Command  # noqa: E402
-from ui.controller import Mode, TableController  # noqa: E402
+from cribbage_env.rules.actions import discard_cards  # noqa: E402
+from cribbage_env.rules.core import STANDARD, VARIANTS, Phase  # noqa: E402
 from ui.gui.app import GameWindow, Settings  # noqa: E402
+from ui.saved.autosave import SaveStore  # noqa: E402
+from ui.table.commands import Act, Command  # noqa: E402
+from ui.table.controller import Mode, TableController  # noqa: E402
 
 OUT = ROOT / "docs" / "screenshots"
 

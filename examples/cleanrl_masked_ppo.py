@@ -25,7 +25,7 @@ import torch
 import torch.nn as nn
 from torch.distributions.categorical import Categorical
 
-from agents.policy_net import save_policy
+from agents.players.policy_net import save_policy
 from cribbage_env.vector import batched
 
 

@@ -200,7 +200,7 @@ FrameSpy, GcSpy, GeneratorSpy = (
 def best_discard_knowing_starter(state, seat: int) -> int:
     """The discard that scores most with the true starter: kept hand plus (minus, as pone) the
     two cards' part of the crib."""
-    from cribbage_env.scoring import score_hand
+    from cribbage_env.rules.scoring import score_hand
 
     best, best_v = None, -1e9
     for a in state.legal_actions():
@@ -220,7 +220,7 @@ def best_discard_knowing_starter(state, seat: int) -> int:
 
 def score_hand_pair(cards, starter: int) -> int:
     """Points two crib cards make with the starter alone (fifteens and pairs)."""
-    from cribbage_env.cards import RANK, VALUE
+    from cribbage_env.rules.cards import RANK, VALUE
 
     trio = [*cards, starter]
     pts = sum(2 for i in range(3) for j in range(i + 1, 3) if RANK[trio[i]] == RANK[trio[j]])

@@ -41,10 +41,10 @@ def message_ids() -> dict[str, str]:
             for msgid in found:
                 ids.setdefault(msgid, str(path.relative_to(UI.parent)))
     # The count of a show is said with the engine's phrases (one table for every narration).
-    from cribbage_env.scoring import COUNT_PHRASES
+    from cribbage_env.rules.scoring import COUNT_PHRASES
 
     for msgid in COUNT_PHRASES.values():
-        ids.setdefault(msgid, "cribbage_env/scoring.py")
+        ids.setdefault(msgid, "cribbage_env/rules/scoring.py")
     # The opponent levels' names are the agents' one table of levels.
     from agents.registry import LEVELS
 

@@ -7,8 +7,8 @@ from collections.abc import Callable
 import numpy as np
 
 import cribbage_env as ce
-from ui.controller import Mode, TableController
-from ui.saves import SAVE_FORMAT, SAVE_VERSION
+from ui.table.controller import Mode, TableController
+from ui.table.saves import SAVE_FORMAT, SAVE_VERSION
 
 
 def random_step(ctl: TableController, rng: np.random.Generator) -> None:

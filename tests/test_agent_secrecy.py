@@ -13,9 +13,9 @@ import pytest
 from cheater_agent import CheaterAgent, rebuild
 
 import cribbage_env as ce
-from agents import tournament as t
-from agents.runner import run_plan
-from agents.tournament import make_plan, play_game
+from agents.tournament import tournament as t
+from agents.tournament.runner import run_plan
+from agents.tournament.tournament import make_plan, play_game
 from cribbage_env.seeding import agent_entropy, agent_rng, check_agent_seed, new_agent_seed
 
 

@@ -13,8 +13,8 @@ from brute_force_reference import brute_show
 import cribbage_env as ce
 from agents import AGENTS, LEVELS, AgentSpecError, make_agent
 from agents.base import Hint
-from cribbage_env.core import Phase
-from cribbage_env.discard import analyze_discards
+from cribbage_env.analysis.discard import analyze_discards
+from cribbage_env.rules.core import Phase
 
 #: Expensive search agents get fewer games in the default run.
 GAMES = {name: 2 if name in ("expert", "master", "ismcts") else 5 for name in AGENTS}

@@ -13,8 +13,8 @@ import signal
 
 import pytest
 
-from ui import argtypes
-from ui.cli import COMMANDS, build_parser, main
+from ui.cli import argtypes
+from ui.cli.cli import COMMANDS, build_parser, main
 
 #: A small valid command per subcommand, to which one bad value is added (cheap if accepted).
 BASE = {

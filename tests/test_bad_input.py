@@ -22,9 +22,9 @@ from test_ui_cli import cribbage
 
 import cribbage_env as ce
 from cribbage_env.encoding import InvalidActionError
-from ui.autosave import SaveStore
-from ui.cli import main
-from ui.saves import SaveError
+from ui.cli.cli import main
+from ui.saved.autosave import SaveStore
+from ui.table.saves import SaveError
 
 
 @pytest.fixture(scope="module")
@@ -331,7 +331,7 @@ def test_corrupt_autosave_is_refused_and_left_untouched(tmp_path, content: bytes
 
 # ------------------------------------------------------------------------------------ history
 def _finished_table_game(tmp_path: Path) -> Path:
-    from ui.controller import Mode, TableController
+    from ui.table.controller import Mode, TableController
 
     ctl = TableController(12, mode=Mode.WATCH, agents=("random", "greedy"))
     while not ctl.game.is_over:

@@ -8,8 +8,8 @@ import pytest
 from brute_force_reference import brute_show
 
 import cribbage_env as ce
-from cribbage_env import scoring
-from cribbage_env.batch import (
+from cribbage_env.rules import scoring
+from cribbage_env.rules.batch import (
     N_SHOW_COMBINATIONS,
     BatchInputError,
     distribution_mean,
@@ -63,7 +63,7 @@ def _random_rows(n: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _special_rows() -> tuple[np.ndarray, np.ndarray]:
     """Flushes, nobs, 29 and four-of-a-kind, which random samples rarely hit."""
-    from cribbage_env.cards import parse_cards
+    from cribbage_env.rules.cards import parse_cards
 
     rows = [
         "5H 5D 5C JS 5S",
@@ -96,7 +96,7 @@ def test_r9_batch_equals_score_hand_and_brute_force(crib: bool) -> None:
 
 def test_r9_flush_crib_rule_differs_only_for_four_card_flushes() -> None:
     """R9.5: a four-card flush with an off-suit starter scores 4 in hand, 0 in the crib."""
-    from cribbage_env.cards import parse_cards
+    from cribbage_env.rules.cards import parse_cards
 
     h = np.array([parse_cards("AH 3H 7H 9H")])  # no fifteen, pair or run
     s = np.array(parse_cards("KC"))

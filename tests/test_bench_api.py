@@ -13,9 +13,9 @@ from plugin_agents import FirstLegal, RandomLegal, make_random_legal
 import cribbage_env as ce
 from agents.base import AgentSpecError
 from agents.bench import resume_tournament, run_tournament
-from agents.results_store import ResultsStore
-from agents.summary import summarize
-from agents.tournament import MAX_GAMES, TournamentError, make_plan, play_game
+from agents.store.results_store import ResultsStore
+from agents.tournament.summary import summarize
+from agents.tournament.tournament import MAX_GAMES, TournamentError, make_plan, play_game
 
 
 def test_objects_and_factories_play_like_specs_on_serial_and_pool() -> None:

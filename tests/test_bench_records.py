@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 import cribbage_env as ce
-from agents.results_store import ResultsStore
-from agents.tournament import play_game
-from ui.cli import main
+from agents.store.results_store import ResultsStore
+from agents.tournament.tournament import play_game
+from ui.cli.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 import cribbage_env as ce
-from agents.bench_records import clean_stale_tmp
-from agents.procs import descendants, pid_alive
-from agents.results_store import ResultsStore, ResultsStoreError
-from agents.tournament import play_game
-from ui.cli import main
+from agents.store.bench_records import clean_stale_tmp
+from agents.store.results_store import ResultsStore, ResultsStoreError
+from agents.tournament.procs import descendants, pid_alive
+from agents.tournament.tournament import play_game
+from ui.cli.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -218,7 +218,7 @@ def test_stale_temporary_record_files_are_cleaned(tmp_path) -> None:
 
 def test_ctrl_c_while_importing_is_an_interruption(monkeypatch, capsys) -> None:
     """Ctrl-C while the subcommands import: numpy, for one, turns it into an ImportError."""
-    import ui.cli as cli
+    import ui.cli.cli as cli
 
     def interrupted_import():
         try:

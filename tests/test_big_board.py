@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 from table_play import play_until
 
-from cribbage_env.core import Phase
-from ui.autosave import SaveStore
-from ui.board import hole_position
-from ui.board_scene import BIG_BOARD
-from ui.table_scene import BOARD_RECT
+from cribbage_env.rules.core import Phase
+from ui.saved.autosave import SaveStore
+from ui.scenes.board_scene import BIG_BOARD
+from ui.scenes.table_scene import BOARD_RECT
+from ui.table.board import hole_position
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ import gymnasium as gym
 import numpy as np
 
 import cribbage_env  # noqa: F401 - registers the env ids
-from ui.cli import main as cli_main
+from ui.cli.cli import main as cli_main
 
 GUIDE = Path(__file__).resolve().parent.parent / "docs" / "BOTS.md"
 

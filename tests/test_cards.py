@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import cribbage_env as ce
-from cribbage_env.cards import RANK, SUIT, VALUE, Card
+from cribbage_env.rules.cards import RANK, SUIT, VALUE, Card
 
 
 def test_r1_1_deck_has_52_distinct_cards_that_round_trip_through_strings() -> None:

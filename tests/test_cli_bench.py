@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.results_store import ResultsStore, ResultsStoreError
-from ui.cli import main
+from agents.store.results_store import ResultsStore, ResultsStoreError
+from ui.cli.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -337,7 +337,7 @@ def test_bench_tables_show_full_agent_names(capsys, tmp_path) -> None:
     """Issue 26: long specs were cut (``policy_net:path=/tmp/... vs ran``)."""
     import numpy as np
 
-    from agents.policy_net import save_policy
+    from agents.players.policy_net import save_policy
 
     path = tmp_path / ("a_rather_long_folder_name_" * 3) / "actor.npz"
     path.parent.mkdir()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from ui.cli import main
+from ui.cli.cli import main
 
 
 def _run(capsys, *argv: object) -> tuple[int, str, str]:
@@ -54,8 +54,8 @@ def test_review_text_counts_seats_and_deals_one_way_and_names_points_as_points()
     a table that counts seats and deals from 0 (as the JSON does), and called a points margin
     "game points" (a game is worth 1 to 3 game points)."""
     from agents.review import review_game
-    from agents.tournament import play_game
-    from ui.cmd_review import review_text
+    from agents.tournament.tournament import play_game
+    from ui.cli.cmd_review import review_text
 
     game = play_game("greedy", "random", 3, agent_seed=1, rules="short")
     review = review_game(game, samples=2, candidates=2)
@@ -76,7 +76,7 @@ def test_stats_reads_the_data_folder_that_play_was_given(tmp_path, capsys) -> No
     had only ``--dir`` (the history folder itself): ``stats --dir D`` found nothing."""
     from test_stats import _history
 
-    from ui.autosave import SaveStore  # what `play --data-dir` opens
+    from ui.saved.autosave import SaveStore  # what `play --data-dir` opens
 
     data = tmp_path / "data"
     data.mkdir()
@@ -141,7 +141,7 @@ def test_train_refuses_options_its_method_does_not_use(tmp_path, capsys) -> None
     --teacher expert`` trained as if the option were not there (dmc always clones expectimax)."""
     import argparse
 
-    from ui.cmd_train import _config, _usage_problem, add_arguments
+    from ui.cli.cmd_train import _config, _usage_problem, add_arguments
 
     run = tmp_path / "run"
     for method, extra in (

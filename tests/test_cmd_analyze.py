@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from cribbage_env.discard import analyze_discards
-from ui.cli import main
+from cribbage_env.analysis.discard import analyze_discards
+from ui.cli.cli import main
 
 
 def test_json_lists_all_15_best_first(capsys) -> None:

@@ -8,7 +8,7 @@ import json
 import pytest
 from extras import needs_training
 
-from ui.cli import main
+from ui.cli.cli import main
 
 
 def test_bad_usage_exits_2(tmp_path, capsys):
@@ -17,7 +17,7 @@ def test_bad_usage_exits_2(tmp_path, capsys):
     )
     assert "--reward points" in capsys.readouterr().err
     assert main(["train", "--eval-games", "3", "--run-dir", str(tmp_path / "b")]) == 2
-    from cribbage_env.rewards import REWARDS
+    from cribbage_env.envs.rewards import REWARDS
 
     if "equity" not in REWARDS:
         assert main(["train", "--reward", "equity", "--run-dir", str(tmp_path / "e")]) == 2
@@ -79,7 +79,7 @@ def test_epochs_set_the_fit_of_the_method_asked_for():
     import argparse
 
     from agents.learn.dmc import DMCConfig
-    from ui.cmd_train import _config, add_arguments
+    from ui.cli.cmd_train import _config, add_arguments
 
     p = argparse.ArgumentParser()
     add_arguments(p)
@@ -110,7 +110,7 @@ def test_dmc_can_start_from_given_weights(tmp_path):
         str(bc / "model.npz"),
     ]
     assert main([*args, *common]) == 0
-    from agents.learn.mlp import load_nets
+    from agents.nets.mlp import load_nets
 
     _, _, meta = load_nets(run / "warm_start.npz")
     assert meta["stage"] == "warm_start:bc_expectimax"
@@ -134,7 +134,7 @@ def _train_without(blocked: tuple[str, ...], args: list[str]):
     code = (
         "import sys\n"
         f"for name in {blocked!r}: sys.modules[name] = None  # import raises ImportError\n"
-        "from ui.cli import main\n"
+        "from ui.cli.cli import main\n"
         "sys.exit(main(sys.argv[1:]))\n"
     )
     env = dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""))

@@ -8,11 +8,11 @@ import pytest
 
 import cribbage_env as ce
 from agents.review import judge, position_rng, rate, review_game
-from cribbage_env.actions import discard_cards
-from cribbage_env.cards import RANK
-from ui.controller import Mode, TableController
-from ui.scene import apply_click, hit
-from ui.table_scene import table_scene
+from cribbage_env.rules.actions import discard_cards
+from cribbage_env.rules.cards import RANK
+from ui.scenes.scene import apply_click, hit
+from ui.scenes.table_scene import table_scene
+from ui.table.controller import Mode, TableController
 
 
 def _positions(n: int, seed: int):

@@ -1,15 +1,15 @@
 """GUI commands are typed values (issue 24, item 6): every button and target of the table carries
-a :class:`ui.commands.Command`, every key binding too, and one table says what each does."""
+a :class:`ui.table.commands.Command`, every key binding too, and one table says what each does."""
 
 from __future__ import annotations
 
 import pytest
 
 import cribbage_env as ce
-from ui.commands import TABLE, Act, Command, run
-from ui.controller import Mode, TableController
-from ui.scene import Rect, Target, apply_click, hit_command
-from ui.table_scene import table_scene
+from ui.scenes.scene import Rect, Target, apply_click, hit_command
+from ui.scenes.table_scene import table_scene
+from ui.table.commands import TABLE, Act, Command, run
+from ui.table.controller import Mode, TableController
 
 
 def _table(seed: int = 4) -> TableController:
@@ -82,10 +82,10 @@ def test_one_table_each_controller_and_window_commands_cover_every_act() -> None
 def test_every_button_of_the_other_screens_carries_a_command_its_screen_answers() -> None:
     """The start (with its list of unfinished games), rules, statistics and review screens: no
     button is dispatched on its id, and the chart's click says where along it it fell."""
-    from ui.review_scene import waiting_scene
-    from ui.rules_scene import rules_scene
-    from ui.scene import StartOptions, start_scene
-    from ui.stats_scene import stats_scene
+    from ui.scenes.review_scene import waiting_scene
+    from ui.scenes.rules_scene import rules_scene
+    from ui.scenes.scene import StartOptions, start_scene
+    from ui.scenes.stats_scene import stats_scene
 
     tables = _screen_tables()
     opts = StartOptions(unfinished=("a", "b"), listing=True, has_save=True)

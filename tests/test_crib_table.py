@@ -1,4 +1,4 @@
-"""benchmarks/crib_table.py: the simulated crib values are exact crib scores (R9.5 crib flush,
+"""benchmarks/tables/crib_table.py: the simulated crib values are exact crib scores (R9.5 crib flush,
 R9.6 nobs) of the sampled discards (checked with score_hand, itself checked against the
 brute-force reference in test_scoring/test_batch), and a tiny run writes a loadable table."""
 
@@ -12,8 +12,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cribbage_env.discard import CribTable
-from cribbage_env.scoring import score_hand
+from cribbage_env.analysis.discard import CribTable
+from cribbage_env.rules.scoring import score_hand
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.fixture(scope="module")
 def crib_table_module():
     spec = importlib.util.spec_from_file_location(
-        "crib_table_script", ROOT / "benchmarks" / "crib_table.py"
+        "crib_table_script", ROOT / "benchmarks" / "tables" / "crib_table.py"
     )
     module = importlib.util.module_from_spec(spec)
     sys.modules["crib_table_script"] = module

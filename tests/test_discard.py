@@ -7,7 +7,7 @@ import pytest
 from brute_force_reference import brute_show
 
 import cribbage_env as ce
-from cribbage_env.discard import (
+from cribbage_env.analysis.discard import (
     CribTable,
     CribTableError,
     DiscardInputError,

@@ -11,15 +11,15 @@ import pytest
 
 from agents.base import AgentSpecError
 from agents.discard_bench import StrategyError, compare, deal_cards, make_strategy, whole_games
-from agents.results_store import ResultsStore
-from cribbage_env.discard import default_crib_table
-from cribbage_env.scoring import score_hand
-from ui.cli import main as cli_main
+from agents.store.results_store import ResultsStore
+from cribbage_env.analysis.discard import default_crib_table
+from cribbage_env.rules.scoring import score_hand
+from ui.cli.cli import main as cli_main
 
 STRATS = '''
 def keep_fives(hand, dealer, rng, spare: int = 0):
     """Never throw a five: the two highest other cards (``spare`` unused, a knob)."""
-    from cribbage_env.cards import RANK
+    from cribbage_env.rules.cards import RANK
     return sorted(hand, key=lambda c: (RANK[c] == 4, -RANK[c]))[:2]
 
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import cribbage_env as ce
-from cribbage_env.actions import CUT_BASE
+from cribbage_env.rules.actions import CUT_BASE
 
 K = ce.EventKind
 

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cribbage_env as ce
-from cribbage_env.actions import DISCARD_BASE, discard_cards
-from cribbage_env.chance import Chance
+from cribbage_env.rules.actions import DISCARD_BASE, discard_cards
+from cribbage_env.rules.chance import Chance
 
 K = ce.EventKind
 seeds = st.integers(0, 2**63 - 1)

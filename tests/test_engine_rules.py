@@ -12,7 +12,7 @@ from brute_force_reference import brute_show
 from random_games import random_game
 
 import cribbage_env as ce
-from cribbage_env.actions import CUT_BASE
+from cribbage_env.rules.actions import CUT_BASE
 
 K = ce.EventKind
 S = ce.ScoreKind

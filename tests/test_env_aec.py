@@ -10,7 +10,7 @@ pytest.importorskip("pettingzoo")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import cribbage_env as ce  # noqa: E402
-from agents.random_agent import RandomAgent  # noqa: E402
+from agents.players.random_agent import RandomAgent  # noqa: E402
 from cribbage_env.aec import env as make_aec  # noqa: E402
 from cribbage_env.aec import raw_env  # noqa: E402
 from cribbage_env.encoding import engine_action_to_picks  # noqa: E402

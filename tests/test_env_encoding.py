@@ -6,8 +6,6 @@ import numpy as np
 import pytest
 
 import cribbage_env as ce
-from cribbage_env.actions import discard_cards, is_discard
-from cribbage_env.cards import RANK
 from cribbage_env.encoding import (
     LAYOUT,
     OBS_SIZE,
@@ -21,6 +19,8 @@ from cribbage_env.encoding import (
     observation_dict,
     picks_to_engine_action,
 )
+from cribbage_env.rules.actions import discard_cards, is_discard
+from cribbage_env.rules.cards import RANK
 
 
 def reference_legal_cards(g: ce.GameState, pending: int | None) -> set[int]:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cribbage_env.core import Phase
 from cribbage_env.env import CribbageEnv
 from cribbage_env.equity import win_probability
+from cribbage_env.rules.core import Phase
 
 
 def _episode(env: CribbageEnv, seed: int):

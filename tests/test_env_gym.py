@@ -10,10 +10,10 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import cribbage_env as ce
-from agents.random_agent import RandomAgent
-from cribbage_env.actions import discard_cards
+from agents.players.random_agent import RandomAgent
 from cribbage_env.encoding import InvalidActionError
 from cribbage_env.env import CribbageEnv, EpisodeOverError, OpponentError
+from cribbage_env.rules.actions import discard_cards
 from cribbage_env.vector import make_vec
 from cribbage_env.wrappers import RLlibMaskObservation
 

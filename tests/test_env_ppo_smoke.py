@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _load_script():
     spec = importlib.util.spec_from_file_location(
-        "train_maskable_ppo", ROOT / "benchmarks" / "train_maskable_ppo.py"
+        "train_maskable_ppo", ROOT / "benchmarks" / "strength" / "train_maskable_ppo.py"
     )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -22,7 +22,7 @@ from cribbage_env.equity import (
     win_probability,
 )
 from cribbage_env.seeding import agent_rng
-from ui.cli import main as cli
+from ui.cli.cli import main as cli
 
 
 def _toy_traces(rng: np.random.Generator, n: int) -> list[list[tuple[int, int]]]:
@@ -155,7 +155,7 @@ def test_cli_equity_bad_input_exits_2(argv, capsys):
 
 
 def test_replay_text_gives_the_winning_chance_at_every_deal(tmp_path, capsys):
-    from agents.tournament import play_game
+    from agents.tournament.tournament import play_game
 
     g = play_game("greedy", "greedy", 11, agent_seed=0)
     path = tmp_path / "g.json"

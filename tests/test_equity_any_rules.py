@@ -13,9 +13,9 @@ import pytest
 
 import cribbage_env as ce
 from agents.review import review_game, seat_chance
-from agents.tournament import play_game
+from agents.tournament.tournament import play_game
 from cribbage_env import equity
-from ui.hints import hint_for
+from ui.table.hints import hint_for
 
 TO_91 = ce.Rules(target=91)
 TO_150 = ce.Rules(target=150, skunk=120, double_skunk=90)

@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 
 from agents.errors import AgentError
-from cribbage_env.core import CribbageError
+from cribbage_env.rules.core import CribbageError
 from ui.errors import UIError
 
 ROOT = Path(__file__).resolve().parents[1]
 ROOTS = {"cribbage_env": CribbageError, "agents": AgentError, "ui": UIError}
 #: Control-flow signals, never errors to report: a handler that catches the package's errors
 #: must not swallow them.
-SIGNALS = {"agents.tournament.TaskStopped", "agents.bench._StorageFailed"}
+SIGNALS = {"agents.tournament.tournament.TaskStopped", "agents.bench._StorageFailed"}
 
 
 def _modules(package: str) -> list[str]:
@@ -65,10 +65,10 @@ def test_every_exception_is_under_its_package_root(package: str) -> None:
 def test_the_roots_are_exported_and_errors_keep_their_builtin_bases() -> None:
     import agents
     import cribbage_env as ce
-    from agents.results_store import ResultsStoreError
+    from agents.store.results_store import ResultsStoreError
     from cribbage_env.env import EpisodeOverError
     from cribbage_env.equity import EquityError
-    from cribbage_env.fastsim import SimulatorInputError
+    from cribbage_env.kernels.fastsim import SimulatorInputError
 
     assert agents.AgentError is AgentError and issubclass(ce.EnvError, CribbageError)
     assert issubclass(EpisodeOverError, ce.EnvError) and issubclass(EpisodeOverError, ValueError)

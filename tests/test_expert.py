@@ -8,10 +8,10 @@ import pytest
 
 import cribbage_env as ce
 from agents import make_agent
-from agents.expert import ExpertAgent, peg_value
-from agents.peg_search import sample_guesses, search_play
-from cribbage_env.cards import VALUE, parse_card, parse_cards
-from cribbage_env.determinize import DeterminizeError, consistent_with_goes, determinize
+from agents.players.expert import ExpertAgent, peg_value
+from agents.players.peg_search import sample_guesses, search_play
+from cribbage_env.rules.cards import VALUE, parse_card, parse_cards
+from cribbage_env.rules.determinize import DeterminizeError, consistent_with_goes, determinize
 
 
 def _to_play(seed: int) -> ce.GameState:
@@ -177,8 +177,8 @@ def test_search_values_cards_of_one_rank_alike() -> None:
 def test_the_game_offers_the_expert_level() -> None:
     """Issue 9: the start screen and `cribbage play --opponent expert` offer the expert."""
     from agents import LEVELS
-    from ui.cmd_play import resolve_opponent
-    from ui.scene import StartOptions, start_scene
+    from ui.cli.cmd_play import resolve_opponent
+    from ui.scenes.scene import StartOptions, start_scene
 
     ids = {b.id for b in start_scene(StartOptions(level="expert")).buttons}
     assert "level:expert" in ids and resolve_opponent("expert") == "expert"
@@ -186,7 +186,7 @@ def test_the_game_offers_the_expert_level() -> None:
 
 
 def test_early_stop_rule_needs_a_clear_paired_lead() -> None:
-    from agents.peg_search import _clear_best
+    from agents.players.peg_search import _clear_best
 
     rng = np.random.default_rng(0)
     noise = rng.normal(0, 5, size=(24, 1))

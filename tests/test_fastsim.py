@@ -1,7 +1,7 @@
 """The compiled deal simulator agrees with the engine, and the expert's search on it agrees with
 the search through the engine (same guesses, same estimates, same decisions).
 
-The quick version of the differential test; ``benchmarks/fastsim_speed.py --check N`` runs it
+The quick version of the differential test; ``benchmarks/speed/fastsim_speed.py --check N`` runs it
 over millions of positions (figures in benchmarks/RESULTS.md).
 """
 
@@ -13,22 +13,22 @@ import sys
 import numpy as np
 import pytest
 
-from agents.expert import ExpertAgent, _deal_play_outs, _play_view
-from agents.fastplay import ENGINE_POLICIES, engine_play_out, random_play_position
-from agents.opponent_model import (
+from agents.players.expert import ExpertAgent, _deal_play_outs, _play_view
+from agents.players.fastplay import ENGINE_POLICIES, engine_play_out, random_play_position
+from agents.players.opponent_model import (
     sample_modelled_arrays,
     sample_modelled_guesses,
     sample_opponent_deal_arrays,
     sample_opponent_deals,
     split_nets,
 )
-from agents.peg_search import WIN_UTILITY, play_out, search_play
-from cribbage_env import fastsim as F
-from cribbage_env import simkernel as K
-from cribbage_env.actions import discard_cards
-from cribbage_env.cards import JACK, RANK, parse_cards
-from cribbage_env.determinize import determinize
-from cribbage_env.engine import GameState, new_game
+from agents.players.peg_search import WIN_UTILITY, play_out, search_play
+from cribbage_env.kernels import fastsim as F
+from cribbage_env.kernels import simkernel as K
+from cribbage_env.rules.actions import discard_cards
+from cribbage_env.rules.cards import JACK, RANK, parse_cards
+from cribbage_env.rules.determinize import determinize
+from cribbage_env.rules.engine import GameState, new_game
 
 POLICIES = tuple(F.POLICIES)
 
@@ -105,7 +105,7 @@ def test_search_estimates_equal_the_engine_search_for_the_same_guesses(policy: s
 
 def _old_sample(view, rng, n, tau=0.5):
     """The per-guess ``rng.choice`` loop the modelled sampler used before (its reference)."""
-    from cribbage_env.discard import DISCARD_INDEX, KEEP_INDEX
+    from cribbage_env.analysis.discard import DISCARD_INDEX, KEEP_INDEX
 
     hands6, pv, mass, total, played = _sampler_state(view, rng, n, tau)
     rows = rng.choice(len(hands6), size=n, replace=True, p=mass / total)
@@ -118,7 +118,7 @@ def _old_sample(view, rng, n, tau=0.5):
 
 
 def _sampler_state(view, rng, n, tau):
-    from cribbage_env.discard import DISCARD_INDEX
+    from cribbage_env.analysis.discard import DISCARD_INDEX
 
     opp = 1 - view.seat
     played = [c for p, c in view.played if p == opp]
@@ -160,7 +160,7 @@ def _old_endgame_values(view, action, deals):
         if RANK[starter] == JACK and g._add(view.dealer, 2):
             out.append(WIN_UTILITY if view.dealer == view.seat else -WIN_UTILITY)
             continue
-        from agents.peg_search import rollout_card
+        from agents.players.peg_search import rollout_card
 
         out.append(play_out(g, view.seat, rollout_card(g)))
     return out
@@ -168,7 +168,7 @@ def _old_endgame_values(view, action, deals):
 
 def _old_opponent_deals(view, rng, n, tau=0.5):
     """The per-deal ``rng.choice`` loop sample_opponent_deals used before (its reference)."""
-    from cribbage_env.discard import DISCARD_INDEX, KEEP_INDEX
+    from cribbage_env.analysis.discard import DISCARD_INDEX, KEEP_INDEX
 
     own = set(view.own_cards_this_deal())
     unseen = np.array([c for c in range(52) if c not in own], dtype=np.intp)
@@ -190,7 +190,7 @@ def _old_opponent_deals(view, rng, n, tau=0.5):
 
 
 def test_endgame_play_outs_equal_the_engine_ones() -> None:
-    from agents.peg_search import deal_utility
+    from agents.players.peg_search import deal_utility
 
     rng = np.random.default_rng(3)
     checked = 0
@@ -221,6 +221,6 @@ def test_expert_games_are_deterministic_and_legal() -> None:
 
 
 def test_import_cribbage_env_and_agents_do_not_import_numba() -> None:
-    code = "import sys, cribbage_env, agents.expert; print('numba' in sys.modules)"
+    code = "import sys, cribbage_env, agents.players.expert; print('numba' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -1,6 +1,6 @@
 """Stateful fuzzing of the table controller (issue 8.4; RULES R10, R11.2, R11.4-R11.6).
 
-A hypothesis state machine drives :class:`ui.controller.TableController` (pure Python, no
+A hypothesis state machine drives :class:`ui.table.controller.TableController` (pure Python, no
 Arcade) the way a person at the table can: random card selections (any card id, by position,
 focus moves), hints, confirms, cuts at any spot, computer moves, undos, redos, restarts, "See my
 hand" presses in pass-and-play, show steps and skips, language switches, stale computer moves and
@@ -9,7 +9,7 @@ save/resume, in both seated modes (against the computer, hotseat) and every lang
 After every step it checks, independently of the controller's own bookkeeping:
 
 - the game is exactly the replay of the decisions the controller reports (R11.6) and every
-  engine invariant holds (card conservation, counts, views: ``cribbage_env.invariants``);
+  engine invariant holds (card conservation, counts, views: ``cribbage_env.rules.invariants``);
 - scores never go down except through undo or restart, and the game stops at the win (R10):
   nobody can act, confirm or cut after it;
 - previews (selection, hint, focus, show steps, reveal, language) never change the game or the
@@ -36,13 +36,13 @@ from random_games import random_game
 from table_play import resumed_table
 
 import cribbage_env as ce
-from cribbage_env.actions import CUT_BASE, discard_cards, is_cut, is_discard
-from cribbage_env.core import Phase
-from cribbage_env.invariants import check_state, check_view
-from ui.coach import Coach
-from ui.controller import Mode, TableController
-from ui.i18n import LANGUAGES
-from ui.table_scene import table_scene
+from cribbage_env.rules.actions import CUT_BASE, discard_cards, is_cut, is_discard
+from cribbage_env.rules.core import Phase
+from cribbage_env.rules.invariants import check_state, check_view
+from ui.scenes.table_scene import table_scene
+from ui.table.coach import Coach
+from ui.table.controller import Mode, TableController
+from ui.words.i18n import LANGUAGES
 
 CUT_PHASES = (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT)
 OPPONENTS = ("random", "greedy", "novice")

@@ -38,12 +38,12 @@ from random_games import random_game
 from table_play import resumed_table
 
 import cribbage_env as ce
-from cribbage_env.actions import discard_cards, is_discard
-from cribbage_env.core import Phase
-from ui.autosave import SaveStore
-from ui.controller import Mode, TableController
-from ui.i18n import LANGUAGES
-from ui.table_scene import table_scene
+from cribbage_env.rules.actions import discard_cards, is_discard
+from cribbage_env.rules.core import Phase
+from ui.saved.autosave import SaveStore
+from ui.scenes.table_scene import table_scene
+from ui.table.controller import Mode, TableController
+from ui.words.i18n import LANGUAGES
 
 CUT_PHASES = (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT)
 

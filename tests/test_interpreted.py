@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 from numba import njit
 
-from agents.expert import ExpertAgent
-from agents.fastplay import random_play_position
-from agents.opponent_model import sample_modelled_arrays, split_nets
-from cribbage_env import fastsim as F
-from cribbage_env.cards import JACK, RANK
-from cribbage_env.engine import new_game
-from cribbage_env.interpreted import interpreted, interpreting, runner, warming
+from agents.players.expert import ExpertAgent
+from agents.players.fastplay import random_play_position
+from agents.players.opponent_model import sample_modelled_arrays, split_nets
+from cribbage_env.kernels import fastsim as F
+from cribbage_env.kernels.interpreted import interpreted, interpreting, runner, warming
+from cribbage_env.rules.cards import JACK, RANK
+from cribbage_env.rules.engine import new_game
 
 
 def _states(n: int, seed: int) -> np.ndarray:
@@ -119,7 +119,7 @@ def test_kernels_run_interpreted_only_while_another_thread_compiles() -> None:
 
 
 def test_a_review_waits_for_the_warm_up_and_the_warming_thread_never_waits() -> None:
-    from cribbage_env.interpreted import wait_for_warm_up
+    from cribbage_env.kernels.interpreted import wait_for_warm_up
 
     started, done = threading.Event(), threading.Event()
     own: list[bool] = []

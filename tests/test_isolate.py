@@ -17,11 +17,11 @@ from cheater_agent import FramePeeker, FrameSpy, GcSpy
 
 from agents.base import AgentSpecError
 from agents.bench import resume_tournament, run_tournament
-from agents.isolate import IsolatedSeat, SeatForfeit, check_timeout
-from agents.results_store import ResultsStore
-from agents.runner import run_plan
-from agents.tournament import AgentFailure, make_plan, play_game
-from ui.cli import main
+from agents.store.results_store import ResultsStore
+from agents.tournament.isolate import IsolatedSeat, SeatForfeit, check_timeout
+from agents.tournament.runner import run_plan
+from agents.tournament.tournament import AgentFailure, make_plan, play_game
+from ui.cli.cli import main
 
 HERE = Path(__file__).resolve().parent
 
@@ -99,7 +99,10 @@ def test_an_isolated_run_resumes_isolated(tmp_path) -> None:
         store=db, isolate=10.0, block=2, on_block=once,
     )  # fmt: skip
     assert first.status == "interrupted" and first.games_played == 4
-    agents = ["cheater_agent:FrameSpy", "random"]  # an import path is named again (agents.trust)
+    agents = [
+        "cheater_agent:FrameSpy",
+        "random",
+    ]  # an import path is named again (agents.tournament.trust)
     rest = resume_tournament(first.run_id, db, backend="serial", agents=agents)  # type: ignore[arg-type]
     assert rest.status == "complete" and rest.games_played == 4  # the spy stayed isolated
     assert rest.plan.isolate == 10.0
@@ -187,7 +190,7 @@ def test_bench_cli_isolate(tmp_path, capsys) -> None:
 
 
 def _watch(agents, isolate):
-    from ui.controller import TableController
+    from ui.table.controller import TableController
 
     ctl = TableController(5, mode="watch", agents=agents, agent_seed=9, isolate=isolate,
                           interactive_cuts=False)  # fmt: skip
@@ -213,8 +216,8 @@ def test_play_an_isolated_opponent_that_fails_forfeits_the_game() -> None:
 
 
 def test_play_cli_isolate_checks_the_opponent_in_its_worker(capsys) -> None:
-    from ui.cli import build_parser
-    from ui.cmd_play import _check
+    from ui.cli.cli import build_parser
+    from ui.cli.cmd_play import _check
 
     args = build_parser().parse_args(["play", "--opponent", "no_such_module_xyz:Bot", "--isolate"])
     assert _check(args) == 2

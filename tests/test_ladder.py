@@ -1,4 +1,4 @@
-"""benchmarks/ladder.py: ratings from pairs played or read from other results stores."""
+"""benchmarks/strength/ladder.py: ratings from pairs played or read from other results stores."""
 
 from __future__ import annotations
 
@@ -8,13 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from agents.results_store import ResultsStore
+from agents.store.results_store import ResultsStore
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _ladder():
-    spec = importlib.util.spec_from_file_location("ladder", ROOT / "benchmarks" / "ladder.py")
+    spec = importlib.util.spec_from_file_location(
+        "ladder", ROOT / "benchmarks" / "strength" / "ladder.py"
+    )
     assert spec and spec.loader
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)

@@ -9,12 +9,12 @@ from extras import needs_training
 
 import cribbage_env as ce
 from agents import make_agent
-from agents.learn.features import DISCARD_DIM, PLAY_DIM, discard_candidates, play_candidates
 from agents.learn.generate import GenConfig, load_shards, play_shard
-from agents.learn.mlp import MLP, load_nets, save_nets
-from agents.learn.rollouts import TOP_DISCARDS, deal_margin, top_discards
-from agents.neural import NeuralAgent
-from cribbage_env.core import Phase
+from agents.nets.features import DISCARD_DIM, PLAY_DIM, discard_candidates, play_candidates
+from agents.nets.mlp import MLP, load_nets, save_nets
+from agents.players.neural import NeuralAgent
+from agents.players.rollouts import TOP_DISCARDS, deal_margin, top_discards
+from cribbage_env.rules.core import Phase
 
 
 def _random_mlp(dim: int, seed: int, hidden=(8, 8)) -> MLP:
@@ -163,7 +163,7 @@ def test_fits_learn_the_teacher_and_the_returns():
 
 def test_shipped_weights_are_the_neural_level():
     from agents import LEVELS
-    from agents.neural import DEFAULT_WEIGHTS
+    from agents.players.neural import DEFAULT_WEIGHTS
 
     agent = make_agent(LEVELS["neural"].spec)
     assert isinstance(agent, NeuralAgent)

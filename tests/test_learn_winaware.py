@@ -12,16 +12,16 @@ from extras import needs_training
 import cribbage_env as ce
 from agents import make_agent
 from agents.learn.critic import oracle_rows, widen
-from agents.learn.features import DISCARD_DIM, PLAY_DIM, discard_candidates
 from agents.learn.generate import GenConfig, load_shards, play_shard
-from agents.learn.mlp import MLP, load_nets
-from agents.learn.oracle import ORACLE_DIM, oracle_features
-from agents.learn.rollouts import candidates, deal_returns, new_batches, play_episode
-from agents.neural import NeuralAgent
-from cribbage_env.cards import parse_cards as p
-from cribbage_env.engine import GameState
+from agents.nets.features import DISCARD_DIM, PLAY_DIM, discard_candidates
+from agents.nets.mlp import MLP, load_nets
+from agents.nets.oracle import ORACLE_DIM, oracle_features
+from agents.players.neural import NeuralAgent
+from agents.players.rollouts import candidates, deal_returns, new_batches, play_episode
 from cribbage_env.equity import win_probability
-from ui.cli import main
+from cribbage_env.rules.cards import parse_cards as p
+from cribbage_env.rules.engine import GameState
+from ui.cli.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -82,7 +82,7 @@ def test_play_time_rows_never_see_the_hidden_cards():
 
 
 def test_agent_modules_never_import_the_oracle():
-    for path in ("agents/neural.py", "agents/learn/features.py"):
+    for path in ("agents/players/neural.py", "agents/nets/features.py"):
         tree = ast.parse((ROOT / path).read_text())
         names = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)] + [
             a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names

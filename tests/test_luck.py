@@ -11,11 +11,11 @@ import pytest
 
 import cribbage_env as ce
 from agents.bench import resume_tournament, run_tournament
-from agents.game_result import GameResult, SeatStats
-from agents.luck_stats import LuckTally
-from agents.results_store import ResultsStore
-from agents.tournament import play_game, result_of
-from cribbage_env.luck import cut_luck, deal_luck_values, game_luck, luck_of, starter_luck
+from agents.store.results_store import ResultsStore
+from agents.tournament.game_result import GameResult, SeatStats
+from agents.tournament.luck_stats import LuckTally
+from agents.tournament.tournament import play_game, result_of
+from cribbage_env.analysis.luck import cut_luck, deal_luck_values, game_luck, luck_of, starter_luck
 
 
 def _at_first_starter(seed: int) -> ce.GameState:
@@ -164,7 +164,7 @@ def test_the_guide_snippet_runs(capsys) -> None:
 
 
 def test_bench_stops_once_the_interval_is_narrow_enough(tmp_path, capsys) -> None:
-    from ui.cli import main
+    from ui.cli.cli import main
 
     db = tmp_path / "r.sqlite"
     code = main(["bench", "greedy", "random", "--ci-width", "0.9", "--games", "400", "--block",
@@ -179,7 +179,7 @@ def test_bench_stops_once_the_interval_is_narrow_enough(tmp_path, capsys) -> Non
 
 
 def test_stopping_rules_need_a_new_head_to_head(capsys) -> None:
-    from ui.cli import main
+    from ui.cli.cli import main
 
     assert main(["bench", "greedy", "random", "expectimax", "--until-separated"]) == 2
     assert "exactly two agents" in capsys.readouterr().err

@@ -9,14 +9,14 @@ import pytest
 
 import cribbage_env as ce
 from agents import AGENTS, LEVELS, AgentSpecError, make_agent
-from agents.inference import _rank_scores, play_log_likelihood, play_steps
-from agents.master import PLAYOUT_MS, MasterAgent
-from agents.neural import DEFAULT_WEIGHTS
-from agents.opponent_model import sample_modelled_arrays
-from agents.peg_search import DANGER_COUNTS
-from cribbage_env.cards import VALUE, parse_cards
-from cribbage_env.core import Phase
-from cribbage_env.scoring import score_play
+from agents.players.inference import _rank_scores, play_log_likelihood, play_steps
+from agents.players.master import PLAYOUT_MS, MasterAgent
+from agents.players.neural import DEFAULT_WEIGHTS
+from agents.players.opponent_model import sample_modelled_arrays
+from agents.players.peg_search import DANGER_COUNTS
+from cribbage_env.rules.cards import VALUE, parse_cards
+from cribbage_env.rules.core import Phase
+from cribbage_env.rules.scoring import score_play
 
 
 def test_master_is_registered_and_the_top_level() -> None:
@@ -135,7 +135,7 @@ def test_play_likelihood_favours_hands_that_explain_the_plays() -> None:
     a guess that held a ten then is far less likely than one that did not."""
     from dataclasses import replace
 
-    from cribbage_env.views import PlayerView
+    from cribbage_env.rules.views import PlayerView
 
     ts, kh = parse_cards("TS KH")
     view = PlayerView.at_deal(

@@ -9,11 +9,11 @@ import os
 import pytest
 
 import cribbage_env as ce
-from ui.autosave import SaveStore
-from ui.controller import Mode, TableController
-from ui.scene import apply_click
-from ui.shelf import shelve, take_from_shelf, unfinished, unfinished_label
-from ui.table_scene import table_scene
+from ui.saved.autosave import SaveStore
+from ui.saved.shelf import shelve, take_from_shelf, unfinished, unfinished_label
+from ui.scenes.scene import apply_click
+from ui.scenes.table_scene import table_scene
+from ui.table.controller import Mode, TableController
 
 
 def _played(seed: int = 5, n: int = 6, **kw) -> TableController:

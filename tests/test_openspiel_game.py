@@ -179,7 +179,7 @@ def test_openspiel_ismcts_finishes_a_whole_game():
 def test_our_agents_play_in_openspiel_as_bots():
     from open_spiel.python.algorithms import evaluate_bots
 
-    from agents.openspiel_bots import AgentBot
+    from agents.players.openspiel_bots import AgentBot
 
     game = pyspiel.load_game("python_cribbage")
     wins = 0
@@ -193,7 +193,7 @@ def test_our_agents_play_in_openspiel_as_bots():
 
 
 def test_an_agent_bot_sees_only_its_view():
-    from agents.openspiel_bots import AgentBot
+    from agents.players.openspiel_bots import AgentBot
 
     seen = []
 
@@ -237,7 +237,7 @@ def test_a_state_rebuilt_from_a_view_shows_that_view():
 
 
 def test_openspiel_ismcts_plays_as_our_agent():
-    from agents.openspiel_bots import ISMCTSAgent
+    from agents.players.openspiel_bots import ISMCTSAgent
 
     agent = ISMCTSAgent(sims=2)
     rng = np.random.default_rng(1)

@@ -8,11 +8,11 @@ import pytest
 
 import cribbage_env as ce
 from agents import make_agent
-from agents.opponent_model import sample_modelled_guesses, split_nets
-from agents.peg_search import sample_guesses
-from cribbage_env.cards import VALUE, parse_cards
-from cribbage_env.discard import DISCARD_INDEX, default_crib_table, discard_values
-from cribbage_env.scoring import score_hand
+from agents.players.opponent_model import sample_modelled_guesses, split_nets
+from agents.players.peg_search import sample_guesses
+from cribbage_env.analysis.discard import DISCARD_INDEX, default_crib_table, discard_values
+from cribbage_env.rules.cards import VALUE, parse_cards
+from cribbage_env.rules.scoring import score_hand
 
 
 def _brute_hand_ev(keep: list[int], hand6: list[int]) -> float:
@@ -106,8 +106,8 @@ def _stuck_after_its_own_card():
     """Pone leads K, dealer Q (20), pone 9 (29): the dealer says go; the pone, holding 7 and
     8, cannot go on either and scores the go (R8.1): no go of the pone's is recorded, yet its
     last two cards are above 2."""
-    from cribbage_env.cards import parse_cards as p
-    from cribbage_env.engine import GameState
+    from cribbage_env.rules.cards import parse_cards as p
+    from cribbage_env.rules.engine import GameState
 
     g = GameState.in_play(dealer=0, kept=[p("QH 5C 6D 4S"), p("KS 9D 7C 8H")],
                           discards=[p("AH 2D"), p("3C JD")], starter=p("TS")[0])  # fmt: skip
@@ -117,7 +117,7 @@ def _stuck_after_its_own_card():
 
 
 def test_a_count_the_opponent_could_not_go_on_with_bounds_its_cards() -> None:
-    from cribbage_env.determinize import consistent_with_goes, held_above
+    from cribbage_env.rules.determinize import consistent_with_goes, held_above
 
     g = _stuck_after_its_own_card()
     v = g.view(0)
@@ -132,8 +132,8 @@ def test_a_count_the_opponent_could_not_go_on_with_bounds_its_cards() -> None:
 
 def test_every_go_bounds_the_cards_still_held_not_only_the_loosest() -> None:
     """Two go's at counts 25 and 10: the cards still held are above 21, not only above 6."""
-    from cribbage_env.cards import parse_cards as p
-    from cribbage_env.engine import GameState
+    from cribbage_env.rules.cards import parse_cards as p
+    from cribbage_env.rules.engine import GameState
 
     g = GameState.in_play(dealer=0, kept=[p("AH AD 9C 7S"), p("KS QD JC TH")],
                           discards=[p("2H 3D"), p("4C 5D")], starter=p("6S")[0],
@@ -141,7 +141,7 @@ def test_every_go_bounds_the_cards_still_held_not_only_the_loosest() -> None:
                           to_act=1)  # fmt: skip
     v = g.view(1)
     v = type(v)(**{**v.__dict__, "goes": ((0, 25), (0, 10))})  # as if it had said go twice
-    from cribbage_env.determinize import held_above
+    from cribbage_env.rules.determinize import held_above
 
     assert held_above(v, 0) == 21
     for hand, _ in sample_modelled_guesses(v, np.random.default_rng(1), 100):
@@ -152,7 +152,7 @@ def test_every_go_bounds_the_cards_still_held_not_only_the_loosest() -> None:
 def test_the_bound_never_excludes_the_real_cards(policy: str) -> None:
     """In real play, every card the opponent still holds is above :func:`held_above` (a bound
     that excluded the truth would make every guess wrong)."""
-    from cribbage_env.determinize import held_above
+    from cribbage_env.rules.determinize import held_above
 
     bot, rng = make_agent(policy), np.random.default_rng(7)
     checked = bounded = 0

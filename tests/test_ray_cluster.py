@@ -116,7 +116,7 @@ def _bench(env: dict, cwd: Path, agents: list[str], *extra: str) -> list:
     return _strip(json.loads(out))
 
 
-BOT = "from agents.greedy import GreedyAgent\n\n\nclass Bot(GreedyAgent):\n    pass\n"
+BOT = "from agents.players.greedy import GreedyAgent\n\n\nclass Bot(GreedyAgent):\n    pass\n"
 
 
 def test_tournament_on_two_nodes_ships_the_users_module(cluster, tmp_path):
@@ -195,7 +195,7 @@ def _chunks(folder: Path) -> dict[str, dict]:
 def test_equity_traces_are_the_same_on_the_cluster(cluster, tmp_path):
     """The table builder's chunks through the same backend helper: pool and cluster agree."""
     address, env = cluster
-    script = str(Path(__file__).resolve().parents[1] / "benchmarks" / "equity_sim.py")
+    script = str(Path(__file__).resolve().parents[1] / "benchmarks" / "tables" / "equity_sim.py")
     root = str(Path(__file__).resolve().parents[1])
     common = ["--chunks", "3", "--deals", "20", "--agent", "greedy", "--seed", "5"]
     for name, where in (("ray", ["--backend", "ray", "--address", address]),

@@ -83,7 +83,7 @@ def _commands() -> list[str]:
 
 @pytest.mark.parametrize("command", _commands())
 def test_every_cribbage_command_shown_parses(command: str) -> None:
-    from ui.cli import build_parser
+    from ui.cli.cli import build_parser
 
     args = build_parser().parse_args(shlex.split(command)[1:])
     assert args.command == shlex.split(command)[1]
@@ -114,8 +114,8 @@ def test_facts_the_code_reports_are_the_codes() -> None:
     """Ids, observation size, rewards and agent names the README states are the code's."""
     from agents.registry import AGENTS
     from cribbage_env.encoding import NUM_ACTIONS, OBS_SIZE
-    from cribbage_env.registration import GYM_IDS
-    from cribbage_env.rewards import REWARDS
+    from cribbage_env.envs.registration import GYM_IDS
+    from cribbage_env.envs.rewards import REWARDS
 
     for env_id in GYM_IDS:
         assert env_id.split("/")[1] in README

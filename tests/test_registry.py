@@ -14,12 +14,12 @@ import cribbage_env as ce
 from agents import AGENTS, LEVELS, AgentSpecError, make_agent
 from agents.params import Param
 from agents.registry import agent_info, list_agents, read_spec
-from ui.cli import main as cli_main
+from ui.cli.cli import main as cli_main
 
 BOT = '''
 """A test bot: plays the lowest legal card, throws its first two cards."""
-from cribbage_env.actions import discard_action
-from cribbage_env.core import Phase
+from cribbage_env.rules.actions import discard_action
+from cribbage_env.rules.core import Phase
 
 
 class {name}:
@@ -230,7 +230,7 @@ def test_modules_that_do_not_import(tmp_path: Path, monkeypatch) -> None:
 # ------------------------------------------------------------------------------ plug-ins
 PLUGIN = '''
 """An installed plug-in."""
-from cribbage_env.actions import discard_action
+from cribbage_env.rules.actions import discard_action
 from agents.params import Param
 
 

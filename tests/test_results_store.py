@@ -6,9 +6,9 @@ import sqlite3
 
 import pytest
 
-from agents.results_store import ResultsStore, ResultsStoreError, default_db_path
-from agents.runner import run_plan
-from agents.tournament import make_plan
+from agents.store.results_store import ResultsStore, ResultsStoreError, default_db_path
+from agents.tournament.runner import run_plan
+from agents.tournament.tournament import make_plan
 
 
 def test_default_path_follows_xdg_data_home(monkeypatch, tmp_path) -> None:

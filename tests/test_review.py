@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from agents.review import THRESHOLDS, flag_of, rate, review_game
-from agents.tournament import play_game
-from cribbage_env.cards import parse_cards
-from cribbage_env.engine import GameState
-from ui.cli import main as cli
+from agents.tournament.tournament import play_game
+from cribbage_env.rules.cards import parse_cards
+from cribbage_env.rules.engine import GameState
+from ui.cli.cli import main as cli
 
 
 @pytest.fixture(scope="module")

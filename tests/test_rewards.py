@@ -1,4 +1,4 @@
-"""One table of reward modes (cribbage_env.rewards.REWARDS) behind the Gym, AEC and batched
+"""One table of reward modes (cribbage_env.envs.rewards.REWARDS) behind the Gym, AEC and batched
 envs and ``cribbage train``: a new mode is one entry, and every env offers it."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cribbage_env import rewards
 from cribbage_env.aec import raw_env
 from cribbage_env.env import CribbageEnv
+from cribbage_env.envs import rewards
 from cribbage_env.vecenv import CribbageVectorEnv
 
 

@@ -12,9 +12,9 @@ import pytest
 
 import cribbage_env as ce
 from agents.bench import resume_tournament, run_tournament
-from agents.results_store import ResultsStore
-from agents.tournament import make_plan, play_game
-from ui.cli import main
+from agents.store.results_store import ResultsStore
+from agents.tournament.tournament import make_plan, play_game
+from ui.cli.cli import main
 
 TO_91 = ce.Rules(target=91)
 
@@ -94,7 +94,7 @@ def test_cribbage_discards_plays_its_games_by_the_rules(capsys, tmp_path: Path) 
 
 @pytest.mark.parametrize("method", ["ppo", "dmc"])
 def test_cribbage_train_learns_the_rules_asked_for(method: str) -> None:
-    from ui.cmd_train import _config, add_arguments
+    from ui.cli.cmd_train import _config, add_arguments
 
     p = argparse.ArgumentParser()
     add_arguments(p)

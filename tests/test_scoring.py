@@ -1,5 +1,5 @@
 """Show scoring (R9) and pegging scoring (R7), checked against the brute-force references in
-``tests/brute_force_reference.py`` (which share no code with ``cribbage_env.scoring``)."""
+``tests/brute_force_reference.py`` (which share no code with ``cribbage_env.rules.scoring``)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cribbage_env as ce
-from cribbage_env.scoring import _score_fast, play_points_fast
+from cribbage_env.rules.scoring import _score_fast, play_points_fast
 
 P = ce.parse_cards
 
@@ -344,7 +344,7 @@ def test_r9_full_distribution_matches_the_published_figures() -> None:
 
 def test_shipped_rank_table_is_the_definition() -> None:
     """data/rank_points.json (shipped so the import is fast) equals the table built from R9.2-R9.4."""
-    from cribbage_env.scoring import RANK_POINTS, build_rank_table
+    from cribbage_env.rules.scoring import RANK_POINTS, build_rank_table
 
     assert RANK_POINTS == build_rank_table()
     assert len(RANK_POINTS) == 1820 + 6175  # multisets of 4 ranks, and of 5 with at most 4 alike

@@ -16,7 +16,7 @@ from extras import needs_training, refuses_missing_and_broken_files, tiny_maskab
 import cribbage_env as ce
 from agents import make_agent
 from agents.base import AgentSpecError
-from agents.policy_net import NumpyPolicy, save_policy
+from agents.players.policy_net import NumpyPolicy, save_policy
 from cribbage_env.encoding import NUM_ACTIONS, OBS_SIZE, observation_dict
 from cribbage_env.vecenv import CribbageVectorEnv
 from cribbage_env.vector import batched
@@ -92,7 +92,7 @@ def test_maskable_ppo_learns_a_few_iterations_on_the_batched_env(tmp_path, flatt
     assert model.num_timesteps == 3 * 8 * 32 and len(model.ep_info_buffer) > 0
     model.save(tmp_path / "m.zip")
     agent = make_agent(f"maskable_ppo:path={tmp_path / 'm.zip'}")
-    from agents.tournament import play_game
+    from agents.tournament.tournament import play_game
 
     assert play_game(agent, "random", 0, agent_seed=0).is_over
 
@@ -123,7 +123,7 @@ def test_policy_net_is_a_masked_softmax_of_its_mlp(tmp_path) -> None:
 
 
 def test_policy_net_plays_whole_games_and_discards_in_two_picks(tmp_path) -> None:
-    from agents.tournament import play_game
+    from agents.tournament.tournament import play_game
 
     path = _tiny_net(tmp_path, np.random.default_rng(1))
     agent = make_agent(f"policy_net:path={path}")
@@ -170,7 +170,7 @@ def test_cleanrl_example_trains_saves_and_its_net_plays_in_bench(tmp_path) -> No
     ("module", "blocked", "extra"),
     [("cribbage_env.aec", "pettingzoo", "pettingzoo"),
      ("cribbage_env.openspiel", "pyspiel", "openspiel"),
-     ("cribbage_env.sb3vec", "stable_baselines3", "rl")],
+     ("cribbage_env.envs.sb3vec", "stable_baselines3", "rl")],
 )  # fmt: skip
 def test_a_missing_extra_is_named_in_one_line(module, blocked, extra) -> None:
     """Issue 26: the AEC env without PettingZoo gave a bare ``No module named 'pettingzoo'``."""

@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 import cribbage_env as ce
-from agents.tournament import play_game
-from ui.cli import main as cli
-from ui.saves import SAVE_FORMAT
+from agents.tournament.tournament import play_game
+from ui.cli.cli import main as cli
+from ui.table.saves import SAVE_FORMAT
 
 
 def _history(tmp_path, n=3):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from ui.i18n import LANGUAGES, Catalog, plural_rule
-from ui.summary_scene import error_line, luck_parts, percent
+from ui.scenes.summary_scene import error_line, luck_parts, percent
+from ui.words.i18n import LANGUAGES, Catalog, plural_rule
 
 
 class _Review:

@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 
 from agents.review import judge, position_rng
-from cribbage_env.actions import discard_cards
-from cribbage_env.core import Phase
-from ui.controller import Mode, TableController
-from ui.scene import Label, Rect, Scene, overlaps
-from ui.table_scene import table_scene
+from cribbage_env.rules.actions import discard_cards
+from cribbage_env.rules.core import Phase
+from ui.scenes.scene import Label, Rect, Scene, overlaps
+from ui.scenes.table_scene import table_scene
+from ui.table.controller import Mode, TableController
 
 
 def text_box(lb: Label) -> Rect:

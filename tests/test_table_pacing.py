@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 from table_play import play_out, play_until, random_step
 
-from cribbage_env.core import Phase
-from ui.autosave import SaveStore
-from ui.controller import Mode, TableController
-from ui.motion import Transition
-from ui.scene import overlaps
-from ui.show import points_by_part
-from ui.summary_scene import error_line, percent
-from ui.table_scene import DECK, STARTER, table_scene
+from cribbage_env.rules.core import Phase
+from ui.saved.autosave import SaveStore
+from ui.scenes.motion import Transition
+from ui.scenes.scene import overlaps
+from ui.scenes.summary_scene import error_line, percent
+from ui.scenes.table_scene import DECK, STARTER, table_scene
+from ui.table.controller import Mode, TableController
+from ui.table.show import points_by_part
 
 
 def _to_show(ctl: TableController, rng) -> None:
@@ -78,8 +78,8 @@ def test_the_table_names_the_level_and_pop_ups_name_the_scorer(lang) -> None:
     ctl = TableController(3, mode=Mode.COMPUTER, opponent="expectimax", lang=lang)
     hard = ctl.tr("Hard")
     assert any(hard in t and ctl.name(1) in t for t in _labels(table_scene(ctl)))
-    from cribbage_env.cards import parse_cards
-    from cribbage_env.scoring import ScoreItem, ScoreKind
+    from cribbage_env.rules.cards import parse_cards
+    from cribbage_env.rules.scoring import ScoreItem, ScoreKind
 
     text = ctl.scorer_text(1, (ScoreItem(ScoreKind.FIFTEEN, tuple(parse_cards("5H TD")), 2),))
     assert text.startswith(ctl.short_name(1)) and "2" in text
@@ -172,7 +172,7 @@ def test_export_at_game_over_is_confirmed_on_the_panel(window, tmp_path) -> None
 
 def test_the_game_over_summary_sets_luck_beside_skill_as_the_review_does() -> None:
     from agents.review import review_game
-    from ui.review_scene import ReviewBrowser, review_scene
+    from ui.scenes.review_scene import ReviewBrowser, review_scene
 
     ctl = TableController(6, mode=Mode.COMPUTER, opponent="greedy", agent_seed=1, rules="short")
     play_out(ctl, 6)

@@ -11,13 +11,13 @@ from random_games import random_game
 
 import cribbage_env as ce
 from agents.review import review_game
-from cribbage_env.core import SHORT, STANDARD
 from cribbage_env.equity import win_probability
-from ui.chances import ChanceMeter
-from ui.controller import Mode, TableController
-from ui.player_stats import HistoryGame, player_stats
-from ui.review_scene import ReviewBrowser
-from ui.saves import SAVE_FORMAT
+from cribbage_env.rules.core import SHORT, STANDARD
+from ui.reports.player_stats import HistoryGame, player_stats
+from ui.scenes.review_scene import ReviewBrowser
+from ui.table.chances import ChanceMeter
+from ui.table.controller import Mode, TableController
+from ui.table.saves import SAVE_FORMAT
 
 
 def short_game(seed: int, rules=SHORT) -> ce.GameState:
@@ -116,7 +116,7 @@ def test_the_export_and_replay_of_a_short_table_game_keep_its_rules(tmp_path) ->
     rec = ctl.game.to_record()
     path = tmp_path / "g.json"
     path.write_text(json.dumps(rec))
-    from ui.cmd_replay import load
+    from ui.cli.cmd_replay import load
 
     g = load(path)
     assert g.rules == SHORT and g.scores == ctl.game.scores and g.winner == ctl.game.winner
@@ -125,8 +125,8 @@ def test_the_export_and_replay_of_a_short_table_game_keep_its_rules(tmp_path) ->
 
 
 def test_the_statistics_screen_and_text_show_each_target_apart() -> None:
-    from ui.cmd_stats import stats_text
-    from ui.stats_scene import stats_scene
+    from ui.cli.cmd_stats import stats_text
+    from ui.scenes.stats_scene import stats_scene
 
     games = [short_game(s) for s in range(2)] + [short_game(s, STANDARD) for s in range(1)]
     st = _stats_of(games)

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from cheater_agent import Cheated, CheaterAgent, rebuild
 
-from cribbage_env.core import Phase
-from ui import hints
-from ui.computer import Computer
-from ui.controller import Mode, TableController
+from cribbage_env.rules.core import Phase
+from ui.table import hints
+from ui.table.computer import Computer
+from ui.table.controller import Mode, TableController
 
 
 def _play_first_discards(c: TableController) -> None:

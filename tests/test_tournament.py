@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 import cribbage_env as ce
-from agents.backends import BackendError, make_backend
-from agents.game_result import GameResult, SeatStats, seat_stats
-from agents.runner import run_plan
-from agents.summary import summarize, summarize_pairing
-from agents.tournament import (
+from agents.tournament.backends import BackendError, make_backend
+from agents.tournament.game_result import GameResult, SeatStats, seat_stats
+from agents.tournament.runner import run_plan
+from agents.tournament.summary import summarize, summarize_pairing
+from agents.tournament.tournament import (
     AgentFailure,
     Pairing,
     TournamentError,
@@ -18,7 +18,7 @@ from agents.tournament import (
     make_plan,
     play_game,
 )
-from cribbage_env.scoring import ScoreItem, ScoreKind
+from cribbage_env.rules.scoring import ScoreItem, ScoreKind
 
 
 def test_seeds_are_seedsequence_spawn_children() -> None:
@@ -95,7 +95,7 @@ def test_points_are_classified_by_role_with_heels_as_dealer_pegging() -> None:
 
 
 def test_classified_points_add_up_to_the_final_scores() -> None:
-    from agents.game_result import _seat_stats_fast
+    from agents.tournament.game_result import _seat_stats_fast
 
     heels = 0
     for seed in range(60):
@@ -212,7 +212,7 @@ class _Cheat:
 
 
 def test_an_illegal_agent_action_names_the_agent_and_seed(monkeypatch) -> None:
-    import agents.tournament as t
+    import agents.tournament.tournament as t
 
     monkeypatch.setitem(t._AGENT_CACHE, ("cheat-spec", 1), _Cheat())
     with pytest.raises(AgentFailure, match="cheat-spec.*seed 7"):
@@ -240,7 +240,7 @@ def test_registered_agents_are_backend_independent() -> None:
     pool = run_plan(plan, backend="pool", workers=2)
     assert pool.results == serial.results
     # Reversed task order within one process: a fresh cache must give the same games too.
-    import agents.tournament as t
+    import agents.tournament.tournament as t
 
     t._AGENT_CACHE.clear()
     reversed_rows = [g for task in reversed(plan.tasks()) for g in t.play_task(task)]

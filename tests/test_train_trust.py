@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from extras import needs_training
 
-from ui.cli import main
+from ui.cli.cli import main
 
 PAYLOAD = "os:system:command=touch PWNED"
 COMMON = ["--shards", "1", "--games-per-shard", "1", "--epochs", "1", "--eval-games", "0",
@@ -73,7 +73,7 @@ def test_resume_builds_a_stored_import_path_named_again(tmp_path, capsys) -> Non
     assert spec in capsys.readouterr().err
     import argparse
 
-    from ui.cmd_train import _prepare, add_arguments
+    from ui.cli.cmd_train import _prepare, add_arguments
 
     p = argparse.ArgumentParser()
     add_arguments(p)
@@ -152,7 +152,7 @@ def test_resume_without_a_run_is_an_error(tmp_path, capsys) -> None:
 
 def test_a_run_folder_in_use_is_refused(tmp_path, capsys) -> None:
     needs_training("torch")  # a run that can train: the checks after the extras check
-    from agents.atomic import try_lock
+    from agents.store.atomic import try_lock
 
     run = tmp_path / "run"
     _config_file(run)
@@ -175,7 +175,7 @@ def test_sizes_are_capped_like_bench(tmp_path, flag) -> None:
 
 
 def test_never_more_workers_than_shards(tmp_path, monkeypatch) -> None:
-    import agents.backends as backends
+    import agents.tournament.backends as backends
     from agents.learn import generate as g
 
     asked = []
@@ -244,7 +244,7 @@ def _copy(run: Path, tmp_path: Path) -> Path:
 
 
 def test_resume_never_writes_through_a_link(finished_run, tmp_path, capsys) -> None:
-    from agents.learn.mlp import load_nets
+    from agents.nets.mlp import load_nets
 
     run = _copy(finished_run, tmp_path)
     outside = tmp_path / "outside.txt"
@@ -263,7 +263,7 @@ def test_resume_never_writes_through_a_link(finished_run, tmp_path, capsys) -> N
 
 @pytest.mark.parametrize("stage", ["gen1.npz", "warm_start.npz"])
 def test_a_truncated_stage_is_redone_never_the_final_model(finished_run, tmp_path, stage) -> None:
-    from agents.learn.mlp import load_nets
+    from agents.nets.mlp import load_nets
 
     run = _copy(finished_run, tmp_path)
     data = (run / stage).read_bytes()
@@ -275,7 +275,7 @@ def test_a_truncated_stage_is_redone_never_the_final_model(finished_run, tmp_pat
 
 
 def test_a_damaged_shard_is_played_again(finished_run, tmp_path) -> None:
-    from agents.learn.mlp import load_nets
+    from agents.nets.mlp import load_nets
 
     run = _copy(finished_run, tmp_path)
     (shard,) = (run / "data" / "gen0").glob("shard_*.npz")

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ui.cli import main
+from ui.cli.cli import main
 
 PAYLOAD = "os:system:command=touch PWNED"
 
@@ -60,7 +60,7 @@ def test_resume_of_an_import_path_agent_named_again_on_the_command_line(
 
 def test_resume_api_refuses_untrusted_stored_specs(tmp_path, capsys, monkeypatch) -> None:
     from agents.bench import resume_tournament
-    from agents.trust import UntrustedSpec
+    from agents.tournament.trust import UntrustedSpec
 
     monkeypatch.chdir(tmp_path)
     db = _tampered_run(tmp_path, capsys, [PAYLOAD, "random:"])
@@ -80,13 +80,13 @@ def test_resume_api_refuses_untrusted_stored_specs(tmp_path, capsys, monkeypatch
     ],
 )
 def test_a_path_in_a_stored_spec_is_never_trusted(spec, trusted) -> None:
-    from agents.trust import trusted_spec
+    from agents.tournament.trust import trusted_spec
 
     assert trusted_spec(spec) is trusted
 
 
 def test_a_save_naming_neural_weights_is_asked_about(tmp_path) -> None:
-    from ui.saves import SAVE_FORMAT, SAVE_VERSION, UntrustedSave, read_save
+    from ui.table.saves import SAVE_FORMAT, SAVE_VERSION, UntrustedSave, read_save
 
     data = {"format": SAVE_FORMAT, "version": SAVE_VERSION, "seed": 1, "agent_seed": 1,
             "mode": "computer", "agents": [None, "neural:path=evil.npz"], "decisions": [],
@@ -98,7 +98,7 @@ def test_a_save_naming_neural_weights_is_asked_about(tmp_path) -> None:
 
 # ------------------------------------------------------------------------------ weights files
 def _weights(tmp_path: Path, name: str = "w.npz", **override) -> Path:
-    from agents.learn.features import DISCARD_DIM, PLAY_DIM
+    from agents.nets.features import DISCARD_DIM, PLAY_DIM
 
     rng = np.random.default_rng(0)
     arrays = {}
@@ -114,7 +114,7 @@ def _weights(tmp_path: Path, name: str = "w.npz", **override) -> Path:
 
 
 def test_good_weights_load(tmp_path) -> None:
-    from agents.neural import NeuralAgent
+    from agents.players.neural import NeuralAgent
 
     assert NeuralAgent(_weights(tmp_path)).discard_net.in_dim > 0
 
@@ -138,7 +138,7 @@ def _huge_declared(tmp_path: Path) -> Path:
 def test_a_weights_bomb_is_refused_without_decompressing_it(tmp_path) -> None:
     import tracemalloc
 
-    from agents.learn.mlp import WeightsError, load_nets
+    from agents.nets.mlp import WeightsError, load_nets
 
     path = _huge_declared(tmp_path)
     assert path.stat().st_size < 2_000_000

@@ -28,15 +28,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents import atomic
-from agents.files import UnreadableFile, read_text
-from agents.random_agent import RandomAgent
-from ui import autosave, cmd_play
-from ui import seats as seats_module
-from ui.autosave import SaveStore
-from ui.cli import main
-from ui.controller import Mode, TableController
-from ui.saves import SaveError, UntrustedSave, trusted_spec
+from agents.players.random_agent import RandomAgent
+from agents.store import atomic
+from agents.store.files import UnreadableFile, read_text
+from ui.cli import cmd_play
+from ui.cli.cli import main
+from ui.saved import autosave
+from ui.saved.autosave import SaveStore
+from ui.table import seats as seats_module
+from ui.table.controller import Mode, TableController
+from ui.table.saves import SaveError, UntrustedSave, trusted_spec
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -137,7 +138,7 @@ def test_two_games_lock_the_folder_and_the_second_is_told(tmp_path) -> None:
 
 def test_a_lock_held_by_another_process(tmp_path) -> None:
     code = (
-        "import sys, time; sys.path.insert(0, sys.argv[2]); from ui.autosave import SaveStore; "
+        "import sys, time; sys.path.insert(0, sys.argv[2]); from ui.saved.autosave import SaveStore; "
         "s = SaveStore(sys.argv[1]); assert s.open() is None; print('locked', flush=True); "
         "time.sleep(30)"
     )
@@ -225,7 +226,7 @@ def test_temp_files_of_a_killed_game_are_cleaned(tmp_path) -> None:
     (old or new, never torn) and no temp files."""
     code = (
         "import sys; sys.path.insert(0, sys.argv[2]); import numpy as np; "
-        "from ui.autosave import SaveStore; from ui.controller import TableController; "
+        "from ui.saved.autosave import SaveStore; from ui.table.controller import TableController; "
         "s = SaveStore(sys.argv[1], durable=False); s.open(); "
         "c = TableController(3, mode='hotseat', on_change=s.save); r = np.random.default_rng(0)\n"
         "print('go', flush=True)\n"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ui.cli import main
+from ui.cli.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="module")
 def history(tmp_path_factory) -> Path:
     """A data folder with two finished games at the table in its history."""
-    from agents.tournament import play_game
-    from ui.saves import SAVE_FORMAT
+    from agents.tournament.tournament import play_game
+    from ui.table.saves import SAVE_FORMAT
 
     data_dir = tmp_path_factory.mktemp("data")
     folder = data_dir / "history"
@@ -89,7 +89,7 @@ def test_a_review_cache_that_is_a_fifo_does_not_hang(history, tmp_path):
 # ------------------------------------------------------------------------------ review --plot
 @pytest.fixture(scope="module")
 def record(tmp_path_factory) -> Path:
-    from agents.tournament import play_game
+    from agents.tournament.tournament import play_game
 
     path = tmp_path_factory.mktemp("rec") / "game.json"
     path.write_text(json.dumps(play_game("greedy", "greedy", 3, agent_seed=0).to_record()))

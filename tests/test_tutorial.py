@@ -9,13 +9,13 @@ import re
 import numpy as np
 import pytest
 
-from cribbage_env.core import Phase
+from cribbage_env.rules.core import Phase
 from tests.test_table_layers import inside, text_box
-from ui.autosave import SaveStore
-from ui.i18n import Catalog
-from ui.scene import overlaps
-from ui.tutorial import SHORT, TEXTS, Tutorial, Where
-from ui.tutorial_scene import tutorial_scene
+from ui.saved.autosave import SaveStore
+from ui.scenes.scene import overlaps
+from ui.scenes.tutorial_scene import tutorial_scene
+from ui.table.tutorial import SHORT, TEXTS, Tutorial, Where
+from ui.words.i18n import Catalog
 
 RULE = re.compile(r"\bR(\d+)(\.\d+)?\b")
 STEPS = ["cut_for_deal", "deal_cut", "discard", "starter_cut", "play", "show", "done"]

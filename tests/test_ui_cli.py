@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 import cribbage_env as ce
-from ui.autosave import SaveStore
-from ui.cli import main as cli_main
-from ui.controller import TableController
+from ui.cli.cli import main as cli_main
+from ui.saved.autosave import SaveStore
+from ui.table.controller import TableController
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -132,9 +132,9 @@ def test_play_misuse_exits_2(args: list[str], capsys) -> None:
 CHILD = r"""
 import sys
 import numpy as np
-from ui.cli import main as cli_main
-from ui.controller import TableController
-from ui.autosave import SaveStore
+from ui.cli.cli import main as cli_main
+from ui.table.controller import TableController
+from ui.saved.autosave import SaveStore
 sys.path.insert(0, sys.argv[2])
 from test_ui_controller import advance
 store = SaveStore(sys.argv[1])
@@ -212,7 +212,7 @@ import arcade, pyglet
 from ui.gui import prepare
 prepare()
 from ui.gui.app import GameWindow, Settings
-from ui.controller import TableController, Mode
+from ui.table.controller import TableController, Mode
 w = GameWindow(settings=Settings(computer_delay=0.05, show_delay=0.05))
 w.start_table(TableController(3, mode=Mode.WATCH, agents=("hard", "medium")))
 draws = [0]

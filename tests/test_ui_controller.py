@@ -8,15 +8,17 @@ import numpy as np
 import pytest
 
 import cribbage_env as ce
-from cribbage_env.actions import CUT_BASE, discard_cards, is_cut, is_discard
-from cribbage_env.cards import VALUE
-from cribbage_env.core import Phase
-from ui import autosave, i18n, saves
-from ui import controller as controller_module
-from ui.controller import Mode, TableController
-from ui.saves import SaveError
-from ui.scene import MIN_TARGET
-from ui.table_scene import table_scene
+from cribbage_env.rules.actions import CUT_BASE, discard_cards, is_cut, is_discard
+from cribbage_env.rules.cards import VALUE
+from cribbage_env.rules.core import Phase
+from ui.saved import autosave
+from ui.scenes.scene import MIN_TARGET
+from ui.scenes.table_scene import table_scene
+from ui.table import controller as controller_module
+from ui.table import saves
+from ui.table.controller import Mode, TableController
+from ui.table.saves import SaveError
+from ui.words import i18n
 
 CUT_PHASES = (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT)
 
@@ -529,7 +531,7 @@ def test_cut_actions_are_cuts() -> None:
 
 
 def test_cut_tie_is_announced_and_recut_R2_2() -> None:
-    from cribbage_env.cards import RANK
+    from cribbage_env.rules.cards import RANK
 
     for seed in range(500):
         c = TableController(seed, mode=Mode.HOTSEAT)

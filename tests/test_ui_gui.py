@@ -12,10 +12,10 @@ import os
 import numpy as np
 import pytest
 
-from cribbage_env.actions import discard_cards, is_discard
-from cribbage_env.core import Phase
-from ui.autosave import SaveStore
-from ui.controller import Mode, TableController
+from cribbage_env.rules.actions import discard_cards, is_discard
+from cribbage_env.rules.core import Phase
+from ui.saved.autosave import SaveStore
+from ui.table.controller import Mode, TableController
 
 pytestmark = pytest.mark.gui
 
@@ -440,7 +440,7 @@ def test_monkey_random_clicks_and_keys(window, motion: bool) -> None:
     the animations off and on (clicks then land while cards and pegs are still moving)."""
     import arcade
 
-    from ui.scene import HEIGHT, WIDTH
+    from ui.scenes.scene import HEIGHT, WIDTH
 
     events = int(os.environ.get("CRIBBAGE_MONKEY_EVENTS", "2000"))
     rng = np.random.default_rng(int(os.environ.get("CRIBBAGE_MONKEY_SEED", "0")))
@@ -650,8 +650,8 @@ def test_continue_asks_before_building_an_agent_named_by_the_save(window, monkey
     person's second press of Continue builds it."""
     import json
 
-    from agents.random_agent import RandomAgent
-    from ui import seats as seats_module
+    from agents.players.random_agent import RandomAgent
+    from ui.table import seats as seats_module
 
     store = window.store
     data = TableController(8, mode=Mode.COMPUTER, opponent="random").to_save()
@@ -678,7 +678,7 @@ def test_motion_is_short_skippable_and_idle_frames_draw_nothing(window) -> None:
     """With motion on, a decision starts a transition of at most 400 ms; a click anywhere ends
     it at once; once it is over, the event loop's frames draw nothing until the table changes."""
     from ui.gui.table_view import TableView
-    from ui.motion import MAX_SECONDS
+    from ui.scenes.motion import MAX_SECONDS
 
     window.settings.motion = True
     try:

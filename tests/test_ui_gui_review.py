@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from test_ui_gui import click, click_id, finish_game, image, key, open_window
 
-from cribbage_env.core import Phase
-from ui.autosave import SaveStore
-from ui.controller import Mode, TableController
+from cribbage_env.rules.core import Phase
+from ui.saved.autosave import SaveStore
+from ui.table.controller import Mode, TableController
 
 pytestmark = pytest.mark.gui
 
@@ -49,7 +49,7 @@ def test_review_from_the_game_over_screen_and_back(window) -> None:
         assert b.current == first
     click_id(window, "review:mistakes")
     assert not b.mistakes_only
-    from ui.review_scene import CHART
+    from ui.scenes.review_scene import CHART
 
     click(window, CHART.x + 2, CHART.cy)  # the chart's first column: the first decision
     assert b.current == 0
@@ -72,7 +72,7 @@ def test_review_key_at_game_over(window) -> None:
 def test_winning_chance_toggle_draws_the_bar(window) -> None:
     import arcade
 
-    from ui.table_scene import CHANCE_BAR
+    from ui.scenes.table_scene import CHANCE_BAR
 
     ctl = TableController(12, mode=Mode.COMPUTER)
     window.start_table(ctl)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from i18n_keys import message_ids
 
-from ui.i18n import (
+from ui.words.i18n import (
     LANGUAGES,
     Catalog,
     CatalogError,
@@ -104,7 +104,7 @@ def test_system_language_falls_back_to_english() -> None:
 
 def test_languages_are_the_catalog_files_each_naming_itself() -> None:
     """Adding a language is adding ``ui/locale/<code>.po``: the list is read from the files."""
-    from ui.i18n import LANGUAGE_NAMES, LOCALE_DIR
+    from ui.words.i18n import LANGUAGE_NAMES, LOCALE_DIR
 
     assert set(LANGUAGES) == {p.stem for p in LOCALE_DIR.glob("*.po")} and LANGUAGES[0] == "en"
     for lang in LANGUAGES:
@@ -114,7 +114,7 @@ def test_languages_are_the_catalog_files_each_naming_itself() -> None:
 
 
 def test_a_new_catalog_file_is_a_new_language(tmp_path) -> None:
-    from ui.i18n import LOCALE_DIR, catalog_names
+    from ui.words.i18n import LOCALE_DIR, catalog_names
 
     for p in LOCALE_DIR.glob("*.po"):
         (tmp_path / p.name).write_text(p.read_text(encoding="utf-8"), encoding="utf-8")
@@ -130,7 +130,7 @@ def test_every_lang_option_offers_every_catalog(command: str) -> None:
     import argparse
     import importlib
 
-    mod = importlib.import_module(f"ui.cmd_{command}")
+    mod = importlib.import_module(f"ui.cli.cmd_{command}")
     p = argparse.ArgumentParser()
     mod.add_arguments(p)
     (action,) = [a for a in p._actions if "--lang" in a.option_strings]

@@ -8,20 +8,20 @@ import pytest
 
 import cribbage_env as ce
 from agents.review import review_game, seat_chance
-from agents.tournament import play_game
-from cribbage_env.actions import discard_cards, is_discard, parse_action
-from cribbage_env.cards import parse_cards as p
-from cribbage_env.core import Phase
-from cribbage_env.engine import GameState
+from agents.tournament.tournament import play_game
 from cribbage_env.equity import win_probability
-from ui.chances import ChanceMeter
-from ui.controller import Mode, TableController
-from ui.i18n import Catalog
-from ui.narration import Narrator
-from ui.review_scene import CHART, ReviewBrowser, review_scene
-from ui.scene import MIN_TARGET
-from ui.stats_scene import stats_scene
-from ui.summary_scene import percent
+from cribbage_env.rules.actions import discard_cards, is_discard, parse_action
+from cribbage_env.rules.cards import parse_cards as p
+from cribbage_env.rules.core import Phase
+from cribbage_env.rules.engine import GameState
+from ui.scenes.review_scene import CHART, ReviewBrowser, review_scene
+from ui.scenes.scene import MIN_TARGET
+from ui.scenes.stats_scene import stats_scene
+from ui.scenes.summary_scene import percent
+from ui.table.chances import ChanceMeter
+from ui.table.controller import Mode, TableController
+from ui.words.i18n import Catalog
+from ui.words.narration import Narrator
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +122,7 @@ def test_meter_is_off_by_default_hidden_on_handover_and_per_seat() -> None:
 
 
 def test_meter_reads_the_seats_own_estimate() -> None:
-    from ui.chances import SAMPLES, STREAM
+    from ui.table.chances import SAMPLES, STREAM
 
     ctl = TableController(9, mode=Mode.COMPUTER)
     while ctl.phase is not Phase.DISCARD:
@@ -134,8 +134,8 @@ def test_meter_reads_the_seats_own_estimate() -> None:
 
 
 def test_table_scene_draws_the_bar_and_not_under_the_show() -> None:
-    from ui.chances import Reading
-    from ui.table_scene import CHANCE_BAR, table_scene
+    from ui.scenes.table_scene import CHANCE_BAR, table_scene
+    from ui.table.chances import Reading
 
     ctl = TableController(9, mode=Mode.COMPUTER)
     reading = Reading(0, 0.25, ChanceMeter.key(ctl))
@@ -254,7 +254,7 @@ def test_review_text_counts_as_its_json_does_and_says_1_point() -> None:
     """Issue 26: the text counted players and deals from 1 while the JSON counts from 0, and
     printed "1 points"."""
     from agents.review import Rating, Review
-    from ui.cmd_review import review_text
+    from ui.cli.cmd_review import review_text
 
     def rating(seat: int, deal: int, loss: float, points: float, flag: str) -> Rating:
         return Rating(0, seat, deal, "play", "5H", "6H", loss, points, 0.4, 0.5, 3, (10, 12), flag)
@@ -283,7 +283,7 @@ def test_review_scene_shows_luck_vs_skill_in_every_language(reviewed) -> None:
     """The line names each player's luck and luck-adjusted result (they add up to 1 for a
     finished game), and the luck-alone line runs over the chart, one mark per chart column."""
     game, review = reviewed
-    from ui.review_scene import LUCK_COLOR, luck_curve
+    from ui.scenes.review_scene import LUCK_COLOR, luck_curve
 
     s0, s1 = review.luck_summary(0), review.luck_summary(1)
     assert s0["adjusted_result"] + s1["adjusted_result"] == pytest.approx(1.0)

@@ -10,12 +10,12 @@ import pytest
 from table_play import play_out
 
 import cribbage_env as ce
-from cribbage_env.core import SHORT, STANDARD, Rules
-from ui.board import BoardShape, hole_position, number_positions, peg_holes, skunk_lines
-from ui.controller import Mode, TableController
-from ui.saves import SaveError
-from ui.scene import StartOptions, start_scene
-from ui.table_scene import BOARD_RECT, table_scene
+from cribbage_env.rules.core import SHORT, STANDARD, Rules
+from ui.scenes.scene import StartOptions, start_scene
+from ui.scenes.table_scene import BOARD_RECT, table_scene
+from ui.table.board import BoardShape, hole_position, number_positions, peg_holes, skunk_lines
+from ui.table.controller import Mode, TableController
+from ui.table.saves import SaveError
 
 B = BOARD_RECT
 S61 = BoardShape.of(SHORT)
@@ -107,7 +107,7 @@ def test_start_screen_switches_the_variant_and_its_subtitle() -> None:
 
 
 def test_play_refuses_an_unknown_variant(capsys) -> None:
-    from ui.cli import main
+    from ui.cli.cli import main
 
     with pytest.raises(SystemExit) as exc:
         main(["play", "--rules", "long"])
@@ -128,8 +128,8 @@ def test_the_61_board_is_painted_where_the_geometry_says() -> None:
 
     os.environ.setdefault("ARCADE_HEADLESS", "1")
     pytest.importorskip("arcade")
-    from ui.board import BoardRect
     from ui.gui.board_art import HOLE, SCALE, board_image
+    from ui.table.board import BoardRect
 
     w, h = BOARD_RECT.w, BOARD_RECT.h
     img = board_image(w, h, S61).convert("RGB")

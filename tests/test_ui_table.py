@@ -12,7 +12,10 @@ import math
 import numpy as np
 import pytest
 
-from ui.board import (
+from ui.scenes.motion import MAX_SECONDS, Transition
+from ui.scenes.scene import Rect, index_corner, overlaps
+from ui.scenes.table_scene import BOARD_RECT, pile_rects, table_scene
+from ui.table.board import (
     BOARD_HOLES,
     DOUBLE_SKUNK_LINE,
     SKUNK_LINE,
@@ -22,10 +25,7 @@ from ui.board import (
     peg_holes,
     skunk_lines,
 )
-from ui.controller import Mode, TableController
-from ui.motion import MAX_SECONDS, Transition
-from ui.scene import Rect, index_corner, overlaps
-from ui.table_scene import BOARD_RECT, pile_rects, table_scene
+from ui.table.controller import Mode, TableController
 
 B = BOARD_RECT
 
@@ -220,8 +220,8 @@ def test_rules_screen_text_in_three_languages() -> None:
     import re
     from pathlib import Path
 
-    from ui.i18n import LANGUAGES
-    from ui.rules_scene import PAGE_BOTTOM, RULES_DIR, pages, rules_scene, rules_text
+    from ui.scenes.rules_scene import PAGE_BOTTOM, RULES_DIR, pages, rules_scene, rules_text
+    from ui.words.i18n import LANGUAGES
 
     doc = (Path(__file__).resolve().parent.parent / "docs" / "RULES.md").read_text()
     part = doc[doc.index("## R1 ") : doc.index("## R11 ")]
@@ -243,7 +243,7 @@ def test_rules_screen_text_in_three_languages() -> None:
 def test_pegs_walk_hole_by_hole_and_leapfrog() -> None:
     """A score of 12 moves the front peg through every hole in between, the old front peg
     staying behind as the back peg; the walk ends within the motion's limit."""
-    from ui.motion import PegWalk
+    from ui.scenes.motion import PegWalk
 
     w = PegWalk(0, 30, 42)
     seen = []

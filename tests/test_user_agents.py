@@ -17,16 +17,16 @@ import pytest
 from test_ui_controller import advance
 
 import cribbage_env  # noqa: F401 - registers the env ids
-from ui.cli import main as cli_main
-from ui.cmd_play import resolve_opponent
-from ui.controller import Mode, TableController
+from ui.cli.cli import main as cli_main
+from ui.cli.cmd_play import resolve_opponent
+from ui.table.controller import Mode, TableController
 
 ROOT = Path(__file__).resolve().parent.parent
 
 MY_BOT = '''
-from cribbage_env.actions import discard_action
-from cribbage_env.cards import RANK
-from cribbage_env.core import Phase
+from cribbage_env.rules.actions import discard_action
+from cribbage_env.rules.cards import RANK
+from cribbage_env.rules.core import Phase
 
 
 class LowBot:
@@ -87,7 +87,7 @@ def test_bench_serial_and_pool_play_the_same_games(here: Path, capsys) -> None:
         assert serial[key] == pool[key]
     p = serial["pairings"][0]
     assert p["agents"] == ["my_low_bot:LowBot", "random"] and sum(p["wins"]) == 8
-    from agents.results_store import ResultsStore
+    from agents.store.results_store import ResultsStore
 
     with ResultsStore(here / "serial.sqlite") as a, ResultsStore(here / "pool.sqlite") as b:
         assert [g.moves for g in a.games(1)] == [g.moves for g in b.games(1)]

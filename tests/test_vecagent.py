@@ -8,9 +8,9 @@ import hashlib
 import numpy as np
 import pytest
 
-from cribbage_env import vecagent
+from cribbage_env.kernels import vecagent
+from cribbage_env.kernels.simrng import pcg64_words
 from cribbage_env.seeding import PERSON, agent_entropy
-from cribbage_env.simrng import pcg64_words
 
 AGENT_SEEDS = [0, 1, 5, 10**12, 2**64, 2**128 - 1] + [
     int(s) for s in np.random.default_rng(3).integers(0, 2**62, 8)
@@ -45,7 +45,7 @@ def test_high_zero_words_are_dropped_as_numpy_drops_them() -> None:
     are zero, once in 2**32 games): two words seed as the 64-bit int they make."""
     ent = np.array([7, 3, 0, 0, 0, 0, 0, 0], dtype=np.uint32)
     g = np.zeros(6, dtype=np.uint64)
-    from cribbage_env.vecseed import pcg64_from_entropy
+    from cribbage_env.kernels.vecseed import pcg64_from_entropy
 
     pcg64_from_entropy(ent, 2, g)
     assert g.tolist() == pcg64_words(7 + (3 << 32)).tolist()

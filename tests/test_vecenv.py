@@ -9,9 +9,9 @@ import pytest
 from numba import njit
 
 import cribbage_env  # noqa: F401  (registers the ids)
-from cribbage_env import simrng, veckernel
-from cribbage_env.core import IllegalActionError
 from cribbage_env.encoding import InvalidActionError
+from cribbage_env.kernels import simrng, veckernel
+from cribbage_env.rules.core import IllegalActionError
 from cribbage_env.vecenv import CribbageVectorEnv, unpack_observation
 from cribbage_env.vector import make_vec
 

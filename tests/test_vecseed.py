@@ -7,12 +7,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cribbage_env import vecseed
-from cribbage_env.chance import Chance
-from cribbage_env.engine import new_game
-from cribbage_env.episode import episode_seed
-from cribbage_env.simrng import pcg64_words
-from cribbage_env.veckernel import draw_deck
+from cribbage_env.envs.episode import episode_seed
+from cribbage_env.kernels import vecseed
+from cribbage_env.kernels.simrng import pcg64_words
+from cribbage_env.kernels.veckernel import draw_deck
+from cribbage_env.rules.chance import Chance
+from cribbage_env.rules.engine import new_game
 
 SEEDS = [0, 1, 5, 2**32 - 1, 2**32, 2**63 - 2, 123456789012345] + [
     int(s) for s in np.random.default_rng(1).integers(0, 2**63 - 1, 60)

@@ -10,9 +10,9 @@ from pathlib import Path
 import numba
 import pytest
 
-from cribbage_env import kernelcache
-from ui import warmup
-from ui.cli import main
+from cribbage_env.kernels import kernelcache
+from ui.cli.cli import main
+from ui.table import warmup
 
 
 class _Fake:
@@ -56,7 +56,7 @@ def test_an_empty_cache_is_filled_by_a_child_process_then_loaded(cached: bool, m
     """The compiling runs in ``cribbage warmup --what table`` in a child process (no interpreter
     lock shared with the window), with this package first on its path; then this process
     loads the kernels, and other threads meanwhile run them interpreted."""
-    from cribbage_env import interpreted
+    from cribbage_env.kernels import interpreted
 
     calls: list = []
     monkeypatch.setattr(warmup, "_cached", lambda: cached)
@@ -73,7 +73,7 @@ def test_an_empty_cache_is_filled_by_a_child_process_then_loaded(cached: bool, m
         return
     cmd, kw = calls[0]
     assert cmd[1:] == ["-m", "ui", "warmup", "--what", "table"]
-    root = str(Path(warmup.__file__).resolve().parents[1])
+    root = str(Path(warmup.__file__).resolve().parents[2])
     assert kw["env"]["PYTHONPATH"].split(os.pathsep)[0] == root
     assert kw["stdin"] == kw["stdout"] == kw["stderr"] == warmup.subprocess.DEVNULL
 
@@ -103,7 +103,7 @@ def test_cribbage_warmup_command(what: str, monkeypatch, capsys) -> None:
 def test_the_table_warm_up_compiles_the_reviews_luck_kernels_too(monkeypatch) -> None:
     """The first review (the game-over summary) reads the game's luck: its kernels are warmed
     with the simulator's (issue 29, item 4)."""
-    from cribbage_env import fastsim, luckkernel
+    from cribbage_env.kernels import fastsim, luckkernel
 
     order: list[str] = []
     monkeypatch.setattr(fastsim, "warm_up", lambda: order.append("simulator"))
@@ -117,7 +117,7 @@ def test_the_table_warm_up_compiles_the_reviews_luck_kernels_too(monkeypatch) ->
 
 def test_the_first_moves_kernels_are_warmed_first() -> None:
     """The Expert's discard (play-outs without a record) and play (the search) kernels."""
-    from cribbage_env import fastsim
+    from cribbage_env.kernels import fastsim
 
     warmup.warm_first_move()
     assert fastsim._play_out_all.signatures and fastsim._search.signatures
@@ -132,7 +132,7 @@ def test_the_compiling_child_never_outlives_the_window(tmp_path: Path) -> None:
     pidfile = tmp_path / "child.pid"
     child = f"import os, time; open({str(pidfile)!r}, 'w').write(str(os.getpid())); time.sleep(120)"
     parent = (
-        "import sys, threading, time; from ui import warmup; "
+        "import sys, threading, time; from ui.table import warmup; "
         f"threading.Thread(target=warmup.compile_in_child, args=([sys.executable, '-c', {child!r}],),"
         " daemon=True).start(); "
         f"[time.sleep(0.05) for _ in range(400) if not __import__('os').path.exists({str(pidfile)!r})]"

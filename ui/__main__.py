@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 
 try:
-    from .cli import main
+    from .cli.cli import main
 except KeyboardInterrupt:  # Ctrl-C in the first instants: an interruption, not a traceback
     print("cribbage: interrupted", file=sys.stderr)
     sys.exit(130)

@@ -16,9 +16,9 @@ from dataclasses import replace
 
 import numpy as np
 
+from ..nets.mlp import MLP
+from ..nets.oracle import ORACLE_DIM
 from .fit import FitConfig, fit, split
-from .mlp import MLP
-from .oracle import ORACLE_DIM
 
 #: folds of the cross-fitting
 FOLDS = 2

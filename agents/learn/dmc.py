@@ -1,7 +1,7 @@
 """Deep Monte-Carlo training of the ``neural`` agent, in resumable stages inside a run directory.
 
 1. **Data, generation 0**: ``expectimax`` self-play, ε-greedy, branching at every learner
-   decision into all candidates (:mod:`agents.learn.rollouts`), in seeded shards.
+   decision into all candidates (:mod:`agents.players.rollouts`), in seeded shards.
 2. **Warm start**: behaviour cloning of ``expectimax``'s choices on that data (``warm_start.npz``).
 3. **Learning from play**: the same network, then trained on the candidates' Monte-Carlo returns
    (``gen1.npz``): acting greedily on Q of the teacher's policy is one policy-improvement step.
@@ -22,15 +22,15 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from ..atomic import atomic_write
-from ..backends import LOCAL, Where
+from ..nets.features import DISCARD_DIM, PLAY_DIM
+from ..nets.mlp import WeightsError, load_nets, save_nets
+from ..store.atomic import atomic_write
+from ..tournament.backends import LOCAL, Where
 from .critic import blended_targets
-from .features import DISCARD_DIM, PLAY_DIM
 from .fit import FitConfig, fit
 from .generate import GenConfig, generate, load_shards, read_shard
 from .ladder import LADDER, append_curve, evaluate, log_results, plot_curve, read_curve
 from .ladder import log_line as _log
-from .mlp import WeightsError, load_nets, save_nets
 
 
 @dataclass(frozen=True)

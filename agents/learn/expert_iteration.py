@@ -17,12 +17,12 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from ..backends import LOCAL, Where
+from ..nets.mlp import load_nets, save_nets
+from ..tournament.backends import LOCAL, Where
 from .dmc import DMCConfig, _eval, _final, _generate_shards, _samples, _stage_done
 from .fit import FitConfig, fit
 from .generate import GenConfig, load_shards
 from .ladder import log_line as _log
-from .mlp import load_nets, save_nets
 
 
 def _labels(cfg: DMCConfig, run_dir: Path, r: int, policy: str, teacher: str, progress, where):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .mlp import MLP
+from ..nets.mlp import MLP
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,11 @@ from typing import Any
 
 import numpy as np
 
-from ..atomic import atomic_write
-from ..limits import check_limit
-from .oracle import ORACLE_DIM
-from .rollouts import new_batches, play_episode
-from .weights import Kind, WeightsError, read_weights
+from ..nets.oracle import ORACLE_DIM
+from ..nets.weights import Kind, WeightsError, read_weights
+from ..players.rollouts import new_batches, play_episode
+from ..store.atomic import atomic_write
+from ..tournament.limits import check_limit
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ def _make_policy(spec: str):
     from ..registry import make_agent
 
     if spec.endswith(".npz"):
-        from ..neural import NeuralAgent
+        from ..players.neural import NeuralAgent
 
         return NeuralAgent(spec)
     return make_agent(spec)
@@ -67,7 +67,7 @@ def _cached(spec: str):
 
 def shard_arrays(cfg: GenConfig, i: int) -> dict[str, np.ndarray]:
     """The arrays of shard ``i``: a pure function of ``cfg`` and ``i`` (any process, any node)."""
-    from ..expectimax import ExpectimaxAgent
+    from ..players.expectimax import ExpectimaxAgent
 
     ss = np.random.SeedSequence(cfg.seed, spawn_key=(cfg.gen, i))
     seeds = ss.generate_state(cfg.games)
@@ -167,7 +167,7 @@ def generate(
     returns all shard paths. Workers send
     the arrays back and this process writes them, so the shards are the same bytes on any backend
     and a killed run (driver or worker) replays only the shards not yet written."""
-    from ..backends import make_backend
+    from ..tournament.backends import make_backend
 
     todo = [
         i for i in range(cfg.shards) if not shard_ok(shard_path(data_dir, cfg.gen, i, cfg.name))

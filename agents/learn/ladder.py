@@ -1,7 +1,7 @@
 """Evaluation of a learner against a fixed ladder through the tournament runner.
 
-Duplicate deals and Wilson intervals come from :mod:`agents.tournament`; each row also carries
-the luck-adjusted win rate and interval (:mod:`agents.luck_stats`), which the curve plots;
+Duplicate deals and Wilson intervals come from :mod:`agents.tournament.tournament`; each row also carries
+the luck-adjusted win rate and interval (:mod:`agents.tournament.luck_stats`), which the curve plots;
 every evaluation is a run in the results store (``cribbage results`` lists it), and a point of the run's learning curve
 (``curve.json``, plotted to ``curve.png``).
 """
@@ -13,8 +13,8 @@ import os
 from functools import partial
 from pathlib import Path
 
-from ..atomic import atomic_write, atomic_write_text
-from ..limits import check_limit
+from ..store.atomic import atomic_write, atomic_write_text
+from ..tournament.limits import check_limit
 
 LADDER = ("random", "greedy", "expectimax", "expert")
 
@@ -35,9 +35,9 @@ def evaluate(
     """``spec`` against each opponent over ``games`` duplicate games of ``rules``; saved in the
     results store (unless ``db`` is ``False``). Returns one row per opponent. On Ray the learner
     travels as an agent object (its weights file stays here), so a node needs only the project."""
-    from ..results_store import ResultsStore
-    from ..runner import run_plan
-    from ..tournament import make_plan
+    from ..store.results_store import ResultsStore
+    from ..tournament.runner import run_plan
+    from ..tournament.tournament import make_plan
 
     learner: object = spec
     if backend == "ray":
@@ -88,7 +88,7 @@ def log_line(run_dir: Path, msg: str) -> None:
     ``train.log``."""
     import time
 
-    from ..atomic import append_line
+    from ..store.atomic import append_line
 
     line = f"[{time.strftime('%H:%M:%S')}] {msg}"
     print(line, flush=True)
@@ -129,7 +129,7 @@ def _rate(row: dict) -> tuple[float, list[float]]:
 def read_curve(run_dir: Path) -> list[dict]:
     """The points of ``curve.json`` (checked reader); a damaged curve counts as none, so its
     evaluations are run again."""
-    from ..files import UnreadableFile, parse_json, read_text
+    from ..store.files import UnreadableFile, parse_json, read_text
 
     path = run_dir / "curve.json"
     if not os.path.lexists(path):

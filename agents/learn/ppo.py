@@ -55,7 +55,7 @@ class _LivePolicy:
 
 
 def live_agent(model):
-    from ..maskable_ppo_agent import MaskablePPOAgent
+    from ..players.maskable_ppo_agent import MaskablePPOAgent
 
     agent = MaskablePPOAgent.__new__(MaskablePPOAgent)
     agent.deterministic, agent.path, agent.spec = False, None, "self"
@@ -79,7 +79,7 @@ class League:
         self.model = None
 
     def add_snapshot(self, path: Path) -> None:
-        from ..maskable_ppo_agent import MaskablePPOAgent
+        from ..players.maskable_ppo_agent import MaskablePPOAgent
 
         self.snapshots.append(MaskablePPOAgent(str(path), deterministic=False))
 

@@ -30,7 +30,7 @@ for a double skunk); ``"points"`` the final margin with the winner's score cappe
 
 from __future__ import annotations
 
-from ..extras import missing_extra
+from ..envs.extras import missing_extra
 
 try:
     import pyspiel  # noqa: F401  (the extra's check; game and state use it)

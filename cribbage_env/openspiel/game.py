@@ -7,8 +7,8 @@ import dataclasses
 import numpy as np
 import pyspiel
 
-from ..core import Rules
 from ..encoding import OBS_SIZE, SLICES, encode
+from ..rules.core import Rules
 from .state import CribbageState
 
 SHORT_NAME = "python_cribbage"

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyspiel
 
-from ..actions import discard_action
-from ..cards import card_str, cards_str
-from ..core import IllegalActionError, Phase
-from ..engine import GameState
-from ..views import PlayerView
+from ..rules.actions import discard_action
+from ..rules.cards import card_str, cards_str
+from ..rules.core import IllegalActionError, Phase
+from ..rules.engine import GameState
+from ..rules.views import PlayerView
 
 if TYPE_CHECKING:
     from .game import CribbageGame

@@ -118,7 +118,7 @@ ENV_PAGES = {
 
 
 def _registered(env_id: str) -> str:
-    from cribbage_env.registration import GYM_IDS
+    from cribbage_env.envs.registration import GYM_IDS
 
     kwargs = ", ".join(f"{k}={v!r}" for k, v in GYM_IDS[env_id].items())
     return (
@@ -220,7 +220,7 @@ def _option_row(action: argparse.Action) -> list[str]:
 
 def cli_reference() -> str:
     """Every subcommand of ``cribbage`` with its usage and options, from the parsers."""
-    from ui.cli import COMMANDS, build_parser
+    from ui.cli.cli import COMMANDS, build_parser
 
     os.environ["COLUMNS"] = "88"  # usage lines wrapped as on a terminal of that width
     parser = build_parser()
@@ -304,7 +304,7 @@ def ladder_table() -> str:
 
 
 def ratings_table() -> str:
-    """The Bradley-Terry ratings of ``benchmarks/results/ladder.json`` (benchmarks/ladder.py)."""
+    """The Bradley-Terry ratings of ``benchmarks/results/ladder.json`` (benchmarks/strength/ladder.py)."""
     d = json.loads((RESULTS / "ladder.json").read_text(encoding="utf-8"))
     rows = [[f"`{r['agent']}`", f"{r['elo']:+.0f}", f"{r['elo_ci'][0]:+.0f} to {r['elo_ci'][1]:+.0f}"]
             for r in d["ratings"]]  # fmt: skip
@@ -319,9 +319,9 @@ def ratings_table() -> str:
 
 # --------------------------------------------------------------------------- results database
 def results_schema() -> str:
-    """The SQLite schema exactly as ``agents.results_store`` creates it, and the per-seat fields."""
-    from agents import results_schema as rs
-    from agents.game_result import SEAT_FIELDS
+    """The SQLite schema exactly as ``agents.store.results_store`` creates it, and the per-seat fields."""
+    from agents.store import results_schema as rs
+    from agents.tournament.game_result import SEAT_FIELDS
 
     return (
         f"Schema version **{rs.SCHEMA_VERSION}** (`PRAGMA application_id` {rs.APP_ID:#x}, "

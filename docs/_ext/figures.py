@@ -1,6 +1,6 @@
 """Figures the docs build draws from the project's own code and data (matplotlib, Agg):
 
-- ``board.png``: the board of ``ui/board.py`` (every hole, number and skunk line) with the pegs of
+- ``board.png``: the board of ``ui/table/board.py`` (every hole, number and skunk line) with the pegs of
   a real game (seed 7, first legal actions) at the end of its third deal;
 - ``learning_curve.png``: ``agents.learn.ladder.plot_curve`` on the shipped agent's curve;
 - ``ladder.png``: the strength ladder of ``cribbage_docs.LADDER`` from the results files.
@@ -36,7 +36,7 @@ def _pegs_after_deals(seed: int, deals: int) -> tuple[list[int], list[int]]:
 
 
 def board_figure(path: Path) -> None:
-    from ui.board import (
+    from ui.table.board import (
         STANDARD_BOARD,
         BoardRect,
         hole_position,

@@ -1,7 +1,7 @@
 """The Arcade application: a window with one :class:`arcade.View` per screen.
 
-Nothing here decides anything about the game: the :class:`~ui.controller.TableController` does,
-and :mod:`ui.scene` lays it out on a 1280x800 virtual table that is scaled to fit the window
+Nothing here decides anything about the game: the :class:`~ui.table.controller.TableController` does,
+and :mod:`ui.scenes.scene` lays it out on a 1280x800 virtual table that is scaled to fit the window
 (letterboxed), so every target keeps its size relative to the table. The screens are
 :class:`~ui.gui.start_view.StartView` and :class:`~ui.gui.table_view.TableView`; the window owns
 what they share (settings, the autosave, the start options, the computer's worker thread).
@@ -14,14 +14,14 @@ from dataclasses import dataclass
 
 import arcade
 
-from ..autosave import SaveStore
-from ..commands import Command
-from ..controller import Mode, TableController
-from ..saves import SaveError, UntrustedSave
-from ..scene import FELT, HEIGHT, WIDTH, Scene, StartOptions
-from ..seeds import new_game_seed
-from ..shelf import shelve, take_from_shelf, unfinished, unfinished_label
-from ..warmup import warm_in_background
+from ..saved.autosave import SaveStore
+from ..saved.seeds import new_game_seed
+from ..saved.shelf import shelve, take_from_shelf, unfinished, unfinished_label
+from ..scenes.scene import FELT, HEIGHT, WIDTH, Scene, StartOptions
+from ..table.commands import Command
+from ..table.controller import Mode, TableController
+from ..table.saves import SaveError, UntrustedSave
+from ..table.warmup import warm_in_background
 from .render import Renderer, color_clear
 from .review_view import ReviewView
 from .rules_view import RulesView
@@ -127,8 +127,8 @@ class GameWindow(ScaledWindow):
         self._redraw = True
 
     def start_tutorial(self) -> None:
-        """The guided first deal (:mod:`ui.tutorial`): never saved, never in the history."""
-        from ..tutorial import Tutorial
+        """The guided first deal (:mod:`ui.table.tutorial`): never saved, never in the history."""
+        from ..table.tutorial import Tutorial
         from .tutorial_view import TutorialView
 
         if self.settings.threaded:
@@ -159,7 +159,7 @@ class GameWindow(ScaledWindow):
         first; the person's second press of Continue is their yes (issue 19 item 6)."""
         if self.store is None:
             return
-        from ..i18n import Catalog
+        from ..words.i18n import Catalog
 
         asked: tuple[str, ...] = getattr(self, "_asked_trust", ())
         self._asked_trust: tuple[str, ...] = ()

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import arcade
 
-from ..controller import Mode
+from ..table.controller import Mode
 
 if TYPE_CHECKING:
     from .app import GameWindow
@@ -110,7 +110,7 @@ def autoplay(
 
 
 def _play(window: GameWindow, p: _Pilot, decisions: int, agent, rng) -> None:
-    from cribbage_env.actions import discard_cards, is_cut, is_discard
+    from cribbage_env.rules.actions import discard_cards, is_cut, is_discard
 
     made = 0
     while made < decisions:

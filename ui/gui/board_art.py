@@ -1,7 +1,7 @@
 """The cribbage board painted once into a texture (Pillow), then drawn as one quad per frame.
 
 Holes, hole numbers, the start holes, the game hole and the skunk lines come from
-:mod:`ui.board`, so what is painted is exactly what the tests check. Painting at twice the
+:mod:`ui.table.board`, so what is painted is exactly what the tests check. Painting at twice the
 virtual size keeps the board sharp when the window is scaled up to full screen.
 """
 
@@ -13,7 +13,8 @@ from pathlib import Path
 import arcade
 from PIL import Image, ImageDraw, ImageFont
 
-from ..board import (
+from ..scenes.scene import PLAYER_COLORS
+from ..table.board import (
     STANDARD_BOARD,
     BoardRect,
     BoardShape,
@@ -23,7 +24,6 @@ from ..board import (
     skunk_lines,
     street_x,
 )
-from ..scene import PLAYER_COLORS
 
 SCALE = 2
 WOOD = (168, 112, 58)

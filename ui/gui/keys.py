@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import arcade
 
-from ..commands import Act, Command
+from ..table.commands import Act, Command
 
 k = arcade.key
 CTRL = k.MOD_CTRL | k.MOD_COMMAND

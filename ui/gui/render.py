@@ -1,7 +1,7 @@
-"""Draws :mod:`ui.scene` scenes with Arcade: cached card textures, sprites and text objects.
+"""Draws :mod:`ui.scenes.scene` scenes with Arcade: cached card textures, sprites and text objects.
 
 The renderer knows nothing about the game; it draws rectangles, cards, labels, buttons and the
-board that :func:`ui.scene.table_scene` laid out on the 1280x800 virtual table.
+board that :func:`ui.scenes.scene.table_scene` laid out on the 1280x800 virtual table.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import arcade
 import pyglet
 from arcade.shape_list import ShapeElementList, create_rectangle_filled
 
-from ..board import hole_position
-from ..scene import GOLD, HEIGHT, PLAYER_COLORS, TABLE_RIGHT, Board, Label, Scene
+from ..scenes.scene import GOLD, HEIGHT, PLAYER_COLORS, TABLE_RIGHT, Board, Label, Scene
+from ..table.board import hole_position
 from .board_art import board_texture
 from .card_art import CardTextures
 
@@ -101,7 +101,7 @@ class Renderer:
         r = board.rect
         tex = board_texture(r.w, r.h, board.shape)
         arcade.draw_texture_rect(tex, arcade.LBWH(r.x, r.y, r.w, r.h))
-        k = r.w / 250  # pegs grow with the board (the large central one, ui.board_scene)
+        k = r.w / 250  # pegs grow with the board (the large central one, ui.scenes.board_scene)
         for p in (0, 1):
             front, back = board.pegs[p]
             for hole, rad in ((back, 5.0 * k), (front, 6.0 * k)):
@@ -263,7 +263,7 @@ class Renderer:
     @staticmethod
     def _buttons(scene: Scene, hide_table: bool) -> list:
         """The buttons drawn: under a modal layer only those beside the board (the only ones
-        that still answer clicks, see :func:`ui.scene.hit`)."""
+        that still answer clicks, see :func:`ui.scenes.scene.hit`)."""
         return [b for b in scene.buttons if not hide_table or b.rect.x >= TABLE_RIGHT]
 
     def _button_faces(self, scene: Scene, hide_table: bool = False) -> list[tuple]:

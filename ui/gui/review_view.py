@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 import arcade
 
-from ..commands import Act, Command
-from ..controller import Mode, TableController
-from ..review_scene import ReviewBrowser, review_scene, waiting_scene
-from ..scene import Scene
+from ..scenes.review_scene import ReviewBrowser, review_scene, waiting_scene
+from ..scenes.scene import Scene
+from ..table.commands import Act, Command
+from ..table.controller import Mode, TableController
 from .keys import PAGE_KEYS
 from .screen_view import ScreenView
 

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 import arcade
 
-from ..commands import Act, Command
-from ..rules_scene import pages, rules_scene
-from ..scene import Scene
+from ..scenes.rules_scene import pages, rules_scene
+from ..scenes.scene import Scene
+from ..table.commands import Act, Command
 from .keys import PAGE_KEYS
 from .screen_view import ScreenView
 

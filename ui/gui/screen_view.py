@@ -1,6 +1,6 @@
 """What the screens other than the table share: a scene built again only when what it shows
 changes, clicks turned into the commands of its buttons and done through the screen's table
-(:func:`ui.commands.dispatch`), and a side job (a review) collected when it is done."""
+(:func:`ui.table.commands.dispatch`), and a side job (a review) collected when it is done."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import arcade
 
-from ..commands import Act, Command, dispatch
-from ..scene import Scene, hit_command
+from ..scenes.scene import Scene, hit_command
+from ..table.commands import Act, Command, dispatch
 
 if TYPE_CHECKING:
     from .app import GameWindow

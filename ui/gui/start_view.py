@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..coach import COACH_LIMITS
-from ..commands import Act, Command
-from ..i18n import LANGUAGES, Catalog
-from ..scene import Scene, StartOptions, next_variant, start_scene
+from ..scenes.scene import Scene, StartOptions, next_variant, start_scene
+from ..table.coach import COACH_LIMITS
+from ..table.commands import Act, Command
+from ..words.i18n import LANGUAGES, Catalog
 from .keys import ENTER
 from .screen_view import ScreenView
 
@@ -16,7 +16,7 @@ Handler = Callable[["StartView", Command], object]
 
 
 class StartView(ScreenView):
-    """Edits the window's :class:`~ui.scene.StartOptions` and starts or resumes a game."""
+    """Edits the window's :class:`~ui.scenes.scene.StartOptions` and starts or resumes a game."""
 
     def key(self) -> tuple:
         return ("start", *vars(self.game_window.options).values())

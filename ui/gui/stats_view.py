@@ -14,9 +14,7 @@ from typing import TYPE_CHECKING
 
 import arcade
 
-from ..commands import Act, Command
-from ..i18n import Catalog
-from ..player_stats import (
+from ..reports.player_stats import (
     CACHE_NAME,
     STATS_SAMPLES,
     HistoryError,
@@ -25,8 +23,10 @@ from ..player_stats import (
     load_history,
     player_stats,
 )
-from ..scene import Scene
-from ..stats_scene import stats_scene
+from ..scenes.scene import Scene
+from ..scenes.stats_scene import stats_scene
+from ..table.commands import Act, Command
+from ..words.i18n import Catalog
 from .screen_view import ScreenView
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 
 class StatsView(ScreenView):
-    """Shows :func:`~ui.player_stats.player_stats` of the games in ``history``."""
+    """Shows :func:`~ui.reports.player_stats.player_stats` of the games in ``history``."""
 
     def __init__(
         self, window: GameWindow, history: Path | None, lang: str, back: arcade.View

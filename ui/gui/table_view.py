@@ -1,4 +1,4 @@
-"""The table screen: one game at the table, drawn from :func:`ui.scene.table_scene`.
+"""The table screen: one game at the table, drawn from :func:`ui.scenes.scene.table_scene`.
 
 The view paces what the controller decides: the computer's move after its delay (computed in a
 worker thread when the window has one), the show one combination at a time. Clicks and keys go
@@ -16,17 +16,17 @@ from typing import TYPE_CHECKING
 
 import arcade
 
-from agents.atomic import atomic_write_json
-from cribbage_env.core import EventKind
+from agents.store.atomic import atomic_write_json
+from cribbage_env.rules.core import EventKind
 
-from ..autosave import data_dir
-from ..board_scene import with_board
-from ..chances import ChanceMeter
-from ..commands import Act, Command, run
-from ..controller import Mode, TableController
-from ..motion import Popup, Transition
-from ..scene import GOLD, Label, Scene, hit_command
-from ..table_scene import CENTER, COUNT_X, table_scene
+from ..saved.autosave import data_dir
+from ..scenes.board_scene import with_board
+from ..scenes.motion import Popup, Transition
+from ..scenes.scene import GOLD, Label, Scene, hit_command
+from ..scenes.table_scene import CENTER, COUNT_X, table_scene
+from ..table.chances import ChanceMeter
+from ..table.commands import Act, Command, run
+from ..table.controller import Mode, TableController
 from .keys import TABLE_KEYS, lookup
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 
 class TableView(arcade.View):
-    """Shows one :class:`~ui.controller.TableController` and forwards input to it."""
+    """Shows one :class:`~ui.table.controller.TableController` and forwards input to it."""
 
     def __init__(self, window: GameWindow, ctl: TableController) -> None:
         super().__init__(window)
@@ -259,7 +259,7 @@ class TableView(arcade.View):
     def _agent_failed(self, exc: Exception) -> None:
         """An agent raised or answered an illegal move: keep the game going with the first legal
         move of its own view, and keep the error (tests assert there are none)."""
-        from agents.isolate import SeatForfeit
+        from agents.tournament.isolate import SeatForfeit
 
         ctl = self.ctl
         if isinstance(exc, SeatForfeit):  # an isolated seat failed: it loses, with its reason
@@ -301,7 +301,7 @@ class TableView(arcade.View):
 
     def do(self, cmd: Command) -> None:
         """Carry out a command of a click or a key: the window's own (:data:`WINDOW_COMMANDS`),
-        else the controller's (:data:`ui.commands.TABLE`)."""
+        else the controller's (:data:`ui.table.commands.TABLE`)."""
         handler = WINDOW_COMMANDS.get(cmd.act)
         if handler is not None:
             handler(self)

@@ -1,7 +1,7 @@
-"""The guided first deal's screen: the table screen with the lesson (:mod:`ui.tutorial`).
+"""The guided first deal's screen: the table screen with the lesson (:mod:`ui.table.tutorial`).
 
 It is a :class:`~ui.gui.table_view.TableView` of the tutorial's controller, laid out by
-:func:`ui.tutorial_scene.tutorial_scene`; the deal waits while the welcome is read, and the
+:func:`ui.scenes.tutorial_scene.tutorial_scene`; the deal waits while the welcome is read, and the
 tutorial's own buttons (Start, Play a game) are answered here. Nothing of it is saved.
 """
 
@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from ..board_scene import with_board
-from ..commands import Act, Command
-from ..scene import Scene
-from ..tutorial import Tutorial
-from ..tutorial_scene import tutorial_scene
+from ..scenes.board_scene import with_board
+from ..scenes.scene import Scene
+from ..scenes.tutorial_scene import tutorial_scene
+from ..table.commands import Act, Command
+from ..table.tutorial import Tutorial
 from .keys import ENTER
 from .table_view import TableView
 

@@ -1,0 +1,1 @@
+"""The players, from ``random`` to ``master``, and the search helpers they share."""

@@ -1,0 +1,1 @@
+"""What runs leave on disk: the results database, bench records, and safe file reading and writing."""

@@ -1,0 +1,434 @@
+"""The results database: every tournament run with its parameters, versions, games and summary.
+
+SQLite (stdlib ``sqlite3``). The default file is ``$XDG_DATA_HOME/cribbage-env/results.sqlite``
+(``~/.local/share/cribbage-env/results.sqlite`` when XDG_DATA_HOME is unset). Games are written
+block by block as they finish, each block in one transaction, so an interrupted run keeps them.
+Every failure of the file (locked, corrupt, full, not a results database, hand-edited rows that
+no longer decode) becomes a :class:`ResultsStoreError` that says which file and what to do.
+
+A running run records its process (host, pid) and a heartbeat. A run whose process died without
+finishing (SIGKILL, a crash, a power cut) would stay ``running`` forever; opening the database
+marks such runs ``interrupted`` (its pid is gone; for a run of another host, its heartbeat is
+older than :data:`STALE_S`), and ``cribbage bench --resume RUN`` finishes them. The file's layout
+(schema, game rows) is :mod:`agents.store.results_schema`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import socket
+import sqlite3
+import subprocess
+import time
+from collections.abc import Iterator, Sequence
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from ..errors import AgentError
+from ..tournament.game_result import GameResult
+from ..tournament.procs import pid_alive, process_token
+from .results_schema import (
+    APP_ID,
+    GAME_ALL,
+    GAME_EXTRA,
+    RUN_EXTRA,
+    SCHEMA,
+    SCHEMA_VERSION,
+    game_from_row,
+    game_row,
+)
+
+#: seconds without a heartbeat after which a ``running`` run is taken for dead (its process
+#: beats every few seconds while it runs, whatever its agents do).
+STALE_S = 600.0
+
+
+class ResultsStoreError(AgentError, RuntimeError):
+    """The results database cannot be used (locked, corrupt, unwritable, or not ours)."""
+
+
+def default_db_path() -> Path:
+    """``$XDG_DATA_HOME/cribbage-env/results.sqlite`` or ``~/.local/share/cribbage-env/...``."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "cribbage-env" / "results.sqlite"
+
+
+def versions() -> dict:
+    """Versions that can change results: package, Python, numpy, platform, git commit if any."""
+    import numpy
+
+    import cribbage_env
+
+    out = {
+        "cribbage_env": getattr(cribbage_env, "__version__", "?"),
+        "python": platform.python_version(),
+        "numpy": numpy.__version__,
+        "platform": platform.platform(),
+    }
+    try:
+        root = Path(__file__).resolve().parents[2]
+        commit = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5
+        )
+        if commit.returncode == 0:
+            out["git_commit"] = commit.stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        pass
+    return out
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def _explain(path: Path, exc: sqlite3.Error) -> ResultsStoreError:
+    msg = str(exc)
+    if "locked" in msg or "busy" in msg:
+        hint = "another process is writing to it; wait for it to finish or choose another file with --db"
+    elif (
+        "not a database" in msg
+        or "malformed" in msg
+        or isinstance(exc, sqlite3.DatabaseError)
+        and "disk image" in msg
+    ):
+        hint = "the file is not a valid results database (corrupt or another format); choose another file with --db"
+    elif "full" in msg or "disk I/O" in msg:
+        hint = (
+            "the disk is full or failing; the games saved so far are kept: free space, then "
+            "`cribbage bench --resume RUN` finishes the run (or choose another file with --db)"
+        )
+    elif "readonly" in msg or "unable to open" in msg:
+        hint = "the file or its folder is not writable; choose another file with --db"
+    else:
+        hint = "choose another file with --db"
+    return ResultsStoreError(f"results database {path}: {msg} ({hint})")
+
+
+class ResultsStore:
+    """One open results database. Use as a context manager; every write is one transaction."""
+
+    def __init__(
+        self, path: str | os.PathLike | None = None, *, timeout: float = 5.0, create: bool = True
+    ) -> None:
+        self.path = Path(path) if path is not None else default_db_path()
+        if not create and not self.path.exists():
+            raise ResultsStoreError(
+                f"results database {self.path} does not exist (run `cribbage bench` first or pass --db)"
+            )
+        try:
+            if create:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ResultsStoreError(f"cannot create the folder of {self.path}: {exc}") from None
+        try:
+            self._db = sqlite3.connect(str(self.path), timeout=timeout)
+        except sqlite3.Error as exc:
+            raise _explain(self.path, exc) from None
+        try:
+            self._db.execute("PRAGMA foreign_keys = ON")
+            self._init()
+        except sqlite3.Error as exc:
+            self._db.close()
+            raise _explain(self.path, exc) from None
+        except ResultsStoreError:
+            self._db.close()
+            raise
+        self.reap_dead_runs()
+
+    def _init(self) -> None:
+        db = self._db
+        app = db.execute("PRAGMA application_id").fetchone()[0]
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if app not in (0, APP_ID) or (tables and app != APP_ID):
+            raise ResultsStoreError(
+                f"results database {self.path}: this SQLite file is not a cribbage-env results database "
+                f"(it has other tables); choose another file with --db"
+            )
+        if not tables:
+            with db:
+                db.executescript(SCHEMA)
+                db.execute(f"PRAGMA application_id = {APP_ID}")
+                db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+            return
+        row = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        try:
+            version = int(row[0])
+        except (TypeError, ValueError):
+            version = SCHEMA_VERSION + 1
+        if version > SCHEMA_VERSION:
+            raise ResultsStoreError(
+                f"results database {self.path} has schema {row and row[0]}, newer than this version "
+                f"({SCHEMA_VERSION}) understands; upgrade cribbage-env or use another --db"
+            )
+        check = db.execute("PRAGMA quick_check").fetchone()[0]
+        if check != "ok":
+            raise ResultsStoreError(
+                f"results database {self.path} is damaged ({check}); choose another file with --db"
+            )
+        extras = (("runs", RUN_EXTRA), ("games", GAME_EXTRA))
+        missing = [(t, c, k) for t, x in extras for c, k in x.items() if c not in self._cols(t)]
+        if missing:
+            try:
+                with db:
+                    for table, col, kind in missing:
+                        db.execute(f"ALTER TABLE {table} ADD COLUMN {col} {kind}")
+            except sqlite3.OperationalError as exc:
+                if "readonly" not in str(exc):
+                    raise
+                self._readonly = True
+        self._game_cols = [c for c in GAME_ALL if c in self._cols("games")]  # read-only: old ones
+
+    def _cols(self, table: str) -> set[str]:
+        return {r[1] for r in self._db.execute(f"PRAGMA table_info({table})")}
+
+    _readonly, _game_cols = False, GAME_ALL
+
+    def reap_dead_runs(self) -> list[int]:
+        """Mark ``running`` runs whose process is gone as ``interrupted``; their ids."""
+        if self._readonly:
+            return []
+        try:
+            rows = self._read(
+                "SELECT id, pid, host, heartbeat, created, proc FROM runs WHERE status = 'running'"
+            )
+        except ResultsStoreError:
+            return []
+        dead = [r["id"] for r in rows if _is_dead(r)]
+        for run_id in dead:
+            note = json.dumps(
+                {
+                    "error": "the run's process stopped without finishing (killed or crashed); "
+                    f"`cribbage bench --resume {run_id}` finishes it"
+                }
+            )
+            try:
+                self._write(
+                    "UPDATE runs SET status = 'interrupted', finished = ?, summary = COALESCE(summary, ?) "
+                    "WHERE id = ? AND status = 'running'",
+                    (_now(), note, run_id),
+                )
+            except ResultsStoreError:
+                return []  # read-only or locked: the next writer marks them
+        return dead
+
+    def __enter__(self) -> ResultsStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._db.close()
+
+    def _write(self, sql: str, args: Any = (), many: bool = False) -> sqlite3.Cursor:
+        try:
+            with self._db:
+                return self._db.executemany(sql, args) if many else self._db.execute(sql, args)
+        except sqlite3.Error as exc:
+            raise _explain(self.path, exc) from None
+
+    def _read(self, sql: str, args: Sequence = ()) -> list[dict]:
+        try:
+            cur = self._db.execute(sql, args)
+            cols = [d[0] for d in cur.description]
+            return [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
+        except sqlite3.Error as exc:
+            raise _explain(self.path, exc) from None
+
+    # ------------------------------------------------------------------------- writing
+    def start_run(
+        self, params: dict, *, backend: str, workers: int, extra_versions: dict | None = None
+    ) -> int:
+        """Record a new run (status ``running``) and return its id."""
+        cur = self._write(
+            "INSERT INTO runs (created, status, agents, games, seed, duplicate, backend, workers, params,"
+            " versions, pid, host, heartbeat, proc) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                _now(),
+                json.dumps(params["agents"]),
+                params["games"],
+                params["seed"],
+                int(params["duplicate"]),
+                backend,
+                workers,
+                json.dumps(params),
+                json.dumps({**versions(), **(extra_versions or {})}),
+                os.getpid(),
+                socket.gethostname(),
+                time.time(),
+                process_token(os.getpid()),
+            ),
+        )
+        assert cur.lastrowid is not None  # set by the INSERT
+        return cur.lastrowid
+
+    def reopen_run(self, run_id: int, *, backend: str, workers: int) -> None:
+        """Mark an unfinished run ``running`` again in this process (``--resume``)."""
+        self._write(
+            "UPDATE runs SET status = 'running', finished = NULL, summary = NULL, backend = ?, workers = ?,"
+            " pid = ?, host = ?, heartbeat = ?, proc = ? WHERE id = ?",
+            (
+                backend,
+                workers,
+                os.getpid(),
+                socket.gethostname(),
+                time.time(),
+                process_token(os.getpid()),
+                run_id,
+            ),  # fmt: skip
+        )
+
+    def heartbeat(self, run_id: int) -> None:
+        """Say the run's process is alive (see :data:`STALE_S`)."""
+        self._write("UPDATE runs SET heartbeat = ? WHERE id = ?", (time.time(), run_id))
+
+    def add_games(self, run_id: int, games: Sequence[GameResult]) -> None:
+        """Save finished games and the run's count in one transaction (all or nothing); saving a
+        game twice keeps one row."""
+        rows = [(run_id, *game_row(g)) for g in games]
+        db = self._db
+        try:
+            with db:
+                before = db.total_changes
+                db.executemany(
+                    f"INSERT OR IGNORE INTO games (run_id, {', '.join(GAME_ALL)}) "
+                    f"VALUES ({', '.join('?' * (len(GAME_ALL) + 1))})",
+                    rows,
+                )
+                new = db.total_changes - before
+                db.execute(
+                    "UPDATE runs SET games_done = games_done + ?, heartbeat = ? WHERE id = ?",
+                    (new, time.time(), run_id),
+                )
+        except sqlite3.Error as exc:
+            raise _explain(self.path, exc) from None
+        except (OverflowError, ValueError, TypeError) as exc:  # a value SQLite cannot hold
+            raise ResultsStoreError(
+                f"results database {self.path}: cannot store a game: {exc}"
+            ) from None
+
+    def finish_run(self, run_id: int, status: str, summary: dict, elapsed: float) -> None:
+        self._write(
+            "UPDATE runs SET status = ?, finished = ?, summary = ?, elapsed = ? WHERE id = ?",
+            (status, _now(), json.dumps(summary), elapsed, run_id),
+        )
+
+    # ------------------------------------------------------------------------- reading
+    def runs(self) -> list[dict]:
+        """Every run, newest first, without per-game rows (a damaged row shows as ``damaged``)."""
+        rows = self._read("SELECT * FROM runs ORDER BY id DESC")
+        return [_decode_run(r, self.path, strict=False) for r in rows]
+
+    def run(self, run_id: int) -> dict:
+        rows = self._read("SELECT * FROM runs WHERE id = ?", (run_id,))
+        if not rows:
+            known = [r["id"] for r in self._read("SELECT id FROM runs ORDER BY id")]
+            raise ResultsStoreError(
+                f"no run {run_id} in {self.path}; runs there: {', '.join(map(str, known)) or 'none'}"
+            )
+        return _decode_run(rows[0], self.path)
+
+    def games(self, run_id: int) -> list[GameResult]:
+        """The saved games of a run, sorted by pairing, pair and seat swap."""
+        return list(self.iter_games(run_id))
+
+    def iter_games(self, run_id: int) -> Iterator[GameResult]:
+        """The saved games of a run one at a time (memory flat in the number of games)."""
+        self.run(run_id)
+        try:
+            cur = self._db.execute(
+                f"SELECT {', '.join(self._game_cols)} FROM games WHERE run_id = ? ORDER BY pairing, idx, swapped",
+                (run_id,),
+            )
+            cols = [d[0] for d in cur.description]
+            for row in cur:
+                r = dict(zip(cols, row, strict=True))
+                try:
+                    yield game_from_row(r)
+                except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                    raise ResultsStoreError(
+                        f"results database {self.path}: game (pairing {r.get('pairing')}, pair "
+                        f"{r.get('idx')}, swapped {r.get('swapped')}) of run {run_id} is damaged ({exc})"
+                    ) from None
+        except sqlite3.Error as exc:
+            raise _explain(self.path, exc) from None
+
+    def block_counts(self, run_id: int, block: int) -> dict[tuple[int, int], int]:
+        """Saved games per (pairing, first pair index of the block) of a run: what to replay."""
+        rows = self._read(
+            "SELECT pairing, (idx / ?) * ? AS start, COUNT(*) AS n FROM games WHERE run_id = ?"
+            " GROUP BY pairing, start",
+            (block, block, run_id),
+        )
+        return {(int(r["pairing"]), int(r["start"])): int(r["n"]) for r in rows}
+
+
+def _is_dead(r: dict) -> bool:
+    """A ``running`` row whose process is gone: on this host, its pid no longer runs (whatever
+    the heartbeat: a serial block may take longer than :data:`STALE_S`); elsewhere, or with no
+    pid, its heartbeat (else its creation) is older than :data:`STALE_S`."""
+    pid = r.get("pid")
+    if isinstance(pid, int) and r.get("host") == socket.gethostname():
+        token = r.get("proc")
+        return not pid_alive(pid) or (token is not None and process_token(pid) not in (None, token))
+    beat = r.get("heartbeat")
+    if not isinstance(beat, (int, float)):
+        try:
+            beat = datetime.fromisoformat(str(r.get("created"))).timestamp()
+        except ValueError:
+            beat = 0.0
+    return time.time() - beat > STALE_S
+
+
+_RUN_TYPES: dict[str, type | tuple[type, ...]] = {
+    "agents": list, "params": dict, "versions": dict, "summary": (dict, type(None)),
+}  # fmt: skip
+
+
+def _decode_run(r: dict, path: Path, strict: bool = True) -> dict:
+    """A run row with its JSON decoded and its types checked; a hand-edited row that does not
+    decode raises :class:`ResultsStoreError` (``strict``) or comes back with status ``damaged``."""
+    out = dict(r)
+    try:
+        for key, kind in _RUN_TYPES.items():
+            if out.get(key) is not None:
+                out[key] = json.loads(out[key])
+            if not isinstance(out.get(key), kind):
+                raise ValueError(f"{key} is not a JSON {getattr(kind, '__name__', 'object')}")
+        for key in ("games", "seed", "duplicate", "workers", "games_done"):
+            if not isinstance(out.get(key), int) or isinstance(out.get(key), bool):
+                raise ValueError(f"{key} is not an integer")
+        for key in ("status", "created", "backend"):
+            if not isinstance(out.get(key), str):
+                raise ValueError(f"{key} is not text")
+        if not all(isinstance(a, str) for a in out["agents"]):
+            raise ValueError("agents is not a list of specs")
+        if out.get("elapsed") is not None and not isinstance(out["elapsed"], (int, float)):
+            raise ValueError("elapsed is not a number")
+    except (ValueError, TypeError) as exc:  # json.JSONDecodeError is a ValueError
+        msg = f"run {r.get('id')} in {path} is damaged ({exc}); it was edited by hand or by another program"
+        if strict:
+            raise ResultsStoreError(msg) from None
+        return {
+            "id": r.get("id"),
+            "created": str(r.get("created")),
+            "status": "damaged",
+            "agents": [],
+            "games": 0,
+            "seed": 0,
+            "duplicate": False,
+            "backend": "?",
+            "workers": 0,
+            "params": {},
+            "versions": {},
+            "games_done": 0,
+            "elapsed": None,
+            "summary": None,
+            "finished": None,
+            "damage": msg,
+        }
+    out["duplicate"] = bool(out["duplicate"])
+    return out

@@ -1,0 +1,1 @@
+"""Tournaments: plans, runners, backends (pool, Ray), isolated seats, results and summaries."""

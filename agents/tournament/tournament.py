@@ -1,0 +1,378 @@
+"""Self-play tournaments: duplicate deals, seeded plans and playing them (reports: summary.py).
+
+A game is a pure function of ``(seed, decisions)``: the engine draws every shuffle and cut from
+the seed, by *seat*. Playing the same seed twice with the two agents swapping seats is therefore
+duplicate play: in the second game each agent receives exactly the cards its opponent held in the
+first, and the seat that deals first (fixed by the seed's cut for deal, R2) is held by the other
+agent, so each agent is first dealer in exactly one game of every pair.
+
+Seeds are ``SeedSequence(root).spawn(n)`` children, one per duplicate pair, shared by every
+pairing of a round robin (common deals make pairings comparable). An agent's generator is
+``cribbage_env.seeding.agent_rng(agent_seed, game_seed, seat)``: a one-way hash of the run's independent
+*agent seed* (drawn from OS entropy unless pinned, recorded in the plan's parameters), the game
+seed and the *seat*, so an agent cannot read the deal's seed from its generator, a game never
+depends on which process, backend or order it ran in, and an agent playing itself under duplicate
+play splits every pair exactly.
+
+Each game's row and its per-seat points by role are in :mod:`agents.tournament.game_result`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+import cribbage_env as ce
+from cribbage_env.seeding import agent_rng, check_agent_seed, new_agent_seed
+
+from ..base import AgentSpecError
+from ..errors import AgentError
+from ..registry import make_agent
+from .game_result import GameResult, _seat_stats_fast, game_luck_pair
+from .isolate import SeatForfeit, check_isolation, isolated_players
+from .limits import LIMITS
+from .sources import AgentSource, agent_label, check_source, is_factory, label_agents
+
+#: duplicate pairs per task by default (each pair is two games).
+DEFAULT_BLOCK = 25
+
+
+class TournamentError(AgentError, ValueError):
+    """A tournament asked for with bad parameters (agents, game count, seeds, backend...)."""
+
+
+class AgentFailure(AgentError, RuntimeError):
+    """An agent returned an illegal action or raised: the tournament cannot score that game."""
+
+
+# ------------------------------------------------------------------------------- plan
+
+#: most games one run may plan (all pairings together): split bigger studies into several runs.
+MAX_GAMES = LIMITS["games"]
+
+
+@dataclass(frozen=True)
+class Pairing:
+    index: int
+    a: str
+    b: str
+
+
+@dataclass(frozen=True)
+class Task:
+    """A block of duplicate pairs of one pairing: the unit a worker plays.
+
+    ``a`` and ``b`` are the agents' labels (their specs for spec strings); ``source_a`` and
+    ``source_b`` hold the agent objects or factories when they are not specs.
+    """
+
+    pairing: int
+    a: str
+    b: str
+    items: tuple[tuple[int, int], ...]  # (index, seed)
+    duplicate: bool
+    agent_seed: int = 0
+    source_a: AgentSource | None = None
+    source_b: AgentSource | None = None
+    rules: ce.Rules = ce.STANDARD
+    isolate: float | None = None  # per-decision timeout of isolated seats (None: in-process)
+
+    @property
+    def start(self) -> int:
+        return self.items[0][0] if self.items else 0
+
+
+class Seeds(Sequence):
+    """The game seeds of a plan, computed when read (``SeedSequence(root).spawn(n)`` children):
+    a plan of millions of games holds two integers, not millions."""
+
+    def __init__(self, root: int, n: int) -> None:
+        self.root, self.n = root, n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self.n))]
+        if not -self.n <= i < self.n:
+            raise IndexError(i)
+        child = np.random.SeedSequence(self.root, spawn_key=(i % self.n,))
+        return int(child.generate_state(1, np.uint64)[0]) >> 1
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Seeds):
+            return (self.root, self.n) == (other.root, other.n)
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    def __hash__(self) -> int:
+        return hash((self.root, self.n))
+
+    def __repr__(self) -> str:
+        return f"Seeds(root={self.root}, n={self.n})"
+
+
+@dataclass(frozen=True)
+class TournamentPlan:
+    """Everything that determines a tournament's games (not how or where they run)."""
+
+    agents: tuple[str, ...]  # labels: the spec, or a name for an agent object
+    pairings: tuple[Pairing, ...]
+    games: int  # per pairing
+    root_seed: int
+    duplicate: bool
+    seeds: Sequence[int]
+    block: int
+    agent_seed: int = 0  # the agents' generators (cribbage_env.seeding); make_plan draws one
+    sources: tuple[AgentSource, ...] = ()  # per agent label, when some agent is not a spec
+    rules: ce.Rules = ce.STANDARD
+    isolate: float | None = None  # each agent in its own process, this timeout per decision
+
+    @property
+    def total_games(self) -> int:
+        return self.games * len(self.pairings)
+
+    @property
+    def has_objects(self) -> bool:
+        """Some agent is an object or factory (not a spec string): it cannot be rebuilt by name."""
+        return any(not isinstance(src, str) for src in self.sources)
+
+    def source(self, label: str) -> AgentSource | None:
+        if not self.sources:
+            return None
+        src = self.sources[self.agents.index(label)]
+        return None if isinstance(src, str) else src
+
+    def iter_tasks(self, skip: Callable[[int, int], bool] | None = None) -> Iterator[Task]:
+        """Blocks of seeds per pairing in a fixed order (scheduling never changes results);
+        ``skip(pairing, start)`` leaves out blocks already played (resuming a run)."""
+        n = len(self.seeds)
+        for p in self.pairings:
+            sa, sb = self.source(p.a), self.source(p.b)
+            for start in range(0, n, self.block):
+                if skip is not None and skip(p.index, start):
+                    continue
+                chunk = tuple((i, self.seeds[i]) for i in range(start, min(start + self.block, n)))
+                yield Task(p.index, p.a, p.b, chunk, self.duplicate, self.agent_seed, sa, sb,
+                           self.rules, self.isolate)  # fmt: skip
+
+    def tasks(self) -> list[Task]:
+        return list(self.iter_tasks())
+
+    def block_games(self, start: int) -> int:
+        """Games in the block that starts at pair index ``start``."""
+        return (min(start + self.block, len(self.seeds)) - start) * (2 if self.duplicate else 1)
+
+    def params(self) -> dict:
+        extra = {} if self.isolate is None else {"isolate": self.isolate}
+        return {
+            **extra,
+            "agents": list(self.agents),
+            "pairings": [[p.a, p.b] for p in self.pairings],
+            "games": self.games,
+            "seed": self.root_seed,
+            "duplicate": self.duplicate,
+            "block": self.block,
+            "agent_seed": self.agent_seed,
+            "objects": [a for a in self.agents if self.source(a) is not None],
+            # only other rules are written, so a standard run's parameters are as they were
+            **({} if self.rules.is_standard else {"rules": self.rules.to_json()}),
+        }
+
+
+def game_seeds(root: int, n: int) -> list[int]:
+    """``n`` engine seeds from ``SeedSequence(root).spawn(n)`` (63-bit, so SQLite can hold them).
+
+    >>> game_seeds(1, 3) == game_seeds(1, 5)[:3]
+    True
+    """
+    return list(Seeds(root, n))
+
+
+def make_plan(
+    agents: Sequence[AgentSource],
+    games: int,
+    seed: int = 0,
+    *,
+    duplicate: bool = True,
+    block: int = DEFAULT_BLOCK,
+    check_agents: bool = True,
+    agent_seed: int | None = None,
+    rules: ce.Rules | str = ce.STANDARD,
+    isolate: float | None = None,
+) -> TournamentPlan:
+    """A round robin among ``agents`` (a head-to-head when there are two), ``games`` per pairing.
+
+    Agents are spec strings, agent instances or factories (see :data:`AgentSource`).
+    ``agent_seed`` seeds the agents' generators (see :mod:`cribbage_env.seeding`); ``None`` draws a
+    fresh one from OS entropy (it is in :meth:`TournamentPlan.params`, so a run can be repeated).
+    ``rules``: the game every deal plays (a :class:`~cribbage_env.Rules`, variant name or fields).
+    ``isolate`` (seconds per decision) runs every agent in its own process (:mod:`agents.tournament.isolate`):
+    agents must then be spec strings, and they are checked there, never imported here.
+
+    >>> plan = make_plan(["random", "random"], 4, seed=1)
+    >>> len(plan.pairings), len(plan.seeds), plan.total_games
+    (1, 2, 4)
+    """
+    agents = tuple(agents)
+    if len(agents) < 2:
+        raise TournamentError(f"a tournament needs at least two agent specs, got {len(agents)}")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise TournamentError(f"games must be a positive integer, got {games!r}")
+    if duplicate and games % 2:
+        raise TournamentError(
+            f"games must be even with duplicate deals (each seed is played twice, seats swapped), "
+            f"got {games}; use an even number or turn duplicate deals off"
+        )
+    n_pairings = len(agents) * (len(agents) - 1) // 2
+    if games * n_pairings > MAX_GAMES:
+        raise TournamentError(
+            f"{games} games per pairing x {n_pairings} pairing(s) is {games * n_pairings:,} games; "
+            f"one run plays at most {MAX_GAMES:,}: split the study into several runs (other --seed)"
+        )
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise TournamentError(f"seed must be an integer from 0 to 2**63 - 1, got {seed!r}")
+    if isinstance(block, bool) or not isinstance(block, int) or block < 1:
+        raise TournamentError(f"block must be a positive integer, got {block!r}")
+    try:
+        agent_seed = new_agent_seed() if agent_seed is None else check_agent_seed(agent_seed)
+    except ValueError as exc:
+        raise TournamentError(str(exc)) from None
+    try:
+        rules = ce.Rules.named(rules)
+    except ce.RulesError as exc:
+        raise TournamentError(str(exc)) from None
+    labels, sources = label_agents(agents)
+    if isolate is not None:
+        try:
+            isolate = check_isolation(agents, isolate, check_agents)
+        except ValueError as exc:  # a bad timeout (a bad agent stays an AgentSpecError)
+            raise exc if isinstance(exc, AgentSpecError) else TournamentError(str(exc)) from None
+    elif check_agents:
+        for label, src in dict(zip(labels, sources or labels, strict=True)).items():
+            check_source(label, src)
+    pairs = list(itertools.combinations(range(len(labels)), 2))
+    pairings = tuple(Pairing(k, labels[i], labels[j]) for k, (i, j) in enumerate(pairs))
+    n_seeds = games // 2 if duplicate else games
+    return TournamentPlan(
+        labels, pairings, games, seed, duplicate, Seeds(seed, n_seeds), block, agent_seed, sources,
+        rules, isolate,
+    )  # fmt: skip
+
+
+# ------------------------------------------------------------------------------- playing
+
+_AGENT_CACHE: dict[tuple[object, int], object] = {}
+
+
+class TaskStopped(Exception):
+    """A block stopped between two games because the run is being interrupted."""
+
+
+def _agent(src: AgentSource, seat: int):
+    """The agent for ``seat``: one per (spec or factory, seat) per process, cheap to reuse and
+    never shared by seats; an agent instance is used as it is."""
+    if not isinstance(src, str) and not is_factory(src):
+        return src
+    key = (src, seat)
+    agent = _AGENT_CACHE.get(key)
+    if agent is None:
+        agent = make_agent(src) if isinstance(src, str) else src()  # type: ignore[operator]
+        _AGENT_CACHE[key] = agent
+    return agent
+
+
+def play_game(
+    spec0: AgentSource,
+    spec1: AgentSource,
+    seed: int,
+    agent_seed: int | None = None,
+    rules: ce.Rules | str = ce.STANDARD,
+) -> ce.GameState:
+    """Play one game of ``rules``, ``spec0`` in seat 0; raises :class:`AgentFailure` on an
+    illegal action.
+
+    ``agent_seed`` seeds the agents' generators (``None``: a fresh one from OS entropy).
+    """
+    players = (_agent(spec0, 0), _agent(spec1, 1))
+    return _play(players, (spec0, spec1), seed, agent_seed, ce.Rules.named(rules))[0]
+
+
+def _play(
+    players: tuple, specs: tuple, seed: int, agent_seed: int | None, rules: ce.Rules
+) -> tuple[ce.GameState, tuple[int, str] | None]:
+    """Play one game; an isolated seat's forfeit ends it: ``(state, (seat, reason))``."""
+    names = (agent_label(specs[0]), agent_label(specs[1]))
+    if agent_seed is None:
+        agent_seed = new_agent_seed()
+    rngs = (agent_rng(agent_seed, seed, 0), agent_rng(agent_seed, seed, 1))
+    g = ce.new_game(seed, rules=rules)
+    while not g.is_over:
+        p = g.to_act  # the player to act (the game is not over)
+        try:
+            action = players[p].act(g.view(p), rngs[p])
+        except SeatForfeit as exc:
+            return g, (p, f"{names[p]} (seat {p}) {exc}")
+        except Exception as exc:  # the agent's bug, reported with where it happened
+            raise AgentFailure(
+                f"agent {names[p]!r} (seat {p}) failed in game seed {seed}: {exc!r}"
+            ) from exc
+        try:
+            g.apply(action, p)
+        except ce.IllegalActionError as exc:
+            raise AgentFailure(
+                f"agent {names[p]!r} (seat {p}) in game seed {seed}: {exc}"
+            ) from None
+    return g, None
+
+
+def result_of(
+    g: ce.GameState, pairing: int, index: int, swapped: bool, forfeit: tuple[int, str] | None = None
+) -> GameResult:
+    """The row of a finished game, or of one a seat forfeited (``(seat, reason)``)."""
+    first = next(e.player for e in g.events if e.kind is ce.EventKind.DEAL)
+    winner = g.winner if forfeit is None else 1 - forfeit[0]
+    if winner is None or first is None:
+        raise TournamentError(f"game seed {g.seed} is not finished")
+    return GameResult(
+        pairing=pairing,
+        index=index,
+        swapped=swapped,
+        seed=g.seed,
+        winner=winner,
+        scores=g.scores,
+        first_dealer=first,
+        deals=g.deal_no + 1,
+        seats=_seat_stats_fast(g),
+        moves=tuple(g.decisions),
+        forfeit="" if forfeit is None else forfeit[1],
+        luck=game_luck_pair(g),
+    )
+
+
+def play_task(task: Task, stop: object | None = None) -> list[GameResult]:
+    """Play every game of a block (the function each backend runs).
+
+    ``stop`` (an object with ``is_set()``, e.g. a ``threading.Event``) is checked between games:
+    when set, the block raises :class:`TaskStopped` (its games are dropped, the block replays on
+    resume), so a serial run answers Ctrl-C within a game.
+    """
+    a = task.a if task.source_a is None else task.source_a
+    b = task.b if task.source_b is None else task.source_b
+    out = []
+    for index, seed in task.items:
+        for swapped in (False, True) if task.duplicate else (False,):
+            if stop is not None and stop.is_set():  # type: ignore[attr-defined]
+                raise TaskStopped
+            specs = (b, a) if swapped else (a, b)
+            players = (
+                (_agent(specs[0], 0), _agent(specs[1], 1))
+                if task.isolate is None
+                else isolated_players(specs, task.isolate)
+            )
+            g, forfeit = _play(players, specs, seed, task.agent_seed, task.rules)
+            out.append(result_of(g, task.pairing, index, swapped, forfeit))
+    return out

@@ -1,0 +1,1 @@
+"""What the single, batched and AEC environments share: the episode core, rewards, registration."""

@@ -1,0 +1,172 @@
+"""Numba's on-disk cache of the compiled kernels, stamped by every source they read.
+
+Numba checks a cached kernel against its own file's modification time only. A kernel compiled
+with another module's constants (a state-layout offset of :mod:`.simkernel`, a rule of
+:mod:`.scoring`, a field of :class:`~cribbage_env.rules.core.Rules`) is therefore served stale when
+only that other module changes. Here every cache locator numba would use for a file of this
+package is wrapped so its source stamp also carries :func:`kernel_hash`: a hash of every module
+of the package the kernel modules import, directly or not, found from their ``import``
+statements (no list to keep). Any change to any of them recompiles every kernel once.
+
+Importing this module (:mod:`.simkernel` does, before its first kernel) registers the
+locators; it imports numba.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numba
+from numba.core.caching import CacheImpl
+
+#: this folder: the kernels' sources.
+HERE = Path(__file__).resolve().parent
+#: the package's folder: what the kernels import from the rules lives under it.
+PACKAGE = HERE.parent
+#: the modules that hold compiled kernels (the roots of the import search).
+KERNEL_MODULES = (
+    "simkernel",
+    "simrng",
+    "simpolicy",
+    "fastsim",
+    "veckernel",
+    "vecseed",
+    "vecstep",
+    "vecobs",
+    "vecagent",
+    "luckkernel",
+)
+
+
+def _imports(module: str) -> set[str]:
+    """The package's modules that ``module`` (a path under the package, no ``.py``) imports
+    by relative imports: siblings and, one level up, the rules the kernels read."""
+    path = PACKAGE / f"{module}.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    here = path.parent.relative_to(PACKAGE).parts
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level in (1, 2):
+            base = here[: len(here) - (node.level - 1)]
+            heads = [node.module] if node.module else [a.name for a in node.names]
+            for head in heads:
+                parts = [*base, *head.split(".")]
+                for cut in (parts, [*parts[:-1]]):
+                    if cut and (PACKAGE.joinpath(*cut).with_suffix(".py")).is_file():
+                        found.add("/".join(cut))
+                        break
+            if node.module:
+                for a in node.names:
+                    name = [*base, *node.module.split("."), a.name]
+                    if PACKAGE.joinpath(*name).with_suffix(".py").is_file():
+                        found.add("/".join(name))
+    return found
+
+
+def sources() -> list[str]:
+    """Every module the kernels read, sorted: the kernel modules and all they import.
+
+    >>> {"kernels/simkernel", "rules/scoring", "rules/cards", "rules/core"} <= set(sources())
+    True
+    """
+    seen: set[str] = set()
+    todo = [f"kernels/{m}" for m in KERNEL_MODULES]
+    while todo:
+        m = todo.pop()
+        if m not in seen:
+            seen.add(m)
+            todo.extend(_imports(m) - seen)
+    return sorted(seen)
+
+
+def digest(paths: list[Path]) -> str:
+    """A short hash of the files' names and bytes (and the numba version)."""
+    h = hashlib.sha256(numba.__version__.encode())
+    for p in paths:
+        h.update(p.name.encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+@lru_cache(maxsize=1)
+def kernel_hash() -> str:
+    """The stamp every kernel cache of this package carries."""
+    return digest([PACKAGE / f"{m}.py" for m in sources()])
+
+
+@lru_cache(maxsize=1)
+def _stamped_files() -> frozenset[Path]:
+    """The files whose compiled functions carry the stamp: every source the kernels read."""
+    return frozenset(PACKAGE / f"{m}.py" for m in sources())
+
+
+def _stamped(base: type) -> type:
+    """``base`` (a numba cache locator) for this package's files, stamped with the hash."""
+
+    class Stamped(base):
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            if Path(py_file).resolve() not in _stamped_files():
+                return None
+            return super().from_function(py_func, py_file)
+
+        def get_source_stamp(self):
+            return (super().get_source_stamp(), kernel_hash())
+
+    Stamped.__name__ = Stamped.__qualname__ = f"Stamped{base.__name__}"
+    return Stamped
+
+
+def _register() -> None:
+    classes = CacheImpl._locator_classes
+    if not any(getattr(c, "__name__", "").startswith("Stamped") for c in classes):
+        CacheImpl._locator_classes = [*map(_stamped, classes), *classes]  # type: ignore[list-item]
+
+
+_register()
+
+
+#: Seconds a first use compiles the batched env's kernels, measured on the 2-core reference
+#: machine (``benchmarks/startup/cold_start.py``); the message quotes it.
+COMPILE_SECONDS = 40
+
+
+def compiled(dispatchers: Sequence[Any], args: tuple | None = None) -> bool:
+    """Whether every kernel is compiled in this process or has a valid entry in the cache (for
+    the types of ``args`` when given: a kernel may be cached for other types only)."""
+    for d in dispatchers:
+        sig = None if args is None else tuple(numba.typeof(a) for a in args)
+        if d.signatures if sig is None else sig in d.overloads:
+            continue
+        try:
+            index = d._cache._cache_file._load_index()
+            if sig is None and not index:
+                return False
+            if sig is not None and d._cache._index_key(sig, d.targetctx.codegen()) not in index:
+                return False
+        except Exception:  # noqa: BLE001 (numba internals: assume it must compile)
+            return False
+    return True
+
+
+@contextmanager
+def announce(
+    dispatchers: Sequence[Any], what: str = "the simulator", args: tuple | None = None
+) -> Iterator[None]:
+    """Say on stderr that the block compiles ``what`` (when it will), and how long it took."""
+    if compiled(dispatchers, args):
+        yield
+        return
+    print(
+        f"cribbage-env: compiling {what}, once (~{COMPILE_SECONDS} s)", file=sys.stderr, flush=True
+    )
+    t = time.perf_counter()
+    yield
+    print(f"cribbage-env: compiled in {time.perf_counter() - t:.1f} s", file=sys.stderr, flush=True)

@@ -1,0 +1,309 @@
+"""``cribbage bench A B [C...]``: a self-play tournament, saved to the results database.
+
+Two agents play a head-to-head, three or more a round robin. Duplicate deals are on by default
+(every seed is played twice with the seats swapped). Exit codes: 0 done, 1 a run-time failure
+(database, backend, agent), 2 bad usage, 130 interrupted (finished games are saved).
+``cribbage bench --resume RUN`` finishes an interrupted, failed or killed run. The work is done
+by :func:`agents.bench.run_tournament`; this module parses and prints.
+
+``--records DIR [--record-every K]`` also keeps the JSON game record (docs/RECORD_FORMAT.md) of
+the games of every K-th seed, one file each, written atomically, so any game of a tournament can
+be read or watched again with ``cribbage replay FILE [--text]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import json
+import math
+import os
+import sys
+
+from agents.base import AgentSpecError
+from agents.bench import TournamentRun, play_plan, resume_tournament
+from agents.store.bench_records import RecordWriter
+from agents.store.results_store import ResultsStore, ResultsStoreError, default_db_path
+from agents.tournament.backends import BackendError
+from agents.tournament.game_result import GameResult
+from agents.tournament.luck_stats import StopRule
+from agents.tournament.tournament import DEFAULT_BLOCK, TournamentError, TournamentPlan, make_plan
+from agents.tournament.trust import UntrustedSpec
+from cribbage_env import STANDARD
+
+from ..reports.bench_report import format_summary, pairing_rows, rules_spec, to_csv
+from . import argtypes, options
+from .options import add_options
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    # fmt: off
+    p.add_argument("agents", nargs="*", metavar="AGENT",
+                   help="agent specs, e.g. random greedy expectimax 'name:key=value' (2 = head-to-head, 3+ = round robin)")
+    add_options(
+        p,
+        ("--games", argtypes.positive_int, None, None, "games per pairing (even with duplicate deals; default 1000)"),
+        options.seed(None, "root seed of the deals (default 0)"),
+        ("--resume", argtypes.run_id, None, "RUN", "finish run RUN of the database (interrupted, failed or killed): replays only the "
+         "blocks it has not saved, with its recorded seeds; agents it names by import path or "
+         "file are built only when named again (cribbage bench --resume RUN AGENT ...)"),
+        ("--agent-seed", argtypes.agent_seed, None, None, "seed of the agents' own randomness (default: fresh from the OS each run, "
+         "recorded with the run; pin the recorded one to repeat a run exactly)"),
+        ("--workers", argtypes.positive_int, None, None, f"worker processes (default: all cores, {os.cpu_count()})"),
+    )
+    options.backend_options(p)
+    add_options(
+        p,
+        ("--block", argtypes.positive_int, DEFAULT_BLOCK, None, f"duplicate pairs per task (default {DEFAULT_BLOCK})"),
+        options.rules(None),
+    )
+    p.add_argument("--no-duplicate", dest="duplicate", action="store_false",
+                   help="play each seed once (seat 0 = first-listed agent) instead of twice with seats swapped")
+    options.isolate_options(p)
+    add_options(
+        p,
+        ("--until-separated", "head-to-head: stop once the luck-adjusted interval excludes 50%% (looks at 200 "
+         "games and each doubling, 99%% per look); --games is the cap (default 20000)"),
+        ("--ci-width", argtypes.unit_interval, None, "W", "head-to-head: stop once the luck-adjusted 95%% interval is narrower than W "
+         "(a win rate, e.g. 0.03); --games is the cap (default 20000)"),
+    )
+    # fmt: on
+    _add_output_arguments(p)
+
+
+def _add_output_arguments(p: argparse.ArgumentParser) -> None:
+    options.db_option(p)
+    # fmt: off
+    add_options(
+        p,
+        ("--json", "print the summary as one JSON object"),
+        ("--csv", argtypes.path, None, "FILE", "write one row per pairing to FILE"),
+        ("--plot", argtypes.path, None, "DIR", "write PNG charts to DIR (matplotlib)"),
+        ("--prior", float, 1.0, None, "virtual games per pairing in the ratings (default 1: keeps 100%% scores finite)"),
+        ("--records", argtypes.path, None, "DIR", "keep the game record (docs/RECORD_FORMAT.md) of chosen games in DIR, "
+         "with an index.json naming the agents in each seat (a folder without another run's records)"),
+        ("--record-every", argtypes.positive_int, None, "K", "with --records: keep the games of every K-th seed (both seats of a "
+         "duplicate pair; default 1: every game)"),
+    )
+    # fmt: on
+    options.progress_options(p)
+
+
+def _err(msg: str) -> None:
+    print(f"cribbage bench: {msg}", file=sys.stderr)
+
+
+def _usage(msg: str) -> int:
+    print(
+        "usage: cribbage bench AGENT AGENT [AGENT ...] [--games N] [--seed S] [--workers W] "
+        "[--backend {serial,pool,ray}] [--address ADDR] [--rules RULES] [--db PATH] [--json] [--csv FILE] [--plot DIR] "
+        "[--records DIR [--record-every K]]\n       cribbage bench --resume RUN [AGENT ...] [--db PATH] [--workers W]",
+        file=sys.stderr,
+    )
+    _err(f"error: {msg}")
+    return 2
+
+
+def _usage_problem(args: argparse.Namespace) -> str | None:
+    if args.resume is not None:
+        given = [
+            f for f in ("games", "seed", "agent_seed", "rules") if getattr(args, f) is not None
+        ]
+        if given or args.records is not None or not args.duplicate or args.isolate:
+            return (
+                "--resume RUN continues a saved run with its own games, seeds and isolation: "
+                "give none of them"
+            )
+    elif len(args.agents) < 2:
+        return "name at least two agents (two for a head-to-head, three or more for a round robin)"
+    problem = argtypes.backend_problem(args)
+    if problem:
+        return problem
+    if args.decision_timeout is not None and not args.isolate:
+        return "--decision-timeout S is the time of an isolated agent: give --isolate too"
+    if (args.until_separated or args.ci_width is not None) and (
+        args.resume is not None or len(args.agents) != 2
+    ):
+        return "--until-separated and --ci-width stop a new head-to-head: name exactly two agents"
+    if args.record_every is not None and args.records is None:
+        return "--record-every K says which games --records DIR keeps: give --records too"
+    if args.records is not None and os.path.lexists(args.records / "index.json"):
+        return (
+            f"{args.records} holds another run's game records (index.json): choose another folder"
+        )
+    problem = argtypes.output_folder_problem(args.plot)  # outputs checked before games are played
+    if args.csv is not None:
+        problem = problem or argtypes.output_file_problem(args.csv, None)
+    if problem:
+        return problem
+    if not 0 <= args.prior < math.inf:
+        return f"--prior is a finite number of virtual games >= 0, got {args.prior}"
+    return None
+
+
+class _Hook:
+    """Per saved block: the game records (--records), the first game (for --plot) and the
+    stopping rule (--until-separated, --ci-width)."""
+
+    def __init__(self, writer: RecordWriter | None, rule: StopRule | None = None) -> None:
+        self.writer, self.rule = writer, rule
+        self.first: GameResult | None = None  # the first game's result (for --plot)
+        self.error: Exception | None = None  # the record writer failed (the run goes on)
+
+    def __call__(self, block) -> bool | None:
+        if self.first is None and block:
+            self.first = min(block, key=lambda r: r.key)
+        if self.writer is not None and self.error is None:
+            try:
+                self.writer.add(block)
+            except (OSError, ValueError) as exc:
+                self.error = exc
+        return None if self.rule is None else self.rule(block)
+
+
+def _start(
+    args: argparse.Namespace, plan: TournamentPlan | None, store: ResultsStore, hook: _Hook,
+    progress: bool,
+) -> TournamentRun:  # fmt: skip
+    common = dict(backend=args.backend, workers=args.workers, address=args.address, store=store,
+                  progress=progress, on_block=hook, prior=args.prior)  # fmt: skip
+    if plan is None:  # --resume
+        agents = args.agents or None  # named again: the run's stored specs are trusted
+        return resume_tournament(args.resume, agents=agents, **common)
+    return play_plan(plan, **common)
+
+
+def run(args: argparse.Namespace) -> int:
+    problem = _usage_problem(args)
+    if problem:
+        return _usage(problem)
+    writer, plan = None, None
+    if args.resume is None:
+        try:  # bad agents or sizes are usage errors, found before anything is opened or written
+            plan = make_plan(args.agents, _games(args), args.seed or 0,
+                             duplicate=args.duplicate, block=args.block, agent_seed=args.agent_seed,
+                             rules=args.rules or STANDARD,
+                             isolate=argtypes.isolation(args))  # fmt: skip
+        except (AgentSpecError, TournamentError) as exc:
+            return _usage(str(exc))
+    if args.plot is not None:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            _err("--plot needs matplotlib: pip install 'cribbage-env[plot]'")
+            return 1
+    if args.records is not None and plan is not None:  # --resume keeps no records
+        try:
+            writer = RecordWriter(plan, args.records, args.record_every or 1)
+        except OSError as exc:
+            _err(f"cannot create the records folder {args.records}: {exc}")
+            return 1
+    try:
+        store = ResultsStore(
+            args.db if args.db is not None else default_db_path(), create=args.resume is None
+        )
+    except ResultsStoreError as exc:
+        _err(str(exc))
+        return 1
+    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    with store:
+        rule = None
+        if args.until_separated or args.ci_width is not None:
+            rule = StopRule(separated=args.until_separated, ci_width=args.ci_width)
+        hook = _Hook(writer, rule)
+        # --json: stdout holds the JSON alone (Ray prints a lost node's notice to stdout)
+        quiet = contextlib.redirect_stdout(sys.stderr) if args.json else contextlib.nullcontext()
+        try:
+            with quiet:
+                out = _start(args, plan, store, hook, progress)
+        except UntrustedSpec as exc:
+            _err(str(exc))
+            return 2
+        except (AgentSpecError, TournamentError) as exc:
+            return _usage(str(exc)) if args.resume is None else _fail(str(exc))
+        except (BackendError, ResultsStoreError) as exc:
+            return _fail(str(exc))
+    return _report(args, _stopped_by_rule(out, hook), hook)
+
+
+def _games(args: argparse.Namespace) -> int:
+    if args.games is not None:
+        return args.games
+    return 20_000 if args.until_separated or args.ci_width is not None else 1000
+
+
+def _stopped_by_rule(out: TournamentRun, hook: _Hook) -> TournamentRun:
+    """A run the stopping rule ended is complete (its cap was a cap, not a goal)."""
+    if hook.rule is None or hook.rule.reason is None or out.status != "interrupted":
+        return out
+    out.summary["run"]["status"] = "complete"
+    out.summary["run"]["stopped"] = hook.rule.reason
+    with ResultsStore(out.db) as db:
+        db.finish_run(out.run_id, "complete", out.summary, out.elapsed)  # type: ignore[arg-type]
+    return dataclasses.replace(out, status="complete")
+
+
+def _fail(msg: str) -> int:
+    _err(msg)
+    return 1
+
+
+def _report(args: argparse.Namespace, out: TournamentRun, hook: _Hook) -> int:
+    summary, r = out.summary, out.summary["run"]
+    code = {"complete": 0, "interrupted": 130}.get(out.status, 1)
+    if hook.writer is not None:
+        hook.writer.run_id = out.run_id
+        try:
+            hook.writer.close()
+        except OSError as exc:
+            hook.error = hook.error or exc
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(f"run {r['id']} ({r['status']}): {summary['games_played']} games, rules "
+              f"{rules_spec(summary['params'])}, in {r['elapsed_s']:.1f} s "
+              f"({r['games_per_s']:.1f} games/s, {r['backend']} x{r['workers']}), saved to {r['db']}")  # fmt: skip
+        if r.get("stopped"):
+            print(f"stopped: {r['stopped']}")
+        print(format_summary(summary))
+        print(out.repeat_hint)
+    for w in out.warnings:
+        _err(f"warning: {w}")
+    if out.status == "failed":
+        _err(f"run {out.run_id} failed: {out.error}")
+        if out.recovery_file:
+            _err(f"the block that could not be saved was written to {out.recovery_file}")
+        _err(f"{summary['games_played']} finished games are saved in {out.db} (run {out.run_id}); "
+             f"`cribbage bench --resume {out.run_id}` finishes it")  # fmt: skip
+    if out.interrupted:
+        _err(f"interrupted: {summary['games_played']} finished games kept (run {out.run_id}); "
+             f"`cribbage bench --resume {out.run_id}` finishes it")  # fmt: skip
+    return _write_files(args, summary, hook) or code
+
+
+def _write_files(args: argparse.Namespace, summary: dict, hook: _Hook) -> int:
+    """The optional outputs (records index, CSV, plots): 1 if one could not be written."""
+    code = 0
+    if hook.error is not None:
+        _err(f"cannot write game records to {args.records}: {hook.error}")
+        code = 1
+    elif hook.writer is not None and not args.json:
+        print(f"wrote {len(hook.writer.entries)} game records to {args.records}")
+    if args.csv is not None:
+        try:
+            args.csv.write_text(to_csv(pairing_rows(summary)))
+        except OSError as exc:
+            _err(f"cannot write {args.csv}: {exc}")
+            code = 1
+    if args.plot is not None and hook.first is not None:
+        from ..reports.bench_plots import write_plots
+
+        try:
+            for path in write_plots(summary, [hook.first], args.plot):
+                if not args.json:
+                    print(f"wrote {path}")
+        except OSError as exc:
+            _err(f"cannot write plots to {args.plot}: {exc}")
+            code = 1
+    return code

@@ -1,0 +1,388 @@
+"""``cribbage train``: train a learned agent into a run directory (config, curve, model).
+
+Methods: ``ppo`` (default; sb3-contrib MaskablePPO on the Gym env, extra ``rl``), ``dmc``
+(Deep Monte-Carlo on (state, action) features, the method of the shipped ``neural`` agent;
+torch to train, numpy to play), ``bc`` (behaviour cloning) and ``exit`` (expert iteration:
+rounds of distilling a teacher's decisions on the learner's own positions). Opponents form a league: ``--opponent SPEC@WEIGHT`` (repeat),
+where SPEC is any agent spec, ``self`` (the live learner) or ``snapshots`` (its frozen past
+versions). Evaluations against the ladder go to the results store (``cribbage results``).
+``--resume`` continues a killed run from its checkpoints with the configuration it was started
+with. Exit codes: 0 done, 1 a run-time failure, 2 bad usage, 130 interrupted (resumable).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+from agents.base import AgentSpecError
+from agents.store.atomic import atomic_write_text, try_lock
+from agents.tournament.backends import BackendError, Where
+from cribbage_env import STANDARD
+from cribbage_env.envs.rewards import REWARDS
+
+from . import argtypes, options
+from .options import add_options
+from .train_config import ConfigError, check_config, read_saved
+
+
+def _opponent(text: str) -> tuple[str, float]:
+    spec, at, weight = text.rpartition("@")
+    if not at:
+        return text, 1.0
+    try:
+        w = float(weight)
+    except ValueError:
+        w = -1.0
+    if not spec or not w > 0:
+        raise argparse.ArgumentTypeError(f"expected SPEC or SPEC@WEIGHT (weight > 0), got {text!r}")
+    return spec, w
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    _common_arguments(p)
+    _ppo_arguments(p)
+    _dmc_arguments(p)
+    _eval_arguments(p)
+
+
+def _common_arguments(p: argparse.ArgumentParser) -> None:
+    # fmt: off
+    p.add_argument("--method", choices=("ppo", "dmc", "bc", "exit"), default="ppo",
+                   help="ppo: MaskablePPO (default); dmc: Deep Monte-Carlo (the neural agent); "
+                   "bc: behaviour cloning of --teacher only; exit: expert iteration (--generations rounds "
+                   "of distilling --teacher's decisions on the learner's own positions)")
+    add_options(
+        p,
+        ("--run-dir", argtypes.path, Path("runs/train"), None, "where config.json, curve.json/png, checkpoints and the model go (default runs/train in the current folder)"),
+        ("--resume", "continue the run in --run-dir"),
+        options.seed(0, "root seed of the data and the training (default 0)"),
+    )
+    p.add_argument("--reward", choices=tuple(REWARDS), default="points",
+                   help="env reward (ppo): " + ", ".join(f"{k}: {r.summary}" for k, r in REWARDS.items()))
+    add_options(p, options.rules(STANDARD))
+    p.add_argument("--opponent", type=_opponent, action="append", default=None, metavar="SPEC[@W]",
+                   help="league member with weight (repeat); ppo default "
+                   "random; dmc default self@0.5 expectimax@0.3 snapshots@0.2")
+    # fmt: on
+
+
+def _ppo_arguments(p: argparse.ArgumentParser) -> None:
+    # fmt: off
+    add_options(
+        p,
+        ("--timesteps", argtypes.positive_int, None, None, "ppo: environment steps (default 300000)"),
+        ("--eval-every", argtypes.positive_int, None, None, "ppo: checkpoint + ladder evaluation every K steps (default 50000)"),
+        ("--snapshot-every", argtypes.positive_int, None, None, "ppo: add a frozen snapshot to the league every K steps (default 50000)"),
+        ("--max-illegal", argtypes.whole_number(0, "an integer >= 0"), None, None, "ppo: truncate an episode after N consecutive illegal picks (0: off)"),
+    )
+    # fmt: on
+
+
+def _dmc_arguments(p: argparse.ArgumentParser) -> None:
+    # fmt: off
+    add_options(
+        p,
+        ("--generations", argtypes.limited("generations"), None, None, "dmc: learning-from-play stages after the warm start; exit: distillation rounds (default 1)"),
+        ("--shards", argtypes.limited("shards"), None, None, "dmc, bc, exit: data shards per generation (default 200)"),
+        ("--epochs", argtypes.limited("epochs"), None, None, "dmc: epochs per DMC fit (default 8); bc, exit: epochs of the cloning fit (default 3)"),
+        ("--warm-start", argtypes.path, None, "WEIGHTS", "dmc: start the DMC fit from these weights (e.g. a --method bc model) instead of "
+         "cloning expectimax; exit: round 0 (instead of cloning the teacher)"),
+        ("--teacher", None, None, None, "bc: the agent spec whose decisions are cloned (default expectimax); exit: the "
+         "agent distilled each round (default expert)"),
+    )
+    p.add_argument("--returns", choices=("points", "equity"), default="points",
+                   help="dmc: the rollouts' return regressed: points (the deal's point margin, default) or "
+                   "equity (the change in winning chance from the equity table at the deal's end)")
+    add_options(
+        p,
+        ("--oracle", argtypes.weight, 0.0, "W", "dmc: weight (0 to 1) of a training-only critic that sees the opponent's hand and "
+         "crib: the net regresses W * critic + (1 - W) * returns (default 0: returns alone)"),
+        ("--games-per-shard", argtypes.limited("games_per_shard"), None, None, "dmc, bc, exit: games per data shard (default 20)"),
+        ("--n-steps", argtypes.positive_int, None, None, "ppo: rollout length per update (default 2048)"),
+    )
+    # fmt: on
+
+
+def _eval_arguments(p: argparse.ArgumentParser) -> None:
+    # fmt: off
+    add_options(
+        p,
+        ("--eval-games", argtypes.whole_number(0, "an even integer >= 0"), None, None, "games per ladder opponent (ppo 400, dmc 2000; 0 = none)"),
+    )
+    p.add_argument("--ladder", nargs="+", default=None, metavar="AGENT",
+                   help="evaluation opponents (default random greedy expectimax expert)")
+    add_options(
+        p,
+        ("--workers", argtypes.limited("workers"), 2, None, "processes for data and evaluation (default 2; Ray: CPUs of a local Ray)"),
+    )
+    # fmt: on
+    options.backend_options(p)
+    options.db_option(p, "results database (default: the user's)")
+    options.progress_options(p)
+
+
+def _err(msg: str) -> int:
+    print(f"cribbage train: {msg}", file=sys.stderr)
+    return 2
+
+
+#: what each method imports to train (all in the extra "rl")
+_NEEDS = {"ppo": ("torch", "sb3_contrib"), "dmc": ("torch",), "bc": ("torch",), "exit": ("torch",)}
+#: the teacher when --teacher is left out
+_TEACHER = {"bc": "expectimax", "exit": "expert"}
+CPU_TORCH = "pip install torch --index-url https://download.pytorch.org/whl/cpu"
+
+
+def missing_extra(method: str) -> str | None:
+    """One line naming what ``--method`` lacks and how to install it, or None (all there).
+
+    Checked after the command line's own errors and before anything is written, so a run
+    folder is never left half-made and the retry after installing is a fresh start."""
+    import importlib
+
+    missing = []
+    for name in _NEEDS[method]:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            missing.append(name.replace("_", "-"))
+    if not missing:
+        return None
+    return (
+        f"--method {method} needs {' and '.join(missing)}, not installed: "
+        f"pip install 'cribbage-env[rl]' (a CPU-only torch first: {CPU_TORCH})"
+    )
+
+
+def _warm_start(path: Path) -> str:
+    """The absolute path of checked weights for ``--warm-start`` (WeightsError if unfit)."""
+    from agents.nets.features import DISCARD_DIM, PLAY_DIM
+    from agents.nets.mlp import load_nets
+
+    d0, p0, _ = load_nets(path)
+    if (d0.in_dim, p0.in_dim) != (DISCARD_DIM, PLAY_DIM):
+        raise ValueError(f"--warm-start {path}: nets of {d0.in_dim}/{p0.in_dim} inputs, the "
+                         f"features are {DISCARD_DIM}/{PLAY_DIM}")  # fmt: skip
+    return str(path.resolve())
+
+
+#: the options only some methods use (None when not given: the method's config has the default)
+_ONLY = {
+    "timesteps": ("ppo",),
+    "eval_every": ("ppo",),
+    "snapshot_every": ("ppo",),
+    "max_illegal": ("ppo",),
+    "n_steps": ("ppo",),
+    "generations": ("dmc", "exit"),
+    "warm_start": ("dmc", "exit"),
+    "shards": ("dmc", "bc", "exit"),
+    "games_per_shard": ("dmc", "bc", "exit"),
+    "epochs": ("dmc", "bc", "exit"),
+    "teacher": ("bc", "exit"),
+}
+
+
+def _given(args, *names: str) -> dict:
+    """The options among ``names`` given on the command line (the others keep the config's
+    defaults)."""
+    return {n: getattr(args, n) for n in names if getattr(args, n) is not None}
+
+
+def _idle_options(args) -> str:
+    """The options given that ``--method`` does not use ("" if none): refused, not ignored."""
+    idle = [
+        n
+        for n, methods in _ONLY.items()
+        if getattr(args, n) is not None and args.method not in methods
+    ]
+    if not idle:
+        return ""
+    flags = ", ".join("--" + n.replace("_", "-") for n in idle)
+    uses = "; ".join(f"--{n.replace('_', '-')} is for {', '.join(_ONLY[n])}" for n in idle)
+    return f"--method {args.method} does not use {flags} ({uses})"
+
+
+def _config(args):
+    from agents.learn.ladder import LADDER
+
+    ladder = tuple(args.ladder) if args.ladder else LADDER
+    if args.method in ("dmc", "bc", "exit"):
+        from agents.learn.dmc import DMCConfig
+
+        kw = dict(
+            _given(args, "generations", "shards", "games_per_shard"),
+            seed=args.seed,
+            teacher=args.teacher or _TEACHER.get(args.method, "expectimax"),
+            returns=args.returns,
+            oracle=args.oracle,
+            ladder=ladder,
+            workers=args.workers,
+            reward=args.reward,
+            rules=args.rules.spec,
+        )
+        if args.warm_start is not None:
+            kw["warm_start"] = _warm_start(args.warm_start)
+        if args.epochs is not None:
+            kw["epochs_dmc" if args.method == "dmc" else "epochs_bc"] = args.epochs
+        if args.opponent:
+            kw["opponents"] = tuple(args.opponent)
+        if args.eval_games is not None:
+            kw["eval_games"] = args.eval_games
+        return DMCConfig(**kw)
+    from agents.learn.ppo import PPOConfig
+
+    kw = dict(
+        _given(args, "timesteps", "eval_every", "snapshot_every", "max_illegal", "n_steps"),
+        seed=args.seed,
+        reward=args.reward,
+        ladder=ladder,
+        workers=args.workers,
+        rules=args.rules.spec,
+    )
+    if args.opponent:
+        kw["opponents"] = tuple(args.opponent)
+    if args.eval_games is not None:
+        kw["eval_games"] = args.eval_games
+    return PPOConfig(**kw)
+
+
+def _usage_problem(args) -> str | None:
+    problem = argtypes.backend_problem(args)
+    if problem:
+        return problem
+    if args.backend == "ray" and args.method == "ppo":
+        return "--backend ray runs the data and ladder of dmc and bc; ppo trains in this process"
+    if args.method in ("dmc", "bc", "exit") and args.reward != "points":
+        return (f"--method {args.method} takes no env reward (dmc: --returns points or equity): "
+                "use --reward points, the default")  # fmt: skip
+    idle = _idle_options(args)
+    if idle:
+        return idle
+    if args.method != "dmc" and (args.returns != "points" or args.oracle):
+        return f"--returns and --oracle are for --method dmc, not {args.method}"
+    if args.method == "ppo":
+        from cribbage_env.env import CribbageEnv
+
+        try:
+            CribbageEnv("random", reward=args.reward)
+        except ValueError as exc:  # e.g. "equity" before the env offers it
+            return f"--reward {args.reward}: {exc}"
+    if args.eval_games is not None and args.eval_games % 2:
+        return f"--eval-games must be even (duplicate deals), got {args.eval_games}"
+    if args.resume and not os.path.lexists(args.run_dir / "config.json"):
+        return (
+            f"no run to resume in {args.run_dir} (no config.json): leave out --resume to start one"
+        )
+    if not args.resume and os.path.lexists(args.run_dir / "config.json"):
+        return (f"{args.run_dir} holds a run already: add --resume to continue it, or choose "
+                "another --run-dir")  # fmt: skip
+    return None
+
+
+def _check_specs(args, cfg) -> None:
+    """Build every agent the run names once (AgentSpecError says what is wrong), the command
+    line's too even where this method does not use them (a typo is a typo)."""
+    from agents.registry import make_agent
+
+    given = [*(s for s, _ in args.opponent or ()), *(args.ladder or ()), args.teacher or "random"]
+    stored = [*(s for s, _ in getattr(cfg, "opponents", ())), *cfg.ladder]
+    for name in dict.fromkeys([*given, *stored, getattr(cfg, "teacher", "random")]):
+        if name not in ("self", "snapshots"):
+            make_agent(name)
+
+
+def _prepare(args, command: str):
+    """The configuration to train (a new run's, written to config.json; or the saved one,
+    checked like the command line) and the command that started the run."""
+    cfg = _config(args)
+    cfg_path = args.run_dir / "config.json"
+    if args.resume:
+        saved = read_saved(cfg_path)
+        if saved["method"] != args.method:
+            raise ConfigError(f"{args.run_dir} is a {saved['method']:.40} run, not {args.method}")
+        cfg = check_config(type(cfg), saved["config"], args, cfg_path)
+        command = saved["command"][:10_000]
+    _check_specs(args, cfg)
+    if not args.resume:
+        text = json.dumps(
+            {"method": args.method, "command": command, "config": asdict(cfg)}, indent=1
+        )
+        atomic_write_text(cfg_path, text + "\n")
+    return cfg, command
+
+
+def run(args) -> int:
+    problem = _usage_problem(args)
+    if problem:
+        return _err(problem)
+    command = (
+        "cribbage train " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+        if len(sys.argv) > 1 and sys.argv[1] == "train"
+        else "cribbage train ..."
+    )
+    try:
+        cfg = _config(args)  # the command line's own errors first, before a folder is made
+        if not args.resume:
+            _check_specs(args, cfg)
+        lacking = missing_extra(args.method)
+        if lacking:
+            return _err(lacking)
+        if not args.resume:
+            args.run_dir.mkdir(parents=True, exist_ok=True)
+        lock = try_lock(args.run_dir, folder=True)
+    except (AgentSpecError, ValueError) as exc:
+        return _err(str(exc))
+    except OSError as exc:
+        return _err(f"cannot use the run folder {args.run_dir}: {exc.strerror or exc}")
+    if lock is None:
+        return _err(f"{args.run_dir} is in use by another cribbage train: wait for it to finish")
+    try:
+        return _train(args, command)
+    finally:
+        os.close(lock)
+
+
+def _train(args, command: str) -> int:
+    from agents.store.results_store import ResultsStoreError
+
+    try:
+        cfg, command = _prepare(args, command)
+    except (AgentSpecError, ValueError) as exc:
+        return _err(str(exc))
+    except OSError as exc:
+        return _err(f"cannot write in {args.run_dir}: {exc.strerror or exc}")
+    progress = sys.stderr.isatty() if args.progress is None else args.progress
+    where = Where(args.backend, args.address)
+    try:
+        if args.method == "dmc":
+            from agents.learn.dmc import train_dmc
+
+            final = train_dmc(cfg, args.run_dir, command=command, db=args.db, progress=progress,
+                              where=where)  # fmt: skip
+        elif args.method == "exit":
+            from agents.learn.expert_iteration import train_exit
+
+            final = train_exit(cfg, args.run_dir, command=command, db=args.db, progress=progress,
+                               where=where)  # fmt: skip
+        elif args.method == "bc":
+            from agents.learn.dmc import train_bc
+
+            final = train_bc(cfg, args.run_dir, teacher=cfg.teacher, command=command, db=args.db,
+                             progress=progress, where=where)  # fmt: skip
+        else:
+            from agents.learn.ppo import train_ppo
+
+            final = train_ppo(cfg, args.run_dir, command=command, db=args.db, progress=progress)
+    except (AgentSpecError, ValueError) as exc:  # e.g. a warm start that is not this package's
+        return _err(str(exc))
+    except (OSError, ResultsStoreError, BackendError) as exc:
+        print(f"cribbage train: {exc}", file=sys.stderr)
+        return 1
+    print(f"model: {final}")
+    return 0

@@ -1,0 +1,1 @@
+"""A person's saved games on disk: the autosave, the shelf of finished games, the seeds."""

@@ -1,0 +1,1 @@
+"""What each screen draws, as plain data: laid-out boxes and texts for the Arcade views."""

@@ -1,0 +1,326 @@
+"""What the window shows, as data: the table laid out on a 1280x800 virtual screen (no Arcade).
+
+:func:`ui.scenes.table_scene.table_scene` turns a :class:`~ui.table.controller.TableController` into
+rectangles, cards, labels, buttons and hit targets (the types are here); the Arcade view draws them and sends clicks back through
+:func:`hit`. Keeping layout and hit-testing here lets tests check, without a window, that every
+target is at least 48 px (RULES R11.7) and that nothing of a hidden hand is ever laid out face up
+(R11.4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from agents.registry import LEVELS
+from cribbage_env.rules.core import STANDARD, VARIANTS, Rules
+
+from ..table.board import STANDARD_BOARD, BoardShape
+from ..table.commands import Act, Command, run
+from ..table.controller import TableController
+from ..words.i18n import LANGUAGE_NAMES, LANGUAGES, Catalog
+
+WIDTH, HEIGHT = 1280, 800
+MIN_TARGET = 48
+CARD_W, CARD_H = 110, 150  # own hand
+SMALL_W, SMALL_H = 80, 109  # opponent hand, crib, deck, pile
+TABLE_RIGHT = 990  # the board and the buttons live right of this
+
+Color = tuple[int, int, int] | tuple[int, int, int, int]
+FELT: Color = (22, 92, 58)
+PANEL: Color = (12, 52, 34, 255)
+WOOD: Color = (146, 98, 52)
+WHITE: Color = (250, 250, 245)
+GOLD: Color = (255, 205, 60)
+SOFT: Color = (205, 225, 210)
+PLAYER_COLORS: tuple[Color, Color] = ((230, 60, 50), (60, 140, 240))
+
+
+@dataclass(frozen=True)
+class Rect:
+    """Left, bottom, width, height in virtual pixels."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+    def contains(self, px: float, py: float) -> bool:
+        return self.x <= px <= self.x + self.w and self.y <= py <= self.y + self.h
+
+    @property
+    def cx(self) -> float:
+        return self.x + self.w / 2
+
+    @property
+    def cy(self) -> float:
+        return self.y + self.h / 2
+
+
+#: Where a card face's index (rank letter over suit) lies, as fractions of the card from its
+#: left and from its top (the card art is 140x190; "10" is the widest index).
+INDEX_X, INDEX_TOP = (0.05, 0.29), (0.05, 0.31)
+
+
+def index_corner(r: Rect) -> Rect:
+    """The top-left index of a face-up card drawn in ``r``: it must stay uncovered (issue 16)."""
+    x0, x1 = INDEX_X
+    t0, t1 = INDEX_TOP
+    return Rect(r.x + x0 * r.w, r.y + r.h * (1 - t1), (x1 - x0) * r.w, (t1 - t0) * r.h)
+
+
+def overlaps(a: Rect, b: Rect) -> bool:
+    return a.x < b.x + b.w and b.x < a.x + a.w and a.y < b.y + b.h and b.y < a.y + a.h
+
+
+@dataclass(frozen=True)
+class CardItem:
+    card: int | None  # None: face down
+    rect: Rect
+    selected: bool = False
+    dimmed: bool = False
+    hinted: bool = False
+    focus: bool = False
+    highlight: bool = False
+    key: str = ""  # stable identity across scenes (motion): "c<id>" face up, a place face down
+
+
+@dataclass(frozen=True)
+class Button:
+    id: str
+    label: str
+    rect: Rect
+    enabled: bool = True
+    primary: bool = False
+    toggled: bool = False
+    command: Command | None = None  # what a click on it does at the table
+
+
+def act_button(
+    act: Act, label: str, rect: Rect, enabled: bool = True, primary: bool = False,
+    toggled: bool = False, *, arg: int = 0, name: str | None = None,
+) -> Button:  # fmt: skip
+    """A button of the table: it does ``Command(act, arg)``; its id (for finding it) is
+    ``name``, else the act's name."""
+    return Button(name or act.value, label, rect, enabled, primary, toggled, Command(act, arg))
+
+
+@dataclass(frozen=True)
+class Label:
+    text: str
+    x: float
+    y: float
+    size: int = 16
+    color: Color = WHITE
+    anchor_x: str = "center"
+    bold: bool = False
+    width: int | None = None  # wrap to this width (multiline)
+    tag: str = ""  # "log", "score", ...: what motion holds back until the table has shown it
+
+
+@dataclass(frozen=True)
+class Target:
+    """A clickable area that is not a button: a card, the crib, the cut spread."""
+
+    id: str
+    rect: Rect
+    command: Command | None = None
+    spread: int = 0  # a cut spread of this many cards: the command's arg is where it is cut
+    along: bool = False  # a chart: the command's ``at`` is where along it (0..1) it is clicked
+
+    def command_at(self, x: float) -> Command | None:
+        """The command of a click at ``x``: a cut's depth is where the spread is tapped."""
+        if self.command is None:
+            return None
+        if self.spread:
+            return Command(self.command.act, round((x - self.rect.x) / self.rect.w * self.spread))
+        if self.along:
+            return replace(self.command, at=(x - self.rect.x) / self.rect.w)
+        return self.command
+
+
+@dataclass(frozen=True)
+class Board:
+    """The cribbage board: 121 holes per track (61 in the short game), two pegs per player
+    (front, back)."""
+
+    rect: Rect
+    pegs: tuple[tuple[int, int], tuple[int, int]]
+    names: tuple[str, str]
+    scores: tuple[int, int]
+    shape: BoardShape = STANDARD_BOARD
+
+
+@dataclass
+class Scene:
+    panels: list[tuple[Rect, Color]] = field(default_factory=list)
+    cards: list[CardItem] = field(default_factory=list)
+    labels: list[Label] = field(default_factory=list)
+    buttons: list[Button] = field(default_factory=list)
+    targets: list[Target] = field(default_factory=list)
+    board: Board | None = None
+    layer: Scene | None = None  # drawn on top (show, game over, hotseat screen)
+    modal: bool = False  # as a layer: nothing below it answers clicks
+    faces: tuple[str, str, str] = ("J", "Q", "K")  # face letters of the table's language
+
+    def button(self, id_: str) -> Button | None:
+        for sc in (self.layer, self):
+            if sc is not None:
+                b = next((b for b in sc.buttons if b.id == id_), None)
+                if b is not None:
+                    return b
+        return None
+
+    def all_cards(self) -> list[CardItem]:
+        return self.cards + (self.layer.cards if self.layer else [])
+
+    def all_labels(self) -> list[Label]:
+        return self.labels + (self.layer.labels if self.layer else [])
+
+
+def hit_item(scene: Scene, x: float, y: float) -> Button | Target | None:
+    """What is at (x, y): the top layer first, buttons before targets."""
+    layer = scene.layer
+    if layer is not None:
+        for b in reversed(layer.buttons):
+            if b.enabled and b.rect.contains(x, y):
+                return b
+    modal = layer is not None and layer.modal
+    for b in reversed(scene.buttons):  # under a modal layer only the side buttons still answer
+        if b.enabled and b.rect.contains(x, y) and not (modal and b.rect.x < TABLE_RIGHT):
+            return b
+    if modal:
+        return None
+    for t in reversed(scene.targets):
+        if t.rect.contains(x, y):
+            return t
+    return None
+
+
+def hit(scene: Scene, x: float, y: float) -> str | None:
+    """The id of what is at (x, y): the button or target a test looks for."""
+    item = hit_item(scene, x, y)
+    return None if item is None else item.id
+
+
+def hit_command(scene: Scene, x: float, y: float) -> Command | None:
+    """The command of a click at (x, y) on the table, or None."""
+    item = hit_item(scene, x, y)
+    if isinstance(item, Target):
+        return item.command_at(x)
+    return None if item is None else item.command
+
+
+# --------------------------------------------------------------------------------- start screen
+@dataclass
+class StartOptions:
+    """Choices on the start screen (the same as the command-line options)."""
+
+    level: str = "medium"
+    hotseat: bool = False
+    lang: str = "en"
+    has_save: bool = False
+    message: str = ""
+    four_colour: bool = False  # diamonds blue, clubs green
+    sound: bool = False  # sound effects (never when headless)
+    rules: Rules = STANDARD  # the start screen steps through ``VARIANTS``
+    coach: float = 0.0  # coach mode: warn above this loss of winning chance (0: off)
+    unfinished: tuple[str, ...] = ()  # the games to resume, described (the current one first)
+    listing: bool = False  # the list of unfinished games is open
+    confirm_new: bool = False  # New game was pressed once with a game under way
+
+
+def next_variant(rules: Rules) -> Rules:
+    """The start screen's next rules: the next of ``VARIANTS`` (rules of no variant: the first).
+
+    >>> next_variant(STANDARD).target, next_variant(next_variant(STANDARD)) is STANDARD
+    (61, True)
+    """
+    variants = list(VARIANTS.values())
+    return (
+        variants[(variants.index(rules) + 1) % len(variants)] if rules in variants else variants[0]
+    )
+
+
+def start_scene(opts: StartOptions) -> Scene:
+    cat = Catalog(opts.lang)
+    tr = cat.tr
+    s = Scene()
+    s.labels.append(Label(tr("Cribbage"), WIDTH / 2, 690, 46, GOLD, bold=True))
+    target = opts.rules.target
+    subtitle = tr("Six cards, two players, first to {target}", target=target)
+    s.labels.append(Label(subtitle, WIDTH / 2, 638, 17, SOFT))
+    level, players, lang = Act.LEVEL, Act.PLAYERS, Act.LANGUAGE
+    rows = [
+        (tr("Opponent"), 500, [(Command(level, name=k), tr(v.label),
+                                not opts.hotseat and opts.level == k) for k, v in LEVELS.items()]),
+        (tr("Players"), 370, [(Command(players, name="computer"), tr("Against the computer"),
+                               not opts.hotseat),
+                              (Command(players, name="hotseat"), tr("Pass and play"), opts.hotseat)]),
+        (tr("Language"), 240, [(Command(lang, name=k), LANGUAGE_NAMES[k], opts.lang == k)
+                               for k in LANGUAGES]),
+    ]  # fmt: skip
+    for title, y, choices in rows:
+        s.labels.append(Label(title, WIDTH / 2, y + 82, 18, WHITE, bold=True))
+        w = 280 if len(choices) == 2 else min(200, (WIDTH - 80) // len(choices) - 16)
+        total = len(choices) * w + (len(choices) - 1) * 16
+        for i, (cmd, label, on) in enumerate(choices):
+            enabled = not (cmd.act is Act.LEVEL and opts.hotseat)
+            rect = Rect(WIDTH / 2 - total / 2 + i * (w + 16), y, w, 56)
+            s.buttons.append(Button(f"{cmd.act.value}:{cmd.name}", label, rect, enabled,
+                                    toggled=on, command=cmd))  # fmt: skip
+    n = len(opts.unfinished)
+    row = [
+        (Act.PLAY, tr("New game"), True),
+        (Act.CONTINUE, tr("Continue saved game"), opts.has_save),
+    ]
+    if n > 1:  # the games kept when a new one started (issue 29)
+        row.append((Act.UNFINISHED, tr("Unfinished games ({n})", n=n), True))
+    row.append((Act.TUTORIAL, tr("Learn to play"), True))  # the guided first deal
+    w, gap = (300, 30) if len(row) < 4 else (250, 25)
+    left = WIDTH / 2 - (len(row) * (w + gap) - gap) / 2
+    for i, (act, label, enabled) in enumerate(row):
+        s.buttons.append(act_button(act, label, Rect(left + i * (w + gap), 90, w, 76), enabled,
+                                    primary=act is Act.PLAY))  # fmt: skip
+    options = [
+        (Act.RULES, tr("Rules"), False),
+        (Act.STATS, tr("Statistics"), False),
+        (Act.VARIANT, tr("Game to {target}", target=target), not opts.rules.is_standard),
+        (Act.FOUR_COLOUR, tr("Four-colour deck"), opts.four_colour),
+        (Act.SOUND, tr("Sound"), opts.sound),
+        (Act.COACH, tr("Coach: {pct}%", pct=round(100 * opts.coach)) if opts.coach
+         else tr("Coach: off"), opts.coach > 0),
+    ]  # fmt: skip
+    w = 196
+    left = WIDTH / 2 - (len(options) * (w + 8) - 8) / 2
+    for i, (act, label, on) in enumerate(options):
+        s.buttons.append(act_button(act, label, Rect(left + i * (w + 8), 14, w, 52), toggled=on))
+    if opts.message:
+        s.labels.append(Label(opts.message, WIDTH / 2, 190, 13, GOLD, width=760))
+    if opts.listing:
+        _unfinished_layer(s, opts, tr)
+    return s
+
+
+def _unfinished_layer(base: Scene, opts: StartOptions, tr) -> None:
+    """The games to resume (issue 29: a new game never replaces one under way)."""
+    s = base.layer = Scene(modal=True)
+    s.panels.append((Rect(0, 0, WIDTH, HEIGHT), FELT))  # the start screen is out of sight
+    r = Rect(WIDTH / 2 - 420, 120, 840, 580)
+    s.panels.append((r, PANEL))
+    s.labels.append(Label(tr("Unfinished games"), r.cx, r.y + r.h - 40, 24, GOLD, bold=True))
+    for i, text in enumerate(opts.unfinished):
+        s.buttons.append(act_button(Act.RESUME, text, Rect(r.x + 40, r.y + r.h - 140 - i * 66,
+                                    r.w - 80, 56), arg=i, name=f"resume:{i}"))  # fmt: skip
+    s.buttons.append(act_button(Act.BACK, tr("Back"), Rect(r.cx - 110, r.y + 20, 220, 60),
+                                primary=True, name="list:back"))  # fmt: skip
+
+
+# --------------------------------------------------------------------------------- input
+def apply_click(ctl: TableController, scene: Scene, x: float, y: float) -> Command | None:
+    """Do the controller's part of a click at (x, y) on the table; returns its command (or
+    None). Commands the controller cannot act on alone (the menu, a new game) are the window's.
+    """
+    cmd = hit_command(scene, x, y)
+    if cmd is not None:
+        run(ctl, cmd)
+    return cmd

@@ -1,0 +1,136 @@
+"""The deal summary at the end of the show and the game-over summary, as data (issue 29).
+
+After the last count the show waits for Continue with each player's points of the deal (pegging,
+hand, crib, total); the game-over panel adds the game's points by the same parts and, once the
+review has run (in the window's side thread), the person's flagged decisions and mean winning
+chance lost (:func:`error_line`) and each player's luck beside their mistakes
+(:func:`luck_parts`, the Review screen's own line): every number with its unit, every count
+in the language's plural form.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..table.show import DealPoints, points_by_part
+from .scene import GOLD, PLAYER_COLORS, SOFT, WHITE, Label, Rect, Scene
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from agents.review import Review
+
+    from ..table.controller import TableController
+    from ..words.i18n import Catalog
+
+LUCK_COLOR = (120, 235, 120)
+COLS = (250, 150, 120, 120, 120)  # name, pegging, hand, crib, total (widths)
+
+
+def _table(s: Scene, ctl: TableController, rows: tuple[DealPoints, DealPoints], cx: float,
+           top: float) -> None:  # fmt: skip
+    """Header and one row per player, centred on ``cx``."""
+    tr = ctl.tr
+    x = cx - sum(COLS) / 2
+    xs = [x + sum(COLS[:i]) for i in range(len(COLS))]
+    heads = ("", tr("pegging"), tr("hand"), tr("crib"), tr("total"))
+    for x0, w, text in zip(xs, COLS, heads, strict=True):
+        s.labels.append(Label(text, x0 + w / 2, top, 14, SOFT, bold=True))
+    for seat, p in enumerate(rows):
+        y = top - 30 - 28 * seat
+        s.labels.append(Label(ctl.short_name(seat), xs[0] + COLS[0] - 10, y, 16,
+                              PLAYER_COLORS[seat], "right", bold=True))  # fmt: skip
+        total = min(p.total, ctl.board_shape.game_hole)  # the winner's peg stops in the hole
+        for i, (x0, w, v) in enumerate(zip(xs[1:], COLS[1:], (p.pegging, p.hand, p.crib, total),
+                                           strict=True)):  # fmt: skip
+            s.labels.append(Label(str(v), x0 + w / 2, y, 16, WHITE, bold=i == 3))
+
+
+def deal_summary_items(s: Scene, ctl: TableController, r: Rect) -> None:
+    """The deal's points in the show panel (in place of the cards counted)."""
+    summary = ctl.show.summary
+    if summary is None:
+        return
+    s.labels.append(Label(ctl.tr("Deal summary"), r.cx, r.y + r.h - 100, 20, GOLD, bold=True))
+    _table(s, ctl, summary, r.cx, r.y + r.h - 150)
+
+
+def game_summary_items(s: Scene, ctl: TableController, r: Rect, top: float) -> None:
+    """The game's points by part and, once reviewed, the person's error rate."""
+    _table(s, ctl, points_by_part(ctl._all_events()), r.cx, top)
+    rev = getattr(ctl, "game_review", None)
+    people = [seat for seat in (0, 1) if ctl.is_human(seat)]
+    if not people:
+        return
+    y = top - 110
+    if not rev:  # None: being reviewed; False: the review failed (nothing to say)
+        if rev is None:
+            s.labels.append(Label(ctl.tr("Reviewing the game…"), r.cx, y, 15, SOFT))
+        return
+    for seat in people:
+        s.labels.append(Label(error_line(rev, seat, ctl.short_name(seat), ctl.cat), r.cx, y, 14,
+                              WHITE, width=int(r.w) - 40))  # fmt: skip
+        y -= 40
+    _luck_items(s, ctl, rev, r.cx, y - 6)
+
+
+def percent(x: float, sign: bool = False, digits: int = 1) -> str:
+    """``x`` (a fraction) in per cent, ``+``/``-`` shown with ``sign``; never "-0.0%".
+
+    >>> percent(-0.7981, sign=True), percent(0.00312, digits=2), percent(-0.00001, sign=True)
+    ('-79.8%', '0.31%', '0.0%')
+    """
+    v = round(100 * x, digits) + 0.0  # -0.0 + 0.0 is 0.0
+    return f"{v:+.{digits}f}%" if sign and v else f"{v:.{digits}f}%"
+
+
+def error_line(review: Review, seat: int, name: str, cat: Catalog) -> str:
+    """The seat's flagged decisions and mean winning chance lost per decision, counted in
+    words (plural forms of the language)."""
+    sm = review.seat_summary(seat)
+    return cat.tr(
+        "{name}: {blunders} and {bad} in {decisions}; {rate} winning chance lost per decision "
+        "on average",
+        name=name,
+        blunders=cat.ntr("{n} blunder", "{n} blunders", sm["blunder"]),
+        bad=cat.ntr("{n} bad move", "{n} bad moves", sm["bad"]),
+        decisions=cat.ntr("{n} decision", "{n} decisions", sm["decisions"]),
+        rate=percent(sm["error_rate"], digits=2),
+    )
+
+
+def luck_parts(review: Review, names: tuple[str, str], tr: Callable[..., str]) -> list[str]:
+    """Each player's luck and the winning chance their mistakes lost (in per cent of winning
+    chance) and their luck-adjusted result (per cent of a win), from the review's
+    :meth:`~agents.review.Review.luck_summary` (``cribbage_env.analysis.luck``); empty when the game's
+    rules have no equity table."""
+    parts = []
+    for seat in (0, 1):
+        m = review.luck_summary(seat)
+        if m is None:
+            return []
+        luck, lost = percent(m["luck"], sign=True), percent(-m["skill_lost"], sign=True)
+        if m["adjusted_result"] is None:  # unfinished: no result to adjust
+            parts.append(tr("{name}: luck {luck}, mistakes {lost}", name=names[seat],
+                            luck=luck, lost=lost))  # fmt: skip
+            continue
+        parts.append(
+            tr(
+                "{name}: luck {luck}, mistakes {lost}; {adj} of a win without the luck",
+                name=names[seat],
+                luck=luck,
+                lost=lost,
+                adj=percent(m["adjusted_result"], digits=0),
+            )
+        )
+    return parts
+
+
+def _luck_items(s: Scene, ctl: TableController, rev: Review, cx: float, y: float) -> None:
+    parts = luck_parts(rev, (ctl.short_name(0), ctl.short_name(1)), ctl.tr)
+    if not parts:
+        return
+    s.labels.append(Label(ctl.tr("Luck and mistakes, in winning chance"), cx, y, 15, LUCK_COLOR,
+                          bold=True))  # fmt: skip
+    for i, text in enumerate(parts):
+        s.labels.append(Label(text, cx, y - 26 - 24 * i, 14, PLAYER_COLORS[i]))

@@ -1,0 +1,385 @@
+"""The table laid out as data: :func:`table_scene` turns a controller into a :class:`Scene`.
+
+Everything about cards comes from the drawn seat's :class:`~cribbage_env.rules.views.PlayerView`; the
+other hand is only a number of backs unless it may be shown (watching two agents). Every card
+carries a stable ``key`` (its id when face up, its place when face down) so that
+:mod:`ui.scenes.motion` can move it from where it was to where it is now.
+"""
+
+from __future__ import annotations
+
+from cribbage_env.rules.core import Phase
+
+from ..table.board import STANDARD_BOARD, BoardShape, peg_holes
+from ..table.chances import Reading
+from ..table.commands import Act, Command
+from ..table.controller import Mode, TableController
+from ..table.selection import CUT_SPREAD
+from .coach_scene import hint_items, options_overlay, question_overlay, warning_overlay
+from .scene import (
+    CARD_H,
+    CARD_W,
+    GOLD,
+    HEIGHT,
+    PANEL,
+    PLAYER_COLORS,
+    SMALL_H,
+    SMALL_W,
+    SOFT,
+    TABLE_RIGHT,
+    WHITE,
+    WIDTH,
+    Board,
+    CardItem,
+    Label,
+    Rect,
+    Scene,
+    Target,
+    act_button,
+)
+from .summary_scene import deal_summary_items, game_summary_items
+
+CENTER = TABLE_RIGHT / 2
+DECK = Rect(170, 385, SMALL_W, SMALL_H)
+STARTER = Rect(DECK.x + SMALL_W + 20, DECK.y, SMALL_W, SMALL_H)
+PILE = Rect(360, 330, 390, SMALL_H + 20)  # the current sequence fans inside this
+PILE_STEP = 44  # the index of every card in the fan stays visible
+OLDER_STEP = 22
+OLDER_SCALE = 0.7
+BOARD_RECT = Rect(TABLE_RIGHT + 20, 254, 250, 462)
+COUNT_X = 870
+#: The prompt wraps between the player's label (left, up to x ~ 220) and the table's edge.
+PROMPT_X, PROMPT_W = 600, 700
+
+
+def hand_row(n: int, y: float, w: float, h: float, center: float, gap: float = 12) -> list[Rect]:
+    total = n * w + (n - 1) * gap
+    left = center - total / 2
+    return [Rect(left + i * (w + gap), y, w, h) for i in range(n)]
+
+
+def shown_score(score: int, shape: BoardShape = STANDARD_BOARD) -> int:
+    """A pegger stops in the game hole: the winner's score reads 121 (61), however far past."""
+    return min(score, shape.game_hole)
+
+
+def table_scene(
+    ctl: TableController, chance: Reading | None = None, chances_on: bool = False
+) -> Scene:
+    """Lay out the whole table for the current state of ``ctl``; ``chance`` is the
+    winning-chance indicator's reading (:mod:`ui.table.chances`), ``chances_on`` its switch."""
+    s = Scene(faces=(ctl.tr("J"), ctl.tr("Q"), ctl.tr("K")))
+    s.panels.append((Rect(TABLE_RIGHT, 0, 3, HEIGHT), (12, 60, 38)))  # the board's side
+    _names(s, ctl)
+    _hands(s, ctl)
+    _crib_and_deck(s, ctl)
+    if ctl.game.phase is Phase.PLAY:
+        _pile(s, ctl)
+    _cuts(s, ctl)
+    s.labels.append(Label(ctl.prompt(), PROMPT_X, 250, 19, WHITE, bold=True, width=PROMPT_W,
+                          tag="prompt"))  # fmt: skip
+    for i, text in enumerate(reversed(ctl.messages[-3:])):
+        s.labels.append(Label(text, 370, 590 - i * 24, 14, SOFT if i else WHITE, "left", tag="log"))
+    if ctl.coach.shown_warning is None:  # the warning names the best move itself, over these lines
+        hint_items(s, ctl)
+    _board(s, ctl)
+    _buttons(s, ctl, chances_on)
+    show = ctl.show.step
+    if show is not None:
+        _show_overlay(s, ctl, show)
+    elif ctl.game.is_over:
+        _game_over_overlay(s, ctl)
+    elif ctl.needs_reveal:
+        _reveal_overlay(s, ctl)
+    elif ctl.guard.asking is not None:
+        question_overlay(s, ctl)
+    elif ctl.coach.shown_warning is not None:
+        warning_overlay(s, ctl)
+    elif ctl.coach.hint is not None and ctl.coach.show_options:
+        options_overlay(s, ctl)
+    if chance is not None and (s.layer is None or not s.layer.modal):  # not under the show
+        _chance_bar(s, ctl, chance)
+    return s
+
+
+def seat_label(ctl: TableController, seat: int) -> str:
+    """The name beside the hand, with the computer's level: "Computer (Hard)"."""
+    from agents import LEVELS
+
+    spec = ctl.seats[seat].spec
+    level = next((lv for lv in LEVELS.values() if lv.spec == spec), None)
+    if ctl.mode is not Mode.COMPUTER or level is None:
+        return ctl.name(seat)
+    return ctl.tr("{name} ({level})", name=ctl.name(seat), level=ctl.tr(level.label))
+
+
+def _names(s: Scene, ctl: TableController) -> None:
+    """Names with the dealer's mark, and a Go bubble that stays while the Go holds."""
+    g, tr = ctl.game, ctl.tr
+    bottom = ctl.bottom_seat
+    view = ctl.view(bottom)
+    for seat, y in ((1 - bottom, HEIGHT - 22), (bottom, 250)):
+        name = seat_label(ctl, seat)
+        text = f"{name} — {tr('dealer')}" if g.dealer == seat and g.deal_no >= 0 else name
+        s.labels.append(Label(text, 30, y, 15, PLAYER_COLORS[seat], "left", bold=True))
+        if view.go_said[seat] and g.phase is Phase.PLAY:
+            gy = HEIGHT - 115 if seat != bottom else 275
+            gx = 820 if seat != bottom else 30
+            s.labels.append(Label(tr("Go!"), gx, gy, 22, GOLD, "left", bold=True, tag="go"))
+
+
+def _hands(s: Scene, ctl: TableController) -> None:
+    g = ctl.game
+    bottom = ctl.bottom_seat
+    top = 1 - bottom
+    view = ctl.view(bottom)
+    top_cards = ctl.hand_cards(top) if ctl.hand_visible(top) else [None] * view.opponent_cards_left
+    for i, (card, r) in enumerate(
+        zip(
+            top_cards,
+            hand_row(len(top_cards), HEIGHT - 180, SMALL_W, SMALL_H, CENTER, 8),
+            strict=True,
+        )
+    ):
+        s.cards.append(CardItem(card, r, key=f"c{card}" if card is not None else f"h{top}:{i}"))
+    hand = sorted(view.hand, key=lambda c: (c % 13, c // 13))  # as ctl.hand_cards orders them
+    visible = ctl.hand_visible(bottom) and not ctl.needs_reveal
+    rects = hand_row(len(hand), 40, CARD_W, CARD_H, CENTER - 60, 14)
+    hint_cards = set(ctl.coach.hint.cards) if ctl.coach.hint else set()
+    act = ctl.human_to_act and ctl.to_act == bottom
+    for i, (card, r) in enumerate(zip(hand, rects, strict=True)):
+        if not visible:
+            s.cards.append(CardItem(None, r, key=f"h{bottom}:{i}"))
+            continue
+        sel = card in ctl.selection.cards
+        dimmed = act and g.phase is Phase.PLAY and not ctl.selection.selectable(card)
+        rr = Rect(r.x, r.y + (30 if sel else 0), r.w, r.h)
+        s.cards.append(
+            CardItem(card, rr, selected=sel, dimmed=dimmed, hinted=card in hint_cards,
+                     focus=act and i == ctl.selection.focus, key=f"c{card}")
+        )  # fmt: skip
+        if act:
+            s.targets.append(Target(f"card:{card}", Rect(r.x, r.y, r.w, r.h + 30),
+                                    Command(Act.TOGGLE, card)))  # fmt: skip
+
+
+def _crib_and_deck(s: Scene, ctl: TableController) -> None:
+    g, tr = ctl.game, ctl.tr
+    top = 1 - ctl.bottom_seat
+    view = ctl.view(ctl.bottom_seat)
+    crib_y = 480 if g.dealer == top else 300
+    n_crib = len(view.discards) + (2 if view.opponent_discarded else 0)
+    for i in range(n_crib):
+        s.cards.append(CardItem(None, Rect(30 + i * 6, crib_y, SMALL_W, SMALL_H), key=f"crib:{i}"))
+    if g.deal_no >= 0 and g.phase is not Phase.CUT_FOR_DEAL:
+        label = tr("Crib: {name}", name=ctl.name(g.dealer))
+        s.labels.append(Label(label, 30, crib_y + SMALL_H + 14, 13, SOFT, "left"))
+        if g.phase is Phase.DISCARD and ctl.selection.can_confirm:
+            crib = Rect(30, crib_y, 120, SMALL_H)
+            s.targets.append(Target("crib", crib, Command(Act.CONFIRM)))
+            glow = Rect(crib.x - 6, crib.y - 6, crib.w + 12, crib.h + 12)
+            s.panels.append((glow, (255, 205, 60, 110)))
+    if not (g.phase in CUT_SPREAD and not ctl.show.running):  # while cutting, the spread is it
+        s.cards.append(CardItem(None, DECK, key="deck"))
+        s.labels.append(Label(tr("Starter"), DECK.x + SMALL_W + 60, DECK.y - 13, 13, SOFT))
+    if view.starter is not None and g.phase is Phase.PLAY:
+        r = STARTER
+        s.cards.append(CardItem(view.starter, r, key=f"c{view.starter}"))
+
+
+def pile_rects(n_older: int, n_seq: int) -> tuple[list[Rect], list[Rect]]:
+    """Where the cards of the play lie: earlier sequences small above, the current one fanned
+    in the pile. Steps are wide enough that every card's index corner stays visible."""
+    ow, oh = SMALL_W * OLDER_SCALE, SMALL_H * OLDER_SCALE
+    older = [Rect(370 + i * OLDER_STEP, 445, ow, oh) for i in range(n_older)]
+    seq = [Rect(370 + i * PILE_STEP, 340, SMALL_W, SMALL_H) for i in range(n_seq)]
+    return older, seq
+
+
+def _pile(s: Scene, ctl: TableController) -> None:
+    """The play: earlier sequences, the current one fanned, the count and who said Go."""
+    view = ctl.view(ctl.bottom_seat)
+    older = [c for _, c in view.played if c not in view.sequence][-8:]
+    if (
+        ctl.selection.can_confirm
+    ):  # tap the pile to lay the selected card, like the crib for discards
+        glow = Rect(PILE.x - 4, PILE.y - 4, PILE.w + 8, PILE.h + 8)
+        s.panels.append((glow, (255, 205, 60, 50)))
+        s.targets.append(Target("pile", PILE, Command(Act.CONFIRM)))
+    o_rects, q_rects = pile_rects(len(older), len(view.sequence))
+    for c, r in zip(older, o_rects, strict=True):
+        s.cards.append(CardItem(c, r, dimmed=True, key=f"c{c}"))
+    for c, r in zip(view.sequence, q_rects, strict=True):
+        s.cards.append(CardItem(c, r, key=f"c{c}"))
+    tr = ctl.tr
+    s.labels.append(
+        Label(tr("Count: {count}", count=view.count), COUNT_X, 405, 26, GOLD, bold=True,
+              tag="count")
+    )  # fmt: skip
+    said = [ctl.name(p) for p in (0, 1) if view.go_said[p]]
+    if said:  # who said Go stays in sight under the count until the count starts again
+        text = f"{tr('Go!')} — {', '.join(said)}"
+        s.labels.append(Label(text, COUNT_X, 368, 15, GOLD, tag="go"))
+
+
+def _cuts(s: Scene, ctl: TableController) -> None:
+    """Cut spreads (R2, R3.1, R5.1): one big target; where you tap is only a gesture."""
+    g = ctl.game
+    if g.phase not in CUT_SPREAD or ctl.show.running:
+        return
+    n = CUT_SPREAD[g.phase]
+    left, right = 120, 880
+    step = (right - left - SMALL_W) / (n - 1)
+    for i in range(n):
+        s.cards.append(CardItem(None, Rect(left + i * step, 320, SMALL_W, SMALL_H), key=f"d{i}"))
+    if ctl.human_to_act:
+        s.targets.append(
+            Target(
+                f"spread:{n}", Rect(left, 320, right - left, SMALL_H), Command(Act.CUT), spread=n
+            )
+        )  # fmt: skip)
+    if g.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT) and g.deal_no <= 0:
+        for seat, card in enumerate(ctl.cut.cards):
+            if card is not None:
+                x = 720 + seat * 130
+                s.cards.append(CardItem(card, Rect(x, 440, SMALL_W, SMALL_H), key=f"c{card}"))
+                s.labels.append(
+                    Label(ctl.name(seat), x + SMALL_W / 2, 440 + SMALL_H + 14, 13, SOFT)
+                )
+
+
+def _board(s: Scene, ctl: TableController) -> None:
+    short = (ctl.short_name(0), ctl.short_name(1))
+    names = (ctl.name(0), ctl.name(1))
+    board_items(s, ctl.display_scores, ctl.pegs(), names, short, ctl.board_shape)
+
+
+def board_items(
+    s: Scene,
+    scores: tuple[int, int],
+    pegs: tuple[tuple[int, int], tuple[int, int]],
+    names: tuple[str, str],
+    short: tuple[str, str],
+    shape: BoardShape = STANDARD_BOARD,
+) -> None:
+    """The board and the two score lines above it (the table and the review screen)."""
+    shown = tuple(shown_score(v, shape) for v in scores)
+    holes = tuple(peg_holes(f, b, shape) for f, b in pegs)
+    s.board = Board(BOARD_RECT, (holes[0], holes[1]), names, (shown[0], shown[1]), shape)
+    for seat in (0, 1):
+        y = HEIGHT - 28 - seat * 32
+        color = PLAYER_COLORS[seat]
+        s.labels.append(Label(short[seat], TABLE_RIGHT + 44, y, 16, color, "left", bold=True))
+        s.labels.append(Label(str(shown[seat]), WIDTH - 20, y, 20, color, "right", bold=True,
+                              tag="score"))  # fmt: skip
+
+
+CHANCE_BAR = Rect(770, HEIGHT - 32, 200, 16)
+
+
+def _chance_bar(s: Scene, ctl: TableController, reading: Reading) -> None:
+    """The drawn seat's winning chance: its colour from the left, the other's to the right,
+    a mark at even."""
+    r, seat = CHANCE_BAR, reading.seat
+    pct = round(100 * reading.chance)
+    w = r.w * min(max(reading.chance, 0.0), 1.0)
+    s.panels.append((Rect(r.x - 2, r.y - 2, r.w + 4, r.h + 4), (12, 40, 26)))
+    s.panels.append((Rect(r.x, r.y, r.w, r.h), PLAYER_COLORS[1 - seat]))
+    s.panels.append((Rect(r.x, r.y, w, r.h), PLAYER_COLORS[seat]))
+    s.panels.append((Rect(r.cx - 1, r.y - 4, 2, r.h + 8), WHITE))
+    text = ctl.tr("Winning chance — {name}: {pct}%", name=ctl.name(seat), pct=pct)
+    s.labels.append(Label(text, r.x - 12, r.cy, 14, WHITE, "right", bold=True, tag="chance"))
+
+
+def _buttons(s: Scene, ctl: TableController, chances_on: bool = False) -> None:
+    g, tr = ctl.game, ctl.tr
+    bx, bw, bh = TABLE_RIGHT + 16, 124, 52
+    turn = ctl.human_to_act and g.phase in (Phase.DISCARD, Phase.PLAY) and not ctl.needs_reveal
+    s.buttons += [
+        act_button(Act.UNDO, tr("Undo"), Rect(bx, 132, bw, bh), ctl.can_undo),
+        act_button(Act.REDO, tr("Redo"), Rect(bx + bw + 10, 132, bw, bh), ctl.can_redo),
+        act_button(Act.HINT, tr("Hint"), Rect(bx, 72, bw, bh), turn),
+        act_button(Act.RESTART, tr("Restart"), Rect(bx + bw + 10, 72, bw, bh), ctl.can_restart),
+        act_button(Act.MENU, tr("Menu"), Rect(bx, 12, bw, bh)),
+        act_button(Act.CHANCES, tr("Chances"), Rect(bx + bw + 10, 12, bw, bh), toggled=chances_on),
+        act_button(Act.RULES, tr("Rules"), Rect(bx, 192, bw, bh)),
+        act_button(Act.EXPORT, tr("Export game"), Rect(bx + bw + 10, 192, bw, bh), ctl.can_export),
+    ]
+    if turn:
+        label = tr("Play card") if g.phase is Phase.PLAY else tr("To the crib")
+        s.buttons.append(
+            act_button(
+                Act.CONFIRM, label, Rect(820, 70, 150, 64), ctl.selection.can_confirm, primary=True
+            )
+        )
+
+
+def _reveal_overlay(base: Scene, ctl: TableController) -> None:
+    """Pass and play: not modal (undo etc. stay available); the hands stay face down."""
+    tr = ctl.tr
+    assert ctl.to_act is not None  # a person is to act
+    name = ctl.name(ctl.to_act)
+    o = base.layer = Scene()
+    r = Rect(STARTER.x + STARTER.w + 20, 300, 605, 220)  # the deck and the starter in sight,
+    # the count under it whole (it ends near x 960)
+    o.panels.append((r, PANEL))
+    o.labels.append(
+        Label(tr("Pass the screen to {name}", name=name), r.cx, r.y + 170, 22, WHITE, bold=True)
+    )
+    o.buttons.append(
+        act_button(Act.REVEAL, tr("See my hand — {name}", name=name),
+               Rect(r.cx - 200, r.y + 50, 400, 80), primary=True)
+    )  # fmt: skip
+
+
+def _show_overlay(base: Scene, ctl: TableController, step) -> None:
+    tr = ctl.tr
+    s = base.layer = Scene(modal=True, faces=base.faces)
+    r = Rect(40, 130, 920, 560)
+    s.panels.append((r, PANEL))
+    color = PLAYER_COLORS[step.player]
+    s.labels.append(Label(step.title, r.cx, r.y + r.h - 40, 24, color, bold=True))
+    if ctl.show.at_end and ctl.show.summary is not None:
+        deal_summary_items(s, ctl, r)  # the deal's points, waiting for Continue
+    else:
+        hl = set(step.highlight)
+        cards = list(step.cards) + [step.starter]
+        rects = hand_row(len(cards), r.y + r.h - 250, CARD_W, CARD_H, r.cx, 16)
+        for i, (c, rc) in enumerate(zip(cards, rects, strict=True)):
+            x = rc.x + (24 if i == 4 else 0)
+            rect = Rect(x, rc.y + (18 if c in hl else 0), rc.w, rc.h)
+            s.cards.append(CardItem(c, rect, highlight=c in hl, key=f"c{c}"))
+        s.labels.append(Label(tr("Starter"), rects[4].cx + 24, rects[4].y - 14, 13, SOFT))
+    for i, note in enumerate(ctl.show.intro):  # how the play ended, under the count
+        s.labels.append(Label(note, r.x + 24, r.y + 70 - i * 22, 13, SOFT, "left"))
+    prev = step.said[:-1][-3:] if step.line else step.said[-3:]
+    for i, line in enumerate(prev):
+        s.labels.append(Label(line, r.cx, r.y + 150 + (len(prev) - 1 - i) * 22, 15, SOFT))
+    if step.line:
+        s.labels.append(Label(step.line, r.cx, r.y + 105, 24, GOLD, bold=True))
+    if ctl.show.at_end:
+        s.buttons.append(act_button(Act.NEXT, tr("Continue"), Rect(r.x + r.w - 300, r.y + 20, 270, 56),
+                                primary=True))  # fmt: skip
+        return
+    s.buttons.append(
+        act_button(Act.NEXT, tr("Next"), Rect(r.x + r.w - 300, r.y + 20, 130, 56), primary=True)
+    )
+    s.buttons.append(act_button(Act.SKIP, tr("Skip"), Rect(r.x + r.w - 160, r.y + 20, 130, 56)))
+
+
+def _game_over_overlay(base: Scene, ctl: TableController) -> None:
+    """Result and skunk, the game's points by part, the person's error rate (issue 29)."""
+    tr = ctl.tr
+    s = base.layer = Scene(modal=True)
+    r = Rect(100, 110, 800, 600)
+    s.panels.append((r, PANEL))
+    lines = ctl.game_over_lines()
+    for i, line in enumerate(lines):
+        size, color = (30, GOLD) if i == 0 else (20, WHITE)
+        s.labels.append(Label(line, r.cx, r.y + r.h - 50 - i * 40, size, color, bold=i == 0))
+    game_summary_items(s, ctl, r, r.y + r.h - 90 - 40 * len(lines))
+    s.buttons.append(
+        act_button(Act.NEWGAME, tr("New game"), Rect(r.cx - 330, r.y + 24, 210, 64), primary=True)
+    )
+    s.buttons.append(act_button(Act.REVIEW, tr("Review"), Rect(r.cx - 105, r.y + 24, 210, 64)))
+    s.buttons.append(act_button(Act.RESTART, tr("Restart"), Rect(r.cx + 120, r.y + 24, 210, 64)))

@@ -1,0 +1,1 @@
+"""The pure-Python table (no arcade): the controller and its parts, hints, coach, saves."""
