@@ -22,6 +22,7 @@ from what the deciding seat sees), so a hint followed is never flagged by the re
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -92,6 +93,7 @@ class Review:
     scores: tuple[int, int]
     notice: str = ""  # rules with no winning-chance table: rated by points (equity.no_table)
     luck: GameLuck | None = None  # the chance events' luck (cribbage_env.analysis.luck), seat 0's
+    key: str = ""  # review_key of the game and the judge's settings: equal keys, equal figures
 
     def _lost(self, seat: int, upto: int | None = None) -> float:
         """The winning chance ``seat``'s decisions lost (unrounded), the first ``upto`` only."""
@@ -369,6 +371,27 @@ def rate(
     return best_action, loss, points_loss, taken.chance, best.chance, len(opts)
 
 
+def review_key(
+    game: GameState,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    candidates: int = DEFAULT_CANDIDATES,
+    seed: int = 0,
+) -> str:
+    """What a review is a pure function of (the game's seed, rules, cuts and decisions, and
+    the judge's settings), as a digest: the key its figures are cached under, so a game
+    reviewed at the table is never reviewed again, nor differently, by Statistics.
+
+    >>> import cribbage_env as ce
+    >>> g = ce.new_game(3)
+    >>> review_key(g) == review_key(g.clone()) != review_key(g, samples=8)
+    True
+    """
+    what = [game.seed, game.interactive_cuts, game.rules.to_json(), list(game.decisions)]
+    text = json.dumps([*what, samples, candidates, seed, ROLLOUT, TAU])
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
 def review_game(
     game: GameState,
     *,
@@ -416,4 +439,5 @@ def review_game(
         g.apply(a)
     curve.append(chance_now(g, 0))
     luck = game_luck(g) if has_table(g.rules) else None  # luck is measured in winning chance
-    return Review(tuple(ratings), tuple(curve), g.winner, g.scores, notice, luck)
+    key = review_key(game, samples=samples, candidates=candidates, seed=seed)
+    return Review(tuple(ratings), tuple(curve), g.winner, g.scores, notice, luck, key)

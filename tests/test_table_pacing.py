@@ -193,3 +193,22 @@ def test_the_game_over_summary_sets_luck_beside_skill_as_the_review_does() -> No
         names = (ctl.short_name(0), ctl.short_name(1))
         shown = review_scene(ReviewBrowser(rev, ctl.game), ctl.narrator, names)
         assert any(line in t for t in _labels(shown))
+
+
+def test_the_tables_review_is_kept_for_statistics(window) -> None:
+    """At game over the window reviews the game once and keeps its figures beside the history,
+    under the game's review key: Statistics reads them instead of judging again."""
+    import json
+
+    from agents.review import review_key
+    from ui.reports.player_stats import CACHE_NAME
+
+    window.new_game(seed=9)
+    ctl = window.ctl
+    play_out(ctl, 2)
+    for _ in range(3):
+        window.on_update(0.05)
+    rev = ctl.game_review
+    assert rev and rev.key == review_key(ctl.game)
+    cache = json.loads((window.store.dir / CACHE_NAME).read_text())
+    assert cache[rev.key] == [rev.seat_summary(s)["error_rate"] for s in (0, 1)]
