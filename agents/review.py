@@ -22,13 +22,14 @@ from what the deciding seat sees), so a hint followed is never flagged by the re
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import asdict, dataclass
 
 import numpy as np
 
 import cribbage_env as ce
 from cribbage_env.analysis.discard import analyze_discards
-from cribbage_env.analysis.luck import GameLuck, game_luck
+from cribbage_env.analysis.luck import GameLuck, OutcomeSplit, game_luck, outcome_split
 from cribbage_env.analysis.view_chance import play_chance
 from cribbage_env.equity import (
     chance_now,
@@ -92,23 +93,50 @@ class Review:
     scores: tuple[int, int]
     notice: str = ""  # rules with no winning-chance table: rated by points (equity.no_table)
     luck: GameLuck | None = None  # the chance events' luck (cribbage_env.analysis.luck), seat 0's
+    key: str = ""  # review_key of the game and the judge's settings: equal keys, equal figures
+
+    def _lost(self, seat: int, upto: int | None = None) -> float:
+        """The winning chance ``seat``'s decisions lost (unrounded), the first ``upto`` only."""
+        return float(sum(r.loss for r in self.ratings[:upto] if r.seat == seat and r.options > 1))
+
+    def split(self, seat: int) -> OutcomeSplit | None:
+        """How ``seat``'s winning chance went from 50% (before the cut for first deal, by
+        symmetry) to the result (1 or 0; the last estimate if unfinished): luck, its decisions
+        and the other's, adding up exactly (:func:`~cribbage_env.analysis.luck.outcome_split`;
+        the decisions' parts are the winning chance this review says they lost). None for
+        rules with no winning-chance table."""
+        if self.luck is None:
+            return None
+        end = self.curve[-1] if seat == 0 else 1.0 - self.curve[-1]
+        return outcome_split(0.5, end, self._lost(seat), self._lost(1 - seat))
+
+    def luck_path(self) -> list[float]:
+        """Seat 0's luck so far (the :meth:`split`'s luck) at each point of :attr:`curve`: the
+        winning chance there minus the start, with what both seats' decisions before it lost
+        or gave put back; it ends at ``split(0).luck``. Empty without a winning-chance table."""
+        if self.luck is None:
+            return []
+        return [c - 0.5 + self._lost(0, i) - self._lost(1, i) for i, c in enumerate(self.curve)]
 
     def luck_summary(self, seat: int) -> dict | None:
-        """``seat``'s luck (winning chance), luck rate (per deal), skill (winning chance its
-        decisions lost) and luck-adjusted result (the result minus the luck; None unfinished)."""
-        if self.luck is None:
+        """``seat``'s :meth:`split` (fractions of a win) and the chance events' measured luck
+        (``events_luck``: mean zero whoever plays, what tournaments subtract), per deal too."""
+        sp = self.split(seat)
+        if sp is None or self.luck is None:
             return None
         sign = 1.0 if seat == 0 else -1.0
         luck = sign * self.luck.win
-        deals = max(len(self.luck.deals), 1)
-        won = None if self.winner is None else float(self.winner == seat)
         return {
-            "luck": round(luck, 5),
-            "luck_points": round(sign * self.luck.points, 3),
-            "luck_rate": round(luck / deals, 5),
-            "skill_lost": self.seat_summary(seat)["total_loss"],
-            "result": won,
-            "adjusted_result": None if won is None else round(won - luck, 5),
+            "start": sp.start,
+            "end": round(sp.end, 5),
+            "luck": round(sp.luck, 5),
+            "own_decisions": round(sp.own, 5),
+            "other_decisions": round(sp.other, 5),
+            "skill_lost": -sp.own + 0.0,
+            "result": None if self.winner is None else float(self.winner == seat),
+            "events_luck": round(luck, 5),
+            "events_luck_points": round(sign * self.luck.points, 3),
+            "events_luck_per_deal": round(luck / max(len(self.luck.deals), 1), 5),
         }
 
     def deal_rows(self) -> list[dict]:
@@ -343,6 +371,27 @@ def rate(
     return best_action, loss, points_loss, taken.chance, best.chance, len(opts)
 
 
+def review_key(
+    game: GameState,
+    *,
+    samples: int = DEFAULT_SAMPLES,
+    candidates: int = DEFAULT_CANDIDATES,
+    seed: int = 0,
+) -> str:
+    """What a review is a pure function of (the game's seed, rules, cuts and decisions, and
+    the judge's settings), as a digest: the key its figures are cached under, so a game
+    reviewed at the table is never reviewed again, nor differently, by Statistics.
+
+    >>> import cribbage_env as ce
+    >>> g = ce.new_game(3)
+    >>> review_key(g) == review_key(g.clone()) != review_key(g, samples=8)
+    True
+    """
+    what = [game.seed, game.interactive_cuts, game.rules.to_json(), list(game.decisions)]
+    text = json.dumps([*what, samples, candidates, seed, ROLLOUT, TAU])
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
 def review_game(
     game: GameState,
     *,
@@ -390,4 +439,5 @@ def review_game(
         g.apply(a)
     curve.append(chance_now(g, 0))
     luck = game_luck(g) if has_table(g.rules) else None  # luck is measured in winning chance
-    return Review(tuple(ratings), tuple(curve), g.winner, g.scores, notice, luck)
+    key = review_key(game, samples=samples, candidates=candidates, seed=seed)
+    return Review(tuple(ratings), tuple(curve), g.winner, g.scores, notice, luck, key)

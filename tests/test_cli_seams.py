@@ -66,8 +66,10 @@ def test_review_text_counts_seats_and_deals_one_way_and_names_points_as_points()
     head = next(i for i, line in enumerate(lines) if line.lstrip().startswith("deal dealer"))
     first = lines[head + 1].split()
     assert first[:2] == ["0", str(review.deal_rows()[0]["dealer"])]  # seat numbers, from 0
-    seat_lines = [line for line in lines if line.startswith(("Seat 0: luck", "Seat 1: luck"))]
-    assert len(seat_lines) == 2 and all("points margin" in line for line in seat_lines)
+    seat_lines = [line for line in lines if line.startswith(("Seat 0: from", "Seat 1: from"))]
+    assert len(seat_lines) == 2 and all("decisions: seat " in line for line in seat_lines)
+    (events,) = [line for line in lines if line.startswith("Chance events alone")]
+    assert "seat 0" in events and "points margin" in events
     assert js["rows"] and js["rows"][0]["deal"] == 0
 
 

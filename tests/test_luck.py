@@ -105,6 +105,36 @@ def test_luck_tally_pairs_games_and_subtracts_agent_a_luck() -> None:
     assert s["win"] == 0.5 and s["margin"] == 0.0 and s["plain_win"] == 0.5
 
 
+def test_no_variance_ratio_from_a_zero_variance_and_too_few_pairs_say_so() -> None:
+    """A wins every game: the plain variance is zero, so there is no ratio (not 0.00); the
+    adjusted win may leave [0, 1] (unbiased, not bounded) and, below MIN_UNITS pairs, the
+    report says there are too few games instead of printing it."""
+    from agents.tournament.luck_stats import MIN_UNITS
+    from ui.reports.bench_report import format_luck
+
+    t = LuckTally()
+    for i in range(2):  # two pairs, A wins all four games, unlucky in each
+        t.add(_result(i, False, 0, (-0.1, -3.0)))
+        t.add(_result(i, True, 1, (0.1 + 0.05 * i, 3.0)))
+    s = t.summary()
+    assert s is not None and s["plain_win"] == 1.0 and s["win"] > 1.0  # unbiased, unbounded
+    assert s["variance_ratio"] is None and s["too_few"] and s["units"] == 2 < MIN_UNITS
+    name = "maskable_ppo:path=a/very/long/run/name/weights.zip"
+    lines = format_luck({"pairings": [{"agents": [name, "random"], "luck_adjusted": s}]})
+    (row,) = [t for t in lines if t.startswith(name + " vs random")]  # the name is never cut
+    assert f"too few games: 2 duplicate pairs, the estimate needs {MIN_UNITS}" in row
+    assert "unbiased" in "\n".join(lines) and "[0, 100%]" in "\n".join(lines)
+    assert "%" not in row and "0.00" not in row
+    for i in range(2, MIN_UNITS):  # enough pairs: the figures are shown
+        t.add(_result(i, False, int(i % 3 == 0), (0.02 * (i % 5), 1.0)))
+        t.add(_result(i, True, 1, (-0.01 * (i % 4), -1.0)))
+    s = t.summary()
+    assert s is not None and not s["too_few"] and s["variance_ratio"] > 0
+    lines = format_luck({"pairings": [{"agents": [name, "random"], "luck_adjusted": s}]})
+    (row,) = [t for t in lines if t.startswith(name + " vs random")]
+    assert "too few" not in row and f"{100 * s['win']:5.1f}" in row
+
+
 def test_bench_json_has_the_luck_adjusted_block() -> None:
     run = run_tournament(["greedy", "random"], 8, seed=3, agent_seed=1, backend="serial")
     la = run.summary["pairings"][0]["luck_adjusted"]

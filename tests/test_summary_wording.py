@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from cribbage_env.analysis.luck import OutcomeSplit, outcome_split
 from ui.scenes.summary_scene import error_line, luck_parts, percent
 from ui.words.i18n import LANGUAGES, Catalog, plural_rule
 
@@ -20,15 +21,12 @@ class _Review:
         blunders, bad, decisions = self.counts
         return {"blunder": blunders, "bad": bad, "decisions": decisions, "error_rate": 0.00312}
 
-    def luck_summary(self, seat: int) -> dict:
-        luck = -0.798 if seat == 0 else 0.798
-        return {
-            "luck": luck,
-            "skill_lost": 0.329 if seat == 0 else 0.0,
-            "adjusted_result": (1.0 - 0.0 - luck if seat == 0 else 0.0 - luck)
-            if self.finished
-            else None,
-        }
+    def split(self, seat: int) -> OutcomeSplit:
+        """Ana (seat 0) lost 32.9 points of winning chance by her decisions, Bo none; Bo won
+        (or, unfinished, Bo's chance is 80%)."""
+        end = (0.0 if seat == 0 else 1.0) if self.finished else (0.2 if seat == 0 else 0.8)
+        lost = (0.329, 0.0) if seat == 0 else (0.0, 0.329)
+        return outcome_split(0.5, end, *lost)
 
 
 # The tail each language puts after the counts (the same error rate, 0.31%, in every case).
@@ -55,26 +53,30 @@ def test_the_error_line_counts_in_words(lang: str, blunders: int, bad: int, deci
 
 LUCK = {
     "en": [
-        "Ana: luck -79.8%, mistakes -32.9%; 180% of a win without the luck",
-        "Bo: luck +79.8%, mistakes 0.0%; -80% of a win without the luck",
+        "Ana: from 50% to 0%, -50.0 points = luck -17.1, decisions: Ana -32.9, Bo 0.0",
+        "Bo: from 50% to 100%, +50.0 points = luck +17.1, decisions: Bo 0.0, Ana +32.9",
     ],
     "es": [
-        "Ana: suerte -79.8%, errores -32.9%; 180% de una victoria sin la suerte",
-        "Bo: suerte +79.8%, errores 0.0%; -80% de una victoria sin la suerte",
+        "Ana: de 50% a 0%, -50.0 puntos = suerte -17.1, decisiones: Ana -32.9, Bo 0.0",
+        "Bo: de 50% a 100%, +50.0 puntos = suerte +17.1, decisiones: Bo 0.0, Ana +32.9",
     ],
     "fr": [
-        "Ana : chance -79.8%, erreurs -32.9% ; 180% d'une victoire sans la chance",
-        "Bo : chance +79.8%, erreurs 0.0% ; -80% d'une victoire sans la chance",
+        "Ana : de 50% à 0%, -50.0 points = chance -17.1, décisions : Ana -32.9, Bo 0.0",
+        "Bo : de 50% à 100%, +50.0 points = chance +17.1, décisions : Bo 0.0, Ana +32.9",
     ],
 }
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_luck_and_mistakes_are_in_per_cent_of_winning_chance(lang: str) -> None:
+def test_luck_and_decisions_add_up_to_how_the_game_went(lang: str) -> None:
+    """Each line: the change from the start to the end, equal to luck plus both players'
+    decisions, in percentage points; a player with no mistakes reads 0.0 for their decisions."""
     tr = Catalog(lang).tr
     assert luck_parts(_Review(0, 0, 5), ("Ana", "Bo"), tr) == LUCK[lang]  # type: ignore[arg-type]
     unfinished = luck_parts(_Review(0, 0, 5, finished=False), ("Ana", "Bo"), tr)  # type: ignore[arg-type]
-    assert unfinished == [t.split(";")[0].rstrip() for t in LUCK[lang]]
+    assert "20%" in unfinished[0] and "-30.0" in unfinished[0] and "+2.9" in unfinished[0]
+    for line in LUCK[lang] + unfinished:
+        assert "of a win" not in line and "%," in line
 
 
 def test_plural_rules_of_the_catalogs() -> None:

@@ -13,7 +13,7 @@ from cribbage_env.rules.core import Phase
 from ui.saved.autosave import SaveStore
 from ui.scenes.motion import Transition
 from ui.scenes.scene import overlaps
-from ui.scenes.summary_scene import error_line, percent
+from ui.scenes.summary_scene import error_line, percent, points
 from ui.scenes.table_scene import DECK, STARTER, table_scene
 from ui.table.controller import Mode, TableController
 from ui.table.show import points_by_part
@@ -179,17 +179,36 @@ def test_the_game_over_summary_sets_luck_beside_skill_as_the_review_does() -> No
     ctl.game_review = rev = review_game(ctl.game)
     ctl.version += 1
     labels = _labels(table_scene(ctl))
-    assert "Luck and mistakes, in winning chance" in labels
+    assert "Luck and decisions, in points of winning chance" in labels
     for seat in (0, 1):
-        m = rev.luck_summary(seat)
-        line = next(t for t in labels if t.startswith(f"{ctl.short_name(seat)}: luck "))
-        assert f"luck {percent(m['luck'], sign=True)}," in line
-        assert f"mistakes {percent(-m['skill_lost'], sign=True)};" in line
-        assert f"; {percent(m['adjusted_result'], digits=0)} of a win without the luck" in line
+        sp = rev.split(seat)
+        change, luck, own, other = sp.points()
+        assert change == pytest.approx(luck + own + other, abs=1e-9)  # the parts add up
+        assert change == (50.0 if ctl.game.winner == seat else -50.0)
+        line = next(t for t in labels if t.startswith(f"{ctl.short_name(seat)}: from 50% to "))
+        name = ctl.short_name(seat)
+        assert f"luck {points(luck)}, decisions: {name} {points(own)}," in line
+        assert "of a win" not in line
         # the same sentence as on the Review screen
         names = (ctl.short_name(0), ctl.short_name(1))
         shown = review_scene(ReviewBrowser(rev, ctl.game), ctl.narrator, names)
         assert any(line in t for t in _labels(shown))
-    won = 1.0 if ctl.game.winner == 0 else 0.0
-    m0 = rev.luck_summary(0)
-    assert m0["adjusted_result"] == pytest.approx(won - m0["luck"], abs=1e-4)
+
+
+def test_the_tables_review_is_kept_for_statistics(window) -> None:
+    """At game over the window reviews the game once and keeps its figures beside the history,
+    under the game's review key: Statistics reads them instead of judging again."""
+    import json
+
+    from agents.review import review_key
+    from ui.reports.player_stats import CACHE_NAME
+
+    window.new_game(seed=9)
+    ctl = window.ctl
+    play_out(ctl, 2)
+    for _ in range(3):
+        window.on_update(0.05)
+    rev = ctl.game_review
+    assert rev and rev.key == review_key(ctl.game)
+    cache = json.loads((window.store.dir / CACHE_NAME).read_text())
+    assert cache[rev.key] == [rev.seat_summary(s)["error_rate"] for s in (0, 1)]

@@ -62,8 +62,11 @@ def test_a_damaged_review_cache_counts_as_missing(history, tmp_path, capsys, mon
 
     data_dir = tmp_path / "d"
     shutil.copytree(history, data_dir)
-    names = sorted(p.name for p in (data_dir / "history").iterdir())
-    text = cache.replace("KEY", f"{names[0]}|1")
+    from agents.review import review_key
+    from ui.reports.player_stats import load_history
+
+    first = load_history(data_dir / "history")[0][0].game
+    text = cache.replace("KEY", review_key(first, samples=1))  # the entry Statistics looks up
     (data_dir / "review-cache.json").write_text(text)
     code, out, err = _stats(data_dir, capsys, monkeypatch)
     assert code == 0 and "Traceback" not in err, err

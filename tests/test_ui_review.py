@@ -17,7 +17,7 @@ from cribbage_env.rules.engine import GameState
 from ui.scenes.review_scene import CHART, ReviewBrowser, review_scene
 from ui.scenes.scene import MIN_TARGET
 from ui.scenes.stats_scene import stats_scene
-from ui.scenes.summary_scene import percent
+from ui.scenes.summary_scene import percent, points
 from ui.table.chances import ChanceMeter
 from ui.table.controller import Mode, TableController
 from ui.words.i18n import Catalog
@@ -280,24 +280,47 @@ def test_review_text_counts_as_its_json_does_and_says_1_point() -> None:
 
 # --------------------------------------------------------------------------------- luck vs skill
 def test_review_scene_shows_luck_vs_skill_in_every_language(reviewed) -> None:
-    """The line names each player's luck and luck-adjusted result (they add up to 1 for a
-    finished game), and the luck-alone line runs over the chart, one mark per chart column."""
+    """The line names each player's luck and decisions (adding up to how the game went), and
+    the luck-alone line runs over the chart, one mark per chart column, ending at that luck."""
     game, review = reviewed
-    from ui.scenes.review_scene import LUCK_COLOR, luck_curve
+    from ui.scenes.review_scene import LUCK_COLOR
 
     s0, s1 = review.luck_summary(0), review.luck_summary(1)
-    assert s0["adjusted_result"] + s1["adjusted_result"] == pytest.approx(1.0)
-    assert len(luck_curve(review)) == len(review.curve)
-    assert luck_curve(review)[-1] == pytest.approx(review.luck.win)
+    assert s0["end"] + s1["end"] == pytest.approx(1.0)
+    for s in (s0, s1):  # the parts add up to how the game went
+        total = s["luck"] + s["own_decisions"] + s["other_decisions"]
+        assert total == pytest.approx(s["end"] - s["start"], abs=1e-4)
+    path = review.luck_path()  # the green line: the luck so far, ending at the split's luck
+    assert len(path) == len(review.curve) and path[-1] == pytest.approx(review.split(0).luck)
+    assert path[0] == pytest.approx(review.curve[0] - 0.5)  # no decision before the first
     words = {"en": "Green line", "es": "Línea verde", "fr": "Ligne verte"}
     for lang, word in words.items():
         s = review_scene(ReviewBrowser(review, game), _nar(lang), ("You", "Computer"))
         (line,) = [lb for lb in s.labels if lb.text.startswith(word)]
-        luck, adj = percent(s0["luck"], sign=True), percent(s1["adjusted_result"], digits=0)
-        assert f" {luck}," in line.text and f" {adj} " in line.text
+        luck = points(review.split(0).points()[1])
+        assert f" {luck}," in line.text and "of a win" not in line.text
         marks = [r for r, c in s.panels if c == LUCK_COLOR]
         assert len(marks) == len(review.curve)
         assert all(CHART.y - 2 <= r.y <= CHART.y + CHART.h for r in marks)
+
+
+def test_the_cli_review_splits_each_seat_in_parts_that_add_up(reviewed) -> None:
+    """``cribbage review`` prints each seat's change of winning chance as luck plus both seats'
+    decisions (the figures of the game-over panel), then the chance events' own luck apart."""
+    import re
+
+    from ui.cli.cmd_review import luck_text
+
+    game, review = reviewed
+    lines = luck_text(review)
+    for seat in (0, 1):
+        (line,) = [t for t in lines if t.startswith(f"Seat {seat}: from 50% to ")]
+        change, luck, own, other = (float(x) for x in re.findall(r"[-+]\d+\.\d", line))
+        assert round(luck + own + other, 1) == change == (50.0 if game.winner == seat else -50.0)
+        assert own <= 0.0 <= other  # a seat's decisions only lose it chance, the other's give
+        assert (change, luck, own, other) == review.split(seat).points()
+    assert sum(t.startswith("Chance events alone") for t in lines) == 1
+    assert "of a win" not in "\n".join(lines)
 
 
 def test_review_scene_counts_each_players_decisions_in_words(reviewed) -> None:

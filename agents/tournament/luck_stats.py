@@ -7,6 +7,12 @@ single games, exactly as the plain margin in :mod:`agents.tournament.summary`; t
 the plain and the adjusted win rate over the same units, so it says how many times fewer games
 the adjusted estimate needs for the same interval.
 
+The adjusted estimate is unbiased, not bounded: one run's figure may leave [0, 100%] (a 100% win
+rate minus a negative luck reads over 100%), and only its mean over many runs is the win rate.
+Below :data:`MIN_UNITS` units the normal interval is not to be trusted, so reports say there are
+too few games (the figures stay in the JSON for research), and no variance ratio is given where
+either variance is zero.
+
 Sums are kept as exact fractions of the floats, so the report does not depend on the order the
 games arrive in (a resumed run equals an uninterrupted one).
 """
@@ -18,6 +24,10 @@ from fractions import Fraction
 
 from ..stats import Z95
 from .game_result import GameResult
+
+#: Units (duplicate pairs) from which the adjusted estimate and its interval are reported and a
+#: stopping rule may look: the normal interval of a mean is a fair guide from about 30 units.
+MIN_UNITS = 30
 
 #: (plain win, adjusted win, adjusted margin, plain margin) of one unit.
 _Unit = tuple[Fraction, Fraction, Fraction, Fraction]
@@ -73,7 +83,8 @@ class LuckTally:
 
     def summary(self) -> dict | None:
         """``{"win", "win_ci", "margin", "margin_ci", "variance_ratio", ...}`` or None when no
-        game was measured."""
+        game was measured; ``too_few`` below :data:`MIN_UNITS` units; the ratios None unless
+        both variances are positive."""
         n, s, q = self._totals()
         if n == 0:
             return None
@@ -87,8 +98,8 @@ class LuckTally:
         def ci(k: int) -> list[float | None]:
             return [_r(mean[k] - half[k]), _r(mean[k] + half[k])]
 
-        ratio = var[0] / var[1] if var[1] > 0 else math.nan
-        mratio = var[3] / var[2] if var[2] > 0 else math.nan
+        ratio = var[0] / var[1] if var[0] > 0 and var[1] > 0 else math.nan
+        mratio = var[3] / var[2] if var[3] > 0 and var[2] > 0 else math.nan
         return {
             "win": _r(mean[1]),
             "win_ci": ci(1),
@@ -99,6 +110,8 @@ class LuckTally:
             "plain_win": _r(mean[0]),
             "plain_win_ci": ci(0),
             "units": n,
+            "min_units": MIN_UNITS,
+            "too_few": n < MIN_UNITS,
             "games": self.games,
             "games_without_luck": self.missing,
         }
@@ -114,7 +127,8 @@ class StopRule:
     is decided: ``separated`` (its interval excludes 50%, checked at ``min_games`` and every
     doubling after, each look at :data:`Z_LOOK`: repeated looks at a 95% interval would
     separate equal agents far more often than 5%), or ``ci_width`` (its 95% interval is
-    narrower than that, checked at every block). ``reason`` says why it stopped."""
+    narrower than that, checked at every block); never before :data:`MIN_UNITS` units.
+    ``reason`` says why it stopped."""
 
     def __init__(
         self, *, separated: bool = False, ci_width: float | None = None, min_games: int = 200
@@ -128,7 +142,7 @@ class StopRule:
         for r in block:
             self.tally.add(r)
         s = self.tally.summary()
-        if s is None or s["units"] < 2 or None in s["win_ci"]:
+        if s is None or s["too_few"] or None in s["win_ci"]:
             return None
         lo, hi = s["win_ci"]
         if self.ci_width is not None and hi - lo < self.ci_width:

@@ -25,6 +25,7 @@ See ``docs/guide/luck.md``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -312,3 +313,48 @@ def luck_of(
     return game_luck(
         replay(seed, decisions, interactive_cuts=interactive_cuts, rules=rules), samples
     )
+
+
+@dataclass(frozen=True)
+class OutcomeSplit:
+    """How one seat's winning chance went from the start to the result, in parts that add up:
+    ``end - start == luck + own + other`` exactly (fractions of a win; ``own`` and ``other``
+    are minus the winning chance each player's decisions lost for this seat, so ``own <= 0``
+    and ``other >= 0``; luck is the rest: every chance event, the hidden cards falling as they
+    fell, and what the judge's estimates cannot place)."""
+
+    start: float
+    end: float
+    luck: float
+    own: float
+    other: float
+
+    def points(self, digits: int = 1) -> tuple[float, float, float, float]:
+        """(change, luck, own, other) in percentage points rounded to ``digits`` so that the
+        rounded parts still add up to the rounded change (largest remainder).
+
+        >>> OutcomeSplit(0.5, 1.0, 0.4837, -0.0168, 0.0331).points()
+        (50.0, 48.4, -1.7, 3.3)
+        >>> OutcomeSplit(0.5, 0.0, -0.45, -0.08, 0.03).points()
+        (-50.0, -45.0, -8.0, 3.0)
+        """
+        scale = 10**digits
+        total = round(100 * (self.end - self.start) * scale)
+        raw = [100 * x * scale for x in (self.luck, self.own, self.other)]
+        parts = [math.floor(x) for x in raw]
+        order = sorted(range(3), key=lambda i: parts[i] - raw[i])  # largest remainder first
+        for k in range(max(0, total - sum(parts))):  # 0..3 when the parts add up
+            parts[order[k % 3]] += 1
+        return (total / scale, *(p / scale + 0.0 for p in parts))
+
+
+def outcome_split(start: float, end: float, own_lost: float, other_lost: float) -> OutcomeSplit:
+    """Split ``end - start`` (one seat's winning chance) into its decisions (``-own_lost``), the
+    other player's (``+other_lost``) and luck, the rest (see :class:`OutcomeSplit`).
+
+    >>> s = outcome_split(0.5, 1.0, 0.0, 0.0)  # no mistakes on either side: all luck
+    >>> (s.luck, s.own, s.other)
+    (0.5, 0.0, 0.0)
+    """
+    own, other = -own_lost + 0.0, other_lost + 0.0
+    return OutcomeSplit(start, end, (end - start) - own - other, own, other)

@@ -350,9 +350,26 @@ def pages() -> dict[str, str]:
 
 
 def results_page() -> str:
-    """``benchmarks/RESULTS.md`` with its figures' paths made relative to ``docs/``."""
+    """``benchmarks/RESULTS.md`` with its figures' paths made relative to ``docs/`` (and the
+    notebook's machine paths and issue references dropped at :func:`generate`)."""
     text = (ROOT / "benchmarks" / "RESULTS.md").read_text(encoding="utf-8")
     return re.sub(r"\]\((results/[^)]+\.(?:png|svg))\)", r"](../benchmarks/\1)", text)
+
+
+def check_pages(srcdir: Path, generated: dict[str, str]) -> None:
+    """Fail the build on a machine path, an issue number or a deadline in any page: the
+    written ones as they are, the generated ones after :func:`publish.publish`."""
+    from publish import problems
+
+    found = []
+    for path in sorted(srcdir.rglob("*.md")):
+        rel = path.relative_to(srcdir)
+        if rel.parts[0] not in ("_build", "_generated"):
+            found += [f"{rel} {p}" for p in problems(path.read_text(encoding="utf-8"))]
+    for name, text in generated.items():
+        found += [f"_generated/{name} {p}" for p in problems(text)]
+    if found:
+        raise ExtensionError("pages a reader cannot reproduce: " + "; ".join(found[:20]))
 
 
 def guide_toc(srcdir: Path) -> str:
@@ -366,9 +383,14 @@ def guide_toc(srcdir: Path) -> str:
 def generate(app: Sphinx) -> None:
     out_dir = Path(app.srcdir) / "_generated"
     out_dir.mkdir(exist_ok=True)
+    from publish import publish
+
     generated = pages()
     generated["results.md"] = results_page()
+    generated["changelog.md"] = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    generated = {name: publish(text) for name, text in generated.items()}
     generated["guide_toc.md"] = guide_toc(Path(app.srcdir))
+    check_pages(Path(app.srcdir), generated)
     for name, text in generated.items():
         path = out_dir / name
         if not path.exists() or path.read_text(encoding="utf-8") != text:

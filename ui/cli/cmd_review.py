@@ -8,7 +8,8 @@ choice). ``--json`` prints ``{"rows": [...], "seats": [...], "curve": [...]}``, 
 decision with ``seat``, ``deal``, ``phase``, ``action``, ``best``, ``loss`` (0..1, 0 for the
 best option), ``points_loss``, ``chance``, ``options`` and ``flag``, and ``"luck"``: each deal's
 luck (seat 0's, of the cards and of the starter, beside each seat's winning chance lost) and each
-seat's luck, luck rate per deal and luck-adjusted result (``docs/guide/luck.md``). ``--plot FILE``
+seat's split of how its winning chance went, from 50% to the result, into luck and both seats'
+decisions, in parts that add up (``docs/guide/luck.md``). ``--plot FILE``
 draws seat 0's winning chance over the game as a PNG (extra ``plot``: matplotlib). Seats and deals
 count from 0 in the text as in the JSON (and in records and the envs).
 """
@@ -138,18 +139,22 @@ def luck_text(review: Review) -> list[str]:
         )
     lines.append(f"cut for first deal: {100 * review.luck.cut:+.1f}")
     for seat in (0, 1):
-        s = review.luck_summary(seat)
-        assert s is not None
-        adj = (
-            ""
-            if s["adjusted_result"] is None
-            else f"; luck-adjusted result {s['adjusted_result']:.2f}"
-        )
+        sp = review.split(seat)
+        assert sp is not None
+        change, luck, own, other = sp.points()
         lines.append(
-            f"Seat {seat}: luck {100 * s['luck']:+.1f} points of winning chance "
-            f"({100 * s['luck_rate']:+.1f} per deal, {s['luck_points']:+.1f} points margin), "
-            f"skill lost {100 * s['skill_lost']:.1f}{adj}"
+            f"Seat {seat}: from {100 * sp.start:.0f}% to {100 * sp.end:.0f}%, {change:+.1f} "
+            f"points = luck {luck:+.1f}, decisions: seat {seat} {own:+.1f}, seat {1 - seat} "
+            f"{other:+.1f}"
         )
+    s0 = review.luck_summary(0)
+    assert s0 is not None
+    lines.append(
+        f"Chance events alone (the estimate runs subtract; mean zero whoever plays): seat 0 "
+        f"{100 * s0['events_luck']:+.1f} points of winning chance, "
+        f"{100 * s0['events_luck_per_deal']:+.1f} per deal, {s0['events_luck_points']:+.1f} "
+        "points margin"
+    )
     return lines
 
 

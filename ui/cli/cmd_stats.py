@@ -17,9 +17,10 @@ import argparse
 import json
 import sys
 
+from agents.review import DEFAULT_SAMPLES
+
 from ..reports.player_stats import (
     CACHE_NAME,
-    STATS_SAMPLES,
     HistoryError,
     error_rates,
     load_history,
@@ -41,7 +42,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         p,
         ("--json", "print JSON"),
         ("--no-review", "skip the error rates (faster)"),
-        ("--samples", limited("samples"), STATS_SAMPLES, "N", f"guesses per decision for the reviews (default {STATS_SAMPLES})"),
+        ("--samples", limited("samples"), DEFAULT_SAMPLES, "N", f"guesses per decision for the reviews (default {DEFAULT_SAMPLES}, the Review's: the same figures)"),
     )
     # fmt: on
 

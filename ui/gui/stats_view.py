@@ -16,7 +16,6 @@ import arcade
 
 from ..reports.player_stats import (
     CACHE_NAME,
-    STATS_SAMPLES,
     HistoryError,
     HistoryGame,
     error_rates,
@@ -66,7 +65,7 @@ class StatsView(ScreenView):
         for hg in self.games:
             if self._stop.is_set():
                 return
-            self.rates.append(error_rates([hg], cache, STATS_SAMPLES)[0])
+            self.rates.append(error_rates([hg], cache)[0])
 
     @property
     def done(self) -> int:

@@ -214,6 +214,7 @@ class TableView(arcade.View):
                     self.game_window.errors.append(f"review failed: {exc!r}")
                     ctl.game_review = False
                 ctl.version += 1
+                self._remember_review()
             return
         if not ctl.game.is_over or getattr(ctl, "game_review", None) is not None:
             return
@@ -228,6 +229,22 @@ class TableView(arcade.View):
         else:
             ctl.game_review = review_game(game)
             ctl.version += 1
+            self._remember_review()
+
+    def _remember_review(self) -> None:
+        """Keep the finished game's review beside the history: Statistics reads its figures
+        (the same judge, never a second review); a failed write only costs a review later."""
+        from agents.review import Review
+
+        from ..reports.player_stats import CACHE_NAME, remember_review
+
+        rev, store = self.ctl.game_review, self.game_window.store
+        if store is None or not store.writable or not isinstance(rev, Review):
+            return
+        try:
+            remember_review(store.history.parent / CACHE_NAME, rev)
+        except OSError as exc:
+            self.game_window.errors.append(f"review not kept: {exc}")
 
     def _pace_show(self, delta_time: float) -> None:
         """One combination of the show per ``show_delay`` (longer on a hand's total)."""

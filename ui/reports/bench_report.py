@@ -6,6 +6,7 @@ import csv
 import io
 from collections.abc import Sequence
 
+from agents.tournament.luck_stats import MIN_UNITS
 from cribbage_env import Rules, RulesError
 
 
@@ -72,20 +73,33 @@ def _luck_columns(la: dict | None) -> dict:
 
 def format_luck(summary: dict) -> list[str]:
     """The luck-adjusted lines: plain (over duplicate pairs) and adjusted win rates with 95%
-    intervals, and the variance ratio (how many times fewer games the adjusted one needs)."""
+    intervals, and the variance ratio (how many times fewer games the adjusted one needs);
+    "too few games" below :data:`~agents.tournament.luck_stats.MIN_UNITS` pairs, no ratio from
+    a zero variance. Names are never cut."""
     rows = [(p["agents"], p.get("luck_adjusted")) for p in summary["pairings"]]
     if not any(la for _, la in rows):
         return []
+    pw = max([34] + [len(" vs ".join(agents)) for agents, _ in rows])
     lines = [
         "",
         "luck-adjusted (the result minus the luck of the cut, the deals and the starters; "
         "docs/guide/luck.md)",
-        f"{'pairing (A vs B)':<34} {'plain win% A (95% CI)':>22} {'adjusted win% A (95% CI)':>25} "
+        "normal intervals over duplicate pairs; the adjusted estimate is unbiased (over many runs "
+        "it averages to the true win rate), not bounded: a figure or interval may leave "
+        f"[0, 100%]; shown from {MIN_UNITS} pairs",
+        f"{'pairing (A vs B)':<{pw}} {'plain win% A (95% CI)':>22} {'adjusted win% A (95% CI)':>25} "
         f"{'adj. margin (95% CI)':>22} {'var. ratio':>10}",
     ]
-    for (a, b), la in rows:
+    for agents, la in rows:
+        name = " vs ".join(agents)
         if not la:
-            lines.append(f"{(a + ' vs ' + b)[:34]:<34} {'luck not recorded':>22}")
+            lines.append(f"{name:<{pw}} {'luck not recorded':>22}")
+            continue
+        if la.get("units", 0) < MIN_UNITS:  # from the units: summaries stored before say none
+            lines.append(
+                f"{name:<{pw}} too few games: {la['units']} duplicate pairs, "
+                f"the estimate needs {MIN_UNITS}"
+            )
             continue
         plo, phi = la["plain_win_ci"]
         lo, hi = la["win_ci"]
@@ -93,8 +107,8 @@ def format_luck(summary: dict) -> list[str]:
         plain = f"{_pct(la['plain_win'])} [{_pct(plo).strip()}, {_pct(phi).strip()}]"
         adj = f"{_pct(la['win'])} [{_pct(lo).strip()}, {_pct(hi).strip()}]"
         margin = f"{_num(la['margin'])} [{_num(mlo, '{:+.1f}')}, {_num(mhi, '{:+.1f}')}]"
-        ratio = _num(la["variance_ratio"], "{:.2f}")
-        lines.append(f"{(a + ' vs ' + b)[:34]:<34} {plain:>22} {adj:>25} {margin:>22} {ratio:>10}")
+        ratio = _num(la["variance_ratio"] or None, "{:.2f}")  # 0: a zero variance, stored before
+        lines.append(f"{name:<{pw}} {plain:>22} {adj:>25} {margin:>22} {ratio:>10}")
     return lines
 
 

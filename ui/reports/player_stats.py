@@ -5,8 +5,10 @@ Every finished game at the table is archived with its record. The player is the 
 the person only watched are left out. Per game: the result, skunks, the points of each deal by
 role (pegging, hand, crib, read from the engine's events the same way tournaments do), and,
 with reviews on, the person's error rate (mean winning chance lost per decision with a choice,
-:mod:`agents.review`). Reviews are kept in ``review-cache.json`` next to the history so a
-game is reviewed once; the history files are only read.
+:mod:`agents.review`): the judge's own figure, with its default settings, the one the game-over
+panel and the Review show. Its figures are kept in ``review-cache.json`` next to the history,
+under the game's :func:`~agents.review.review_key` (what the review is a function of), so a
+game reviewed at the table is not reviewed again; the history files are only read.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cribbage_env as ce
 from agents.store.atomic import atomic_write_json
@@ -25,6 +28,9 @@ from agents.tournament.summary import role_table
 from ..errors import UIError
 from ..table.saves import SAVE_FORMAT
 
+if TYPE_CHECKING:
+    from agents.review import Review
+
 #: Points per deal by role in expectimax self-play, counted the same way (the deal cut short by
 #: the win included): ``cribbage bench expectimax expectimax --games 4000 --seed 5
 #: --agent-seed 5`` (36,304 deals; benchmarks/RESULTS.md, "Board-position equity").
@@ -33,8 +39,6 @@ EXPECTED = {
     "pone": {"pegging": 2.10, "hand": 7.98, "crib": 0.0},
 }
 CACHE_NAME = "review-cache.json"
-#: Guesses per decision in the reviews behind the error rates (a game in a fraction of a second).
-STATS_SAMPLES = 8
 
 
 @dataclass(frozen=True)
@@ -88,22 +92,37 @@ def _per_deal(total: dict[str, int]) -> dict:
     return table
 
 
-def error_rates(games: list[HistoryGame], cache_path: Path | None, samples: int) -> list[float]:
-    """The person's error rate in each game (reviews cached by file name and settings)."""
-    from agents.review import review_game
+def error_rates(
+    games: list[HistoryGame], cache_path: Path | None, samples: int | None = None
+) -> list[float]:
+    """The person's error rate in each game, from the cache or reviewed (and cached) with the
+    judge's settings (``samples`` guesses per decision: the judge's default unless given)."""
+    from agents.review import DEFAULT_SAMPLES, review_game, review_key
 
+    n = DEFAULT_SAMPLES if samples is None else samples
     cache = _read_cache(cache_path)
     out, changed = [], False
     for hg in games:
-        key = f"{hg.path.name}|{samples}|{hg.game.rules.target}"  # reviews read the rules
+        key = review_key(hg.game, samples=n)
         if not _cached_rates(cache.get(key)):  # missing or malformed: reviewed again
-            rev = review_game(hg.game, samples=samples)
-            cache[key] = [rev.seat_summary(0)["error_rate"], rev.seat_summary(1)["error_rate"]]
+            cache[key] = _rates(review_game(hg.game, samples=n))
             changed = True
         out.append(float(cache[key][hg.seat]))
     if changed and cache_path is not None:
         atomic_write_json(cache_path, cache, durable=False)
     return out
+
+
+def remember_review(cache_path: Path, review: Review) -> None:
+    """Keep a review made elsewhere (the table's, at game over) for :func:`error_rates`."""
+    cache = _read_cache(cache_path)
+    if review.key and cache.get(review.key) != _rates(review):
+        cache[review.key] = _rates(review)
+        atomic_write_json(cache_path, cache, durable=False)
+
+
+def _rates(review: Review) -> list[float]:
+    return [review.seat_summary(0)["error_rate"], review.seat_summary(1)["error_rate"]]
 
 
 def _read_cache(path: Path | None) -> dict:

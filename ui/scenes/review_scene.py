@@ -181,8 +181,8 @@ def _summary(s: Scene, b: ReviewBrowser, nar: Narrator, names: tuple[str, str]) 
 
 
 def _luck_vs_skill(s: Scene, b: ReviewBrowser, nar: Narrator, names: tuple[str, str]) -> None:
-    """One line under the title: each player's luck and skill lost (points of winning chance)
-    and luck-adjusted result; the green line on the chart is luck alone."""
+    """One line under the title: each player's winning chance from the start to the result as
+    luck plus both players' decisions (points that add up); the green line is the luck alone."""
     parts = luck_parts(b.review, names, nar.tr)
     if not parts:
         return
@@ -222,34 +222,13 @@ def _chart(s: Scene, b: ReviewBrowser, viewer: int) -> None:
                             along=True))  # fmt: skip
 
 
-def luck_curve(review: Review) -> list[float]:
-    """Seat 0's luck so far at each point of :attr:`Review.curve`: the cut, the cards of every
-    deal dealt, the starters turned (a discard comes before its deal's starter)."""
-    luck = review.luck
-    if luck is None:
-        return []
-    by_deal = {d.deal: d for d in luck.deals}
-    before: dict[int, float] = {}
-    acc = luck.cut
-    for d in luck.deals:
-        before[d.deal] = acc
-        acc += d.cards + d.starter
-    out: list[float] = []
-    for r in review.ratings:
-        x = before.get(r.deal, acc)
-        deal = by_deal.get(r.deal)
-        if deal is not None:
-            x += deal.cards + (deal.starter if r.phase == "play" else 0.0)
-        out.append(x)
-    return [*out, acc]
-
-
 def _luck_line(s: Scene, b: ReviewBrowser, viewer: int, w: float) -> None:
-    """Luck vs skill: the viewer's chance if only luck had counted (50% plus the luck so far),
-    drawn as a line over the winning-chance columns; the gap between them is skill."""
+    """Luck vs decisions: the viewer's chance if only luck had counted (50% plus the luck so
+    far, :meth:`~agents.review.Review.luck_path`), drawn as a line over the winning-chance
+    columns; the gap between them is what both players' decisions made of it."""
     c = CHART
     sign = 1.0 if viewer == 0 else -1.0
-    for i, x in enumerate(luck_curve(b.review)):
+    for i, x in enumerate(b.review.luck_path()):
         p = min(max(0.5 + sign * x, 0.0), 1.0)
         x0 = c.x + round(i * w)
         s.panels.append((Rect(x0, c.y + c.h * p - 1.5, max(round(w), 2), 3), LUCK_COLOR))

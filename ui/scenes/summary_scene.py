@@ -4,7 +4,7 @@ After the last count the show waits for Continue with each player's points of th
 hand, crib, total); the game-over panel adds the game's points by the same parts and, once the
 review has run (in the window's side thread), the person's flagged decisions and mean winning
 chance lost (:func:`error_line`) and each player's luck beside their mistakes
-(:func:`luck_parts`, the Review screen's own line): every number with its unit, every count
+(:func:`luck_parts`, the Review screen's own line: parts that add up to how the game went): every number with its unit, every count
 in the language's plural form.
 """
 
@@ -99,28 +99,37 @@ def error_line(review: Review, seat: int, name: str, cat: Catalog) -> str:
     )
 
 
+def points(v: float) -> str:
+    """Percentage points with their sign, one decimal; never "-0.0".
+
+    >>> points(48.4), points(-1.7), points(-0.0)
+    ('+48.4', '-1.7', '0.0')
+    """
+    return f"{v:+.1f}" if v else "0.0"
+
+
 def luck_parts(review: Review, names: tuple[str, str], tr: Callable[..., str]) -> list[str]:
-    """Each player's luck and the winning chance their mistakes lost (in per cent of winning
-    chance) and their luck-adjusted result (per cent of a win), from the review's
-    :meth:`~agents.review.Review.luck_summary` (``cribbage_env.analysis.luck``); empty when the game's
-    rules have no equity table."""
+    """Each player's winning chance from the start to the result split into luck, their own
+    decisions and the other's, in percentage points that add up exactly
+    (:meth:`~agents.review.Review.split`); empty when the game's rules have no equity table."""
     parts = []
     for seat in (0, 1):
-        m = review.luck_summary(seat)
-        if m is None:
+        sp = review.split(seat)
+        if sp is None:
             return []
-        luck, lost = percent(m["luck"], sign=True), percent(-m["skill_lost"], sign=True)
-        if m["adjusted_result"] is None:  # unfinished: no result to adjust
-            parts.append(tr("{name}: luck {luck}, mistakes {lost}", name=names[seat],
-                            luck=luck, lost=lost))  # fmt: skip
-            continue
+        change, luck, own, other = sp.points()
         parts.append(
             tr(
-                "{name}: luck {luck}, mistakes {lost}; {adj} of a win without the luck",
+                "{name}: from {start} to {end}, {change} points = luck {luck}, decisions: "
+                "{name} {own}, {other} {theirs}",
                 name=names[seat],
-                luck=luck,
-                lost=lost,
-                adj=percent(m["adjusted_result"], digits=0),
+                other=names[1 - seat],
+                start=percent(sp.start, digits=0),
+                end=percent(sp.end, digits=0),
+                change=points(change),
+                luck=points(luck),
+                own=points(own),
+                theirs=points(other),
             )
         )
     return parts
@@ -130,7 +139,7 @@ def _luck_items(s: Scene, ctl: TableController, rev: Review, cx: float, y: float
     parts = luck_parts(rev, (ctl.short_name(0), ctl.short_name(1)), ctl.tr)
     if not parts:
         return
-    s.labels.append(Label(ctl.tr("Luck and mistakes, in winning chance"), cx, y, 15, LUCK_COLOR,
+    s.labels.append(Label(ctl.tr("Luck and decisions, in points of winning chance"), cx, y, 15, LUCK_COLOR,
                           bold=True))  # fmt: skip
     for i, text in enumerate(parts):
         s.labels.append(Label(text, cx, y - 26 - 24 * i, 14, PLAYER_COLORS[i]))

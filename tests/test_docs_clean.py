@@ -1,0 +1,113 @@
+"""Docs a reader can reproduce: no page (written, generated or built) carries a machine path, an
+issue number or a deadline; the docs extra installs everything the build imports; tutorial
+cells paste as they are (Python as Python, command lines as shell)."""
+
+from __future__ import annotations
+
+import doctest
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+sys.path.insert(0, str(DOCS / "_ext"))
+
+import cribbage_docs  # noqa: E402
+import publish  # noqa: E402
+
+
+def _pages() -> list[Path]:
+    return [
+        p
+        for p in sorted(DOCS.rglob("*.md"))
+        if p.relative_to(DOCS).parts[0] not in ("_build", "_generated")
+    ]
+
+
+def test_the_publish_filter_does_what_its_examples_say() -> None:
+    assert doctest.testmod(publish).failed == 0
+
+
+@pytest.mark.parametrize("page", _pages(), ids=lambda p: str(p.relative_to(DOCS)))
+def test_no_written_page_names_a_machine_path_an_issue_or_a_deadline(page: Path) -> None:
+    assert publish.problems(page.read_text(encoding="utf-8")) == []
+
+
+def test_the_pages_made_from_the_notebook_and_the_results_files_are_clean() -> None:
+    """RESULTS.md (62 machine paths, 40 issue numbers), the ladder's command and the changelog
+    as the build prints them: relative paths, no issue, no deadline; figures kept."""
+    raw = cribbage_docs.results_page()
+    assert publish.problems(raw)  # the notebook as written has them: the filter matters
+    for text in (
+        raw,
+        cribbage_docs.ratings_table(),
+        cribbage_docs.ladder_table(),
+        (ROOT / "CHANGELOG.md").read_text(encoding="utf-8"),
+    ):
+        out = publish.publish(text)
+        assert publish.problems(out) == []
+        assert re.findall(r"\d+\.\d+%", out) == re.findall(r"\d+\.\d+%", text)  # no figure lost
+    ratings = publish.publish(cribbage_docs.ratings_table())
+    assert "--db out/ladder4k/ladder4k.sqlite" in ratings  # relative: runs from a checkout
+
+
+def test_the_built_site_is_clean() -> None:
+    site = DOCS / "_build" / "html"
+    if not (site / "index.html").exists():
+        pytest.skip("the docs site is not built (sphinx-build -b html docs docs/_build/html)")
+    found = []
+    for page in sorted(site.rglob("*.html")):
+        if page.relative_to(site).parts[0] in ("_modules", "_static", "_sources"):
+            continue  # highlighted source code, the theme's files: not pages of prose
+        text = re.sub(r"<[^>]+>", " ", page.read_text(encoding="utf-8", errors="replace"))
+        found += [f"{page.relative_to(site)} {p}" for p in publish.problems(text)]
+    assert found == []
+
+
+# ----------------------------------------------------------------------------- the docs extra
+#: What a page imports -> the extra of this project that installs it.
+PROVIDERS = {
+    "pettingzoo": "pettingzoo",
+    "pyspiel": "openspiel",
+    "ray": "ray",
+    "matplotlib": "plot",
+    "torch": "rl",
+    "sb3_contrib": "rl",
+    "stable_baselines3": "rl",
+}
+
+
+def _extras(name: str, table: dict[str, list[str]]) -> set[str]:
+    """``name`` and every extra of this project it pulls in (``cribbage-env[a,b]``)."""
+    out, todo = set(), [name]
+    while todo:
+        extra = todo.pop()
+        if extra in out:
+            continue
+        out.add(extra)
+        for req in table[extra]:
+            m = re.match(r"cribbage-env\[([^\]]+)\]", req)
+            if m:
+                todo += [e.strip() for e in m.group(1).split(",")]
+    return out
+
+
+def _imports() -> set[str]:
+    """Top-level modules the executed pages and the API reference import."""
+    mods = set()
+    for page in _pages():
+        for cell in re.findall(r"```\{code-cell\}[^\n]*\n(.*?)```", page.read_text(), re.S):
+            mods |= set(re.findall(r"^\s*(?:import|from)\s+(\w+)", cell, re.M))
+    mods.add("pettingzoo")  # the API reference documents cribbage_env.aec, which imports it
+    return mods
+
+
+def test_the_docs_extra_installs_everything_the_build_imports() -> None:
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from 3.11")
+    table = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    have = _extras("docs", table)
+    needed = {PROVIDERS[m] for m in _imports() if m in PROVIDERS}
+    assert needed <= have, f"the docs extra lacks {sorted(needed - have)}"
