@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ui.scenes.summary_scene import error_line, luck_parts, percent
+from ui.scenes.summary_scene import error_line, luck_parts
 from ui.words.i18n import LANGUAGES, Catalog, plural_rule
 
 
@@ -31,11 +31,12 @@ class _Review:
         }
 
 
-# The tail each language puts after the counts (the same error rate, 0.31%, in every case).
+# The tail each language puts after the counts (the same error rate, 0.31%, in every case,
+# written as the language writes numbers).
 TAIL = {
     "en": "0.31% winning chance lost per decision on average",
-    "es": "0.31% de probabilidad de ganar perdida por decisión, de media",
-    "fr": "0.31% de chance de gagner perdue par décision, en moyenne",
+    "es": "0,31\u00a0% de probabilidad de ganar perdida por decisión, de media",
+    "fr": "0,31\u00a0% de chance de gagner perdue par décision, en moyenne",
 }
 ERRORS = {
     ("en", 1, 0, 1): "Ana: 1 blunder and 0 bad moves in 1 decision; " + TAIL["en"],
@@ -58,22 +59,22 @@ LUCK = {
         "Ana: luck -79.8%, mistakes -32.9%; 180% of a win without the luck",
         "Bo: luck +79.8%, mistakes 0.0%; -80% of a win without the luck",
     ],
-    "es": [
-        "Ana: suerte -79.8%, errores -32.9%; 180% de una victoria sin la suerte",
-        "Bo: suerte +79.8%, errores 0.0%; -80% de una victoria sin la suerte",
+    "es": [  # decimal comma, a non-breaking space before the per-cent sign
+        "Ana: suerte -79,8\u00a0%, errores -32,9\u00a0%; 180\u00a0% de una victoria sin la suerte",
+        "Bo: suerte +79,8\u00a0%, errores 0,0\u00a0%; -80\u00a0% de una victoria sin la suerte",
     ],
     "fr": [
-        "Ana : chance -79.8%, erreurs -32.9% ; 180% d'une victoire sans la chance",
-        "Bo : chance +79.8%, erreurs 0.0% ; -80% d'une victoire sans la chance",
+        "Ana : chance -79,8\u00a0%, erreurs -32,9\u00a0% ; 180\u00a0% d'une victoire sans la chance",
+        "Bo : chance +79,8\u00a0%, erreurs 0,0\u00a0% ; -80\u00a0% d'une victoire sans la chance",
     ],
 }
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_luck_and_mistakes_are_in_per_cent_of_winning_chance(lang: str) -> None:
-    tr = Catalog(lang).tr
-    assert luck_parts(_Review(0, 0, 5), ("Ana", "Bo"), tr) == LUCK[lang]  # type: ignore[arg-type]
-    unfinished = luck_parts(_Review(0, 0, 5, finished=False), ("Ana", "Bo"), tr)  # type: ignore[arg-type]
+    cat = Catalog(lang)
+    assert luck_parts(_Review(0, 0, 5), ("Ana", "Bo"), cat) == LUCK[lang]  # type: ignore[arg-type]
+    unfinished = luck_parts(_Review(0, 0, 5, finished=False), ("Ana", "Bo"), cat)  # type: ignore[arg-type]
     assert unfinished == [t.split(";")[0].rstrip() for t in LUCK[lang]]
 
 
@@ -82,4 +83,5 @@ def test_plural_rules_of_the_catalogs() -> None:
     assert [plural_rule("en")(n) for n in (0, 1, 2)] == [True, False, True]
     assert [plural_rule("es")(n) for n in (0, 1, 2)] == [True, False, True]
     assert [plural_rule("fr")(n) for n in (0, 1, 2)] == [False, False, True]
-    assert percent(-0.000001, sign=True) == "0.0%" and percent(0.5, sign=True) == "+50.0%"
+    en = Catalog("en")
+    assert en.percent(-0.000001, sign=True) == "0.0%" and en.percent(0.5, sign=True) == "+50.0%"

@@ -13,10 +13,13 @@ from cribbage_env.rules.core import Phase
 from ui.saved.autosave import SaveStore
 from ui.scenes.motion import Transition
 from ui.scenes.scene import overlaps
-from ui.scenes.summary_scene import error_line, percent
+from ui.scenes.summary_scene import error_line
 from ui.scenes.table_scene import DECK, STARTER, table_scene
 from ui.table.controller import Mode, TableController
 from ui.table.show import points_by_part
+from ui.words.i18n import Catalog
+
+_PERCENT = Catalog("en").percent  # these games are told in English
 
 
 def _to_show(ctl: TableController, rng) -> None:
@@ -70,7 +73,7 @@ def test_the_game_over_summary_has_points_by_part_and_the_error_rate() -> None:
     sm = ctl.game_review.seat_summary(0)
     assert error_line(ctl.game_review, 0, "You", ctl.cat) in labels
     line = next(t for t in labels if t.startswith("You: "))
-    assert f"in {sm['decisions']} decision" in line and percent(sm["error_rate"], digits=2) in line
+    assert f"in {sm['decisions']} decision" in line and _PERCENT(sm["error_rate"], digits=2) in line
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "es"])
@@ -183,9 +186,9 @@ def test_the_game_over_summary_sets_luck_beside_skill_as_the_review_does() -> No
     for seat in (0, 1):
         m = rev.luck_summary(seat)
         line = next(t for t in labels if t.startswith(f"{ctl.short_name(seat)}: luck "))
-        assert f"luck {percent(m['luck'], sign=True)}," in line
-        assert f"mistakes {percent(-m['skill_lost'], sign=True)};" in line
-        assert f"; {percent(m['adjusted_result'], digits=0)} of a win without the luck" in line
+        assert f"luck {_PERCENT(m['luck'], sign=True)}," in line
+        assert f"mistakes {_PERCENT(-m['skill_lost'], sign=True)};" in line
+        assert f"; {_PERCENT(m['adjusted_result'], digits=0)} of a win without the luck" in line
         # the same sentence as on the Review screen
         names = (ctl.short_name(0), ctl.short_name(1))
         shown = review_scene(ReviewBrowser(rev, ctl.game), ctl.narrator, names)

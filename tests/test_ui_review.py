@@ -17,7 +17,6 @@ from cribbage_env.rules.engine import GameState
 from ui.scenes.review_scene import CHART, ReviewBrowser, review_scene
 from ui.scenes.scene import MIN_TARGET
 from ui.scenes.stats_scene import stats_scene
-from ui.scenes.summary_scene import percent
 from ui.table.chances import ChanceMeter
 from ui.table.controller import Mode, TableController
 from ui.words.i18n import Catalog
@@ -293,7 +292,8 @@ def test_review_scene_shows_luck_vs_skill_in_every_language(reviewed) -> None:
     for lang, word in words.items():
         s = review_scene(ReviewBrowser(review, game), _nar(lang), ("You", "Computer"))
         (line,) = [lb for lb in s.labels if lb.text.startswith(word)]
-        luck, adj = percent(s0["luck"], sign=True), percent(s1["adjusted_result"], digits=0)
+        pct = Catalog(lang).percent
+        luck, adj = pct(s0["luck"], sign=True), pct(s1["adjusted_result"], digits=0)
         assert f" {luck}," in line.text and f" {adj} " in line.text
         marks = [r for r, c in s.panels if c == LUCK_COLOR]
         assert len(marks) == len(review.curve)
@@ -312,7 +312,7 @@ def test_review_scene_counts_each_players_decisions_in_words(reviewed) -> None:
             cat.ntr("{n} blunder", "{n} blunders", m["blunder"]),
             cat.ntr("{n} bad move", "{n} bad moves", m["bad"]),
             cat.ntr("{n} decision", "{n} decisions", m["decisions"]),
-            percent(m["total_loss"]),
+            cat.percent(m["total_loss"]),
         ]
         (line,) = [lb.text for lb in s.labels if lb.text.startswith("You —")]
         assert all(w in line for w in words), (lang, line, words)

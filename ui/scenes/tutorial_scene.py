@@ -93,7 +93,7 @@ def whole_rect(lesson: Lesson) -> Rect:
     if lesson.where == Where.LOW:
         return Rect(WHOLE_X, WHOLE_LOW, WHOLE_W, h)
     if lesson.key == "starter_cut":  # over the other's backs, clear of the spread (y < 430)
-        return Rect(WHOLE_X + 30, 440, WHOLE_W - 30, h)  # and of the crib's label
+        return Rect(WHOLE_X + 50, 440, WHOLE_W - 50, h)  # and of the crib's label
     h = max(h, WHOLE_TOP - 350)  # down to the starter's label or none of it (y ~ 372)
     return Rect(WHOLE_X, WHOLE_TOP - h, WHOLE_W, h)
 
