@@ -150,11 +150,15 @@ class TableView(arcade.View):
                 out.append(Popup(self.ctl.scorer_text(e.player, e.reasons), x, y))
         return tuple(out)
 
-    def on_update(self, delta_time: float) -> bool:
+    def advance_motion(self, delta_time: float) -> None:
+        """The motion ``delta_time`` further on; over once everything has landed."""
         if self.transition is not None:
             self.motion_t += delta_time
             if self.motion_t >= self.transition.total:
                 self.skip_motion()
+
+    def on_update(self, delta_time: float) -> bool:
+        self.advance_motion(delta_time)
         ctl = self.ctl
         self._update_meter()
         self._update_review()
