@@ -20,7 +20,7 @@ from ui.reports.player_stats import (
 )
 from ui.saved.autosave import SaveStore
 from ui.scenes.stats_scene import stats_scene
-from ui.scenes.summary_scene import error_line, percent
+from ui.scenes.summary_scene import error_line
 from ui.table.controller import Mode, TableController
 from ui.words.i18n import Catalog
 
@@ -64,7 +64,7 @@ def test_statistics_reads_the_tables_review_and_reviews_nothing(saved, monkeypat
         assert rate == rev.seat_summary(hg.seat)["error_rate"]
         # the game-over panel's line prints the same figure (in per cent)
         line = error_line(rev, hg.seat, "You", Catalog("en"))
-        assert percent(rate, digits=2) in line
+        assert Catalog("en").percent(rate, digits=2) in line
     # the Statistics screen plots it (thousandths, as `cribbage review` prints it)
     labels = [lb.text for lb in stats_scene(player_stats(games, rates), "en").labels]
     for rate in rates:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cribbage_env.analysis.luck import OutcomeSplit, outcome_split
-from ui.scenes.summary_scene import error_line, luck_parts, percent
+from ui.scenes.summary_scene import error_line, luck_parts
 from ui.words.i18n import LANGUAGES, Catalog, plural_rule
 
 
@@ -29,11 +29,12 @@ class _Review:
         return outcome_split(0.5, end, *lost)
 
 
-# The tail each language puts after the counts (the same error rate, 0.31%, in every case).
+# The tail each language puts after the counts (the same error rate, 0.31%, in every case,
+# written as the language writes numbers).
 TAIL = {
     "en": "0.31% winning chance lost per decision on average",
-    "es": "0.31% de probabilidad de ganar perdida por decisión, de media",
-    "fr": "0.31% de chance de gagner perdue par décision, en moyenne",
+    "es": "0,31\u00a0% de probabilidad de ganar perdida por decisión, de media",
+    "fr": "0,31\u00a0% de chance de gagner perdue par décision, en moyenne",
 }
 ERRORS = {
     ("en", 1, 0, 1): "Ana: 1 blunder and 0 bad moves in 1 decision; " + TAIL["en"],
@@ -57,12 +58,12 @@ LUCK = {
         "Bo: from 50% to 100%, +50.0 points = luck +17.1, decisions: Bo 0.0, Ana +32.9",
     ],
     "es": [
-        "Ana: de 50% a 0%, -50.0 puntos = suerte -17.1, decisiones: Ana -32.9, Bo 0.0",
-        "Bo: de 50% a 100%, +50.0 puntos = suerte +17.1, decisiones: Bo 0.0, Ana +32.9",
+        "Ana: de 50\u00a0% a 0\u00a0%, -50,0 puntos = suerte -17,1, decisiones: Ana -32,9, Bo 0,0",
+        "Bo: de 50\u00a0% a 100\u00a0%, +50,0 puntos = suerte +17,1, decisiones: Bo 0,0, Ana +32,9",
     ],
     "fr": [
-        "Ana : de 50% à 0%, -50.0 points = chance -17.1, décisions : Ana -32.9, Bo 0.0",
-        "Bo : de 50% à 100%, +50.0 points = chance +17.1, décisions : Bo 0.0, Ana +32.9",
+        "Ana : de 50\u00a0% à 0\u00a0%, -50,0 points = chance -17,1, décisions : Ana -32,9, Bo 0,0",
+        "Bo : de 50\u00a0% à 100\u00a0%, +50,0 points = chance +17,1, décisions : Bo 0,0, Ana +32,9",
     ],
 }
 
@@ -71,10 +72,11 @@ LUCK = {
 def test_luck_and_decisions_add_up_to_how_the_game_went(lang: str) -> None:
     """Each line: the change from the start to the end, equal to luck plus both players'
     decisions, in percentage points; a player with no mistakes reads 0.0 for their decisions."""
-    tr = Catalog(lang).tr
-    assert luck_parts(_Review(0, 0, 5), ("Ana", "Bo"), tr) == LUCK[lang]  # type: ignore[arg-type]
-    unfinished = luck_parts(_Review(0, 0, 5, finished=False), ("Ana", "Bo"), tr)  # type: ignore[arg-type]
-    assert "20%" in unfinished[0] and "-30.0" in unfinished[0] and "+2.9" in unfinished[0]
+    cat = Catalog(lang)
+    assert luck_parts(_Review(0, 0, 5), ("Ana", "Bo"), cat) == LUCK[lang]  # type: ignore[arg-type]
+    unfinished = luck_parts(_Review(0, 0, 5, finished=False), ("Ana", "Bo"), cat)  # type: ignore[arg-type]
+    pieces = cat.percent(0.2, digits=0), cat.number(-30, sign=True), cat.number(2.9, sign=True)
+    assert all(piece in unfinished[0] for piece in pieces)
     for line in LUCK[lang] + unfinished:
         assert "of a win" not in line and "%," in line
 
@@ -84,4 +86,5 @@ def test_plural_rules_of_the_catalogs() -> None:
     assert [plural_rule("en")(n) for n in (0, 1, 2)] == [True, False, True]
     assert [plural_rule("es")(n) for n in (0, 1, 2)] == [True, False, True]
     assert [plural_rule("fr")(n) for n in (0, 1, 2)] == [False, False, True]
-    assert percent(-0.000001, sign=True) == "0.0%" and percent(0.5, sign=True) == "+50.0%"
+    en = Catalog("en")
+    assert en.percent(-0.000001, sign=True) == "0.0%" and en.percent(0.5, sign=True) == "+50.0%"

@@ -13,10 +13,14 @@ from cribbage_env.rules.core import Phase
 from ui.saved.autosave import SaveStore
 from ui.scenes.motion import Transition
 from ui.scenes.scene import overlaps
-from ui.scenes.summary_scene import error_line, percent, points
+from ui.scenes.summary_scene import error_line
 from ui.scenes.table_scene import DECK, STARTER, table_scene
 from ui.table.controller import Mode, TableController
 from ui.table.show import points_by_part
+from ui.words.i18n import Catalog
+
+_PERCENT = Catalog("en").percent  # these games are told in English
+_NUMBER = Catalog("en").number
 
 
 def _to_show(ctl: TableController, rng) -> None:
@@ -70,7 +74,7 @@ def test_the_game_over_summary_has_points_by_part_and_the_error_rate() -> None:
     sm = ctl.game_review.seat_summary(0)
     assert error_line(ctl.game_review, 0, "You", ctl.cat) in labels
     line = next(t for t in labels if t.startswith("You: "))
-    assert f"in {sm['decisions']} decision" in line and percent(sm["error_rate"], digits=2) in line
+    assert f"in {sm['decisions']} decision" in line and _PERCENT(sm["error_rate"], digits=2) in line
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "es"])
@@ -187,7 +191,9 @@ def test_the_game_over_summary_sets_luck_beside_skill_as_the_review_does() -> No
         assert change == (50.0 if ctl.game.winner == seat else -50.0)
         line = next(t for t in labels if t.startswith(f"{ctl.short_name(seat)}: from 50% to "))
         name = ctl.short_name(seat)
-        assert f"luck {points(luck)}, decisions: {name} {points(own)}," in line
+        assert (
+            f"luck {_NUMBER(luck, sign=True)}, decisions: {name} {_NUMBER(own, sign=True)}," in line
+        )
         assert "of a win" not in line
         # the same sentence as on the Review screen
         names = (ctl.short_name(0), ctl.short_name(1))

@@ -61,7 +61,7 @@ def test_replay_text_explains_every_score(record_file: Path) -> None:
 
 def test_replay_text_in_spanish(record_file: Path) -> None:
     r = cribbage("replay", str(record_file), "--text", "--lang", "es")
-    assert r.returncode == 0 and "Mano 1" in r.stdout and "quince" in r.stdout
+    assert r.returncode == 0 and "Reparto 1" in r.stdout and "quince" in r.stdout
 
 
 @pytest.mark.parametrize(

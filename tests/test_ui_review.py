@@ -17,7 +17,6 @@ from cribbage_env.rules.engine import GameState
 from ui.scenes.review_scene import CHART, ReviewBrowser, review_scene
 from ui.scenes.scene import MIN_TARGET
 from ui.scenes.stats_scene import stats_scene
-from ui.scenes.summary_scene import percent, points
 from ui.table.chances import ChanceMeter
 from ui.table.controller import Mode, TableController
 from ui.words.i18n import Catalog
@@ -297,7 +296,7 @@ def test_review_scene_shows_luck_vs_skill_in_every_language(reviewed) -> None:
     for lang, word in words.items():
         s = review_scene(ReviewBrowser(review, game), _nar(lang), ("You", "Computer"))
         (line,) = [lb for lb in s.labels if lb.text.startswith(word)]
-        luck = points(review.split(0).points()[1])
+        luck = Catalog(lang).number(review.split(0).points()[1], sign=True)
         assert f" {luck}," in line.text and "of a win" not in line.text
         marks = [r for r, c in s.panels if c == LUCK_COLOR]
         assert len(marks) == len(review.curve)
@@ -335,7 +334,7 @@ def test_review_scene_counts_each_players_decisions_in_words(reviewed) -> None:
             cat.ntr("{n} blunder", "{n} blunders", m["blunder"]),
             cat.ntr("{n} bad move", "{n} bad moves", m["bad"]),
             cat.ntr("{n} decision", "{n} decisions", m["decisions"]),
-            percent(m["total_loss"]),
+            cat.percent(m["total_loss"]),
         ]
         (line,) = [lb.text for lb in s.labels if lb.text.startswith("You —")]
         assert all(w in line for w in words), (lang, line, words)

@@ -78,8 +78,10 @@ def _chance_lines(scores: tuple[int, int], dealer: int, cat: Catalog, target: in
         p0 = win_probability(scores[0], scores[1], dealer=dealer == 0, target=target)
     except EquityError:
         return []
-    a = round(100 * p0)
-    return ["  " + cat.tr("Winning chance: {a}% – {b}%", a=a, b=100 - a)]
+    a = round(p0, 2)  # whole per cents that add up to 100
+    return [
+        "  " + cat.tr("Winning chance: {a} – {b}", a=cat.percent(a, 0), b=cat.percent(1 - a, 0))
+    ]
 
 
 def game_text(g: ce.GameState, cat: Catalog) -> str:

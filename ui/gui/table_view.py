@@ -141,20 +141,26 @@ class TableView(arcade.View):
         for e in new:
             if not e.points or e.kind not in (EventKind.PLAY, EventKind.SCORE):
                 continue
-            x, y = float(COUNT_X), 455.0
-            if e.kind is EventKind.PLAY:
+            x, y, anchor, card = float(COUNT_X), 455.0, "center", None
+            if e.kind is EventKind.PLAY:  # over the card, once it has landed, right of the starter
                 item = next((i for i in scene.cards if i.card == e.cards[-1]), None)
                 if item is not None:
-                    x, y = item.rect.cx, item.rect.y + item.rect.h + 16
+                    x, y = item.rect.x, item.rect.y + item.rect.h + 16
+                    anchor, card = "left", item.card
             if e.player is not None:  # points always have a scorer
-                out.append(Popup(self.ctl.scorer_text(e.player, e.reasons), x, y))
+                text = self.ctl.scorer_text(e.player, e.reasons)
+                out.append(Popup(text, x, y, anchor_x=anchor, card=card))
         return tuple(out)
 
-    def on_update(self, delta_time: float) -> bool:
+    def advance_motion(self, delta_time: float) -> None:
+        """The motion ``delta_time`` further on; over once everything has landed."""
         if self.transition is not None:
             self.motion_t += delta_time
             if self.motion_t >= self.transition.total:
                 self.skip_motion()
+
+    def on_update(self, delta_time: float) -> bool:
+        self.advance_motion(delta_time)
         ctl = self.ctl
         self._update_meter()
         self._update_review()

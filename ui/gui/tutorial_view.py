@@ -8,6 +8,7 @@ tutorial's own buttons (Start, Play a game) are answered here. Nothing of it is 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ..scenes.board_scene import with_board
@@ -34,9 +35,18 @@ class TutorialView(TableView):
         return with_board(scene, self.ctl, self.big_board)
 
     def on_update(self, delta_time: float) -> bool:
-        if self.tutorial.waiting:  # nothing moves while a lesson is read
+        if self.tutorial.waiting:  # the deal waits while a lesson is read; what flies lands
+            self.advance_motion(delta_time)
             return True
         return super().on_update(delta_time)
+
+    def frame_scene(self) -> Scene:
+        """The table; a lesson's panel only once the table shows what it talks about (the
+        hand dealt, the computer's discards, the starter turned)."""
+        scene = super().frame_scene()
+        if self.transition is not None and scene.layer is not None and not scene.layer.modal:
+            return replace(scene, layer=None)
+        return scene
 
     def do(self, cmd: Command) -> None:
         """The lesson's own buttons (:data:`LESSON_COMMANDS`), else the table's."""

@@ -13,7 +13,8 @@ honest:
   were until the motion ends, so the log never announces a card that is still in the air and the
   prompt never names a count the table does not show yet.
 
-Every transition lasts at most :data:`MAX_SECONDS`; a click ends it at once.
+Cards and pegs move for at most :data:`MAX_SECONDS`; a point pop-up waits for its card to land
+and then lives :data:`POP`, so a transition lasts at most their sum. A click ends it at once.
 """
 
 from __future__ import annotations
@@ -86,15 +87,19 @@ class Popup:
     x: float
     y: float
     color: tuple[int, int, int] = (GOLD[0], GOLD[1], GOLD[2])
+    anchor_x: str = "center"
+    card: int | None = None  # the card that scored: the pop-up waits for it to land
+    delay: float = 0.0  # seconds into the transition it appears (set by the transition)
 
     def at(self, t: float) -> Label | None:
-        if t >= POP:
+        t -= self.delay
+        if t < 0 or t >= POP:
             return None
         p = t / POP
         alpha = 255 if p < 0.6 else int(255 * (1 - (p - 0.6) / 0.4))
         alpha = max(32, alpha // 32 * 32)  # a few levels: text objects stay cached
-        return Label(self.text, self.x, self.y + 28 * p, 20, self.color + (alpha,), bold=True,
-                     tag="popup")  # fmt: skip
+        return Label(self.text, self.x, self.y + 28 * p, 20, self.color + (alpha,),
+                     self.anchor_x, bold=True, tag="popup")  # fmt: skip
 
 
 def _ease(p: float) -> float:
@@ -150,13 +155,14 @@ class Transition:
             layer = plan_flights(old.layer.cards, new.layer.cards, None)
             self.layer_flights = {id(f.item): f for f in layer}
         self.walks = _peg_walks(old.board, new.board)
-        self.popups = popups
         ends = [
             f.delay + f.duration for f in (*self.flights.values(), *self.layer_flights.values())
         ]
         ends += [w.delay + w.duration for w in self.walks]
-        ends += [POP] if popups else []
-        self.total = min(max(ends, default=0.0), MAX_SECONDS)
+        moving = min(max(ends, default=0.0), MAX_SECONDS)
+        landed = {f.item.card: min(f.delay + f.duration, moving) for f in self.flights.values()}
+        self.popups = tuple(replace(p, delay=landed.get(p.card, 0.0)) for p in popups)
+        self.total = max([moving] + [p.delay + POP for p in self.popups])
 
     @property
     def idle(self) -> bool:

@@ -40,7 +40,7 @@ from .scene import (
     Target,
     act_button,
 )
-from .summary_scene import LUCK_COLOR, luck_parts, percent
+from .summary_scene import LUCK_COLOR, luck_parts
 from .table_scene import CENTER, COUNT_X, DECK, board_items, hand_row, pile_rects
 
 CHART = Rect(30, 610, 930, 100)
@@ -171,7 +171,7 @@ def _summary(s: Scene, b: ReviewBrowser, nar: Narrator, names: tuple[str, str]) 
             bad=cat.ntr("{n} bad move", "{n} bad moves", m["bad"]),
             doubtful=cat.ntr("{n} doubtful move", "{n} doubtful moves", m["doubtful"]),
             decisions=cat.ntr("{n} decision", "{n} decisions", m["decisions"]),
-            lost=percent(m["total_loss"]),
+            lost=cat.percent(m["total_loss"]),
         )
         # Up to 12 px, smaller for the longer languages: the line ends before the side panel
         # (770 px from x = 190; about 0.6 em per character in this font).
@@ -183,7 +183,7 @@ def _summary(s: Scene, b: ReviewBrowser, nar: Narrator, names: tuple[str, str]) 
 def _luck_vs_skill(s: Scene, b: ReviewBrowser, nar: Narrator, names: tuple[str, str]) -> None:
     """One line under the title: each player's winning chance from the start to the result as
     luck plus both players' decisions (points that add up); the green line is the luck alone."""
-    parts = luck_parts(b.review, names, nar.tr)
+    parts = luck_parts(b.review, names, nar.cat)
     if not parts:
         return
     text = nar.tr("Green line: luck alone — {parts}", parts=" · ".join(parts))
@@ -268,7 +268,7 @@ def _position(s: Scene, view: ce.PlayerView, r: Rating, nar: Narrator) -> None:
 def _explain(
     s: Scene, view: ce.PlayerView, r: Rating, nar: Narrator, names: tuple[str, str]
 ) -> None:
-    tr = nar.tr
+    tr, cat = nar.tr, nar.cat
     role = tr("dealer") if view.is_dealer else tr("pone")
     head = tr(
         "Deal {deal} · {name} ({role}) · {a}–{b}",
@@ -296,16 +296,16 @@ def _explain(
     if r.options > 1 and r.chance == r.chance:  # NaN: rules with no table, rated by points
         flag = {"blunder": tr("blunder"), "bad": tr("bad"), "doubtful": tr("doubtful")}
         detail = tr(
-            "Winning chance {taken}% (best {best}%): {lost}% lost",
-            taken=f"{100 * r.chance:.1f}",
-            best=f"{100 * r.best_chance:.1f}",
-            lost=f"{100 * r.loss:.1f}",
+            "Winning chance {taken} (best {best}): {lost} lost",
+            taken=cat.percent(r.chance),
+            best=cat.percent(r.best_chance),
+            lost=cat.percent(r.loss),
         )
         if r.flag:
             detail += f" — {flag[r.flag]}"
         s.labels.append(Label(detail, x, 280, 14, SOFT))
     if r.options > 1:
-        pts = tr("Expected points given away this deal: {p}", p=f"{r.points_loss:.1f}")
+        pts = tr("Expected points given away this deal: {p}", p=cat.number(r.points_loss))
         s.labels.append(Label(pts, x, 258, 14, SOFT))
         legend = (
             tr("Gold: to the crib · Blue: better") if crib else tr("Gold: played · Blue: better")

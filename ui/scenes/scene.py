@@ -287,7 +287,7 @@ def start_scene(opts: StartOptions) -> Scene:
         (Act.VARIANT, tr("Game to {target}", target=target), not opts.rules.is_standard),
         (Act.FOUR_COLOUR, tr("Four-colour deck"), opts.four_colour),
         (Act.SOUND, tr("Sound"), opts.sound),
-        (Act.COACH, tr("Coach: {pct}%", pct=round(100 * opts.coach)) if opts.coach
+        (Act.COACH, tr("Coach: {pct}", pct=cat.percent(opts.coach, 0)) if opts.coach
          else tr("Coach: off"), opts.coach > 0),
     ]  # fmt: skip
     w = 196

@@ -31,7 +31,8 @@ def stats_scene(
 ) -> Scene:
     """The screen for ``stats`` (None: no history yet); ``progress`` (done, total) while the
     error rates are being computed."""
-    tr = Catalog(lang).tr
+    cat = Catalog(lang)
+    tr = cat.tr
     s = Scene()
     s.labels.append(Label(tr("Statistics"), WIDTH / 2, HEIGHT - 50, 30, GOLD, bold=True))
     back = Rect(WIDTH / 2 - 120, 24, 240, 64)
@@ -42,18 +43,19 @@ def stats_scene(
         text = tr("No finished games yet: every game you finish at the table is counted here.")
         s.labels.append(Label(text, WIDTH / 2, 420, 18, WHITE, width=900))
         return s
-    _record(s, stats, tr)
-    _points(s, stats, tr)
-    _errors(s, stats, tr, progress)
+    _record(s, stats, cat)
+    _points(s, stats, cat)
+    _errors(s, stats, cat, progress)
     return s
 
 
-def _record(s: Scene, st: dict, tr) -> None:
+def _record(s: Scene, st: dict, cat: Catalog) -> None:
+    tr = cat.tr
     sk = st["skunks"]
     y = HEIGHT - 110
     lines = [
-        (tr("Games {n}: {w} won, {l} lost ({pct}%)", n=st["games"], w=st["wins"],
-            l=st["losses"], pct=f"{100 * st['win_rate']:.1f}"), 20, WHITE, True),
+        (tr("Games {n}: {w} won, {l} lost ({pct})", n=st["games"], w=st["wins"],
+            l=st["losses"], pct=cat.percent(st["win_rate"])), 20, WHITE, True),
         (tr("Skunks: {given} given ({dg} double), {taken} taken ({dt} double)",
             given=sk["given"], dg=sk["double_given"], taken=sk["taken"],
             dt=sk["double_taken"]), 15, SOFT, False),
@@ -76,7 +78,8 @@ def _record(s: Scene, st: dict, tr) -> None:
                           width=1100))  # fmt: skip
 
 
-def _points(s: Scene, st: dict, tr) -> None:
+def _points(s: Scene, st: dict, cat: Catalog) -> None:
+    tr, num = cat.tr, cat.number
     """Per role and part: your average (bar in your colour) over the expected one (white)."""
     y = HEIGHT - 250
     s.labels.append(Label(tr("Points per deal"), POINTS_X, y, 18, GOLD, "left", bold=True))
@@ -92,16 +95,17 @@ def _points(s: Scene, st: dict, tr) -> None:
         for part in ("pegging", "hand", "crib") if role == "dealer" else ("pegging", "hand"):
             mine, exp = t[part], t["expected"][part]
             s.labels.append(Label(parts[part], POINTS_X + 20, y, 14, SOFT, "left"))
-            shown = "–" if mine is None else f"{mine:.2f}"
-            s.labels.append(Label(f"{shown} / {exp:.2f}", BAR_X - 14, y, 14, WHITE, "right"))
+            shown = "–" if mine is None else num(mine, 2)
+            s.labels.append(Label(f"{shown} / {num(exp, 2)}", BAR_X - 14, y, 14, WHITE, "right"))
             if mine is not None:
                 s.panels.append((Rect(BAR_X, y + 1, max(BAR_SCALE * mine, 1), 9), PLAYER_COLORS[0]))
             s.panels.append((Rect(BAR_X, y - 8, max(BAR_SCALE * exp, 1), 5), WHITE))
             y -= 26
 
 
-def _errors(s: Scene, st: dict, tr, progress: tuple[int, int] | None) -> None:
+def _errors(s: Scene, st: dict, cat: Catalog, progress: tuple[int, int] | None) -> None:
     """The error rate of each game (thousandths of a game lost per decision), oldest first."""
+    tr, num = cat.tr, cat.number
     r = ERRORS
     s.labels.append(Label(tr("Error rate, game by game"), r.x, r.y + r.h + 50, 18, GOLD, "left",
                           bold=True))  # fmt: skip
@@ -123,13 +127,11 @@ def _errors(s: Scene, st: dict, tr, progress: tuple[int, int] | None) -> None:
         x0, x1 = r.x + round(i * w), r.x + round((i + 1) * w)
         s.panels.append((Rect(x0 + 2, r.y, max(x1 - x0 - 4, 1), max(h, 1)), PLAYER_COLORS[0]))
         if len(rates) <= 12:
-            s.labels.append(
-                Label(f"{1000 * v:.1f}", (x0 + x1) // 2, round(r.y + h + 10), 11, WHITE)
-            )
-    s.labels.append(Label(f"{1000 * top:.1f}", r.x - 6, r.y + r.h - 26, 11, SOFT, "right"))
+            s.labels.append(Label(num(1000 * v), (x0 + x1) // 2, round(r.y + h + 10), 11, WHITE))
+    s.labels.append(Label(num(1000 * top), r.x - 6, r.y + r.h - 26, 11, SOFT, "right"))
     s.labels.append(Label("0", r.x - 6, r.y + 6, 11, SOFT, "right"))
     if "error_rate_first_half" in st:
         text = tr("first half {a}, second half {b}",
-                  a=f"{1000 * st['error_rate_first_half']:.1f}",
-                  b=f"{1000 * st['error_rate_second_half']:.1f}")  # fmt: skip
+                  a=num(1000 * st["error_rate_first_half"]),
+                  b=num(1000 * st["error_rate_second_half"]))  # fmt: skip
         s.labels.append(Label(text, r.x, r.y - 40, 13, SOFT, "left"))

@@ -16,8 +16,6 @@ from ..table.show import DealPoints, points_by_part
 from .scene import GOLD, PLAYER_COLORS, SOFT, WHITE, Label, Rect, Scene
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from agents.review import Review
 
     from ..table.controller import TableController
@@ -74,16 +72,6 @@ def game_summary_items(s: Scene, ctl: TableController, r: Rect, top: float) -> N
     _luck_items(s, ctl, rev, r.cx, y - 6)
 
 
-def percent(x: float, sign: bool = False, digits: int = 1) -> str:
-    """``x`` (a fraction) in per cent, ``+``/``-`` shown with ``sign``; never "-0.0%".
-
-    >>> percent(-0.7981, sign=True), percent(0.00312, digits=2), percent(-0.00001, sign=True)
-    ('-79.8%', '0.31%', '0.0%')
-    """
-    v = round(100 * x, digits) + 0.0  # -0.0 + 0.0 is 0.0
-    return f"{v:+.{digits}f}%" if sign and v else f"{v:.{digits}f}%"
-
-
 def error_line(review: Review, seat: int, name: str, cat: Catalog) -> str:
     """The seat's flagged decisions and mean winning chance lost per decision, counted in
     words (plural forms of the language)."""
@@ -95,23 +83,20 @@ def error_line(review: Review, seat: int, name: str, cat: Catalog) -> str:
         blunders=cat.ntr("{n} blunder", "{n} blunders", sm["blunder"]),
         bad=cat.ntr("{n} bad move", "{n} bad moves", sm["bad"]),
         decisions=cat.ntr("{n} decision", "{n} decisions", sm["decisions"]),
-        rate=percent(sm["error_rate"], digits=2),
+        rate=cat.percent(sm["error_rate"], digits=2),
     )
 
 
-def points(v: float) -> str:
-    """Percentage points with their sign, one decimal; never "-0.0".
-
-    >>> points(48.4), points(-1.7), points(-0.0)
-    ('+48.4', '-1.7', '0.0')
-    """
-    return f"{v:+.1f}" if v else "0.0"
-
-
-def luck_parts(review: Review, names: tuple[str, str], tr: Callable[..., str]) -> list[str]:
+def luck_parts(review: Review, names: tuple[str, str], cat: Catalog) -> list[str]:
     """Each player's winning chance from the start to the result split into luck, their own
     decisions and the other's, in percentage points that add up exactly
-    (:meth:`~agents.review.Review.split`); empty when the game's rules have no equity table."""
+    (:meth:`~agents.review.Review.split`), written as the language writes numbers; empty when
+    the game's rules have no equity table."""
+    tr, percent = cat.tr, cat.percent
+
+    def points(v: float) -> str:
+        return cat.number(v, sign=True)
+
     parts = []
     for seat in (0, 1):
         sp = review.split(seat)
@@ -136,7 +121,7 @@ def luck_parts(review: Review, names: tuple[str, str], tr: Callable[..., str]) -
 
 
 def _luck_items(s: Scene, ctl: TableController, rev: Review, cx: float, y: float) -> None:
-    parts = luck_parts(rev, (ctl.short_name(0), ctl.short_name(1)), ctl.tr)
+    parts = luck_parts(rev, (ctl.short_name(0), ctl.short_name(1)), ctl.cat)
     if not parts:
         return
     s.labels.append(Label(ctl.tr("Luck and decisions, in points of winning chance"), cx, y, 15, LUCK_COLOR,

@@ -181,7 +181,7 @@ def _crib_and_deck(s: Scene, ctl: TableController) -> None:
             s.panels.append((glow, (255, 205, 60, 110)))
     if not (g.phase in CUT_SPREAD and not ctl.show.running):  # while cutting, the spread is it
         s.cards.append(CardItem(None, DECK, key="deck"))
-        s.labels.append(Label(tr("Starter"), DECK.x + SMALL_W + 60, DECK.y - 13, 13, SOFT))
+        s.labels.append(Label(tr("Starter"), DECK.x + SMALL_W + 60, DECK.y - 13, 12, SOFT))
     if view.starter is not None and g.phase is Phase.PLAY:
         r = STARTER
         s.cards.append(CardItem(view.starter, r, key=f"c{view.starter}"))
@@ -281,13 +281,13 @@ def _chance_bar(s: Scene, ctl: TableController, reading: Reading) -> None:
     """The drawn seat's winning chance: its colour from the left, the other's to the right,
     a mark at even."""
     r, seat = CHANCE_BAR, reading.seat
-    pct = round(100 * reading.chance)
     w = r.w * min(max(reading.chance, 0.0), 1.0)
     s.panels.append((Rect(r.x - 2, r.y - 2, r.w + 4, r.h + 4), (12, 40, 26)))
     s.panels.append((Rect(r.x, r.y, r.w, r.h), PLAYER_COLORS[1 - seat]))
     s.panels.append((Rect(r.x, r.y, w, r.h), PLAYER_COLORS[seat]))
     s.panels.append((Rect(r.cx - 1, r.y - 4, 2, r.h + 8), WHITE))
-    text = ctl.tr("Winning chance — {name}: {pct}%", name=ctl.name(seat), pct=pct)
+    pct = ctl.cat.percent(reading.chance, digits=0)
+    text = ctl.tr("Winning chance — {name}: {pct}", name=ctl.name(seat), pct=pct)
     s.labels.append(Label(text, r.x - 12, r.cy, 14, WHITE, "right", bold=True, tag="chance"))
 
 

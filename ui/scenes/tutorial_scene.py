@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..table.chances import Reading
 from ..table.tutorial import Lesson, Tutorial, Where
 from .scene import FELT, GOLD, HEIGHT, PANEL, SOFT, WHITE, Label, Rect, Scene, act_button
-from .table_scene import TABLE_RIGHT, table_scene
+from .table_scene import STARTER, TABLE_RIGHT, table_scene
 
 #: Where a folded lesson lies (see :class:`ui.table.tutorial.Where`), and the whole one.
 RECTS = {
@@ -93,8 +93,14 @@ def whole_rect(lesson: Lesson) -> Rect:
     if lesson.where == Where.LOW:
         return Rect(WHOLE_X, WHOLE_LOW, WHOLE_W, h)
     if lesson.key == "starter_cut":  # over the other's backs, clear of the spread (y < 430)
-        return Rect(WHOLE_X + 30, 440, WHOLE_W - 30, h)  # and of the crib's label
+        return Rect(WHOLE_X + 50, 440, WHOLE_W - 50, h)  # and of the crib's label
     h = max(h, WHOLE_TOP - 350)  # down to the starter's label or none of it (y ~ 372)
+    if lesson.key == "play":  # the starter just turned stays in sight, left of the panel
+        x = STARTER.x + STARTER.w + 20
+        w = WHOLE_X + WHOLE_W - x
+        n = sum(rows(line, w - 40) for line in lesson.lines)
+        h = max(40 + n * LINE + 4 * len(lesson.lines) + 84, h)
+        return Rect(x, WHOLE_TOP - h, w, h)
     return Rect(WHOLE_X, WHOLE_TOP - h, WHOLE_W, h)
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from cribbage_env.rules.core import Phase
 
 from . import hints
-from .hints import HintView, action_text, hint_rng, pct
+from .hints import HintView, action_text, hint_rng
 
 if TYPE_CHECKING:
     from .controller import TableController
@@ -92,7 +92,7 @@ class Coach:
         if n <= 1 or loss <= self.limit:
             return None
         nar = ctl.narrator
-        tr = nar.tr
+        tr, pct = nar.tr, nar.cat.percent
         lines = (
             tr("Are you sure? This gives away {pct} of your winning chance.", pct=pct(loss)),
             tr("{cards}: winning chance {pct}", cards=action_text(action, nar), pct=pct(chance)),

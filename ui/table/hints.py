@@ -58,15 +58,12 @@ def action_text(action: int, narrator: Narrator) -> str:
     return narrator.card(action)
 
 
-def pct(chance: float) -> str:
-    return f"{100 * chance:.1f}%"
-
-
 def _table(
     view: ce.PlayerView, opts: tuple[Option, ...], nar: Narrator
 ) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
-    """The header and rows of the options table (numbers the same in every language)."""
+    """The header and rows of the options table (numbers as the language writes them)."""
     header: tuple[str, ...]
+    num, pct = nar.cat.number, nar.cat.percent
     if is_discard(opts[0].action):
         header = (nar.tr("To the crib"), nar.tr("Keep"), nar.tr("hand"), nar.tr("crib"),
                   nar.tr("Pegging"), nar.tr("Winning chance"))  # fmt: skip
@@ -74,11 +71,14 @@ def _table(
         for o in opts:
             crib = discard_cards(o.action)
             keep = [c for c in view.hand if c not in crib]
-            rows.append((nar.cards(crib), nar.cards(keep), f"{o.hand:.1f}", f"{o.crib:+.1f}",
-                         f"{o.pegging:+.1f}", pct(o.chance)))  # fmt: skip
+            assert o.hand is not None and o.crib is not None and o.pegging is not None
+            rows.append((nar.cards(crib), nar.cards(keep), num(o.hand), num(o.crib, sign=True),
+                         num(o.pegging, sign=True), pct(o.chance)))  # fmt: skip
         return header, tuple(rows)
     header = (nar.tr("Card"), nar.tr("points to the end of the deal"), nar.tr("Winning chance"))
-    return header, tuple((nar.card(o.action), f"{o.points:+.1f}", pct(o.chance)) for o in opts)
+    return header, tuple(
+        (nar.card(o.action), num(o.points, sign=True), pct(o.chance)) for o in opts
+    )
 
 
 def hint_view(view: ce.PlayerView, rng: np.random.Generator, narrator: Narrator) -> HintView:
@@ -86,12 +86,12 @@ def hint_view(view: ce.PlayerView, rng: np.random.Generator, narrator: Narrator)
     opts = hint_for(view, rng)
     best = opts[0]
     cards = discard_cards(best.action) if is_discard(best.action) else (best.action,)
-    tr = narrator.tr
+    tr, num, pct = narrator.tr, narrator.cat.number, narrator.cat.percent
     what = action_text(best.action, narrator)
     lines = [f"→ {tr('Best: {cards}, winning chance {pct}', cards=what, pct=pct(best.chance))}"]
     if best.hand is not None and best.crib is not None and best.pegging is not None:
-        lines.append(tr("hand {hand}, crib {crib}, pegging {peg}", hand=f"{best.hand:.1f}",
-                        crib=f"{best.crib:+.1f}", peg=f"{best.pegging:+.1f}"))  # fmt: skip
+        lines.append(tr("hand {hand}, crib {crib}, pegging {peg}", hand=num(best.hand),
+                        crib=num(best.crib, sign=True), peg=num(best.pegging, sign=True)))  # fmt: skip
     if len(opts) > 1:
         nxt = opts[1]
         lines.append(tr("Next: {cards}, {pct}", cards=action_text(nxt.action, narrator),

@@ -134,7 +134,7 @@ SHORT: dict[str, str] = {
     "discard": N_("Tap two cards, then To the crib (R4.1)."),
     "starter_cut": N_("The pone cuts for the starter (R5.1)."),
     "play": N_("Wait for the computer's card (R6.1)."),
-    "show": N_("Press Next to hear each count (R9)."),
+    "show": N_("Press Next for each count (R9)."),
 }
 
 

@@ -18,6 +18,14 @@ A count is said with :meth:`Catalog.ntr`: the catalog's plural rule (its header'
 
 >>> [Catalog(lang).ntr("{n} bad move", "{n} bad moves", 0) for lang in ("en", "fr")]
 ['0 bad moves', '0 mauvais coup']
+
+A number is written as its language writes it (the header's ``Decimal-Mark`` and
+``Percent-Format``), by :meth:`Catalog.number` and :meth:`Catalog.percent`, the one place every
+figure of the table goes through; a space before the per-cent sign is a non-breaking one, so the
+sign never starts a line.
+
+>>> [Catalog(lang).percent(0.635) for lang in ("en", "es", "fr")]
+['63.5%', '63,5\xa0%', '63,5\xa0%']
 """
 
 from __future__ import annotations
@@ -36,6 +44,9 @@ LOCALE_DIR = Path(__file__).resolve().parents[1] / "locale"
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
 _HEADER_NAME = re.compile(r'^msgstr "(?:[^"]*\\n)?Language-Name: ([^"\\]+)', re.MULTILINE)
 _HEADER_PLURAL = re.compile(r'^msgstr "(?:[^"]*\\n)?Plural-Forms: ([^"\\]+)', re.MULTILINE)
+_HEADER_DECIMAL = re.compile(r'^msgstr "(?:[^"]*\\n)?Decimal-Mark: ([^"\\]+)', re.MULTILINE)
+_HEADER_PERCENT = re.compile(r'^msgstr "(?:[^"]*\\n)?Percent-Format: ([^"\\]+)', re.MULTILINE)
+NBSP = "\u00a0"
 #: The plural rules a catalog may name (languages of two forms), as functions of the count:
 #: True for the plural form. English and Spanish say "0 moves", French "0 coup".
 PLURAL_RULES: dict[str, Callable[[int], bool]] = {
@@ -165,6 +176,43 @@ def plural_rule(lang: str) -> Callable[[int], bool]:
     return PLURAL_RULES[rule]
 
 
+@dataclass(frozen=True)
+class NumberFormat:
+    """How a language writes a number: its decimal mark and where the per-cent sign goes
+    (``{n}`` for the digits)."""
+
+    decimal_mark: str = "."
+    percent_format: str = "{n}%"
+
+
+@cache
+def number_format(lang: str) -> NumberFormat:
+    """The catalog's number format (its header's ``Decimal-Mark`` and ``Percent-Format``;
+    English's where it names none)."""
+    if lang not in LANGUAGES:
+        raise CatalogError(f"no catalog for language {lang!r}; available: {', '.join(LANGUAGES)}")
+    header = (LOCALE_DIR / f"{lang}.po").read_text(encoding="utf-8")[:2000]
+    mark, pattern = _HEADER_DECIMAL.search(header), _HEADER_PERCENT.search(header)
+    fmt = NumberFormat(
+        mark.group(1).strip() if mark else ".",
+        pattern.group(1).strip().replace(" ", NBSP) if pattern else "{n}%",
+    )
+    if fmt.decimal_mark not in (".", ",") or placeholders(fmt.percent_format) != {"n"}:
+        raise CatalogError(f"{lang}.po: bad number format {fmt}")
+    return fmt
+
+
+def format_number(x: float, fmt: NumberFormat, digits: int = 1, sign: bool = False) -> str:
+    """``x`` rounded to ``digits`` decimals in ``fmt``, ``+`` shown with ``sign``; never "-0.0".
+
+    >>> format_number(-0.04, NumberFormat(","), sign=True), format_number(8.94, NumberFormat(","))
+    ('0,0', '8,9')
+    """
+    v = round(x, digits) + 0.0  # -0.0 + 0.0 is 0.0
+    text = f"{v:+.{digits}f}" if sign and v else f"{v:.{digits}f}"
+    return text.replace(".", fmt.decimal_mark)
+
+
 class Catalog:
     """Look up and format messages for one language; unknown ids fall back to the English id."""
 
@@ -172,6 +220,16 @@ class Catalog:
         self.lang = lang
         self._map = {k: (e.msgstr or k) for k, e in load_entries(lang).items()}
         self._plural = plural_rule(lang)
+        self.numbers = number_format(lang)
+
+    def number(self, x: float, digits: int = 1, sign: bool = False) -> str:
+        """``x`` as the language writes it: ``Catalog("fr").number(8.94)`` is ``'8,9'``."""
+        return format_number(x, self.numbers, digits, sign)
+
+    def percent(self, fraction: float, digits: int = 1, sign: bool = False) -> str:
+        """``fraction`` in per cent with the language's sign: ``Catalog("fr").percent(-0.7981,
+        sign=True)`` is ``'-79,8\xa0%'``."""
+        return self.numbers.percent_format.format(n=self.number(100 * fraction, digits, sign))
 
     def tr(self, msgid: str, /, **kwargs: object) -> str:
         text = self._map.get(msgid, msgid)
