@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from extras import needs_training
 
@@ -24,9 +25,10 @@ def test_bad_usage_exits_2(tmp_path, capsys):
         assert "equity" in capsys.readouterr().err
     assert main(["train", "--opponent", "nope@1", "--run-dir", str(tmp_path / "c")]) == 2
     assert "unknown agent" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as exc:
-        main(["train", "--opponent", "random@-1"])
-    assert exc.value.code == 2
+    for weight in ("-1", "inf", "nan"):
+        with pytest.raises(SystemExit) as exc:
+            main(["train", "--opponent", f"random@{weight}"])
+        assert exc.value.code == 2
 
 
 def test_dmc_tiny_run_and_resume(tmp_path, capsys):
@@ -41,6 +43,19 @@ def test_dmc_tiny_run_and_resume(tmp_path, capsys):
     curve = json.loads((run / "curve.json").read_text())
     assert [p["stage"] for p in curve] == ["warm_start", "gen1"]
     assert curve[0]["results"][0]["opponent"] == "random" and curve[0]["results"][0]["games"] == 2
+    # Every fit trained (a shard is far below the batch of 512) and says how much.
+    from agents.nets.mlp import load_nets
+
+    log = (run / "train.log").read_text()
+    assert "loss 0.0000" not in log and "gen1: trained " in log
+    warm, gen1 = load_nets(run / "warm_start.npz"), load_nets(run / "gen1.npz")
+    for stage in (warm, gen1):
+        assert (
+            int(stage[2]["gradient_steps_discard"]) > 0 and int(stage[2]["gradient_steps_play"]) > 0
+        )
+    for before, after in ((warm[0], gen1[0]), (warm[1], gen1[1])):
+        assert all(not np.array_equal(a, b) for (a, _), (b, _) in zip(before.layers, after.layers,
+                                                                     strict=True))  # fmt: skip
     assert main(args) == 2  # the run exists: --resume is needed
     assert "--resume" in capsys.readouterr().err
     assert main([*args, "--resume"]) == 0  # everything done: nothing is redone

@@ -193,7 +193,7 @@ def train_dmc(
         save_nets(warm, d0, p0, {**meta, "stage": f"warm_start:{stage}"})
     if not _stage_done(run_dir, warm):
         data = load_shards(data_paths)
-        nets = {}
+        nets, did = {}, {}
         for kind in ("discard", "play"):
             nets[kind], rep = fit(
                 data,
@@ -202,7 +202,9 @@ def train_dmc(
                 replace(fcfg, epochs=cfg.epochs_bc),
                 log=lambda m: _log(run_dir, m),
             )
-        save_nets(warm, nets["discard"], nets["play"], {**meta, "stage": "warm_start"})
+            did[f"gradient_steps_{kind}"] = str(rep["gradient_steps"])
+        save_nets(warm, nets["discard"], nets["play"], {**meta, **did, "stage": "warm_start"})
+        _log_steps(run_dir, "warm_start", did)
     steps = _samples(data_paths)
     _eval(cfg, run_dir, "warm_start", warm, steps, db, t0, where)
     prev = warm
@@ -219,6 +221,8 @@ def train_dmc(
             for kind, init in (("discard", d0), ("play", p0)):
                 nets[kind], rep = dmc_fit(cfg, data, kind, init, lambda m: _log(run_dir, m))
                 margins[f"margin_{kind}"] = str(rep["margin"])
+                margins[f"gradient_steps_{kind}"] = str(rep["gradient_steps"])
+            _log_steps(run_dir, f"gen{gen}", margins)
             save_nets(
                 out,
                 nets["discard"],
@@ -238,6 +242,15 @@ def train_dmc(
 
 
 RETURNS = {"points": "g", "equity": "e"}
+
+
+def _log_steps(run_dir: Path, stage: str, meta: dict) -> None:
+    """The stage's line saying how much it trained: the gradient steps of each net's fit."""
+    _log(
+        run_dir,
+        f"{stage}: trained {meta['gradient_steps_discard']} gradient steps (discard net) and "
+        f"{meta['gradient_steps_play']} (play net)",
+    )
 
 
 def dmc_fit(cfg: DMCConfig, data: dict, kind: str, init, log):
@@ -288,15 +301,17 @@ def train_bc(
     out = run_dir / "model.npz"
     if not _stage_done(run_dir, out):
         data = load_shards(paths)
-        nets = {}
+        nets, did = {}, {}
         for kind in ("discard", "play"):
-            nets[kind], _ = fit(
+            nets[kind], rep = fit(
                 data,
                 kind,
                 "bc",
                 FitConfig(epochs=cfg.epochs_bc, hidden=cfg.hidden, lr=cfg.lr, seed=cfg.seed),
                 log=lambda m: _log(run_dir, m),
             )
+            did[f"gradient_steps_{kind}"] = str(rep["gradient_steps"])
+        _log_steps(run_dir, f"bc_{teacher}", did)
         save_nets(
             out,
             nets["discard"],
@@ -304,6 +319,7 @@ def train_bc(
             {
                 "command": command,
                 "config": json.dumps(asdict(cfg)),
+                **did,
                 "stage": f"bc_{teacher}",
                 "samples": str(_samples(paths)),
             },

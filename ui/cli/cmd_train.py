@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import shlex
 import sys
@@ -39,8 +40,10 @@ def _opponent(text: str) -> tuple[str, float]:
         w = float(weight)
     except ValueError:
         w = -1.0
-    if not spec or not w > 0:
-        raise argparse.ArgumentTypeError(f"expected SPEC or SPEC@WEIGHT (weight > 0), got {text!r}")
+    if not spec or not 0 < w < math.inf:  # an infinite weight could not be saved to resume
+        raise argparse.ArgumentTypeError(
+            f"expected SPEC or SPEC@WEIGHT (a finite weight > 0), got {text!r}"
+        )
     return spec, w
 
 
