@@ -59,6 +59,7 @@ def test_dmc_tiny_run_and_resume(tmp_path, capsys):
     assert main(args) == 2  # the run exists: --resume is needed
     assert "--resume" in capsys.readouterr().err
     assert main([*args, "--resume"]) == 0  # everything done: nothing is redone
+    assert "is finished, nothing to train" in capsys.readouterr().err
     assert len(json.loads((run / "curve.json").read_text())) == 2
     from agents import make_agent
 
@@ -184,3 +185,45 @@ def test_the_retry_after_installing_runs(tmp_path):
             "--db", str(tmp_path / "r.sqlite")]  # fmt: skip
     assert _train_without(("torch",), args).returncode == 2
     assert main(["train", *args]) == 0 and (run / "model.npz").is_file()
+
+
+def _bc_run(tmp_path, *extra: str) -> list[str]:
+    return ["train", "--method", "bc", "--teacher", "greedy", "--run-dir", str(tmp_path / "bc"),
+            "--db", str(tmp_path / "r.sqlite"), "--shards", "1", "--games-per-shard", "1",
+            "--epochs", "1", "--eval-games", "0", "--no-progress", *extra]  # fmt: skip
+
+
+def test_resume_refuses_changed_options_naming_them(tmp_path, capsys):
+    needs_training("torch")
+    assert main(_bc_run(tmp_path)) == 0
+    model = (tmp_path / "bc" / "model.npz").read_bytes()
+    capsys.readouterr()
+    assert main(_bc_run(tmp_path, "--resume", "--seed", "3", "--epochs", "2")) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--seed 3 (the run's: 0)" in err[0]
+    assert "--epochs 2 (the run's: 1)" in err[0] and "--shards" not in err[0]
+    assert main(_bc_run(tmp_path, "--resume", "--ladder", "random")) == 2
+    assert "--ladder random (the run's: random greedy expectimax expert)" in capsys.readouterr().err
+    # The same values again are no change; --workers may change and is said to apply.
+    assert main(_bc_run(tmp_path, "--resume", "--seed", "0", "--workers", "1")) == 0
+    captured = capsys.readouterr()
+    assert "--resume applies --workers 1 (the run's: 2)" in captured.err
+    assert "is finished, nothing to train" in captured.err
+    assert (tmp_path / "bc" / "model.npz").read_bytes() == model
+
+
+def test_a_finished_ppo_run_says_so_and_is_not_trained_again(tmp_path, capsys):
+    needs_training("sb3_contrib")
+    run = tmp_path / "ppo"
+    args = ["train", "--run-dir", str(run), "--db", str(tmp_path / "r.sqlite"), "--timesteps", "64",
+            "--n-steps", "64", "--eval-games", "0", "--no-progress"]  # fmt: skip
+    assert main(args) == 0
+    model = (run / "model.zip").read_bytes()
+    assert not list((run / "checkpoints").iterdir())  # shorter than a checkpoint's interval
+    capsys.readouterr()
+    assert main([*args, "--resume"]) == 0
+    captured = capsys.readouterr()
+    assert "is finished, nothing to train" in captured.err
+    assert f"model: {run / 'model.zip'}" in captured.out
+    assert (run / "model.zip").read_bytes() == model
+    assert (run / "train.log").read_text().count("ppo from step") == 1

@@ -27,6 +27,7 @@ from ..nets.mlp import WeightsError, load_nets, save_nets
 from ..store.atomic import atomic_write
 from ..tournament.backends import LOCAL, Where
 from .critic import blended_targets
+from .finish import mark_finished
 from .fit import FitConfig, fit
 from .generate import GenConfig, generate, load_shards, read_shard
 from .ladder import LADDER, append_curve, evaluate, log_results, plot_curve, read_curve
@@ -81,11 +82,15 @@ def _stage_done(run_dir: Path, path: Path) -> bool:
     return True
 
 
-def _final(run_dir: Path, stage: Path) -> Path:
-    """``model.npz``: a checked copy of the last stage, written atomically (never through a link)."""
-    load_nets(stage)
+def _final(run_dir: Path, stage: Path, info: dict) -> Path:
+    """``model.npz``: a checked copy of the last stage, written atomically (never through a
+    link); then ``final.json``, which marks the run finished."""
+    _, _, meta = load_nets(stage)
     data = stage.read_bytes()
-    return atomic_write(run_dir / "model.npz", lambda f: f.write(data))
+    model = atomic_write(run_dir / "model.npz", lambda f: f.write(data))
+    steps = {k: int(v) for k, v in meta.items() if k.startswith("gradient_steps_")}
+    mark_finished(run_dir, model, {**info, "stage": stage.stem, **steps})
+    return model
 
 
 def _bar(total: int, desc: str, progress: bool):
@@ -233,7 +238,7 @@ def train_dmc(
         _eval(cfg, run_dir, f"gen{gen}", out, steps, db, t0, where)
         snapshots.append(str(out))
         prev = out
-    final = _final(run_dir, prev)
+    final = _final(run_dir, prev, {"command": command, "config": asdict(cfg)})
     _log(
         run_dir,
         f"final model {final} ({steps} sampled decisions, {time.time() - t0:.0f} s this session)",
@@ -325,5 +330,7 @@ def train_bc(
             },
         )
     _eval(cfg, run_dir, f"bc_{teacher}", out, _samples(paths), db, t0, where)
+    steps = {k: int(v) for k, v in load_nets(out)[2].items() if k.startswith("gradient_steps_")}
+    mark_finished(run_dir, out, {"command": command, "config": asdict(cfg), **steps})
     _log(run_dir, f"final model {out} ({time.time() - t0:.0f} s this session)")
     return out

@@ -85,6 +85,6 @@ def train_exit(
             _fit_round(cfg, run_dir, paths, (d0, p0), out, {**meta, "stage": f"round{r}"})
         _eval(cfg, run_dir, f"round{r}", out, _samples(paths), db, t0, where)
         prev = out
-    final = _final(run_dir, prev)
+    final = _final(run_dir, prev, {"command": command, "config": asdict(cfg)})
     _log(run_dir, f"final model {final} ({time.time() - t0:.0f} s this session)")
     return final

@@ -9,7 +9,6 @@ Every member is built once and cached. Checkpoints (``checkpoints/step_N.zip``) 
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from .finish import finished, mark_finished
 from .ladder import LADDER, append_curve, evaluate, log_line, log_results, plot_curve
 
 
@@ -218,6 +218,15 @@ def train_ppo(
 
     torch.set_num_threads(1)
     run_dir.mkdir(parents=True, exist_ok=True)
+    final = run_dir / "model.zip"
+    done = finished(run_dir)
+    if (
+        done is not None
+        and isinstance(done.get("timesteps"), int)
+        and done["timesteps"] >= cfg.timesteps
+    ):
+        log_line(run_dir, f"the run is finished ({done['timesteps']:,} steps): {final}")
+        return final
     ckpt_dir = run_dir / "checkpoints"
     ckpt_dir.mkdir(exist_ok=True)
     league = League(cfg.opponents, cfg.seed)
@@ -238,9 +247,8 @@ def train_ppo(
             callback=_callback(cfg, on_checkpoint, progress),
             reset_num_timesteps=False,
         )
-    final = run_dir / "model.zip"
     model.save(str(final))
     info = {"command": command, "config": asdict(cfg), "timesteps": int(model.num_timesteps)}
-    (run_dir / "final.json").write_text(json.dumps(info, indent=1) + "\n")
+    mark_finished(run_dir, final, info)
     log_line(run_dir, f"final model {final} ({time.time() - t0:.0f} s this session)")
     return final
