@@ -227,3 +227,43 @@ def test_a_finished_ppo_run_says_so_and_is_not_trained_again(tmp_path, capsys):
     assert f"model: {run / 'model.zip'}" in captured.out
     assert (run / "model.zip").read_bytes() == model
     assert (run / "train.log").read_text().count("ppo from step") == 1
+
+
+def test_ctrl_c_in_a_ppo_ladder_evaluation_exits_130_and_resumes(tmp_path, capsys, monkeypatch):
+    """A real SIGINT while the first checkpoint is evaluated: exit 130, no partial curve point;
+    the resume evaluates that checkpoint and trains on from it."""
+    needs_training("sb3_contrib")
+    import os
+    import signal
+
+    import agents.tournament.runner as runner
+
+    real = runner.run_plan
+
+    def interrupted(plan, **kw):
+        block = kw["on_block"]
+
+        def on_block(games):
+            os.kill(os.getpid(), signal.SIGINT)  # what Ctrl-C sends, caught by the runner
+            return block(games)
+
+        return real(plan, **{**kw, "on_block": on_block})
+
+    run = tmp_path / "ppo"
+    args = ["train", "--run-dir", str(run), "--db", str(tmp_path / "r.sqlite"), "--timesteps",
+            "64", "--n-steps", "32", "--eval-every", "32", "--eval-games", "2", "--ladder",
+            "random", "--workers", "1", "--no-progress"]  # fmt: skip
+    monkeypatch.setattr(runner, "run_plan", interrupted)
+    assert main(args) == 130
+    assert "interrupted; continue with --resume" in capsys.readouterr().err
+    assert not (run / "curve.json").exists() and not (run / "final.json").exists()
+    assert (run / "checkpoints" / "step_32.zip").exists()
+    monkeypatch.setattr(runner, "run_plan", real)
+    assert main([*args, "--resume"]) == 0
+    curve = json.loads((run / "curve.json").read_text())
+    assert [(p["stage"], p["results"][0]["games"]) for p in curve] == [
+        ("step_32", 2),
+        ("step_64", 2),
+    ]
+    log = (run / "train.log").read_text()
+    assert "ppo from step 32 to 64" in log and log.count("ppo from step 0") == 1

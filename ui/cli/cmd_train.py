@@ -419,6 +419,10 @@ def _train(args, command: str, typed: list[str]) -> int:
             from agents.learn.ppo import train_ppo
 
             final = train_ppo(cfg, args.run_dir, command=command, db=args.db, progress=progress)
+    except KeyboardInterrupt:
+        print(f"cribbage train: interrupted; continue with --resume --run-dir {args.run_dir}",
+              file=sys.stderr)  # fmt: skip
+        return 130
     except (AgentSpecError, ValueError) as exc:  # e.g. a warm start that is not this package's
         return _err(str(exc))
     except (OSError, ResultsStoreError, BackendError) as exc:
