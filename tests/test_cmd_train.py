@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from extras import needs_training
 
@@ -24,9 +25,10 @@ def test_bad_usage_exits_2(tmp_path, capsys):
         assert "equity" in capsys.readouterr().err
     assert main(["train", "--opponent", "nope@1", "--run-dir", str(tmp_path / "c")]) == 2
     assert "unknown agent" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as exc:
-        main(["train", "--opponent", "random@-1"])
-    assert exc.value.code == 2
+    for weight in ("-1", "inf", "nan"):
+        with pytest.raises(SystemExit) as exc:
+            main(["train", "--opponent", f"random@{weight}"])
+        assert exc.value.code == 2
 
 
 def test_dmc_tiny_run_and_resume(tmp_path, capsys):
@@ -41,9 +43,23 @@ def test_dmc_tiny_run_and_resume(tmp_path, capsys):
     curve = json.loads((run / "curve.json").read_text())
     assert [p["stage"] for p in curve] == ["warm_start", "gen1"]
     assert curve[0]["results"][0]["opponent"] == "random" and curve[0]["results"][0]["games"] == 2
+    # Every fit trained (a shard is far below the batch of 512) and says how much.
+    from agents.nets.mlp import load_nets
+
+    log = (run / "train.log").read_text()
+    assert "loss 0.0000" not in log and "gen1: trained " in log
+    warm, gen1 = load_nets(run / "warm_start.npz"), load_nets(run / "gen1.npz")
+    for stage in (warm, gen1):
+        assert (
+            int(stage[2]["gradient_steps_discard"]) > 0 and int(stage[2]["gradient_steps_play"]) > 0
+        )
+    for before, after in ((warm[0], gen1[0]), (warm[1], gen1[1])):
+        assert all(not np.array_equal(a, b) for (a, _), (b, _) in zip(before.layers, after.layers,
+                                                                     strict=True))  # fmt: skip
     assert main(args) == 2  # the run exists: --resume is needed
     assert "--resume" in capsys.readouterr().err
     assert main([*args, "--resume"]) == 0  # everything done: nothing is redone
+    assert "is finished, nothing to train" in capsys.readouterr().err
     assert len(json.loads((run / "curve.json").read_text())) == 2
     from agents import make_agent
 
@@ -169,3 +185,85 @@ def test_the_retry_after_installing_runs(tmp_path):
             "--db", str(tmp_path / "r.sqlite")]  # fmt: skip
     assert _train_without(("torch",), args).returncode == 2
     assert main(["train", *args]) == 0 and (run / "model.npz").is_file()
+
+
+def _bc_run(tmp_path, *extra: str) -> list[str]:
+    return ["train", "--method", "bc", "--teacher", "greedy", "--run-dir", str(tmp_path / "bc"),
+            "--db", str(tmp_path / "r.sqlite"), "--shards", "1", "--games-per-shard", "1",
+            "--epochs", "1", "--eval-games", "0", "--no-progress", *extra]  # fmt: skip
+
+
+def test_resume_refuses_changed_options_naming_them(tmp_path, capsys):
+    needs_training("torch")
+    assert main(_bc_run(tmp_path)) == 0
+    model = (tmp_path / "bc" / "model.npz").read_bytes()
+    capsys.readouterr()
+    assert main(_bc_run(tmp_path, "--resume", "--seed", "3", "--epochs", "2")) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--seed 3 (the run's: 0)" in err[0]
+    assert "--epochs 2 (the run's: 1)" in err[0] and "--shards" not in err[0]
+    assert main(_bc_run(tmp_path, "--resume", "--ladder", "random")) == 2
+    assert "--ladder random (the run's: random greedy expectimax expert)" in capsys.readouterr().err
+    # The same values again are no change; --workers may change and is said to apply.
+    assert main(_bc_run(tmp_path, "--resume", "--seed", "0", "--workers", "1")) == 0
+    captured = capsys.readouterr()
+    assert "--resume applies --workers 1 (the run's: 2)" in captured.err
+    assert "is finished, nothing to train" in captured.err
+    assert (tmp_path / "bc" / "model.npz").read_bytes() == model
+
+
+def test_a_finished_ppo_run_says_so_and_is_not_trained_again(tmp_path, capsys):
+    needs_training("sb3_contrib")
+    run = tmp_path / "ppo"
+    args = ["train", "--run-dir", str(run), "--db", str(tmp_path / "r.sqlite"), "--timesteps", "64",
+            "--n-steps", "64", "--eval-games", "0", "--no-progress"]  # fmt: skip
+    assert main(args) == 0
+    model = (run / "model.zip").read_bytes()
+    assert not list((run / "checkpoints").iterdir())  # shorter than a checkpoint's interval
+    capsys.readouterr()
+    assert main([*args, "--resume"]) == 0
+    captured = capsys.readouterr()
+    assert "is finished, nothing to train" in captured.err
+    assert f"model: {run / 'model.zip'}" in captured.out
+    assert (run / "model.zip").read_bytes() == model
+    assert (run / "train.log").read_text().count("ppo from step") == 1
+
+
+def test_ctrl_c_in_a_ppo_ladder_evaluation_exits_130_and_resumes(tmp_path, capsys, monkeypatch):
+    """A real SIGINT while the first checkpoint is evaluated: exit 130, no partial curve point;
+    the resume evaluates that checkpoint and trains on from it."""
+    needs_training("sb3_contrib")
+    import os
+    import signal
+
+    import agents.tournament.runner as runner
+
+    real = runner.run_plan
+
+    def interrupted(plan, **kw):
+        block = kw["on_block"]
+
+        def on_block(games):
+            os.kill(os.getpid(), signal.SIGINT)  # what Ctrl-C sends, caught by the runner
+            return block(games)
+
+        return real(plan, **{**kw, "on_block": on_block})
+
+    run = tmp_path / "ppo"
+    args = ["train", "--run-dir", str(run), "--db", str(tmp_path / "r.sqlite"), "--timesteps",
+            "64", "--n-steps", "32", "--eval-every", "32", "--eval-games", "2", "--ladder",
+            "random", "--workers", "1", "--no-progress"]  # fmt: skip
+    monkeypatch.setattr(runner, "run_plan", interrupted)
+    assert main(args) == 130
+    assert "interrupted; continue with --resume" in capsys.readouterr().err
+    assert not (run / "curve.json").exists() and not (run / "final.json").exists()
+    assert (run / "checkpoints" / "step_32.zip").exists()
+    monkeypatch.setattr(runner, "run_plan", real)
+    assert main([*args, "--resume"]) == 0
+    curve = json.loads((run / "curve.json").read_text())
+    assert [(p["stage"], p["results"][0]["games"]) for p in curve] == [
+        ("step_32", 2),
+        ("step_64", 2),
+    ]
+    log = (run / "train.log").read_text()
+    assert "ppo from step 32 to 64" in log and log.count("ppo from step 0") == 1

@@ -176,3 +176,43 @@ def test_shipped_weights_are_the_neural_level():
     g = ce.new_game(2)
     v = g.view(g.current_player)
     assert agent.act(v, np.random.default_rng(0)) in v.legal_actions
+
+
+def _linear_data(n: int, seed: int = 0) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    k, d = 4, 6
+    x = rng.normal(size=(n, k, d)).astype(np.float16)
+    true = x.astype(np.float32) @ np.array([1.0, -2.0, 0.5, 0, 0, 0], np.float32)
+    return {
+        "play_x": x,
+        "play_g": true.astype(np.float32),
+        "play_n": np.full(n, k, np.int8),
+        "play_t": true.argmax(1).astype(np.int8),
+    }
+
+
+@pytest.mark.parametrize("method", ["bc", "dmc"])
+def test_a_fit_smaller_than_the_batch_still_trains_and_says_so(method):
+    """Fewer rows than the batch (512) is one batch of all of them per epoch, not zero steps."""
+    needs_training("torch")
+    from agents.learn.fit import FitConfig, fit
+
+    data = _linear_data(120)
+    start = _random_mlp(6, 1, hidden=(16,))
+    lines: list[str] = []
+    net, rep = fit(data, "play", method, FitConfig(hidden=(16,), epochs=3, holdout=0.1), init=start,
+                   log=lines.append)  # fmt: skip
+    assert rep["gradient_steps"] == 3 and rep["batch"] == 108 == rep["train_samples"]
+    changed = [not np.array_equal(a, b) for (a, _), (b, _) in zip(net.layers, start.layers,
+                                                                 strict=True)]  # fmt: skip
+    assert all(changed)
+    assert "loss 0.0000" not in "\n".join(lines)
+    assert "(3/3 gradient steps, batch 108)" in lines[2] and "over 108 decisions" in lines[2]
+
+
+def test_a_fit_with_nothing_to_train_on_is_refused():
+    needs_training("torch")
+    from agents.learn.fit import FitConfig, TooLittleData, fit
+
+    with pytest.raises(TooLittleData, match="none left to train on"):
+        fit(_linear_data(1), "play", "bc", FitConfig(hidden=(4,), holdout=1.0), log=print)

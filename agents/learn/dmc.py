@@ -27,6 +27,7 @@ from ..nets.mlp import WeightsError, load_nets, save_nets
 from ..store.atomic import atomic_write
 from ..tournament.backends import LOCAL, Where
 from .critic import blended_targets
+from .finish import mark_finished
 from .fit import FitConfig, fit
 from .generate import GenConfig, generate, load_shards, read_shard
 from .ladder import LADDER, append_curve, evaluate, log_results, plot_curve, read_curve
@@ -81,11 +82,15 @@ def _stage_done(run_dir: Path, path: Path) -> bool:
     return True
 
 
-def _final(run_dir: Path, stage: Path) -> Path:
-    """``model.npz``: a checked copy of the last stage, written atomically (never through a link)."""
-    load_nets(stage)
+def _final(run_dir: Path, stage: Path, info: dict) -> Path:
+    """``model.npz``: a checked copy of the last stage, written atomically (never through a
+    link); then ``final.json``, which marks the run finished."""
+    _, _, meta = load_nets(stage)
     data = stage.read_bytes()
-    return atomic_write(run_dir / "model.npz", lambda f: f.write(data))
+    model = atomic_write(run_dir / "model.npz", lambda f: f.write(data))
+    steps = {k: int(v) for k, v in meta.items() if k.startswith("gradient_steps_")}
+    mark_finished(run_dir, model, {**info, "stage": stage.stem, **steps})
+    return model
 
 
 def _bar(total: int, desc: str, progress: bool):
@@ -193,7 +198,7 @@ def train_dmc(
         save_nets(warm, d0, p0, {**meta, "stage": f"warm_start:{stage}"})
     if not _stage_done(run_dir, warm):
         data = load_shards(data_paths)
-        nets = {}
+        nets, did = {}, {}
         for kind in ("discard", "play"):
             nets[kind], rep = fit(
                 data,
@@ -202,7 +207,9 @@ def train_dmc(
                 replace(fcfg, epochs=cfg.epochs_bc),
                 log=lambda m: _log(run_dir, m),
             )
-        save_nets(warm, nets["discard"], nets["play"], {**meta, "stage": "warm_start"})
+            did[f"gradient_steps_{kind}"] = str(rep["gradient_steps"])
+        save_nets(warm, nets["discard"], nets["play"], {**meta, **did, "stage": "warm_start"})
+        _log_steps(run_dir, "warm_start", did)
     steps = _samples(data_paths)
     _eval(cfg, run_dir, "warm_start", warm, steps, db, t0, where)
     prev = warm
@@ -219,6 +226,8 @@ def train_dmc(
             for kind, init in (("discard", d0), ("play", p0)):
                 nets[kind], rep = dmc_fit(cfg, data, kind, init, lambda m: _log(run_dir, m))
                 margins[f"margin_{kind}"] = str(rep["margin"])
+                margins[f"gradient_steps_{kind}"] = str(rep["gradient_steps"])
+            _log_steps(run_dir, f"gen{gen}", margins)
             save_nets(
                 out,
                 nets["discard"],
@@ -229,7 +238,7 @@ def train_dmc(
         _eval(cfg, run_dir, f"gen{gen}", out, steps, db, t0, where)
         snapshots.append(str(out))
         prev = out
-    final = _final(run_dir, prev)
+    final = _final(run_dir, prev, {"command": command, "config": asdict(cfg)})
     _log(
         run_dir,
         f"final model {final} ({steps} sampled decisions, {time.time() - t0:.0f} s this session)",
@@ -238,6 +247,15 @@ def train_dmc(
 
 
 RETURNS = {"points": "g", "equity": "e"}
+
+
+def _log_steps(run_dir: Path, stage: str, meta: dict) -> None:
+    """The stage's line saying how much it trained: the gradient steps of each net's fit."""
+    _log(
+        run_dir,
+        f"{stage}: trained {meta['gradient_steps_discard']} gradient steps (discard net) and "
+        f"{meta['gradient_steps_play']} (play net)",
+    )
 
 
 def dmc_fit(cfg: DMCConfig, data: dict, kind: str, init, log):
@@ -288,15 +306,17 @@ def train_bc(
     out = run_dir / "model.npz"
     if not _stage_done(run_dir, out):
         data = load_shards(paths)
-        nets = {}
+        nets, did = {}, {}
         for kind in ("discard", "play"):
-            nets[kind], _ = fit(
+            nets[kind], rep = fit(
                 data,
                 kind,
                 "bc",
                 FitConfig(epochs=cfg.epochs_bc, hidden=cfg.hidden, lr=cfg.lr, seed=cfg.seed),
                 log=lambda m: _log(run_dir, m),
             )
+            did[f"gradient_steps_{kind}"] = str(rep["gradient_steps"])
+        _log_steps(run_dir, f"bc_{teacher}", did)
         save_nets(
             out,
             nets["discard"],
@@ -304,10 +324,13 @@ def train_bc(
             {
                 "command": command,
                 "config": json.dumps(asdict(cfg)),
+                **did,
                 "stage": f"bc_{teacher}",
                 "samples": str(_samples(paths)),
             },
         )
     _eval(cfg, run_dir, f"bc_{teacher}", out, _samples(paths), db, t0, where)
+    steps = {k: int(v) for k, v in load_nets(out)[2].items() if k.startswith("gradient_steps_")}
+    mark_finished(run_dir, out, {"command": command, "config": asdict(cfg), **steps})
     _log(run_dir, f"final model {out} ({time.time() - t0:.0f} s this session)")
     return out

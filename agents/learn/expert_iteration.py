@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..nets.mlp import load_nets, save_nets
 from ..tournament.backends import LOCAL, Where
-from .dmc import DMCConfig, _eval, _final, _generate_shards, _samples, _stage_done
+from .dmc import DMCConfig, _eval, _final, _generate_shards, _log_steps, _samples, _stage_done
 from .fit import FitConfig, fit
 from .generate import GenConfig, load_shards
 from .ladder import log_line as _log
@@ -45,10 +45,12 @@ def _labels(cfg: DMCConfig, run_dir: Path, r: int, policy: str, teacher: str, pr
 def _fit_round(cfg: DMCConfig, run_dir: Path, paths, init, out: Path, meta: dict) -> None:
     data = load_shards(paths)
     fcfg = FitConfig(hidden=cfg.hidden, lr=cfg.lr, seed=cfg.seed, epochs=cfg.epochs_bc)
-    nets = {}
+    nets, did = {}, {}
     for kind, start in (("discard", init and init[0]), ("play", init and init[1])):
-        nets[kind], _ = fit(data, kind, "bc", fcfg, init=start, log=lambda m: _log(run_dir, m))
-    save_nets(out, nets["discard"], nets["play"], {**meta, "samples": str(_samples(paths))})
+        nets[kind], rep = fit(data, kind, "bc", fcfg, init=start, log=lambda m: _log(run_dir, m))
+        did[f"gradient_steps_{kind}"] = str(rep["gradient_steps"])
+    _log_steps(run_dir, meta["stage"], did)
+    save_nets(out, nets["discard"], nets["play"], {**meta, **did, "samples": str(_samples(paths))})
 
 
 def train_exit(
@@ -83,6 +85,6 @@ def train_exit(
             _fit_round(cfg, run_dir, paths, (d0, p0), out, {**meta, "stage": f"round{r}"})
         _eval(cfg, run_dir, f"round{r}", out, _samples(paths), db, t0, where)
         prev = out
-    final = _final(run_dir, prev)
+    final = _final(run_dir, prev, {"command": command, "config": asdict(cfg)})
     _log(run_dir, f"final model {final} ({time.time() - t0:.0f} s this session)")
     return final

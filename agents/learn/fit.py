@@ -7,6 +7,8 @@
 
 Each decision is one sample; a held-out slice reports the agreement with the teacher and the
 estimated gain per decision of the network's choice over the teacher's, from the rollouts.
+Every fit reports its gradient steps: data smaller than the batch is trained in one batch of
+all its rows, and a fit with no training rows at all is refused (:class:`TooLittleData`).
 """
 
 from __future__ import annotations
@@ -27,6 +29,31 @@ class FitConfig:
     weight_decay: float = 1e-5
     holdout: float = 0.05
     seed: int = 0
+
+
+class TooLittleData(ValueError):
+    """A fit with no decisions to train on (a run too small to learn anything)."""
+
+
+def batch_size(rows: int, cfg: FitConfig) -> int:
+    """The batch of a fit over ``rows`` training decisions: ``cfg.batch``, or all the rows when
+    fewer (a smaller batch, rather than zero gradient steps).
+
+    >>> batch_size(10_000, FitConfig()), batch_size(37, FitConfig())
+    (512, 37)
+    """
+    return max(1, min(cfg.batch, rows))
+
+
+def gradient_steps(rows: int, cfg: FitConfig) -> int:
+    """Gradient steps of a fit over ``rows`` training decisions (whole batches per epoch).
+
+    >>> gradient_steps(1_100, FitConfig(epochs=2)), gradient_steps(37, FitConfig(epochs=3))
+    (4, 3)
+    >>> gradient_steps(0, FitConfig())
+    0
+    """
+    return cfg.epochs * (rows // batch_size(rows, cfg)) if rows else 0
 
 
 def _torch():
@@ -120,6 +147,16 @@ def evaluate(
     }
 
 
+def _held_out(report: dict) -> str:
+    """The held-out figures of an epoch's log line (none when the slice is empty)."""
+    if not report["samples"]:
+        return "no held-out decisions (too few to set some aside)"
+    return (
+        f"held-out agree {report['agree']:.3f} gain {report['gain']:+.3f} "
+        f"(se {report['gain_se']:.3f}) over {report['samples']}"
+    )
+
+
 def split(n: int, cfg: FitConfig, rng: np.random.Generator | None = None):
     """(held-out, training) indices of ``n`` decisions: the first draw of ``cfg.seed``'s
     generator (``rng``, which goes on to shuffle the batches, if given)."""
@@ -154,14 +191,21 @@ def fit(
     model = (
         from_mlp(init, cfg.seed) if init is not None else build(x.shape[2], cfg.hidden, cfg.seed)
     )
+    if len(train) == 0:
+        raise TooLittleData(
+            f"the {kind} fit has {len(x)} decisions, none left to train on after the held-out "
+            f"slice: give more data (--shards, --games-per-shard)"
+        )
+    batch = batch_size(len(train), cfg)
+    steps = gradient_steps(len(train), cfg)
     opt = torch.optim.Adam(model.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
-    steps = cfg.epochs * max(1, len(train) // cfg.batch)
     sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, steps)
+    done = 0
     for epoch in range(cfg.epochs):
         perm = rng.permutation(train)
-        total = 0.0
-        for i in range(0, len(perm) - cfg.batch + 1, cfg.batch):
-            idx = np.sort(perm[i : i + cfg.batch])
+        total, seen = 0.0, 0
+        for i in range(0, len(perm) - batch + 1, batch):
+            idx = np.sort(perm[i : i + batch])
             loss = _loss(
                 torch,
                 model,
@@ -176,16 +220,20 @@ def fit(
             opt.step()
             sched.step()
             total += float(loss.detach()) * len(idx)
+            seen += len(idx)
+            done += 1
         mlp = to_mlp(model)
         report = evaluate(mlp, x[hold], g[hold], n[hold], t[hold])
-        log(
-            f"{kind} {method} epoch {epoch + 1}/{cfg.epochs}: loss {total / max(len(train), 1):.4f} "
-            f"held-out agree {report['agree']:.3f} gain {report['gain']:+.3f} "
-            f"(se {report['gain_se']:.3f}) over {report['samples']}"
-        )
+        log(f"{kind} {method} epoch {epoch + 1}/{cfg.epochs}: loss {total / seen:.4f} over "
+            f"{seen} decisions ({done}/{steps} gradient steps, batch {batch}); "
+            + _held_out(report))  # fmt: skip
     report["train_samples"] = int(len(train))
+    report["gradient_steps"] = done
+    report["batch"] = batch
     report["margin"] = 0.0
-    if method == "dmc":  # the margin with the best held-out gain (chosen on the held-out slice)
+    if method == "dmc" and not report["samples"]:
+        log(f"{kind} margin 0.0: no held-out decisions to choose another")
+    elif method == "dmc":  # the margin with the best held-out gain (chosen on the held-out slice)
         report["margin"] = max(report["gains"], key=report["gains"].get)
         log(
             f"{kind} margin {report['margin']}: held-out gains by margin "

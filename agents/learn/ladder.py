@@ -33,7 +33,8 @@ def evaluate(
     address: str | None = None,
 ) -> list[dict]:
     """``spec`` against each opponent over ``games`` duplicate games of ``rules``; saved in the
-    results store (unless ``db`` is ``False``). Returns one row per opponent. On Ray the learner
+    results store (unless ``db`` is ``False``). Returns one row per opponent; an interrupted
+    evaluation (Ctrl-C) is saved as interrupted and raises ``KeyboardInterrupt``. On Ray the learner
     travels as an agent object (its weights file stays here), so a node needs only the project."""
     from ..store.results_store import ResultsStore
     from ..tournament.runner import run_plan
@@ -64,6 +65,8 @@ def evaluate(
                 run_id, "interrupted" if outcome.interrupted else "done", summary, outcome.elapsed
             )
             store.close()
+        if outcome.interrupted:  # a part of the games is no figure: the stage is evaluated again
+            raise KeyboardInterrupt
         la = pair.get("luck_adjusted") or {}
         rows.append(
             {

@@ -9,7 +9,6 @@ Every member is built once and cached. Checkpoints (``checkpoints/step_N.zip``) 
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -18,7 +17,9 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from .ladder import LADDER, append_curve, evaluate, log_line, log_results, plot_curve
+from ..store.atomic import atomic_write
+from .finish import finished, mark_finished
+from .ladder import LADDER, append_curve, evaluate, log_line, log_results, plot_curve, read_curve
 
 
 @dataclass(frozen=True)
@@ -148,30 +149,32 @@ def _model(cfg: PPOConfig, env, ckpt_dir: Path, league: League):
 
 
 def _checkpoint(cfg: PPOConfig, run_dir: Path, league: League, m, step: int, db, t0: float):
-    """Save ``step_N.zip``, add it to the league as a snapshot, evaluate it on the ladder."""
+    """Save ``step_N.zip`` (atomically), add it to the league as a snapshot, evaluate it."""
     path = run_dir / "checkpoints" / f"step_{step}.zip"
-    m.save(str(path))
+    atomic_write(path, lambda f: m.save(f))
     log_line(run_dir, f"step {step:,} of {cfg.timesteps:,}: checkpoint {path.name}")
     if step % cfg.snapshot_every == 0 and any(n == "snapshots" for n, _ in cfg.opponents):
         league.add_snapshot(path)
-    if cfg.eval_games > 0:
-        rows = evaluate(
-            f"maskable_ppo:path={path}",
-            cfg.ladder,
-            cfg.eval_games,
-            workers=cfg.workers,
-            db=db,
-            label=f"train {run_dir.name} {step}",
-            rules=cfg.rules,
-        )
-        log_results(run_dir, f"step_{step}", rows)
-        point = {
-            "stage": f"step_{step}",
-            "steps": step,
-            "results": rows,
-            "wall_s": round(time.time() - t0, 1),
-        }
-        plot_curve(append_curve(run_dir, point), run_dir / "curve.png")
+    _evaluate(cfg, run_dir, path, step, db, t0)
+
+
+def _evaluate(cfg: PPOConfig, run_dir: Path, path: Path, step: int, db, t0: float) -> None:
+    """The ladder evaluation of checkpoint ``path`` (a point of the curve), unless it has one."""
+    if cfg.eval_games <= 0 or any(p["stage"] == f"step_{step}" for p in read_curve(run_dir)):
+        return
+    rows = evaluate(
+        f"maskable_ppo:path={path}",
+        cfg.ladder,
+        cfg.eval_games,
+        workers=cfg.workers,
+        db=db,
+        label=f"train {run_dir.name} {step}",
+        rules=cfg.rules,
+    )
+    log_results(run_dir, f"step_{step}", rows)
+    point = {"stage": f"step_{step}", "steps": step, "results": rows,
+             "wall_s": round(time.time() - t0, 1)}  # fmt: skip
+    plot_curve(append_curve(run_dir, point), run_dir / "curve.png")
 
 
 def _callback(cfg: PPOConfig, on_checkpoint, progress: bool):
@@ -218,14 +221,25 @@ def train_ppo(
 
     torch.set_num_threads(1)
     run_dir.mkdir(parents=True, exist_ok=True)
+    final = run_dir / "model.zip"
+    done = finished(run_dir)
+    if (
+        done is not None
+        and isinstance(done.get("timesteps"), int)
+        and done["timesteps"] >= cfg.timesteps
+    ):
+        log_line(run_dir, f"the run is finished ({done['timesteps']:,} steps): {final}")
+        return final
     ckpt_dir = run_dir / "checkpoints"
     ckpt_dir.mkdir(exist_ok=True)
     league = League(cfg.opponents, cfg.seed)
     env = make_env(cfg, league)
     model = _model(cfg, env, ckpt_dir, league)
     league.model = model
-    env.reset(seed=cfg.seed + model.num_timesteps)
     t0 = time.time()
+    for path in sorted(ckpt_dir.glob("step_*.zip"), key=lambda p: int(p.stem.split("_")[1])):
+        _evaluate(cfg, run_dir, path, int(path.stem.split("_")[1]), db, t0)  # interrupted ones
+    env.reset(seed=cfg.seed + model.num_timesteps)
 
     def on_checkpoint(m, step: int) -> None:
         _checkpoint(cfg, run_dir, league, m, step, db, t0)
@@ -238,9 +252,8 @@ def train_ppo(
             callback=_callback(cfg, on_checkpoint, progress),
             reset_num_timesteps=False,
         )
-    final = run_dir / "model.zip"
-    model.save(str(final))
+    atomic_write(final, lambda f: model.save(f))
     info = {"command": command, "config": asdict(cfg), "timesteps": int(model.num_timesteps)}
-    (run_dir / "final.json").write_text(json.dumps(info, indent=1) + "\n")
+    mark_finished(run_dir, final, info)
     log_line(run_dir, f"final model {final} ({time.time() - t0:.0f} s this session)")
     return final

@@ -7,13 +7,16 @@ rounds of distilling a teacher's decisions on the learner's own positions). Oppo
 where SPEC is any agent spec, ``self`` (the live learner) or ``snapshots`` (its frozen past
 versions). Evaluations against the ladder go to the results store (``cribbage results``).
 ``--resume`` continues a killed run from its checkpoints with the configuration it was started
-with. Exit codes: 0 done, 1 a run-time failure, 2 bad usage, 130 interrupted (resumable).
+with: an option typed again with another value is refused (exit 2, naming each), but
+``--workers``, which changes how the run is carried out and not what it learns, is applied and
+said; a finished run (``final.json``) says so and trains nothing. Exit codes: 0 done, 1 a run-time failure, 2 bad usage, 130 interrupted (resumable).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import shlex
 import sys
@@ -28,7 +31,7 @@ from cribbage_env.envs.rewards import REWARDS
 
 from . import argtypes, options
 from .options import add_options
-from .train_config import ConfigError, check_config, read_saved
+from .train_config import DEFAULTS, ConfigError, check_config, read_saved, resume_changes
 
 
 def _opponent(text: str) -> tuple[str, float]:
@@ -39,8 +42,10 @@ def _opponent(text: str) -> tuple[str, float]:
         w = float(weight)
     except ValueError:
         w = -1.0
-    if not spec or not w > 0:
-        raise argparse.ArgumentTypeError(f"expected SPEC or SPEC@WEIGHT (weight > 0), got {text!r}")
+    if not spec or not 0 < w < math.inf:  # an infinite weight could not be saved to resume
+        raise argparse.ArgumentTypeError(
+            f"expected SPEC or SPEC@WEIGHT (a finite weight > 0), got {text!r}"
+        )
     return spec, w
 
 
@@ -49,6 +54,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     _ppo_arguments(p)
     _dmc_arguments(p)
     _eval_arguments(p)
+    # None when left out, so that --resume knows what was typed (run() fills the defaults in)
+    p.set_defaults(rules=None, **dict.fromkeys(DEFAULTS))
+
+
+#: the options that set a field of the run's configuration (compared on --resume)
+_SETTINGS = (*DEFAULTS, "rules", "eval_games", "ladder", "opponent")
+
+
+def _typed(args) -> list[str]:
+    """The run's settings typed on the command line; the others get their defaults here."""
+    typed = [n for n in (*_SETTINGS, *_ONLY) if getattr(args, n) is not None]
+    for name, value in DEFAULTS.items():
+        if getattr(args, name) is None:
+            setattr(args, name, value)
+    if args.rules is None:
+        args.rules = STANDARD
+    return typed
 
 
 def _common_arguments(p: argparse.ArgumentParser) -> None:
@@ -211,6 +233,7 @@ def _idle_options(args) -> str:
 def _config(args):
     from agents.learn.ladder import LADDER
 
+    _typed(args)  # the defaults of what was left out (run() has noted what was typed)
     ladder = tuple(args.ladder) if args.ladder else LADDER
     if args.method in ("dmc", "bc", "exit"):
         from agents.learn.dmc import DMCConfig
@@ -253,6 +276,7 @@ def _config(args):
 
 
 def _usage_problem(args) -> str | None:
+    _typed(args)
     problem = argtypes.backend_problem(args)
     if problem:
         return problem
@@ -297,16 +321,22 @@ def _check_specs(args, cfg) -> None:
             make_agent(name)
 
 
-def _prepare(args, command: str):
+def _prepare(args, command: str, typed: list[str] | None = None):
     """The configuration to train (a new run's, written to config.json; or the saved one,
-    checked like the command line) and the command that started the run."""
+    checked like the command line, with the options a resume may change applied and said)
+    and the command that started the run. ``typed``: the settings typed (:func:`_typed`)."""
+    typed = _typed(args) if typed is None else typed
     cfg = _config(args)
     cfg_path = args.run_dir / "config.json"
     if args.resume:
         saved = read_saved(cfg_path)
         if saved["method"] != args.method:
             raise ConfigError(f"{args.run_dir} is a {saved['method']:.40} run, not {args.method}")
-        cfg = check_config(type(cfg), saved["config"], args, cfg_path)
+        run_cfg = check_config(type(cfg), saved["config"], args, cfg_path)
+        epochs = "epochs_dmc" if args.method == "dmc" else "epochs_bc"
+        cfg, applied = resume_changes(run_cfg, cfg, typed, epochs)
+        for change in applied:
+            print(f"cribbage train: --resume applies {change}", file=sys.stderr)
         command = saved["command"][:10_000]
     _check_specs(args, cfg)
     if not args.resume:
@@ -318,6 +348,7 @@ def _prepare(args, command: str):
 
 
 def run(args) -> int:
+    typed = _typed(args)
     problem = _usage_problem(args)
     if problem:
         return _err(problem)
@@ -343,20 +374,29 @@ def run(args) -> int:
     if lock is None:
         return _err(f"{args.run_dir} is in use by another cribbage train: wait for it to finish")
     try:
-        return _train(args, command)
+        return _train(args, command, typed)
     finally:
         os.close(lock)
 
 
-def _train(args, command: str) -> int:
+def _train(args, command: str, typed: list[str]) -> int:
     from agents.store.results_store import ResultsStoreError
 
     try:
-        cfg, command = _prepare(args, command)
+        cfg, command = _prepare(args, command, typed)
     except (AgentSpecError, ValueError) as exc:
         return _err(str(exc))
     except OSError as exc:
         return _err(f"cannot write in {args.run_dir}: {exc.strerror or exc}")
+    from agents.learn.finish import finished
+
+    done = finished(args.run_dir) if args.resume else None
+    if done is not None:
+        model = args.run_dir / Path(done["model"]).name
+        print(f"cribbage train: {args.run_dir} is finished, nothing to train: start another "
+              "--run-dir to train more", file=sys.stderr)  # fmt: skip
+        print(f"model: {model}")
+        return 0
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     where = Where(args.backend, args.address)
     try:
@@ -379,6 +419,10 @@ def _train(args, command: str) -> int:
             from agents.learn.ppo import train_ppo
 
             final = train_ppo(cfg, args.run_dir, command=command, db=args.db, progress=progress)
+    except KeyboardInterrupt:
+        print(f"cribbage train: interrupted; continue with --resume --run-dir {args.run_dir}",
+              file=sys.stderr)  # fmt: skip
+        return 130
     except (AgentSpecError, ValueError) as exc:  # e.g. a warm start that is not this package's
         return _err(str(exc))
     except (OSError, ResultsStoreError, BackendError) as exc:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import math
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 
 from agents.store.files import UnreadableFile, parse_json, read_text
@@ -180,3 +180,47 @@ def check_config(cls: type, data: dict, args: argparse.Namespace, where: Path):
             f"{where} starts from the weights {warm!r:.200}: name them again with --warm-start"
         )
     return cfg
+
+
+#: Options of the command line that default to None so that a resume knows which were typed;
+#: the value a new run takes when one is left out.
+DEFAULTS = {"seed": 0, "reward": "points", "returns": "points", "oracle": 0.0, "workers": 2}
+#: Options that a resume may change and applies (how the run is carried out, not what it learns
+#: or how it is measured); any other option typed again with another value is refused.
+MAY_CHANGE = ("workers",)
+#: flag (argparse dest) -> the configuration field it sets (``epochs`` depends on the method).
+_FIELDS = {"opponent": "opponents"}
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, tuple):
+        return " ".join(f"{v[0]}@{v[1]:g}" if isinstance(v, tuple) else str(v) for v in value)
+    return str(value)
+
+
+def resume_changes(saved: object, typed: object, given: list[str], epochs_field: str):
+    """(the configuration to resume, what was applied): ``saved`` with the options of
+    :data:`MAY_CHANGE` typed again (``given`` names the flags typed) taken from ``typed``;
+    ConfigError naming every other option typed with a value other than the run's."""
+    refused: list[tuple[str, object, str]] = []
+    applied: list[tuple[str, object, str]] = []
+    for dest in given:
+        name = epochs_field if dest == "epochs" else _FIELDS.get(dest, dest)
+        if not hasattr(saved, name):
+            continue
+        was, now = getattr(saved, name), getattr(typed, name)
+        if was == now:
+            continue
+        flag = "--" + dest.replace("_", "-")
+        change = f"{flag} {_shown(now):.60} (the run's: {_shown(was):.60})"
+        (applied if dest in MAY_CHANGE else refused).append((name, now, change))
+    if refused:
+        raise ConfigError(
+            "--resume continues the run as it was started: "
+            + ", ".join(c for _, _, c in refused)
+            + "; leave "
+            + ("it" if len(refused) == 1 else "them")
+            + " out to resume, or start another --run-dir"
+        )
+    cfg = replace(saved, **{name: now for name, now, _ in applied})  # type: ignore[type-var]
+    return cfg, [c for _, _, c in applied]
