@@ -4,6 +4,8 @@ up front."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -21,14 +23,66 @@ class _Fake:
         self.overloads = {tuple(numba.typeof(a) for a in s): None for s in signatures}
 
 
-def test_a_compiling_use_says_so_once(capsys) -> None:
+def test_a_compiling_use_says_so_once_with_the_time_measured_here(
+    capsys, monkeypatch, tmp_path
+) -> None:
+    monkeypatch.setattr(kernelcache, "cache_dir", lambda: tmp_path)
     with kernelcache.announce([_Fake([])], "the thing"):
         pass
     err = capsys.readouterr().err
-    assert "compiling the thing, once (~" in err and "compiled in" in err
+    assert "compiling the thing, once (not yet timed on this machine)" in err
+    assert "compiled in" in err
+    (tmp_path / kernelcache.TIMES).write_text('{"the thing": 7.3}')
+    with kernelcache.announce([_Fake([])], "the thing"):
+        pass
+    assert (
+        "compiling the thing, once (~7 s the last time on this machine)" in capsys.readouterr().err
+    )
     with kernelcache.announce([_Fake([(1,)])], "the thing"):
         pass
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the compile lock is POSIX (fcntl) only")
+def test_a_process_that_finds_another_compiling_waits_and_says_so(
+    capsys, monkeypatch, tmp_path
+) -> None:
+    """Two first uses started together compile once: the second waits on the lock file, then
+    loads what the first cached (here: the fake is compiled once the lock is free)."""
+    monkeypatch.setattr(kernelcache, "cache_dir", lambda: tmp_path)
+    lock = tmp_path / f"cribbage-kernels-{kernelcache.kernel_hash()}.lock"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(lock)], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
+    assert holder.stdout is not None and holder.stdout.readline() == b"held\n"
+    fake = _Fake([])
+    ran: list[str] = []
+
+    def first_use() -> None:
+        with kernelcache.announce([fake], "the thing"):
+            ran.append("compiled here")
+
+    t = threading.Thread(target=first_use)
+    t.start()
+    t.join(0.3)
+    assert t.is_alive() and not ran  # waiting for the holder
+    fake.signatures.append((1,))  # what the holder compiled, now in the cache
+    assert holder.stdin is not None
+    holder.stdin.close()
+    holder.wait(5)
+    t.join(5)
+    err = capsys.readouterr().err
+    assert "waiting for another process compiling the kernels (for the thing)" in err
+    assert "compiling the thing" not in err and ran == ["compiled here"]  # the body: loads
+
+
+HOLD = """
+import fcntl, sys
+with open(sys.argv[1], "a+b") as f:
+    fcntl.flock(f, fcntl.LOCK_EX)
+    print("held", flush=True)
+    sys.stdin.read()
+"""
 
 
 def test_compiled_for_some_types_is_not_compiled_for_others() -> None:

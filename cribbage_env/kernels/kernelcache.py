@@ -16,7 +16,11 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import json
+import os
 import sys
+import tempfile
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -26,6 +30,11 @@ from typing import Any
 
 import numba
 from numba.core.caching import CacheImpl
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: no lock (processes started together may both compile)
+    fcntl = None  # type: ignore[assignment]
 
 #: this folder: the kernels' sources.
 HERE = Path(__file__).resolve().parent
@@ -133,9 +142,79 @@ def _register() -> None:
 _register()
 
 
-#: Seconds a first use compiles the batched env's kernels, measured on the 2-core reference
-#: machine (``benchmarks/startup/cold_start.py``); the message quotes it.
-COMPILE_SECONDS = 40
+#: how long each compile took on this machine (seconds by what was compiled), beside the cache:
+#: the next compile's message quotes it.
+TIMES = "cribbage-compile-seconds.json"
+_held = threading.RLock()  # this process's hold on the file lock (announce may nest)
+_depth = 0
+
+
+def cache_dir() -> Path:
+    """Where numba caches this package's kernels (``NUMBA_CACHE_DIR`` or beside the sources),
+    which also holds the compile lock and the measured compile times."""
+    configured = getattr(numba.config, "CACHE_DIR", "")  # NUMBA_CACHE_DIR, read by numba
+    d = Path(configured) if configured else HERE / "__pycache__"
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        d = Path(tempfile.gettempdir())
+    return d
+
+
+def estimate(what: str) -> str:
+    """The message's estimate: the last compile of ``what`` timed on this machine, if any."""
+    try:
+        seconds = json.loads((cache_dir() / TIMES).read_text(encoding="utf-8"))[what]
+        return f"~{float(seconds):.0f} s the last time on this machine"
+    except (OSError, ValueError, KeyError, TypeError):
+        return "not yet timed on this machine"
+
+
+def _record(what: str, seconds: float) -> None:
+    """Keep ``seconds`` as the time ``what`` takes to compile (a temp file, then replaced)."""
+    path = cache_dir() / TIMES
+    try:
+        times = json.loads(path.read_text(encoding="utf-8"))
+        times = times if isinstance(times, dict) else {}
+    except (OSError, ValueError):
+        times = {}
+    times[what] = round(seconds, 1)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".times-")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(times, f, sort_keys=True)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only place: the next message has no estimate
+
+
+@contextmanager
+def compile_lock(what: str) -> Iterator[bool]:
+    """Hold the compile lock (one per kernel stamp) so processes that start together compile
+    once: the others wait, saying so, then load what the first cached. Yields whether it waited."""
+    global _depth
+    with _held:
+        if _depth:  # already held by this process (a nested announce)
+            yield False
+            return
+        path = cache_dir() / f"cribbage-kernels-{kernel_hash()}.lock"
+        with open(path, "a+b") as f:
+            waited = False
+            if fcntl is not None:
+                try:
+                    fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:
+                    print(f"cribbage-env: waiting for another process compiling the kernels "
+                          f"(for {what})", file=sys.stderr, flush=True)  # fmt: skip
+                    fcntl.flock(f, fcntl.LOCK_EX)
+                    waited = True
+            _depth += 1
+            try:
+                yield waited
+            finally:
+                _depth -= 1
+                if fcntl is not None:
+                    fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def compiled(dispatchers: Sequence[Any], args: tuple | None = None) -> bool:
@@ -160,13 +239,20 @@ def compiled(dispatchers: Sequence[Any], args: tuple | None = None) -> bool:
 def announce(
     dispatchers: Sequence[Any], what: str = "the simulator", args: tuple | None = None
 ) -> Iterator[None]:
-    """Say on stderr that the block compiles ``what`` (when it will), and how long it took."""
+    """Say on stderr that the block compiles ``what`` (when it will), with the time it took
+    here before, and how long it took; under the compile lock, so it compiles once."""
     if compiled(dispatchers, args):
         yield
         return
-    print(
-        f"cribbage-env: compiling {what}, once (~{COMPILE_SECONDS} s)", file=sys.stderr, flush=True
-    )
-    t = time.perf_counter()
-    yield
-    print(f"cribbage-env: compiled in {time.perf_counter() - t:.1f} s", file=sys.stderr, flush=True)
+    with compile_lock(what) as waited:
+        if waited and compiled(dispatchers, args):
+            yield  # another process compiled them meanwhile: loaded from the cache
+            return
+        print(
+            f"cribbage-env: compiling {what}, once ({estimate(what)})", file=sys.stderr, flush=True
+        )
+        t = time.perf_counter()
+        yield
+        took = time.perf_counter() - t
+        _record(what, took)
+        print(f"cribbage-env: compiled in {took:.1f} s", file=sys.stderr, flush=True)
