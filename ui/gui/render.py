@@ -272,6 +272,8 @@ class Renderer:
         for b in self._buttons(scene, hide_table):
             r = b.rect
             fill, _ = self._button_colors(b)
+            if b.focused:  # the keyboard's focus: a gold ring around the button
+                out.append((r.x - 5, r.y - 5, r.w + 10, r.h + 10, GOLD))
             out += [(r.x, r.y, r.w, r.h, BORDER), (r.x + 2, r.y + 2, r.w - 4, r.h - 4, fill)]
         return out
 
