@@ -75,6 +75,10 @@ def test_keys_choose_level_language_and_esc_asks_before_quitting(window) -> None
         _key(window, k.RIGHT)
     _key(window, k.SPACE)
     assert o.lang == "fr"
+    from ui.saved.choices import load_choices
+
+    remembered = load_choices(window.store.dir)  # for the next launch
+    assert remembered["lang"] == "fr" and remembered["level"] == "hard"
     assert [b.id for b in window.current_scene().buttons if b.focused] == ["lang:fr"]
     _key(window, k.ESCAPE)  # asks first; Enter then keeps playing
     assert o.confirm_quit and window.current_scene().layer is not None

@@ -49,7 +49,20 @@ class StartView(ScreenView):
             o.confirm_new = False
         super().do(cmd)
         self.scene_key = None
+        self.remember()
         return cmd
+
+    def remember(self) -> None:
+        """The choices written to the data folder, for the next launch (own games only)."""
+        win = self.game_window
+        if win.store is None or not win.store.writable:
+            return
+        from ..saved.choices import save_choices
+
+        try:
+            save_choices(win.store.dir, win.options)
+        except OSError as exc:  # remembering is a convenience: the game goes on
+            win.errors.append(f"the start screen's choices were not saved: {exc}")
 
     def new_game(self) -> None:
         """New game: asked first when one is under way (it is kept in the unfinished games)."""
