@@ -49,6 +49,7 @@ class Act(str, Enum):
     NEWGAME = "newgame"
     RULES = "rules"
     EXPORT = "export"
+    OPEN_EXPORTS = "open_exports"  # the exports folder in the system's file manager
     CHANCES = "chances"
     BOARD = "board"  # the board large in the middle, or back
     REVIEW = "review"
