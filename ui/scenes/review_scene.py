@@ -46,8 +46,8 @@ from .table_scene import CENTER, COUNT_X, DECK, board_items, hand_row, pile_rect
 CHART = Rect(30, 610, 900, 100)  # its axis labels end before the side panel (TABLE_RIGHT)
 #: The header above the chart, top down: the title and each player's summary on a row of its
 #: own (x >= SUMMARY_X), then the luck legend in a band of two lines just above the chart.
-SUMMARY_X, SUMMARY_TOP, SUMMARY_STEP = 190, HEIGHT - 18, 20
-LEGEND_Y, LEGEND_SIZE = CHART.y + CHART.h + 20, 10  # the band's centre: 2 lines of 10 pt
+SUMMARY_X, SUMMARY_TOP, SUMMARY_STEP = 190, HEIGHT - 14, 18
+LEGEND_Y, LEGEND_SIZE = CHART.y + CHART.h + 30, 10  # its centre: 2 lines of 10 pt over the flags
 FLAG_COLORS = {"blunder": (235, 70, 60), "bad": (245, 150, 60), "doubtful": (235, 215, 90)}
 BETTER = (90, 210, 255)
 
@@ -156,7 +156,7 @@ def review_scene(b: ReviewBrowser, nar: Narrator, names: tuple[str, str], viewer
 
 def _summary(s: Scene, b: ReviewBrowser, nar: Narrator, names: tuple[str, str]) -> None:
     tr = nar.tr
-    s.labels.append(Label(tr("Review"), 30, HEIGHT - 30, 26, GOLD, "left", bold=True))
+    s.labels.append(Label(tr("Review"), 30, HEIGHT - 26, 26, GOLD, "left", bold=True))
     items = b.items()
     if b.current in items:
         where = tr("{k} of {n}", k=items.index(b.current) + 1, n=len(items))
@@ -193,9 +193,13 @@ def _luck_vs_skill(s: Scene, b: ReviewBrowser, nar: Narrator, names: tuple[str, 
     if not parts:
         return
     text = nar.tr("Green line: luck alone — {parts}", parts=" · ".join(parts))
-    # its own band under the summaries: wrapped to the side panel, two lines at most
+    # its own band under the summaries, two lines at most, wrapped near the middle so that no
+    # word is left alone on the second line (about 0.5 em a character in this font)
+    room = TABLE_RIGHT - CHART.x - 20
+    wide = len(text) * LEGEND_SIZE * 4 / 3 * 0.5
+    width = room if wide <= room else min(room, int(wide / 2) + 80)
     s.labels.append(Label(text, CHART.x, LEGEND_Y, LEGEND_SIZE, LUCK_COLOR, "left",
-                          width=int(TABLE_RIGHT - CHART.x - 20)))  # fmt: skip
+                          width=int(width)))  # fmt: skip
 
 
 def _chart(s: Scene, b: ReviewBrowser, viewer: int) -> None:
