@@ -612,7 +612,7 @@ def test_rules_screen_export_and_four_colours(window, tmp_path) -> None:
     assert exported
     g = ce.GameState.from_record(json.loads(exported[-1].read_text()))
     assert g.fingerprint() == ctl.game.fingerprint()
-    assert any("export" in lb.text for lb in window.current_view.frame_scene().labels)
+    assert any("export" in lb.text for lb in window.current_view.frame_scene().all_labels())
     # French faces: the letter of the Queen's index is repainted (D), other cards untouched
     qd = np.asarray(card_image(11 + 13, ("V", "D", "R"), False))
     q_en = np.asarray(card_image(11 + 13, ("J", "Q", "K"), False))

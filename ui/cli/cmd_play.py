@@ -187,6 +187,15 @@ def _gui_ready(headless: bool) -> bool:
     return True
 
 
+def _given(args: argparse.Namespace) -> set[str]:
+    """The start screen's choices the command line sets (an option at its default sets none)."""
+    given = {"lang"} if args.lang else set()
+    given |= {"level"} if args.opponent != "medium" else set()
+    given |= {"hotseat"} if args.hotseat else set()
+    given |= {"rules"} if args.rules != STANDARD else set()
+    return given | ({"four_colour"} if args.four_colour else set())
+
+
 def run(args: argparse.Namespace) -> int:
     from ..words.i18n import Catalog, system_language
 
@@ -215,6 +224,11 @@ def run(args: argparse.Namespace) -> int:
         chances=args.chances,
     )
     store, problem = _autosave(args, SaveStore, own_game=not (watch or headless))
+    if store is not None:  # the person's own game: the start screen as they left it
+        from ..saved.choices import apply_choices, load_choices
+
+        apply_choices(options, load_choices(store.dir), _given(args))
+        lang = options.lang
     if problem:
         print(
             f"cribbage play: autosave is off: {problem}; you can play, but the game is not saved",

@@ -204,14 +204,17 @@ class Renderer:
             return cached[1]
         batch = pyglet.graphics.Batch()
         seen: dict[tuple, int] = {}
+        if len(self._placed) + len(labels) + len(buttons) > 800:
+            # The texts are the batches' only strong references: emptying the cache in the
+            # middle of a batch dropped its first texts (a screen drawn with labels missing).
+            self._placed.clear()
+            self._batches.clear()
         for label in labels + tuple(self._button_label(b) for b in buttons):
             tkey = (label.text, label.size, label.color, label.anchor_x, label.bold, label.width)
             n = seen[tkey] = seen.get(tkey, -1) + 1  # the same text twice: two objects
             pkey = (slot, n, *tkey)
             placed = self._placed.get(pkey)
             if placed is None:
-                if len(self._placed) > 800:
-                    self._placed.clear()
                 placed = self._new_text(label)
                 self._placed[pkey] = placed
             placed.position = (label.x, label.y)
@@ -272,6 +275,8 @@ class Renderer:
         for b in self._buttons(scene, hide_table):
             r = b.rect
             fill, _ = self._button_colors(b)
+            if b.focused:  # the keyboard's focus: a gold ring around the button
+                out.append((r.x - 5, r.y - 5, r.w + 10, r.h + 10, GOLD))
             out += [(r.x, r.y, r.w, r.h, BORDER), (r.x + 2, r.y + 2, r.w - 4, r.h - 4, fill)]
         return out
 

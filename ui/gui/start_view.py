@@ -4,12 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..scenes.scene import Scene, StartOptions, next_variant, start_scene
+import arcade
+
+from ..scenes.scene import Scene, StartOptions, move_focus, next_variant, start_scene
 from ..table.coach import COACH_LIMITS
 from ..table.commands import Act, Command
 from ..words.i18n import LANGUAGES, Catalog
 from .keys import ENTER
 from .screen_view import ScreenView
+
+#: The keys that move the focus on the start screen (Tab and Shift+Tab, the arrows).
+FOCUS_KEYS = {
+    arcade.key.LEFT: "left",
+    arcade.key.RIGHT: "right",
+    arcade.key.UP: "up",
+    arcade.key.DOWN: "down",
+}
 
 #: what a command does on a screen
 Handler = Callable[["StartView", Command], object]
@@ -30,14 +40,29 @@ class StartView(ScreenView):
     def do(self, cmd: Command | None) -> Command | None:
         """Do what ``cmd`` asks of the start screen (:data:`START_COMMANDS`)."""
         o = self.game_window.options
-        if cmd is None or (o.listing and cmd.act not in (Act.BACK, Act.RESUME)):
+        if cmd is None or (o.listing and cmd.act not in (Act.BACK, Act.RESUME, Act.ANSWER)):
             return cmd  # nothing, or the list is on top: only its own buttons answer
+        if o.confirm_quit and cmd.act is not Act.ANSWER:
+            return cmd  # the question is on top: only its answers
         o.message = ""
         if cmd.act is not Act.PLAY:
             o.confirm_new = False
         super().do(cmd)
         self.scene_key = None
+        self.remember()
         return cmd
+
+    def remember(self) -> None:
+        """The choices written to the data folder, for the next launch (own games only)."""
+        win = self.game_window
+        if win.store is None or not win.store.writable:
+            return
+        from ..saved.choices import save_choices
+
+        try:
+            save_choices(win.store.dir, win.options)
+        except OSError as exc:  # remembering is a convenience: the game goes on
+            win.errors.append(f"the start screen's choices were not saved: {exc}")
 
     def new_game(self) -> None:
         """New game: asked first when one is under way (it is kept in the unfinished games)."""
@@ -66,9 +91,37 @@ class StartView(ScreenView):
         self.game_window.resume_unfinished(i)
 
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
-        if symbol in ENTER:  # Enter or Space: a new game
-            self.do(Command(Act.PLAY))
+        """Tab, Shift+Tab and the arrows move the focus; Enter or Space press the focused
+        button; Esc asks to quit (or closes the question, or the list of unfinished games)."""
+        o = self.game_window.options
+        scene = self.current_scene()
+        if symbol == arcade.key.TAB:
+            step = "prev" if modifiers & arcade.key.MOD_SHIFT else "next"
+            o.focus = move_focus(scene, o.focus, step)
+        elif symbol in FOCUS_KEYS:
+            o.focus = move_focus(scene, o.focus, FOCUS_KEYS[symbol])
+        elif symbol in ENTER:
+            level = scene.layer if scene.layer is not None and scene.layer.modal else scene
+            focused = next((b for b in level.buttons if b.focused and b.enabled), None)
+            self.do(focused.command if focused is not None else Command(Act.PLAY))
+        elif symbol == arcade.key.ESCAPE:
+            self.do(Command(Act.ANSWER, 0) if o.confirm_quit or o.listing else Command(Act.QUIT))
+        self.scene_key = None
         return True
+
+    def ask_quit(self) -> None:
+        o = self.game_window.options
+        o.confirm_quit, o.focus = True, "quit:no"  # Enter again keeps playing
+
+    def answer(self, yes: bool) -> None:
+        """The quit question's answer (Esc on the list of unfinished games: Back)."""
+        o = self.game_window.options
+        if o.listing:
+            o.listing = False
+        elif yes:
+            self.game_window.close()
+        else:
+            o.confirm_quit, o.focus = False, "quit"
 
 
 def _option(field: str, value: Callable[[Command, StartOptions], object]) -> Handler:
@@ -109,4 +162,6 @@ START_COMMANDS: dict[Act, Handler] = {
     Act.VARIANT: _option("rules", lambda cmd, o: next_variant(o.rules)),
     Act.COACH: _option("coach", lambda cmd, o: _next_coach(o)),
     Act.SOUND: _sound,
+    Act.QUIT: lambda v, cmd: v.ask_quit(),
+    Act.ANSWER: lambda v, cmd: v.answer(cmd.arg == 1),
 }

@@ -8,6 +8,10 @@ to the controller; "menu" and "new game" go back to the window, which owns the s
 from __future__ import annotations
 
 import concurrent.futures as cf
+import os
+import shutil
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -22,7 +26,7 @@ from cribbage_env.rules.core import EventKind
 from ..saved.autosave import data_dir
 from ..scenes.board_scene import with_board
 from ..scenes.motion import Popup, Transition
-from ..scenes.scene import GOLD, Label, Scene, hit_command
+from ..scenes.scene import GOLD, PANEL, Button, Label, Rect, Scene, act_button, hit_command
 from ..scenes.table_scene import CENTER, COUNT_X, table_scene
 from ..table.chances import ChanceMeter
 from ..table.commands import Act, Command, run
@@ -31,6 +35,9 @@ from .keys import TABLE_KEYS, lookup
 
 if TYPE_CHECKING:
     from .app import GameWindow
+
+#: The export's note and its "Open the folder": over the log, clear of every card.
+EXPORT_PANEL = Rect(360, 528, 600, 78)  # between the pile's older rows and the backs
 
 
 class TableView(arcade.View):
@@ -50,6 +57,7 @@ class TableView(arcade.View):
         self.motion_t = 0.0
         self._events_seen = ctl.game.event_count
         self.note = ""  # a line under the prompt (where an export went)
+        self.exported_to: Path | None = None  # the folder of the export the note is about
         self._noted: tuple[Scene, Scene] | None = None
         self.meter: ChanceMeter = ChanceMeter(on=window.settings.chances or ctl.mode is Mode.WATCH)
         self.meter_future: cf.Future | None = None
@@ -65,7 +73,7 @@ class TableView(arcade.View):
             old = self.scene
             self.scene = self.layout(reading, self.meter.on)
             self.scene_key = key
-            self.note = ""
+            self.note, self.exported_to = "", None
             popups = self._popups(self.scene)
             if old is not None and self.game_window.settings.motion:
                 t = Transition(old, self.scene, popups)
@@ -88,11 +96,37 @@ class TableView(arcade.View):
                     label = Label(self.note, CENTER, 96, 14, GOLD, width=900)
                     noted = replace(layer, labels=[*layer.labels, label])
                     self._noted = (scene, replace(scene, layer=noted))
+                elif self.exported_to is not None and scene.layer is None:  # over the log
+                    self._noted = (scene, self._export_panel(scene))
                 else:
-                    label = Label(self.note, CENTER + 60, 218, 13, GOLD, width=820)
+                    label = Label(self.note, CENTER + 60, 230, 13, GOLD, width=820)
                     self._noted = (scene, replace(scene, labels=[*scene.labels, label]))
             return self._noted[1]
         return scene
+
+    def _export_panel(self, scene: Scene) -> Scene:
+        """Where the export went, in words, on a panel over the log, with "Open the folder"
+        where the system can open folders; it goes with the table's next change."""
+        panel = EXPORT_PANEL
+        label = Label(self.note, panel.x + 16, panel.cy, 14, GOLD, "left", width=320)
+        opener = self._note_button()
+        layer = Scene(panels=[(panel, PANEL)], labels=[label], faces=scene.faces,
+                      buttons=[opener] if opener is not None else [])  # fmt: skip
+        return replace(scene, layer=layer)
+
+    def _note_button(self) -> Button | None:
+        """ "Open the folder" under the export's note, where the system can open folders."""
+        if self.exported_to is None or folder_opener() is None:
+            return None
+        p = EXPORT_PANEL
+        label = self.ctl.tr("Open the folder")
+        return act_button(Act.OPEN_EXPORTS, label, Rect(p.x + p.w - 236, p.y + 11, 224, 56))
+
+    def open_exports(self) -> None:
+        """The exports folder in the file manager (the system's own opener, never a shell)."""
+        opener = folder_opener()
+        if self.exported_to is not None and opener is not None:
+            subprocess.Popen([*opener, str(self.exported_to)])  # noqa: S603 - our own folder
 
     def export(self) -> Path | None:
         """Write the record of the game so far (``docs/RECORD_FORMAT.md``) to the exports folder
@@ -109,7 +143,8 @@ class TableView(arcade.View):
         except (OSError, ValueError) as exc:
             self.note = ctl.tr("The game could not be exported: {error}", error=str(exc))
             return None
-        self.note = ctl.tr("Game exported to {path}", path=str(path))
+        self.note = ctl.tr("Game exported to your exports folder")
+        self.exported_to = folder
         self.game_window._redraw = True
         return path
 
@@ -297,6 +332,10 @@ class TableView(arcade.View):
     # ------------------------------------------------------------------------ input
     def click(self, wx: float, wy: float) -> Command | None:
         """A click in virtual coordinates (tests and the mouse handler)."""
+        opener = self._note_button() if self.note else None
+        if opener is not None and opener.rect.contains(wx, wy):
+            self.open_exports()
+            return opener.command
         cmd = hit_command(self.current_scene(), wx, wy)
         if cmd is not None:
             self.do(cmd)
@@ -354,4 +393,17 @@ WINDOW_COMMANDS: dict[Act, Callable[[TableView], object]] = {
     Act.BOARD: TableView._toggle_board,
     Act.REVIEW: TableView._review,
     Act.MUTE: TableView._mute,
+    Act.OPEN_EXPORTS: TableView.open_exports,
 }
+
+
+def folder_opener() -> list[str] | None:
+    """The command that shows a folder in the system's file manager (None headless, or where
+    there is none)."""
+    if os.environ.get("ARCADE_HEADLESS"):
+        return None
+    if sys.platform == "win32":
+        return ["explorer"]
+    name = "open" if sys.platform == "darwin" else "xdg-open"
+    found = shutil.which(name)
+    return [found] if found else None

@@ -25,7 +25,7 @@ def hint_items(s: Scene, ctl: TableController) -> None:
     if h is None:
         return
     for i, line in enumerate(h.lines):
-        s.labels.append(Label(line, 370, 330 - i * 20, 14, HINT_COLOR, "left"))
+        s.labels.append(Label(line, 370, 322 - i * 20, 14, HINT_COLOR, "left"))  # under the pile
     if h.rows:
         s.buttons.append(act_button(Act.OPTIONS, ctl.tr("All options"), Rect(820, 150, 150, 50),
                                 toggled=ctl.coach.show_options))  # fmt: skip

@@ -43,7 +43,11 @@ from .scene import (
 from .summary_scene import LUCK_COLOR, luck_parts
 from .table_scene import CENTER, COUNT_X, DECK, board_items, hand_row, pile_rects
 
-CHART = Rect(30, 610, 930, 100)
+CHART = Rect(30, 610, 900, 100)  # its axis labels end before the side panel (TABLE_RIGHT)
+#: The header above the chart, top down: the title and each player's summary on a row of its
+#: own (x >= SUMMARY_X), then the luck legend in a band of two lines just above the chart.
+SUMMARY_X, SUMMARY_TOP, SUMMARY_STEP = 190, HEIGHT - 14, 18
+LEGEND_Y, LEGEND_SIZE = CHART.y + CHART.h + 30, 10  # its centre: 2 lines of 10 pt over the flags
 FLAG_COLORS = {"blunder": (235, 70, 60), "bad": (245, 150, 60), "doubtful": (235, 215, 90)}
 BETTER = (90, 210, 255)
 
@@ -152,7 +156,7 @@ def review_scene(b: ReviewBrowser, nar: Narrator, names: tuple[str, str], viewer
 
 def _summary(s: Scene, b: ReviewBrowser, nar: Narrator, names: tuple[str, str]) -> None:
     tr = nar.tr
-    s.labels.append(Label(tr("Review"), 30, HEIGHT - 30, 26, GOLD, "left", bold=True))
+    s.labels.append(Label(tr("Review"), 30, HEIGHT - 26, 26, GOLD, "left", bold=True))
     items = b.items()
     if b.current in items:
         where = tr("{k} of {n}", k=items.index(b.current) + 1, n=len(items))
@@ -160,7 +164,7 @@ def _summary(s: Scene, b: ReviewBrowser, nar: Narrator, names: tuple[str, str]) 
         where = tr("No mistakes flagged") if b.mistakes_only else ""
     else:
         where = ""
-    s.labels.append(Label(where, 960, CHART.y - 16, 15, SOFT, "right"))  # under the chart
+    s.labels.append(Label(where, CHART.x + CHART.w, CHART.y - 20, 15, SOFT, "right"))
     for j, seat in enumerate(b.seats):
         m = b.review.seat_summary(seat)
         cat = nar.cat
@@ -173,10 +177,12 @@ def _summary(s: Scene, b: ReviewBrowser, nar: Narrator, names: tuple[str, str]) 
             decisions=cat.ntr("{n} decision", "{n} decisions", m["decisions"]),
             lost=cat.percent(m["total_loss"]),
         )
-        # Up to 12 px, smaller for the longer languages: the line ends before the side panel
-        # (770 px from x = 190; about 0.6 em per character in this font).
-        size = max(9, min(12, int(770 / (0.62 * max(len(text), 1)))))
-        s.labels.append(Label(text, 190, HEIGHT - 24 - 22 * j, size, PLAYER_COLORS[seat], "left"))
+        # Up to 12 pt, smaller for the longer languages: the line ends before the side panel
+        # (TABLE_RIGHT - SUMMARY_X - 20 px; about 0.6 em per character in this font).
+        room = TABLE_RIGHT - SUMMARY_X - 20
+        size = max(9, min(12, int(room / (0.62 * 4 / 3 * max(len(text), 1)))))
+        y = SUMMARY_TOP - SUMMARY_STEP * j
+        s.labels.append(Label(text, SUMMARY_X, y, size, PLAYER_COLORS[seat], "left"))
     _luck_vs_skill(s, b, nar, names)
 
 
@@ -187,9 +193,13 @@ def _luck_vs_skill(s: Scene, b: ReviewBrowser, nar: Narrator, names: tuple[str, 
     if not parts:
         return
     text = nar.tr("Green line: luck alone — {parts}", parts=" · ".join(parts))
-    # wrapped to the chart's width: two lines in the longer languages
-    s.labels.append(Label(text, 30, CHART.y + CHART.h + 27, 10, LUCK_COLOR, "left",
-                          width=int(CHART.w)))  # fmt: skip
+    # its own band under the summaries, two lines at most, wrapped near the middle so that no
+    # word is left alone on the second line (about 0.5 em a character in this font)
+    room = TABLE_RIGHT - CHART.x - 20
+    wide = len(text) * LEGEND_SIZE * 4 / 3 * 0.5
+    width = room if wide <= room else min(room, int(wide / 2) + 80)
+    s.labels.append(Label(text, CHART.x, LEGEND_Y, LEGEND_SIZE, LUCK_COLOR, "left",
+                          width=int(width)))  # fmt: skip
 
 
 def _chart(s: Scene, b: ReviewBrowser, viewer: int) -> None:
@@ -218,7 +228,7 @@ def _chart(s: Scene, b: ReviewBrowser, viewer: int) -> None:
     _luck_line(s, b, viewer, w)
     s.labels.append(Label("100%", c.x + c.w + 4, c.y + c.h - 6, 11, SOFT, "left"))
     s.labels.append(Label("0%", c.x + c.w + 4, c.y + 6, 11, SOFT, "left"))
-    s.targets.append(Target("chart", Rect(c.x, c.y - 10, c.w, c.h + 20), Command(Act.CHART),
+    s.targets.append(Target("chart", Rect(c.x, c.y - 6, c.w, c.h + 9), Command(Act.CHART),
                             along=True))  # fmt: skip
 
 

@@ -16,7 +16,9 @@ from .scene import GOLD, HEIGHT, SOFT, WHITE, WIDTH, Label, Rect, Scene, act_but
 
 RULES_DIR = Path(__file__).resolve().parents[1] / "rules"
 TEXT_W = 1080
-CHARS_PER_LINE = 128  # at 14 pt across TEXT_W (Liberation Sans, a generous estimate)
+#: Characters a line of TEXT_W holds: a rule at 14 pt, a heading at 18 pt bold (Liberation Sans
+#: averages about 0.5 em a character in these languages; the estimate errs long).
+CHARS_PER_LINE, HEADING_CHARS = 108, 76
 PAGE_TOP, PAGE_BOTTOM = HEIGHT - 110, 120
 
 
@@ -37,11 +39,25 @@ def rules_text(lang: str) -> tuple[tuple[str, str], ...]:
     return tuple(items)
 
 
+def rows(text: str, per_line: int) -> int:
+    """Lines ``text`` takes wrapped word by word at ``per_line`` characters.
+
+    >>> rows("a b c", 3), rows("abc de", 3)
+    (2, 2)
+    """
+    n, used = 1, 0
+    for w in text.split():
+        if used and used + 1 + len(w) > per_line:
+            n, used = n + 1, len(w)
+        else:
+            used += len(w) + (1 if used else 0)
+    return n
+
+
 def _height(kind: str, text: str) -> float:
     if kind == "h":
-        return 46
-    lines = -(-len(text) // CHARS_PER_LINE)
-    return 8 + 21 * lines
+        return 46 + 26 * (rows(text, HEADING_CHARS) - 1)
+    return 8 + 21 * rows(text, CHARS_PER_LINE)
 
 
 @lru_cache(maxsize=8)
@@ -73,8 +89,9 @@ def rules_scene(lang: str, page: int) -> Scene:
     y: float = PAGE_TOP
     left = (WIDTH - TEXT_W) / 2
     for kind, text, h in all_pages[page]:
-        if kind == "h":
-            s.labels.append(Label(text, left, y - 26, 18, GOLD, "left", bold=True))
+        if kind == "h":  # wrapped (a long heading): its lines centred in its height
+            s.labels.append(Label(text, left, y - 3 - (h - 6) / 2, 18, GOLD, "left", bold=True,
+                                  width=TEXT_W))  # fmt: skip
         else:
             s.labels.append(Label(text, left, y - h / 2, 14, WHITE, "left", width=TEXT_W,
                                   tag="rule"))  # fmt: skip

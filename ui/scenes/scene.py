@@ -93,6 +93,7 @@ class Button:
     primary: bool = False
     toggled: bool = False
     command: Command | None = None  # what a click on it does at the table
+    focused: bool = False  # the keyboard's focus is on it (Enter presses it)
 
 
 def act_button(
@@ -227,6 +228,8 @@ class StartOptions:
     unfinished: tuple[str, ...] = ()  # the games to resume, described (the current one first)
     listing: bool = False  # the list of unfinished games is open
     confirm_new: bool = False  # New game was pressed once with a game under way
+    confirm_quit: bool = False  # Quit (or Esc) was pressed: the question is on the screen
+    focus: str = "play"  # the id of the button the keyboard is on
 
 
 def next_variant(rules: Rules) -> Rules:
@@ -294,11 +297,76 @@ def start_scene(opts: StartOptions) -> Scene:
     left = WIDTH / 2 - (len(options) * (w + 8) - 8) / 2
     for i, (act, label, on) in enumerate(options):
         s.buttons.append(act_button(act, label, Rect(left + i * (w + 8), 14, w, 52), toggled=on))
+    s.buttons.append(act_button(Act.QUIT, tr("Quit"), Rect(WIDTH - 160, HEIGHT - 76, 140, 56)))
     if opts.message:
         s.labels.append(Label(opts.message, WIDTH / 2, 190, 13, GOLD, width=760))
     if opts.listing:
         _unfinished_layer(s, opts, tr)
+    elif opts.confirm_quit:
+        _quit_layer(s, tr)
+    return with_focus(s, opts.focus)
+
+
+def _quit_layer(base: Scene, tr) -> None:
+    """Quit asks first (a click away from closing the window by mistake)."""
+    s = base.layer = Scene(modal=True)
+    s.panels.append((Rect(0, 0, WIDTH, HEIGHT), FELT))
+    r = Rect(WIDTH / 2 - 300, 280, 600, 240)
+    s.panels.append((r, PANEL))
+    s.labels.append(Label(tr("Quit the game?"), r.cx, r.y + r.h - 60, 24, GOLD, bold=True))
+    s.buttons.append(act_button(Act.ANSWER, tr("Quit"), Rect(r.cx - 250, r.y + 30, 240, 64),
+                                arg=1, name="quit:yes"))  # fmt: skip
+    s.buttons.append(act_button(Act.ANSWER, tr("Keep playing"), Rect(r.cx + 10, r.y + 30, 240, 64),
+                                primary=True, arg=0, name="quit:no"))  # fmt: skip
+
+
+def focusable(s: Scene) -> list[Button]:
+    """The buttons the keyboard can reach: the top layer's (a modal layer's only), enabled,
+    in reading order (top row first, left to right)."""
+    level = s.layer if s.layer is not None and s.layer.modal else s
+    return sorted((b for b in level.buttons if b.enabled), key=lambda b: (-b.rect.cy, b.rect.x))
+
+
+def with_focus(s: Scene, focus: str) -> Scene:
+    """The scene with the focused button marked (the first one if ``focus`` is not there)."""
+    reach = focusable(s)
+    ids = [b.id for b in reach]
+    target = focus if focus in ids else (ids[0] if ids else "")
+    level = s.layer if s.layer is not None and s.layer.modal else s
+    level.buttons = [replace(b, focused=b.id == target) for b in level.buttons]
     return s
+
+
+def move_focus(s: Scene, focus: str, step: str) -> str:
+    """The button the focus goes to from ``focus`` on ``step``: "next"/"prev" in reading
+    order (Tab), "left"/"right" along the row, "up"/"down" to the nearest of the row above or
+    below (arrow keys).
+
+    >>> s = start_scene(StartOptions())
+    >>> move_focus(s, "play", "right"), move_focus(s, "play", "up")
+    ('tutorial', 'lang:en')
+    """
+    reach = focusable(s)
+    if not reach:
+        return focus
+    ids = [b.id for b in reach]
+    if focus not in ids:
+        return ids[0]
+    i = ids.index(focus)
+    here = reach[i].rect
+    if step in ("next", "prev"):
+        return ids[(i + (1 if step == "next" else -1)) % len(ids)]
+    if step in ("left", "right"):
+        row = [b for b in reach if abs(b.rect.cy - here.cy) < 1]
+        j = row.index(reach[i]) + (1 if step == "right" else -1)
+        return row[j].id if 0 <= j < len(row) else focus
+    above = [b for b in reach if (b.rect.cy > here.cy + 1) == (step == "up")
+             and abs(b.rect.cy - here.cy) >= 1]  # fmt: skip
+    if not above:
+        return focus
+    near = min(abs(b.rect.cy - here.cy) for b in above)
+    row = [b for b in above if abs(abs(b.rect.cy - here.cy) - near) < 1]
+    return min(row, key=lambda b: abs(b.rect.cx - here.cx)).id
 
 
 def _unfinished_layer(base: Scene, opts: StartOptions, tr) -> None:

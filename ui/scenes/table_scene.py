@@ -42,7 +42,7 @@ from .summary_scene import deal_summary_items, game_summary_items
 CENTER = TABLE_RIGHT / 2
 DECK = Rect(170, 385, SMALL_W, SMALL_H)
 STARTER = Rect(DECK.x + SMALL_W + 20, DECK.y, SMALL_W, SMALL_H)
-PILE = Rect(360, 330, 390, SMALL_H + 20)  # the current sequence fans inside this
+PILE = Rect(366, 336, 384, SMALL_H + 14)  # the current sequence fans inside this
 PILE_STEP = 44  # the index of every card in the fan stays visible
 OLDER_STEP = 22
 OLDER_SCALE = 0.7
@@ -181,7 +181,9 @@ def _crib_and_deck(s: Scene, ctl: TableController) -> None:
             s.panels.append((glow, (255, 205, 60, 110)))
     if not (g.phase in CUT_SPREAD and not ctl.show.running):  # while cutting, the spread is it
         s.cards.append(CardItem(None, DECK, key="deck"))
-        s.labels.append(Label(tr("Starter"), DECK.x + SMALL_W + 60, DECK.y - 13, 12, SOFT))
+        s.labels.append(
+            Label(tr("Starter"), STARTER.cx - 8, DECK.y - 13, 12, SOFT)
+        )  # clear of the pile
     if view.starter is not None and g.phase is Phase.PLAY:
         r = STARTER
         s.cards.append(CardItem(view.starter, r, key=f"c{view.starter}"))
@@ -241,7 +243,7 @@ def _cuts(s: Scene, ctl: TableController) -> None:
     if g.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT) and g.deal_no <= 0:
         for seat, card in enumerate(ctl.cut.cards):
             if card is not None:
-                x = 720 + seat * 130
+                x = 760 + seat * 115  # right of the log's lines
                 s.cards.append(CardItem(card, Rect(x, 440, SMALL_W, SMALL_H), key=f"c{card}"))
                 s.labels.append(
                     Label(ctl.name(seat), x + SMALL_W / 2, 440 + SMALL_H + 14, 13, SOFT)

@@ -49,6 +49,7 @@ class Act(str, Enum):
     NEWGAME = "newgame"
     RULES = "rules"
     EXPORT = "export"
+    OPEN_EXPORTS = "open_exports"  # the exports folder in the system's file manager
     CHANCES = "chances"
     BOARD = "board"  # the board large in the middle, or back
     REVIEW = "review"
@@ -71,6 +72,7 @@ class Act(str, Enum):
     FOUR_COLOUR = "four_colour"
     COACH = "coach"  # the next coach limit
     SOUND = "sound"
+    QUIT = "quit"  # asks first (Esc asks too); ANSWER 1 quits
     # the rules, review and statistics screens' (and Back out of the list of unfinished games)
     PAGE = "page"  # arg: -1 back, 1 on (a page of rules, a reviewed decision)
     MISTAKES = "mistakes"  # the review: the mistakes only, or every decision

@@ -1,0 +1,92 @@
+"""The boxes a laid-out scene's texts and controls take, measured with the font the window draws
+(Liberation Sans, shipped with Arcade) at a window's scale, without a window.
+
+The window draws the 1280x800 virtual table scaled to fit, letterboxed (:mod:`ui.gui.window`):
+the layout is the same at every size, but a font drawn small rounds to whole pixels, so a text's
+width in virtual pixels is measured at the pixel size the window renders it.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from ui.scenes.scene import HEIGHT, WIDTH, Label, Rect, Scene, overlaps
+
+#: The window sizes the table must read well at (a small laptop, the default, full HD).
+SIZES = ((1024, 640), (1280, 800), (1920, 1080))
+
+
+def scale_of(size: tuple[int, int]) -> float:
+    """The window's scale for ``size`` (as :meth:`ui.gui.window.ScaledWindow._fit` computes)."""
+    return min(size[0] / WIDTH, size[1] / HEIGHT)
+
+
+@cache
+def _font(bold: bool, px: int):
+    import arcade
+    from PIL import ImageFont
+
+    name = "Liberation_Sans_Bold.ttf" if bold else "Liberation_Sans_Regular.ttf"
+    root = Path(arcade.__file__).parent / "resources" / "system" / "fonts" / "ttf" / "Liberation"
+    return ImageFont.truetype(str(root / name), max(px, 1))
+
+
+def text_width(text: str, size: float, bold: bool = False, scale: float = 1.0) -> float:
+    """Virtual pixels ``text`` advances at ``size`` points, drawn at ``scale``."""
+    return _font(bold, round(size * 4 / 3 * scale)).getlength(text) / scale
+
+
+def wrapped_lines(text: str, width: float, size: float, bold: bool, scale: float) -> list[str]:
+    """The lines of a text wrapped to ``width`` (word by word, as pyglet wraps)."""
+    lines, line = [], ""
+    for word in text.split():
+        trial = f"{line} {word}" if line else word
+        if line and text_width(trial, size, bold, scale) > width:
+            lines, line = [*lines, line], word
+        else:
+            line = trial
+    return [*lines, line]
+
+
+def label_box(lb: Label, scale: float = 1.0) -> Rect:
+    """The box of a label's ink (one line: the glyphs' own extent; wrapped: its lines' height
+    and the widest line, centred in the width unless anchored left), placed as pyglet places a
+    text anchored at its vertical centre."""
+    font = _font(lb.bold, round(lb.size * 4 / 3 * scale))
+    ascent, descent = font.getmetrics()
+    if lb.width:
+        lines = wrapped_lines(lb.text, lb.width, lb.size, lb.bold, scale)
+        w = max(text_width(line, lb.size, lb.bold, scale) for line in lines)
+        h = len(lines) * (ascent + descent) / scale
+        x = lb.x if lb.anchor_x == "left" else lb.x - lb.width if lb.anchor_x == "right" else (
+            lb.x - w / 2)  # fmt: skip
+        return Rect(x, lb.y - h / 2, w, h)
+    x0, y0, x1, y1 = font.getbbox(lb.text)  # from the line's top, y down, in pixels
+    w = font.getlength(lb.text) / scale
+    left = {"left": lb.x, "right": lb.x - w}.get(lb.anchor_x, lb.x - w / 2)
+    top = lb.y + (ascent + descent) / 2 / scale  # the line's top
+    return Rect(left + x0 / scale, top - y1 / scale, (x1 - x0) / scale, (y1 - y0) / scale)
+
+
+def clashes(scene: Scene, scale: float = 1.0) -> list[str]:
+    """Texts that run into each other, into a control (a button, a place that answers a tap) or
+    off the screen, in the scene and, separately, in its layer."""
+    out = []
+    for level in (scene, scene.layer):
+        if level is None:
+            continue
+        texts = [(lb.text, label_box(lb, scale)) for lb in level.labels if lb.text.strip()]
+        for i, (a, ra) in enumerate(texts):
+            if ra.x < 0 or ra.y < 0 or ra.x + ra.w > WIDTH or ra.y + ra.h > HEIGHT:
+                out.append(f"{a!r} runs off the screen")
+            for b, rb in texts[i + 1 :]:
+                if overlaps(ra, rb):
+                    out.append(f"{a!r} runs into {b!r}")
+            for btn in level.buttons:
+                if overlaps(ra, btn.rect):
+                    out.append(f"{a!r} runs into the button {btn.label!r}")
+            for tg in level.targets:  # a place that answers a tap (a card, the pile, the crib)
+                if overlaps(ra, tg.rect):
+                    out.append(f"{a!r} runs into the target {tg.id!r}")
+    return out

@@ -1,0 +1,174 @@
+"""Nothing overlaps: on every screen, in every language and at every window size, no two texts
+and no text and a button intersect, and no text runs off the screen.
+
+The scenes are data (:mod:`ui.scenes`), so the check runs without a window: each label's ink is
+measured with the font the window draws (:mod:`layout_boxes`) at the pixel size each window size
+renders it. Screens: the table through whole games (against the computer with hints, the chances
+bar and coach warnings; pass and play with its hand-overs), the show and the game over with the
+review's lines, the start screen in its states, the Review, the statistics, every page of the
+rules and the tutorial's lessons.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from layout_boxes import SIZES, clashes, label_box, scale_of
+
+from agents.review import review_game
+from agents.tournament.tournament import play_game
+from cribbage_env.rules.core import VARIANTS, Phase
+from ui.scenes.review_scene import CHART, ReviewBrowser, review_scene
+from ui.scenes.rules_scene import pages, rules_scene
+from ui.scenes.scene import Scene, StartOptions, start_scene
+from ui.scenes.stats_scene import stats_scene
+from ui.scenes.table_scene import TABLE_RIGHT, table_scene
+from ui.scenes.tutorial_scene import tutorial_scene
+from ui.table.chances import Reading
+from ui.table.controller import Mode, TableController
+from ui.table.tutorial import Tutorial
+from ui.words.i18n import LANGUAGES, Catalog
+from ui.words.narration import Narrator
+
+SCALES = tuple(scale_of(size) for size in SIZES)
+
+
+def _check(scenes: list[tuple[str, Scene]]) -> None:
+    found: dict[str, str] = {}
+    for where, scene in scenes:
+        for scale in SCALES:
+            for clash in clashes(scene, scale):
+                found.setdefault(clash, f"{where} at scale {scale:.2f}")
+    assert not found, "\n".join(f"{k} ({v})" for k, v in list(found.items())[:12])
+
+
+def _play(ctl: TableController, seed: int, hints: bool) -> list[tuple[str, Scene]]:
+    """One game to its end (random decisions), a scene after each step; the person's hint asked
+    for at each of their decisions when ``hints``."""
+    rng = np.random.default_rng(seed)
+    out = []
+    reading = Reading(0, 0.635, ())
+    while not ctl.game.is_over:
+        if ctl.needs_reveal:
+            ctl.reveal()
+        elif ctl.show.running:
+            ctl.show.advance()
+        elif ctl.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT):
+            ctl.selection.cut_at(int(rng.integers(40)))
+            if ctl.computer.to_act:
+                ctl.computer.step()
+        elif ctl.computer.to_act:
+            ctl.computer.step()
+        else:
+            hint = ctl.coach.request_hint() if hints and ctl.human_to_act else None
+            if hint is not None:  # the hint's lines, then its cards chosen (the drop targets)
+                out.append((f"hint, {ctl.phase.name}", table_scene(ctl, reading, True)))
+                for card in hint.cards:
+                    ctl.selection.toggle(card)
+                out.append((f"chosen, {ctl.phase.name}", table_scene(ctl, reading, True)))
+                ctl.selection.cards = ()
+            legal = ctl.game.legal_actions()
+            ctl.decide(legal[int(rng.integers(len(legal)))])
+        out.append((ctl.phase.name, table_scene(ctl, reading, True)))
+    return out
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_table_against_the_computer(lang: str) -> None:
+    ctl = TableController(3, mode=Mode.COMPUTER, opponent="greedy", lang=lang, agent_seed=1,
+                          rules="short")  # fmt: skip
+    scenes = _play(ctl, 3, hints=True)
+    ctl.game_review = review_game(ctl.game, samples=2)  # the game-over panel's review lines
+    ctl.version += 1
+    scenes.append(("game over", table_scene(ctl)))
+    _check(scenes)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_table_in_pass_and_play(lang: str) -> None:
+    ctl = TableController(4, mode=Mode.HOTSEAT, lang=lang, rules="short")
+    _check(_play(ctl, 4, hints=False))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_start_screen(lang: str) -> None:
+    rules = list(VARIANTS.values())
+    states = [
+        StartOptions(lang=lang),
+        StartOptions(lang=lang, hotseat=True, has_save=True, coach=0.02, rules=rules[-1]),
+        StartOptions(lang=lang, has_save=True, unfinished=("a", "b", "c"), four_colour=True),
+        StartOptions(
+            lang=lang, unfinished=("You: 12–30, game to 121, last played",) * 3, listing=True
+        ),  # fmt: skip
+        StartOptions(lang=lang, message=Catalog(lang).tr("Autosave is off: {error}", error="x")),
+    ]
+    _check([(f"start {i}", start_scene(o)) for i, o in enumerate(states)])
+
+
+@pytest.fixture(scope="module")
+def reviewed():
+    game = play_game("random", "greedy", 21, agent_seed=3)
+    return game, review_game(game, samples=2)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_review(reviewed, lang: str) -> None:
+    game, review = reviewed
+    nar = Narrator(Catalog(lang), ("You", "Computer"), you=0)
+    scenes = []
+    for seats, only in (((0,), True), ((0, 1), False)):
+        b = ReviewBrowser(review, game, seats=seats, mistakes_only=only)
+        for _ in range(12):
+            scenes.append((f"review {seats} {only} {b.current}", review_scene(b, nar, nar.names)))
+            b.step(+1)
+    _check(scenes)
+    for where, s in scenes:  # the header's texts in their places: above the chart, and every
+        for scale in SCALES:  # text of the table left of the side panel
+            for lb in s.labels:
+                box = label_box(lb, scale)
+                if lb.x < TABLE_RIGHT:
+                    assert box.x + box.w <= TABLE_RIGHT, (where, lb.text)
+                if lb.y > CHART.y + CHART.h:
+                    assert box.y >= CHART.y + CHART.h + 12, (where, lb.text)  # over the flags
+
+
+STATS = {
+    "games": 12, "wins": 7, "losses": 5, "win_rate": 7 / 12,
+    "skunks": {"given": 2, "taken": 1, "double_given": 0, "double_taken": 1},
+    "by_opponent": {"expectimax": {"wins": 4, "losses": 3}, "person": {"wins": 3, "losses": 2}},
+    "points_per_deal": {
+        "dealer": {"deals": 40, "pegging": 3.1, "hand": 7.0, "crib": 4.0,
+                   "expected": {"pegging": 3.36, "hand": 7.5, "crib": 4.32}},
+        "pone": {"deals": 38, "pegging": 2.0, "hand": 8.0,
+                 "expected": {"pegging": 2.1, "hand": 7.98, "crib": 0.0}},
+    },
+    "error_rate": [{"game": f"g{i}", "error_rate": 0.004 * (i % 5 + 1)} for i in range(12)],
+    "error_rate_first_half": 0.012, "error_rate_second_half": 0.009,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_statistics_and_the_rules(lang: str) -> None:
+    scenes = [("stats", stats_scene(STATS, lang)), ("no stats", stats_scene(None, lang))]
+    scenes += [(f"rules page {p}", rules_scene(lang, p)) for p in range(len(pages(lang)))]
+    _check(scenes)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_tutorial(lang: str) -> None:
+    t = Tutorial(lang)
+    scenes = [("welcome", tutorial_scene(t))]
+    t.start()
+    c = t.ctl
+    for _ in range(300):
+        if t.done:
+            break
+        scenes.append((t.lesson().key, tutorial_scene(t)))
+        if t.step_alone():
+            continue
+        if c.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT):
+            c.selection.cut_at(10)
+        else:
+            c.decide(c.game.legal_actions()[0])
+    scenes.append(("done", tutorial_scene(t)))
+    _check(scenes)
