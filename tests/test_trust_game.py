@@ -241,6 +241,10 @@ def test_temp_files_of_a_killed_game_are_cleaned(tmp_path) -> None:
             [sys.executable, "-c", code, str(tmp_path), str(ROOT)], stdout=subprocess.PIPE
         )
         assert p.stdout.readline().strip() == b"go"
+        # Kill only once the writer is saving (a loaded machine may take a while to get there).
+        deadline = time.monotonic() + 30
+        while not (tmp_path / "autosave.json").exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
         time.sleep(delay)
         p.send_signal(signal.SIGKILL)
         p.wait()
@@ -248,7 +252,10 @@ def test_temp_files_of_a_killed_game_are_cleaned(tmp_path) -> None:
     store = SaveStore(tmp_path)
     assert store.open() is None
     assert not list(tmp_path.glob(".*.tmp")) and not list((tmp_path / "history").glob(".*.tmp"))
-    assert store.load().game is not None
+    if store.exists():
+        assert store.load().game is not None
+    else:  # killed between a finished game's archiving and the next game's first save
+        assert list((tmp_path / "history").glob("game-*.json"))
     store.close()
 
 
