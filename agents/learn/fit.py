@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..errors import AgentError
 from ..nets.mlp import MLP
 
 
@@ -31,7 +32,7 @@ class FitConfig:
     seed: int = 0
 
 
-class TooLittleData(ValueError):
+class TooLittleData(AgentError, ValueError):
     """A fit with no decisions to train on (a run too small to learn anything)."""
 
 
