@@ -103,6 +103,29 @@ def test_the_prompt_waits_with_the_count_during_motion() -> None:
     assert tagged == before  # the old count beside the old prompt, never the new prompt
 
 
+@pytest.mark.parametrize(("seed", "person_deals"), [(3, True), (2, False)])
+def test_the_first_deals_cut_cards_stay_until_the_person_discards(seed, person_deals) -> None:
+    """Whoever deals, both cut cards stay face up, named, through the deal until the person's
+    discard (when the person deals, the computer cuts the deck at once: they used to vanish)."""
+    ctl = TableController(seed, mode=Mode.COMPUTER, opponent="greedy", agent_seed=1, rules="short")
+    while ctl.phase is not Phase.DISCARD:
+        ctl.computer.step() if ctl.computer.to_act else ctl.selection.cut_at(5)
+    assert (ctl.game.dealer == 0) is person_deals
+    cut = ctl.cut.cards
+    scene = table_scene(ctl)
+    shown = [c for c in scene.cards if c.key.startswith("first-cut")]
+    assert sorted(c.card for c in shown) == sorted(cut)  # face up, both
+    assert len({c.key for c in scene.cards}) == len(scene.cards)  # a cut card may be in the hand
+    names = {lb.text for lb in scene.labels if lb.tag == "first-cut"}
+    assert names == {"You", "Computer"}
+    if ctl.computer.to_act:  # the pone discards first: the cards wait for the person
+        ctl.computer.step()
+        assert len([c for c in table_scene(ctl).cards if c.key.startswith("first-cut")]) == 2
+    assert ctl.human_to_act
+    ctl.decide(ctl.game.legal_actions()[0])  # the person's discard
+    assert not [c for c in table_scene(ctl).cards if c.key.startswith("first-cut")]
+
+
 def test_the_hand_over_panel_leaves_the_deck_and_starter_uncovered() -> None:
     ctl = TableController(5, mode=Mode.HOTSEAT)
     while not ctl.needs_reveal:
@@ -171,7 +194,9 @@ def test_export_at_game_over_is_confirmed_on_the_panel(window, tmp_path) -> None
     path = view.export()
     assert path is not None and path.exists()
     frame = view.frame_scene()
-    assert frame.layer is not None and any(str(path) in lb.text for lb in frame.layer.labels)
+    assert frame.layer is not None
+    note = [lb.text for lb in frame.layer.labels if "exports folder" in lb.text]
+    assert note and str(path.parent) not in note[0]  # where, in words (no machine path)
 
 
 def test_the_game_over_summary_sets_luck_beside_skill_as_the_review_does() -> None:

@@ -43,6 +43,8 @@ CENTER = TABLE_RIGHT / 2
 DECK = Rect(170, 385, SMALL_W, SMALL_H)
 STARTER = Rect(DECK.x + SMALL_W + 20, DECK.y, SMALL_W, SMALL_H)
 PILE = Rect(366, 336, 384, SMALL_H + 14)  # the current sequence fans inside this
+FIRST_CUT = Rect(790, 440, 180, SMALL_H)  # the first deal's two cut cards, right of the log
+FIRST_CUT_TAG = "first-cut"  # their cards' keys and their names' tag
 PILE_STEP = 44  # the index of every card in the fan stays visible
 OLDER_STEP = 22
 OLDER_SCALE = 0.7
@@ -227,6 +229,7 @@ def _pile(s: Scene, ctl: TableController) -> None:
 def _cuts(s: Scene, ctl: TableController) -> None:
     """Cut spreads (R2, R3.1, R5.1): one big target; where you tap is only a gesture."""
     g = ctl.game
+    _first_cut(s, ctl)
     if g.phase not in CUT_SPREAD or ctl.show.running:
         return
     n = CUT_SPREAD[g.phase]
@@ -240,14 +243,26 @@ def _cuts(s: Scene, ctl: TableController) -> None:
                 f"spread:{n}", Rect(left, 320, right - left, SMALL_H), Command(Act.CUT), spread=n
             )
         )  # fmt: skip)
-    if g.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT) and g.deal_no <= 0:
-        for seat, card in enumerate(ctl.cut.cards):
-            if card is not None:
-                x = 760 + seat * 115  # right of the log's lines
-                s.cards.append(CardItem(card, Rect(x, 440, SMALL_W, SMALL_H), key=f"c{card}"))
-                s.labels.append(
-                    Label(ctl.name(seat), x + SMALL_W / 2, 440 + SMALL_H + 14, 13, SOFT)
-                )
+
+
+def _first_cut(s: Scene, ctl: TableController) -> None:
+    """The two cards cut for the first deal (R2.1), face up right of the log until the person
+    has gone on: through the deal's cut and, when the computer cut the deck at once (the person
+    deals), until the person's discard (against the computer)."""
+    g = ctl.game
+    if g.deal_no > 0 or ctl.show.running or ctl.needs_reveal:
+        return
+    # (in pass and play the pone cuts by hand, so the cards stay through that cut)
+    waiting = g.phase is Phase.DISCARD and ctl.mode is Mode.COMPUTER and not g.discards[0]
+    if g.phase not in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT) and not waiting:
+        return
+    for seat, card in enumerate(ctl.cut.cards):
+        if card is not None:
+            r = Rect(FIRST_CUT.x + seat * 100, FIRST_CUT.y, SMALL_W, SMALL_H)
+            s.cards.append(CardItem(card, r, key=f"{FIRST_CUT_TAG}:{seat}"))  # one may be in a hand
+            s.labels.append(
+                Label(ctl.name(seat), r.cx, r.y + r.h + 14, 13, SOFT, tag=FIRST_CUT_TAG)
+            )
 
 
 def _board(s: Scene, ctl: TableController) -> None:
