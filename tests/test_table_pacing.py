@@ -3,16 +3,18 @@ and the headless window."""
 
 from __future__ import annotations
 
+import itertools
 import os
 
 import numpy as np
 import pytest
+from layout_boxes import SIZES, label_box, scale_of
 from table_play import play_out, play_until, random_step
 
 from cribbage_env.rules.core import Phase
 from ui.saved.autosave import SaveStore
 from ui.scenes.motion import Transition
-from ui.scenes.scene import overlaps
+from ui.scenes.scene import Label, overlaps
 from ui.scenes.summary_scene import error_line
 from ui.scenes.table_scene import DECK, STARTER, table_scene
 from ui.table.controller import Mode, TableController
@@ -118,6 +120,13 @@ def test_the_first_deals_cut_cards_stay_until_the_person_discards(seed, person_d
     assert len({c.key for c in scene.cards}) == len(scene.cards)  # a cut card may be in the hand
     names = {lb.text for lb in scene.labels if lb.tag == "first-cut"}
     assert names == {"You", "Computer"}
+    for lang in ("en", "es", "fr"):  # the log's lines saying the cut end before the cards
+        cat = Catalog(lang)
+        said = (cat.tr("{name} cut lower and deals first", name=cat.tr("Computer")),
+                cat.tr("You cut lower and deal first"))  # fmt: skip
+        for text, size in itertools.product(said, SIZES):
+            box = label_box(Label(text, 370, 566, 14, anchor_x="left"), scale_of(size))
+            assert box.x + box.w < min(c.rect.x for c in shown), (lang, size, text)
     if ctl.computer.to_act:  # the pone discards first: the cards wait for the person
         ctl.computer.step()
         assert len([c for c in table_scene(ctl).cards if c.key.startswith("first-cut")]) == 2
