@@ -173,9 +173,10 @@ def _crib_and_deck(s: Scene, ctl: TableController) -> None:
     n_crib = len(view.discards) + (2 if view.opponent_discarded else 0)
     for i in range(n_crib):
         s.cards.append(CardItem(None, Rect(30 + i * 6, crib_y, SMALL_W, SMALL_H), key=f"crib:{i}"))
-    if g.deal_no >= 0 and g.phase is not Phase.CUT_FOR_DEAL:
+    if g.deal_no >= 0 and g.phase not in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT):  # the spread's
         label = tr("Crib: {name}", name=ctl.name(g.dealer))
-        s.labels.append(Label(label, 30, crib_y + SMALL_H + 14, 13, SOFT, "left"))
+        label_y = crib_y + SMALL_H + 14 if crib_y > DECK.y else crib_y - 14  # clear of the deck
+        s.labels.append(Label(label, 30, label_y, 13, SOFT, "left"))
         if g.phase is Phase.DISCARD and ctl.selection.can_confirm:
             crib = Rect(30, crib_y, 120, SMALL_H)
             s.targets.append(Target("crib", crib, Command(Act.CONFIRM)))
@@ -233,7 +234,7 @@ def _cuts(s: Scene, ctl: TableController) -> None:
     if g.phase not in CUT_SPREAD or ctl.show.running:
         return
     n = CUT_SPREAD[g.phase]
-    left, right = 120, 880
+    left, right = (210 if g.phase is Phase.STARTER_CUT else 120), 880  # the crib's label left
     step = (right - left - SMALL_W) / (n - 1)
     for i in range(n):
         s.cards.append(CardItem(None, Rect(left + i * step, 320, SMALL_W, SMALL_H), key=f"d{i}"))
