@@ -131,6 +131,11 @@ def test_the_first_deals_cut_cards_stay_until_the_person_discards(seed, person_d
         ctl.computer.step()
         assert len([c for c in table_scene(ctl).cards if c.key.startswith("first-cut")]) == 2
     assert ctl.human_to_act
+    ctl.coach.request_hint()
+    ctl.coach.toggle_options()  # a panel over the table (here the hint's options): they go
+    over = table_scene(ctl)
+    assert over.layer is not None and not [c for c in over.cards if c.key.startswith("first-cut")]
+    ctl.coach.toggle_options()
     ctl.decide(ctl.game.legal_actions()[0])  # the person's discard
     assert not [c for c in table_scene(ctl).cards if c.key.startswith("first-cut")]
 

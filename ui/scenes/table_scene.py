@@ -99,6 +99,9 @@ def table_scene(
         warning_overlay(s, ctl)
     elif ctl.coach.hint is not None and ctl.coach.show_options:
         options_overlay(s, ctl)
+    if s.layer is not None:  # a panel over the table (a warning, a question): the cut is past
+        s.cards = [c for c in s.cards if not c.key.startswith(FIRST_CUT_TAG)]
+        s.labels = [lb for lb in s.labels if lb.tag != FIRST_CUT_TAG]
     if chance is not None and (s.layer is None or not s.layer.modal):  # not under the show
         _chance_bar(s, ctl, chance)
     return s
