@@ -106,18 +106,18 @@ def test_the_prompt_waits_with_the_count_during_motion() -> None:
 
 
 @pytest.mark.parametrize(("seed", "person_deals"), [(3, True), (2, False)])
-def test_the_first_deals_cut_cards_stay_until_the_person_discards(seed, person_deals) -> None:
-    """Whoever deals, both cut cards stay face up, named, through the deal until the person's
-    discard (when the person deals, the computer cuts the deck at once: they used to vanish)."""
+def test_the_first_deals_cut_cards_stay_until_the_person_goes_on(seed, person_deals) -> None:
+    """Both cut cards stay face up, named, through the deal's cut; when the person won the cut,
+    the computer cuts the deck only after the person's Continue (they vanished at once)."""
+    from ui.table.commands import Act, Command, run
+
     ctl = TableController(seed, mode=Mode.COMPUTER, opponent="greedy", agent_seed=1, rules="short")
-    while ctl.phase is not Phase.DISCARD:
+    while ctl.phase is Phase.CUT_FOR_DEAL:
         ctl.computer.step() if ctl.computer.to_act else ctl.selection.cut_at(5)
-    assert (ctl.game.dealer == 0) is person_deals
-    cut = ctl.cut.cards
+    assert ctl.phase is Phase.DEAL_CUT and (ctl.game.dealer == 0) is person_deals
     scene = table_scene(ctl)
     shown = [c for c in scene.cards if c.key.startswith("first-cut")]
-    assert sorted(c.card for c in shown) == sorted(cut)  # face up, both
-    assert len({c.key for c in scene.cards}) == len(scene.cards)  # a cut card may be in the hand
+    assert sorted(c.card for c in shown) == sorted(ctl.cut.cards)  # face up, both
     names = {lb.text for lb in scene.labels if lb.tag == "first-cut"}
     assert names == {"You", "Computer"}
     for lang in ("en", "es", "fr"):  # the log's lines saying the cut end before the cards
@@ -127,16 +127,21 @@ def test_the_first_deals_cut_cards_stay_until_the_person_discards(seed, person_d
         for text, size in itertools.product(said, SIZES):
             box = label_box(Label(text, 370, 566, 14, anchor_x="left"), scale_of(size))
             assert box.x + box.w < min(c.rect.x for c in shown), (lang, size, text)
-    if ctl.computer.to_act:  # the pone discards first: the cards wait for the person
+    buttons = [b for b in scene.buttons if b.command == Command(Act.READ_CUT)]
+    if person_deals:  # the computer (pone) waits for the person's Continue
+        assert ctl.computer.to_act and not ctl.computer.should_move and buttons
+        prompt = next(lb.text for lb in scene.labels if lb.tag == "prompt")
+        assert prompt == "You cut lower and deal first"  # not "Computer thinking"
+        run(ctl, Command(Act.READ_CUT))
+        after = table_scene(ctl).buttons
+        assert ctl.computer.should_move and not [
+            b for b in after if b.command == buttons[0].command
+        ]
         ctl.computer.step()
-        assert len([c for c in table_scene(ctl).cards if c.key.startswith("first-cut")]) == 2
-    assert ctl.human_to_act
-    ctl.coach.request_hint()
-    ctl.coach.toggle_options()  # a panel over the table (here the hint's options): they go
-    over = table_scene(ctl)
-    assert over.layer is not None and not [c for c in over.cards if c.key.startswith("first-cut")]
-    ctl.coach.toggle_options()
-    ctl.decide(ctl.game.legal_actions()[0])  # the person's discard
+    else:
+        assert not buttons and ctl.human_to_act
+        ctl.selection.cut_at(5)
+    assert ctl.phase is Phase.DISCARD
     assert not [c for c in table_scene(ctl).cards if c.key.startswith("first-cut")]
 
 
@@ -176,6 +181,27 @@ def test_the_show_waits_for_continue_in_the_window(window) -> None:
         assert not ctl.show.running
     finally:
         window.settings.show_delay = 0.0
+
+
+def test_the_computer_cuts_the_deck_after_the_persons_continue_in_the_window(window) -> None:
+    """The person won the first cut: however long the window runs, the cut cards stay and the
+    computer waits; the Continue button lets it cut the deck."""
+    from tests.test_ui_gui import click_id
+
+    window.new_game(seed=3)
+    ctl = window.ctl
+    for _ in range(20):
+        if ctl.phase is not Phase.CUT_FOR_DEAL:
+            break
+        ctl.selection.cut_at(5) if ctl.human_to_act else window.on_update(0.05)
+    for _ in range(40):
+        window.on_update(0.05)
+    assert ctl.phase is Phase.DEAL_CUT and ctl.game.dealer == 0 and ctl.computer.to_act
+    assert any(c.key.startswith("first-cut") for c in window.current_scene().cards)
+    click_id(window, "read_cut")
+    for _ in range(40):
+        window.on_update(0.05)
+    assert ctl.phase is Phase.DISCARD
 
 
 @pytest.mark.parametrize("lang", ["en", "fr", "es"])

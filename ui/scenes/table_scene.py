@@ -78,7 +78,8 @@ def table_scene(
     if ctl.game.phase is Phase.PLAY:
         _pile(s, ctl)
     _cuts(s, ctl)
-    s.labels.append(Label(ctl.prompt(), PROMPT_X, 250, 19, WHITE, bold=True, width=PROMPT_W,
+    prompt = ctl.tr("You cut lower and deal first") if ctl.computer.waits_for_the_cut else ""
+    s.labels.append(Label(prompt or ctl.prompt(), PROMPT_X, 250, 19, WHITE, bold=True, width=PROMPT_W,
                           tag="prompt"))  # fmt: skip
     for i, text in enumerate(reversed(ctl.messages[-3:])):
         s.labels.append(Label(text, 370, 590 - i * 24, 14, SOFT if i else WHITE, "left", tag="log"))
@@ -250,23 +251,21 @@ def _cuts(s: Scene, ctl: TableController) -> None:
 
 
 def _first_cut(s: Scene, ctl: TableController) -> None:
-    """The two cards cut for the first deal (R2.1), face up right of the log until the person
-    has gone on: through the deal's cut and, when the computer cut the deck at once (the person
-    deals), until the person's discard (against the computer)."""
+    """The two cards cut for the first deal (R2.1), face up right of the log through the deal's
+    cut; when the person won the cut, the computer's cut of the deck waits for Continue."""
     g = ctl.game
-    if g.deal_no > 0 or ctl.show.running or ctl.needs_reveal:
-        return
-    # (in pass and play the pone cuts by hand, so the cards stay through that cut)
-    waiting = g.phase is Phase.DISCARD and ctl.mode is Mode.COMPUTER and not g.discards[0]
-    if g.phase not in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT) and not waiting:
+    if g.deal_no > 0 or ctl.show.running or g.phase not in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT):
         return
     for seat, card in enumerate(ctl.cut.cards):
         if card is not None:
             r = Rect(FIRST_CUT.x + seat * 100, FIRST_CUT.y, SMALL_W, SMALL_H)
-            s.cards.append(CardItem(card, r, key=f"{FIRST_CUT_TAG}:{seat}"))  # one may be in a hand
+            s.cards.append(CardItem(card, r, key=f"{FIRST_CUT_TAG}:{seat}"))
             s.labels.append(
                 Label(ctl.name(seat), r.cx, r.y + r.h + 14, 13, SOFT, tag=FIRST_CUT_TAG)
             )
+    if ctl.computer.waits_for_the_cut:
+        r = Rect(FIRST_CUT.x, FIRST_CUT.y + FIRST_CUT.h + 36, FIRST_CUT.w, 52)
+        s.buttons.append(act_button(Act.READ_CUT, ctl.tr("Continue"), r, primary=True))
 
 
 def _board(s: Scene, ctl: TableController) -> None:
