@@ -10,12 +10,10 @@ show's panel; the welcome and the end have a panel of their own.
 
 from __future__ import annotations
 
-from cribbage_env.rules.core import Phase
-
 from ..table.chances import Reading
 from ..table.tutorial import Lesson, Tutorial, Where
 from .scene import FELT, GOLD, HEIGHT, PANEL, SOFT, WHITE, Label, Rect, Scene, act_button
-from .table_scene import FIRST_CUT_TAG, STARTER, TABLE_RIGHT, table_scene
+from .table_scene import STARTER, TABLE_RIGHT, table_scene
 
 #: Where a folded lesson lies (see :class:`ui.table.tutorial.Where`), and the whole one.
 RECTS = {
@@ -35,9 +33,6 @@ def tutorial_scene(t: Tutorial, chance: Reading | None = None, chances_on: bool 
     """The table of the tutorial's deal with its lesson."""
     s = table_scene(t.ctl, chance, chances_on)
     lesson = t.lesson()
-    if t.ctl.phase is Phase.DISCARD:  # the first cut's lesson is past: its cards go
-        s.cards = [c for c in s.cards if not c.key.startswith(FIRST_CUT_TAG)]
-        s.labels = [lb for lb in s.labels if lb.tag != FIRST_CUT_TAG]
     if lesson.where == Where.CENTER:
         _center(s, lesson)
     elif lesson.where == Where.SHOW and s.layer is not None:
