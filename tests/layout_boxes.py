@@ -89,4 +89,7 @@ def clashes(scene: Scene, scale: float = 1.0) -> list[str]:
             for tg in level.targets:  # a place that answers a tap (a card, the pile, the crib)
                 if overlaps(ra, tg.rect):
                     out.append(f"{a!r} runs into the target {tg.id!r}")
+            for card in level.cards:  # a card drawn over a text, or a text over a card
+                if overlaps(ra, card.rect):
+                    out.append(f"{a!r} runs into the card {card.key or card.card!r}")
     return out

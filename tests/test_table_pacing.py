@@ -3,16 +3,18 @@ and the headless window."""
 
 from __future__ import annotations
 
+import itertools
 import os
 
 import numpy as np
 import pytest
+from layout_boxes import SIZES, label_box, scale_of
 from table_play import play_out, play_until, random_step
 
 from cribbage_env.rules.core import Phase
 from ui.saved.autosave import SaveStore
 from ui.scenes.motion import Transition
-from ui.scenes.scene import overlaps
+from ui.scenes.scene import Label, overlaps
 from ui.scenes.summary_scene import error_line
 from ui.scenes.table_scene import DECK, STARTER, table_scene
 from ui.table.controller import Mode, TableController
@@ -103,6 +105,46 @@ def test_the_prompt_waits_with_the_count_during_motion() -> None:
     assert tagged == before  # the old count beside the old prompt, never the new prompt
 
 
+@pytest.mark.parametrize(("seed", "person_deals"), [(3, True), (2, False)])
+def test_the_first_deals_cut_cards_stay_until_the_person_goes_on(seed, person_deals) -> None:
+    """Both cut cards stay face up, named, through the deal's cut; when the person won the cut,
+    the computer cuts the deck only after the person's Continue (they vanished at once)."""
+    from ui.table.commands import Act, Command, run
+
+    ctl = TableController(seed, mode=Mode.COMPUTER, opponent="greedy", agent_seed=1, rules="short")
+    while ctl.phase is Phase.CUT_FOR_DEAL:
+        ctl.computer.step() if ctl.computer.to_act else ctl.selection.cut_at(5)
+    assert ctl.phase is Phase.DEAL_CUT and (ctl.game.dealer == 0) is person_deals
+    scene = table_scene(ctl)
+    shown = [c for c in scene.cards if c.key.startswith("first-cut")]
+    assert sorted(c.card for c in shown) == sorted(ctl.cut.cards)  # face up, both
+    names = {lb.text for lb in scene.labels if lb.tag == "first-cut"}
+    assert names == {"You", "Computer"}
+    for lang in ("en", "es", "fr"):  # the log's lines saying the cut end before the cards
+        cat = Catalog(lang)
+        said = (cat.tr("{name} cut lower and deals first", name=cat.tr("Computer")),
+                cat.tr("You cut lower and deal first"))  # fmt: skip
+        for text, size in itertools.product(said, SIZES):
+            box = label_box(Label(text, 370, 566, 14, anchor_x="left"), scale_of(size))
+            assert box.x + box.w < min(c.rect.x for c in shown), (lang, size, text)
+    buttons = [b for b in scene.buttons if b.command == Command(Act.READ_CUT)]
+    if person_deals:  # the computer (pone) waits for the person's Continue
+        assert ctl.computer.to_act and not ctl.computer.should_move and buttons
+        prompt = next(lb.text for lb in scene.labels if lb.tag == "prompt")
+        assert prompt == "You cut lower and deal first"  # not "Computer thinking"
+        run(ctl, Command(Act.READ_CUT))
+        after = table_scene(ctl).buttons
+        assert ctl.computer.should_move and not [
+            b for b in after if b.command == buttons[0].command
+        ]
+        ctl.computer.step()
+    else:
+        assert not buttons and ctl.human_to_act
+        ctl.selection.cut_at(5)
+    assert ctl.phase is Phase.DISCARD
+    assert not [c for c in table_scene(ctl).cards if c.key.startswith("first-cut")]
+
+
 def test_the_hand_over_panel_leaves_the_deck_and_starter_uncovered() -> None:
     ctl = TableController(5, mode=Mode.HOTSEAT)
     while not ctl.needs_reveal:
@@ -141,6 +183,27 @@ def test_the_show_waits_for_continue_in_the_window(window) -> None:
         window.settings.show_delay = 0.0
 
 
+def test_the_computer_cuts_the_deck_after_the_persons_continue_in_the_window(window) -> None:
+    """The person won the first cut: however long the window runs, the cut cards stay and the
+    computer waits; the Continue button lets it cut the deck."""
+    from tests.test_ui_gui import click_id
+
+    window.new_game(seed=3)
+    ctl = window.ctl
+    for _ in range(20):
+        if ctl.phase is not Phase.CUT_FOR_DEAL:
+            break
+        ctl.selection.cut_at(5) if ctl.human_to_act else window.on_update(0.05)
+    for _ in range(40):
+        window.on_update(0.05)
+    assert ctl.phase is Phase.DEAL_CUT and ctl.game.dealer == 0 and ctl.computer.to_act
+    assert any(c.key.startswith("first-cut") for c in window.current_scene().cards)
+    click_id(window, "read_cut")
+    for _ in range(40):
+        window.on_update(0.05)
+    assert ctl.phase is Phase.DISCARD
+
+
 @pytest.mark.parametrize("lang", ["en", "fr", "es"])
 def test_prompts_never_run_into_the_players_label(window, lang) -> None:
     """Every prompt of a played game, measured with the real font beside the name."""
@@ -171,7 +234,9 @@ def test_export_at_game_over_is_confirmed_on_the_panel(window, tmp_path) -> None
     path = view.export()
     assert path is not None and path.exists()
     frame = view.frame_scene()
-    assert frame.layer is not None and any(str(path) in lb.text for lb in frame.layer.labels)
+    assert frame.layer is not None
+    note = [lb.text for lb in frame.layer.labels if "exports folder" in lb.text]
+    assert note and str(path.parent) not in note[0]  # where, in words (no machine path)
 
 
 def test_the_game_over_summary_sets_luck_beside_skill_as_the_review_does() -> None:

@@ -95,6 +95,23 @@ def test_bad_catalog_is_reported(tmp_path) -> None:
         Catalog("xx")  # no such language (any real one may get a catalog)
 
 
+def test_french_elides_de_before_a_name_with_a_vowel() -> None:
+    """French writes "la réserve d'Ordinateur", never "de Ordinateur"; a consonant or a figure
+    keeps "de"; Spanish has no such rule."""
+    fr, es = Catalog("fr"), Catalog("es")
+    computer = fr.tr("Computer")
+    assert fr.tr("{name}'s crib", name=computer) == f"Réserve d'{computer}"
+    assert fr.tr("{name}'s hand", name=fr.tr("Player {n}", n=1)) == "Main de Joueur 1"
+    assert fr.tr("Choose two cards for {name}'s crib", name=computer).endswith(f"d'{computer}")
+    assert "de 50" in fr.tr(
+        "{name}: from {start} to {end}, {change} points = luck {luck}, decisions: "
+        "{name} {own}, {other} {theirs}",
+        name=computer, start="50 %", end="0 %", change="-50", luck="-1", own="0", other="Vous",
+        theirs="0",
+    )  # fmt: skip
+    assert es.tr("{name}'s crib", name=es.tr("Computer")) == "Reserva de Ordenador"
+
+
 def test_system_language_falls_back_to_english() -> None:
     assert system_language({"LANG": "fr_CA.UTF-8"}) == "fr"
     assert system_language({"LC_ALL": "es_AR.UTF-8", "LANG": "fr_FR"}) == "es"

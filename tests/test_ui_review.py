@@ -295,9 +295,11 @@ def test_review_scene_shows_luck_vs_skill_in_every_language(reviewed) -> None:
     words = {"en": "Green line", "es": "Línea verde", "fr": "Ligne verte"}
     for lang, word in words.items():
         s = review_scene(ReviewBrowser(review, game), _nar(lang), ("You", "Computer"))
-        (line,) = [lb for lb in s.labels if lb.text.startswith(word)]
+        (legend,) = [lb for lb in s.labels if lb.text.startswith(word)]
+        assert legend.color == LUCK_COLOR and legend.anchor_x == "right"  # the title's row
         luck = Catalog(lang).number(review.split(0).points()[1], sign=True)
-        assert f" {luck}," in line.text and "of a win" not in line.text
+        (line,) = [lb for lb in s.labels if f" {luck}," in lb.text]  # the viewer's luck row
+        assert line.color == LUCK_COLOR and "of a win" not in line.text
         marks = [r for r, c in s.panels if c == LUCK_COLOR]
         assert len(marks) == len(review.curve)
         assert all(CHART.y - 2 <= r.y <= CHART.y + CHART.h for r in marks)
@@ -338,3 +340,35 @@ def test_review_scene_counts_each_players_decisions_in_words(reviewed) -> None:
         ]
         (line,) = [lb.text for lb in s.labels if lb.text.startswith("You —")]
         assert all(w in line for w in words), (lang, line, words)
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "fr"])
+def test_the_review_header_gives_each_summary_and_the_legend_its_own_place(reviewed, lang) -> None:
+    """Top down: the title with the legend at its right; then, for each player shown, their
+    decisions' summary and their luck split, each on a row of its own, readable and above the
+    chart (two rows with one player, four with both)."""
+    from ui.scenes.review_scene import ROW_SIZE, ROW_STEP, ROW_TOP
+    from ui.scenes.scene import HEIGHT, PLAYER_COLORS, TABLE_RIGHT
+    from ui.scenes.summary_scene import LUCK_COLOR
+
+    game, review = reviewed
+    for seats in ((0,), (0, 1)):
+        s = review_scene(ReviewBrowser(review, game, seats=seats), _nar(lang), ("You", "Computer"))
+        above = [lb for lb in s.labels if lb.y > CHART.y + CHART.h and lb.x < TABLE_RIGHT]
+        header = sorted(above, key=lambda lb: -lb.y)
+        title, legend, *rows = header
+        assert title.y == legend.y == HEIGHT - 26 and title.x < legend.x
+        assert legend.color == LUCK_COLOR and legend.text == Catalog(lang).tr(
+            "Green line: luck alone"
+        )
+        assert len(rows) == 2 * len(seats)
+        assert [lb.y for lb in rows] == [ROW_TOP - ROW_STEP * j for j in range(len(rows))]
+        for seat, (summary, luck) in zip(
+            seats, zip(rows[::2], rows[1::2], strict=True), strict=True
+        ):
+            assert summary.color == PLAYER_COLORS[seat] and luck.color == LUCK_COLOR
+            assert summary.text.startswith(("You", "Computer")[seat])
+            assert luck.text.startswith(("You", "Computer")[seat])
+        assert min(lb.size for lb in rows) >= 10 and max(lb.size for lb in rows) <= ROW_SIZE
+        labels = {lb.text for lb in s.labels}
+        assert Catalog(lang).percent(1.0, digits=0) in labels  # the axis in the language's numbers

@@ -34,6 +34,7 @@ from .scene import (
     TABLE_RIGHT,
     WHITE,
     CardItem,
+    Color,
     Label,
     Rect,
     Scene,
@@ -43,11 +44,11 @@ from .scene import (
 from .summary_scene import LUCK_COLOR, luck_parts
 from .table_scene import CENTER, COUNT_X, DECK, board_items, hand_row, pile_rects
 
-CHART = Rect(30, 610, 900, 100)  # its axis labels end before the side panel (TABLE_RIGHT)
-#: The header above the chart, top down: the title and each player's summary on a row of its
-#: own (x >= SUMMARY_X), then the luck legend in a band of two lines just above the chart.
-SUMMARY_X, SUMMARY_TOP, SUMMARY_STEP = 190, HEIGHT - 14, 18
-LEGEND_Y, LEGEND_SIZE = CHART.y + CHART.h + 30, 10  # its centre: 2 lines of 10 pt over the flags
+CHART = Rect(30, 590, 900, 80)  # its axis labels end before the side panel (TABLE_RIGHT)
+#: The header above the chart, top down: the title with the legend at its right, then for each
+#: player shown a block of two rows: the decisions' summary (the player's colour) and the split
+#: of the winning chance into luck and decisions (the luck line's green), each row its own.
+ROW_X, ROW_TOP, ROW_STEP, ROW_SIZE = CHART.x, HEIGHT - 50, 17, 12
 FLAG_COLORS = {"blunder": (235, 70, 60), "bad": (245, 150, 60), "doubtful": (235, 215, 90)}
 BETTER = (90, 210, 255)
 
@@ -137,7 +138,7 @@ def review_scene(b: ReviewBrowser, nar: Narrator, names: tuple[str, str], viewer
     s = Scene()
     s.panels.append((Rect(TABLE_RIGHT, 0, 3, HEIGHT), (12, 60, 38)))
     _summary(s, b, nar, names)
-    _chart(s, b, viewer)
+    _chart(s, b, viewer, nar)
     r = b.rating
     if r is not None:
         view, events = b.position(b.current)
@@ -165,44 +166,39 @@ def _summary(s: Scene, b: ReviewBrowser, nar: Narrator, names: tuple[str, str]) 
     else:
         where = ""
     s.labels.append(Label(where, CHART.x + CHART.w, CHART.y - 20, 15, SOFT, "right"))
-    for j, seat in enumerate(b.seats):
-        m = b.review.seat_summary(seat)
-        cat = nar.cat
-        text = tr(
-            "{name} — {blunders}, {bad}, {doubtful} in {decisions}; {lost} winning chance lost",
-            name=names[seat],
-            blunders=cat.ntr("{n} blunder", "{n} blunders", m["blunder"]),
-            bad=cat.ntr("{n} bad move", "{n} bad moves", m["bad"]),
-            doubtful=cat.ntr("{n} doubtful move", "{n} doubtful moves", m["doubtful"]),
-            decisions=cat.ntr("{n} decision", "{n} decisions", m["decisions"]),
-            lost=cat.percent(m["total_loss"]),
+    luck = luck_parts(b.review, names, nar.cat)
+    if luck:
+        legend = tr("Green line: luck alone")
+        s.labels.append(
+            Label(legend, CHART.x + CHART.w, HEIGHT - 26, ROW_SIZE, LUCK_COLOR, "right")
         )
-        # Up to 12 pt, smaller for the longer languages: the line ends before the side panel
-        # (TABLE_RIGHT - SUMMARY_X - 20 px; about 0.6 em per character in this font).
-        room = TABLE_RIGHT - SUMMARY_X - 20
-        size = max(9, min(12, int(room / (0.62 * 4 / 3 * max(len(text), 1)))))
-        y = SUMMARY_TOP - SUMMARY_STEP * j
-        s.labels.append(Label(text, SUMMARY_X, y, size, PLAYER_COLORS[seat], "left"))
-    _luck_vs_skill(s, b, nar, names)
+    rows: list[tuple[str, Color, float]] = []
+    for seat in b.seats:
+        rows.append((_decisions_line(b, nar, names, seat), PLAYER_COLORS[seat], ROW_X))
+        if luck:
+            rows.append((luck[seat], LUCK_COLOR, ROW_X + 16))
+    room = TABLE_RIGHT - ROW_X - 36
+    longest = max(len(text) for text, _, _ in rows)
+    size = max(9, min(ROW_SIZE, int(room / (0.55 * 4 / 3 * longest))))  # ~0.55 em a character
+    for j, (text, color, x) in enumerate(rows):
+        s.labels.append(Label(text, x, ROW_TOP - ROW_STEP * j, size, color, "left"))
 
 
-def _luck_vs_skill(s: Scene, b: ReviewBrowser, nar: Narrator, names: tuple[str, str]) -> None:
-    """One line under the title: each player's winning chance from the start to the result as
-    luck plus both players' decisions (points that add up); the green line is the luck alone."""
-    parts = luck_parts(b.review, names, nar.cat)
-    if not parts:
-        return
-    text = nar.tr("Green line: luck alone — {parts}", parts=" · ".join(parts))
-    # its own band under the summaries, two lines at most, wrapped near the middle so that no
-    # word is left alone on the second line (about 0.5 em a character in this font)
-    room = TABLE_RIGHT - CHART.x - 20
-    wide = len(text) * LEGEND_SIZE * 4 / 3 * 0.5
-    width = room if wide <= room else min(room, int(wide / 2) + 80)
-    s.labels.append(Label(text, CHART.x, LEGEND_Y, LEGEND_SIZE, LUCK_COLOR, "left",
-                          width=int(width)))  # fmt: skip
+def _decisions_line(b: ReviewBrowser, nar: Narrator, names: tuple[str, str], seat: int) -> str:
+    """One player's flagged decisions and the winning chance they lost."""
+    m, cat = b.review.seat_summary(seat), nar.cat
+    return nar.tr(
+        "{name} — {blunders}, {bad}, {doubtful} in {decisions}; {lost} winning chance lost",
+        name=names[seat],
+        blunders=cat.ntr("{n} blunder", "{n} blunders", m["blunder"]),
+        bad=cat.ntr("{n} bad move", "{n} bad moves", m["bad"]),
+        doubtful=cat.ntr("{n} doubtful move", "{n} doubtful moves", m["doubtful"]),
+        decisions=cat.ntr("{n} decision", "{n} decisions", m["decisions"]),
+        lost=cat.percent(m["total_loss"]),
+    )
 
 
-def _chart(s: Scene, b: ReviewBrowser, viewer: int) -> None:
+def _chart(s: Scene, b: ReviewBrowser, viewer: int, nar: Narrator) -> None:
     """The viewer's winning chance before each decision (columns in their colour on the
     other's), flags as marks above, the decision shown outlined in gold."""
     c = CHART
@@ -226,8 +222,9 @@ def _chart(s: Scene, b: ReviewBrowser, viewer: int) -> None:
         x = c.x + (b.current + 0.5) * w
         s.panels.append((Rect(x - 1.5, c.y - 8, 3, c.h + 16), GOLD))
     _luck_line(s, b, viewer, w)
-    s.labels.append(Label("100%", c.x + c.w + 4, c.y + c.h - 6, 11, SOFT, "left"))
-    s.labels.append(Label("0%", c.x + c.w + 4, c.y + 6, 11, SOFT, "left"))
+    top, bottom = nar.cat.percent(1.0, digits=0), nar.cat.percent(0.0, digits=0)
+    s.labels.append(Label(top, c.x + c.w + 4, c.y + c.h - 6, 11, SOFT, "left"))
+    s.labels.append(Label(bottom, c.x + c.w + 4, c.y + 6, 11, SOFT, "left"))
     s.targets.append(Target("chart", Rect(c.x, c.y - 6, c.w, c.h + 9), Command(Act.CHART),
                             along=True))  # fmt: skip
 

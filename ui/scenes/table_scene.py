@@ -43,6 +43,8 @@ CENTER = TABLE_RIGHT / 2
 DECK = Rect(170, 385, SMALL_W, SMALL_H)
 STARTER = Rect(DECK.x + SMALL_W + 20, DECK.y, SMALL_W, SMALL_H)
 PILE = Rect(366, 336, 384, SMALL_H + 14)  # the current sequence fans inside this
+FIRST_CUT = Rect(790, 440, 180, SMALL_H)  # the first deal's two cut cards, right of the log
+FIRST_CUT_TAG = "first-cut"  # their cards' keys and their names' tag
 PILE_STEP = 44  # the index of every card in the fan stays visible
 OLDER_STEP = 22
 OLDER_SCALE = 0.7
@@ -76,7 +78,8 @@ def table_scene(
     if ctl.game.phase is Phase.PLAY:
         _pile(s, ctl)
     _cuts(s, ctl)
-    s.labels.append(Label(ctl.prompt(), PROMPT_X, 250, 19, WHITE, bold=True, width=PROMPT_W,
+    prompt = ctl.tr("You cut lower and deal first") if ctl.computer.waits_for_the_cut else ""
+    s.labels.append(Label(prompt or ctl.prompt(), PROMPT_X, 250, 19, WHITE, bold=True, width=PROMPT_W,
                           tag="prompt"))  # fmt: skip
     for i, text in enumerate(reversed(ctl.messages[-3:])):
         s.labels.append(Label(text, 370, 590 - i * 24, 14, SOFT if i else WHITE, "left", tag="log"))
@@ -97,6 +100,9 @@ def table_scene(
         warning_overlay(s, ctl)
     elif ctl.coach.hint is not None and ctl.coach.show_options:
         options_overlay(s, ctl)
+    if s.layer is not None:  # a panel over the table (a warning, a question): the cut is past
+        s.cards = [c for c in s.cards if not c.key.startswith(FIRST_CUT_TAG)]
+        s.labels = [lb for lb in s.labels if lb.tag != FIRST_CUT_TAG]
     if chance is not None and (s.layer is None or not s.layer.modal):  # not under the show
         _chance_bar(s, ctl, chance)
     return s
@@ -171,9 +177,10 @@ def _crib_and_deck(s: Scene, ctl: TableController) -> None:
     n_crib = len(view.discards) + (2 if view.opponent_discarded else 0)
     for i in range(n_crib):
         s.cards.append(CardItem(None, Rect(30 + i * 6, crib_y, SMALL_W, SMALL_H), key=f"crib:{i}"))
-    if g.deal_no >= 0 and g.phase is not Phase.CUT_FOR_DEAL:
+    if g.deal_no >= 0 and g.phase not in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT):  # the spread's
         label = tr("Crib: {name}", name=ctl.name(g.dealer))
-        s.labels.append(Label(label, 30, crib_y + SMALL_H + 14, 13, SOFT, "left"))
+        label_y = crib_y + SMALL_H + 14 if crib_y > DECK.y else crib_y - 14  # clear of the deck
+        s.labels.append(Label(label, 30, label_y, 13, SOFT, "left"))
         if g.phase is Phase.DISCARD and ctl.selection.can_confirm:
             crib = Rect(30, crib_y, 120, SMALL_H)
             s.targets.append(Target("crib", crib, Command(Act.CONFIRM)))
@@ -227,10 +234,11 @@ def _pile(s: Scene, ctl: TableController) -> None:
 def _cuts(s: Scene, ctl: TableController) -> None:
     """Cut spreads (R2, R3.1, R5.1): one big target; where you tap is only a gesture."""
     g = ctl.game
+    _first_cut(s, ctl)
     if g.phase not in CUT_SPREAD or ctl.show.running:
         return
     n = CUT_SPREAD[g.phase]
-    left, right = 120, 880
+    left, right = (210 if g.phase is Phase.STARTER_CUT else 120), 880  # the crib's label left
     step = (right - left - SMALL_W) / (n - 1)
     for i in range(n):
         s.cards.append(CardItem(None, Rect(left + i * step, 320, SMALL_W, SMALL_H), key=f"d{i}"))
@@ -240,14 +248,24 @@ def _cuts(s: Scene, ctl: TableController) -> None:
                 f"spread:{n}", Rect(left, 320, right - left, SMALL_H), Command(Act.CUT), spread=n
             )
         )  # fmt: skip)
-    if g.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT) and g.deal_no <= 0:
-        for seat, card in enumerate(ctl.cut.cards):
-            if card is not None:
-                x = 760 + seat * 115  # right of the log's lines
-                s.cards.append(CardItem(card, Rect(x, 440, SMALL_W, SMALL_H), key=f"c{card}"))
-                s.labels.append(
-                    Label(ctl.name(seat), x + SMALL_W / 2, 440 + SMALL_H + 14, 13, SOFT)
-                )
+
+
+def _first_cut(s: Scene, ctl: TableController) -> None:
+    """The two cards cut for the first deal (R2.1), face up right of the log through the deal's
+    cut; when the person won the cut, the computer's cut of the deck waits for Continue."""
+    g = ctl.game
+    if g.deal_no > 0 or ctl.show.running or g.phase not in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT):
+        return
+    for seat, card in enumerate(ctl.cut.cards):
+        if card is not None:
+            r = Rect(FIRST_CUT.x + seat * 100, FIRST_CUT.y, SMALL_W, SMALL_H)
+            s.cards.append(CardItem(card, r, key=f"{FIRST_CUT_TAG}:{seat}"))
+            s.labels.append(
+                Label(ctl.name(seat), r.cx, r.y + r.h + 14, 13, SOFT, tag=FIRST_CUT_TAG)
+            )
+    if ctl.computer.waits_for_the_cut:
+        r = Rect(FIRST_CUT.x, FIRST_CUT.y + FIRST_CUT.h + 36, FIRST_CUT.w, 52)
+        s.buttons.append(act_button(Act.READ_CUT, ctl.tr("Continue"), r, primary=True))
 
 
 def _board(s: Scene, ctl: TableController) -> None:

@@ -44,6 +44,7 @@ class Act(str, Enum):
     SELECT_FOCUS = "select_focus"
     GO = "go"  # cut in the middle, or confirm
     GO_OR_SELECT = "go_or_select"  # as GO, else select the focused card
+    READ_CUT = "read_cut"  # the first cut read: the computer may cut the deck
     # the window's: the screens and what lives outside the game
     MENU = "menu"
     NEWGAME = "newgame"
@@ -101,7 +102,9 @@ def _hint(ctl: TableController, cmd: Command) -> None:
 
 def _go(ctl: TableController, cmd: Command) -> None:
     """Enter cuts in the middle of the spread or confirms; Space also selects the focused card."""
-    if ctl.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT):
+    if ctl.computer.waits_for_the_cut:
+        ctl.computer.read_the_cut()
+    elif ctl.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT):
         ctl.selection.cut_at(26 if ctl.phase is not Phase.STARTER_CUT else 20)
     elif not ctl.confirm() and cmd.act is Act.GO_OR_SELECT:
         ctl.selection.select_position(ctl.selection.focus)
@@ -127,6 +130,7 @@ TABLE: dict[Act, Callable[[TableController, Command], object]] = {
     Act.SELECT_FOCUS: lambda ctl, cmd: ctl.selection.select_position(ctl.selection.focus),
     Act.GO: _go,
     Act.GO_OR_SELECT: _go,
+    Act.READ_CUT: lambda ctl, cmd: ctl.computer.read_the_cut(),
 }
 
 

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from cribbage_env.rules.core import Phase
+
 from .selection import CUT_SPREAD
 
 if TYPE_CHECKING:
@@ -28,6 +30,19 @@ class Computer:
         self._ctl = ctl
         #: (seat, reason) once an isolated computer crashed, hung or answered illegally: it lost.
         self.forfeit: tuple[int, str] | None = None
+        self._cut_read_at = -1  # the number of decisions when the person read the first cut
+
+    @property
+    def waits_for_the_cut(self) -> bool:
+        """The person won the cut for the first deal: the computer cuts the deck (R3.1) only once
+        the person has read the two cut cards and pressed Continue."""
+        ctl = self._ctl
+        first = ctl.game.phase is Phase.DEAL_CUT and ctl.game.deal_no <= 0
+        return first and self.to_act and len(ctl.decisions) != self._cut_read_at
+
+    def read_the_cut(self) -> None:
+        """The person has read the first cut: the computer may cut the deck."""
+        self._cut_read_at = len(self._ctl.decisions)
 
     @property
     def to_act(self) -> bool:
@@ -85,7 +100,12 @@ class Computer:
     @property
     def should_move(self) -> bool:
         """The computer's turn and nothing on screen (the show) to wait for."""
-        return self.to_act and not self._ctl.show.running and self.forfeit is None
+        return (
+            self.to_act
+            and not self._ctl.show.running
+            and self.forfeit is None
+            and not self.waits_for_the_cut
+        )
 
     @property
     def ticket(self) -> int:

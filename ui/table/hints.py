@@ -66,7 +66,7 @@ def _table(
     num, pct = nar.cat.number, nar.cat.percent
     if is_discard(opts[0].action):
         header = (nar.tr("To the crib"), nar.tr("Keep"), nar.tr("hand"), nar.tr("crib"),
-                  nar.tr("Pegging"), nar.tr("Winning chance"))  # fmt: skip
+                  nar.tr("pegging"), nar.tr("Winning chance"))  # fmt: skip
         rows = []
         for o in opts:
             crib = discard_cards(o.action)

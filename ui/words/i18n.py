@@ -46,6 +46,8 @@ _HEADER_NAME = re.compile(r'^msgstr "(?:[^"]*\\n)?Language-Name: ([^"\\]+)', re.
 _HEADER_PLURAL = re.compile(r'^msgstr "(?:[^"]*\\n)?Plural-Forms: ([^"\\]+)', re.MULTILINE)
 _HEADER_DECIMAL = re.compile(r'^msgstr "(?:[^"]*\\n)?Decimal-Mark: ([^"\\]+)', re.MULTILINE)
 _HEADER_PERCENT = re.compile(r'^msgstr "(?:[^"]*\\n)?Percent-Format: ([^"\\]+)', re.MULTILINE)
+_HEADER_ELISION = re.compile(r'^msgstr "(?:[^"]*\\n)?Elision: ([^"\\]+)', re.MULTILINE)
+VOWELS = frozenset("aeiouyàâéèêëîïôûAEIOUYÀÂÉÈÊËÎÏÔÛ")
 NBSP = "\u00a0"
 #: The plural rules a catalog may name (languages of two forms), as functions of the count:
 #: True for the plural form. English and Spanish say "0 moves", French "0 coup".
@@ -213,14 +215,34 @@ def format_number(x: float, fmt: NumberFormat, digits: int = 1, sign: bool = Fal
     return text.replace(".", fmt.decimal_mark)
 
 
+@cache
+def elisions(lang: str) -> tuple[tuple[str, str], ...]:
+    """The catalog's elisions (its header's ``Elision: de=d'``): a word that a name put after
+    it shortens when the name starts with a vowel ("Main d'Ordinateur", not "de Ordinateur")."""
+    if lang not in LANGUAGES:
+        raise CatalogError(f"no catalog for language {lang!r}; available: {', '.join(LANGUAGES)}")
+    found = _HEADER_ELISION.search((LOCALE_DIR / f"{lang}.po").read_text(encoding="utf-8")[:2000])
+    pairs = [p.split("=", 1) for p in found.group(1).split()] if found else []
+    if any(len(p) != 2 or not all(p) for p in pairs):
+        raise CatalogError(
+            f"{lang}.po: elisions {found.group(1) if found else ''!r} are not word=short"
+        )
+    return tuple((a, b) for a, b in pairs)
+
+
 class Catalog:
-    """Look up and format messages for one language; unknown ids fall back to the English id."""
+    """Look up and format messages for one language; unknown ids fall back to the English id.
+
+    >>> Catalog("fr").tr("{name}'s hand", name="Ordinateur"), Catalog("fr").tr("{name}'s hand", name="Vous")
+    ("Main d'Ordinateur", 'Main de Vous')
+    """
 
     def __init__(self, lang: str = "en") -> None:
         self.lang = lang
         self._map = {k: (e.msgstr or k) for k, e in load_entries(lang).items()}
         self._plural = plural_rule(lang)
         self.numbers = number_format(lang)
+        self._elisions = elisions(lang)
 
     def number(self, x: float, digits: int = 1, sign: bool = False) -> str:
         """``x`` as the language writes it: ``Catalog("fr").number(8.94)`` is ``'8,9'``."""
@@ -233,7 +255,13 @@ class Catalog:
 
     def tr(self, msgid: str, /, **kwargs: object) -> str:
         text = self._map.get(msgid, msgid)
-        return text.format(**kwargs) if kwargs else text
+        if not kwargs:
+            return text
+        for word, short in self._elisions:
+            for key in placeholders(text):
+                if f"{word} {{{key}}}" in text and str(kwargs.get(key, ""))[:1] in VOWELS:
+                    text = re.sub(rf"\b{word} \{{{key}\}}", f"{short}{{{key}}}", text)
+        return text.format(**kwargs)
 
     def ntr(self, singular: str, plural: str, n: int, /, **kwargs: object) -> str:
         """``n`` of something: the translation of ``plural`` or ``singular`` as the language's
