@@ -63,8 +63,8 @@ run_id = whole_number(1, "a run id (a positive integer)", INT64_MAX)
 #: the help text of every ``--rules`` option.
 RULES_HELP = (
     f"a variant ({', '.join(f'{k}: to {v.target}' for k, v in VARIANTS.items())}) or rule "
-    "fields over the standard game, e.g. target=91,skunk=61,double_skunk=31 (the skunk lines "
-    "stay at 91 and 61 unless given; default: standard)"
+    "fields over the standard game, e.g. target=91 or target=91,skunk=70 (the skunk lines are 30 and "
+    "60 points under the target unless given; default: standard)"
 )
 
 
