@@ -81,7 +81,7 @@ def test_records_replay_as_text(bench_run) -> None:
         timeout=120,
     )
     assert r.returncode == 0, r.stderr
-    a, b = entry["scores"]
+    a, b = (min(v, 121) for v in entry["scores"])  # the record keeps the points past 121
     assert f"Final score: {a} – {b}" in r.stdout and "wins!" in r.stdout
     assert path.read_bytes() == before
 

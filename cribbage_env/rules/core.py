@@ -119,6 +119,29 @@ class Rules:
         loser = min(scores)
         return 3 if loser < self.double_skunk else 2 if loser < self.skunk else 1
 
+    def counted(self, score: int) -> int:
+        """The part of a score that counts: all of it up to the target, nothing past it.
+
+        The game ends the moment a player reaches the target (R10.1) and nothing after that point
+        is scored (R10.2); the engine keeps every point the cards made, but a winner's final score
+        is the target (the peg stops in the game hole) and the points of the last scoring past it
+        count in no total. Every total shown (table, command line, review) and every split of one
+        into parts reads scores through here, so the parts add up to the final score.
+
+        >>> STANDARD.counted(132), STANDARD.counted(95), SHORT.counted(62)
+        (121, 95, 61)
+        """
+        return min(score, self.target)
+
+    def counted_points(self, points: int, score_after: int) -> int:
+        """The points of one scoring that count (see :meth:`counted`): the 4 of a run laid at
+        119 are 2, those laid past the target none.
+
+        >>> STANDARD.counted_points(4, 123), STANDARD.counted_points(4, 100)
+        (2, 4)
+        """
+        return self.counted(score_after) - self.counted(score_after - points)
+
     def to_json(self) -> dict[str, int | bool]:
         """Only the rules that differ from the standard game, and skunk lines only when they are
         not the ones the target gives, so adding a rule (at its standard value) changes no record
