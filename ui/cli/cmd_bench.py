@@ -126,6 +126,8 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
         args.resume is not None or len(args.agents) != 2
     ):
         return "--until-separated and --ci-width stop a new head-to-head: name exactly two agents"
+    if args.until_separated and args.ci_width is not None:
+        return "--until-separated and --ci-width are two stopping rules: give one"
     if args.record_every is not None and args.records is None:
         return "--record-every K says which games --records DIR keeps: give --records too"
     if args.records is not None and os.path.lexists(args.records / "index.json"):
