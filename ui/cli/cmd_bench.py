@@ -200,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
             writer = RecordWriter(plan, args.records, args.record_every or 1)
         except OSError as exc:
             _err(f"cannot create the records folder {args.records}: {exc}")
-            return 1
+            return 2  # a folder that cannot be made: bad input, before any game
     try:
         store = ResultsStore(
             args.db if args.db is not None else default_db_path(), create=args.resume is None
