@@ -39,9 +39,9 @@ except ModuleNotFoundError as _exc:
     raise missing_extra(_exc, "cribbage_env.aec", "pettingzoo") from None
 
 from .encoding import NUM_ACTIONS, as_action, observation_space
-from .env import render_view
+from .env import EpisodeOverError, render_view
 from .envs.episode import EPISODES as _EPISODES
-from .envs.episode import Episode, episode_seed
+from .envs.episode import Episode, check_flag, episode_seed
 from .envs.episode import check_choice as _check_choice
 from .envs.registration import register_pettingzoo as _register_pettingzoo
 from .envs.rewards import REWARDS
@@ -134,7 +134,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         super().__init__()
         self.episode = episode
         self.reward_mode = reward
-        self.skunk_bonus = bool(skunk_bonus)
+        self.skunk_bonus = check_flag("skunk_bonus", skunk_bonus)
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
@@ -167,20 +167,25 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         self.agent_selection = AGENTS[self.game.to_act]
         self._update_infos()
 
+    def _started(self) -> Episode:
+        """The episode, or one clear error when ``reset()`` was never called."""
+        if self._ep is None:
+            raise EpisodeOverError("the episode was never started: call reset() first")
+        return self._ep
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        assert self._ep is not None, "call reset() first"
-        obs, mask = self._ep.encode(AGENTS.index(agent))
+        obs, mask = self._started().encode(AGENTS.index(agent))
         return {"observation": obs, "action_mask": mask}
 
     def step(self, action: Any) -> None:
+        self._started()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         seat = AGENTS.index(agent)
         card = as_action(action)
-        ep = self._ep
-        assert ep is not None, "call reset() first"
+        ep = self._started()
         g = ep.game
         mask = ep.mask(seat)
         if not mask[card]:

@@ -15,7 +15,7 @@ from gymnasium import spaces
 
 from .encoding import NUM_ACTIONS, InvalidActionError, as_action
 from .envs.episode import EPISODES as _EPISODES
-from .envs.episode import Episode, episode_seed, finished_deal_view
+from .envs.episode import Episode, check_flag, check_real, episode_seed, finished_deal_view
 from .envs.episode import check_choice as _check_choice
 from .envs.rewards import REWARDS
 from .rules.cards import cards_str
@@ -234,9 +234,9 @@ class CribbageEnv(gym.Env):
         self.episode = episode
         self.reward_mode = reward
         self._reward = REWARDS[reward]
-        self.skunk_bonus = bool(skunk_bonus)
+        self.skunk_bonus = check_flag("skunk_bonus", skunk_bonus)
         self.illegal_action = illegal_action
-        self.illegal_penalty = float(illegal_penalty)
+        self.illegal_penalty = check_real("illegal_penalty", illegal_penalty)
         if isinstance(max_illegal, bool) or not isinstance(max_illegal, int) or max_illegal < 0:
             raise EnvError(
                 f"max_illegal must be an integer >= 0 (0: never truncate), got {max_illegal!r}"

@@ -119,10 +119,146 @@ def test_bad_values_exit_2_with_one_line(tmp_path, monkeypatch, capsys, name, op
     err = capsys.readouterr().err
     assert "Traceback" not in err, err
     said = [line for line in err.splitlines() if line.startswith("cribbage")]
-    # A path is refused when it is opened: a run-time failure (exit 1) for the commands that
-    # document it so, a usage error (exit 2) for the others; always one line.
+    # A bad value, a path included, is bad input for every command: exit 2, one line. Only a
+    # results database that cannot be opened is a run-time failure (1): it may be locked.
     assert len(said) == 1, (argv, code, err)
-    assert code == 2 or (code == 1 and value in PATHS), (argv, code, err)
+    assert code == 2 or (code == 1 and option == ["--db"]), (argv, code, err)
     left = sorted(p.name for p in tmp_path.iterdir())
     assert left == ["file.txt"] or set(left) <= {"file.txt", "data"}, (argv, left)
     assert not os.path.exists(tmp_path / "r.sqlite")
+
+
+# ------------------------------------------------------------------ one contract for every command
+#: (argv, code, what the one line says): options a command will not use, inputs out of range,
+#: outputs that cannot be written and inputs that name nothing, for every subcommand. ``{rec}`` is
+#: a finished game's record, ``{bad}`` a JSON file that is not one, ``{db}`` a results database
+#: with one run, ``{dir}`` an existing folder, ``{long}`` a name no system takes.
+CONTRACT = [
+    (["play", "--screenshots", "{dir}/s"], 2, "--screenshots needs --autoplay"),
+    (["analyze", "5H 5D JS QC 2C", "--dealer"], 2, "exactly 6 cards"),
+    (
+        ["bench", "random", "random", "--until-separated", "--ci-width", "0.05"],
+        2,
+        "two stopping rules",
+    ),
+    (["bench", "random", "random", "--games", "2", "--csv", "{dir}"], 2, "not a file"),
+    (["bench", "random", "random", "--games", "2", "--csv", "{long}"], 2, "between slashes"),
+    (["results", "99", "--db", "{db}"], 2, "no run 99"),
+    (["results", "1", "--per-game", "--db", "{db}"], 2, "give --csv FILE or --json"),
+    (["results", "1", "--csv", "{dir}", "--db", "{db}"], 2, "not a file"),
+    (["results", "--db", "{dir}/none.sqlite"], 2, "does not exist"),
+    (["replay", "{rec}", "--text", "--every", "3"], 2, "--text prints it instead"),
+    (["replay", "{rec}", "--text", "--delay", "0"], 2, "--text prints it instead"),
+    (["replay", "{rec}", "--every", "3"], 2, "give --screenshots too"),
+    (["replay", "{bad}", "--text"], 2, "not a valid game record"),
+    (["review", "{bad}"], 2, "not a valid game record"),
+    (["replay", "{dir}/none.json", "--text"], 2, "none.json"),
+    (["review", "{dir}/none.json"], 2, "none.json"),
+    (["equity", "130", "3", "--dealer", "me"], 2, "under the target 121"),
+    (["equity", "50", "61", "--dealer", "me", "--rules", "short"], 2, "under the target 61"),
+    (["stats", "--data-dir", "{long}", "--no-review"], 2, "between slashes"),
+    (["stats", "--dir", "{dir}/none", "--no-review"], 2, "no game history"),
+    (["agents", "nope.mod:X"], 2, "nope"),
+    (["discards", "analyzer", "--deals", "2", "--workers", "2"], 2, "only act on the games"),
+    (["train", "--method", "nope"], 2, "invalid choice"),
+    (["warmup", "--nope"], 2, "unrecognized arguments"),
+]
+
+
+@pytest.fixture(scope="module")
+def contract_files(tmp_path_factory) -> dict[str, str]:
+    """The files the CONTRACT rows name (one results run of two games, one finished game)."""
+    import json
+
+    import numpy as np
+
+    import cribbage_env as ce
+
+    tmp = tmp_path_factory.mktemp("contract")
+    db = tmp / "r.sqlite"
+    argv = ["bench", "random", "random", "--games", "2", "--backend", "serial", "--db", str(db)]
+    assert main(argv) == 0
+    g, rng = ce.new_game(4), np.random.default_rng(4)
+    while not g.is_over:
+        legal = g.legal_actions()
+        g.apply(legal[int(rng.integers(len(legal)))])
+    (tmp / "rec.json").write_text(json.dumps(g.to_record()))
+    (tmp / "bad.json").write_text('{"format": "something else"}')
+    (tmp / "dir").mkdir()
+    return {"rec": str(tmp / "rec.json"), "bad": str(tmp / "bad.json"), "db": str(db),
+            "dir": str(tmp / "dir"), "long": "/" + "a" * 5000}  # fmt: skip
+
+
+def test_the_contract_covers_every_subcommand() -> None:
+    assert {row[0][0] for row in CONTRACT} == set(COMMANDS)
+
+
+@pytest.mark.parametrize(("argv", "code", "says"), CONTRACT, ids=[" ".join(r[0]) for r in CONTRACT])
+def test_every_command_keeps_the_contract(contract_files, monkeypatch, capsys, tmp_path, argv,
+                                          code, says) -> None:  # fmt: skip
+    monkeypatch.setenv("CRIBBAGE_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("ARCADE_HEADLESS", "1")
+    monkeypatch.chdir(tmp_path)
+    args = [a.format(**contract_files) for a in argv]
+    if args[0] in ("bench", "discards") and "--db" not in args:
+        args += ["--db", str(tmp_path / "r.sqlite")]
+    if args[0] == "train":
+        args += ["--run-dir", str(tmp_path / "run")]
+    try:
+        got = main(args)
+    except SystemExit as exc:
+        got = exc.code
+    err = capsys.readouterr().err
+    assert "Traceback" not in err, err
+    said = [line for line in err.splitlines() if line.startswith("cribbage")]
+    assert got == code and len(said) == 1 and says in said[0], (args, got, err)
+    assert not (tmp_path / "r.sqlite").exists()  # nothing was run
+    assert not os.path.exists(contract_files["dir"] + "/none.sqlite")
+
+
+@pytest.mark.parametrize("name", list(COMMANDS))
+def test_an_interruption_is_130_for_every_command(monkeypatch, capsys, name) -> None:
+    import importlib
+
+    module = importlib.import_module(f"ui.cli.cmd_{name}")
+
+    def interrupted(args) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(module, "run", interrupted)
+    argv = [a.format(missing="x.json", file="x.txt") for a in BASE[name]]
+    assert main([name, *argv]) == 130
+    assert capsys.readouterr().err.strip() == "cribbage: interrupted"
+
+
+def test_an_unwritable_csv_is_refused_before_any_game(monkeypatch, capsys, tmp_path) -> None:
+    """A folder no file can be written in (read-only, full): refused in one line, nothing played.
+    Root writes into read-only folders, so the refusal of the system is what is simulated."""
+    import tempfile
+
+    def refused(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "NamedTemporaryFile", refused)
+    argv = ["bench", "random", "random", "--games", "2", "--backend", "serial",
+            "--csv", str(tmp_path / "out" / "x.csv"), "--db", str(tmp_path / "r.sqlite")]  # fmt: skip
+    (tmp_path / "out").mkdir()
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "cannot write" in err and "Permission denied" in err
+    assert not (tmp_path / "r.sqlite").exists() and not list((tmp_path / "out").iterdir())
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write into a read-only folder")
+def test_a_read_only_folder_is_refused_before_any_game(capsys, tmp_path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    out.chmod(0o555)
+    try:
+        argv = ["bench", "random", "random", "--games", "2", "--backend", "serial",
+                "--csv", str(out / "x.csv"), "--db", str(tmp_path / "r.sqlite")]  # fmt: skip
+        assert main(argv) == 2
+        assert "cannot write" in capsys.readouterr().err
+        assert not (tmp_path / "r.sqlite").exists()
+    finally:
+        out.chmod(0o755)

@@ -158,7 +158,7 @@ def test_hand_edited_rows_give_clear_errors(tmp_path, capsys) -> None:
     assert main(["results", "1", "--db", str(db)]) == 1
     err = capsys.readouterr().err
     assert "run 1" in err and "damaged" in err
-    assert main(["results", "2", "--per-game", "--db", str(db)]) == 1
+    assert main(["results", "2", "--per-game", "--json", "--db", str(db)]) == 1
     assert "damaged" in capsys.readouterr().err
     assert main(["bench", "--resume", "1", "--db", str(db)]) == 1
     assert "damaged" in capsys.readouterr().err

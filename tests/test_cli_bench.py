@@ -179,14 +179,14 @@ def test_results_lists_shows_compares_and_exports(capsys, tmp_path) -> None:
     assert main(["results", "2", "--per-game", "--csv", str(csv_path), "--db", db]) == 0
     lines = csv_path.read_text().splitlines()
     assert lines[0].startswith("pairing,index,swapped,seed,winner") and len(lines) == 5
-    assert main(["results", "7", "--db", db]) == 1
+    assert main(["results", "7", "--db", db]) == 2  # no such run: bad input
     assert "no run 7" in capsys.readouterr().err
     with pytest.raises(SystemExit) as exc:
         main(["results", str(2**63), "--db", db])
     assert exc.value.code == 2 and "run id" in capsys.readouterr().err
-    assert main(["results", "7", "--db", db]) == 1
+    assert main(["results", "7", "--db", db]) == 2
     assert "no run 7" in capsys.readouterr().err
-    assert main(["results", "--db", str(tmp_path / "missing.sqlite")]) == 1
+    assert main(["results", "--db", str(tmp_path / "missing.sqlite")]) == 2
 
 
 def test_bench_csv_and_plots(capsys, tmp_path) -> None:

@@ -59,7 +59,7 @@ def test_review_text_counts_seats_and_deals_one_way_and_names_points_as_points()
 
     game = play_game("greedy", "random", 3, agent_seed=1, rules="short")
     review = review_game(game, samples=2, candidates=2)
-    text = review_text(review)
+    text = review_text(review, game.rules)
     assert "Player" not in text and "P1" not in text and "game points" not in text
     js = review.to_json()
     lines = text.splitlines()

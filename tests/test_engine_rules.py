@@ -353,4 +353,4 @@ def test_r10_2_nothing_is_scored_after_121_and_the_winner_may_pass_121() -> None
     play(g, "5H 5D 5C 5S")
     assert g.is_over and g.winner == DEALER and g.scores == (118 + 2 + 12, 50 + 8)
     assert [e.kind for e in g.events][-2:] == [K.PLAY, K.GAME_OVER]
-    assert ce.skunk_level(g.scores) == 3  # 58 < 61: double skunk
+    assert ce.skunk_level(g.scores, g.rules) == 3  # 58 < 61: double skunk

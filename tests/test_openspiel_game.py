@@ -88,7 +88,7 @@ def test_returns_modes_are_zero_sum():
     s = _random_state(3, 10_000)
     assert s.is_terminal()
     scores, w = s.engine.scores, s.engine.winner
-    expected = {"win": 1.0, "skunk": float(ce.skunk_level(scores)),
+    expected = {"win": 1.0, "skunk": float(ce.skunk_level(scores, ce.STANDARD)),
                 "points": float(121 - scores[1 - w])}  # fmt: skip
     for mode, value in expected.items():
         t = pyspiel.load_game(f"python_cribbage(returns={mode})").new_initial_state()
@@ -263,5 +263,8 @@ def test_rule_parameters_make_the_short_game():
         else:
             s.apply_action(int(rng.choice(s.legal_actions())))
     assert s.engine.rules.target == 61 and 61 <= max(s.engine.scores) < 121
+    lines = pyspiel.load_game("python_cribbage(target=91)").rules
+    assert (lines.skunk, lines.double_skunk) == (61, 31)  # the lines follow the target
+    assert pyspiel.load_game("python_cribbage(rules=short,skunk=20)").rules == ce.Rules(61, 20, 1)
     with pytest.raises(Exception, match="skunk"):
-        pyspiel.load_game("python_cribbage(target=50)")  # the standard skunk line 91 > 50
+        pyspiel.load_game("python_cribbage(target=50,skunk=51)")

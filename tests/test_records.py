@@ -94,7 +94,7 @@ def test_record_accounts_every_point_of_every_deal(seed: int) -> None:
             assert rec["deals"][i + 1]["dealer"] == 1 - deal["dealer"]  # R2.3
     assert scores == rec["scores"] == list(g.scores)
     assert rec["winner"] == g.winner and rec["scores"][g.winner] >= 121
-    assert rec["game_points"] == ce.skunk_level(g.scores)
+    assert rec["game_points"] == ce.skunk_level(g.scores, g.rules)
     assert (
         rec["seed"] == seed and rec["version"] == 1 and rec["format"] == "cribbage-env/game-record"
     )

@@ -86,10 +86,10 @@ def test_cribbage_discards_plays_its_games_by_the_rules(capsys, tmp_path: Path) 
             "--json"]  # fmt: skip
     assert main(argv) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["games"]["rules"] == "target=31,skunk=0,double_skunk=0"
+    assert report["games"]["rules"] == "target=31,skunk=0"  # double_skunk 0 follows
     with ResultsStore(tmp_path / "r.sqlite", create=False) as store:
         kinds = {r["params"].get("kind"): r["params"] for r in store.runs()}
-    assert kinds["discards"]["rules"] == {"target": 31, "skunk": 0, "double_skunk": 0}
+    assert kinds["discards"]["rules"] == {"target": 31, "skunk": 0}
 
 
 @pytest.mark.parametrize("method", ["ppo", "dmc"])

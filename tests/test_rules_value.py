@@ -26,9 +26,9 @@ def test_standard_and_short_rules() -> None:
     assert ce.STANDARD == ce.Rules() and (ce.STANDARD.target, ce.STANDARD.skunk) == (121, 91)
     assert ce.Rules.named("short") is ce.SHORT and ce.SHORT.target == 61
     assert ce.Rules.named(None) is ce.STANDARD and ce.Rules.named(ce.SHORT) is ce.SHORT
-    # Game points (R10.2): loser under the skunk line 2, under the double line 3.
+    # Game points: loser under the skunk line 2, under the double line 3.
     assert [ce.STANDARD.game_points((121, s)) for s in (91, 90, 61, 60)] == [1, 2, 2, 3]
-    assert [ce.SHORT.game_points((61, s)) for s in (31, 30, 0)] == [1, 2, 2]
+    assert [ce.SHORT.game_points((61, s)) for s in (31, 30, 1, 0)] == [1, 2, 2, 3]
     with pytest.raises(AttributeError):
         ce.STANDARD.target = 61  # type: ignore[misc]
 
@@ -36,11 +36,31 @@ def test_standard_and_short_rules() -> None:
 @pytest.mark.parametrize(
     "kwargs",
     [{"target": 1}, {"target": 61, "skunk": 91}, {"skunk": 50, "double_skunk": 60},
-     {"target": "121"}, {"target": True}, {"double_skunk": -1}],
+     {"target": "121"}, {"target": True}, {"double_skunk": -2}],
 )  # fmt: skip
 def test_impossible_rules_are_refused(kwargs: dict) -> None:
     with pytest.raises(ce.RulesError):
         ce.Rules(**kwargs)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "lines"),
+    [({}, (91, 61)), ({"target": 61}, (31, 1)), ({"target": 91}, (61, 31)),
+     ({"target": 40}, (10, 0)), ({"target": 20}, (0, 0)), ({"target": 91, "skunk": 20}, (20, 20)),
+     ({"target": 91, "double_skunk": 0}, (61, 0)), ({"skunk": 100, "double_skunk": 50}, (100, 50))],
+)  # fmt: skip
+def test_skunk_lines_follow_the_target_unless_given(kwargs: dict, lines: tuple) -> None:
+    r = ce.Rules(**kwargs)
+    assert (r.skunk, r.double_skunk) == lines
+    assert ce.Rules.from_json(r.to_json()) == r  # what a record keeps reads back the same
+    assert ce.Rules.named(r.spec) == r
+
+
+def test_a_game_to_61_is_not_a_double_skunk_and_91_keeps_lines_under_it() -> None:
+    assert ce.skunk_level((61, 50), ce.SHORT) == 1 and ce.skunk_level((61, 30), ce.SHORT) == 2
+    r91 = ce.Rules.named("target=91")
+    assert [ce.skunk_level((91, s), r91) for s in (61, 60, 31, 30)] == [1, 2, 2, 3]
+    assert ce.Rules.named("target=61") is not ce.SHORT and ce.Rules.named("target=61") == ce.SHORT
 
 
 def test_unknown_variant_and_rule_names_are_refused() -> None:
@@ -69,7 +89,7 @@ def test_a_short_game_ends_at_61_with_the_same_deals(seed: int) -> None:
 def test_a_short_game_record_round_trips_and_says_its_rules() -> None:
     g = _play_out(ce.new_game(3, rules=ce.SHORT))
     rec = g.to_record()
-    assert rec["rules"] == {"target": 61, "skunk": 31, "double_skunk": 0}
+    assert rec["rules"] == {"target": 61}  # the skunk lines follow from it
     assert rec["game_points"] == ce.SHORT.game_points(g.scores)
     back = ce.GameState.from_record(json.dumps(rec))
     assert back == g and back.rules == ce.SHORT
@@ -137,11 +157,11 @@ def test_aec_env_takes_the_rules() -> None:
 def test_rules_text_names_a_variant_or_fields() -> None:
     assert ce.Rules.named("target=91") == ce.Rules(target=91)
     assert ce.Rules.named(" short ") is ce.SHORT
-    assert ce.Rules.named("target=61, skunk=31, double_skunk=0") == ce.SHORT
+    assert ce.Rules.named("target=61, skunk=31, double_skunk=1") == ce.SHORT
     for rules in (ce.STANDARD, ce.SHORT, ce.Rules(target=91), ce.Rules(target=200, skunk=150)):
         assert ce.Rules.named(rules.spec) == rules
     for bad, says in [("target=x", "whole number"), ("colour=red", "unknown rule 'colour'"),
-                      ("target=61", "skunk lines"), ("long", "known: standard, short")]:  # fmt: skip
+                      ("target=61,skunk=91", "skunk lines"), ("long", "known: standard, short")]:  # fmt: skip
         with pytest.raises(ce.RulesError, match=says):
             ce.Rules.named(bad)
 

@@ -43,7 +43,7 @@ def test_stats_json_counts_games_wins_skunks_and_points(tmp_path, capsys):
     assert "skipped game-20261210" in captured.err  # the broken file, reported, not fatal
     assert s["games"] == 3 and s["wins"] == sum(g.winner == 0 for g in games)
     assert s["skunks"]["taken"] == sum(
-        g.winner == 1 and ce.skunk_level(g.scores) >= 2 for g in games
+        g.winner == 1 and ce.skunk_level(g.scores, g.rules) >= 2 for g in games
     )
     ppd = s["points_per_deal"]
     total = ppd["dealer"]["deals"] * (

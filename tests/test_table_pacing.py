@@ -66,8 +66,8 @@ def test_the_game_over_summary_has_points_by_part_and_the_error_rate() -> None:
 
     ctl = TableController(9, mode=Mode.COMPUTER, opponent="greedy", agent_seed=1, rules="short")
     play_out(ctl, 2)
-    pts = points_by_part(ctl.game.events)
-    assert (pts[0].total, pts[1].total) == ctl.game.scores
+    pts = points_by_part(ctl.game.events, ctl.game.rules)
+    assert (pts[0].total, pts[1].total) == tuple(ctl.game.rules.counted(v) for v in ctl.game.scores)
     s = table_scene(ctl)
     assert "Reviewing the game…" in _labels(s)
     ctl.game_review = review_game(ctl.game)

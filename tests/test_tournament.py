@@ -173,7 +173,7 @@ def test_pairing_summary_against_hand_computed_values() -> None:
             1, True, 0, (121, 55), first_dealer=1, deals=11
         ),  # B (seat 0) wins by 66: double skunk
     ]
-    s = summarize_pairing(Pairing(0, "x", "y"), rows)
+    s = summarize_pairing(Pairing(0, "x", "y"), rows, ce.STANDARD)
     assert s["games"] == 4 and s["pairs"] == 2
     assert s["wins"] == [3, 1]
     assert s["win_rate_ci"] == [pytest.approx(0.3006, abs=1e-4), pytest.approx(0.9544, abs=1e-4)]

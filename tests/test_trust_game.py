@@ -288,7 +288,7 @@ def test_replay_refuses_devices_pipes_and_huge_files_at_once(tmp_path, capsys) -
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
         err = capsys.readouterr().err
-        assert code == 1 and words in err and "Traceback" not in err, err
+        assert code == 2 and words in err and "Traceback" not in err, err
         assert time.perf_counter() - t0 < 5 and peak < 20 * 1024 * 1024
 
 
@@ -315,7 +315,7 @@ def test_a_5000_digit_integer_in_a_save_or_a_record(tmp_path, capsys) -> None:
         store.load()
     record = tmp_path / "r.json"
     record.write_text('{"format": "cribbage-env/record", "seed": ' + "7" * 5000 + "}")
-    assert main(["replay", str(record), "--text"]) == 1
+    assert main(["replay", str(record), "--text"]) == 2
     err = capsys.readouterr().err
     assert "digits" in err and "Traceback" not in err
 

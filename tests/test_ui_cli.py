@@ -90,12 +90,12 @@ def test_replay_refuses_illegal_decisions(tmp_path: Path, record_file: Path) -> 
     text = json.dumps(rec)
     p.write_text(text)
     r = cribbage("replay", str(p), "--text")
-    assert r.returncode == 1 and "decision 5" in r.stderr and p.read_text() == text
+    assert r.returncode == 2 and "decision 5" in r.stderr and p.read_text() == text
 
 
 def test_replay_missing_file() -> None:
     r = cribbage("replay", "/nonexistent/game.json", "--text")
-    assert r.returncode == 1 and "cannot read" in r.stderr
+    assert r.returncode == 2 and "cannot read" in r.stderr
 
 
 def test_play_without_display_says_so() -> None:

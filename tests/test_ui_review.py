@@ -264,7 +264,7 @@ def test_review_text_counts_as_its_json_does_and_says_1_point() -> None:
         1,
         (100, 121),
     )
-    text = review_text(review)
+    text = review_text(review, ce.STANDARD)
     js = review.to_json()
     assert js["winner"] == 1 and js["rows"][0]["seat"] == 1 and js["rows"][0]["deal"] == 2
     assert "seat 1 won" in text

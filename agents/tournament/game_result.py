@@ -76,9 +76,9 @@ class GameResult:
         s = -1.0 if self.swapped else 1.0
         return s * self.luck[0], s * self.luck[1]
 
-    @property
-    def skunk(self) -> int:
-        return 1 if self.forfeit else ce.skunk_level(self.scores)
+    def game_points(self, rules: ce.Rules) -> int:
+        """Game points the winner earned under the run's ``rules`` (1 for a forfeit)."""
+        return 1 if self.forfeit else ce.skunk_level(self.scores, rules)
 
     @property
     def key(self) -> tuple[int, int, bool]:

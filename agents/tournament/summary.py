@@ -12,11 +12,15 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from ..stats import Z95, RatingError, elo_ratings, wilson_interval
 from .game_result import SEAT_FIELDS, GameResult
 from .luck_stats import LuckTally
 from .tournament import Pairing, TournamentPlan
+
+if TYPE_CHECKING:
+    import cribbage_env as ce
 
 
 def _r(x: float | None, nd: int = 4) -> float | None:
@@ -63,8 +67,8 @@ def _mean_ci(n: int, s: Fraction, q: Fraction) -> tuple[float, float, float]:
 class PairingTally:
     """Running counts of one pairing (agent A = ``pairing.a``)."""
 
-    def __init__(self, pairing: Pairing, duplicate: bool | None = None) -> None:
-        self.pairing = pairing
+    def __init__(self, pairing: Pairing, rules: ce.Rules, duplicate: bool | None = None) -> None:
+        self.pairing, self.rules = pairing, rules
         self.duplicate = duplicate  # None: decided by the games (both seatings seen)
         self.n = self.wa = self.fd_wins = self.deals = 0
         self.mp, self.skunks, self.doubles = [0, 0], [0, 0], [0, 0]
@@ -82,7 +86,7 @@ class PairingTally:
         a_won = r.a_won
         self.wa += a_won
         w = 0 if a_won else 1
-        level = r.skunk
+        level = r.game_points(self.rules)
         self.mp[w] += level
         self.skunks[w] += level >= 2
         self.doubles[w] += level == 3
@@ -158,7 +162,7 @@ class Tally:
 
     def __init__(self, plan: TournamentPlan) -> None:
         self.plan = plan
-        self.pairings = [PairingTally(p) for p in plan.pairings]
+        self.pairings = [PairingTally(p, plan.rules) for p in plan.pairings]
         self.games = 0
 
     def add(self, games: Iterable[GameResult]) -> Tally:
@@ -206,9 +210,9 @@ class Tally:
         }
 
 
-def summarize_pairing(pairing: Pairing, rows: Iterable[GameResult]) -> dict:
-    """The report of one pairing (agent A = ``pairing.a``); JSON-ready."""
-    t = PairingTally(pairing)
+def summarize_pairing(pairing: Pairing, rows: Iterable[GameResult], rules: ce.Rules) -> dict:
+    """The report of one pairing (agent A = ``pairing.a``) played under ``rules``; JSON-ready."""
+    t = PairingTally(pairing, rules)
     for r in rows:
         t.add(r)
     return t.summary()

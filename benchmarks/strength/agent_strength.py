@@ -156,7 +156,9 @@ def main(argv: list[str] | None = None) -> int:
             for ph, v in timing[1 - a_seat].items():
                 lat_b.setdefault(ph, []).extend(v)
             sc = g.scores
-            rows.append((int(g.winner == a_seat), sc[a_seat], sc[1 - a_seat], ce.skunk_level(sc)))
+            rows.append(
+                (int(g.winner == a_seat), sc[a_seat], sc[1 - a_seat], ce.skunk_level(sc, g.rules))
+            )
             bar.update(1)
         if len(rows) % args.checkpoint == 0 or len(rows) == args.games:
             lat = {f"A {args.a}": lat_a, f"B {args.b}": lat_b}

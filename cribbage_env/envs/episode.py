@@ -28,6 +28,24 @@ def check_choice(name: str, value: Any, allowed: tuple) -> None:
         raise EnvError(f"{name} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
 
 
+def check_flag(name: str, value: Any) -> bool:
+    """``value`` if it is a bool (numpy's too), else an ``EnvError``: ``skunk_bonus="no"`` is
+    not silently true."""
+    if not isinstance(value, bool | np.bool_):
+        raise EnvError(f"{name} must be True or False; got {value!r}")
+    return bool(value)
+
+
+def check_real(name: str, value: Any) -> float:
+    """``value`` as a float if it is a finite real number, else an ``EnvError`` (a NaN or
+    infinite reward would poison every return it is summed into)."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | float | np.number):
+        raise EnvError(f"{name} must be a finite number; got {value!r}")
+    if not np.isfinite(value):
+        raise EnvError(f"{name} must be a finite number; got {value!r}")
+    return float(value)
+
+
 def episode_seed(np_random: np.random.Generator) -> int:
     """The game seed of the next episode, drawn from the env's generator.
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pyspiel
 
@@ -25,7 +23,7 @@ def _params(params: dict | None) -> tuple[Rules, str]:
         raise ValueError(f"unknown parameter(s) {unknown}; known: {sorted(_PARAMETERS)}")
     base = Rules.named(str(p["rules"]))
     lines = {k: int(p[k]) for k in ("target", "skunk", "double_skunk") if int(p[k]) != -1}
-    rules = dataclasses.replace(base, **lines)
+    rules = Rules.from_json({**base.to_json(), **lines})  # lines not given follow the target
     returns = str(p["returns"])
     if returns not in _RETURNS:
         raise ValueError(f"returns={returns!r}: one of {', '.join(_RETURNS)}")

@@ -5,8 +5,8 @@ parameters, the names of the game's phases and events and the error types are de
 
 >>> STANDARD.target, SHORT.target
 (121, 61)
->>> Rules(target=61, skunk=31, double_skunk=0) == SHORT
-True
+>>> Rules(target=61) == SHORT, (SHORT.skunk, SHORT.double_skunk)
+(True, (31, 1))
 """
 
 from __future__ import annotations
@@ -73,19 +73,24 @@ class Rules:
     """The rule parameters of a game: who wins and how many game points a win is worth.
 
     ``target``: the score that wins (R10; 121 standard, 61 in the short game). ``skunk``: a loser
-    under this line gives 2 game points, ``double_skunk``: under this one 3 (the usual lines;
-    game points are not on the rules cards). Carried by
-    the state, every view and (when not standard) every record, so nothing imports a constant.
+    under this line gives 2 game points, ``double_skunk``: under this one 3. Game points are not on
+    the rules cards, so the lines follow the usual convention unless given (or given as ``-1``):
+    :data:`SKUNK_BELOW` and :data:`DOUBLE_SKUNK_BELOW` points under the target, never below 0
+    (91 and 61 for 121; 31 and 1 for 61, where only a loser with no points is double-skunked).
+    Carried by the state, every view and (when not standard) every record, so nothing imports a
+    constant.
 
     >>> STANDARD.game_points((121, 95)), STANDARD.game_points((121, 80)), STANDARD.game_points((50, 121))
     (1, 2, 3)
-    >>> SHORT.game_points((61, 40)), SHORT.game_points((20, 61))
-    (1, 2)
+    >>> SHORT.game_points((61, 40)), SHORT.game_points((20, 61)), SHORT.game_points((0, 61))
+    (1, 2, 3)
+    >>> r = Rules(target=91); (r.skunk, r.double_skunk), Rules(target=91, skunk=20).double_skunk
+    ((61, 31), 20)
     """
 
     target: int = 121
-    skunk: int = 91
-    double_skunk: int = 61
+    skunk: int = -1  # -1: SKUNK_BELOW under the target
+    double_skunk: int = -1  # -1: DOUBLE_SKUNK_BELOW under the target
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -94,6 +99,11 @@ class Rules:
                 raise RulesError(f"rule {f.name} must be {kind.__name__}, got {v!r}")
         if not 2 <= self.target <= 100_000:
             raise RulesError(f"target must be 2..100000, got {self.target}")
+        for name, line in _derived_lines(self.target).items():
+            if getattr(self, name) == -1:  # a frozen value completes itself once, here
+                if name == "double_skunk":  # a given skunk line also bounds the derived double
+                    line = min(line, self.skunk)
+                object.__setattr__(self, name, line)
         if not 0 <= self.double_skunk <= self.skunk <= self.target:
             raise RulesError(
                 "skunk lines must satisfy 0 <= double_skunk <= skunk <= target, got "
@@ -109,17 +119,42 @@ class Rules:
         loser = min(scores)
         return 3 if loser < self.double_skunk else 2 if loser < self.skunk else 1
 
-    def to_json(self) -> dict[str, int | bool]:
-        """Only the rules that differ from the standard game, so adding a rule (at its standard
-        value) changes no record already written.
+    def counted(self, score: int) -> int:
+        """The part of a score that counts: all of it up to the target, nothing past it.
 
-        >>> Rules(target=91).to_json(), STANDARD.to_json()
-        ({'target': 91}, {})
+        The game ends the moment a player reaches the target (R10.1) and nothing after that point
+        is scored (R10.2); the engine keeps every point the cards made, but a winner's final score
+        is the target (the peg stops in the game hole) and the points of the last scoring past it
+        count in no total. Every total shown (table, command line, review) and every split of one
+        into parts reads scores through here, so the parts add up to the final score.
+
+        >>> STANDARD.counted(132), STANDARD.counted(95), SHORT.counted(62)
+        (121, 95, 61)
         """
+        return min(score, self.target)
+
+    def counted_points(self, points: int, score_after: int) -> int:
+        """The points of one scoring that count (see :meth:`counted`): the 4 of a run laid at
+        119 are 2, those laid past the target none.
+
+        >>> STANDARD.counted_points(4, 123), STANDARD.counted_points(4, 100)
+        (2, 4)
+        """
+        return self.counted(score_after) - self.counted(score_after - points)
+
+    def to_json(self) -> dict[str, int | bool]:
+        """Only the rules that differ from the standard game, and skunk lines only when they are
+        not the ones the target gives, so adding a rule (at its standard value) changes no record
+        already written.
+
+        >>> Rules(target=91).to_json(), STANDARD.to_json(), Rules(target=91, skunk=91).to_json()
+        ({'target': 91}, {}, {'target': 91, 'skunk': 91})
+        """
+        usual = {f.name: f.default for f in fields(self)} | _derived_lines(self.target)
         return {
             f.name: getattr(self, f.name)
             for f in fields(self)
-            if getattr(self, f.name) != f.default
+            if getattr(self, f.name) != usual[f.name]
         }
 
     @property
@@ -152,7 +187,7 @@ class Rules:
 
         >>> Rules.named("short") is SHORT, Rules.named("target=91").target
         (True, 91)
-        >>> Rules.named("target=61,skunk=31,double_skunk=0") == SHORT
+        >>> Rules.named("target=61,skunk=31,double_skunk=1") == SHORT
         True
         """
         if name is None:
@@ -187,9 +222,21 @@ def _field(cls: type[Rules], text: str) -> tuple[str, int | bool]:
         raise RulesError(f"rule {key} is a whole number, got {raw!r}") from None
 
 
-#: The standard game to 121 (RULES R10).
+#: How far under the target the skunk and double-skunk lines are when a game does not give them.
+SKUNK_BELOW, DOUBLE_SKUNK_BELOW = 30, 60
+
+
+def _derived_lines(target: int) -> dict[str, int]:
+    """The skunk lines a target gives (see :class:`Rules`)."""
+    return {
+        "skunk": max(target - SKUNK_BELOW, 0),
+        "double_skunk": max(target - DOUBLE_SKUNK_BELOW, 0),
+    }
+
+
+#: The standard game to 121 (RULES R10): skunk under 91, double skunk under 61.
 STANDARD = Rules()
-#: The short game to 61: a skunk is a loser under 31, there is no double skunk.
-SHORT = Rules(target=61, skunk=31, double_skunk=0)
+#: The short game to 61: skunk under 31, double skunk only at 0 points (lines from the target).
+SHORT = Rules(target=61)
 #: Variants by name, for env ids, CLI options and agent specs.
 VARIANTS: dict[str, Rules] = {"standard": STANDARD, "short": SHORT}

@@ -62,11 +62,12 @@ _EV_PLAY, _EV_GO, _EV_RESET, _EV_SCORE, _EV_SHOW = (
 )
 
 
-def skunk_level(scores: Sequence[int], rules: Rules = STANDARD) -> int:
-    """Game points for the winner under ``rules`` (see :meth:`Rules.game_points`).
+def skunk_level(scores: Sequence[int], rules: Rules) -> int:
+    """Game points for the winner under ``rules`` (see :meth:`Rules.game_points`); the rules are
+    required because the skunk lines follow the target.
 
-    >>> skunk_level((121, 95)), skunk_level((121, 80)), skunk_level((50, 121))
-    (1, 2, 3)
+    >>> skunk_level((121, 95), STANDARD), skunk_level((121, 80), STANDARD), skunk_level((61, 40), Rules(target=61))
+    (1, 2, 1)
     """
     return rules.game_points(scores)
 

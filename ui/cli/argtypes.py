@@ -63,8 +63,8 @@ run_id = whole_number(1, "a run id (a positive integer)", INT64_MAX)
 #: the help text of every ``--rules`` option.
 RULES_HELP = (
     f"a variant ({', '.join(f'{k}: to {v.target}' for k, v in VARIANTS.items())}) or rule "
-    "fields over the standard game, e.g. target=91,skunk=61,double_skunk=31 (the skunk lines "
-    "stay at 91 and 61 unless given; default: standard)"
+    "fields over the standard game, e.g. target=91 or target=91,skunk=70 (the skunk lines are 30 and "
+    "60 points under the target unless given; default: standard)"
 )
 
 
@@ -81,15 +81,30 @@ def rules(text: str) -> Rules:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+#: The longest path and path component the system takes (POSIX minimums where it cannot say).
+_PATH_MAX, _NAME_MAX = 4096, 255
+
+
 def path(text: str) -> Path:
-    """A file or folder name: any text but an empty one or one with a NUL byte (which no
-    system call takes).
+    """A file or folder name: any text but an empty one, one with a NUL byte or one longer than
+    the system takes (no system call takes them).
 
     >>> path("runs/a")
     PosixPath('runs/a')
+    >>> path("a" * 300)
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a file or folder name, got one of 300 bytes (at most 255 between slashes, 4096 in all)
     """
     if not text or "\x00" in text:
         raise argparse.ArgumentTypeError(f"expected a file or folder name, got {text!r}")
+    size = len(text.encode("utf-8", "surrogateescape"))
+    longest = max(len(part.encode("utf-8", "surrogateescape")) for part in text.split("/"))
+    if longest > _NAME_MAX or size > _PATH_MAX:
+        raise argparse.ArgumentTypeError(
+            f"expected a file or folder name, got one of {size} bytes (at most {_NAME_MAX} "
+            f"between slashes, {_PATH_MAX} in all)"
+        )
     return Path(text)
 
 
@@ -196,6 +211,19 @@ def output_file_problem(path: Path, suffixes: tuple[str, ...] | None = (".png",)
     for system in _SYSTEM_FOLDERS:
         if real == system or system in real.parents:
             return f"{path} is in a system folder ({system}), not a place for files"
+    return _unwritable(path, parent)
+
+
+def _unwritable(path: Path, parent: Path) -> str | None:
+    """Why no file can be written in ``parent`` (read-only, no space for a name), found by
+    writing and removing an empty temporary file there, before any work is done."""
+    import tempfile
+
+    try:
+        with tempfile.NamedTemporaryFile(dir=parent, prefix=".cribbage-check-"):
+            pass
+    except OSError as exc:
+        return f"cannot write {path}: {exc.strerror or exc}"
     return None
 
 

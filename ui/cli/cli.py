@@ -9,6 +9,8 @@ import argparse
 import importlib
 import sys
 
+from . import options
+
 #: subcommand -> one-line help. The module ui.cmd_<name> implements it.
 COMMANDS: dict[str, str] = {
     "play": "open the Arcade game (extra 'gui')",
@@ -45,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
             p.set_defaults(_module=None)
             continue
         module.add_arguments(p)
+        options.remember_defaults(p)
         p.set_defaults(_module=module)
     return parser
 

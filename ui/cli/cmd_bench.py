@@ -126,6 +126,8 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
         args.resume is not None or len(args.agents) != 2
     ):
         return "--until-separated and --ci-width stop a new head-to-head: name exactly two agents"
+    if args.until_separated and args.ci_width is not None:
+        return "--until-separated and --ci-width are two stopping rules: give one"
     if args.record_every is not None and args.records is None:
         return "--record-every K says which games --records DIR keeps: give --records too"
     if args.records is not None and os.path.lexists(args.records / "index.json"):
@@ -198,7 +200,7 @@ def run(args: argparse.Namespace) -> int:
             writer = RecordWriter(plan, args.records, args.record_every or 1)
         except OSError as exc:
             _err(f"cannot create the records folder {args.records}: {exc}")
-            return 1
+            return 2  # a folder that cannot be made: bad input, before any game
     try:
         store = ResultsStore(
             args.db if args.db is not None else default_db_path(), create=args.resume is None

@@ -72,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
         return _usage("give both scores, A (yours) and B (the opponent's)")
     if args.dealer is None:
         return _usage("say who deals: --dealer me or --dealer opponent")
+    if max(args.me, args.opponent) >= target:
+        return _usage(f"scores are under the target {target} (a player with {target} has won)")
     try:
         p = win_probability(args.me, args.opponent, dealer=args.dealer == "me", target=target)
     except EquityError as exc:

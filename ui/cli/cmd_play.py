@@ -261,7 +261,8 @@ def _autoplay(window, args: argparse.Namespace, seed: int, pilot: str) -> int:
     ctl = window.ctl
     if ctl is not None:
         print(
-            f"played {len(ctl.decisions)} decisions; scores {ctl.game.scores}"
+            f"played {len(ctl.decisions)} decisions; scores "
+            + "-".join(str(ctl.game.rules.counted(v)) for v in ctl.game.scores)
             + (f"; winner {ctl.name(ctl.game.winner)}" if ctl.game.is_over else "")
         )
     if args.screenshots is not None:

@@ -96,13 +96,27 @@ def game_text(g: ce.GameState, cat: Catalog) -> str:
     )
 
 
+def _unused_problem(args: argparse.Namespace) -> str | None:
+    """An option this call will not use: the table's options with --text, --every without
+    --screenshots."""
+    if args.text and (given := options.unused(args, "delay", "screenshots", "every")):
+        return f"{', '.join(given)} set the table's replay; --text prints it instead: give one"
+    if args.screenshots is None and (given := options.unused(args, "every")):
+        return "--every N keeps one decision in N of --screenshots DIR: give --screenshots too"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     lang = args.lang or system_language()
+    problem = _unused_problem(args)
+    if problem:
+        print(f"cribbage replay: {problem}", file=sys.stderr)
+        return 2
     try:
         g = load(args.file)
-    except ValueError as exc:
+    except ValueError as exc:  # a bad record is bad input, as for `cribbage review`
         print(f"cribbage replay: {exc}", file=sys.stderr)
-        return 1
+        return 2
     if args.text:
         print(game_text(g, Catalog(lang)))
         return 0

@@ -12,6 +12,7 @@ import json
 import sys
 
 from agents.bench import summary_so_far
+from agents.store.atomic import atomic_write_text
 from agents.store.results_schema import game_row
 from agents.store.results_store import ResultsStore, ResultsStoreError, default_db_path
 from agents.tournament.game_result import SEAT_FIELDS
@@ -101,6 +102,46 @@ def compare(run1: dict, run2: dict) -> list[dict]:
     return rows
 
 
+def _missing_run(store: ResultsStore, runs: list[int]) -> bool:
+    """Says so (True) when a run asked for is not in ``store``: bad input, like a missing file."""
+    known = {r["id"] for r in store.runs()}
+    missing = [n for n in runs if n not in known]
+    if missing:
+        _err(f"no run {missing[0]} in {store.path}; runs there: "
+             f"{', '.join(map(str, sorted(known))) or 'none'}")  # fmt: skip
+    return bool(missing)
+
+
+def _game_table(store: ResultsStore, run_id: int) -> list[dict]:
+    """One row per game of the run (``--per-game``)."""
+    games = store.games(run_id)
+    cols = (
+        [
+            "pairing",
+            "index",
+            "swapped",
+            "seed",
+            "winner",
+            "score0",
+            "score1",
+            "first_dealer",
+            "deals",
+        ]
+        + [f"s{s}_{f}" for s in (0, 1) for f in SEAT_FIELDS]
+        + ["moves", "forfeit", "luck_win", "luck_points"]  # luck: seat 0's
+    )
+    return [dict(zip(cols, game_row(g), strict=True)) for g in games]
+
+
+def _usage_problem(args: argparse.Namespace) -> str | None:
+    """Options this call cannot use, or an output file that cannot be written (checked first)."""
+    if args.per_game and len(args.runs) != 1:
+        return "--per-game exports the games of exactly one run"
+    if args.per_game and not (args.csv or args.json):
+        return "--per-game exports the games: give --csv FILE or --json"
+    return argtypes.output_file_problem(args.csv, None) if args.csv is not None else None
+
+
 def run(args: argparse.Namespace) -> int:
     if len(args.runs) > 2:
         print(
@@ -109,14 +150,19 @@ def run(args: argparse.Namespace) -> int:
         )
         _err("error: give no run (list), one (show) or two (compare)")
         return 2
-    if args.per_game and len(args.runs) != 1:
+    problem = _usage_problem(args)
+    if problem:
         print("usage: cribbage results RUN --per-game --csv FILE", file=sys.stderr)
-        _err("error: --per-game exports the games of exactly one run")
+        _err(f"error: {problem}")
+        return 2
+    db = args.db if args.db is not None else default_db_path()
+    if not db.exists():  # nothing named there: bad input, nothing created
+        _err(f"results database {db} does not exist (run `cribbage bench` first or pass --db)")
         return 2
     try:
-        with ResultsStore(
-            args.db if args.db is not None else default_db_path(), create=False
-        ) as store:
+        with ResultsStore(db, create=False) as store:
+            if _missing_run(store, args.runs):
+                return 2
             if not args.runs:
                 runs = [_list_row(r) for r in store.runs()]
                 payload, table = {"db": str(store.path), "runs": runs}, runs
@@ -127,23 +173,7 @@ def run(args: argparse.Namespace) -> int:
                     "summary": run_["summary"]
                 }
                 if args.per_game:
-                    games = store.games(run_["id"])
-                    cols = (
-                        [
-                            "pairing",
-                            "index",
-                            "swapped",
-                            "seed",
-                            "winner",
-                            "score0",
-                            "score1",
-                            "first_dealer",
-                            "deals",
-                        ]
-                        + [f"s{s}_{f}" for s in (0, 1) for f in SEAT_FIELDS]
-                        + ["moves", "forfeit", "luck_win", "luck_points"]  # luck: seat 0's
-                    )
-                    table = [dict(zip(cols, game_row(g), strict=True)) for g in games]
+                    table = _game_table(store, run_["id"])
                     payload["games"] = table
                 else:
                     table = (
@@ -176,7 +206,7 @@ def run(args: argparse.Namespace) -> int:
             for row in table
         ]
         try:
-            args.csv.write_text(to_csv(flat))
+            atomic_write_text(args.csv, to_csv(flat), durable=False)
         except OSError as exc:
             _err(f"cannot write {args.csv}: {exc}")
             return 1

@@ -24,6 +24,7 @@ from pathlib import Path
 from agents.review import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, THRESHOLDS, Review, review_game
 from agents.store.atomic import atomic_write
 from cribbage_env.rules.cards import card_str
+from cribbage_env.rules.core import Rules
 
 from . import options
 from .argtypes import limited, output_file_problem, path
@@ -71,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(review.to_json()))
     else:
-        print(review_text(review))
+        print(review_text(review, game.rules))
     return 0
 
 
@@ -86,10 +87,12 @@ def _points(x: float) -> str:
     return f"{text} point{'' if text == '1' else 's'}"
 
 
-def review_text(review: Review) -> str:
-    """The text report. Seats and deals count from 0, as in ``--json``, records and the envs."""
+def review_text(review: Review, rules: Rules) -> str:
+    """The text report of a game played by ``rules``. Seats and deals count from 0, as in
+    ``--json``, records and the envs."""
+    final = [rules.counted(v) for v in review.scores]  # the points past the target do not count
     lines = [
-        f"Review: final score {review.scores[0]}-{review.scores[1]}, "
+        f"Review: final score {final[0]}-{final[1]}, "
         + (f"seat {review.winner} won" if review.winner is not None else "unfinished")
     ] + ([review.notice] if review.notice else [])
     limits = ", ".join(f"{name} >= {100 * v:g}" for name, v in THRESHOLDS)

@@ -65,6 +65,9 @@ def run(args: argparse.Namespace) -> int:
     except HistoryError as exc:
         print(f"cribbage stats: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # a folder the system will not look at (a name too long, no access)
+        print(f"cribbage stats: cannot read {folder}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     for note in skipped:
         print(f"cribbage stats: skipped {note}", file=sys.stderr)
     rates = None

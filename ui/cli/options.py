@@ -103,3 +103,17 @@ def progress_options(p: argparse.ArgumentParser) -> None:
     prog.add_argument(
         "--no-progress", dest="progress", action="store_false", help="never show the progress bar"
     )
+
+
+def remember_defaults(p: argparse.ArgumentParser) -> None:
+    """Keep each option's flag and default on the parsed arguments, so a command can tell an
+    option that was given from one left alone (:func:`unused`)."""
+    flags = {a.dest: (a.option_strings[0], a.default) for a in p._actions if a.option_strings}
+    p.set_defaults(_flags=flags)
+
+
+def unused(args: argparse.Namespace, *dests: str) -> list[str]:
+    """The flags among ``dests`` given a value other than their default: options the command
+    will not use in this call, to be refused (exit 2) rather than ignored."""
+    flags = getattr(args, "_flags", {})
+    return [flags[d][0] for d in dests if d in flags and getattr(args, d) != flags[d][1]]

@@ -91,12 +91,26 @@ def plot_points_per_deal(summary: dict, path: Path) -> Path:
     return path
 
 
+def score_lines(rules: ce.Rules) -> list[tuple[int, str]]:
+    """The lines a score plot marks: the target and the skunk lines of ``rules`` (a line at 0
+    marks nothing).
+
+    >>> score_lines(ce.Rules(target=91))
+    [(91, 'target 91'), (61, 'skunk line 61'), (31, 'double skunk 31')]
+    """
+    lines = (
+        (rules.target, "target"),
+        (rules.skunk, "skunk line"),
+        (rules.double_skunk, "double skunk"),
+    )
+    return [(level, f"{lab} {level}") for level, lab in lines if level > 0]
+
+
 def plot_sample_game(summary: dict, game: GameResult, path: Path) -> Path:
     """Scores after every scoring event of one game, replayed from its seed and decisions."""
     plt = _plt()
-    g = ce.replay(
-        game.seed, game.moves, rules=ce.Rules.from_json(summary["params"].get("rules", {}))
-    )
+    rules = ce.Rules.from_json(summary["params"].get("rules", {}))
+    g = ce.replay(game.seed, game.moves, rules=rules)
     pairing = summary["pairings"][game.pairing]["agents"]
     names = (pairing[1], pairing[0]) if game.swapped else (pairing[0], pairing[1])
     xs, s0, s1, deal_starts = [0], [0], [0], []
@@ -117,12 +131,11 @@ def plot_sample_game(summary: dict, game: GameResult, path: Path) -> Path:
     top = ax.secondary_xaxis("top")
     top.set_xticks(deal_starts, [str(k + 1) for k in range(len(deal_starts))], fontsize=7)
     top.set_xlabel("deal", fontsize=8)
-    for level, lab in ((121, "121"), (91, "skunk line 91"), (61, "double skunk 61")):
-        ax.axhline(
-            level, color="black" if level == 121 else "grey", ls="-" if level == 121 else ":", lw=1
-        )
+    for level, lab in score_lines(rules):
+        top_line = level == rules.target
+        ax.axhline(level, color="black" if top_line else "grey", ls="-" if top_line else ":", lw=1)
         ax.text(0.5, level + 1.5, lab, fontsize=8, ha="left", color="dimgrey")
-    ax.set_ylim(0, 131)
+    ax.set_ylim(0, rules.target * 131 // 121)
     ax.set_xlim(0, xs[-1] + 1)
     ax.set_xlabel("scoring events (grey lines: start of each deal)")
     ax.set_ylabel("score")

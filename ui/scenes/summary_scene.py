@@ -38,8 +38,7 @@ def _table(s: Scene, ctl: TableController, rows: tuple[DealPoints, DealPoints], 
         y = top - 30 - 28 * seat
         s.labels.append(Label(ctl.short_name(seat), xs[0] + COLS[0] - 10, y, 16,
                               PLAYER_COLORS[seat], "right", bold=True))  # fmt: skip
-        total = min(p.total, ctl.board_shape.game_hole)  # the winner's peg stops in the hole
-        for i, (x0, w, v) in enumerate(zip(xs[1:], COLS[1:], (p.pegging, p.hand, p.crib, total),
+        for i, (x0, w, v) in enumerate(zip(xs[1:], COLS[1:], (p.pegging, p.hand, p.crib, p.total),
                                            strict=True)):  # fmt: skip
             s.labels.append(Label(str(v), x0 + w / 2, y, 16, WHITE, bold=i == 3))
 
@@ -55,7 +54,7 @@ def deal_summary_items(s: Scene, ctl: TableController, r: Rect) -> None:
 
 def game_summary_items(s: Scene, ctl: TableController, r: Rect, top: float) -> None:
     """The game's points by part and, once reviewed, the person's error rate."""
-    _table(s, ctl, points_by_part(ctl._all_events()), r.cx, top)
+    _table(s, ctl, points_by_part(ctl._all_events(), ctl.game.rules), r.cx, top)
     rev = getattr(ctl, "game_review", None)
     people = [seat for seat in (0, 1) if ctl.is_human(seat)]
     if not people:

@@ -291,7 +291,8 @@ class TableController:
                 self.say(text)
         if shows:
             steps = show_steps(self.narrator, shows)
-            self.show.start(steps, deal_points(events, shows[-1]), tuple(self.messages[-2:]))
+            points = deal_points(events, shows[-1], self.game.rules)
+            self.show.start(steps, points, tuple(self.messages[-2:]))
 
     def _all_events(self) -> list:
         """The game's public typed events, built once per change of the game."""
@@ -417,8 +418,7 @@ class TableController:
         g = self.game
         if not g.is_over or g.winner is None:
             return ()
-        hole = self.board_shape.game_hole  # a winner's peg stops there: the score reads 121
-        shown = (min(g.scores[0], hole), min(g.scores[1], hole))
+        shown = (g.rules.counted(g.scores[0]), g.rules.counted(g.scores[1]))  # 121, not 123
         return tuple(self.narrator.game_over(g.winner, shown, g.rules.game_points(g.scores)))
 
     # ----------------------------------------------------------------------------- saving

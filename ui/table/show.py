@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from cribbage_env.rules.core import EventKind
+from cribbage_env.rules.core import EventKind, Rules
 
 from ..words.narration import Narrator
 
@@ -80,23 +80,26 @@ class DealPoints:
         return self.pegging + self.hand + self.crib
 
 
-def deal_points(events: list, last_show: object) -> tuple[DealPoints, DealPoints]:
+def deal_points(events: list, last_show: object, rules: Rules) -> tuple[DealPoints, DealPoints]:
     """Both players' points in the deal whose show ends with the event ``last_show``."""
     end = next(i for i, e in enumerate(events) if e is last_show)
     start = max((i for i in range(end) if events[i].kind is EventKind.DEAL), default=0)
-    return points_by_part(events[start : end + 1])
+    return points_by_part(events[start : end + 1], rules)
 
 
-def points_by_part(events) -> tuple[DealPoints, DealPoints]:
-    """Both players' points in ``events`` by part (pegging, hands, cribs)."""
+def points_by_part(events, rules: Rules) -> tuple[DealPoints, DealPoints]:
+    """Both players' points in ``events`` by part (pegging, hands, cribs), each scoring counted
+    up to the target only (:meth:`~cribbage_env.rules.core.Rules.counted`), so a whole game's
+    parts add up to its final score."""
     pts = [[0, 0, 0], [0, 0, 0]]
     for e in events:
         if not e.points or e.player is None:
             continue
+        counted = rules.counted_points(e.points, e.scores[e.player])
         if e.kind is EventKind.SHOW:
-            pts[e.player][2 if e.what == "crib" else 1] += e.points
+            pts[e.player][2 if e.what == "crib" else 1] += counted
         elif e.kind in (EventKind.PLAY, EventKind.SCORE):
-            pts[e.player][0] += e.points
+            pts[e.player][0] += counted
     return DealPoints(*pts[0]), DealPoints(*pts[1])
 
 

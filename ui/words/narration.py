@@ -162,19 +162,21 @@ def game_text(
     out = [cat.tr("Game record: seed {seed}, {n} decisions", seed=g.seed, n=len(g.decisions))]
     for e in g.events:
         if e.kind is EventKind.GAME_OVER:
-            over = n.game_over(_seat(e.player), g.scores, game_points)
+            final = (g.rules.counted(g.scores[0]), g.rules.counted(g.scores[1]))
+            over = n.game_over(_seat(e.player), final, game_points)
             out += ["", over[0] + " " + over[1], *over[2:]]
         else:
-            out.extend(_record_lines(n, e, deal_notes))
+            out.extend(_record_lines(n, e, g.rules, deal_notes))
     if not g.is_over:
         out += ["", cat.tr("Game not finished: {a} – {b}", a=g.scores[0], b=g.scores[1])]
     return "\n".join(out)
 
 
-def _record_lines(n: Narrator, e: ce.Event, deal_notes=None) -> list[str]:
-    """The lines of one event in the record's account (indented by what they belong to)."""
+def _record_lines(n: Narrator, e: ce.Event, rules: ce.Rules, deal_notes=None) -> list[str]:
+    """The lines of one event in the record's account (indented by what they belong to); the
+    scores after it as they count (a winner's stops at the target)."""
     k, p = e.kind, e.player
-    sc = f"[{e.scores[0]}–{e.scores[1]}]"
+    sc = f"[{rules.counted(e.scores[0])}–{rules.counted(e.scores[1])}]"
     if k is EventKind.DEAL:
         pone = 1 - _seat(p)
         return [
