@@ -37,12 +37,23 @@ class L(ev.Listener):
         if stack:
             stack[-1][2] += took
 ev.register("numba:compile", L())
+llvm = [0, 0.0, 0.0]  # depth, start, total: LLVM's share (optimisation and machine code)
+class LL(ev.Listener):
+    def on_start(self, event):
+        llvm[0] += 1
+        if llvm[0] == 1:
+            llvm[1] = time.perf_counter()
+    def on_end(self, event):
+        llvm[0] -= 1
+        if llvm[0] == 0:
+            llvm[2] += time.perf_counter() - llvm[1]
+ev.register("numba:llvm_lock", LL())
 from cribbage_env.vecenv import CribbageVectorEnv
 t1, c1 = time.perf_counter(), time.process_time()
 CribbageVectorEnv(8, sys.argv[1]).reset(seed=0)
 t2, c2 = time.perf_counter(), time.process_time()
 print(json.dumps({"import_s": t1 - t0, "reset_wall_s": t2 - t1, "reset_cpu_s": c2 - c1,
-                  "functions": len(own), "compiles": sum(count.values()),
+                  "llvm_s": llvm[2], "functions": len(own), "compiles": sum(count.values()),
                   "own_s": sorted(own.items(), key=lambda kv: -kv[1]), "count": count}))
 """
 
@@ -68,8 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     for opponent in a.opponent:
         r = results[opponent] = profile(opponent)
         print(f"{opponent}: first reset {r['reset_wall_s']:.1f} s wall, {r['reset_cpu_s']:.1f} s "
-              f"CPU (import {r['import_s']:.1f} s); {r['functions']} functions, "
-              f"{r['compiles']} compiles; load {load:.1f}")  # fmt: skip
+              f"CPU, {r['llvm_s']:.1f} s of it in LLVM; import {r['import_s']:.1f} s; "
+              f"{r['functions']} functions, {r['compiles']} compiles; load {load:.1f}")  # fmt: skip
         for name, s in r["own_s"][: a.top]:
             print(f"  {s:6.2f} s  x{r['count'][name]}  {name}")
     if a.out:
