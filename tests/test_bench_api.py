@@ -72,7 +72,10 @@ def test_resuming_an_object_run_needs_the_objects(tmp_path) -> None:
     )  # fmt: skip
 
 
-@pytest.mark.parametrize("backend", ["serial", "pool", "ray"])
+# ray: a local Ray runtime (seconds of start-up, mostly waiting): the integration tier
+@pytest.mark.parametrize(
+    "backend", ["serial", "pool", pytest.param("ray", marks=pytest.mark.integration)]
+)
 def test_the_cheater_fails_on_every_backend(backend, monkeypatch, tmp_path) -> None:
     if backend == "ray":
         pytest.importorskip("ray")
@@ -109,6 +112,7 @@ def _peak(games: int, db) -> int:
         tracemalloc.stop()
 
 
+@pytest.mark.integration  # a soak: hundreds of games traced by tracemalloc
 def test_memory_stays_flat_in_the_number_of_games(tmp_path) -> None:
     """Games stream to the store and into counts: seven times the games, about the same peak
     (the old runner kept every game in the parent, ~2.6 KB each: 120 more games, ~310 KB; with

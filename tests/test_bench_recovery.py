@@ -58,6 +58,7 @@ def _check_games(db: Path, run_id: int, planned: int) -> None:
         assert play_game(*spec, g.seed, run["params"]["agent_seed"]).decisions == list(g.moves)
 
 
+@pytest.mark.integration  # a process pool killed mid-run, then resumed to the end
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
 def test_sigkill_leaves_no_worker_and_resume_finishes_the_run(tmp_path) -> None:
     db = tmp_path / "r.sqlite"

@@ -31,6 +31,7 @@ def test_bad_usage_exits_2(tmp_path, capsys):
         assert exc.value.code == 2
 
 
+@pytest.mark.integration  # training end to end
 def test_dmc_tiny_run_and_resume(tmp_path, capsys):
     needs_training("torch")
     run = tmp_path / "run"
@@ -67,6 +68,7 @@ def test_dmc_tiny_run_and_resume(tmp_path, capsys):
     assert "cribbage train" in agent.meta["command"]
 
 
+@pytest.mark.integration  # training end to end
 def test_ppo_tiny_run_with_a_league(tmp_path, capsys):
     needs_training("sb3_contrib")
     run = tmp_path / "ppo"

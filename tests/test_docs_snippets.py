@@ -36,6 +36,15 @@ def _snippets() -> list[tuple[str, int, str]]:
     return out
 
 
+def _cases() -> list:
+    """The snippets as test cases; one that trains (``.learn(``) is training end to end: the
+    integration tier."""
+    return [
+        pytest.param(*s, marks=pytest.mark.integration) if ".learn(" in s[2] else s
+        for s in _snippets()
+    ]
+
+
 def _guide_file(starts: str) -> str:
     return next(b for b in re.findall(r"```python\n(.*?)```", BOTS, re.S) if b.startswith(starts))
 
@@ -44,7 +53,7 @@ def test_the_docs_have_plain_snippets_to_check() -> None:
     assert len(_snippets()) >= 6
 
 
-@pytest.mark.parametrize(("page", "index", "code"), _snippets(), ids=lambda v: str(v)[:30])
+@pytest.mark.parametrize(("page", "index", "code"), _cases(), ids=lambda v: str(v)[:30])
 def test_snippet_runs(page: str, index: int, code: str, tmp_path: Path) -> None:
     if "pyspiel" in code and importlib.util.find_spec("pyspiel") is None:
         pytest.skip("open-spiel is not installed (extra 'openspiel')")

@@ -26,7 +26,10 @@ from ui.cli.cli import main
 HERE = Path(__file__).resolve().parent
 
 
-@pytest.mark.parametrize("backend", ["serial", "pool", "ray"])
+# ray: a local Ray runtime (seconds of start-up, mostly waiting): the integration tier
+@pytest.mark.parametrize(
+    "backend", ["serial", "pool", pytest.param("ray", marks=pytest.mark.integration)]
+)
 def test_honest_agents_play_the_same_games_isolated(backend: str) -> None:
     agents = ["expectimax", "random", "cheater_agent:Chatty"]
     if backend == "ray":

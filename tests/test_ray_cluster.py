@@ -23,6 +23,9 @@ from extras import needs_training
 
 ray = pytest.importorskip("ray", reason="the 'ray' extra is not installed")
 
+#: a real cluster of processes that mostly wait (start-up, a node killed): the integration tier.
+pytestmark = pytest.mark.integration
+
 
 RAY = str(Path(sys.executable).with_name("ray"))
 NODE_PORT = 46000 + os.getpid() % 1000  # the second node's raylet, found by it to kill it

@@ -146,6 +146,7 @@ def test_policy_net_bad_files_are_clear(tmp_path) -> None:
         make_agent(f"policy_net:path={small}")
 
 
+@pytest.mark.integration  # training end to end
 def test_cleanrl_example_trains_saves_and_its_net_plays_in_bench(tmp_path) -> None:
     needs_training("torch")
     save = tmp_path / "actor.npz"

@@ -247,6 +247,7 @@ def test_registered_agents_are_backend_independent() -> None:
     assert sorted(reversed_rows, key=lambda r: r.key) == list(serial.results)
 
 
+@pytest.mark.integration  # a local Ray runtime: seconds of start-up, mostly waiting
 def test_ray_backend_gives_identical_results() -> None:
     pytest.importorskip("ray")
     plan = make_plan(["random", "random:"], 8, seed=11, block=2)

@@ -94,6 +94,7 @@ def test_bench_serial_and_pool_play_the_same_games(here: Path, capsys) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.integration  # a local Ray runtime: seconds of start-up, mostly waiting
 def test_bench_on_ray_finds_the_users_module_too(here: Path, capsys) -> None:
     """Local Ray workers resolve the spec themselves, from the driver's folder."""
     pytest.importorskip("ray")
