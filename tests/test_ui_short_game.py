@@ -42,7 +42,11 @@ def test_the_61_board_is_two_streets_a_game_hole_and_its_skunk_lines() -> None:
 
 def test_boards_exist_for_61_and_121_only() -> None:
     assert BoardShape.of(STANDARD) == BoardShape()
-    for bad in (Rules(target=91, skunk=61, double_skunk=31), Rules(45, 0, 0), Rules(181, 0, 0)):
+    for bad in (
+        Rules(target=91, skunk=61, double_skunk=31),
+        Rules(45, skunk=0, double_skunk=0),
+        Rules(181, skunk=0, double_skunk=0),
+    ):
         with pytest.raises(ValueError, match="no board"):
             BoardShape.of(bad)
 
