@@ -15,8 +15,8 @@ from .cards import cards_str
 from .core import STANDARD, EventKind, Phase, Rules
 from .events import Event
 
-if TYPE_CHECKING:  # views read a state through its public fields; they import no engine code
-    from .engine import GameState as State
+if TYPE_CHECKING:  # views read a state through its fields; they import no engine code
+    from .state import State
 
 
 @dataclass(frozen=True)
@@ -105,8 +105,9 @@ class PlayerView:
         )
 
 
-def make_view(state: State, seat: int) -> PlayerView:
-    """The view of ``seat`` (what :meth:`GameState.view` returns)."""
+def make_view(state: State, seat: int, legal: Sequence[int]) -> PlayerView:
+    """The view of ``seat`` (what :meth:`GameState.view` returns); ``legal`` is the state's legal
+    actions, which the engine knows (views read a state's fields and no rules)."""
     if seat not in (0, 1):
         raise ValueError(f"seat must be 0 or 1, got {seat!r}")
     to_act = state.current_player
@@ -115,7 +116,7 @@ def make_view(state: State, seat: int) -> PlayerView:
         seat=seat,
         phase=state.phase,
         to_act=to_act,
-        legal_actions=tuple(state.legal_actions()) if to_act == seat else (),
+        legal_actions=tuple(legal) if to_act == seat else (),
         dealer=state.dealer,
         deal=max(state.deal_no, 0),
         scores=state.scores,
