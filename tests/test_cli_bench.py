@@ -315,7 +315,7 @@ def test_bench_ray_backend_without_ray_says_how_to_install(capsys, tmp_path, mon
 
 
 def test_bench_prints_its_agent_seed_and_that_seed_repeats_the_run(capsys, tmp_path) -> None:
-    """Issue 26: the agents' seed is drawn fresh each run (so two runs differ); the output says
+    """The agents' seed is drawn fresh each run (so two runs differ); the output says
     which it was and how to repeat the run, and the Python API gives the same seed."""
     import re
 
@@ -334,7 +334,7 @@ def test_bench_prints_its_agent_seed_and_that_seed_repeats_the_run(capsys, tmp_p
 
 
 def test_bench_tables_show_full_agent_names(capsys, tmp_path) -> None:
-    """Issue 26: long specs were cut (``policy_net:path=/tmp/... vs ran``)."""
+    """Long specs were cut (``policy_net:path=/tmp/... vs ran``)."""
     import numpy as np
 
     from agents.players.policy_net import save_policy

@@ -1,4 +1,4 @@
-"""The review screen: a finished game's mistakes stepped through on the table (issue 13).
+"""The review screen: a finished game's mistakes stepped through on the table.
 
 The review (:func:`agents.review.review_game`, about a second per game) runs in the window's
 side thread; the screen says so meanwhile. Previous / Next (or the arrow keys) step through the

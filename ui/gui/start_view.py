@@ -79,7 +79,7 @@ class StartView(ScreenView):
             win.new_game(win.settings.seed)
 
     def continue_game(self) -> None:
-        """The saved game, else the newest unfinished one (issue 29)."""
+        """The saved game, else the newest unfinished one."""
         win = self.game_window
         if win.store is not None and not win.store.exists():
             win.resume_unfinished(0)  # the newest kept game

@@ -1,4 +1,4 @@
-"""The statistics screen: the player's record from the table's game history (issue 13).
+"""The statistics screen: the player's record from the table's game history.
 
 The totals are read at once; the error rates need a review of each game (cached next to the
 history, so a game is reviewed once), which runs game by game in the window's side thread and

@@ -16,16 +16,17 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from enum import Enum
+from typing import Protocol
 
 from agents.tournament.trust import trusted_spec
 from cribbage_env.rules.core import STANDARD, Rules
+from cribbage_env.rules.engine import GameState
 
 from ..errors import UIError
 from .board import BoardShape
-
-if TYPE_CHECKING:
-    from .controller import TableController
+from .history import History
+from .seats import Seat
 
 SAVE_FORMAT = "cribbage-env/autosave"
 SAVE_VERSION = 1
@@ -48,8 +49,29 @@ class UntrustedSave(SaveError):
         )
 
 
+class SaveSource(Protocol):
+    """What a save is written from: the table's seeds, seats, language, rules and history."""
+
+    @property
+    def seed(self) -> int: ...
+    @property
+    def agent_seed(self) -> int: ...
+    @property
+    def mode(self) -> Enum: ...
+    @property
+    def seats(self) -> list[Seat]: ...
+    @property
+    def lang(self) -> str: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def history(self) -> History: ...
+    @property
+    def game(self) -> GameState: ...
+
+
 # ------------------------------------------------------------------------------ the format
-def save_data(ctl: TableController) -> dict:
+def save_data(ctl: SaveSource) -> dict:
     """Everything needed to resume: seeds, seats, decisions (with the redo tail), cursor."""
     history = ctl.history
     return {
@@ -89,7 +111,7 @@ class SavedGame:
     lang: str
     actions: tuple[int, ...]
     cursor: int
-    agent_seed: int | None  # saves written before issue 15 have none: a fresh one is drawn
+    agent_seed: int | None  # saves older than the agent seed have none: a fresh one is drawn
     rules: Rules = STANDARD  # saves written before the short game at the table are to 121
 
 
