@@ -14,12 +14,11 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from cribbage_env.rules.core import Phase
-from cribbage_env.rules.engine import GameState
 
 from ..words.narration import Narrator
 from . import hints
 from .hints import HintView, action_text, hint_rng
-from .selection import Selection
+from .selection import Selection, TurnHost
 
 #: The limits the start screen cycles through (winning chance, 0..1); 0: coach mode off.
 COACH_LIMITS = (0.0, 0.02, 0.05)
@@ -35,22 +34,11 @@ class CoachWarning:
     lines: tuple[str, ...]
 
 
-class CoachHost(Protocol):
-    """What the coach reads of its table: the person's turn, the selection and the narrator."""
+class CoachHost(TurnHost, Protocol):
+    """What the coach reads of its table besides the turn: the selection and the narrator."""
 
-    version: int
-    game: GameState
     narrator: Narrator
     selection: Selection
-
-    @property
-    def phase(self) -> Phase: ...
-    @property
-    def to_act(self) -> int | None: ...
-    @property
-    def human_to_act(self) -> bool: ...
-    @property
-    def needs_reveal(self) -> bool: ...
 
 
 class Coach:

@@ -52,22 +52,16 @@ class UntrustedSave(SaveError):
 class SaveSource(Protocol):
     """What a save is written from: the table's seeds, seats, language, rules and history."""
 
-    @property
-    def seed(self) -> int: ...
-    @property
-    def agent_seed(self) -> int: ...
+    seed: int
+    agent_seed: int
+    seats: list[Seat]
+    lang: str
+    rules: Rules
+    history: History
+    game: GameState
+
     @property
     def mode(self) -> Enum: ...
-    @property
-    def seats(self) -> list[Seat]: ...
-    @property
-    def lang(self) -> str: ...
-    @property
-    def rules(self) -> Rules: ...
-    @property
-    def history(self) -> History: ...
-    @property
-    def game(self) -> GameState: ...
 
 
 # ------------------------------------------------------------------------------ the format

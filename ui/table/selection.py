@@ -19,8 +19,9 @@ from cribbage_env.rules.engine import GameState
 CUT_SPREAD = {Phase.CUT_FOR_DEAL: 52, Phase.DEAL_CUT: 52, Phase.STARTER_CUT: 40}
 
 
-class SelectionHost(Protocol):
-    """What a selection reads of its table: whose turn, which hand is shown, and the decision."""
+class TurnHost(Protocol):
+    """What a part of the table reads of the turn: the game, whose decision it is, and whether
+    a person may make it now (their hand seen); ``version`` is bumped to redraw."""
 
     version: int
     game: GameState
@@ -33,6 +34,11 @@ class SelectionHost(Protocol):
     def human_to_act(self) -> bool: ...
     @property
     def needs_reveal(self) -> bool: ...
+
+
+class SelectionHost(TurnHost, Protocol):
+    """What a selection reads of its table besides the turn: the hand shown, and the decision."""
+
     @property
     def bottom_seat(self) -> int: ...
 
