@@ -338,10 +338,11 @@ def test_bench_tables_show_full_agent_names(capsys, tmp_path) -> None:
     import numpy as np
 
     from agents.players.policy_net import save_policy
+    from cribbage_env.encoding import OBS_SIZE
 
     path = tmp_path / ("a_rather_long_folder_name_" * 3) / "actor.npz"
     path.parent.mkdir()
-    save_policy(path, [(np.zeros((534, 52), np.float32), np.zeros(52, np.float32))], {})
+    save_policy(path, [(np.zeros((OBS_SIZE, 52), np.float32), np.zeros(52, np.float32))], {})
     spec = f"policy_net:path={path}"
     code, out, _ = _bench(capsys, spec, "random", "--games", "2", "--workers", "1",
                           "--db", str(tmp_path / "r.db"))  # fmt: skip

@@ -142,7 +142,7 @@ def test_policy_net_bad_files_are_clear(tmp_path) -> None:
     )
     small = tmp_path / "small.npz"
     save_policy(small, [(np.zeros((3, 52), np.float32), np.zeros(52, np.float32))], {})
-    with pytest.raises(AgentSpecError, match="534 -> 52"):
+    with pytest.raises(AgentSpecError, match=f"{OBS_SIZE} -> 52"):
         make_agent(f"policy_net:path={small}")
 
 
