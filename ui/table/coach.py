@@ -35,10 +35,16 @@ class CoachWarning:
 
 
 class CoachHost(TurnHost, Protocol):
-    """What the coach reads of its table besides the turn: the selection and the narrator."""
+    """What the coach reads of its table besides the turn: whether the person may choose now,
+    the selection and the narrator."""
 
     narrator: Narrator
     selection: Selection
+
+    @property
+    def human_to_act(self) -> bool: ...
+    @property
+    def needs_reveal(self) -> bool: ...
 
 
 class Coach:

@@ -15,38 +15,26 @@ from typing import Protocol
 
 import numpy as np
 
-from cribbage_env.rules.core import Phase
-from cribbage_env.rules.engine import GameState
-
 from .history import History
 from .seats import Seat
-from .selection import CUT_SPREAD
+from .selection import CUT_SPREAD, TurnHost
 from .show import ShowSequence
 
 
-class ComputerHost(Protocol):
-    """What the computer reads of its table: the seeds, the seats, the script being replayed,
-    the show it waits for, and the decision it makes."""
+class ComputerHost(TurnHost, Protocol):
+    """What the computer reads of its table besides the turn: the seeds, the seats, the script
+    being replayed and the show it waits for."""
 
     seed: int
     agent_seed: int
     epoch: int
-    game: GameState
     history: History
     seats: list[Seat]
     script: list[int] | None
     show: ShowSequence
 
-    @property
-    def phase(self) -> Phase: ...
-    @property
-    def to_act(self) -> int | None: ...
-
     def is_human(self, seat: int) -> bool: ...
     def name(self, seat: int) -> str: ...
-    def tr(self, msgid: str, /, **kwargs: object) -> str: ...
-    def say(self, text: str) -> None: ...
-    def decide(self, action: int) -> None: ...
 
 
 class Computer:

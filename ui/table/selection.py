@@ -20,8 +20,8 @@ CUT_SPREAD = {Phase.CUT_FOR_DEAL: 52, Phase.DEAL_CUT: 52, Phase.STARTER_CUT: 40}
 
 
 class TurnHost(Protocol):
-    """What a part of the table reads of the turn: the game, whose decision it is, and whether
-    a person may make it now (their hand seen); ``version`` is bumped to redraw."""
+    """What a part of the table reads of the turn: the game and whose decision it is, and how
+    it speaks (``tr``, ``say``) and decides; ``version`` is bumped to redraw."""
 
     version: int
     game: GameState
@@ -30,23 +30,25 @@ class TurnHost(Protocol):
     def phase(self) -> Phase: ...
     @property
     def to_act(self) -> int | None: ...
+
+    def tr(self, msgid: str, /, **kwargs: object) -> str: ...
+    def say(self, text: str) -> None: ...
+    def decide(self, action: int) -> None: ...
+
+
+class SelectionHost(TurnHost, Protocol):
+    """What a selection reads of its table besides the turn: whether the person may choose now
+    (their hand seen), and the hand shown."""
+
     @property
     def human_to_act(self) -> bool: ...
     @property
     def needs_reveal(self) -> bool: ...
-
-
-class SelectionHost(TurnHost, Protocol):
-    """What a selection reads of its table besides the turn: the hand shown, and the decision."""
-
     @property
     def bottom_seat(self) -> int: ...
 
     def hand_cards(self, seat: int) -> tuple[int, ...]: ...
     def card(self, card: int) -> str: ...
-    def tr(self, msgid: str, /, **kwargs: object) -> str: ...
-    def say(self, text: str) -> None: ...
-    def decide(self, action: int) -> None: ...
 
 
 class Selection:
