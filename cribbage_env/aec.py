@@ -82,7 +82,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
 
         ## Observation Space
 
-        ``Dict({"observation": Box(0, 1, (534,), float32), "action_mask": Box(0, 1, (52,), int8)})``
+        ``Dict({"observation": Box(0, 1, (OBS_SIZE,), float32), "action_mask": Box(0, 1, (52,), int8)})``
+        (``OBS_SIZE``: :data:`cribbage_env.encoding.OBS_SIZE`)
         from that agent's PlayerView (see :mod:`cribbage_env.encoding`); the mask is all zeros for the
         agent not to act. ``infos[agent]["action_mask"]`` holds the same mask.
 

@@ -105,7 +105,8 @@ class CribbageEnv(gym.Env):
 
     ## Observation Space
 
-    ``Dict({"observation": Box(0, 1, (534,), float32), "action_mask": Box(0, 1, (52,), int8)})``.
+    ``Dict({"observation": Box(0, 1, (OBS_SIZE,), float32), "action_mask": Box(0, 1, (52,), int8)})``
+    (``OBS_SIZE``: :data:`cribbage_env.encoding.OBS_SIZE`).
     The vector is documented slice by slice in :mod:`cribbage_env.encoding` (own hand, pending
     discard pick, own discards and kept cards, starter, current sequence and its recent ranks in
     order, cards played by each side this deal, phase, dealer/turn/go flags, count, both scores,

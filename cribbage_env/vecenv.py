@@ -19,7 +19,8 @@ CribbageEnv's (``seat``, ``reward``, ``skunk_bonus``, ``illegal_action``, ``ille
 - ``copy=False`` returns the env's own buffers (observations, masks, rewards...), rewritten in
   place by the next ``step``: no copy per step (Gymnasium's ``SyncVectorEnv(copy=...)``).
   Read them, don't write into them: a step rewrites only what changed in a row.
-- ``observation="compact"``: ``uint8[71]`` per game instead of ``float32[534]``: the 530 binary
+- ``observation="compact"``: :data:`~cribbage_env.kernels.vecobs.COMPACT_SIZE` bytes per game
+  instead of :data:`~cribbage_env.encoding.OBS_SIZE` floats: the :data:`~cribbage_env.kernels.vecobs.BITS` binary
   values bit-packed (``np.packbits`` order), then the count, both scores (capped at the
   target) and the opponent's cards left as bytes; :func:`unpack_observation` gives back the
   standard observation exactly.
@@ -32,8 +33,8 @@ says so) and caches them (:mod:`cribbage_env.kernels.kernelcache`).
 >>> import gymnasium as gym, cribbage_env
 >>> vec = gym.make_vec("cribbage/Cribbage-v0", num_envs=4, vectorization_mode="vector_entry_point")
 >>> obs, info = vec.reset(seed=0)
->>> obs["observation"].shape, info["action_mask"].shape
-((4, 534), (4, 52))
+>>> obs["observation"].shape == (4, cribbage_env.encoding.OBS_SIZE), info["action_mask"].shape
+(True, (4, 52))
 """
 
 from __future__ import annotations
@@ -66,13 +67,14 @@ OBSERVATIONS = ("standard", "compact")
 
 
 def unpack_observation(packed: np.ndarray, target: int = 121) -> np.ndarray:
-    """The standard ``float32[..., 534]`` observation of compact ones (``uint8[..., 71]``).
+    """The standard ``float32[..., OBS_SIZE]`` observation of compact ones
+    (``uint8[..., COMPACT_SIZE]``).
 
     >>> from cribbage_env.vecenv import CribbageVectorEnv
     >>> std, com = CribbageVectorEnv(3), CribbageVectorEnv(3, observation="compact")
     >>> a, b = std.reset(seed=1)[0]["observation"], com.reset(seed=1)[0]["observation"]
-    >>> b.dtype, b.shape, bool((unpack_observation(b) == a).all())
-    (dtype('uint8'), (3, 71), True)
+    >>> b.dtype, b.shape == (3, O.COMPACT_SIZE), bool((unpack_observation(b) == a).all())
+    (dtype('uint8'), True, True)
     """
     p = np.asarray(packed)
     if p.shape[-1] != O.COMPACT_SIZE or p.dtype != np.uint8:

@@ -11,15 +11,18 @@ decision, always with legal actions, and the terminal observation is kept in
 
 Standard trainers on the batched env (:class:`~cribbage_env.vecenv.CribbageVectorEnv`, all games
 in one compiled step): :func:`batched` with ``flatten=True`` is a Gymnasium ``VectorEnv`` with a
-``Box`` observation (the 534 features; the mask in ``info["action_mask"]`` and
+``Box`` observation (the :data:`~cribbage_env.encoding.OBS_SIZE` features; the mask in ``info["action_mask"]`` and
 ``action_masks()``), the shape CleanRL's ``ppo.py`` sizes its network from
 (``examples/cleanrl_masked_ppo.py``); :func:`sb3_vec_env` is the same as a Stable-Baselines3
 ``VecEnv`` with ``action_masks()`` for sb3-contrib's ``MaskablePPO``.
 
+>>> from cribbage_env.encoding import OBS_SIZE
 >>> vec = make_vec(4, opponent="random")
 >>> obs, info = vec.reset(seed=0)
->>> obs["observation"].shape, obs["action_mask"].shape, bool(obs["action_mask"].any(axis=1).all())
-((4, 534), (4, 52), True)
+>>> obs["observation"].shape == (4, OBS_SIZE), obs["action_mask"].shape
+(True, (4, 52))
+>>> bool(obs["action_mask"].any(axis=1).all())
+True
 >>> vec.close()
 """
 
@@ -89,10 +92,13 @@ class FlatVectorObservation(gym.vector.VectorWrapper):
 def batched(num_envs: int = 8, *, flatten: bool = False, **env_kwargs: Any) -> gym.vector.VectorEnv:
     """The batched env (``CribbageVectorEnv(num_envs, **env_kwargs)``), flattened on request.
 
+    >>> from cribbage_env.encoding import OBS_SIZE
     >>> vec = batched(4, flatten=True)
     >>> obs, info = vec.reset(seed=0)
-    >>> obs.shape, vec.single_observation_space.shape, info["action_mask"].shape
-    ((4, 534), (534,), (4, 52))
+    >>> obs.shape == (4, OBS_SIZE), vec.single_observation_space.shape == (OBS_SIZE,)
+    (True, True)
+    >>> info["action_mask"].shape
+    (4, 52)
     """
     from .vecenv import CribbageVectorEnv
 

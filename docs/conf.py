@@ -36,7 +36,9 @@ extensions = [
 ]
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb"}
 exclude_patterns = ["_build", "_generated", "Thumbs.db", ".DS_Store", "**/.ipynb_checkpoints"]
-myst_enable_extensions = ["colon_fence", "deflist", "dollarmath"]
+myst_enable_extensions = ["colon_fence", "deflist", "dollarmath", "substitution"]
+# Figures the code knows, for the pages' prose: {{ obs_size }} and the like (cribbage_docs.py).
+myst_substitutions = __import__("cribbage_docs").substitutions()
 myst_heading_anchors = 3
 
 # Tutorials are executed on every build; a cell that raises fails the build.

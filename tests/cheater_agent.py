@@ -116,7 +116,7 @@ class EnvCheaterAgent:
 
 
 # ------------------------------------------------------------------ cheaters that read the engine
-# Issue 23, finding 8: an agent in the engine's process can reach the true GameState through the
+# An agent in the engine's process can reach the true GameState through the
 # interpreter. The spies raise :class:`Cheated` when they find it (so a run shows it: in-process
 # the tournament fails, isolated the seat forfeits with "raised Cheated"); the peekers play
 # expectimax and, when they find it, choose their discard knowing the starter (a real edge).

@@ -1,4 +1,4 @@
-"""Agents (issue 5): conformance for every registered agent (legal, deterministic, view-only) and
+"""Agents: conformance for every registered agent (legal, deterministic, view-only) and
 the documented behaviour of greedy, novice and expectimax."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 23: every option and argument of every ``cribbage`` subcommand, given bad values, exits 2
+"""Every option and argument of every ``cribbage`` subcommand, given bad values, exits 2
 with one line that says what was wrong: no traceback, nothing written, nothing started.
 
 The matrix is built from the parsers themselves (every option of every subcommand, whatever is

@@ -1,4 +1,4 @@
-"""Bad input everywhere (issue 8.3): broken record and save files, CLI misuse, odd env actions.
+"""Bad input everywhere: broken record and save files, CLI misuse, odd env actions.
 
 - Corrupt, truncated, wrong-version and hand-edited records (illegal decisions included) given
   to ``cribbage replay FILE --text`` exit non-zero with a clear message and leave the file
@@ -341,7 +341,7 @@ def _finished_table_game(tmp_path: Path) -> Path:
 
 
 def test_a_finished_table_game_from_history_replays_as_text(tmp_path, capsys) -> None:
-    """Issue 8.2: games played at the table are kept in history/ and `cribbage replay` reads them."""
+    """Games played at the table are kept in history/ and `cribbage replay` reads them."""
     path = _finished_table_game(tmp_path)
     content = path.read_bytes()
     record = json.loads(content)["record"]

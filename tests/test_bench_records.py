@@ -1,5 +1,5 @@
-"""`cribbage bench --records DIR [--record-every K]`: tournaments keep records of chosen games
-(issue 8.2), in the documented record format, readable by `cribbage replay FILE --text`."""
+"""`cribbage bench --records DIR [--record-every K]`: tournaments keep records of chosen games,
+in the documented record format, readable by `cribbage replay FILE --text`."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The larger central board (issue 29, item 5): a tap on the side board, or B, shows the same
+"""The larger central board: a tap on the side board, or B, shows the same
 board, pegs and scores large in the middle of the table; Close, or B, puts it back."""
 
 from __future__ import annotations

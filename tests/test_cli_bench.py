@@ -315,7 +315,7 @@ def test_bench_ray_backend_without_ray_says_how_to_install(capsys, tmp_path, mon
 
 
 def test_bench_prints_its_agent_seed_and_that_seed_repeats_the_run(capsys, tmp_path) -> None:
-    """Issue 26: the agents' seed is drawn fresh each run (so two runs differ); the output says
+    """The agents' seed is drawn fresh each run (so two runs differ); the output says
     which it was and how to repeat the run, and the Python API gives the same seed."""
     import re
 
@@ -334,14 +334,15 @@ def test_bench_prints_its_agent_seed_and_that_seed_repeats_the_run(capsys, tmp_p
 
 
 def test_bench_tables_show_full_agent_names(capsys, tmp_path) -> None:
-    """Issue 26: long specs were cut (``policy_net:path=/tmp/... vs ran``)."""
+    """Long specs were cut (``policy_net:path=/tmp/... vs ran``)."""
     import numpy as np
 
     from agents.players.policy_net import save_policy
+    from cribbage_env.encoding import OBS_SIZE
 
     path = tmp_path / ("a_rather_long_folder_name_" * 3) / "actor.npz"
     path.parent.mkdir()
-    save_policy(path, [(np.zeros((534, 52), np.float32), np.zeros(52, np.float32))], {})
+    save_policy(path, [(np.zeros((OBS_SIZE, 52), np.float32), np.zeros(52, np.float32))], {})
     spec = f"policy_net:path={path}"
     code, out, _ = _bench(capsys, spec, "random", "--games", "2", "--workers", "1",
                           "--db", str(tmp_path / "r.db"))  # fmt: skip

@@ -82,7 +82,7 @@ def test_ppo_tiny_run_with_a_league(tmp_path, capsys):
     assert curve[0]["steps"] == 128 and curve[0]["results"][0]["games"] == 2
     final = json.loads((run / "final.json").read_text())
     assert final["timesteps"] >= 256
-    # What the docs list for a run folder (issue 26): the log and the curve image; and off a
+    # What the docs list for a run folder: the log and the curve image; and off a
     # terminal, a line per evaluation on stdout.
     log = (run / "train.log").read_text()
     assert "step_128 vs random: " in log and "final model" in log
@@ -168,7 +168,7 @@ def _train_without(blocked: tuple[str, ...], args: list[str]):
      ("ppo", ("sb3_contrib",), "sb3-contrib"), ("ppo", ("torch", "sb3_contrib"), "torch and")],
 )  # fmt: skip
 def test_a_missing_extra_is_one_line_and_writes_nothing(tmp_path, method, blocked, named):
-    """Issue 26: without torch, ``cribbage train`` crashed with a traceback after writing
+    """Without torch, ``cribbage train`` crashed with a traceback after writing
     config.json (and dmc its data), so the retry after installing was refused."""
     run = tmp_path / "run"
     r = _train_without(blocked, ["--method", method, "--run-dir", str(run), "--workers", "1"])

@@ -1,4 +1,4 @@
-"""One judge (issue 29, item 2): the hint is the review's best option, its table of options, and
+"""One judge: the hint is the review's best option, its table of options, and
 coach mode's "Are you sure?" before a costly move, all through the controller."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""GUI commands are typed values (issue 24, item 6): every button and target of the table carries
+"""GUI commands are typed values: every button and target of the table carries
 a :class:`ui.table.commands.Command`, every key binding too, and one table says what each does."""
 
 from __future__ import annotations

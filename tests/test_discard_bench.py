@@ -1,4 +1,4 @@
-"""``cribbage discards`` (issue 19): discard strategies on paired deals, checked against show
+"""``cribbage discards``: discard strategies on paired deals, checked against show
 scores computed independently with ``score_hand``, user strategies, and the CLI."""
 
 from __future__ import annotations

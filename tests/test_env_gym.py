@@ -308,7 +308,7 @@ def test_seat_alternates_from_a_seeded_reset() -> None:
 
 
 def test_a_seeded_evaluation_loop_plays_both_seats_equally() -> None:
-    """Issue 26: ``reset(seed=s)`` for s in 0..99 used to play seat 0 every time."""
+    """``reset(seed=s)`` for s in 0..99 plays both seats (it once played seat 0 every time)."""
     env = CribbageEnv("random", seat="alternate")
     seats = [env.reset(seed=s)[1]["seat"] for s in range(100)]
     assert seats.count(0) == seats.count(1) == 50

@@ -1,6 +1,6 @@
 """No env hands its opponent (or its learner) a way to the hidden cards.
 
-Issue 23, finding 4: the Gym env seeded its opponent's generator with the raw second draw of the
+The Gym env seeded its opponent's generator with the raw second draw of the
 env's generator, so after ``reset(seed=123)`` an opponent could rebuild the learner's six cards
 (40 of 40 episodes). Env opponents' generators are now derived as the tournament's are
 (:func:`cribbage_env.seeding.agent_rng` of an agent seed, the game seed and the seat).

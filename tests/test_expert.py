@@ -1,4 +1,4 @@
-"""The expert tier (issue 9): determinized guesses respect the view, the search prefers what
+"""The expert tier: determinized guesses respect the view, the search prefers what
 wins, the endgame and the knob behave."""
 
 from __future__ import annotations
@@ -175,7 +175,7 @@ def test_search_values_cards_of_one_rank_alike() -> None:
 
 
 def test_the_game_offers_the_expert_level() -> None:
-    """Issue 9: the start screen and `cribbage play --opponent expert` offer the expert."""
+    """The start screen and `cribbage play --opponent expert` offer the expert."""
     from agents import LEVELS
     from ui.cli.cmd_play import resolve_opponent
     from ui.scenes.scene import StartOptions, start_scene

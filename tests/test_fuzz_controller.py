@@ -1,4 +1,4 @@
-"""Stateful fuzzing of the table controller (issue 8.4; RULES R10, R11.2, R11.4-R11.6).
+"""Stateful fuzzing of the table controller (RULES R10, R11.2, R11.4-R11.6).
 
 A hypothesis state machine drives :class:`ui.table.controller.TableController` (pure Python, no
 Arcade) the way a person at the table can: random card selections (any card id, by position,
@@ -16,7 +16,7 @@ After every step it checks, independently of the controller's own bookkeeping:
   redo tail (R11.2);
 - undo lands before a person's decision and undo-all then redo-all returns the identical state
   (R11.5); restart is a fresh game with the seed (R11.6), in pass and play only before the
-  first decision or after the game (issue 15; ``tests/test_hotseat_privacy.py`` attacks it);
+  first decision or after the game (``tests/test_hotseat_privacy.py`` attacks it);
 - in hotseat no hand is face up unless that player pressed "See my hand" and still holds the
   screen, and nothing about a hand (selection, hint) exists before the press (R11.4).
 
@@ -317,7 +317,7 @@ class TableMachine(RuleBasedStateMachine):
         if not ok:
             assert c.decisions == before
             return
-        if restarted:  # right after a restart: the game comes back (issue 29)
+        if restarted:  # right after a restart: the game comes back
             assert before == () and c.decisions and not c.guard.can_undo
             self._history_reset()
             return
@@ -370,13 +370,13 @@ class TableMachine(RuleBasedStateMachine):
         snap = self._snapshot()
         if not c.restart():
             # Pass and play restarts only before the first decision or after the game (a
-            # restart mid-game would replace the other person's moves: issue 15, leak 2).
+            # restart mid-game would replace the other person's moves).
             assert not allowed and c.mode is Mode.HOTSEAT and c.decisions and not c.game.is_over
             self._assert_unchanged(snap)
             return
         assert allowed and c.decisions == ()
         assert c.game == ce.new_game(c.seed, interactive_cuts=c.interactive_cuts)
-        # Undo right after a restart brings the game back as it was (issue 29), and only that.
+        # Undo right after a restart brings the game back as it was, and only that.
         assert c.can_undo == bool(snap[1])
         if c.can_undo:
             assert c.undo() and c.game == snap[0] and c.decisions == snap[1]
@@ -389,7 +389,7 @@ class TableMachine(RuleBasedStateMachine):
     @precondition(lambda self: self.ctl.interactive_cuts)
     @rule()
     def save_and_resume(self) -> None:
-        """The autosave data resumes the same game, cursor and redo tail (issue 8.1)."""
+        """The autosave data resumes the same game, cursor and redo tail."""
         c = self.ctl
         d = TableController.from_save(c.to_save())
         assert (

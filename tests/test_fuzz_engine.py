@@ -1,4 +1,4 @@
-"""Stateful fuzzing of the engine (issue 8.4): random legal and illegal actions, clones, undo by
+"""Stateful fuzzing of the engine: random legal and illegal actions, clones, undo by
 replaying a prefix and record round trips, with every invariant checked after every step.
 
 ``CRIBBAGE_FUZZ_EXAMPLES=500`` (and ``CRIBBAGE_FUZZ_STEPS``) run a long fuzz."""

@@ -1,5 +1,5 @@
-"""Pass and play: the person holding the screen never sees the other person's cards (issue 15,
-leak 2; RULES R11.4).
+"""Pass and play: the person holding the screen never sees the other person's cards (RULES
+R11.4).
 
 The threat: in pass and play the screen is handed over after every decision that passes the turn
 ("Pass the screen to ..."). The person it was handed to (the *holder*) then tries everything the
@@ -135,7 +135,7 @@ class HotseatAttack(RuleBasedStateMachine):
         if not c.undo():
             assert c.decisions == before
             return
-        if restarted:  # right after a restart, Undo brings the game back (issue 29)
+        if restarted:  # right after a restart, Undo brings the game back
             assert before == () and c.decisions
             self._hand_over()  # honest passing: the screen goes to whoever is to act
             return

@@ -1,5 +1,5 @@
 """The kernels interpreted (while the table's warm-up compiles them) give exactly what the
-compiled kernels give, so a game replays the same whichever path ran (issue 29, item 4)."""
+compiled kernels give, so a game replays the same whichever path ran."""
 
 from __future__ import annotations
 

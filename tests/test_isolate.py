@@ -1,4 +1,4 @@
-"""Isolated seats (issue 23, finding 8): each agent in its own process, seeing only its view.
+"""Isolated seats: each agent in its own process, seeing only its view.
 
 In-process, a plug-in can walk the call stack or the garbage collector to the true GameState
 (the controls below show the spies finding it). Isolated, the same spies find nothing; an

@@ -1,4 +1,4 @@
-"""Luck of chance events and luck-adjusted results (issue 27): zero mean, unbiasedness, the
+"""Luck of chance events and luck-adjusted results: zero mean, unbiasedness, the
 report's shape, the store's round trip (old files too) and exact resumes."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The ``master`` agent (issue 28): its knobs, its budget, its discard candidates and the
+"""The ``master`` agent: its knobs, its budget, its discard candidates and the
 policy-based inference from the opponent's plays. Legal moves, determinism and deciding from
 the view alone are checked for every registered agent, master included, in tests/test_agents.py."""
 

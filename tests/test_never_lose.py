@@ -1,4 +1,4 @@
-"""Never throw work away (issue 29, item 3): Restart asks first and can be undone; New game keeps
+"""Never throw work away: Restart asks first and can be undone; New game keeps
 the game under way in a list of unfinished games to resume."""
 
 from __future__ import annotations

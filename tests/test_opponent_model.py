@@ -1,4 +1,4 @@
-"""The expert's opponent model (issue 9): analyzer split values batched over many hands, and
+"""The expert's opponent model: analyzer split values batched over many hands, and
 guesses drawn from the posterior of an analyzer-discarding opponent given what it has shown."""
 
 from __future__ import annotations

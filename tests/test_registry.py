@@ -1,4 +1,4 @@
-"""Agent specs (issues 15 and 19): one parser, import paths from the current folder, typed and
+"""Agent specs: one parser, import paths from the current folder, typed and
 validated parameters, installed plug-ins through entry points, and ``cribbage agents``."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The soak benchmark in its short form (issue 8.5): every agent pair, invariants after every
+"""The soak benchmark in its short form: every agent pair, invariants after every
 decision, zero violations."""
 
 from __future__ import annotations

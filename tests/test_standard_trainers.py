@@ -1,4 +1,4 @@
-"""Standard trainers on the batched env (issue 26): the flattened Gymnasium vector env CleanRL's
+"""Standard trainers on the batched env: the flattened Gymnasium vector env CleanRL's
 ``ppo.py`` sizes its net from, the SB3 ``VecEnv`` with masks for ``MaskablePPO``, the single-file
 example and the ``policy_net`` agent its saved net plays through."""
 
@@ -142,7 +142,7 @@ def test_policy_net_bad_files_are_clear(tmp_path) -> None:
     )
     small = tmp_path / "small.npz"
     save_policy(small, [(np.zeros((3, 52), np.float32), np.zeros(52, np.float32))], {})
-    with pytest.raises(AgentSpecError, match="534 -> 52"):
+    with pytest.raises(AgentSpecError, match=f"{OBS_SIZE} -> 52"):
         make_agent(f"policy_net:path={small}")
 
 
@@ -174,7 +174,7 @@ def test_cleanrl_example_trains_saves_and_its_net_plays_in_bench(tmp_path) -> No
      ("cribbage_env.envs.sb3vec", "stable_baselines3", "rl")],
 )  # fmt: skip
 def test_a_missing_extra_is_named_in_one_line(module, blocked, extra) -> None:
-    """Issue 26: the AEC env without PettingZoo gave a bare ``No module named 'pettingzoo'``."""
+    """The AEC env without PettingZoo gave a bare ``No module named 'pettingzoo'``."""
     code = f"import sys; sys.modules[{blocked!r}] = None\nimport {module}"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,

@@ -63,7 +63,7 @@ def test_stats_text_and_missing_folder(tmp_path, capsys):
 
 
 def test_stats_reads_a_bench_records_folder_from_an_agents_seat(tmp_path, capsys):
-    """Issue 26: ``cribbage stats`` ignored bench games; ``--records DIR`` reads them, each game
+    """``cribbage stats`` once ignored bench games; ``--records DIR`` reads them, each game
     from the chosen agent's seat (checked against the index's winners and scores)."""
     rec = tmp_path / "rec"
     db = str(tmp_path / "r.db")

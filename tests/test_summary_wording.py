@@ -1,5 +1,5 @@
 """The game-over summary says every number with its unit and every count in the language's
-plural form (issue 29): rendered strings in English, Spanish and French."""
+plural form: rendered strings in English, Spanish and French."""
 
 from __future__ import annotations
 

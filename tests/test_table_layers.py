@@ -1,6 +1,6 @@
 """A panel drawn over the table (coach mode's question, Restart's question, the hand-over) covers
 what it lies on entirely or not at all: no line of the table may peek out from under its edge
-(issue 29: a hint line's descender showed below the coach's panel)."""
+(a hint line's descender showed below the coach's panel)."""
 
 from __future__ import annotations
 

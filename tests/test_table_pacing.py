@@ -1,4 +1,4 @@
-"""Pacing and presentation at the table (issue 29, item 5), through the controller, the scenes
+"""Pacing and presentation at the table, through the controller, the scenes
 and the headless window."""
 
 from __future__ import annotations

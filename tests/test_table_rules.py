@@ -1,4 +1,4 @@
-"""Every tool at the table reads the game's own rules (issue 29, item 1): the review, the
+"""Every tool at the table reads the game's own rules: the review, the
 review screen, the statistics, the chances, the hint, the export and the replay of a game to 61."""
 
 from __future__ import annotations

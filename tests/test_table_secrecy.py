@@ -1,4 +1,4 @@
-"""The table's agents learn nothing of the deck from their generators (issue 15, leak 1).
+"""The table's agents learn nothing of the deck from their generators.
 
 The computer's generator (and the hint's, and the autoplay pilot's) used to be
 ``default_rng([game_seed, stream, decision])``: its seed sequence handed any agent the game seed,

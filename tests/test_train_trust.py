@@ -1,4 +1,4 @@
-"""Issue 23: a run folder of ``cribbage train`` is read like any shared file: its config is checked
+"""A run folder of ``cribbage train`` is read like any shared file: its config is checked
 as strictly as the command line, its specs are not built unless named again, its stage files are
 checked before use (a damaged one is redone), every output is written atomically and never through
 a link, and one process at a time owns the folder."""

@@ -1,4 +1,4 @@
-"""Issue 23: files people share (results databases, saves, weights, caches) never run code, read
+"""Files people share (results databases, saves, weights, caches) never run code, read
 a file or allocate without bound unless the person names it on the command line."""
 
 from __future__ import annotations

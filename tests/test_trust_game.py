@@ -1,5 +1,4 @@
-"""Nothing a person does at the game loses their game or crashes it (issue 15, game side;
-issue 19 item 6).
+"""Nothing a person does at the game loses their game or crashes it (the game side).
 
 - only the person's own game writes the autosave (not ``--autoplay``, ``--watch`` or a custom
   ``--opponent`` while a game is in progress); two games lock the folder and the second is told;

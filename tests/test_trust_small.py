@@ -1,4 +1,4 @@
-"""Issue 23, finding 9: the smaller ways a file or an argument broke a command (each one line and
+"""The smaller ways a file or an argument broke a command (each one line and
 exit 2, or handled as documented)."""
 
 from __future__ import annotations

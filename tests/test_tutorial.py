@@ -1,4 +1,4 @@
-"""The guided first deal (issue 29, item 6): reachable from the start screen, played with clicks
+"""The guided first deal: reachable from the start screen, played with clicks
 in the headless window in three languages, a lesson citing the numbered rules at every step, and
 nothing of it saved."""
 

@@ -1,4 +1,4 @@
-"""`cribbage play` / `cribbage replay` from the outside, and autosave surviving SIGKILL (issue 8)."""
+"""`cribbage play` / `cribbage replay` from the outside, and autosave surviving SIGKILL."""
 
 from __future__ import annotations
 
@@ -202,7 +202,7 @@ def test_autoplay_screenshots_headless(tmp_path: Path) -> None:
     shots = sorted((tmp_path / "shots").glob("*.png"))
     assert len(shots) >= 4
     assert shots[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    # Autoplay is not the person's game: their autosave is left exactly as it was (issue 15).
+    # Autoplay is not the person's game: their autosave is left exactly as it was.
     assert SaveStore(tmp_path / "data").path.read_bytes() == before
 
 

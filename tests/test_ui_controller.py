@@ -247,7 +247,7 @@ def test_new_decision_after_undo_drops_the_redo_tail() -> None:
 
 def test_hotseat_undo_goes_back_one_decision() -> None:
     """Pass and play: undo takes back one decision, and only one of the person still to act
-    (a decision that passed the turn is the other person's to keep: issue 15, leak 2)."""
+    (a decision that passed the turn is the other person's to keep)."""
     c = TableController(6, mode=Mode.HOTSEAT)
     rng = np.random.default_rng(1)
     for _ in range(12):
@@ -284,7 +284,7 @@ def test_restart_is_the_same_game_R11_6() -> None:
     c.restart()
     assert c.game == ce.new_game(31, interactive_cuts=True)
     assert c.decisions == () and not c.can_redo
-    assert c.can_undo  # only to bring the game back as it was (issue 29)
+    assert c.can_undo  # only to bring the game back as it was
     fresh = ce.new_game(31, interactive_cuts=True)
     for a in played:  # the same decisions meet the same shuffles
         fresh.apply(a)
@@ -376,7 +376,7 @@ def test_full_game_to_game_over_in_each_language_R10(lang: str) -> None:
             seen.add(s.title)
     assert max(c.game.scores) >= 121 and c.game.winner is not None
     lines = c.game_over_lines()
-    # The winner's peg stops in the game hole: a score past 121 reads 121 (issue 16).
+    # The winner's peg stops in the game hole: a score past 121 reads 121.
     shown = [min(v, 121) for v in c.game.scores]
     assert f"{shown[0]} – {shown[1]}" in lines[1] and 121 in shown
     if ce.skunk_level(c.game.scores, c.game.rules) > 1:

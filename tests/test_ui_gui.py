@@ -56,7 +56,7 @@ def click(w, wx: float, wy: float) -> None:
 
 def press_new_game(w) -> None:
     """New game on the start screen: a second press when it asks first (a game under way is
-    kept in the unfinished games, issue 29)."""
+    kept in the unfinished games)."""
     click_id(w, "play")
     if w.ctl is None:
         assert w.options.confirm_new
@@ -368,7 +368,7 @@ def test_game_over_screen_and_new_game(window) -> None:
 
 
 def test_continue_resumes_the_autosaved_game(window) -> None:
-    """Issue 8.1: the start screen's Continue resumes where the game was, redo tail included."""
+    """The start screen's Continue resumes where the game was, redo tail included."""
     window.options.hotseat = False
     window.options.lang = "fr"
     window.new_game(seed=77)
@@ -629,7 +629,7 @@ def test_rules_screen_export_and_four_colours(window, tmp_path) -> None:
 
 
 def test_fresh_seeds_come_from_os_entropy_not_the_clock(window, monkeypatch) -> None:
-    """Issue 15, leak 3: a clock seed (``time_ns() % 2e9``) can be brute-forced from the cards
+    """A clock seed (``time_ns() % 2e9``) can be brute-forced from the cards
     one sees. With the clock frozen, two new games still get different seeds, from 63 bits, and
     the seed is recorded in the save so Continue and Restart give the same deals."""
     import time
@@ -646,7 +646,7 @@ def test_fresh_seeds_come_from_os_entropy_not_the_clock(window, monkeypatch) -> 
 
 
 def test_continue_asks_before_building_an_agent_named_by_the_save(window, monkeypatch) -> None:
-    """Issue 19 item 6 / issue 15: a planted save naming a model file shows the spec; only the
+    """A planted save naming a model file shows the spec; only the
     person's second press of Continue builds it."""
     import json
 
@@ -714,7 +714,7 @@ def test_motion_is_short_skippable_and_idle_frames_draw_nothing(window) -> None:
 
 
 def test_export_waits_for_the_end_of_a_pass_and_play_game(window) -> None:
-    """Issue 15, leak 2: an exported record shows every hand, so pass and play exports nothing
+    """An exported record shows every hand, so pass and play exports nothing
     while the game is under way (the button is off, and the action does nothing)."""
     window.start_table(TableController(6, mode=Mode.HOTSEAT))
     ctl = window.ctl

@@ -1,5 +1,5 @@
 """The review, statistics and winning-chance screens in the real (headless) Arcade window:
-reached by clicks and keys the way a player would, and drawn (issue 13)."""
+reached by clicks and keys the way a player would, and drawn."""
 
 from __future__ import annotations
 

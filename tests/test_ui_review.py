@@ -1,4 +1,4 @@
-"""The review screen, the statistics screen and the winning-chance indicator (issue 13), as
+"""The review screen, the statistics screen and the winning-chance indicator, as
 scenes (no window) and as the seat's own estimate; the windowed paths are in test_ui_gui.py."""
 
 from __future__ import annotations
@@ -250,7 +250,7 @@ def test_stats_scene_shows_the_record_and_one_bar_per_game() -> None:
 
 
 def test_review_text_counts_as_its_json_does_and_says_1_point() -> None:
-    """Issue 26: the text counted players and deals from 1 while the JSON counts from 0, and
+    """The text counted players and deals from 1 while the JSON counts from 0, and
     printed "1 points"."""
     from agents.review import Rating, Review
     from ui.cli.cmd_review import review_text

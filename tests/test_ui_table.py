@@ -1,6 +1,6 @@
 """The table as data (no window): the board's holes, readable piles, honest motion, no spoilers.
 
-Issue 16: a real board (two tracks of 120 holes in streets of 30, grouped in fives, a game hole,
+A real board (two tracks of 120 holes in streets of 30, grouped in fives, a game hole,
 skunk lines), every card index visible in the pile, no card face shown during an animation that
 the table would not show face up, and a log that never runs ahead of the table.
 """
@@ -179,7 +179,7 @@ def test_motion_holds_the_log_until_the_card_has_landed() -> None:
 
 
 def test_the_show_does_not_announce_the_winner_before_the_count() -> None:
-    """A game won in the show: "... wins!" appears only once the count is done (issue 16)."""
+    """A game won in the show: "... wins!" appears only once the count is done."""
     found = 0
     for seed in range(60):
         c = TableController(seed, mode=Mode.WATCH, agents=("greedy", "greedy"))

@@ -1,4 +1,4 @@
-"""A user's agent in a file in the current folder, in every tool (issue 19): ``cribbage bench``
+"""A user's agent in a file in the current folder, in every tool: ``cribbage bench``
 (serial and pool give the same games), ``cribbage play --opponent / --watch / --pilot``, and the
 Gymnasium env's ``opponent=``."""
 

@@ -156,7 +156,7 @@ def test_cribbage_warmup_command(what: str, monkeypatch, capsys) -> None:
 
 def test_the_table_warm_up_compiles_the_reviews_luck_kernels_too(monkeypatch) -> None:
     """The first review (the game-over summary) reads the game's luck: its kernels are warmed
-    with the simulator's (issue 29, item 4)."""
+    with the simulator's."""
     from cribbage_env.kernels import fastsim, luckkernel
 
     order: list[str] = []

@@ -1,7 +1,7 @@
 """A policy net over the env's observations, played with numpy: ``policy_net:path=actor.npz``.
 
 For nets trained outside sb3 on the Gym or batched env (``examples/cleanrl_masked_ppo.py`` saves
-one): the ``.npz`` holds a ReLU MLP ``actor.w0, actor.b0, ...`` from the 534 observation features
+one): the ``.npz`` holds a ReLU MLP ``actor.w0, actor.b0, ...`` from the observation's features
 (:data:`cribbage_env.encoding.OBS_SIZE`) to 52 card logits, plus ``meta.*`` strings. Decisions go
 through :class:`~agents.players.maskable_ppo_agent.MaskablePPOAgent` (the env's encoding, a discard as
 two picks), so a net plays in ``cribbage bench`` exactly as it acted in training. Loading reads

@@ -331,7 +331,7 @@ def attack_input(tmp: Path, log: dict) -> None:
 
 
 def attack_hidden_cards(log: dict, games: int = 20, episodes: int = 40) -> None:
-    """Issue 23, findings 4, 5 and 8: who can reach a hidden card. Counts, per attack, the games
+    """Who can reach a hidden card. Counts, per attack, the games
     (episodes, decisions) in which the attacker reached the hidden cards: the spies of
     ``tests/cheater_agent.py`` in-process and isolated (``--isolate``), the env opponent that
     rebuilds the learner's six cards, and candidate-world matching against ``win_chance``."""

@@ -1,4 +1,4 @@
-"""Attacks through the files people share (issue 23): results databases, run folders, saves,
+"""Attacks through the files people share: results databases, run folders, saves,
 weights, caches, output paths. Each runs the real ``cribbage`` command in a child process on a
 hostile file and records what happened: did code run, did anything get written outside its
 place, was there a traceback, how did it exit, how long did it take.

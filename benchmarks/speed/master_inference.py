@@ -1,4 +1,4 @@
-"""How well the ``master`` agent's worlds guess the opponent's hidden cards (issue 28).
+"""How well the ``master`` agent's worlds guess the opponent's hidden cards.
 
 Plays ``--games`` games of ``--opponent`` against itself and, at every play decision with a
 choice, draws ``--worlds`` guesses at the opponent's unplayed cards from each inference variant

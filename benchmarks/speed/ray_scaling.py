@@ -1,5 +1,5 @@
 """Throughput of DMC data generation on Ray with 1 CPU and with 2 CPUs (one run), and the cost
-Ray adds per task (issue 30).
+Ray adds per task.
 
 Each round generates the same shards (``agents.learn.generate``, the ``cribbage train --method
 dmc`` data) three ways: in this process (the reference time per shard), on a local Ray with one

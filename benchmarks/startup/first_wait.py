@@ -1,4 +1,4 @@
-"""What a person waits for on a fresh install (issue 29, item 4): the computer's first move after
+"""What a person waits for on a fresh install: the computer's first move after
 their first discard, the first hint and the first review, each in a fresh process on an empty
 kernel cache (``NUMBA_CACHE_DIR`` set to a new temporary folder),
 with the table's background warm-up (:func:`ui.table.warmup.warm_up` in a thread, as

@@ -1,4 +1,4 @@
-"""Frame time of the Arcade table at 1280x800 on this machine's renderer (issue 7 target: median
+"""Frame time of the Arcade table at 1280x800 on this machine's renderer (median
 <= 8 ms during play), and how long the computer takes to reply at each level.
 
 Runs headless (ARCADE_HEADLESS=1, Mesa llvmpipe through EGL). A frame is timed from the start of
@@ -9,7 +9,7 @@ simulated minutes of play: the window redraws only frames where something change
 
     python benchmarks/startup/gui_frame.py --frames 300 --out benchmarks/results/gui_frame.json
 
-"animation: ..." are full redraws while cards fly, pegs walk and points pop up (issue 16).
+"animation: ..." are full redraws while cards fly, pegs walk and points pop up.
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def frames_summary(window, n: int, *, change=None) -> dict:
 
 
 def animation_frames(window, seed: int, frames: int) -> dict:
-    """Full redraws while something moves (issue 16 target: median <= 8 ms at 1280x800): the
+    """Full redraws while something moves (median <= 8 ms at 1280x800): the
     frames of a transition, replayed over and over at evenly spaced times."""
     from ui.gui.table_view import TableView
 
@@ -245,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
     }
     results["played session, redrawn frames only"] = summary(redraw_ms)
 
-    # The computer's reply at each level that exists (issue 7 target: <= 100 ms at hard).
+    # The computer's reply at each level that exists (<= 100 ms at hard).
     from agents import LEVELS
 
     replies = {}

@@ -1,4 +1,4 @@
-"""The table's frame time, this code against an older commit, in one run (issue 29, item 7).
+"""The table's frame time, this code against an older commit, in one run.
 
 Exports ``--old`` (a git revision) into a temp folder and runs ``benchmarks/startup/gui_frame.py`` (this
 tree's script) on the old code and on this code in turns, ``--rounds`` times each, so both

@@ -1,5 +1,5 @@
 """What the software rasteriser charges for the parts of a play frame, and for copying a whole
-frame from an offscreen framebuffer (issue 29, item 6): is drawing the static parts once and
+frame from an offscreen framebuffer: is drawing the static parts once and
 copying them each frame cheaper than drawing them?
 
 Headless Arcade (Mesa llvmpipe), 1280x800, the play screen of ``benchmarks/startup/gui_frame.py``. Each

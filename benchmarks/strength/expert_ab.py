@@ -1,4 +1,4 @@
-"""Deal-level A/B tests of the expert's parts against expectimax (issue 9): cheap, low-variance
+"""Deal-level A/B tests of the expert's parts against expectimax: cheap, low-variance
 checks of one idea at a time before whole games.
 
 Each seed's first deal is played twice with seats swapped (duplicate); everything is expectimax

@@ -1,4 +1,4 @@
-"""Does the table's Hint agree with the Review? (issue 29: one judge)
+"""Does the table's Hint agree with the Review? (one judge)
 
 Plays games between two agents (seeds from ``--seed``), reviews each with
 :func:`agents.review.review_game` (the table's review, seed 0), and asks the table's hint

@@ -1,4 +1,4 @@
-"""Luck-adjusted results (issue 27): variance ratio, games needed, unbiasedness, CI coverage, cost.
+"""Luck-adjusted results: variance ratio, games needed, unbiasedness, CI coverage, cost.
 
 Parts (``--part``, several allowed):
 

@@ -3,8 +3,9 @@
 :func:`cribbage_env.encoding.encode` of the learner's view, compiled: :func:`features` lists the
 observation's ones (at most :data:`MAX_ONES`) and its four counted values (count, both scores
 capped at the target, the opponent's cards left), and :func:`write` puts them in the row: the
-standard ``float32[534]`` (count / 31, scores / target, cards / 6) or the compact ``uint8[71]``
-(the 530 binary values bit-packed as ``np.packbits`` packs them, then the four counts as bytes).
+standard ``float32[OBS_SIZE]`` (count / 31, scores / target, cards / 6) or the compact
+``uint8[COMPACT_SIZE]`` (the :data:`BITS` binary values bit-packed as ``np.packbits`` packs
+them, then the four counts as bytes).
 The mask is built from the hand itself (no per-card legality test). Only the row of the game
 that moved is touched, while its state is in cache, and in it only the ones it held and holds
 now (a list kept per row); ``tests/test_vecenv.py`` compares every row

@@ -4,19 +4,30 @@ OpenSpiel sees as actions, information strings, resampling and states rebuilt fr
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 import numpy as np
 import pyspiel
 
 from ..rules.actions import discard_action
 from ..rules.cards import card_str, cards_str
-from ..rules.core import IllegalActionError, Phase
+from ..rules.core import IllegalActionError, Phase, Rules
 from ..rules.engine import GameState
 from ..rules.views import PlayerView
 
-if TYPE_CHECKING:
-    from .game import CribbageGame
+
+class GameParams(Protocol):
+    """What a state reads of its game (:class:`cribbage_env.openspiel.game.CribbageGame`): the
+    rules and the returns mode, and a fresh start for resampling."""
+
+    @property
+    def rules(self) -> Rules: ...
+
+    @property
+    def returns_mode(self) -> str: ...
+
+    def new_initial_state(self) -> Any: ...
+
 
 _CHANCE_PHASES = (Phase.DEAL_CUT, Phase.STARTER_CUT)
 #: draws of the hidden cards before resampling gives up (a fitting world is found in a few).
@@ -75,7 +86,7 @@ class _Table:
 class CribbageState(pyspiel.State):
     """One game: the engine's state plus the draws and picks OpenSpiel sees as actions."""
 
-    def __init__(self, game: CribbageGame) -> None:
+    def __init__(self, game: GameParams) -> None:
         super().__init__(game)
         self._t = _Table()
 
@@ -335,7 +346,7 @@ class CribbageState(pyspiel.State):
 
     @classmethod
     def from_view(
-        cls, game: CribbageGame, view: PlayerView, rng: np.random.Generator
+        cls, game: GameParams, view: PlayerView, rng: np.random.Generator
     ) -> CribbageState:
         """A state at ``view``'s decision that its seat cannot tell from the real game.
 
@@ -354,7 +365,7 @@ class CribbageState(pyspiel.State):
 
     @classmethod
     def _rebuild(
-        cls, game: CribbageGame, view: PlayerView, rng: np.random.Generator
+        cls, game: GameParams, view: PlayerView, rng: np.random.Generator
     ) -> CribbageState | None:
         me, opp = view.seat, 1 - view.seat
         mine = view.own_cards_this_deal()
@@ -379,7 +390,7 @@ class CribbageState(pyspiel.State):
 
     @classmethod
     def _play_deal(
-        cls, game: CribbageGame, view: PlayerView, mine: Sequence[int], opp_six: Sequence[int],
+        cls, game: GameParams, view: PlayerView, mine: Sequence[int], opp_six: Sequence[int],
         opp_discards: Sequence[int], scores: Sequence[int],
     ) -> CribbageState | None:  # fmt: skip
         if min(scores) < 0:

@@ -383,7 +383,7 @@ class GameState(State):
 
     def view(self, seat: int) -> PlayerView:
         """What seat ``seat`` may see (see :mod:`cribbage_env.rules.views`)."""
-        return make_view(self, seat)
+        return make_view(self, seat, self.legal_actions() if self.current_player == seat else ())
 
     # ----------------------------------------------------------------------------- records
     def to_record(self) -> dict:

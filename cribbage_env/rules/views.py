@@ -6,8 +6,8 @@ hand, the crib before the show, the deck order, the seed) can be reached through
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, cast
 
@@ -15,8 +15,8 @@ from .cards import cards_str
 from .core import STANDARD, EventKind, Phase, Rules
 from .events import Event
 
-if TYPE_CHECKING:  # views read a state through its public fields; they import no engine code
-    from .engine import GameState as State
+if TYPE_CHECKING:  # views read a state through its fields; they import no engine code
+    from .state import State
 
 
 @dataclass(frozen=True)
@@ -105,8 +105,9 @@ class PlayerView:
         )
 
 
-def make_view(state: State, seat: int) -> PlayerView:
-    """The view of ``seat`` (what :meth:`GameState.view` returns)."""
+def make_view(state: State, seat: int, legal: Sequence[int]) -> PlayerView:
+    """The view of ``seat`` (what :meth:`GameState.view` returns); ``legal`` is the state's legal
+    actions, which the engine knows (views read a state's fields and no rules)."""
     if seat not in (0, 1):
         raise ValueError(f"seat must be 0 or 1, got {seat!r}")
     to_act = state.current_player
@@ -115,7 +116,7 @@ def make_view(state: State, seat: int) -> PlayerView:
         seat=seat,
         phase=state.phase,
         to_act=to_act,
-        legal_actions=tuple(state.legal_actions()) if to_act == seat else (),
+        legal_actions=tuple(legal) if to_act == seat else (),
         dealer=state.dealer,
         deal=max(state.deal_no, 0),
         scores=state.scores,
@@ -153,38 +154,56 @@ def visible_events(state: State, seat: int | None) -> list[Event]:
     return out
 
 
-def view_to_data(view: PlayerView) -> list:
-    """``view`` as plain JSON data (lists, ints, strings), for a seat in another process.
+def view_to_data(view: PlayerView) -> dict[str, Any]:
+    """``view`` as plain JSON data (lists, ints, strings), for a seat in another process: one
+    entry a field, written from the dataclass fields, so a new field needs no edit here.
 
     >>> from cribbage_env.rules.engine import new_game
     >>> v = new_game(3).view(1)
     >>> view_from_data(view_to_data(v)) == v
     True
     """
-    r = view.rules
-    return [
-        view.seat, view.phase.value, view.to_act, list(view.legal_actions), view.dealer,
-        view.deal, list(view.scores), list(view.hand), list(view.kept), list(view.discards),
-        view.opponent_discarded, view.starter, view.count, list(view.sequence),
-        [list(p) for p in view.played], list(view.go_said), [list(g) for g in view.goes],
-        view.opponent_cards_left, view.winner, [r.target, r.skunk, r.double_skunk],
-    ]  # fmt: skip
+    return {f.name: _plain(getattr(view, f.name)) for f in fields(PlayerView)}
 
 
-def view_from_data(data: list) -> PlayerView:
+def view_from_data(data: dict[str, Any]) -> PlayerView:
     """The view :func:`view_to_data` wrote (from a trusted writer: the engine's process)."""
-    (seat, phase, to_act, legal, dealer, deal, scores, hand, kept, discards, opp_discarded,
-     starter, count, sequence, played, go_said, goes, opp_left, winner, rules) = data  # fmt: skip
-    return PlayerView(
-        seat=seat, phase=Phase(phase), to_act=to_act, legal_actions=tuple(legal), dealer=dealer,
-        deal=deal, scores=(scores[0], scores[1]), hand=tuple(hand), kept=tuple(kept),
-        discards=tuple(discards), opponent_discarded=opp_discarded, starter=starter, count=count,
-        sequence=tuple(sequence), played=tuple((p, c) for p, c in played),
-        go_said=(go_said[0], go_said[1]), goes=tuple((p, c) for p, c in goes),
-        opponent_cards_left=opp_left, winner=winner, rules=_rules(*rules),
-    )  # fmt: skip
+    return PlayerView(**{name: read(data[name]) for name, read in _READERS.items()})
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Phase):
+        return value.value
+    if isinstance(value, Rules):
+        return value.to_json()
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _tuples(value: Any) -> Any:
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+def _rules(data: dict[str, Any]) -> Rules:
+    return _rules_of(tuple(sorted(data.items())))
 
 
 @lru_cache(maxsize=16)
-def _rules(target: int, skunk: int, double_skunk: int) -> Rules:
-    return Rules(target, skunk, double_skunk)
+def _rules_of(items: tuple[tuple[str, Any], ...]) -> Rules:
+    return Rules.from_json(dict(items))
+
+
+def _reader(annotation: str) -> Callable[[Any], Any]:
+    """How a field of this annotation comes back from JSON data."""
+    if annotation == "Phase":
+        return Phase
+    if annotation.startswith("Rules"):
+        return _rules
+    return _tuples if annotation.startswith("tuple[") else lambda value: value
+
+
+#: Each field of a view with the way it is read back, from the annotations.
+_READERS: dict[str, Callable[[Any], Any]] = {
+    f.name: _reader(str(f.type)) for f in fields(PlayerView)
+}

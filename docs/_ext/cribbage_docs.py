@@ -117,7 +117,22 @@ ENV_PAGES = {
 }
 
 
+def substitutions() -> dict[str, str]:
+    """The figures the pages' prose cites (``{{ obs_size }}``), read from the code: the size of
+    an observation, of its binary part, and of the batched env's compact observation."""
+    from cribbage_env.encoding import NUM_ACTIONS, OBS_SIZE
+    from cribbage_env.kernels.vecobs import BITS, COMPACT_SIZE
+
+    return {
+        "obs_size": str(OBS_SIZE),
+        "obs_bits": str(BITS),
+        "compact_size": str(COMPACT_SIZE),
+        "num_actions": str(NUM_ACTIONS),
+    }
+
+
 def _registered(env_id: str) -> str:
+    from cribbage_env.encoding import OBS_SIZE
     from cribbage_env.envs.registration import GYM_IDS
 
     kwargs = ", ".join(f"{k}={v!r}" for k, v in GYM_IDS[env_id].items())
@@ -125,7 +140,7 @@ def _registered(env_id: str) -> str:
         f"| | |\n|---|---|\n| id | `{env_id}` |\n| made with | `gym.make({env_id!r})` |\n"
         f"| constructor | `cribbage_env.env.CribbageEnv({kwargs})` |\n"
         "| action space | `Discrete(52)` |\n"
-        "| observation space | `Dict(observation: Box(0, 1, (534,), float32), "
+        f"| observation space | `Dict(observation: Box(0, 1, ({OBS_SIZE},), float32), "
         "action_mask: Box(0, 1, (52,), int8))` |\n"
         "| import | `import cribbage_env` |\n"
     )

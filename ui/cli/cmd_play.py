@@ -115,7 +115,7 @@ def first_table(args: argparse.Namespace, store, *, opponent: str, watch, lang: 
 
     Two agents watched and headless autoplay never write the autosave (``store`` is None for
     them); a game against a custom ``--opponent`` spec is autosaved only when no saved game is
-    in progress, which is the person's and is never overwritten (issue 15)."""
+    in progress, which is the person's and is never overwritten."""
     from ..saved.seeds import new_game_seed
     from ..table.controller import Mode, TableController
 

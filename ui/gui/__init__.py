@@ -11,7 +11,7 @@ import os
 from ..errors import UIError
 
 #: No glGetError after every GL call (pyglet's debug default): the table makes ~600 GL calls a
-#: frame and the checks were a third of its Python time (issue 29). ``PYGLET_DEBUG_GL=1`` turns
+#: frame and the checks were a third of its Python time. ``PYGLET_DEBUG_GL=1`` turns
 #: them back on; it must be set before pyglet is imported, which this package does first.
 os.environ.setdefault("PYGLET_DEBUG_GL", "0")
 

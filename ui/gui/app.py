@@ -139,7 +139,7 @@ class GameWindow(ScaledWindow):
     def new_game(self, seed: int | None = None) -> None:
         """A new game; ``--seed`` (``settings.seed``) is the first one's only, later New games
         draw fresh seeds (else Menu, New game would deal a pass-and-play game under way again:
-        a restart in disguise, issue 15)."""
+        a restart in disguise)."""
         from agents import LEVELS
 
         o = self.options
@@ -148,7 +148,7 @@ class GameWindow(ScaledWindow):
         if seed is None:
             seed = new_game_seed()
         if self.store is not None:
-            shelve(self.store)  # the game under way is kept (issue 29), never replaced
+            shelve(self.store)  # the game under way is kept, never replaced
         spec = LEVELS[o.level].spec if o.level in LEVELS else "random"
         mode = "hotseat" if o.hotseat else "computer"
         ctl = TableController(seed, mode=mode, opponent=spec, lang=o.lang, rules=o.rules)
@@ -156,7 +156,7 @@ class GameWindow(ScaledWindow):
 
     def continue_saved(self) -> None:
         """Resume the autosave. A seat naming code or a file (not a built-in agent) is shown
-        first; the person's second press of Continue is their yes (issue 19 item 6)."""
+        first; the person's second press of Continue is their yes."""
         if self.store is None:
             return
         from ..words.i18n import Catalog

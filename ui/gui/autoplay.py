@@ -96,7 +96,7 @@ def autoplay(
     from cribbage_env.seeding import agent_rng
 
     agent = make_agent(pilot)
-    # The pilot is an agent too: its generator must not carry the game seed (issue 15, leak 1).
+    # The pilot is an agent too: its generator must not carry the game seed.
     table = window.ctl
     rng = agent_rng(table.agent_seed if table is not None else 0, seed, PILOT_STREAM)
     p = _Pilot(window, outdir, every)

@@ -1,4 +1,4 @@
-"""The review screen: a finished game's mistakes stepped through on the table (issue 13).
+"""The review screen: a finished game's mistakes stepped through on the table.
 
 The review (:func:`agents.review.review_game`, about a second per game) runs in the window's
 side thread; the screen says so meanwhile. Previous / Next (or the arrow keys) step through the
@@ -9,7 +9,6 @@ game-over table.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import arcade
 
@@ -18,18 +17,15 @@ from ..scenes.scene import Scene
 from ..table.commands import Act, Command
 from ..table.controller import Mode, TableController
 from .keys import PAGE_KEYS
-from .screen_view import ScreenView
-
-if TYPE_CHECKING:
-    from .app import GameWindow
+from .screen_view import ScreenView, SideJobs
 
 Handler = Callable[["ReviewView", Command], object]
 
 
-class ReviewView(ScreenView):
+class ReviewView(ScreenView[SideJobs]):
     """Reviews ``ctl``'s finished game; ``back`` is the screen Back returns to."""
 
-    def __init__(self, window: GameWindow, ctl: TableController, back: arcade.View) -> None:
+    def __init__(self, window: SideJobs, ctl: TableController, back: arcade.View) -> None:
         super().__init__(window, back)
         self.ctl = ctl
         self.browser: ReviewBrowser | None = None

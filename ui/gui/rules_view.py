@@ -4,7 +4,6 @@ Back returns to the screen it came from."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import arcade
 
@@ -12,16 +11,13 @@ from ..scenes.rules_scene import pages, rules_scene
 from ..scenes.scene import Scene
 from ..table.commands import Act, Command
 from .keys import PAGE_KEYS
-from .screen_view import ScreenView
-
-if TYPE_CHECKING:
-    from .app import GameWindow
+from .screen_view import ScreenView, Shell
 
 
-class RulesView(ScreenView):
+class RulesView(ScreenView[Shell]):
     """Pages of rules; Previous / Next (or the arrow keys), Back (or Escape)."""
 
-    def __init__(self, window: GameWindow, lang: str, back: arcade.View) -> None:
+    def __init__(self, window: Shell, lang: str, back: arcade.View) -> None:
         super().__init__(window, back)
         self.lang = lang
         self.page = 0

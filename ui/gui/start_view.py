@@ -3,15 +3,46 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 import arcade
 
+from ..saved.autosave import SaveStore
 from ..scenes.scene import Scene, StartOptions, move_focus, next_variant, start_scene
 from ..table.coach import COACH_LIMITS
 from ..table.commands import Act, Command
 from ..words.i18n import LANGUAGES, Catalog
 from .keys import ENTER
-from .screen_view import ScreenView
+from .screen_view import ScreenView, Shell
+from .sound import Sounds
+
+
+class FirstSeed(Protocol):
+    """The window's settings as the start screen reads them: the first game's seed, if given."""
+
+    seed: int | None
+
+
+class StartShell(Shell, Protocol):
+    """What the start screen asks of its window: the options it edits, the data folder they are
+    remembered in, and the ways out (a game, the rules, the statistics, the tutorial, quit)."""
+
+    errors: list[str]
+    options: StartOptions
+    store: SaveStore | None
+    sounds: Sounds
+
+    @property
+    def settings(self) -> FirstSeed: ...
+
+    def new_game(self, seed: int | None = None) -> None: ...
+    def continue_saved(self) -> None: ...
+    def resume_unfinished(self, i: int) -> None: ...
+    def show_rules(self) -> None: ...
+    def show_stats(self) -> None: ...
+    def start_tutorial(self) -> None: ...
+    def close(self) -> None: ...
+
 
 #: The keys that move the focus on the start screen (Tab and Shift+Tab, the arrows).
 FOCUS_KEYS = {
@@ -25,7 +56,7 @@ FOCUS_KEYS = {
 Handler = Callable[["StartView", Command], object]
 
 
-class StartView(ScreenView):
+class StartView(ScreenView[StartShell]):
     """Edits the window's :class:`~ui.scenes.scene.StartOptions` and starts or resumes a game."""
 
     def key(self) -> tuple:
@@ -79,7 +110,7 @@ class StartView(ScreenView):
             win.new_game(win.settings.seed)
 
     def continue_game(self) -> None:
-        """The saved game, else the newest unfinished one (issue 29)."""
+        """The saved game, else the newest unfinished one."""
         win = self.game_window
         if win.store is not None and not win.store.exists():
             win.resume_unfinished(0)  # the newest kept game

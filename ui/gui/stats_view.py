@@ -1,4 +1,4 @@
-"""The statistics screen: the player's record from the table's game history (issue 13).
+"""The statistics screen: the player's record from the table's game history.
 
 The totals are read at once; the error rates need a review of each game (cached next to the
 history, so a game is reviewed once), which runs game by game in the window's side thread and
@@ -10,7 +10,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import arcade
 
@@ -26,17 +25,14 @@ from ..scenes.scene import Scene
 from ..scenes.stats_scene import stats_scene
 from ..table.commands import Act, Command
 from ..words.i18n import Catalog
-from .screen_view import ScreenView
-
-if TYPE_CHECKING:
-    from .app import GameWindow
+from .screen_view import ScreenView, SideJobs
 
 
-class StatsView(ScreenView):
+class StatsView(ScreenView[SideJobs]):
     """Shows :func:`~ui.reports.player_stats.player_stats` of the games in ``history``."""
 
     def __init__(
-        self, window: GameWindow, history: Path | None, lang: str, back: arcade.View
+        self, window: SideJobs, history: Path | None, lang: str, back: arcade.View
     ) -> None:
         super().__init__(window, back)
         self.lang = lang

@@ -16,7 +16,6 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import arcade
 
@@ -32,9 +31,7 @@ from ..table.chances import ChanceMeter
 from ..table.commands import Act, Command, run
 from ..table.controller import Mode, TableController
 from .keys import TABLE_KEYS, lookup
-
-if TYPE_CHECKING:
-    from .app import GameWindow
+from .screen_view import TableShell, arcade_window
 
 #: The export's note and its "Open the folder": over the log, clear of every card.
 EXPORT_PANEL = Rect(360, 528, 600, 78)  # between the pile's older rows and the backs
@@ -43,8 +40,10 @@ EXPORT_PANEL = Rect(360, 528, 600, 78)  # between the pile's older rows and the 
 class TableView(arcade.View):
     """Shows one :class:`~ui.table.controller.TableController` and forwards input to it."""
 
-    def __init__(self, window: GameWindow, ctl: TableController) -> None:
-        super().__init__(window)
+    game_window: TableShell
+
+    def __init__(self, window: TableShell, ctl: TableController) -> None:
+        super().__init__(arcade_window(window))
         self.game_window = window
         self.ctl = ctl
         self.scene: Scene | None = None

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..scenes.board_scene import with_board
 from ..scenes.scene import Scene
@@ -17,16 +17,21 @@ from ..scenes.tutorial_scene import tutorial_scene
 from ..table.commands import Act, Command
 from ..table.tutorial import Tutorial
 from .keys import ENTER
-from .table_view import TableView
+from .table_view import TableShell, TableView
 
-if TYPE_CHECKING:
-    from .app import GameWindow
+
+class TutorialShell(TableShell, Protocol):
+    """The table's window, and the new game the tutorial's last lesson starts."""
+
+    def new_game(self, seed: int | None = None) -> None: ...
 
 
 class TutorialView(TableView):
     """The table of the tutorial's deal, with its lesson."""
 
-    def __init__(self, window: GameWindow, tutorial: Tutorial) -> None:
+    game_window: TutorialShell
+
+    def __init__(self, window: TutorialShell, tutorial: Tutorial) -> None:
         super().__init__(window, tutorial.ctl)
         self.tutorial = tutorial
 

@@ -4,7 +4,7 @@ A game is a pure function of its seed (the deals) and its decisions, so whoever 
 knows every card. A seed from the clock (``time_ns() % 2e9``) can be found by trying the few
 billion candidates against the cards one can see; a seed of 63 bits from :mod:`secrets` cannot.
 The seed is still recorded in the autosave and the game record, so Continue, Restart and
-``cribbage replay`` give the same deals (issue 15, leak 3).
+``cribbage replay`` give the same deals.
 """
 
 from __future__ import annotations

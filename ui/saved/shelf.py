@@ -1,4 +1,4 @@
-"""Unfinished games (issue 29, item 3): a new game never replaces the game under way.
+"""Unfinished games: a new game never replaces the game under way.
 
 The autosave (:mod:`ui.saved.autosave`) holds the game being played. When a new game starts while it
 holds an unfinished one, that game moves to ``unfinished/`` beside it (a rename: nothing is

@@ -1,4 +1,4 @@
-"""The board large in the middle of the table (issue 29: a larger central board option).
+"""The board large in the middle of the table (a larger central board option).
 
 A tap on the board beside the table (or the B key) lays it out again at almost the table's
 height, with the names and scores large beside it, over the table; a tap on Close (or B) puts

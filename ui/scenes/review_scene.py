@@ -1,5 +1,5 @@
 """The review screen as data: a finished game's decisions rated by :mod:`agents.review`, stepped
-through on the table with the better move shown (issue 13).
+through on the table with the better move shown.
 
 :class:`ReviewBrowser` holds the review, which decisions are stepped through (mistakes only or
 every decision with a choice; one seat or both) and the one shown; :func:`review_scene` lays

@@ -62,7 +62,7 @@ INDEX_X, INDEX_TOP = (0.05, 0.29), (0.05, 0.31)
 
 
 def index_corner(r: Rect) -> Rect:
-    """The top-left index of a face-up card drawn in ``r``: it must stay uncovered (issue 16)."""
+    """The top-left index of a face-up card drawn in ``r``: it must stay uncovered."""
     x0, x1 = INDEX_X
     t0, t1 = INDEX_TOP
     return Rect(r.x + x0 * r.w, r.y + r.h * (1 - t1), (x1 - x0) * r.w, (t1 - t0) * r.h)
@@ -276,7 +276,7 @@ def start_scene(opts: StartOptions) -> Scene:
         (Act.PLAY, tr("New game"), True),
         (Act.CONTINUE, tr("Continue saved game"), opts.has_save),
     ]
-    if n > 1:  # the games kept when a new one started (issue 29)
+    if n > 1:  # the games kept when a new one started
         row.append((Act.UNFINISHED, tr("Unfinished games ({n})", n=n), True))
     row.append((Act.TUTORIAL, tr("Learn to play"), True))  # the guided first deal
     w, gap = (300, 30) if len(row) < 4 else (250, 25)
@@ -370,7 +370,7 @@ def move_focus(s: Scene, focus: str, step: str) -> str:
 
 
 def _unfinished_layer(base: Scene, opts: StartOptions, tr) -> None:
-    """The games to resume (issue 29: a new game never replaces one under way)."""
+    """The games to resume (a new game never replaces one under way)."""
     s = base.layer = Scene(modal=True)
     s.panels.append((Rect(0, 0, WIDTH, HEIGHT), FELT))  # the start screen is out of sight
     r = Rect(WIDTH / 2 - 420, 120, 840, 580)

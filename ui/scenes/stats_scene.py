@@ -1,4 +1,4 @@
-"""The statistics screen as data: the player's record from the game history (issue 13), the
+"""The statistics screen as data: the player's record from the game history, the
 numbers of ``cribbage stats`` (:func:`ui.reports.player_stats.player_stats`) laid out on the table.
 
 Games, wins and skunks; results by opponent; points per deal as dealer and as pone beside the

@@ -1,4 +1,4 @@
-"""The deal summary at the end of the show and the game-over summary, as data (issue 29).
+"""The deal summary at the end of the show and the game-over summary, as data.
 
 After the last count the show waits for Continue with each player's points of the deal (pegging,
 hand, crib, total); the game-over panel adds the game's points by the same parts and, once the

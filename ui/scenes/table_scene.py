@@ -388,7 +388,7 @@ def _show_overlay(base: Scene, ctl: TableController, step) -> None:
 
 
 def _game_over_overlay(base: Scene, ctl: TableController) -> None:
-    """Result and skunk, the game's points by part, the person's error rate (issue 29)."""
+    """Result and skunk, the game's points by part, the person's error rate."""
     tr = ctl.tr
     s = base.layer = Scene(modal=True)
     r = Rect(100, 110, 800, 600)

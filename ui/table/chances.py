@@ -1,4 +1,4 @@
-"""The winning-chance indicator of the table (an evaluation bar, issue 13): when to estimate,
+"""The winning-chance indicator of the table (an evaluation bar): when to estimate,
 from whose view, and the last reading.
 
 The estimate is :func:`agents.review.seat_chance` of the drawn seat's own

@@ -11,15 +11,14 @@ anyway") or changes the selection. Held by :class:`~ui.table.controller.TableCon
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from cribbage_env.rules.core import Phase
 
+from ..words.narration import Narrator
 from . import hints
 from .hints import HintView, action_text, hint_rng
-
-if TYPE_CHECKING:
-    from .controller import TableController
+from .selection import Selection, TurnHost
 
 #: The limits the start screen cycles through (winning chance, 0..1); 0: coach mode off.
 COACH_LIMITS = (0.0, 0.02, 0.05)
@@ -35,11 +34,24 @@ class CoachWarning:
     lines: tuple[str, ...]
 
 
+class CoachHost(TurnHost, Protocol):
+    """What the coach reads of its table besides the turn: whether the person may choose now,
+    the selection and the narrator."""
+
+    narrator: Narrator
+    selection: Selection
+
+    @property
+    def human_to_act(self) -> bool: ...
+    @property
+    def needs_reveal(self) -> bool: ...
+
+
 class Coach:
     """The hint (the judge's best move, its table of options) and coach mode, which holds a
     move back for a second confirmation when it loses more than ``limit``."""
 
-    def __init__(self, ctl: TableController) -> None:
+    def __init__(self, ctl: CoachHost) -> None:
         self._ctl = ctl
         self.limit = 0.0  # coach mode: warn above this loss of winning chance (0: off)
         self.clear()

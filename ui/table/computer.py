@@ -4,29 +4,48 @@ A move is computed as a job (so a worker thread can run it while the window draw
 only if the game has not changed since (a ticket: undo, redo or restart make it stale). The
 generator is :func:`cribbage_env.seeding.agent_rng` of the table's agent seed, the game, the stream and
 the decision index: undo/redo and restart replay the computer exactly, and nothing reachable from
-it gives the game's seed away (issue 15, leak 1). Held by :class:`~ui.table.controller.TableController`
+it gives the game's seed away. Held by :class:`~ui.table.controller.TableController`
 as ``ctl.computer``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
 from cribbage_env.rules.core import Phase
 
-from .selection import CUT_SPREAD
+from .history import History
+from .seats import Seat
+from .selection import CUT_SPREAD, TurnHost
+from .show import ShowSequence
 
-if TYPE_CHECKING:
-    from .controller import TableController
+
+class ComputerHost(TurnHost, Protocol):
+    """What the computer reads of its table besides the turn: the seeds, the seats, the script
+    being replayed, the decisions so far and the show it waits for."""
+
+    seed: int
+    agent_seed: int
+    epoch: int
+    history: History
+    seats: list[Seat]
+    script: list[int] | None
+    show: ShowSequence
+
+    @property
+    def decisions(self) -> tuple[int, ...]: ...
+
+    def is_human(self, seat: int) -> bool: ...
+    def name(self, seat: int) -> str: ...
 
 
 class Computer:
     """The agents' side of the table."""
 
-    def __init__(self, ctl: TableController) -> None:
+    def __init__(self, ctl: ComputerHost) -> None:
         self._ctl = ctl
         #: (seat, reason) once an isolated computer crashed, hung or answered illegally: it lost.
         self.forfeit: tuple[int, str] | None = None
@@ -66,7 +85,7 @@ class Computer:
         """Agent randomness: a function of the agent seed, the game, the stream and the decision
         index, so undo/redo and restart replay the computer's choices exactly. It is a one-way
         hash with the independent agent seed (:mod:`cribbage_env.seeding`): nothing an agent can read
-        from its generator gives away the game seed, hence the deck (issue 15, leak 1)."""
+        from its generator gives away the game seed, hence the deck."""
         from cribbage_env.seeding import agent_rng
 
         ctl = self._ctl

@@ -82,7 +82,7 @@ class TableController:
         self.rules = ce.Rules.named(rules)  # the game to 121, or the short game to 61
         self.board_shape = BoardShape.of(self.rules)
         #: Seeds the computer's (and the hint's) generators, independent of the game seed;
-        #: fresh from OS entropy unless given, and kept in the save (issue 15, leak 1).
+        #: fresh from OS entropy unless given, and kept in the save.
         self.agent_seed = new_agent_seed() if agent_seed is None else check_agent_seed(agent_seed)
         self.interactive_cuts = bool(interactive_cuts)
         #: Replay of a record: the decisions the "computers" make, in order (watch mode).
@@ -358,7 +358,7 @@ class TableController:
 
     def _undo_target(self) -> int | None:
         """The cursor an undo goes back to, or None (see :class:`~ui.table.history.UndoRule`: in pass
-        and play only the decisions of the person to act, issue 15 leak 2)."""
+        and play only the decisions of the person to act)."""
         return self.history.undo_target(self._undo_rule, to_act=self.to_act, human=self._human)
 
     def _rebuild(self, cursor: int) -> None:

@@ -1,4 +1,4 @@
-"""Never throw work away (issue 29, item 3): Restart asks first while a game is under way, and
+"""Never throw work away: Restart asks first while a game is under way, and
 an Undo right after a restart brings the game back as it was.
 
 Held by :class:`~ui.table.controller.TableController` as ``ctl.guard``; the controller calls
@@ -8,18 +8,30 @@ decision. The question is a preview (R11.2): nothing changes until the person an
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
+
+from cribbage_env.rules.engine import GameState
 
 from .history import History
 
-if TYPE_CHECKING:
-    from .controller import TableController
+
+class GuardHost(Protocol):
+    """What the guard reads of its table: the game and its history, and the restart itself."""
+
+    version: int
+    game: GameState
+    history: History
+
+    @property
+    def can_restart(self) -> bool: ...
+
+    def restart(self) -> bool: ...
 
 
 class RestartGuard:
     """The Restart question and the game kept for an undo of the restart."""
 
-    def __init__(self, ctl: TableController) -> None:
+    def __init__(self, ctl: GuardHost) -> None:
         self._ctl = ctl
         self.asking: str | None = None  # the question on the table ("restart"), None: none
         self._before_restart: History | None = None

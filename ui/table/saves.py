@@ -16,16 +16,17 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from enum import Enum
+from typing import Protocol
 
 from agents.tournament.trust import trusted_spec
 from cribbage_env.rules.core import STANDARD, Rules
+from cribbage_env.rules.engine import GameState
 
 from ..errors import UIError
 from .board import BoardShape
-
-if TYPE_CHECKING:
-    from .controller import TableController
+from .history import History
+from .seats import Seat
 
 SAVE_FORMAT = "cribbage-env/autosave"
 SAVE_VERSION = 1
@@ -48,8 +49,23 @@ class UntrustedSave(SaveError):
         )
 
 
+class SaveSource(Protocol):
+    """What a save is written from: the table's seeds, seats, language, rules and history."""
+
+    seed: int
+    agent_seed: int
+    seats: list[Seat]
+    lang: str
+    rules: Rules
+    history: History
+    game: GameState
+
+    @property
+    def mode(self) -> Enum: ...
+
+
 # ------------------------------------------------------------------------------ the format
-def save_data(ctl: TableController) -> dict:
+def save_data(ctl: SaveSource) -> dict:
     """Everything needed to resume: seeds, seats, decisions (with the redo tail), cursor."""
     history = ctl.history
     return {
@@ -89,7 +105,7 @@ class SavedGame:
     lang: str
     actions: tuple[int, ...]
     cursor: int
-    agent_seed: int | None  # saves written before issue 15 have none: a fresh one is drawn
+    agent_seed: int | None  # saves older than the agent seed have none: a fresh one is drawn
     rules: Rules = STANDARD  # saves written before the short game at the table are to 121
 
 

@@ -8,23 +8,53 @@ as ``ctl.selection``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import cribbage_env as ce
 from cribbage_env.rules.actions import CUT_BASE
 from cribbage_env.rules.core import Phase
-
-if TYPE_CHECKING:
-    from .controller import TableController
+from cribbage_env.rules.engine import GameState
 
 #: Number of face-down cards spread for a cut (the whole deck, or the 40 left for the starter).
 CUT_SPREAD = {Phase.CUT_FOR_DEAL: 52, Phase.DEAL_CUT: 52, Phase.STARTER_CUT: 40}
 
 
+class TurnHost(Protocol):
+    """What a part of the table reads of the turn: the game and whose decision it is, and how
+    it speaks (``tr``, ``say``) and decides; ``version`` is bumped to redraw."""
+
+    version: int
+    game: GameState
+
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def to_act(self) -> int | None: ...
+
+    def tr(self, msgid: str, /, **kwargs: object) -> str: ...
+    def say(self, text: str) -> None: ...
+    def decide(self, action: int) -> None: ...
+
+
+class SelectionHost(TurnHost, Protocol):
+    """What a selection reads of its table besides the turn: whether the person may choose now
+    (their hand seen), and the hand shown."""
+
+    @property
+    def human_to_act(self) -> bool: ...
+    @property
+    def needs_reveal(self) -> bool: ...
+    @property
+    def bottom_seat(self) -> int: ...
+
+    def hand_cards(self, seat: int) -> tuple[int, ...]: ...
+    def card(self, card: int) -> str: ...
+
+
 class Selection:
     """The person's hand at the table: what is selected, focused, and what it stands for."""
 
-    def __init__(self, ctl: TableController) -> None:
+    def __init__(self, ctl: SelectionHost) -> None:
         self._ctl = ctl
         self.cards: tuple[int, ...] = ()  # the cards selected, in the order they were
         self.focus = 0  # the keyboard's card (an index into the hand)

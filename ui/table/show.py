@@ -7,14 +7,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from cribbage_env.rules.core import EventKind, Rules
 
 from ..words.narration import Narrator
 
-if TYPE_CHECKING:
-    from .controller import TableController
+
+class ShowHost(Protocol):
+    """What a show reads of its table: the redraw counter and the message log."""
+
+    version: int
+
+    def say(self, text: str) -> None: ...
 
 
 @dataclass(frozen=True)
@@ -146,7 +151,7 @@ class ShowSequence:
     What is said after a show (the next deal, the game's end) is held back until the count is
     over: no spoilers."""
 
-    def __init__(self, ctl: TableController) -> None:
+    def __init__(self, ctl: ShowHost) -> None:
         self._ctl = ctl
         self.clear()
 

@@ -1,4 +1,4 @@
-"""A guided first deal for a person who has never played (issue 29, item 6).
+"""A guided first deal for a person who has never played.
 
 The person plays one real deal at the table against the Easy computer, and a lesson beside the
 cards says what happens at each step and why, citing the numbered rules of ``docs/RULES.md``
