@@ -57,7 +57,8 @@ class Computer:
         the person has read the two cut cards and pressed Continue."""
         ctl = self._ctl
         first = ctl.game.phase is Phase.DEAL_CUT and ctl.game.deal_no <= 0
-        return first and self.to_act and len(ctl.decisions) != self._cut_read_at
+        watched = not (ctl.is_human(0) or ctl.is_human(1))  # two computers: nobody to wait for
+        return first and not watched and self.to_act and len(ctl.decisions) != self._cut_read_at
 
     def read_the_cut(self) -> None:
         """The person has read the first cut: the computer may cut the deck."""
