@@ -80,6 +80,11 @@ def test_ppo_tiny_run_with_a_league(tmp_path, capsys):
     assert curve[0]["steps"] == 128 and curve[0]["results"][0]["games"] == 2
     final = json.loads((run / "final.json").read_text())
     assert final["timesteps"] >= 256
+    # Two rollouts of 128 steps, 5 epochs of one batch each: counted by the optimizer's hook.
+    assert final["gradient_steps"] == 10
+    assert "ppo trained 10 gradient steps this session (10 in all; 5 epochs of 1 batches" in (
+        run / "train.log"
+    ).read_text()
     # What the docs list for a run folder (issue 26): the log and the curve image; and off a
     # terminal, a line per evaluation on stdout.
     log = (run / "train.log").read_text()
@@ -269,6 +274,9 @@ def test_ctrl_c_in_a_ppo_ladder_evaluation_exits_130_and_resumes(tmp_path, capsy
     ]
     log = (run / "train.log").read_text()
     assert "ppo from step 32 to 64" in log and log.count("ppo from step 0") == 1
+    # The interrupted session trained nothing; the resume says what it trained.
+    assert log.count("gradient steps this session") == 1
+    assert "ppo trained 5 gradient steps this session (5 in all;" in log
 
 
 @pytest.mark.parametrize("where", ["data", "fit"])
