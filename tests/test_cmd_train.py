@@ -82,9 +82,10 @@ def test_ppo_tiny_run_with_a_league(tmp_path, capsys):
     assert final["timesteps"] >= 256
     # Two rollouts of 128 steps, 5 epochs of one batch each: counted by the optimizer's hook.
     assert final["gradient_steps"] == 10
-    assert "ppo trained 10 gradient steps this session (10 in all; 5 epochs of 1 batches" in (
-        run / "train.log"
-    ).read_text()
+    assert (
+        "ppo trained 10 gradient steps this session (10 in all; 5 epochs of 1 batches"
+        in (run / "train.log").read_text()
+    )
     # What the docs list for a run folder (issue 26): the log and the curve image; and off a
     # terminal, a line per evaluation on stdout.
     log = (run / "train.log").read_text()
