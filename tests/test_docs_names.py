@@ -17,7 +17,8 @@ PACKAGES = ("cribbage_env", "agents")
 def _code() -> list[str]:
     pages = [ROOT / "README.md", *sorted((ROOT / "docs" / "tutorials").glob("*.md"))]
     fence = re.compile(r"```(?:python|\{code-cell\} python)\n(?::tags:[^\n]*\n)?(.*?)```", re.S)
-    return [code for page in pages for code in fence.findall(page.read_text(encoding="utf-8"))]
+    cells = [code for page in pages for code in fence.findall(page.read_text(encoding="utf-8"))]
+    return [code for code in cells if not code.startswith("%%")]  # %%bash: shell, not Python
 
 
 def _named() -> set[tuple[str, str]]:

@@ -216,3 +216,40 @@ def test_a_fit_with_nothing_to_train_on_is_refused():
 
     with pytest.raises(TooLittleData, match="none left to train on"):
         fit(_linear_data(1), "play", "bc", FitConfig(hidden=(4,), holdout=1.0), log=print)
+
+
+def test_a_fit_of_labels_without_rollouts_reports_no_gain():
+    """Behaviour-cloning labels have no rollouts: the held-out line gives the agreement alone,
+    never a "gain +0.000 (se 0.000)" made of returns that were never measured."""
+    needs_training("torch")
+    from agents.learn.fit import FitConfig, fit
+
+    data = _linear_data(200)
+    lines: list[str] = []
+    _, rep = fit(data, "play", "bc", FitConfig(hidden=(8,), epochs=2, holdout=0.1),
+                 log=lines.append, returns=None)  # fmt: skip
+    assert rep["samples"] == 20 and 0.0 <= rep["agree"] <= 1.0 and "gain" not in rep
+    assert lines[-1].endswith(f"held-out agree {rep['agree']:.3f} over 20 (labels only)")
+    assert all("gain" not in line for line in lines)
+    with pytest.raises(ValueError, match="returns"):
+        fit(data, "play", "dmc", FitConfig(hidden=(8,), epochs=1), log=print, returns=None)
+
+
+def test_the_untrained_nets_are_where_a_fit_of_that_seed_starts(tmp_path):
+    """The tutorial's "before": a fit that cannot move (learning rate 0) returns exactly the
+    nets :func:`save_untrained` wrote for its seed, for both kinds."""
+    needs_training("torch")
+    from agents.learn.fit import FitConfig, fit, save_untrained
+    from agents.nets.features import DISCARD_DIM, PLAY_DIM
+    from agents.nets.mlp import load_nets
+
+    start = load_nets(save_untrained(tmp_path / "u.npz", seed=3, hidden=(8,)))
+    rng = np.random.default_rng(0)
+    for i, (kind, dim) in enumerate((("discard", DISCARD_DIM), ("play", PLAY_DIM))):
+        data = {f"{kind}_x": rng.normal(size=(40, 4, dim)).astype(np.float16),
+                f"{kind}_n": np.full(40, 4, np.int8), f"{kind}_t": np.zeros(40, np.int8)}  # fmt: skip
+        net, rep = fit(data, kind, "bc", FitConfig(hidden=(8,), epochs=1, lr=0.0, seed=3),
+                       log=lambda _: None, returns=None)  # fmt: skip
+        assert rep["gradient_steps"] == 1
+        for (a, b), (c, d) in zip(net.layers, start[i].layers, strict=True):
+            assert np.array_equal(a, c) and np.array_equal(b, d)

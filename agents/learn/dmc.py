@@ -314,6 +314,7 @@ def train_bc(
                 "bc",
                 FitConfig(epochs=cfg.epochs_bc, hidden=cfg.hidden, lr=cfg.lr, seed=cfg.seed),
                 log=lambda m: _log(run_dir, m),
+                returns=None,  # labels only: no rollouts to measure a gain by
             )
             did[f"gradient_steps_{kind}"] = str(rep["gradient_steps"])
         _log_steps(run_dir, f"bc_{teacher}", did)

@@ -47,7 +47,9 @@ def _fit_round(cfg: DMCConfig, run_dir: Path, paths, init, out: Path, meta: dict
     fcfg = FitConfig(hidden=cfg.hidden, lr=cfg.lr, seed=cfg.seed, epochs=cfg.epochs_bc)
     nets, did = {}, {}
     for kind, start in (("discard", init and init[0]), ("play", init and init[1])):
-        nets[kind], rep = fit(data, kind, "bc", fcfg, init=start, log=lambda m: _log(run_dir, m))
+        nets[kind], rep = fit(
+            data, kind, "bc", fcfg, init=start, log=lambda m: _log(run_dir, m), returns=None
+        )
         did[f"gradient_steps_{kind}"] = str(rep["gradient_steps"])
     _log_steps(run_dir, meta["stage"], did)
     save_nets(out, nets["discard"], nets["play"], {**meta, **did, "samples": str(_samples(paths))})

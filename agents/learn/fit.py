@@ -14,6 +14,7 @@ all its rows, and a fit with no training rows at all is refused (:class:`TooLitt
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -81,6 +82,17 @@ def to_mlp(model) -> MLP:
     return MLP([(m.weight.detach().numpy().T.copy(), m.bias.detach().numpy().copy()) for m in lin])
 
 
+def save_untrained(path: str | Path, seed: int, hidden: tuple[int, ...] = FitConfig.hidden) -> Path:
+    """Write the discard and play nets as a fit with ``seed`` starts them, before any gradient
+    step: the "before" to bench a run trained from scratch (``--method bc --seed SEED``) against."""
+    from ..nets.features import DISCARD_DIM, PLAY_DIM
+    from ..nets.mlp import save_nets
+
+    discard, play = (to_mlp(build(dim, hidden, seed)) for dim in (DISCARD_DIM, PLAY_DIM))
+    save_nets(path, discard, play, {"stage": f"untrained (seed {seed})"})
+    return Path(path)
+
+
 def from_mlp(mlp: MLP, seed: int = 0):
     torch = _torch()
     model = build(mlp.in_dim, tuple(w.shape[1] for w, _ in mlp.layers[:-1]), seed)
@@ -119,11 +131,23 @@ def choices(q: np.ndarray, margin: float) -> np.ndarray:
 
 
 def evaluate(
-    mlp: MLP, x: np.ndarray, g: np.ndarray, n: np.ndarray, t: np.ndarray, margin: float = 0.0
+    mlp: MLP,
+    x: np.ndarray,
+    g: np.ndarray | None,
+    n: np.ndarray,
+    t: np.ndarray,
+    margin: float = 0.0,
 ) -> dict:
     """Agreement with the teacher and the rollout gain of the net's choice over the teacher's,
-    for the chosen margin and for each of :data:`MARGINS` (``gains``)."""
+    for the chosen margin and for each of :data:`MARGINS` (``gains``). ``g`` None: labels
+    without rollouts, so agreement alone (no gain is made up from returns never measured)."""
     b, k, d = x.shape
+    if g is None:
+        if b == 0:
+            return {"samples": 0, "agree": 0.0}
+        q = mlp.score(x.reshape(b * k, d).astype(np.float32)).reshape(b, k)
+        q[np.arange(k)[None, :] >= n[:, None]] = -np.inf
+        return {"samples": int(b), "agree": float((choices(q, margin) == t).mean())}
     if b == 0:
         return {
             "samples": 0,
@@ -152,6 +176,8 @@ def _held_out(report: dict) -> str:
     """The held-out figures of an epoch's log line (none when the slice is empty)."""
     if not report["samples"]:
         return "no held-out decisions (too few to set some aside)"
+    if "gain" not in report:
+        return f"held-out agree {report['agree']:.3f} over {report['samples']} (labels only)"
     return (
         f"held-out agree {report['agree']:.3f} gain {report['gain']:+.3f} "
         f"(se {report['gain_se']:.3f}) over {report['samples']}"
@@ -166,6 +192,16 @@ def split(n: int, cfg: FitConfig, rng: np.random.Generator | None = None):
     return order[:cut], order[cut:]
 
 
+def _returns(data, kind: str, method: str, returns: str | None, targets, shape):
+    """(the returns reported, the targets regressed) of a fit: None and zeros (which the
+    ``bc`` loss never reads) for labels without rollouts."""
+    if returns is None and method != "bc":
+        raise ValueError("a dmc fit needs the data's returns")
+    g = None if returns is None else data[f"{kind}_{returns}"]
+    y = g if targets is None else targets
+    return g, np.zeros(shape, np.float32) if y is None else y
+
+
 def fit(
     data: dict[str, np.ndarray],
     kind: str,
@@ -173,19 +209,20 @@ def fit(
     cfg: FitConfig,
     init: MLP | None = None,
     log=print,
-    returns: str = "g",
+    returns: str | None = "g",
     targets: np.ndarray | None = None,
     rows: np.ndarray | None = None,
 ) -> tuple[MLP, dict]:
     """Train the ``kind`` ('discard' or 'play') net by ``method`` ('bc' or 'dmc').
 
-    ``returns``: the data's returns regressed and reported (``g`` points, ``e`` equity);
+    ``returns``: the data's returns regressed and reported (``g`` points, ``e`` equity; None:
+    labels without rollouts, for ``bc`` only, reported by agreement alone);
     ``targets`` (N, K): what ``dmc`` regresses instead (the oracle critic's estimates), the
     held-out report still measured on the returns; ``rows``: the inputs instead of the data's
     (the oracle critic's wider rows)."""
     torch = _torch()
-    x, g = data[f"{kind}_x"] if rows is None else rows, data[f"{kind}_{returns}"]
-    y = g if targets is None else targets
+    x = data[f"{kind}_x"] if rows is None else rows
+    g, y = _returns(data, kind, method, returns, targets, x.shape[:2])
     n, t = data[f"{kind}_n"].astype(np.int64), data[f"{kind}_t"].astype(np.int64)
     rng = np.random.default_rng(cfg.seed)
     hold, train = split(len(x), cfg, rng)
@@ -224,7 +261,7 @@ def fit(
             seen += len(idx)
             done += 1
         mlp = to_mlp(model)
-        report = evaluate(mlp, x[hold], g[hold], n[hold], t[hold])
+        report = evaluate(mlp, x[hold], None if g is None else g[hold], n[hold], t[hold])
         log(f"{kind} {method} epoch {epoch + 1}/{cfg.epochs}: loss {total / seen:.4f} over "
             f"{seen} decisions ({done}/{steps} gradient steps, batch {batch}); "
             + _held_out(report))  # fmt: skip

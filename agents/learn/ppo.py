@@ -213,6 +213,39 @@ def _callback(cfg: PPOConfig, on_checkpoint, progress: bool):
     return Checkpoints()
 
 
+def _batches(model) -> tuple[int, int]:
+    """(rollout size, batches per epoch over it): sb3's buffer makes the last batch smaller
+    when the batch size does not divide the rollout."""
+    size = model.n_steps * model.n_envs
+    return size, -(-size // model.batch_size)
+
+
+def total_gradient_steps(model) -> int:
+    """Gradient steps of the model since step 0, resumes included: the epochs it has run
+    (``_n_updates``, saved in every checkpoint) times the batches per epoch."""
+    return int(model._n_updates) * _batches(model)[1]
+
+
+def _learn(model, remaining: int, callback, run_dir: Path) -> int:
+    """``model.learn`` for ``remaining`` steps; logs and returns the gradient steps taken, as
+    counted by the optimizer (a hook on its ``step``), not worked out."""
+    taken = [0]
+
+    def count(*_: object) -> None:
+        taken[0] += 1
+
+    hook = model.policy.optimizer.register_step_post_hook(count)
+    try:
+        model.learn(total_timesteps=remaining, callback=callback, reset_num_timesteps=False)
+    finally:
+        hook.remove()
+    size, batches = _batches(model)
+    log_line(run_dir, f"ppo trained {taken[0]:,} gradient steps this session "
+                      f"({total_gradient_steps(model):,} in all; {model.n_epochs} epochs of "
+                      f"{batches} batches over each rollout of {size:,} steps)")  # fmt: skip
+    return taken[0]
+
+
 def train_ppo(
     cfg: PPOConfig, run_dir: Path, *, command: str, db=None, progress: bool = False
 ) -> Path:
@@ -247,13 +280,10 @@ def train_ppo(
     remaining = cfg.timesteps - model.num_timesteps
     log_line(run_dir, f"ppo from step {model.num_timesteps:,} to {cfg.timesteps:,}: {command}")
     if remaining > 0:
-        model.learn(
-            total_timesteps=remaining,
-            callback=_callback(cfg, on_checkpoint, progress),
-            reset_num_timesteps=False,
-        )
+        _learn(model, remaining, _callback(cfg, on_checkpoint, progress), run_dir)
     atomic_write(final, lambda f: model.save(f))
-    info = {"command": command, "config": asdict(cfg), "timesteps": int(model.num_timesteps)}
+    info = {"command": command, "config": asdict(cfg), "timesteps": int(model.num_timesteps),
+            "gradient_steps": total_gradient_steps(model)}  # fmt: skip
     mark_finished(run_dir, final, info)
     log_line(run_dir, f"final model {final} ({time.time() - t0:.0f} s this session)")
     return final

@@ -165,14 +165,17 @@ def missing_extra(method: str) -> str | None:
     """One line naming what ``--method`` lacks and how to install it, or None (all there).
 
     Checked after the command line's own errors and before anything is written, so a run
-    folder is never left half-made and the retry after installing is a fresh start."""
-    import importlib
+    folder is never left half-made and the retry after installing is a fresh start. Found, not
+    imported: torch takes seconds to import, and a refusal or a finished run needs none of it."""
+    import importlib.util
 
     missing = []
     for name in _NEEDS[method]:
         try:
-            importlib.import_module(name)
-        except ImportError:
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):  # a half-removed install
+            found = False
+        if not found:
             missing.append(name.replace("_", "-"))
     if not missing:
         return None
