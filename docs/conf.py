@@ -25,7 +25,8 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 def _scratch_command_line() -> None:
     """The tutorials' ``%%bash`` cells type ``cribbage ...`` as a reader would: that name runs
     this checkout with this Python, with a scratch data folder (the build never touches the
-    person's own games) and a terminal 100 columns wide."""
+    person's own games) and a terminal 100 columns wide; the kernels' ``%%bash`` prints a
+    command's output whole (docs_run.bash)."""
     import atexit
     import shutil
     import tempfile
@@ -40,6 +41,13 @@ def _scratch_command_line() -> None:
     os.environ["CRIBBAGE_DATA_DIR"] = str(tmp / "data")
     os.environ["COLUMNS"] = "100"
     os.environ["CRIBBAGE_DOCS_SRC"] = str(HERE)  # where a page's setup cell finds the guides
+    startup = tmp / "ipython" / "profile_default" / "startup"
+    startup.mkdir(parents=True)
+    (startup / "00-bash.py").write_text(
+        "import docs_run\nget_ipython().register_magic_function(docs_run.bash, 'cell', 'bash')\n",
+        encoding="utf-8",
+    )
+    os.environ["IPYTHONDIR"] = str(tmp / "ipython")  # the kernels' profile: that %%bash
 
 
 _scratch_command_line()

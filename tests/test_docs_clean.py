@@ -103,6 +103,18 @@ def test_every_cell_pastes_into_python_or_a_shell_as_it_is(page: Path) -> None:
             assert "scratch(" not in cell, cell
 
 
+def test_the_builds_bash_prints_the_whole_output_and_fails_with_the_command(capsys) -> None:
+    """IPython's own ``%%bash`` streams 100-byte pieces, which the page showed as broken lines."""
+    import subprocess
+
+    import docs_run
+
+    docs_run.bash("", "printf '%0250d\\n' 0; echo done >&2")
+    assert capsys.readouterr().out == "0" * 250 + "\ndone\n"
+    with pytest.raises(subprocess.CalledProcessError):
+        docs_run.bash("", "exit 3")
+
+
 # ----------------------------------------------------------------------------- the docs extra
 #: What a page imports -> the extra of this project that installs it.
 PROVIDERS = {
