@@ -21,6 +21,37 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 )
 os.environ.setdefault("MPLBACKEND", "Agg")
 
+
+def _scratch_command_line() -> None:
+    """The tutorials' ``%%bash`` cells type ``cribbage ...`` as a reader would: that name runs
+    this checkout with this Python, with a scratch data folder (the build never touches the
+    person's own games) and a terminal 100 columns wide; the kernels' ``%%bash`` prints a
+    command's output whole (docs_run.bash)."""
+    import atexit
+    import shutil
+    import tempfile
+
+    tmp = Path(tempfile.mkdtemp(prefix="cribbage-docs-"))
+    atexit.register(shutil.rmtree, tmp, ignore_errors=True)
+    (tmp / "bin").mkdir()
+    script = tmp / "bin" / "cribbage"
+    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m ui "$@"\n', encoding="utf-8")
+    script.chmod(0o755)
+    os.environ["PATH"] = os.pathsep.join([str(tmp / "bin"), os.environ.get("PATH", "")])
+    os.environ["CRIBBAGE_DATA_DIR"] = str(tmp / "data")
+    os.environ["COLUMNS"] = "100"
+    os.environ["CRIBBAGE_DOCS_SRC"] = str(HERE)  # where a page's setup cell finds the guides
+    startup = tmp / "ipython" / "profile_default" / "startup"
+    startup.mkdir(parents=True)
+    (startup / "00-bash.py").write_text(
+        "import docs_run\nget_ipython().register_magic_function(docs_run.bash, 'cell', 'bash')\n",
+        encoding="utf-8",
+    )
+    os.environ["IPYTHONDIR"] = str(tmp / "ipython")  # the kernels' profile: that %%bash
+
+
+_scratch_command_line()
+
 project = "cribbage-env"
 author = "cribbage-env contributors"
 copyright = "2026, cribbage-env contributors"
@@ -46,6 +77,7 @@ nb_execution_mode = os.environ.get("CRIBBAGE_DOCS_EXECUTE", "cache")
 nb_execution_cache_path = str(HERE / "_build" / ".jupyter_cache")
 nb_execution_timeout = 600
 nb_execution_raise_on_error = True
+nb_execution_in_temp = True  # each page runs in a folder of its own: the files it writes go there
 nb_execution_show_tb = True
 nb_merge_streams = True
 

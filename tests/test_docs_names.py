@@ -18,7 +18,12 @@ def _code() -> list[str]:
     pages = [ROOT / "README.md", *sorted((ROOT / "docs" / "tutorials").glob("*.md"))]
     fence = re.compile(r"```(?:python|\{code-cell\} python)\n(?::tags:[^\n]*\n)?(.*?)```", re.S)
     cells = [code for page in pages for code in fence.findall(page.read_text(encoding="utf-8"))]
-    return [code for code in cells if not code.startswith("%%")]  # %%bash: shell, not Python
+    # a cell magic's body: shell lines are no Python; a file written by ``%%writefile`` is
+    return [
+        c.split("\n", 1)[1] if c.startswith("%%writefile") else c
+        for c in cells
+        if not c.startswith("%%bash")
+    ]
 
 
 def _named() -> set[tuple[str, str]]:

@@ -53,19 +53,33 @@ def module_origin(name: str) -> Path | None:
     return None if _installed(path) else path
 
 
+def _targets(spec: str) -> list[str]:
+    """The import paths a spec names: its own, or the discard strategy of a ``discarder``
+    (``discarder:strategy=mine:keep``, ``...=agent:mine:Bot``), which its workers import too."""
+    try:
+        s = read_spec(spec)
+    except AgentSpecError:  # a label of an agent object, not a spec: nothing to ship
+        return []
+    if s.target is not None:
+        return [s.target]
+    strategy = s.params.get("strategy", "") if s.name == "discarder" else ""
+    if strategy.lower().startswith("agent:"):
+        return _targets(strategy[len("agent:") :])
+    return [strategy] if ":" in strategy else []
+
+
 def user_modules(specs: Iterable[str]) -> tuple[Path, ...]:
-    """The files and package folders of the user modules that ``specs`` name by import path."""
+    """The files and package folders of the user modules that ``specs`` name by import path.
+
+    >>> user_modules(["discarder:strategy=analyzer"])
+    ()
+    """
     out: list[Path] = []
     for spec in specs:
-        try:
-            target = read_spec(spec).target
-        except AgentSpecError:  # a label of an agent object, not a spec: nothing to ship
-            continue
-        if target is None:
-            continue
-        path = module_origin(target.split(":", 1)[0].split(".", 1)[0])
-        if path is not None and path not in out:
-            out.append(path)
+        for target in _targets(spec):
+            path = module_origin(target.split(":", 1)[0].split(".", 1)[0])
+            if path is not None and path not in out:
+                out.append(path)
     return tuple(out)
 
 

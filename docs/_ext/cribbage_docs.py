@@ -425,7 +425,22 @@ def point_to_env_page(app, what, name, obj, options, lines) -> None:  # noqa: AN
         lines[:] = [f"Described section by section on :doc:`/environments/{page}`.", ""]
 
 
+def shell_cells(app, doctree) -> None:  # noqa: ANN001
+    """A ``%%bash`` code cell is shown as the shell lines it runs (the build ran them; a reader
+    pastes them into a terminal), highlighted as shell, and a ``%%writefile NAME`` cell as the
+    Python of the file (the page says to save it as NAME): the magic line is the kernel's."""
+    from docutils import nodes
+
+    for block in list(doctree.findall(nodes.literal_block)):
+        magic, _, body = block.astext().partition("\n")
+        if magic == "%%bash" or magic.startswith("%%writefile "):
+            block.children = [nodes.Text(body)]
+            block.rawsource = body
+            block["language"] = "bash" if magic == "%%bash" else "python"
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("builder-inited", generate)
+    app.connect("doctree-read", shell_cells)
     app.connect("autodoc-process-docstring", point_to_env_page)
     return {"parallel_read_safe": True, "version": "1"}

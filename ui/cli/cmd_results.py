@@ -263,6 +263,8 @@ def _format_run(r: dict) -> str:
 
 
 def _format_compare(r1: dict, r2: dict, rows: list[dict]) -> str:
+    """The comparison table; the name column widens to the longest pairing (never cut: specs
+    such as ``module.path:Name`` differ only at their end)."""
     if not rows:
         return f"runs {r1['id']} and {r2['id']} share no pairing"
     rules = rules_spec(r1["params"]), rules_spec(r2["params"])
@@ -274,8 +276,9 @@ def _format_compare(r1: dict, r2: dict, rows: list[dict]) -> str:
             f"{r2['id']}: {rules[1]}): a change below is the rules' as much as the agents'"
         ]
     )
+    pw = max([34] + [len(row["agent_a"] + " vs " + row["agent_b"]) for row in rows])
     lines += [
-        f"{'pairing (A vs B)':<34} {'run ' + str(r1['id']) + ' win% A':>16} {'run ' + str(r2['id']) + ' win% A':>16}"
+        f"{'pairing (A vs B)':<{pw}} {'run ' + str(r1['id']) + ' win% A':>16} {'run ' + str(r2['id']) + ' win% A':>16}"
         f" {'change':>7} {'CIs overlap':>11} {'margin 1':>9} {'margin 2':>9}"
     ]
     for row in rows:
@@ -286,7 +289,7 @@ def _format_compare(r1: dict, r2: dict, rows: list[dict]) -> str:
             f"{100 * row['win_rate_2']:.1f} [{100 * row['ci_2'][0]:.0f},{100 * row['ci_2'][1]:.0f}]"
         )
         lines.append(
-            f"{(row['agent_a'] + ' vs ' + row['agent_b'])[:34]:<34} {c1:>16} {c2:>16} "
+            f"{row['agent_a'] + ' vs ' + row['agent_b']:<{pw}} {c1:>16} {c2:>16} "
             f"{100 * row['win_rate_change']:>+7.1f} {'yes' if row['overlapping_ci'] else 'NO':>11} "
             f"{row['mean_margin_1']:>+9.2f} {row['mean_margin_2']:>+9.2f}"
         )
