@@ -27,12 +27,13 @@ import os
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import cribbage_env as ce
 
+from .arena.seat import database_files
 from .store.results_store import ResultsStore, ResultsStoreError, versions
 from .tournament.backends import check_sendable, make_backend
 from .tournament.game_result import GameResult, result_to_dict
@@ -309,7 +310,7 @@ def _stored_plan(db: ResultsStore, run_id: int, params: dict, agents, check: boo
             agents if agents is not None else params["agents"], params["games"], params["seed"],
             duplicate=params["duplicate"], block=params["block"], agent_seed=params["agent_seed"],
             rules=ce.Rules.from_json(params.get("rules", {})), check_agents=check,
-            isolate=params.get("isolate"),
+            isolate=params.get("isolate"), deal_key=params.get("deal_key"),
         )  # fmt: skip
     except (KeyError, TypeError, ce.RulesError) as exc:
         raise ResultsStoreError(
@@ -327,6 +328,9 @@ def summary_so_far(db: ResultsStore, run_id: int, prior: float = 1.0) -> dict:
 
 def _drive(plan, db, run_id, backend, workers, address, progress, on_block, keep_results, prior,
            tally, skip, warn) -> TournamentRun:  # fmt: skip
+    if plan.isolate is not None and db is not None:  # no sealed seat reads the results
+        db.keep_journal()
+        plan = replace(plan, hidden=database_files(db.path))
     be = make_backend(backend, workers, address, ship=plan.agents)
     try:
         check_sendable(plan, be.name)

@@ -138,6 +138,12 @@ class ResultsStore:
             raise
         self.reap_dead_runs()
 
+    def keep_journal(self) -> None:
+        """Keep the rollback journal as a file that is never deleted (``journal_mode=PERSIST``),
+        so a sealed seat that must not read it can be shown an empty file in its place (the
+        run's first write makes it, before any seat starts)."""
+        self._db.execute("PRAGMA journal_mode = PERSIST")
+
     def _init(self) -> None:
         db = self._db
         app = db.execute("PRAGMA application_id").fetchone()[0]

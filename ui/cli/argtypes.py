@@ -143,7 +143,7 @@ def output_folder_problem(path: Path | None) -> str | None:
 
 def decision_timeout(text: str) -> float:
     """``--decision-timeout``: seconds, > 0 and at most an hour."""
-    from agents.tournament.isolate import check_timeout
+    from agents.arena.seat import check_timeout
 
     try:
         return check_timeout(float(text))
@@ -153,7 +153,7 @@ def decision_timeout(text: str) -> float:
 
 def isolation(args: argparse.Namespace) -> float | None:
     """The per-decision timeout of isolated seats, or None (agents run in-process)."""
-    from agents.tournament.isolate import DEFAULT_TIMEOUT
+    from agents.arena.seat import DEFAULT_TIMEOUT
 
     if not args.isolate:
         return None

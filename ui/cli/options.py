@@ -54,7 +54,7 @@ def screenshots(text: str) -> Valued:
 
 def isolate_options(p: argparse.ArgumentParser) -> None:
     """``--isolate`` and ``--decision-timeout`` (bench and play)."""
-    from agents.tournament.isolate import DEFAULT_TIMEOUT
+    from agents.arena.seat import DEFAULT_TIMEOUT
 
     # fmt: off
     add_options(
