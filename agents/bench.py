@@ -33,7 +33,7 @@ from typing import Any
 
 import cribbage_env as ce
 
-from .arena.seat import database_files
+from .arena.seat import DEFAULT_LIMITS, SeatLimits, database_files
 from .store.results_store import ResultsStore, ResultsStoreError, versions
 from .tournament.backends import check_sendable, make_backend
 from .tournament.game_result import GameResult, result_to_dict
@@ -180,6 +180,7 @@ def run_tournament(
     check_agents: bool = True,
     rules: ce.Rules | str = ce.STANDARD,
     isolate: float | None = None,
+    seat_limits: SeatLimits = DEFAULT_LIMITS,
     **play: Any,
 ) -> TournamentRun:
     """Plan and play a tournament (see the module doc): :func:`~agents.tournament.tournament.make_plan`
@@ -190,7 +191,8 @@ def run_tournament(
     agent in its own process (see :mod:`agents.tournament.isolate`): for agents you do not trust.
     """
     plan = make_plan(agents, games, seed, duplicate=duplicate, block=block, agent_seed=agent_seed,
-                     check_agents=check_agents, rules=rules, isolate=isolate)  # fmt: skip
+                     check_agents=check_agents, rules=rules, isolate=isolate,
+                     seat_limits=seat_limits)  # fmt: skip
     return play_plan(plan, **play)
 
 
@@ -306,11 +308,18 @@ def _stored_plan(db: ResultsStore, run_id: int, params: dict, agents, check: boo
     """The plan run ``run_id`` recorded, rebuilt from its parameters (``check=False``: no agent
     is built or imported, for reading a run's games)."""
     try:
+        limits = SeatLimits.from_json(params.get("seat_limits", {}))
+    except ValueError as exc:
+        raise ResultsStoreError(
+            f"run {run_id} in {db.path} has damaged parameters ({exc})"
+        ) from None
+    try:
         return make_plan(
             agents if agents is not None else params["agents"], params["games"], params["seed"],
             duplicate=params["duplicate"], block=params["block"], agent_seed=params["agent_seed"],
             rules=ce.Rules.from_json(params.get("rules", {})), check_agents=check,
             isolate=params.get("isolate"), deal_key=params.get("deal_key"),
+            seat_limits=limits,
         )  # fmt: skip
     except (KeyError, TypeError, ce.RulesError) as exc:
         raise ResultsStoreError(

@@ -24,7 +24,7 @@ import cribbage_env as ce
 from agents.arena import sandbox
 from agents.arena.client import ProtocolBot, SeatForfeit
 from agents.arena.protocol import VERSION
-from agents.arena.seat import SealedSeat, database_files
+from agents.arena.seat import SealedSeat, SeatLimits, database_files
 from agents.bench import run_tournament
 from agents.registry import make_agent
 from agents.tournament.tournament import make_plan
@@ -270,7 +270,7 @@ def test_a_forker_leaves_no_process_behind() -> None:
 
 
 def test_a_memory_hog_forfeits_its_game() -> None:
-    seat = SealedSeat("cheater_agent:Hog", 10.0, limits=sandbox.Limits(memory_mb=1024))
+    seat = SealedSeat("cheater_agent:Hog", 10.0, limits=SeatLimits(memory_mb=1024))
     g = ce.new_game(1)
     try:
         with pytest.raises(SeatForfeit, match="MemoryError"):
@@ -313,3 +313,24 @@ def test_without_bubblewrap_isolation_is_refused(monkeypatch, capsys) -> None:
         sandbox.bwrap_path.cache_clear()
     err = capsys.readouterr().err
     assert code == 2 and "bubblewrap" in err and "Traceback" not in err
+
+
+def test_the_seat_limits_are_options_and_parameters(tmp_path: Path, capsys) -> None:
+    from agents.arena.seat import SeatLimits
+
+    plan = make_plan(["random", "greedy"], 2, isolate=5.0, check_agents=False,
+                     seat_limits=SeatLimits(512, 60, 20.0))  # fmt: skip
+    assert plan.params()["seat_limits"] == {"memory_mb": 512, "cpu_s": 60, "game_budget": 20.0}
+    assert {t.seat_limits for t in plan.tasks()} == {SeatLimits(512, 60, 20.0)}
+    db = str(tmp_path / "r.sqlite")
+    for args, what in (
+        (["--seat-memory", "512"], "give --isolate"),
+        (["--isolate", "--seat-memory", "10"], "memory_mb must be an integer in 64"),
+        (["--isolate", "--game-budget", "0"], "game budget must be > 0"),
+    ):
+        try:
+            code = main(["bench", "random", "random", "--games", "2", "--db", db, *args])
+        except SystemExit as exc:  # argparse's own type errors
+            code = exc.code  # type: ignore[assignment]
+        err = capsys.readouterr().err
+        assert code == 2 and what in err and "Traceback" not in err, err

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+from dataclasses import dataclass
 
 from ..base import AgentSpecError
 from . import sandbox
@@ -25,20 +26,54 @@ GAME_BUDGET = 300.0
 MAX_TIMEOUT = 3600.0
 
 
-def check_timeout(value: object) -> float:
+@dataclass(frozen=True)
+class SeatLimits:
+    """What one sealed seat may use: MiB of address space, CPU seconds over its life, and
+    seconds of thinking per game (breaching any forfeits the game)."""
+
+    memory_mb: int = 2048
+    cpu_s: int = 3600
+    game_budget: float = GAME_BUDGET
+
+    def __post_init__(self) -> None:
+        for key, low, high in (("memory_mb", 64, 1 << 20), ("cpu_s", 1, 1 << 20)):
+            v = getattr(self, key)
+            if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+                raise ValueError(f"the seat's {key} must be an integer in {low}..{high}, got {v!r}")
+        check_timeout(self.game_budget, "game budget")
+
+    def to_json(self) -> dict:
+        """The limits as a run's parameters store them.
+
+        >>> SeatLimits.from_json(SeatLimits(512).to_json()) == SeatLimits(512)
+        True
+        """
+        return {"memory_mb": self.memory_mb, "cpu_s": self.cpu_s, "game_budget": self.game_budget}
+
+    @classmethod
+    def from_json(cls, data: object) -> SeatLimits:
+        """Limits from a run's parameters (ValueError when they are not limits)."""
+        if not isinstance(data, dict) or set(data) - {"memory_mb", "cpu_s", "game_budget"}:
+            raise ValueError(f"not seat limits: {str(data)[:80]}")
+        return cls(**data)
+
+
+def check_timeout(value: object, what: str = "decision timeout") -> float:
     """A usable per-decision timeout in seconds (``0 < t <= MAX_TIMEOUT``), else ValueError.
 
     >>> check_timeout(2)
     2.0
     """
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"the decision timeout is a number of seconds, got {value!r}")
+        raise ValueError(f"the {what} is a number of seconds, got {value!r}")
     t = float(value)
     if not 0.0 < t <= MAX_TIMEOUT:
-        raise ValueError(
-            f"the decision timeout must be > 0 and <= {MAX_TIMEOUT:g} s, got {value!r}"
-        )
+        raise ValueError(f"the {what} must be > 0 and <= {MAX_TIMEOUT:g} s, got {value!r}")
     return t
+
+
+#: The limits of a seat when none are given.
+DEFAULT_LIMITS = SeatLimits()
 
 
 def database_files(path: str | os.PathLike) -> tuple[str, ...]:
@@ -70,15 +105,13 @@ class SealedSeat(ProtocolBot):
         self,
         spec: str,
         timeout: float = DEFAULT_TIMEOUT,
-        budget: float = GAME_BUDGET,
-        limits: sandbox.Limits | None = None,
+        limits: SeatLimits = DEFAULT_LIMITS,
         hidden: tuple[str, ...] = (),
     ) -> None:
         command, ro = seat_command(spec)
         path = os.pathsep.join(p for p in sys.path if p and os.path.isdir(p))
-        base = limits or sandbox.Limits()
-        sealed = sandbox.Limits(base.memory_mb, base.cpu_s, base.files, ro, hidden)
+        sealed = sandbox.Limits(limits.memory_mb, limits.cpu_s, ro=ro, hide=hidden)
         env = {} if spec.startswith("cmd:") else {"PYTHONPATH": path}
-        super().__init__(command, check_timeout(timeout), budget, sealed, env)
+        super().__init__(command, check_timeout(timeout), limits.game_budget, sealed, env)
         self.spec = spec
         self.name = spec

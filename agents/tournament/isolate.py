@@ -23,31 +23,33 @@ from collections.abc import Sequence
 
 from ..arena import sandbox
 from ..arena.client import SeatForfeit
-from ..arena.seat import DEFAULT_TIMEOUT, SealedSeat, check_timeout
+from ..arena.seat import DEFAULT_TIMEOUT, SealedSeat, SeatLimits, check_timeout
 from ..base import AgentSpecError
 
 __all__ = ["check_isolation", "check_isolated", "isolated_seat"]
 
-_SEATS: dict[tuple[str, int, float, tuple[str, ...]], SealedSeat] = {}
+_SEATS: dict[tuple[str, int, float, SeatLimits, tuple[str, ...]], SealedSeat] = {}
 
 
-def isolated_seat(spec: str, seat: int, timeout: float, hidden: tuple[str, ...] = ()) -> SealedSeat:
-    """The sealed seat of ``spec`` in ``seat`` for this process (one per spec, seat, timeout
+def isolated_seat(
+    spec: str, seat: int, timeout: float, limits: SeatLimits, hidden: tuple[str, ...] = ()
+) -> SealedSeat:
+    """The sealed seat of ``spec`` in ``seat`` for this process (one per spec, seat, limits
     and hidden files, reused across games, as in-process agents are)."""
-    key = (spec, seat, timeout, hidden)
+    key = (spec, seat, timeout, limits, hidden)
     s = _SEATS.get(key)
     if s is None:
-        s = _SEATS[key] = SealedSeat(spec, timeout, hidden=hidden)
+        s = _SEATS[key] = SealedSeat(spec, timeout, limits, hidden)
     return s
 
 
 def isolated_players(
-    specs: tuple, timeout: float, hidden: tuple[str, ...] = ()
+    specs: tuple, timeout: float, limits: SeatLimits, hidden: tuple[str, ...] = ()
 ) -> tuple[SealedSeat, SealedSeat]:
     """The isolated seats 0 and 1 of a game between ``specs`` (spec strings)."""
     return (
-        isolated_seat(str(specs[0]), 0, timeout, hidden),
-        isolated_seat(str(specs[1]), 1, timeout, hidden),
+        isolated_seat(str(specs[0]), 0, timeout, limits, hidden),
+        isolated_seat(str(specs[1]), 1, timeout, limits, hidden),
     )
 
 

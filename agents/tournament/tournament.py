@@ -30,6 +30,7 @@ import cribbage_env as ce
 from cribbage_env.seeding import agent_rng, check_agent_seed, new_agent_seed
 
 from ..arena.client import SeatForfeit
+from ..arena.seat import DEFAULT_LIMITS, SeatLimits
 from ..base import AgentSpecError
 from ..errors import AgentError
 from ..registry import make_agent
@@ -84,6 +85,7 @@ class Task:
     rules: ce.Rules = ce.STANDARD
     isolate: float | None = None  # per-decision timeout of isolated seats (None: in-process)
     hidden: tuple[str, ...] = ()  # files no isolated seat may read (the results database)
+    seat_limits: SeatLimits = DEFAULT_LIMITS  # what an isolated seat may use
 
     @property
     def start(self) -> int:
@@ -137,6 +139,7 @@ class TournamentPlan:
     isolate: float | None = None  # each agent in its own process, this timeout per decision
     deal_key: str = ""  # the secret (hex) the deals derive from with the seed; "" : seed only
     hidden: tuple[str, ...] = ()  # files no isolated seat may read (not a parameter of the games)
+    seat_limits: SeatLimits = DEFAULT_LIMITS  # what an isolated seat may use
 
     @property
     def total_games(self) -> int:
@@ -164,7 +167,7 @@ class TournamentPlan:
                     continue
                 chunk = tuple((i, self.seeds[i]) for i in range(start, min(start + self.block, n)))
                 yield Task(p.index, p.a, p.b, chunk, self.duplicate, self.agent_seed, sa, sb,
-                           self.rules, self.isolate, self.hidden)  # fmt: skip
+                           self.rules, self.isolate, self.hidden, self.seat_limits)  # fmt: skip
 
     def tasks(self) -> list[Task]:
         return list(self.iter_tasks())
@@ -174,7 +177,9 @@ class TournamentPlan:
         return (min(start + self.block, len(self.seeds)) - start) * (2 if self.duplicate else 1)
 
     def params(self) -> dict:
-        extra: dict = {} if self.isolate is None else {"isolate": self.isolate}
+        extra: dict = {}
+        if self.isolate is not None:
+            extra = {"isolate": self.isolate, "seat_limits": self.seat_limits.to_json()}
         if self.deal_key:
             extra["deal_key"] = self.deal_key
         return {
@@ -213,6 +218,7 @@ def make_plan(
     rules: ce.Rules | str = ce.STANDARD,
     isolate: float | None = None,
     deal_key: str | None = None,
+    seat_limits: SeatLimits = DEFAULT_LIMITS,
 ) -> TournamentPlan:
     """A round robin among ``agents`` (a head-to-head when there are two), ``games`` per pairing.
 
@@ -273,7 +279,7 @@ def make_plan(
     key = check_deal_key(deal_key, isolate is not None)
     return TournamentPlan(
         labels, pairings, games, seed, duplicate, Seeds(deal_entropy(seed, key), n_seeds), block,
-        agent_seed, sources, rules, isolate, key,
+        agent_seed, sources, rules, isolate, key, (), seat_limits,
     )  # fmt: skip
 
 
@@ -412,7 +418,7 @@ def play_task(task: Task, stop: object | None = None) -> list[GameResult]:
             players = (
                 (_agent(specs[0], 0), _agent(specs[1], 1))
                 if task.isolate is None
-                else isolated_players(specs, task.isolate, task.hidden)
+                else isolated_players(specs, task.isolate, task.seat_limits, task.hidden)
             )
             g, forfeit = _play(players, specs, seed, task.agent_seed, task.rules)
             out.append(result_of(g, task.pairing, index, swapped, forfeit))
