@@ -34,7 +34,8 @@ from typing import Any
 import cribbage_env as ce
 
 from .arena.seat import DEFAULT_LIMITS, SeatLimits, database_files
-from .store.results_store import ResultsStore, ResultsStoreError, versions
+from .store.provenance import versions
+from .store.results_store import ResultsStore, ResultsStoreError
 from .tournament.backends import check_sendable, make_backend
 from .tournament.game_result import GameResult, result_to_dict
 from .tournament.runner import run_plan

@@ -215,9 +215,23 @@ def test_a_sealed_seat_cannot_read_the_results(tmp_path: Path, monkeypatch) -> N
     g = ce.new_game(1)
     with pytest.raises(Exception, match="found the seed or the results in .*r.sqlite"):
         make_agent(spec).act(g.view(g.to_act), np.random.default_rng(0))
-    seat = SealedSeat(spec, 10.0, hidden=database_files(db))
+    for hidden in (database_files(db), ()):  # named by the run, or found in a folder it reads
+        seat = SealedSeat(spec, 10.0, hidden=hidden)
+        try:
+            assert seat.act(g.view(g.to_act), np.random.default_rng(0)) in g.legal_actions()
+        finally:
+            seat.close()
+
+
+def test_a_bot_in_the_current_folder_plays_sealed(tmp_path: Path, monkeypatch) -> None:
+    (tmp_path / "here_bot.py").write_text(
+        "class Bot:\n    def act(self, view, rng):\n        return view.legal_actions[-1]\n"
+    )
+    monkeypatch.chdir(tmp_path)
+    seat = SealedSeat("here_bot:Bot", 10.0)
+    g = ce.new_game(1)
     try:
-        assert seat.act(g.view(g.to_act), np.random.default_rng(0)) in g.legal_actions()
+        assert seat.act(g.view(g.to_act), np.random.default_rng(0)) == g.legal_actions()[-1]
     finally:
         seat.close()
 

@@ -104,7 +104,32 @@ def rlimits(limits: Limits) -> Callable[[], None]:
 
 
 def python_folders() -> tuple[str, ...]:
-    """The folders a Python bot of this interpreter reads: its prefix and the import path."""
+    """The folders a Python bot of this interpreter reads: its prefix, the import path and the
+    current folder (where ``module:Name`` specs are found)."""
     dirs = {sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable))}
-    dirs.update(p for p in sys.path if p and os.path.isdir(p))
+    dirs.update(p for p in [*sys.path, os.getcwd()] if p and os.path.isdir(p))
     return tuple(sorted(os.path.realpath(d) for d in dirs))
+
+
+def sqlite_files(folders: Sequence[str]) -> tuple[str, ...]:
+    """The SQLite files (and their journals) at the top of ``folders`` outside the system and
+    the interpreter: results databases a seat must not read, whoever named them."""
+    prefixes = tuple(os.path.realpath(p) + os.sep for p in (sys.prefix, sys.base_prefix, "/usr"))
+    out = []
+    for folder in folders:
+        if (folder + os.sep).startswith(prefixes):
+            continue
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        for name in names:
+            path = os.path.join(folder, name)
+            try:
+                with open(path, "rb") as f:
+                    head = f.read(16) if os.path.isfile(path) else b""
+            except OSError:
+                continue
+            if head == b"SQLite format 3\x00" or name.endswith("-journal"):
+                out.append(os.path.realpath(path))
+    return tuple(out)

@@ -109,8 +109,9 @@ class SealedSeat(ProtocolBot):
         hidden: tuple[str, ...] = (),
     ) -> None:
         command, ro = seat_command(spec)
-        path = os.pathsep.join(p for p in sys.path if p and os.path.isdir(p))
-        sealed = sandbox.Limits(limits.memory_mb, limits.cpu_s, ro=ro, hide=hidden)
+        path = os.pathsep.join(p for p in [*sys.path, os.getcwd()] if p and os.path.isdir(p))
+        hide = tuple(dict.fromkeys([*hidden, *sandbox.sqlite_files(ro)]))
+        sealed = sandbox.Limits(limits.memory_mb, limits.cpu_s, ro=ro, hide=hide)
         env = {} if spec.startswith("cmd:") else {"PYTHONPATH": path}
         super().__init__(command, check_timeout(timeout), limits.game_budget, sealed, env)
         self.spec = spec

@@ -101,6 +101,14 @@ def compare(run1: dict, run2: dict) -> list[dict]:
     return rows
 
 
+#: The columns of ``results RUN --per-game`` (luck: seat 0's).
+_GAME_COLS = (
+    ["pairing", "index", "swapped", "seed", "winner", "score0", "score1", "first_dealer", "deals"]
+    + [f"s{s}_{f}" for s in (0, 1) for f in SEAT_FIELDS]
+    + ["moves", "forfeit", "luck_win", "luck_points"]
+)
+
+
 def run(args: argparse.Namespace) -> int:
     if len(args.runs) > 2:
         print(
@@ -128,22 +136,7 @@ def run(args: argparse.Namespace) -> int:
                 }
                 if args.per_game:
                     games = store.games(run_["id"])
-                    cols = (
-                        [
-                            "pairing",
-                            "index",
-                            "swapped",
-                            "seed",
-                            "winner",
-                            "score0",
-                            "score1",
-                            "first_dealer",
-                            "deals",
-                        ]
-                        + [f"s{s}_{f}" for s in (0, 1) for f in SEAT_FIELDS]
-                        + ["moves", "forfeit", "luck_win", "luck_points"]  # luck: seat 0's
-                    )
-                    table = [dict(zip(cols, game_row(g), strict=True)) for g in games]
+                    table = [dict(zip(_GAME_COLS, game_row(g), strict=True)) for g in games]
                     payload["games"] = table
                 else:
                     table = (
@@ -152,6 +145,7 @@ def run(args: argparse.Namespace) -> int:
                         else []
                     )
                 text = _format_run(run_)
+                store.verify(run_["id"])  # a forged game or summary: damaged, nothing shown
             else:
                 r1, r2 = store.run(args.runs[0]), store.run(args.runs[1])
                 table = compare(r1, r2)
