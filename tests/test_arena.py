@@ -348,3 +348,20 @@ def test_the_seat_limits_are_options_and_parameters(tmp_path: Path, capsys) -> N
             code = exc.code  # type: ignore[assignment]
         err = capsys.readouterr().err
         assert code == 2 and what in err and "Traceback" not in err, err
+
+
+def test_a_sealed_opponent_in_the_env() -> None:
+    import gymnasium as gym
+
+    env = gym.make("cribbage_env:cribbage/Cribbage-v0", opponent="sealed:greedy")
+    try:
+        obs, info = env.reset(seed=5)
+        done, steps = False, 0
+        while not done and steps < 500:
+            obs, _, term, trunc, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+            done, steps = term or trunc, steps + 1
+        assert done
+        assert isinstance(env.unwrapped.opponent, SealedSeat)
+    finally:
+        env.close()
+        env.unwrapped.opponent.close()
