@@ -27,13 +27,15 @@ import os
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import cribbage_env as ce
 
-from .store.results_store import ResultsStore, ResultsStoreError, versions
+from .arena.seat import DEFAULT_LIMITS, SeatLimits, database_files
+from .store.provenance import versions
+from .store.results_store import ResultsStore, ResultsStoreError
 from .tournament.backends import check_sendable, make_backend
 from .tournament.game_result import GameResult, result_to_dict
 from .tournament.runner import run_plan
@@ -179,6 +181,7 @@ def run_tournament(
     check_agents: bool = True,
     rules: ce.Rules | str = ce.STANDARD,
     isolate: float | None = None,
+    seat_limits: SeatLimits = DEFAULT_LIMITS,
     **play: Any,
 ) -> TournamentRun:
     """Plan and play a tournament (see the module doc): :func:`~agents.tournament.tournament.make_plan`
@@ -189,7 +192,8 @@ def run_tournament(
     agent in its own process (see :mod:`agents.tournament.isolate`): for agents you do not trust.
     """
     plan = make_plan(agents, games, seed, duplicate=duplicate, block=block, agent_seed=agent_seed,
-                     check_agents=check_agents, rules=rules, isolate=isolate)  # fmt: skip
+                     check_agents=check_agents, rules=rules, isolate=isolate,
+                     seat_limits=seat_limits)  # fmt: skip
     return play_plan(plan, **play)
 
 
@@ -305,11 +309,18 @@ def _stored_plan(db: ResultsStore, run_id: int, params: dict, agents, check: boo
     """The plan run ``run_id`` recorded, rebuilt from its parameters (``check=False``: no agent
     is built or imported, for reading a run's games)."""
     try:
+        limits = SeatLimits.from_json(params.get("seat_limits", {}))
+    except ValueError as exc:
+        raise ResultsStoreError(
+            f"run {run_id} in {db.path} has damaged parameters ({exc})"
+        ) from None
+    try:
         return make_plan(
             agents if agents is not None else params["agents"], params["games"], params["seed"],
             duplicate=params["duplicate"], block=params["block"], agent_seed=params["agent_seed"],
             rules=ce.Rules.from_json(params.get("rules", {})), check_agents=check,
-            isolate=params.get("isolate"),
+            isolate=params.get("isolate"), deal_key=params.get("deal_key"),
+            seat_limits=limits,
         )  # fmt: skip
     except (KeyError, TypeError, ce.RulesError) as exc:
         raise ResultsStoreError(
@@ -327,6 +338,9 @@ def summary_so_far(db: ResultsStore, run_id: int, prior: float = 1.0) -> dict:
 
 def _drive(plan, db, run_id, backend, workers, address, progress, on_block, keep_results, prior,
            tally, skip, warn) -> TournamentRun:  # fmt: skip
+    if plan.isolate is not None and db is not None:  # no sealed seat reads the results
+        db.keep_journal()
+        plan = replace(plan, hidden=database_files(db.path))
     be = make_backend(backend, workers, address, ship=plan.agents)
     try:
         check_sendable(plan, be.name)

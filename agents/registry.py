@@ -5,7 +5,11 @@ A spec is a plain string, so worker processes, Ray, the env and the GUI can all 
 - ``name`` or ``name:key=value,key=value``: a built-in agent (:data:`AGENTS`), a game level
   (:data:`LEVELS`) or an installed plug-in (entry-point group :data:`AGENT_GROUP`);
 - ``module.path:Name`` or ``module.path:Name:key=value,...``: the user's own agent, a class or a
-  factory that returns an object with ``act(view, rng)``. The current working directory is
+  factory that returns an object with ``act(view, rng)``;
+- ``cmd:COMMAND ARGS``: an executable in any language that speaks the bot protocol
+  (:mod:`agents.arena.protocol`), played from its own process;
+- ``sealed:SPEC``: the agent of ``SPEC`` (any of the above) in a sealed seat
+  (:mod:`agents.arena.seat`: its own process in the sandbox, limits of time and memory). The current working directory is
   importable while resolving (appended to ``sys.path``, so installed modules win), in every
   process that resolves the spec: pool and Ray workers find the user's file too.
 
@@ -19,6 +23,8 @@ import importlib
 import importlib.metadata
 import inspect
 import os
+import shlex
+import shutil
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -64,6 +70,10 @@ LEVELS: dict[str, Level] = {
     "neural": Level("neural", "Neural"),
     "master": Level("master", "Master"),
 }
+#: A spec that starts so names a command that speaks the bot protocol (``cmd:./mybot --fast``).
+COMMAND_PREFIX = "cmd:"
+#: A spec that starts so plays the rest of the spec in a sealed seat (``sealed:my_bot:Bot``).
+SEALED_PREFIX = "sealed:"
 #: Entry-point groups installed packages register in (``name = "module:attr"``).
 AGENT_GROUP = "cribbage_env.agents"
 DISCARD_GROUP = "cribbage_env.discards"
@@ -262,6 +272,12 @@ def make_agent(spec: str | Agent | Callable) -> Agent:
         raise AgentSpecError(
             f"an agent is a spec string or an object with act(view, rng), got {spec!r}"
         )
+    if spec.strip().startswith(COMMAND_PREFIX):
+        return command_bot(spec.strip())
+    if spec.strip().startswith(SEALED_PREFIX):
+        from .arena.seat import SealedSeat
+
+        return SealedSeat(spec.strip()[len(SEALED_PREFIX) :])
     s = read_spec(spec)
     if s.name in LEVELS and LEVELS[s.name].spec != s.name:
         # A level with parameters ("hard:counter=1") passes them to the agent it names.
@@ -292,6 +308,22 @@ def make_agent(spec: str | Agent | Callable) -> Agent:
         _set(agent, "name", s.name or (s.target or "").rpartition(":")[2])
     _set(agent, "spec", s.text)
     return agent
+
+
+def command_bot(spec: str) -> Agent:
+    """The protocol bot a ``cmd:COMMAND ARGS`` spec names (its own process, see
+    :mod:`agents.arena.protocol`), not sealed: ``--isolate`` seals it."""
+    from .arena.client import ProtocolBot
+
+    argv = shlex.split(spec[len(COMMAND_PREFIX) :])
+    if not argv:
+        raise AgentSpecError(f"bad agent spec {spec!r}: no command after {COMMAND_PREFIX!r}")
+    exe = shutil.which(argv[0]) if os.sep not in argv[0] else argv[0]
+    if exe is None or not os.access(exe, os.X_OK) or os.path.isdir(exe):
+        raise AgentSpecError(f"bad agent spec {spec!r}: {argv[0]!r} is not an executable")
+    bot = ProtocolBot([os.path.abspath(exe), *argv[1:]])
+    bot.spec = spec
+    return bot
 
 
 def _set(agent: object, key: str, value: str) -> None:

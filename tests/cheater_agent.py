@@ -310,3 +310,159 @@ class Chatty:
     def act(self, view, rng: np.random.Generator) -> int:
         print("thinking...", view)
         return int(view.legal_actions[int(rng.integers(len(view.legal_actions)))])
+
+
+# A fair arena: attacks on the sealed seat. The replayer knows how a plan derives its deals from
+# the root seed; the others attack the machine (processes, memory, time, the terminal).
+
+
+class SeedReplayer:
+    """Greedy, but at each discard it looks for its six cards among the deals of the first
+    ``games`` games of root seeds ``roots`` (the public derivation ``SeedSequence(root,
+    spawn_key=(i,))``). Found, it knows the starter and keeps the four that score most with it.
+    ``loud=1`` raises :class:`Cheated` when it finds a deal (a test sees it at once)."""
+
+    name = "seed_replayer"
+
+    def __init__(self, games: int = 400, roots: str = "0-1-987654321", loud: int = 0) -> None:
+        from agents.players.greedy import GreedyAgent
+        from agents.tournament.tournament import game_seeds
+
+        self.honest = GreedyAgent()
+        self.seeds = [s for r in roots.split("-") for s in game_seeds(int(r), games)]
+        self.loud, self.found = bool(loud), 0
+        self._chance: dict[int, object] = {}
+
+    def _starter(self, view) -> int | None:
+        from cribbage_env.rules.chance import Chance
+
+        mine = sorted(view.hand)
+        start = 0 if view.seat != view.dealer else 1
+        for s in self.seeds:
+            c = self._chance.get(s)
+            if c is None:
+                c = self._chance[s] = Chance(s)
+            deck = c.deck(view.deal)  # type: ignore[attr-defined]
+            if sorted(deck[start:12:2]) == mine:
+                return int(deck[12])
+        return None
+
+    def act(self, view, rng: np.random.Generator) -> int:
+        if view.phase is not ce.Phase.DISCARD:
+            return self.honest.act(view, rng)
+        starter = self._starter(view)
+        if starter is None:
+            return self.honest.act(view, rng)
+        self.found += 1
+        if self.loud:
+            raise Cheated(f"replayed the deal: the starter is {starter}")
+        from cribbage_env.rules.actions import discard_action
+        from cribbage_env.rules.scoring import score_hand
+
+        sign = 1 if view.seat == view.dealer else -1
+        best, pick = -99, view.legal_actions[0]
+        hand = list(view.hand)
+        for i in range(6):
+            for j in range(i + 1, 6):
+                keep = [c for k, c in enumerate(hand) if k not in (i, j)]
+                v = score_hand(keep, starter) + sign * score_hand([hand[i], hand[j]], starter) / 2
+                if v > best:
+                    best, pick = v, discard_action(hand[i], hand[j])
+        return pick
+
+
+class Forker:
+    """Random, but at its first decision starts a detached child (a new session and a double
+    fork) that writes its process id to ``/tmp/forker-pids`` and lives for a minute."""
+
+    name = "forker"
+
+    def __init__(self) -> None:
+        self.forked = False
+
+    def act(self, view, rng: np.random.Generator) -> int:
+        import os
+
+        if not self.forked:
+            self.forked = True
+            if os.fork() == 0:
+                os.setsid()
+                if os.fork() == 0:
+                    import sys
+                    import time
+
+                    print(f"child {os.getpid()}", file=sys.stderr, flush=True)
+                    time.sleep(60)
+                os._exit(0)
+            os.wait()
+        return int(view.legal_actions[int(rng.integers(len(view.legal_actions)))])
+
+
+class Hog:
+    """Asks for 4 GiB of memory at its first decision and touches it."""
+
+    name = "hog"
+
+    def act(self, view, rng: np.random.Generator) -> int:
+        block = bytearray(4 << 30)
+        block[:: 1 << 12] = b"x" * len(block[:: 1 << 12])
+        return int(view.legal_actions[0])
+
+
+class Spammer:
+    """Writes to its standard error, its terminal and standard output at every decision."""
+
+    name = "spammer"
+
+    def act(self, view, rng: np.random.Generator) -> int:
+        import os
+        import sys
+
+        print("SPAM on stdout", flush=True)
+        print("SPAM on stderr", file=sys.stderr, flush=True)
+        try:
+            with open("/dev/tty", "w") as tty:
+                tty.write("SPAM on the terminal\n")
+        except OSError:
+            pass
+        os.write(2, b"SPAM raw\n")
+        return int(view.legal_actions[int(rng.integers(len(view.legal_actions)))])
+
+
+class Snoop:
+    """Random, but first looks for ``needle`` (the run's seed) in every command line and
+    environment under ``/proc``, and for any SQLite file with content in ``folder``; raises
+    :class:`Cheated` naming where it found one."""
+
+    name = "snoop"
+
+    def __init__(self, needle: str = "987654321", folder: str = "") -> None:
+        self.needle, self.folder, self.looked = needle.encode(), folder, False
+
+    def _where(self) -> str | None:
+        import glob
+        import os
+
+        for path in glob.glob("/proc/[0-9]*/cmdline") + glob.glob("/proc/[0-9]*/environ"):
+            try:
+                if self.needle in open(path, "rb").read():
+                    return path
+            except OSError:
+                continue
+        if self.needle in repr(dict(os.environ)).encode():
+            return "its environment"
+        for path in glob.glob(os.path.join(self.folder, "*.sqlite*")) if self.folder else ():
+            try:
+                if b"SQLite" in open(path, "rb").read(16):
+                    return path
+            except OSError:
+                continue
+        return None
+
+    def act(self, view, rng: np.random.Generator) -> int:
+        if not self.looked:
+            self.looked = True
+            where = self._where()
+            if where is not None:
+                raise Cheated(f"found the seed or the results in {where}")
+        return int(view.legal_actions[int(rng.integers(len(view.legal_actions)))])

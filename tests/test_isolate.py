@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
 from cheater_agent import FramePeeker, FrameSpy, GcSpy
 
+from agents.arena.client import SeatForfeit
+from agents.arena.protocol import MAX_LINE
+from agents.arena.seat import SealedSeat, check_timeout
 from agents.base import AgentSpecError
 from agents.bench import resume_tournament, run_tournament
 from agents.store.results_store import ResultsStore
-from agents.tournament.isolate import IsolatedSeat, SeatForfeit, check_timeout
 from agents.tournament.runner import run_plan
 from agents.tournament.tournament import AgentFailure, make_plan, play_game
 from ui.cli.cli import main
@@ -36,8 +39,10 @@ def test_honest_agents_play_the_same_games_isolated(backend: str) -> None:
         pytest.importorskip("ray")
         agents[2] = "greedy"  # Ray's workers import from the working folder, not from tests/
     kw = {"seed": 4, "agent_seed": 77, "block": 2}
-    inproc = run_plan(make_plan(agents, 4, **kw), backend="serial")
-    iso = run_plan(make_plan(agents, 4, isolate=10.0, **kw), backend=backend, workers=2)
+    plan = make_plan(agents, 4, isolate=10.0, **kw)
+    assert plan.deal_key and plan.seeds != make_plan(agents, 4, **kw).seeds  # a secret deal
+    inproc = run_plan(make_plan(agents, 4, deal_key=plan.deal_key, **kw), backend="serial")
+    iso = run_plan(plan, backend=backend, workers=2)
     assert len(iso.results) == 12
     assert iso.results == inproc.results
     assert all(r.forfeit == "" for r in iso.results)
@@ -125,7 +130,7 @@ def test_a_worker_answer_is_checked(tmp_path) -> None:
     """A worker's answer is plain JSON, read with a size limit: garbage forfeits the game."""
     import cribbage_env as ce
 
-    seat = IsolatedSeat("random", 5.0)
+    seat = SealedSeat("random", 5.0)
     try:
         g = ce.new_game(1)
         view = g.view(g.to_act)
@@ -133,7 +138,7 @@ def test_a_worker_answer_is_checked(tmp_path) -> None:
         assert seat.act(view, rng) in view.legal_actions
         proc = seat._proc
         assert proc is not None
-        seat._buf = b"x" * 5000  # as if the worker had sent a long line without a newline
+        seat._buf = b"x" * (MAX_LINE + 1)  # as if the worker had sent a long line without a newline
         with pytest.raises(SeatForfeit, match="longer than"):
             seat._read(1.0, "deciding")
         seat._buf = b""
@@ -144,11 +149,12 @@ def test_a_worker_answer_is_checked(tmp_path) -> None:
 
 
 def test_the_engine_process_never_imports_an_isolated_agent(tmp_path, capsys, monkeypatch) -> None:
-    """``--isolate`` builds (and checks) the agent in its worker only: its module's top-level
-    code never runs in the process that holds the game."""
+    """``--isolate`` builds (and checks) the agent in its sealed seat only: its module's
+    top-level code never runs in the process that holds the game (and cannot write a file)."""
     (tmp_path / "marked_bot.py").write_text(
         "import os\n"
-        f"open({str(tmp_path / 'pids')!r}, 'a').write(f'{{os.getpid()}}\\n')\n"
+        f"os.environ['MARKED_BOT_RAN'] = '1'\n"
+        f"open({str(tmp_path / 'pids')!r}, 'a').write('escaped')\n"
         "class Bot:\n"
         "    name = 'marked'\n"
         "    def act(self, view, rng):\n"
@@ -156,11 +162,13 @@ def test_the_engine_process_never_imports_an_isolated_agent(tmp_path, capsys, mo
     )
     monkeypatch.chdir(tmp_path)
     monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delenv("MARKED_BOT_RAN", raising=False)
     code = main(["bench", "marked_bot:Bot", "random", "--games", "2", "--isolate",
                  "--backend", "serial", "--db", str(tmp_path / "r.sqlite"), "--json"])  # fmt: skip
-    assert code == 0, capsys.readouterr().err
-    pids = {int(p) for p in (tmp_path / "pids").read_text().split()}
-    assert pids and os.getpid() not in pids
+    err = capsys.readouterr().err
+    assert code == 2 and "Read-only file system" in err, err  # the seat could not write
+    assert "MARKED_BOT_RAN" not in os.environ and not (tmp_path / "pids").exists()
+    assert "marked_bot" not in sys.modules
 
 
 def test_bench_cli_isolate(tmp_path, capsys) -> None:

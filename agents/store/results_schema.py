@@ -7,6 +7,8 @@ adds them in place to older files (old files keep working).
 
 from __future__ import annotations
 
+import sqlite3
+
 from ..tournament.game_result import SEAT_FIELDS, GameResult, result_from_dict
 
 SCHEMA_VERSION = 1
@@ -86,3 +88,20 @@ def game_from_row(r: dict) -> GameResult:
         "forfeit": r.get("forfeit") or "",
         "luck": None if r.get("luck_win") is None else (r["luck_win"], r["luck_points"]),
     })  # fmt: skip
+
+
+def schema_columns() -> dict[str, set[str]]:
+    """The columns of each of our tables, read from :data:`SCHEMA` itself.
+
+    >>> sorted(schema_columns()["meta"])
+    ['key', 'value']
+    """
+    con = sqlite3.connect(":memory:")
+    try:
+        con.executescript(SCHEMA)
+        return {
+            t: {r[1] for r in con.execute(f"PRAGMA table_info({t})")}
+            for t in ("meta", "runs", "games")
+        }
+    finally:
+        con.close()

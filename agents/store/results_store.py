@@ -17,10 +17,8 @@ from __future__ import annotations
 
 import json
 import os
-import platform
 import socket
 import sqlite3
-import subprocess
 import time
 from collections.abc import Iterator, Sequence
 from datetime import datetime, timezone
@@ -30,6 +28,8 @@ from typing import Any
 from ..errors import AgentError
 from ..tournament.game_result import GameResult
 from ..tournament.procs import pid_alive, process_token
+from .integrity import foreign_objects, game_problem, run_rules, summary_problem
+from .provenance import versions
 from .results_schema import (
     APP_ID,
     GAME_ALL,
@@ -39,6 +39,7 @@ from .results_schema import (
     SCHEMA_VERSION,
     game_from_row,
     game_row,
+    schema_columns,
 )
 
 #: seconds without a heartbeat after which a ``running`` run is taken for dead (its process
@@ -54,30 +55,6 @@ def default_db_path() -> Path:
     """``$XDG_DATA_HOME/cribbage-env/results.sqlite`` or ``~/.local/share/cribbage-env/...``."""
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "cribbage-env" / "results.sqlite"
-
-
-def versions() -> dict:
-    """Versions that can change results: package, Python, numpy, platform, git commit if any."""
-    import numpy
-
-    import cribbage_env
-
-    out = {
-        "cribbage_env": getattr(cribbage_env, "__version__", "?"),
-        "python": platform.python_version(),
-        "numpy": numpy.__version__,
-        "platform": platform.platform(),
-    }
-    try:
-        root = Path(__file__).resolve().parents[2]
-        commit = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5
-        )
-        if commit.returncode == 0:
-            out["git_commit"] = commit.stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        pass
-    return out
 
 
 def _now() -> str:
@@ -105,6 +82,10 @@ def _explain(path: Path, exc: sqlite3.Error) -> ResultsStoreError:
     else:
         hint = "choose another file with --db"
     return ResultsStoreError(f"results database {path}: {msg} ({hint})")
+
+
+#: The columns of each of our tables (a column of another program's makes the file foreign).
+_COLUMNS = schema_columns()
 
 
 class ResultsStore:
@@ -138,6 +119,12 @@ class ResultsStore:
             raise
         self.reap_dead_runs()
 
+    def keep_journal(self) -> None:
+        """Keep the rollback journal as a file that is never deleted (``journal_mode=PERSIST``),
+        so a sealed seat that must not read it can be shown an empty file in its place (the
+        run's first write makes it, before any seat starts)."""
+        self._db.execute("PRAGMA journal_mode = PERSIST")
+
     def _init(self) -> None:
         db = self._db
         app = db.execute("PRAGMA application_id").fetchone()[0]
@@ -146,6 +133,14 @@ class ResultsStore:
             raise ResultsStoreError(
                 f"results database {self.path}: this SQLite file is not a cribbage-env results database "
                 f"(it has other tables); choose another file with --db"
+            )
+        foreign = foreign_objects(db) + [
+            f"column {t}.{c}" for t, cols in _COLUMNS.items() for c in self._cols(t) - cols
+        ]
+        if foreign:  # before anything is written: a trigger would rewrite what we store
+            raise ResultsStoreError(
+                f"results database {self.path} holds what our schema does not make "
+                f"({', '.join(foreign[:4])}): another program changed it; choose another file with --db"
             )
         if not tables:
             with db:
@@ -336,8 +331,9 @@ class ResultsStore:
         return list(self.iter_games(run_id))
 
     def iter_games(self, run_id: int) -> Iterator[GameResult]:
-        """The saved games of a run one at a time (memory flat in the number of games)."""
-        self.run(run_id)
+        """The saved games of a run one at a time (memory flat in the number of games), each
+        checked against its seed and moves (:mod:`agents.store.integrity`)."""
+        rules = run_rules(self.run(run_id))
         try:
             cur = self._db.execute(
                 f"SELECT {', '.join(self._game_cols)} FROM games WHERE run_id = ? ORDER BY pairing, idx, swapped",
@@ -347,14 +343,28 @@ class ResultsStore:
             for row in cur:
                 r = dict(zip(cols, row, strict=True))
                 try:
-                    yield game_from_row(r)
+                    g = game_from_row(r)
+                    problem = game_problem(g, rules)
                 except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                    problem = str(exc)
+                if problem is not None:
                     raise ResultsStoreError(
-                        f"results database {self.path}: game (pairing {r.get('pairing')}, pair "
-                        f"{r.get('idx')}, swapped {r.get('swapped')}) of run {run_id} is damaged ({exc})"
+                        f"results database {self.path}: run {run_id} is damaged: its game (pairing "
+                        f"{r.get('pairing')}, pair {r.get('idx')}, swapped {r.get('swapped')}) was "
+                        f"changed after it was played ({problem})"
                     ) from None
+                yield g
         except sqlite3.Error as exc:
             raise _explain(self.path, exc) from None
+
+    def verify(self, run_id: int) -> None:
+        """Check every stored game of a run and its saved summary against them (ResultsStoreError:
+        the run is damaged)."""
+        problem = summary_problem(self.run(run_id).get("summary") or {}, self.games(run_id))
+        if problem is not None:
+            raise ResultsStoreError(
+                f"results database {self.path}: run {run_id} is damaged: {problem}"
+            )
 
     def block_counts(self, run_id: int, block: int) -> dict[tuple[int, int], int]:
         """Saved games per (pairing, first pair index of the block) of a run: what to replay."""

@@ -20,6 +20,7 @@ Each game's row and its per-seat points by role are in :mod:`agents.tournament.g
 from __future__ import annotations
 
 import itertools
+import secrets
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -28,14 +29,18 @@ import numpy as np
 import cribbage_env as ce
 from cribbage_env.seeding import agent_rng, check_agent_seed, new_agent_seed
 
+from ..arena.client import SeatForfeit
+from ..arena.seat import DEFAULT_LIMITS, SeatLimits
 from ..base import AgentSpecError
 from ..errors import AgentError
 from ..registry import make_agent
 from .game_result import GameResult, _seat_stats_fast, game_luck_pair
-from .isolate import SeatForfeit, check_isolation, isolated_players
+from .isolate import check_isolation, isolated_players
 from .limits import LIMITS
 from .sources import AgentSource, agent_label, check_source, is_factory, label_agents
 
+#: Bytes of the secret a plan with isolated seats derives its deals from.
+DEAL_KEY_BYTES = 16
 #: duplicate pairs per task by default (each pair is two games).
 DEFAULT_BLOCK = 25
 
@@ -79,6 +84,8 @@ class Task:
     source_b: AgentSource | None = None
     rules: ce.Rules = ce.STANDARD
     isolate: float | None = None  # per-decision timeout of isolated seats (None: in-process)
+    hidden: tuple[str, ...] = ()  # files no isolated seat may read (the results database)
+    seat_limits: SeatLimits = DEFAULT_LIMITS  # what an isolated seat may use
 
     @property
     def start(self) -> int:
@@ -130,6 +137,9 @@ class TournamentPlan:
     sources: tuple[AgentSource, ...] = ()  # per agent label, when some agent is not a spec
     rules: ce.Rules = ce.STANDARD
     isolate: float | None = None  # each agent in its own process, this timeout per decision
+    deal_key: str = ""  # the secret (hex) the deals derive from with the seed; "" : seed only
+    hidden: tuple[str, ...] = ()  # files no isolated seat may read (not a parameter of the games)
+    seat_limits: SeatLimits = DEFAULT_LIMITS  # what an isolated seat may use
 
     @property
     def total_games(self) -> int:
@@ -157,7 +167,7 @@ class TournamentPlan:
                     continue
                 chunk = tuple((i, self.seeds[i]) for i in range(start, min(start + self.block, n)))
                 yield Task(p.index, p.a, p.b, chunk, self.duplicate, self.agent_seed, sa, sb,
-                           self.rules, self.isolate)  # fmt: skip
+                           self.rules, self.isolate, self.hidden, self.seat_limits)  # fmt: skip
 
     def tasks(self) -> list[Task]:
         return list(self.iter_tasks())
@@ -167,7 +177,11 @@ class TournamentPlan:
         return (min(start + self.block, len(self.seeds)) - start) * (2 if self.duplicate else 1)
 
     def params(self) -> dict:
-        extra = {} if self.isolate is None else {"isolate": self.isolate}
+        extra: dict = {}
+        if self.isolate is not None:
+            extra = {"isolate": self.isolate, "seat_limits": self.seat_limits.to_json()}
+        if self.deal_key:
+            extra["deal_key"] = self.deal_key
         return {
             **extra,
             "agents": list(self.agents),
@@ -203,6 +217,8 @@ def make_plan(
     agent_seed: int | None = None,
     rules: ce.Rules | str = ce.STANDARD,
     isolate: float | None = None,
+    deal_key: str | None = None,
+    seat_limits: SeatLimits = DEFAULT_LIMITS,
 ) -> TournamentPlan:
     """A round robin among ``agents`` (a head-to-head when there are two), ``games`` per pairing.
 
@@ -211,7 +227,10 @@ def make_plan(
     fresh one from OS entropy (it is in :meth:`TournamentPlan.params`, so a run can be repeated).
     ``rules``: the game every deal plays (a :class:`~cribbage_env.Rules`, variant name or fields).
     ``isolate`` (seconds per decision) runs every agent in its own process (:mod:`agents.tournament.isolate`):
-    agents must then be spec strings, and they are checked there, never imported here.
+    agents must then be spec strings, and they are checked there, never imported here; their
+    deals then derive from ``seed`` and a ``deal_key`` drawn from the OS (no seat can replay
+    them; the key is in :meth:`TournamentPlan.params`, so the results database can repeat the
+    run). A ``deal_key`` given repeats such a run's deals.
 
     >>> plan = make_plan(["random", "random"], 4, seed=1)
     >>> len(plan.pairings), len(plan.seeds), plan.total_games
@@ -257,10 +276,38 @@ def make_plan(
     pairs = list(itertools.combinations(range(len(labels)), 2))
     pairings = tuple(Pairing(k, labels[i], labels[j]) for k, (i, j) in enumerate(pairs))
     n_seeds = games // 2 if duplicate else games
+    key = check_deal_key(deal_key, isolate is not None)
     return TournamentPlan(
-        labels, pairings, games, seed, duplicate, Seeds(seed, n_seeds), block, agent_seed, sources,
-        rules, isolate,
+        labels, pairings, games, seed, duplicate, Seeds(deal_entropy(seed, key), n_seeds), block,
+        agent_seed, sources, rules, isolate, key, (), seat_limits,
     )  # fmt: skip
+
+
+def check_deal_key(key: object, isolated: bool) -> str:
+    """The deal key of a plan: ``key`` checked, or a fresh one from the OS for isolated seats
+    (``secrets``: no seat can replay it), or "" (the deals are a function of the seed alone)."""
+    if key is None:
+        return secrets.token_hex(DEAL_KEY_BYTES) if isolated else ""
+    if not isinstance(key, str) or len(key) != 2 * DEAL_KEY_BYTES:
+        raise TournamentError(f"a deal key is {2 * DEAL_KEY_BYTES} hex digits, got {key!r}")
+    try:
+        bytes.fromhex(key)
+    except ValueError:
+        raise TournamentError(
+            f"a deal key is {2 * DEAL_KEY_BYTES} hex digits, got {key!r}"
+        ) from None
+    return key.lower()
+
+
+def deal_entropy(seed: int, key: str) -> int:
+    """The root of a plan's deal seeds: the seed alone, or the seed and the secret key.
+
+    >>> deal_entropy(7, "")
+    7
+    >>> deal_entropy(7, "00" * 15 + "01") == 2**64 + 7
+    True
+    """
+    return seed if not key else (int(key, 16) << 64) | seed
 
 
 # ------------------------------------------------------------------------------- playing
@@ -371,7 +418,7 @@ def play_task(task: Task, stop: object | None = None) -> list[GameResult]:
             players = (
                 (_agent(specs[0], 0), _agent(specs[1], 1))
                 if task.isolate is None
-                else isolated_players(specs, task.isolate)
+                else isolated_players(specs, task.isolate, task.seat_limits, task.hidden)
             )
             g, forfeit = _play(players, specs, seed, task.agent_seed, task.rules)
             out.append(result_of(g, task.pairing, index, swapped, forfeit))

@@ -54,13 +54,15 @@ def strength(spec: str, games: int, workers: int, isolate: float | None, seed: i
     }  # fmt: skip
 
 
-def speed(games: int, workers: int, repeat: int, seed: int) -> dict:
-    """Games/s of isolated and in-process expectimax seats, best of ``repeat`` rounds each."""
+def speed(games: int, workers: int, repeat: int, seed: int, agent: str = "expectimax") -> dict:
+    """Games/s of isolated (sealed) and in-process ``agent`` seats, best of ``repeat`` rounds
+    each; both plans deal from the same key, so their games must be identical."""
+    key = "5eed" * 8
     rounds: dict[str, list[float]] = {"in_process": [], "isolated": []}
     results = {}
     for _ in range(repeat):
         for name, isolate in (("in_process", None), ("isolated", TIMEOUT)):
-            plan = make_plan(["expectimax", "expectimax:"], games, seed, agent_seed=seed,
+            plan = make_plan([agent, agent + ":"], games, seed, agent_seed=seed, deal_key=key,
                              isolate=isolate, check_agents=isolate is None)  # fmt: skip
             out = run_plan(plan, backend="pool", workers=workers)
             rounds[name].append(len(out.results) / out.elapsed)
@@ -68,7 +70,7 @@ def speed(games: int, workers: int, repeat: int, seed: int) -> dict:
     same = results["in_process"] == results["isolated"]
     best = {k: round(max(v), 2) for k, v in rounds.items()}
     return {
-        "games": games, "workers": workers, "rounds": {k: [round(x, 2) for x in v] for k, v in rounds.items()},
+        "agent": agent, "games": games, "workers": workers, "rounds": {k: [round(x, 2) for x in v] for k, v in rounds.items()},
         "best_games_per_s": best, "ratio": round(best["isolated"] / best["in_process"], 3),
         "identical_games": same,
     }  # fmt: skip
@@ -82,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--repeat", type=int, default=2, help="speed rounds of each configuration")
     p.add_argument("--seed", type=int, default=23)
     p.add_argument("--only", default="strength,speed")
+    p.add_argument("--speed-agent", default="expectimax", help="the agent of the speed part")
     p.add_argument("--out", type=Path, default=None, help="write the figures as JSON")
     args = p.parse_args(argv)
     log: dict = {
@@ -98,7 +101,9 @@ def main(argv: list[str] | None = None) -> int:
         for row in [*log["strength"], log["control_in_process"]]:
             print(json.dumps(row), flush=True)
     if "speed" in args.only:
-        log["speed"] = speed(args.speed_games, args.workers, args.repeat, args.seed)
+        log["speed"] = speed(
+            args.speed_games, args.workers, args.repeat, args.seed, args.speed_agent
+        )
         print(json.dumps(log["speed"]), flush=True)
     log["load_after"] = os.getloadavg()
     if args.out is not None:

@@ -7,8 +7,12 @@ import argparse
 import math
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cribbage_env import VARIANTS, Rules, RulesError
+
+if TYPE_CHECKING:
+    from agents.arena.seat import SeatLimits
 
 
 def whole_number(minimum: int, what: str, maximum: int | None = None) -> Callable[[str], int]:
@@ -158,7 +162,7 @@ def output_folder_problem(path: Path | None) -> str | None:
 
 def decision_timeout(text: str) -> float:
     """``--decision-timeout``: seconds, > 0 and at most an hour."""
-    from agents.tournament.isolate import check_timeout
+    from agents.arena.seat import check_timeout
 
     try:
         return check_timeout(float(text))
@@ -166,13 +170,36 @@ def decision_timeout(text: str) -> float:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def game_budget(text: str) -> float:
+    """``--game-budget``: seconds, > 0 and at most an hour."""
+    from agents.arena.seat import check_timeout
+
+    try:
+        return check_timeout(float(text), "game budget")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def isolation(args: argparse.Namespace) -> float | None:
     """The per-decision timeout of isolated seats, or None (agents run in-process)."""
-    from agents.tournament.isolate import DEFAULT_TIMEOUT
+    from agents.arena.seat import DEFAULT_TIMEOUT
 
     if not args.isolate:
         return None
     return DEFAULT_TIMEOUT if args.decision_timeout is None else args.decision_timeout
+
+
+def seat_limits(args: argparse.Namespace) -> SeatLimits:
+    """The limits of isolated seats from ``--game-budget``, ``--seat-memory``, ``--seat-cpu``
+    (ValueError when one is out of range)."""
+    from agents.arena.seat import SeatLimits
+
+    base = SeatLimits()
+    return SeatLimits(
+        base.memory_mb if args.seat_memory is None else args.seat_memory,
+        base.cpu_s if args.seat_cpu is None else args.seat_cpu,
+        base.game_budget if args.game_budget is None else args.game_budget,
+    )
 
 
 #: Folders of the system's devices and processes: no output file of ours goes there.

@@ -60,7 +60,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--no-duplicate", dest="duplicate", action="store_false",
                    help="play each seed once (seat 0 = first-listed agent) instead of twice with seats swapped")
-    options.isolate_options(p)
+    options.isolate_options(p, limits=True)
     add_options(
         p,
         ("--until-separated", "head-to-head: stop once the luck-adjusted interval excludes 50%% (looks at 200 "
@@ -110,7 +110,14 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
         given = [
             f for f in ("games", "seed", "agent_seed", "rules") if getattr(args, f) is not None
         ]
-        if given or args.records is not None or not args.duplicate or args.isolate:
+        limits = (args.game_budget, args.seat_memory, args.seat_cpu)
+        if (
+            given
+            or args.records is not None
+            or not args.duplicate
+            or args.isolate
+            or any(v is not None for v in limits)
+        ):
             return (
                 "--resume RUN continues a saved run with its own games, seeds and isolation: "
                 "give none of them"
@@ -122,6 +129,9 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
         return problem
     if args.decision_timeout is not None and not args.isolate:
         return "--decision-timeout S is the time of an isolated agent: give --isolate too"
+    for flag in ("game_budget", "seat_memory", "seat_cpu"):
+        if getattr(args, flag) is not None and not args.isolate:
+            return f"--{flag.replace('_', '-')} limits an isolated agent: give --isolate too"
     if (args.until_separated or args.ci_width is not None) and (
         args.resume is not None or len(args.agents) != 2
     ):
@@ -185,9 +195,9 @@ def run(args: argparse.Namespace) -> int:
         try:  # bad agents or sizes are usage errors, found before anything is opened or written
             plan = make_plan(args.agents, _games(args), args.seed or 0,
                              duplicate=args.duplicate, block=args.block, agent_seed=args.agent_seed,
-                             rules=args.rules or STANDARD,
-                             isolate=argtypes.isolation(args))  # fmt: skip
-        except (AgentSpecError, TournamentError) as exc:
+                             rules=args.rules or STANDARD, isolate=argtypes.isolation(args),
+                             seat_limits=argtypes.seat_limits(args))  # fmt: skip
+        except (AgentSpecError, TournamentError, ValueError) as exc:
             return _usage(str(exc))
     if args.plot is not None:
         try:

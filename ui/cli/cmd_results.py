@@ -182,6 +182,7 @@ def run(args: argparse.Namespace) -> int:
                         else []
                     )
                 text = _format_run(run_)
+                store.verify(run_["id"])  # a forged game or summary: damaged, nothing shown
             else:
                 r1, r2 = store.run(args.runs[0]), store.run(args.runs[1])
                 table = compare(r1, r2)

@@ -52,18 +52,31 @@ def screenshots(text: str) -> Valued:
     return ("--screenshots", argtypes.path, None, "DIR", text)
 
 
-def isolate_options(p: argparse.ArgumentParser) -> None:
-    """``--isolate`` and ``--decision-timeout`` (bench and play)."""
-    from agents.tournament.isolate import DEFAULT_TIMEOUT
+def isolate_options(p: argparse.ArgumentParser, limits: bool = False) -> None:
+    """``--isolate`` and ``--decision-timeout`` (bench and play); with ``limits`` the seat's
+    limits too (bench)."""
+    from agents.arena.seat import DEFAULT_TIMEOUT, SeatLimits
 
+    base = SeatLimits()
     # fmt: off
     add_options(
         p,
-        ("--isolate", "run each agent in its own process that sees only its view (for bots you do not "
-         "trust); a crash, hang or illegal move loses that game, with the reason recorded"),
+        ("--isolate", "run each agent as a sealed bot (bubblewrap: its own process that sees only its "
+         "view, no network, no files of yours); a crash, hang, illegal move or breached limit "
+         "loses that game, with the reason recorded"),
         ("--decision-timeout", argtypes.decision_timeout, None, "S",
          f"with --isolate: seconds an agent may think per decision (default {DEFAULT_TIMEOUT:g})"),
     )
+    if limits:
+        add_options(
+            p,
+            ("--game-budget", argtypes.game_budget, None, "S",
+             f"with --isolate: seconds an agent may think in one game (default {base.game_budget:g})"),
+            ("--seat-memory", int, None, "MB",
+             f"with --isolate: MiB of memory (address space) per seat (default {base.memory_mb})"),
+            ("--seat-cpu", int, None, "S",
+             f"with --isolate: CPU seconds per seat process (default {base.cpu_s})"),
+        )
     # fmt: on
 
 

@@ -316,7 +316,7 @@ class TableView(arcade.View):
     def _agent_failed(self, exc: Exception) -> None:
         """An agent raised or answered an illegal move: keep the game going with the first legal
         move of its own view, and keep the error (tests assert there are none)."""
-        from agents.tournament.isolate import SeatForfeit
+        from agents.arena.client import SeatForfeit
 
         ctl = self.ctl
         if isinstance(exc, SeatForfeit):  # an isolated seat failed: it loses, with its reason

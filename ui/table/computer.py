@@ -144,7 +144,7 @@ class Computer:
     def step(self) -> bool:
         """Compute and apply one computer move now (tests, autoplay); an isolated seat that
         fails forfeits the game."""
-        from agents.tournament.isolate import SeatForfeit
+        from agents.arena.client import SeatForfeit
 
         if not self.to_act or self.forfeit is not None:
             return False

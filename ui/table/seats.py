@@ -39,6 +39,6 @@ def _make_agent(spec: str) -> Agent:
 
 def _isolated(spec: str, timeout: float) -> Agent:
     """The agent of a spec in its own process, ``timeout`` s per decision (``--isolate``)."""
-    from agents.tournament.isolate import IsolatedSeat
+    from agents.arena.seat import SealedSeat
 
-    return IsolatedSeat(spec, timeout)
+    return SealedSeat(spec, timeout)

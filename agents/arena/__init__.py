@@ -1,0 +1,1 @@
+"""The arena: bots in any language over the bot protocol, sealed seats, their sandbox."""

@@ -1,0 +1,94 @@
+"""The bot protocol (version :data:`VERSION`): JSON lines over a bot's standard input and output.
+
+One JSON object per line, UTF-8, each way (docs/BOTS.md is the full text):
+
+- the bot speaks first: ``{"bot": NAME, "protocol": 1}``;
+- each decision the host sends ``{"type": "act", "view": VIEW, "legal": [ACTIONS], "rng": R}``:
+  ``VIEW`` holds the seat's :class:`~cribbage_env.rules.views.PlayerView` by field name (what
+  the seat may know, nothing else), ``R`` the seat's own generator's PCG64 state
+  ``[state, inc, has_uint32, uinteger]`` at a game's first decision and ``null`` after (a bot
+  may ignore it: it is there so a Python agent makes the same decisions as in-process);
+- the bot answers ``{"action": A}`` with ``A`` one of ``legal``, or ``{"error": WHY}``;
+- the host closes the bot's input when it is done; the bot then exits.
+
+An illegal, malformed, over-long (:data:`MAX_LINE`) or late answer, an ``error`` or a crash
+forfeits the game.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+
+from cribbage_env.rules.views import PlayerView, view_from_data, view_to_data
+
+#: The protocol's version: a bot names it in its hello; the host refuses any other.
+VERSION = 1
+#: Longest line either side sends (a view is about 600 bytes).
+MAX_LINE = 8192
+#: The view's fields as they travel, in :func:`view_to_data`'s order (``rules`` is
+#: ``[target, skunk, double_skunk]``).
+FIELDS = (
+    "seat", "phase", "to_act", "legal_actions", "dealer", "deal", "scores", "hand", "kept",
+    "discards", "opponent_discarded", "starter", "count", "sequence", "played", "go_said",
+    "goes", "opponent_cards_left", "winner", "rules",
+)  # fmt: skip
+
+
+class ProtocolError(ValueError):
+    """A line that is not a message of this protocol."""
+
+
+def encode(obj: object) -> bytes:
+    """One protocol line."""
+    return json.dumps(obj, separators=(",", ":")).encode() + b"\n"
+
+
+def decode(line: bytes) -> dict:
+    """A message object from one line (ProtocolError when it is not one)."""
+    if len(line) > MAX_LINE:
+        raise ProtocolError(f"a line longer than {MAX_LINE} bytes")
+    try:
+        msg = json.loads(line)
+    except ValueError:
+        raise ProtocolError("a line that is not JSON") from None
+    if not isinstance(msg, dict):
+        raise ProtocolError("a line that is not a JSON object")
+    return msg
+
+
+def view_message(view: PlayerView, rng_state: list[int] | None) -> dict:
+    """The ``act`` request for ``view``.
+
+    >>> from cribbage_env.rules.engine import new_game
+    >>> g = new_game(3)
+    >>> msg = view_message(g.view(g.to_act), None)
+    >>> msg["type"], msg["view"]["seat"] == g.to_act, len(msg["legal"])
+    ('act', True, 15)
+    >>> read_view(msg) == g.view(g.to_act)
+    True
+    """
+    data = view_to_data(view)
+    return {
+        "type": "act",
+        "view": dict(zip(FIELDS, data, strict=True)),
+        "legal": data[3],
+        "rng": rng_state,
+    }
+
+
+def read_view(msg: Mapping) -> PlayerView:
+    """The view of an ``act`` request (a bot's side: the host is trusted)."""
+    return view_from_data([msg["view"][f] for f in FIELDS])
+
+
+def check_hello(msg: Mapping) -> str:
+    """The bot's name from its hello line (ProtocolError when it is not one of ours)."""
+    if msg.get("protocol") != VERSION:
+        raise ProtocolError(
+            f"the bot speaks protocol {str(msg.get('protocol'))[:20]}, this host speaks {VERSION}"
+        )
+    name = msg.get("bot")
+    if not isinstance(name, str) or not name.strip():
+        raise ProtocolError("the bot's hello has no name")
+    return name.strip()[:100]

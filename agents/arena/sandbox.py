@@ -1,0 +1,135 @@
+"""The sealed seat: a bot's command run under bubblewrap with rlimits, or refused.
+
+bubblewrap (``bwrap``) puts the bot in new namespaces (``--unshare-all``: user, PID, network,
+IPC, UTS, cgroup), so it sees no other process (not its host's ``/proc``), has no network, a
+private ``/tmp`` and a read-only view of the system folders and of the folders it needs
+(:attr:`Limits`' ``ro``); ``--die-with-parent`` and the PID namespace end every process the bot
+made when the seat ends (new sessions and double forks included); ``--new-session`` keeps it off
+the person's terminal. Its environment is cleared. rlimits set before ``bwrap`` starts bound its
+memory (address space), CPU time and open files. Without a working ``bwrap`` a sealed seat is
+refused (:class:`SandboxError`), never run weaker.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import resource
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..base import AgentSpecError
+
+#: Folders of the system a bot may read (those that exist).
+SYSTEM_RO = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/etc/alternatives")
+
+
+class SandboxError(AgentSpecError):
+    """No working sandbox on this machine (bubblewrap missing or refused by the kernel): no
+    agent can be isolated here, so the run is refused as a bad spec would be."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a sealed seat may use: memory (MiB of address space), CPU seconds of the seat's
+    life, open files, the extra folders it may read and files in them it may not."""
+
+    memory_mb: int = 2048
+    cpu_s: int = 3600
+    files: int = 64
+    ro: tuple[str, ...] = ()
+    hide: tuple[str, ...] = ()
+
+
+@functools.cache
+def bwrap_path() -> str:
+    """The working ``bwrap`` (SandboxError with the reason when there is none)."""
+    path = shutil.which("bwrap")
+    if path is None:
+        raise SandboxError(
+            "isolated seats need bubblewrap (bwrap), which is not installed: "
+            "install the 'bubblewrap' package or play without --isolate"
+        )
+    probe = subprocess.run(
+        [path, *_namespaces(), "--ro-bind", "/", "/", "true"], capture_output=True, timeout=30
+    )
+    if probe.returncode != 0:
+        why = probe.stderr.decode(errors="replace").strip()[:200]
+        raise SandboxError(f"bubblewrap does not run here ({why}): play without --isolate")
+    return path
+
+
+def _namespaces() -> list[str]:
+    return ["--unshare-all", "--die-with-parent", "--new-session", "--clearenv"]
+
+
+def wrap(command: Sequence[str], limits: Limits, env: dict[str, str]) -> list[str]:
+    """``command`` inside bubblewrap: system folders and ``limits.ro`` read-only, a private
+    ``/tmp`` (the bot's scratch), its own ``/proc`` and ``/dev``, only ``env`` set.
+
+    >>> argv = wrap(["/bin/true"], Limits(), {"A": "1"})  # doctest: +SKIP
+    """
+    argv = [bwrap_path(), *_namespaces()]
+    for d in SYSTEM_RO:
+        if os.path.islink(d):  # merged /usr: /bin -> usr/bin
+            argv += ["--symlink", os.readlink(d), d]
+        elif os.path.isdir(d):
+            argv += ["--ro-bind", d, d]
+    argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    for d in limits.ro:  # after the private /tmp, so a folder under /tmp stays visible
+        argv += ["--ro-bind", d, d]
+    argv += ["--chdir", "/tmp"]
+    for f in limits.hide:  # a results database inside a readable folder reads as empty
+        if os.path.exists(f):
+            argv += ["--ro-bind", "/dev/null", f]
+    for key, value in env.items():
+        argv += ["--setenv", key, value]
+    return [*argv, "--", *command]
+
+
+def rlimits(limits: Limits) -> Callable[[], None]:
+    """A ``preexec_fn`` that sets the seat's rlimits (inherited by bwrap and the bot)."""
+
+    def apply() -> None:
+        mem = limits.memory_mb * 2**20
+        resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+        resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (limits.files, limits.files))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+    return apply
+
+
+def python_folders() -> tuple[str, ...]:
+    """The folders a Python bot of this interpreter reads: its prefix, the import path and the
+    current folder (where ``module:Name`` specs are found)."""
+    dirs = {sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(sys.executable))}
+    dirs.update(p for p in [*sys.path, os.getcwd()] if p and os.path.isdir(p))
+    return tuple(sorted(os.path.realpath(d) for d in dirs))
+
+
+def sqlite_files(folders: Sequence[str]) -> tuple[str, ...]:
+    """The SQLite files (and their journals) at the top of ``folders`` outside the system and
+    the interpreter: results databases a seat must not read, whoever named them."""
+    prefixes = tuple(os.path.realpath(p) + os.sep for p in (sys.prefix, sys.base_prefix, "/usr"))
+    out = []
+    for folder in folders:
+        if (folder + os.sep).startswith(prefixes):
+            continue
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        for name in names:
+            path = os.path.join(folder, name)
+            try:
+                with open(path, "rb") as f:
+                    head = f.read(16) if os.path.isfile(path) else b""
+            except OSError:
+                continue
+            if head == b"SQLite format 3\x00" or name.endswith("-journal"):
+                out.append(os.path.realpath(path))
+    return tuple(out)

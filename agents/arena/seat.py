@@ -1,0 +1,118 @@
+"""A sealed seat: any agent spec played as a protocol bot inside the sandbox, or refused.
+
+A ``cmd:`` spec is its own command; any other spec (a built-in, ``module.path:Name``) is served by
+``python -m agents.tournament.seat_worker SPEC`` in a fresh interpreter. Either way the process
+runs under :mod:`agents.arena.sandbox` (bubblewrap namespaces, a read-only view of the system and
+of the import path, results databases hidden, rlimits). An honest Python agent makes exactly the
+decisions it makes in-process: its own generator's state travels with a game's first request.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from dataclasses import dataclass
+
+from ..base import AgentSpecError
+from . import sandbox
+from .client import ProtocolBot
+
+#: Seconds a sealed agent may think per decision by default.
+DEFAULT_TIMEOUT = 10.0
+#: Seconds a sealed agent may think in one game by default (its breach forfeits the game).
+GAME_BUDGET = 300.0
+#: Longest timeout one may ask for (an hour).
+MAX_TIMEOUT = 3600.0
+
+
+@dataclass(frozen=True)
+class SeatLimits:
+    """What one sealed seat may use: MiB of address space, CPU seconds over its life, and
+    seconds of thinking per game (breaching any forfeits the game)."""
+
+    memory_mb: int = 2048
+    cpu_s: int = 3600
+    game_budget: float = GAME_BUDGET
+
+    def __post_init__(self) -> None:
+        for key, low, high in (("memory_mb", 64, 1 << 20), ("cpu_s", 1, 1 << 20)):
+            v = getattr(self, key)
+            if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
+                raise ValueError(f"the seat's {key} must be an integer in {low}..{high}, got {v!r}")
+        check_timeout(self.game_budget, "game budget")
+
+    def to_json(self) -> dict:
+        """The limits as a run's parameters store them.
+
+        >>> SeatLimits.from_json(SeatLimits(512).to_json()) == SeatLimits(512)
+        True
+        """
+        return {"memory_mb": self.memory_mb, "cpu_s": self.cpu_s, "game_budget": self.game_budget}
+
+    @classmethod
+    def from_json(cls, data: object) -> SeatLimits:
+        """Limits from a run's parameters (ValueError when they are not limits)."""
+        if not isinstance(data, dict) or set(data) - {"memory_mb", "cpu_s", "game_budget"}:
+            raise ValueError(f"not seat limits: {str(data)[:80]}")
+        return cls(**data)
+
+
+def check_timeout(value: object, what: str = "decision timeout") -> float:
+    """A usable per-decision timeout in seconds (``0 < t <= MAX_TIMEOUT``), else ValueError.
+
+    >>> check_timeout(2)
+    2.0
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"the {what} is a number of seconds, got {value!r}")
+    t = float(value)
+    if not 0.0 < t <= MAX_TIMEOUT:
+        raise ValueError(f"the {what} must be > 0 and <= {MAX_TIMEOUT:g} s, got {value!r}")
+    return t
+
+
+#: The limits of a seat when none are given.
+DEFAULT_LIMITS = SeatLimits()
+
+
+def database_files(path: str | os.PathLike) -> tuple[str, ...]:
+    """A SQLite database and its side files: what a sealed seat must not read.
+
+    >>> database_files("/data/r.sqlite")[1]
+    '/data/r.sqlite-wal'
+    """
+    real = os.path.realpath(path)
+    return tuple(real + end for end in ("", "-wal", "-shm", "-journal"))
+
+
+def seat_command(spec: str) -> tuple[list[str], tuple[str, ...]]:
+    """The command that plays ``spec`` and the folders it must read."""
+    if spec.startswith("cmd:"):
+        argv = shlex.split(spec[4:])
+        if not argv:
+            raise AgentSpecError(f"bad agent spec {spec!r}: no command after 'cmd:'")
+        exe = os.path.realpath(argv[0])
+        return [exe, *argv[1:]], (os.path.dirname(exe),)
+    argv = [sys.executable, "-m", "agents.tournament.seat_worker", spec]
+    return argv, sandbox.python_folders()
+
+
+class SealedSeat(ProtocolBot):
+    """One agent spec as a sealed protocol bot; ``act(view, rng)`` like any agent."""
+
+    def __init__(
+        self,
+        spec: str,
+        timeout: float = DEFAULT_TIMEOUT,
+        limits: SeatLimits = DEFAULT_LIMITS,
+        hidden: tuple[str, ...] = (),
+    ) -> None:
+        command, ro = seat_command(spec)
+        path = os.pathsep.join(p for p in [*sys.path, os.getcwd()] if p and os.path.isdir(p))
+        hide = tuple(dict.fromkeys([*hidden, *sandbox.sqlite_files(ro)]))
+        sealed = sandbox.Limits(limits.memory_mb, limits.cpu_s, ro=ro, hide=hide)
+        env = {} if spec.startswith("cmd:") else {"PYTHONPATH": path}
+        super().__init__(command, check_timeout(timeout), limits.game_budget, sealed, env)
+        self.spec = spec
+        self.name = spec

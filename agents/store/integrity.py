@@ -1,0 +1,110 @@
+"""Results that cannot be forged after the fact: a database is exactly our schema, and each
+stored game is what its seed and its moves play to.
+
+A game is a pure function of its seed and its decisions, so a row is its own witness: replaying
+its moves from its seed must reach its winner, scores, first dealer and number of deals (a
+forfeited game stops where the forfeiting seat failed, and its winner is the other seat). A row
+edited by hand, by another program or by a bot does not replay, and the store then calls the
+run damaged instead of handing the row on. A file with objects of its own (a trigger that
+rewrites what we insert, a view in place of a table) is refused before anything is written.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+
+import cribbage_env as ce
+
+from ..tournament.game_result import GameResult
+
+#: The objects our schema makes (``sqlite_sequence`` comes with AUTOINCREMENT; the automatic
+#: indexes of the primary keys are ``sqlite_autoindex_<table>_<n>``).
+OUR_TABLES = frozenset({"meta", "runs", "games", "sqlite_sequence"})
+_AUTO_INDEX = re.compile(r"sqlite_autoindex_(meta|runs|games)_\d+\Z")
+_SEAT = re.compile(r"\(seat ([01])\)")
+
+
+def foreign_objects(db: sqlite3.Connection) -> list[str]:
+    """The objects of ``db`` that our schema does not make (``"trigger flip"``), sorted.
+
+    >>> con = sqlite3.connect(":memory:")
+    >>> _ = con.execute("CREATE TABLE games (x)")
+    >>> _ = con.execute("CREATE VIEW runs AS SELECT 1")
+    >>> foreign_objects(con)
+    ['view runs']
+    """
+    out = []
+    for kind, name in db.execute("SELECT type, name FROM sqlite_master"):
+        if kind == "table" and name in OUR_TABLES:
+            continue
+        if kind == "index" and _AUTO_INDEX.match(str(name)):
+            continue
+        out.append(f"{kind} {name}")
+    return sorted(out)
+
+
+def game_problem(g: GameResult, rules: ce.Rules) -> str | None:
+    """Why the stored game ``g`` is not what its seed and moves play to, or None.
+
+    >>> from agents.tournament.tournament import play_game, result_of
+    >>> state = play_game("random", "random", 5, agent_seed=1)
+    >>> row = result_of(state, 0, 0, False)
+    >>> game_problem(row, ce.STANDARD) is None
+    True
+    >>> import dataclasses
+    >>> game_problem(dataclasses.replace(row, winner=1 - row.winner), ce.STANDARD)  # doctest: +ELLIPSIS
+    'its moves play to winner ...'
+    """
+    try:
+        state = ce.replay(g.seed, g.moves, rules=rules)
+    except (ce.IllegalActionError, ValueError, TypeError, IndexError) as exc:
+        return f"its moves do not replay from its seed ({str(exc)[:120]})"
+    if g.forfeit:
+        seat = _SEAT.search(g.forfeit)
+        if state.is_over or seat is None:
+            return "it is marked forfeited but its moves finish the game"
+        winner = 1 - int(seat.group(1))
+    else:
+        if not state.is_over:
+            return "its moves do not finish the game"
+        winner = state.winner  # type: ignore[assignment]
+    first = next(e.player for e in state.events if e.kind is ce.EventKind.DEAL)
+    played = (winner, tuple(state.scores), first, state.deal_no + 1)
+    stored = (g.winner, tuple(g.scores), g.first_dealer, g.deals)
+    if played != stored:
+        names = ("winner", "scores", "first dealer", "deals")
+        diff = [f"{n} {a} (stored {b})" for n, a, b in zip(names, played, stored, strict=True)
+                if a != b]  # fmt: skip
+        return "its moves play to " + ", ".join(diff)
+    return None
+
+
+def run_rules(run: dict) -> ce.Rules:
+    """The rules a run's games were played under (a damaged value: the standard game's
+    checks fail on the run's first game, which then says so)."""
+    try:
+        return ce.Rules.from_json(run["params"].get("rules", {}))
+    except (ce.RulesError, TypeError, ValueError, AttributeError):
+        return ce.STANDARD
+
+
+def summary_problem(summary: dict, games: list[GameResult]) -> str | None:
+    """Why a finished run's saved summary does not count its stored games, or None: each
+    pairing's games and first agent's wins (the first agent sits in seat 1 of a swapped game)."""
+    if not summary.get("pairings"):
+        return None
+    counted: dict[int, list[int]] = {}
+    for g in games:
+        n_wa = counted.setdefault(g.pairing, [0, 0])
+        n_wa[0] += 1
+        n_wa[1] += g.winner == (1 if g.swapped else 0)
+    for p, row in enumerate(summary.get("pairings") or []):
+        n, wa = counted.get(p, [0, 0])
+        if [row.get("games"), (row.get("wins") or [None])[0]] != [n, wa]:
+            return (
+                f"its summary says pairing {p} has {row.get('games')} games and "
+                f"{(row.get('wins') or ['?'])[0]} wins for {row.get('agents', ['?'])[0]}, its "
+                f"stored games count {n} and {wa}"
+            )
+    return None
