@@ -126,3 +126,32 @@ def test_bad_values_exit_2_with_one_line(tmp_path, monkeypatch, capsys, name, op
     left = sorted(p.name for p in tmp_path.iterdir())
     assert left == ["file.txt"] or set(left) <= {"file.txt", "data"}, (argv, left)
     assert not os.path.exists(tmp_path / "r.sqlite")
+
+
+# --- exploit: its base command, and the bad inputs of its own (nothing run, nothing written)
+BASE["exploit"] = ["random", "--games", "2", "--backend", "serial"]
+EXPLOIT_BAD = [
+    (["exploit", "nosuch"], "unknown agent"),
+    (["exploit", "nope.mod:X"], "cannot import"),
+    (["exploit", "random", "--games", "0"], "--games"),
+    (["exploit", "random", "--games", "3"], "even"),
+    (["exploit", "random", "--json", "{tmp}/no/x.json"], "no folder"),
+    (["exploit", "random", "--json", "{tmp}"], "not a file"),
+    (["exploit", "random", "--method", "psychic"], "--method"),
+    (["exploit", "random", "--address", "h:1"], "--address"),
+]
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"), EXPLOIT_BAD, ids=[" ".join(a[1:]) for a, _ in EXPLOIT_BAD]
+)
+def test_exploit_bad_input_exits_2_with_one_line(tmp_path, monkeypatch, capsys, argv, said):
+    monkeypatch.chdir(tmp_path)
+    try:
+        code = main([a.format(tmp=tmp_path) for a in argv])
+    except SystemExit as exc:
+        code = exc.code
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.startswith("cribbage")]
+    assert code == 2 and len(lines) == 1 and said in lines[0], err
+    assert not list(tmp_path.iterdir())
