@@ -332,8 +332,14 @@ def exploit_table() -> str:
                      f"{r['games']:,}{done}",
                      f"{cost['median_ms']:.1f}" if cost.get("median_ms") is not None else "–"])  # fmt: skip
     commands = sorted({r["command"] for r in d["rows"]})
+    gains = [[f"`{g['target']}`", f"{100 * g['win_gain']:+.1f} ({100 * g['win_gain_ci'][0]:+.1f} "
+              f"to {100 * g['win_gain_ci'][1]:+.1f})", f"{g['margin_gain']:+.2f} ({g['margin_gain_ci'][0]:+.2f} "
+              f"to {g['margin_gain_ci'][1]:+.2f})", f"{g['pairs']:,}"] for g in d.get("gains", [])]  # fmt: skip
     return _table(["agent", "exploiter", "exploiter wins", "95% interval",
                    "margin / game (95%)", "duplicate games", "ms / card (median)"], rows) + (
+        "\nWhat knowing the policy adds: the policy-aware search minus the blind one, pair by "
+        "pair on the same deals (95% intervals):\n\n"
+    ) + _table(["agent", "win rate gain (points of %)", "margin gain / game", "duplicate pairs"], gains) + (
         "\nMade by " + "; ".join(f"`{c}`" for c in commands) + ".\n"
     )  # fmt: skip
 
