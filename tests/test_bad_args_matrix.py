@@ -162,6 +162,7 @@ CONTRACT = [
     (["discards", "analyzer", "--deals", "2", "--workers", "2"], 2, "only act on the games"),
     (["train", "--method", "nope"], 2, "invalid choice"),
     (["warmup", "--nope"], 2, "unrecognized arguments"),
+    (["exploit", "random", "--games", "3"], 2, "--games is even"),
 ]
 
 
@@ -262,3 +263,32 @@ def test_a_read_only_folder_is_refused_before_any_game(capsys, tmp_path) -> None
         assert not (tmp_path / "r.sqlite").exists()
     finally:
         out.chmod(0o755)
+
+
+# --- exploit: its base command, and the bad inputs of its own (nothing run, nothing written)
+BASE["exploit"] = ["random", "--games", "2", "--backend", "serial"]
+EXPLOIT_BAD = [
+    (["exploit", "nosuch"], "unknown agent"),
+    (["exploit", "nope.mod:X"], "cannot import"),
+    (["exploit", "random", "--games", "0"], "--games"),
+    (["exploit", "random", "--games", "3"], "even"),
+    (["exploit", "random", "--json", "{tmp}/no/x.json"], "no folder"),
+    (["exploit", "random", "--json", "{tmp}"], "not a file"),
+    (["exploit", "random", "--method", "psychic"], "--method"),
+    (["exploit", "random", "--address", "h:1"], "--address"),
+]
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"), EXPLOIT_BAD, ids=[" ".join(a[1:]) for a, _ in EXPLOIT_BAD]
+)
+def test_exploit_bad_input_exits_2_with_one_line(tmp_path, monkeypatch, capsys, argv, said):
+    monkeypatch.chdir(tmp_path)
+    try:
+        code = main([a.format(tmp=tmp_path) for a in argv])
+    except SystemExit as exc:
+        code = exc.code
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.startswith("cribbage")]
+    assert code == 2 and len(lines) == 1 and said in lines[0], err
+    assert not list(tmp_path.iterdir())

@@ -19,23 +19,22 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import fields
 
 from cribbage_env.rules.views import PlayerView, view_from_data, view_to_data
+
+from ..errors import AgentError
 
 #: The protocol's version: a bot names it in its hello; the host refuses any other.
 VERSION = 1
 #: Longest line either side sends (a view is about 600 bytes).
 MAX_LINE = 8192
-#: The view's fields as they travel, in :func:`view_to_data`'s order (``rules`` is
-#: ``[target, skunk, double_skunk]``).
-FIELDS = (
-    "seat", "phase", "to_act", "legal_actions", "dealer", "deal", "scores", "hand", "kept",
-    "discards", "opponent_discarded", "starter", "count", "sequence", "played", "go_said",
-    "goes", "opponent_cards_left", "winner", "rules",
-)  # fmt: skip
+#: The view's fields as they travel, one entry a :class:`PlayerView` field (``rules`` as
+#: ``{"target": T, "skunk": S, "double_skunk": D}``).
+FIELDS = tuple(f.name for f in fields(PlayerView))
 
 
-class ProtocolError(ValueError):
+class ProtocolError(AgentError, ValueError):
     """A line that is not a message of this protocol."""
 
 
@@ -69,17 +68,19 @@ def view_message(view: PlayerView, rng_state: list[int] | None) -> dict:
     True
     """
     data = view_to_data(view)
+    # Every line stated, so a bot needs no default of its own: e.g. {"target": 121, ...}.
+    data["rules"] = {f.name: getattr(view.rules, f.name) for f in fields(view.rules)}
     return {
         "type": "act",
-        "view": dict(zip(FIELDS, data, strict=True)),
-        "legal": data[3],
+        "view": data,
+        "legal": data["legal_actions"],
         "rng": rng_state,
     }
 
 
 def read_view(msg: Mapping) -> PlayerView:
     """The view of an ``act`` request (a bot's side: the host is trusted)."""
-    return view_from_data([msg["view"][f] for f in FIELDS])
+    return view_from_data({f: msg["view"][f] for f in FIELDS})
 
 
 def check_hello(msg: Mapping) -> str:

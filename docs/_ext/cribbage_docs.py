@@ -332,6 +332,33 @@ def ratings_table() -> str:
     return head + _table(["agent", "rating", "95% interval"], rows)
 
 
+def exploit_table() -> str:
+    """The exploitability lower bounds of ``benchmarks/results/exploit.json``
+    (benchmarks/strength/exploit.py): each row is the exploiter's record against the agent."""
+    d = json.loads((RESULTS / "exploit.json").read_text(encoding="utf-8"))
+    rows = []
+    for r in d["rows"]:
+        lo, hi = r["win_rate_ci"]
+        mlo, mhi = r["mean_margin_ci"]
+        cost = r.get("cost") or {}
+        done = "" if r["status"] == "complete" else f" of {r['planned']:,} ({r['status']})"
+        rows.append([f"`{r['target']}`", f"`{r['exploiter']}`", f"{r['win_rate']:.1%}",
+                     f"{lo:.1%}–{hi:.1%}", f"{r['mean_margin']:+.2f} ({mlo:+.2f} to {mhi:+.2f})",
+                     f"{r['games']:,}{done}",
+                     f"{cost['median_ms']:.1f}" if cost.get("median_ms") is not None else "–"])  # fmt: skip
+    commands = sorted({r["command"] for r in d["rows"]})
+    gains = [[f"`{g['target']}`", f"{100 * g['win_gain']:+.1f} ({100 * g['win_gain_ci'][0]:+.1f} "
+              f"to {100 * g['win_gain_ci'][1]:+.1f})", f"{g['margin_gain']:+.2f} ({g['margin_gain_ci'][0]:+.2f} "
+              f"to {g['margin_gain_ci'][1]:+.2f})", f"{g['pairs']:,}"] for g in d.get("gains", [])]  # fmt: skip
+    return _table(["agent", "exploiter", "exploiter wins", "95% interval",
+                   "margin / game (95%)", "duplicate games", "ms / card (median)"], rows) + (
+        "\nWhat knowing the policy adds: the policy-aware search minus the blind one, pair by "
+        "pair on the same deals (95% intervals):\n\n"
+    ) + _table(["agent", "win rate gain (points of %)", "margin gain / game", "duplicate pairs"], gains) + (
+        "\nMade by " + "; ".join(f"`{c}`" for c in commands) + ".\n"
+    )  # fmt: skip
+
+
 # --------------------------------------------------------------------------- results database
 def results_schema() -> str:
     """The SQLite schema exactly as ``agents.store.results_store`` creates it, and the per-seat fields."""
@@ -359,6 +386,7 @@ def pages() -> dict[str, str]:
         "agent_params.md": agent_params(),
         "ladder.md": ladder_table(),
         "ratings.md": ratings_table(),
+        "exploit.md": exploit_table(),
         "results_schema.md": results_schema(),
     })  # fmt: skip
     return out

@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "stats": "your record from the game history (wins, skunks, points, error rate)",
     "agents": "list the agents (built-in, plug-in) and their parameters",
     "discards": "compare discard strategies on the same deals",
+    "exploit": "how much an opponent that knows an agent's policy wins from it",
     "train": "train a learned agent (MaskablePPO or Deep Monte-Carlo) against a league",
     "warmup": "compile the simulators now (once per install) so nothing waits for it later",
 }
