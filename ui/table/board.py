@@ -46,7 +46,8 @@ class BoardShape:
         holes = rules.target - 1
         if holes % (2 * STREET) or not 2 * STREET <= holes <= BOARD_HOLES:
             raise ValueError(f"no board for a game to {rules.target} (61 and 121 have one)")
-        lines = tuple(x for x in (rules.double_skunk, rules.skunk) if 0 < x <= holes)
+        # a line past hole 1 (the short game's double skunk: no point pegged) is the start itself
+        lines = tuple(x for x in (rules.double_skunk, rules.skunk) if 1 < x <= holes)
         return cls(holes, lines)
 
     @property
