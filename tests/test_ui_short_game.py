@@ -173,7 +173,8 @@ def test_the_record_of_a_short_table_game_says_so() -> None:
     assert ce.GameState.from_record(rec).rules == SHORT
 
 
-def test_the_61_board_is_painted_where_the_geometry_says() -> None:
+@pytest.mark.parametrize("target", [61, 91])
+def test_the_short_boards_are_painted_where_the_geometry_says(target: int) -> None:
     import os
 
     os.environ.setdefault("ARCADE_HEADLESS", "1")
@@ -181,14 +182,15 @@ def test_the_61_board_is_painted_where_the_geometry_says() -> None:
     from ui.gui.board_art import HOLE, SCALE, board_image
     from ui.table.board import BoardRect
 
+    shape = BoardShape.of(Rules(target=target))
     w, h = BOARD_RECT.w, BOARD_RECT.h
-    img = board_image(w, h, S61).convert("RGB")
+    img = board_image(w, h, shape).convert("RGB")
     b = BoardRect(0, 0, w, h)
     for p in (0, 1):
-        for hole in (1, 17, 30, 31, 45, 60):
-            x, y = hole_position(b, p, hole, S61)
+        for hole in (1, 17, 30, 31, 45, 60, shape.holes, shape.game_hole):
+            x, y = hole_position(b, p, hole, shape)
             assert img.getpixel((round(x * SCALE), round((h - y) * SCALE))) == HOLE
-    assert board_image(w, h, S61).tobytes() != board_image(w, h).tobytes()
+    assert board_image(w, h, shape).tobytes() != board_image(w, h).tobytes()
 
 
 def test_play_and_replay_refuse_a_game_the_table_has_no_board_for(capsys, tmp_path) -> None:
