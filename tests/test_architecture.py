@@ -67,6 +67,15 @@ def _is_type_checking(node: ast.If) -> bool:
     )
 
 
+def from_target(node: ast.ImportFrom, package: str) -> str:
+    """The module a ``from ... import`` reads from, relative imports resolved in ``package``."""
+    if not node.level:
+        return node.module or ""
+    base = package.split(".")
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
 def _imports(tree: ast.AST, module: str, is_package: bool) -> list[str]:
     """Every module name imported anywhere in ``tree`` (TYPE_CHECKING blocks skipped)."""
     out: list[str] = []
@@ -80,12 +89,7 @@ def _imports(tree: ast.AST, module: str, is_package: bool) -> list[str]:
         if isinstance(node, ast.Import):
             out.extend(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - (node.level - 1)]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
+            target = from_target(node, package)
             subs = [f"{target}.{a.name}" for a in node.names]
             if not all(s in MODULES for s in subs):  # names defined in ``target`` itself
                 out.append(target)

@@ -16,7 +16,7 @@ from ui.table.board import hole_position
 
 @pytest.fixture(scope="module")
 def window(tmp_path_factory):
-    from tests.test_ui_gui import open_window
+    from gui_window import open_window
 
     w = open_window(SaveStore(tmp_path_factory.mktemp("board"), durable=False))
     yield w

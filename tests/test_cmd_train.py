@@ -103,7 +103,7 @@ def test_epochs_set_the_fit_of_the_method_asked_for():
     import argparse
 
     from agents.learn.dmc import DMCConfig
-    from ui.cli.cmd_train import _config, add_arguments
+    from ui.cli.cmd_train.command import _config, add_arguments
 
     p = argparse.ArgumentParser()
     add_arguments(p)

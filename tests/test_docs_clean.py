@@ -74,18 +74,9 @@ def _cells(page: Path) -> list[str]:
     )
 
 
-def _executed() -> list:
-    """Every page with code cells; the training tutorial still runs its commands through the
-    docs-only helper (its owner converts it: the mark is strict, so it must go then)."""
-    helper = pytest.mark.xfail(strict=True, reason="its cells still call the docs-only helper")
-    return [
-        pytest.param(p, marks=[helper] if p.name == "train-a-bot.md" else [])
-        for p in _pages()
-        if _cells(p)
-    ]
-
-
-@pytest.mark.parametrize("page", _executed(), ids=lambda p: str(p.relative_to(DOCS)))
+@pytest.mark.parametrize(
+    "page", [p for p in _pages() if _cells(p)], ids=lambda p: str(p.relative_to(DOCS))
+)
 def test_every_cell_pastes_into_python_or_a_shell_as_it_is(page: Path) -> None:
     """Command lines are ``%%bash`` cells holding only ``cribbage ...`` lines (the build runs
     them; the site shows the shell lines); Python cells call no docs-only helper."""

@@ -2,31 +2,11 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from ui.saved.autosave import SaveStore
 from ui.table.controller import Mode, TableController
 
 pytestmark = pytest.mark.gui
-
-
-@pytest.fixture(scope="module")
-def window(tmp_path_factory):
-    os.environ["ARCADE_HEADLESS"] = "1"
-    pytest.importorskip("arcade")
-    from ui.gui.app import GameWindow, Settings
-
-    try:
-        w = GameWindow(
-            settings=Settings(computer_delay=0.0, show_delay=0.0, threaded=False, motion=False),
-            store=SaveStore(tmp_path_factory.mktemp("saves")),
-        )
-    except Exception as exc:  # noqa: BLE001 - no EGL/GL on this machine
-        pytest.skip(f"cannot open a headless Arcade window: {exc}")
-    yield w
-    w.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

@@ -13,7 +13,7 @@ from agents.learn.generate import GenConfig, load_shards, play_shard
 from agents.nets.features import DISCARD_DIM, PLAY_DIM, discard_candidates, play_candidates
 from agents.nets.mlp import MLP, load_nets, save_nets
 from agents.players.neural import NeuralAgent
-from agents.players.rollouts import TOP_DISCARDS, deal_margin, top_discards
+from agents.players.rollouts import TOP_DISCARDS, deal_returns, top_discards
 from cribbage_env.rules.core import Phase
 
 
@@ -119,7 +119,7 @@ def test_deal_margin_is_the_score_change_to_the_deal_end():
     g, x = _first_play_view(4)
     seat = g.current_player
     a = g.legal_actions()[0]
-    m = deal_margin(g, seat, a, (x, x), np.random.default_rng(0))
+    m, _ = deal_returns(g, seat, a, (x, x), np.random.default_rng(0))
     h = g.clone()
     before = h.scores
     h.apply(a)

@@ -126,7 +126,9 @@ def test_a_broken_shelved_file_is_listed_and_left_alone(tmp_path) -> None:
 def test_the_start_screen_asks_before_a_new_game_and_lists_the_unfinished(tmp_path) -> None:
     os.environ["ARCADE_HEADLESS"] = "1"
     pytest.importorskip("arcade")
-    from tests.test_ui_gui import click_id, open_window
+    from gui_window import open_window
+
+    from tests.test_ui_gui import click_id
 
     store = SaveStore(tmp_path, durable=False)
     w = open_window(store)

@@ -3,11 +3,8 @@ Enter pressing the focused button, Esc asking before the window quits."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from ui.saved.autosave import SaveStore
 from ui.scenes.scene import StartOptions, focusable, move_focus, start_scene
 from ui.words.i18n import LANGUAGES
 
@@ -33,23 +30,6 @@ def test_tab_reaches_every_enabled_button_and_arrows_move_along_rows(lang: str) 
     assert move_focus(s, "play", "down") in {"rules", "stats", "variant"}
     marked = [b.id for b in s.buttons if b.focused]
     assert marked == ["play"]  # one button shows the focus
-
-
-@pytest.fixture(scope="module")
-def window(tmp_path_factory):
-    os.environ["ARCADE_HEADLESS"] = "1"
-    pytest.importorskip("arcade")
-    from ui.gui.app import GameWindow, Settings
-
-    try:
-        w = GameWindow(
-            settings=Settings(computer_delay=0.0, show_delay=0.0, threaded=False, motion=False),
-            store=SaveStore(tmp_path_factory.mktemp("saves")),
-        )
-    except Exception as exc:  # noqa: BLE001 - no EGL/GL on this machine
-        pytest.skip(f"cannot open a headless Arcade window: {exc}")
-    yield w
-    w.close()
 
 
 def _key(w, symbol: int, modifiers: int = 0) -> None:

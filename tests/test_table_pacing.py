@@ -159,7 +159,7 @@ def test_the_hand_over_panel_leaves_the_deck_and_starter_uncovered() -> None:
 def window(tmp_path_factory):
     os.environ["ARCADE_HEADLESS"] = "1"
     pytest.importorskip("arcade")
-    from tests.test_ui_gui import open_window
+    from gui_window import open_window
 
     w = open_window(SaveStore(tmp_path_factory.mktemp("pace"), durable=False))
     yield w

@@ -73,7 +73,7 @@ def test_resume_builds_a_stored_import_path_named_again(tmp_path, capsys) -> Non
     assert spec in capsys.readouterr().err
     import argparse
 
-    from ui.cli.cmd_train import _prepare, add_arguments
+    from ui.cli.cmd_train.command import _prepare, add_arguments
 
     p = argparse.ArgumentParser()
     add_arguments(p)

@@ -108,7 +108,7 @@ def test_a_lesson_covers_no_card_or_target_and_no_line_in_part(lang) -> None:
 
 @pytest.fixture(scope="module")
 def window(tmp_path_factory):
-    from tests.test_ui_gui import open_window
+    from gui_window import open_window
 
     w = open_window(SaveStore(tmp_path_factory.mktemp("tutorial"), durable=False))
     yield w

@@ -4,9 +4,8 @@ it waits to be read."""
 
 from __future__ import annotations
 
-import os
-
 import pytest
+from gui_window import open_window
 
 from cribbage_env.rules.core import Phase
 from ui.saved.autosave import SaveStore
@@ -16,17 +15,7 @@ pytestmark = pytest.mark.gui
 
 @pytest.fixture(scope="module")
 def window(tmp_path_factory):
-    os.environ["ARCADE_HEADLESS"] = "1"
-    pytest.importorskip("arcade")
-    from ui.gui.app import GameWindow, Settings
-
-    try:
-        w = GameWindow(
-            settings=Settings(computer_delay=0.0, show_delay=0.0, threaded=False, motion=True),
-            store=SaveStore(tmp_path_factory.mktemp("saves")),
-        )
-    except Exception as exc:  # noqa: BLE001 - no EGL/GL on this machine
-        pytest.skip(f"cannot open a headless Arcade window: {exc}")
+    w = open_window(SaveStore(tmp_path_factory.mktemp("saves")), motion=True)
     yield w
     w.close()
 

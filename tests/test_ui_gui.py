@@ -14,32 +14,9 @@ import pytest
 
 from cribbage_env.rules.actions import discard_cards, is_discard
 from cribbage_env.rules.core import Phase
-from ui.saved.autosave import SaveStore
 from ui.table.controller import Mode, TableController
 
 pytestmark = pytest.mark.gui
-
-
-def open_window(store: SaveStore):
-    """A headless window without delays, threads or motion (skips when there is no GL)."""
-    os.environ["ARCADE_HEADLESS"] = "1"  # before the first import of arcade
-    pytest.importorskip("arcade")
-    from ui.gui.app import GameWindow, Settings
-
-    try:
-        return GameWindow(
-            settings=Settings(computer_delay=0.0, show_delay=0.0, threaded=False, motion=False),
-            store=store,
-        )
-    except Exception as exc:  # noqa: BLE001 - no EGL/GL on this machine
-        pytest.skip(f"cannot open a headless Arcade window: {exc}")
-
-
-@pytest.fixture(scope="module")
-def window(tmp_path_factory):
-    w = open_window(SaveStore(tmp_path_factory.mktemp("saves")))
-    yield w
-    w.close()
 
 
 def click(w, wx: float, wy: float) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_ui_gui import click, click_id, finish_game, image, key, open_window
+from gui_window import open_window
+from test_ui_gui import click, click_id, finish_game, image, key
 
 from cribbage_env.rules.core import Phase
 from ui.saved.autosave import SaveStore

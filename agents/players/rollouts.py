@@ -156,19 +156,6 @@ def deal_returns(
     return float(out), equity
 
 
-def deal_margin(
-    state: GameState,
-    seat: int,
-    action: int,
-    policies,
-    rng: np.random.Generator,
-    win_bonus: float = 0.0,
-    expected_shows: bool = False,
-) -> float:
-    """The point margin of :func:`deal_returns` alone."""
-    return deal_returns(state, seat, action, policies, rng, win_bonus, expected_shows)[0]
-
-
 #: discards considered: the analyzer's best TOP_DISCARDS of the 15 (the rest are never chosen).
 TOP_DISCARDS = 5
 

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 
 from cribbage_env import VARIANTS, Rules, RulesError
 
+from ..table.board import BoardShape
+
 if TYPE_CHECKING:
     from agents.arena.seat import SeatLimits
 
@@ -83,6 +85,20 @@ def rules(text: str) -> Rules:
         return Rules.named(text)
     except RulesError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def table_rules(text: str) -> Rules:
+    """The ``--rules`` of ``play``: rules the table has a board for (games to 61, 91 and 121).
+
+    >>> table_rules("target=91").target
+    91
+    """
+    parsed = rules(text)
+    try:
+        BoardShape.of(parsed)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return parsed
 
 
 #: The longest path and path component the system takes (POSIX minimums where it cannot say).

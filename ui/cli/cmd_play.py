@@ -42,7 +42,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_options(
         p,
         ("--hotseat", "two people on one screen (pass and play)"),
-        options.rules(STANDARD, metavar="RULES"),
+        options.rules(STANDARD, metavar="RULES", table=True),
         options.seed(None, "seed of the game (default: random; 0 with --autoplay, for reproducible runs)"),
     )
     options.lang_option(p)

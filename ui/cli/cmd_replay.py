@@ -14,6 +14,7 @@ import cribbage_env as ce
 from agents.store.files import UnreadableFile, parse_json, read_text
 from cribbage_env.equity import EquityError, state_target, win_probability
 
+from ..table.board import BoardShape
 from ..words import narration
 from ..words.i18n import Catalog, system_language
 from . import argtypes, options
@@ -120,6 +121,11 @@ def run(args: argparse.Namespace) -> int:
     if args.text:
         print(game_text(g, Catalog(lang)))
         return 0
+    try:
+        BoardShape.of(g.rules)
+    except ValueError as exc:
+        print(f"cribbage replay: {exc}; --text replays it as text", file=sys.stderr)
+        return 2
     from ..gui import DisplayUnavailable, prepare
 
     problem = argtypes.output_folder_problem(args.screenshots)

@@ -37,9 +37,15 @@ def seed(default: int | None, text: str) -> Valued:
     return ("--seed", argtypes.seed, default, None, text)
 
 
-def rules(default: object, text: str = argtypes.RULES_HELP, metavar: str | None = None) -> Valued:
-    """``--rules RULES``: a variant name or rule fields (:func:`ui.cli.argtypes.rules`)."""
-    return ("--rules", argtypes.rules, default, metavar, text)
+def rules(
+    default: object,
+    text: str = argtypes.RULES_HELP,
+    metavar: str | None = None,
+    table: bool = False,
+) -> Valued:
+    """``--rules RULES``: a variant name or rule fields (:func:`ui.cli.argtypes.rules`); with
+    ``table``, only rules the table has a board for (:func:`ui.cli.argtypes.table_rules`)."""
+    return ("--rules", argtypes.table_rules if table else argtypes.rules, default, metavar, text)
 
 
 def delay(default: float, text: str) -> Valued:

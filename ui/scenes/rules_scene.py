@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..table.commands import Act
 from ..words.i18n import Catalog
-from .scene import GOLD, HEIGHT, SOFT, WHITE, WIDTH, Label, Rect, Scene, act_button
+from .scene import GOLD, HEIGHT, SOFT, WHITE, WIDTH, Label, Rect, Scene, act_button, wrapped_rows
 
 RULES_DIR = Path(__file__).resolve().parents[1] / "rules"
 TEXT_W = 1080
@@ -39,25 +39,10 @@ def rules_text(lang: str) -> tuple[tuple[str, str], ...]:
     return tuple(items)
 
 
-def rows(text: str, per_line: int) -> int:
-    """Lines ``text`` takes wrapped word by word at ``per_line`` characters.
-
-    >>> rows("a b c", 3), rows("abc de", 3)
-    (2, 2)
-    """
-    n, used = 1, 0
-    for w in text.split():
-        if used and used + 1 + len(w) > per_line:
-            n, used = n + 1, len(w)
-        else:
-            used += len(w) + (1 if used else 0)
-    return n
-
-
 def _height(kind: str, text: str) -> float:
     if kind == "h":
-        return 46 + 26 * (rows(text, HEADING_CHARS) - 1)
-    return 8 + 21 * rows(text, CHARS_PER_LINE)
+        return 46 + 26 * (wrapped_rows(text, HEADING_CHARS) - 1)
+    return 8 + 21 * wrapped_rows(text, CHARS_PER_LINE)
 
 
 @lru_cache(maxsize=8)

@@ -118,6 +118,21 @@ class Label:
     tag: str = ""  # "log", "score", ...: what motion holds back until the table has shown it
 
 
+def wrapped_rows(text: str, per_line: int) -> int:
+    """Lines ``text`` takes wrapped word by word at ``per_line`` characters.
+
+    >>> wrapped_rows("a b c", 3), wrapped_rows("abc de", 3)
+    (2, 2)
+    """
+    n, used = 1, 0
+    for w in text.split():
+        if used and used + 1 + len(w) > per_line:
+            n, used = n + 1, len(w)
+        else:
+            used += len(w) + (1 if used else 0)
+    return n
+
+
 @dataclass(frozen=True)
 class Target:
     """A clickable area that is not a button: a card, the crib, the cut spread."""

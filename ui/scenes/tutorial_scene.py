@@ -12,7 +12,19 @@ from __future__ import annotations
 
 from ..table.chances import Reading
 from ..table.tutorial import Lesson, Tutorial, Where
-from .scene import FELT, GOLD, HEIGHT, PANEL, SOFT, WHITE, Label, Rect, Scene, act_button
+from .scene import (
+    FELT,
+    GOLD,
+    HEIGHT,
+    PANEL,
+    SOFT,
+    WHITE,
+    Label,
+    Rect,
+    Scene,
+    act_button,
+    wrapped_rows,
+)
 from .table_scene import STARTER, TABLE_RIGHT, table_scene
 
 #: Where a folded lesson lies (see :class:`ui.table.tutorial.Where`), and the whole one.
@@ -50,14 +62,7 @@ def tutorial_scene(t: Tutorial, chance: Reading | None = None, chances_on: bool 
 
 def rows(text: str, width: float, size: int = SIZE) -> int:
     """Rows a label wrapped to ``width`` takes (a glyph is at most ~0.55 em on average)."""
-    per_line = max(int(width / (size * 4 / 3 * 0.55)), 1)
-    n, used = 1, 0
-    for w in text.split():
-        if used and used + 1 + len(w) > per_line:
-            n, used = n + 1, len(w)
-        else:
-            used += len(w) + (1 if used else 0)
-    return n
+    return wrapped_rows(text, max(int(width / (size * 4 / 3 * 0.55)), 1))
 
 
 def _lines(s: Scene, lines: tuple[str, ...], x: float, top: float, width: int) -> float:

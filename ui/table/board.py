@@ -5,8 +5,9 @@ up, down), grouped in fives, the two tracks side by side in every street. Two st
 track sit at the foot of the first street, one shared game hole at the foot of the last. A line
 marks the skunk line (a loser who has not passed 90 is skunked: a hole past it is 91) and the
 double-skunk line (past 60). The renderer draws exactly these positions and tests check them.
-The game to 61 has its own board (:class:`BoardShape` of the rules): two streets of 30, the
-game hole at the foot of the second, the skunk line before 31.
+A shorter game has its own board (:class:`BoardShape` of the rules), its lines where its rules
+put them: to 61, two streets of 30, the game hole at the foot of the second, the skunk line
+before 31; to 91, three streets, the game hole at the head of the third.
 
 >>> from ui.table.board import BOARD_HOLES, BoardRect, hole_position
 >>> r = BoardRect(0, 0, 250, 520)
@@ -15,6 +16,9 @@ True
 >>> from cribbage_env.rules.core import SHORT
 >>> BoardShape.of(SHORT).holes, BoardShape.of(SHORT).lines
 (60, (31,))
+>>> from cribbage_env.rules.core import Rules
+>>> BoardShape.of(Rules(target=91)).streets, BoardShape.of(Rules(target=91)).lines
+(3, (31, 61))
 """
 
 from __future__ import annotations
@@ -41,11 +45,11 @@ class BoardShape:
 
     @classmethod
     def of(cls, rules: Rules) -> BoardShape:
-        """Streets of 30 up and down to the target, whose game hole is at the foot of the last:
-        the games to 61 and to 121 (any other target is refused)."""
+        """Streets of 30 up and down to the target, the game hole past the end of the last:
+        the games to 61, 91 and 121 (any other target is refused)."""
         holes = rules.target - 1
-        if holes % (2 * STREET) or not 2 * STREET <= holes <= BOARD_HOLES:
-            raise ValueError(f"no board for a game to {rules.target} (61 and 121 have one)")
+        if holes % STREET or not 2 * STREET <= holes <= BOARD_HOLES:
+            raise ValueError(f"no board for a game to {rules.target} (61, 91 and 121 have one)")
         # a line past hole 1 (the short game's double skunk: no point pegged) is the start itself
         lines = tuple(x for x in (rules.double_skunk, rules.skunk) if 1 < x <= holes)
         return cls(holes, lines)
@@ -58,11 +62,17 @@ class BoardShape:
     def game_hole(self) -> int:
         return self.holes + 1
 
+    @property
+    def ends_up(self) -> bool:
+        """Whether the last street runs up, so that the game hole is at its head."""
+        return self.streets % 2 == 1
+
 
 STANDARD_BOARD = BoardShape()
 
 _BOTTOM = 40  # room for the start holes and the game hole
-_TOP = 22
+_TOP = 22  # room above the streets (the game hole's, as at the bottom, when the last runs up)
+_GAPS = {2: 0.36, 3: 0.29, 4: 0.225}  # distance between streets, in fractions of the width
 _GROUP_GAP = 0.9  # extra space between groups of five, in hole steps
 
 
@@ -78,7 +88,7 @@ class BoardRect:
 
 def street_x(board, street: int, shape: BoardShape = STANDARD_BOARD) -> float:
     """Centre line of street ``street`` (0..3 on the standard board, 0..1 on the 61 board)."""
-    gap = 0.225 if shape.streets >= 4 else 0.36  # fractions of the board's width
+    gap = _GAPS[shape.streets]
     first = 0.5175 - gap * (shape.streets - 1) / 2
     return board.x + board.w * (first + gap * street)
 
@@ -88,14 +98,15 @@ def lane_offset(board) -> float:
     return board.w * 0.042
 
 
-def _step(board) -> float:
+def _step(board, shape: BoardShape) -> float:
     groups = STREET // GROUP
-    return (board.h - _BOTTOM - _TOP) / (STREET - 1 + _GROUP_GAP * (groups - 1))
+    top = _BOTTOM if shape.ends_up else _TOP
+    return (board.h - _BOTTOM - top) / (STREET - 1 + _GROUP_GAP * (groups - 1))
 
 
-def _y_along(board, k: int) -> float:
+def _y_along(board, k: int, shape: BoardShape) -> float:
     """Height of the k-th hole of a street counted from its foot (0..29)."""
-    return board.y + _BOTTOM + _step(board) * (k + _GROUP_GAP * (k // GROUP))
+    return board.y + _BOTTOM + _step(board, shape) * (k + _GROUP_GAP * (k // GROUP))
 
 
 def hole_position(
@@ -108,10 +119,11 @@ def hole_position(
     if hole <= 0:
         return street_x(board, 0, shape) + lane, board.y + (24 if hole == 0 else 11)
     if hole > shape.holes:
-        return street_x(board, shape.streets - 1, shape), board.y + 17
+        y = board.y + board.h - 17 if shape.ends_up else board.y + 17
+        return street_x(board, shape.streets - 1, shape), y
     street, i = divmod(hole - 1, STREET)
     k = i if street % 2 == 0 else STREET - 1 - i
-    return street_x(board, street, shape) + lane, _y_along(board, k)
+    return street_x(board, street, shape) + lane, _y_along(board, k, shape)
 
 
 def peg_holes(front: int, back: int, shape: BoardShape = STANDARD_BOARD) -> tuple[int, int]:
@@ -134,7 +146,8 @@ def skunk_lines(
         street, i = divmod(past - 1, STREET)
         down = street % 2 == 1
         k = STREET - 1 - i if down else i
-        y = _y_along(board, k) + (_step(board) * 0.75 if down else -_step(board) * 0.75)
+        step = _step(board, shape)
+        y = _y_along(board, k, shape) + (step * 0.75 if down else -step * 0.75)
         cx, half = street_x(board, street, shape), lane_offset(board) * 2.2
         out.append((past, cx - half, cx + half, y))
     return tuple(out)

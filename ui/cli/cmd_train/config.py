@@ -17,8 +17,8 @@ from agents.tournament.trust import check_stored_specs
 from cribbage_env import Rules, RulesError
 from cribbage_env.envs.rewards import REWARDS
 
-from ..errors import UIError
-from . import argtypes
+from ...errors import UIError
+from .. import argtypes
 
 #: The largest config.json (a few KB in practice).
 MAX_CONFIG_BYTES = 1 << 20

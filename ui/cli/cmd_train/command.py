@@ -29,9 +29,9 @@ from agents.tournament.backends import BackendError, Where
 from cribbage_env import STANDARD
 from cribbage_env.envs.rewards import REWARDS
 
-from . import argtypes, options
-from .options import add_options
-from .train_config import DEFAULTS, ConfigError, check_config, read_saved, resume_changes
+from .. import argtypes, options
+from ..options import add_options
+from .config import DEFAULTS, ConfigError, check_config, read_saved, resume_changes
 
 
 def _opponent(text: str) -> tuple[str, float]:
