@@ -64,7 +64,7 @@ HOOK = textwrap.dedent(
                 lum = sum(img.convert("L").getdata()) / (img.width * img.height)
                 if not first and SHOT:
                     img.save(SHOT)
-                note("flip", brightness=round(lum, 1))
+                note("flip", brightness=round(lum, 1), cpu=round(time.process_time(), 3))
                 first.append(time.time())
                 if len(first) == 1:
                     threading.Timer(AFTER, leave).start()
@@ -101,13 +101,13 @@ HOOK = textwrap.dedent(
 )
 
 
-def one_run(display: str, args: argparse.Namespace, shot: str | None) -> dict:
+def one_run(display: str, args: argparse.Namespace, shot: str | None, tree: Path) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp, "log.json")
         env = dict(
             os.environ,
             DISPLAY=display,
-            PYTHONPATH=str(ROOT),
+            PYTHONPATH=str(tree),
             FF_OUT=str(out),
             FF_AFTER=str(args.after),
             FF_SHOT=shot or "",
@@ -128,6 +128,7 @@ def one_run(display: str, args: argparse.Namespace, shot: str | None) -> dict:
     log["window_s"] = round(window[0], 3) if window else None
     log["first_frame_s"] = round(flips[0]["t"], 3) if flips else None
     log["first_brightness"] = flips[0]["brightness"] if flips else None
+    log["first_frame_cpu_s"] = flips[0]["cpu"] if flips else None
     return log
 
 
@@ -137,6 +138,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--after", type=float, default=1.0, help="seconds to run after the 1st frame")
     ap.add_argument("--cached", action="store_true", help="keep numba's own cache (default: empty)")
     ap.add_argument("--shot", help="save the first run's first frame as this PNG")
+    ap.add_argument(
+        "--old",
+        type=Path,
+        help="another tree (e.g. a `git archive` of main) run in turns with this",
+    )
     ap.add_argument("--out", help="write the figures as JSON")
     ap.add_argument("play", nargs="*", help="more arguments of `cribbage play` (after --)")
     args = ap.parse_args(argv)
@@ -150,28 +156,35 @@ def main(argv: list[str] | None = None) -> int:
         stderr=subprocess.DEVNULL,
     )
     time.sleep(1.0)
+    trees = {"new": ROOT, **({"old": args.old.resolve()} if args.old else {})}
     runs = []
     try:
-        for i in range(args.runs):
+        for i, (label, tree) in enumerate(
+            (k, t) for _ in range(args.runs) for k, t in trees.items()
+        ):
             load = os.getloadavg()[0]
-            run = one_run(display, args, args.shot if i == 0 else None)
-            run["load"] = round(load, 2)
+            shot = args.shot.replace(".png", f"_{label}.png") if args.shot and i < 2 else None
+            run = one_run(display, args, shot, tree)
+            run["load"], run["tree"] = round(load, 2), label
             runs.append(run)
             print(
-                f"run {i}: window {run['window_s']} s, first frame {run['first_frame_s']} s "
-                f"(brightness {run['first_brightness']}), CPU {run['cpu_s']} s, load {load:.2f}, "
+                f"{label} run {i}: window {run['window_s']} s, first frame {run['first_frame_s']} s "
+                f"(brightness {run['first_brightness']}, CPU {run['first_frame_cpu_s']} s), CPU {run['cpu_s']} s, load {load:.2f}, "
                 f"modules {run['modules']}"
             )
     finally:
         server.terminate()
         server.wait()
-    firsts = [r["first_frame_s"] for r in runs if r["first_frame_s"] is not None]
-    summary = {
-        "command": "python benchmarks/startup/first_frame.py " + " ".join(argv or sys.argv[1:]),
-        "median_first_frame_s": statistics.median(firsts) if firsts else None,
-        "runs": runs,
+    summary: dict = {
+        "command": "python benchmarks/startup/first_frame.py " + " ".join(argv or sys.argv[1:])
     }
-    print(f"median first frame {summary['median_first_frame_s']} s")
+    for label in trees:
+        mine = [r for r in runs if r["tree"] == label]
+        for key in ("window_s", "first_frame_s", "first_frame_cpu_s", "cpu_s"):
+            values = [r[key] for r in mine if r[key] is not None]
+            summary[f"{label} median {key}"] = statistics.median(values) if values else None
+        print(label, {k: v for k, v in summary.items() if k.startswith(label)})
+    summary["runs"] = runs
     if args.out:
         Path(args.out).write_text(json.dumps(summary, indent=1))
     return 0

@@ -18,7 +18,7 @@ import arcade
 from ..saved.autosave import SaveStore
 from ..saved.seeds import new_game_seed
 from ..saved.shelf import shelve, take_from_shelf, unfinished, unfinished_label
-from ..scenes.scene import FELT, HEIGHT, WIDTH, Scene, StartOptions, title_scene
+from ..scenes.scene import FELT, HEIGHT, WIDTH, Scene, StartOptions, loading_scene
 from ..table.commands import Command
 from ..table.controller import Mode, TableController
 from ..table.saves import SaveError, UntrustedSave
@@ -69,7 +69,7 @@ class GameWindow(ScaledWindow):
         self.options = options or StartOptions()
         self.renderer = Renderer(self)
         self.renderer.four_colour = self.settings.four_colour
-        self._paint(title_scene(self.options))  # never a black window, whatever comes next
+        self._paint(loading_scene(self.options))  # never a black window, whatever comes next
         self._warm_wanted = False
         self._pool = cf.ThreadPoolExecutor(max_workers=1) if self.settings.threaded else None
         # Estimates and reviews run in a thread of their own: the computer's move never waits.

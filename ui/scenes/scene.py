@@ -255,6 +255,15 @@ def title_scene(opts: StartOptions) -> Scene:
     return s
 
 
+def loading_scene(opts: StartOptions) -> Scene:
+    """The window's first frame, while the game loads: the title over six cards dealt face down."""
+    s = title_scene(opts)
+    left = WIDTH / 2 - (5 * 70 + CARD_W) / 2
+    for i in range(6):
+        s.cards.append(CardItem(None, Rect(left + i * 70, HEIGHT / 2 - CARD_H / 2, CARD_W, CARD_H)))
+    return s
+
+
 def start_scene(opts: StartOptions) -> Scene:
     cat = Catalog(opts.lang)
     tr = cat.tr
