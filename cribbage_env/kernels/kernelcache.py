@@ -146,7 +146,8 @@ _register()
 #: caller links its callees' code, wrappers included, and optimises it again, so leaving them
 #: out cut about a fifth of the batched env's first compile. Such a kernel cannot be called
 #: from Python (its ``py_func`` can).
-inner = numba.njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+_NO_WRAPPERS: dict[str, Any] = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+inner = numba.njit(cache=True, **_NO_WRAPPERS)  # (options numba's type stubs do not list)
 
 
 #: how long each compile took on this machine (seconds by what was compiled), beside the cache:
