@@ -17,9 +17,11 @@ Times are seconds from just before the child is started.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -102,7 +104,7 @@ HOOK = textwrap.dedent(
 
 
 def one_run(display: str, args: argparse.Namespace, shot: str | None, tree: Path) -> dict:
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
         out = Path(tmp, "log.json")
         env = dict(
             os.environ,
@@ -118,8 +120,11 @@ def one_run(display: str, args: argparse.Namespace, shot: str | None, tree: Path
         cmd = [sys.executable, "-c", HOOK, "play", "--data-dir", str(Path(tmp, "data"))]
         cmd += args.play
         env["FF_T0"] = repr(time.time())
-        child = subprocess.Popen(cmd, env=env, cwd=tmp)
+        child = subprocess.Popen(cmd, env=env, cwd=tmp, start_new_session=True)
         _, status, usage = os.wait4(child.pid, 0)
+        with contextlib.suppress(ProcessLookupError):  # its background compile, if still running
+            os.killpg(child.pid, signal.SIGTERM)
+            time.sleep(0.5)
         log = json.loads(out.read_text()) if out.exists() else {"events": [], "modules": {}}
     log["cpu_s"] = round(usage.ru_utime + usage.ru_stime, 3)
     log["exit"] = os.waitstatus_to_exitcode(status)
