@@ -92,7 +92,7 @@ def _learner_step(st, card, g, tabs, keep, crib, cfg, fin, i, ev, totals, legal,
     return V.is_terminal(st)
 
 
-@inner
+@njit(cache=True, inline="always")
 def _view(a):
     """``a`` without a reference count (:func:`cribbage_env.kernels.simkernel.borrow`, any dtype); the
     caller keeps ``a`` alive."""
