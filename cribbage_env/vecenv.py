@@ -252,7 +252,8 @@ class CribbageVectorEnv(VectorEnv):
     # ------------------------------------------------------------------------- internals
     def _args(self, reset: bool, actions: np.ndarray) -> tuple:
         """The kernel's arguments (:func:`cribbage_env.kernels.vecstep.run`)."""
-        args: tuple[Any, ...] = (reset, self._states, actions, self._rngs, self._tabs)
+        head = () if self.parallel else (0, self.num_envs)  # run: every game, lo..hi
+        args: tuple[Any, ...] = (*head, reset, self._states, actions, self._rngs, self._tabs)
         args += (
             self._keep,
             self._crib,

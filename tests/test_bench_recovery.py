@@ -221,7 +221,7 @@ def test_ctrl_c_while_importing_is_an_interruption(monkeypatch, capsys) -> None:
     """Ctrl-C while the subcommands import: numpy, for one, turns it into an ImportError."""
     import ui.cli.cli as cli
 
-    def interrupted_import():
+    def interrupted_import(only=None):
         try:
             raise KeyboardInterrupt
         except KeyboardInterrupt as exc:
@@ -231,7 +231,7 @@ def test_ctrl_c_while_importing_is_an_interruption(monkeypatch, capsys) -> None:
     assert cli.main(["bench"]) == 130
     assert "interrupted" in capsys.readouterr().err
 
-    def broken_import():
+    def broken_import(only=None):
         raise ImportError("no module named nope")
 
     monkeypatch.setattr(cli, "build_parser", broken_import)

@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit, uint32, uint64
 
 from ..seeding import PERSON, check_agent_seed
+from .kernelcache import inner
 from .vecseed import pcg64_from_entropy
 
 _IV = np.array(
@@ -68,7 +69,7 @@ _G = np.array(
 _ROT = np.array([32, 24, 16, 63], dtype=np.uint64)  # G's rotations (arrays: one compile)
 
 
-@njit(cache=True)
+@inner
 def _rotr(x, n):
     return (x >> n) | (x << (uint64(64) - n))
 
@@ -107,7 +108,7 @@ def blake2b_256(text, n, out):
         out[i] = h0[i] ^ v[i] ^ v[i + 8]
 
 
-@njit(cache=True)
+@inner
 def _digits(x, text, n):
     """Append the decimal digits of ``x >= 0`` to ``text[:n]``; the new length."""
     k = 1

@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit, uint64
 
 from . import simkernel as K
+from .kernelcache import inner
 from .simpolicy import expectimax_card, greedy_card
 from .simrng import integers, next_uint64
 from .vecseed import pcg64_seed
@@ -71,7 +72,7 @@ def draw_deck(g, out):
             n += 1
 
 
-@njit(cache=True)
+@inner
 def start_deal(st, g):
     """R3: the deal passes to the other player and six cards each are dealt, alternately from
     the pone, from the deal's deck (``g``: the game's deck-block generator)."""
@@ -107,7 +108,7 @@ def start_deal(st, g):
     st[K.TO_ACT] = 1 - dealer
 
 
-@njit(cache=True)
+@inner
 def discard(st, p, a, b, ev):
     """R4: seat ``p`` lays cards ``a < b`` away; after the dealer's, the starter is cut (R5)."""
     n = 0
@@ -135,14 +136,14 @@ def discard(st, p, a, b, ev):
     st[K.TO_ACT] = 1 - dealer
 
 
-@njit(cache=True)
+@inner
 def lay(st, card, ev, tabs):
     K.lay(st, card, ev, tabs)
     if st[K.WINNER] >= 0:
         st[PHASE] = OVER_PHASE
 
 
-@njit(cache=True)
+@inner
 def _discard_choice(st, p, keep_index, tabs, crib, totals, expectimax):
     """The opponent's split of its six cards (an index into the 15 pairs)."""
     hand6 = st[HAND6 + 6 * p : HAND6 + 6 * p + 6].reshape(1, 6)
@@ -171,7 +172,7 @@ def _discard_choice(st, p, keep_index, tabs, crib, totals, expectimax):
     return s
 
 
-@njit(cache=True)
+@inner
 def _opponent_move(st, rngs, ev, tabs, keep_index, crib, totals, legal, buf, greedy, expectimax):
     """One decision of the opponent. ``greedy`` and ``expectimax`` are None unless the opponent
     is that policy (``random`` when both are): their types, not values, choose, so a kernel
@@ -196,7 +197,7 @@ def _opponent_move(st, rngs, ev, tabs, keep_index, crib, totals, legal, buf, gre
     lay(st, card, ev, tabs)
 
 
-@njit(cache=True)
+@inner
 def run_opponent(st, rngs, ev, tabs, keep_index, crib, totals, legal, buf, greedy, expectimax):
     """Deals and opponent decisions until the learner must decide or the episode ends."""
     seat = st[SEAT]
@@ -213,12 +214,12 @@ def run_opponent(st, rngs, ev, tabs, keep_index, crib, totals, legal, buf, greed
         _opponent_move(st, rngs, ev, tabs, keep_index, crib, totals, legal, buf, greedy, expectimax)
 
 
-@njit(cache=True)
+@inner
 def is_terminal(st):
     return st[PHASE] == OVER_PHASE or (st[DEAL_EPISODE] == 1 and st[K.DONE] == 1)
 
 
-@njit(cache=True)
+@inner
 def learner_legal(st, card):
     if is_terminal(st) or st[K.TO_ACT] != st[SEAT]:
         return False
@@ -238,7 +239,7 @@ def learner_legal(st, card):
     return False
 
 
-@njit(cache=True)
+@inner
 def learner_move(st, card, ev, tabs):
     """Apply the learner's (legal) pick: hold a first discard pick, or complete the discard, or
     lay the card. True when the opponent's turn may follow (not after a first pick)."""

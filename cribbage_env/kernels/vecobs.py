@@ -15,11 +15,11 @@ with :class:`~cribbage_env.env.CribbageEnv`'s.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from .. import encoding as E
 from . import simkernel as K
 from . import veckernel as V
+from .kernelcache import inner
 
 #: Binary part of the observation (everything before count, scores and cards left).
 BITS = E._REAL
@@ -36,7 +36,7 @@ _RANK = np.array([c % 13 for c in range(52)], dtype=np.int64)
 _VALUE = np.array([min(c % 13 + 1, 10) for c in range(52)], dtype=np.int64)
 
 
-@njit(cache=True)
+@inner
 def features(st, ones, counts, mask, i):
     """The ones of the learner's observation into ``ones`` (their number is returned), count,
     own and opponent's score (capped at the target) and the opponent's cards left into
@@ -58,7 +58,7 @@ def features(st, ones, counts, mask, i):
     return _flags(st, ones, n, counts, mask, i, s, over)
 
 
-@njit(cache=True)
+@inner
 def _cards(st, ones, s):
     """Hand, kept and discarded cards, the sequence (and its ranks), cards played, starter."""
     n = 0
@@ -94,7 +94,7 @@ def _cards(st, ones, s):
     return n
 
 
-@njit(cache=True)
+@inner
 def _flags(st, ones, n, counts, mask, i, s, over):
     """Phase, flags, count, the opponent's cards left and the mask."""
     o = 1 - s
@@ -138,7 +138,7 @@ def _flags(st, ones, n, counts, mask, i, s, over):
     return n
 
 
-@njit(cache=True)
+@inner
 def _mask(st, mask, i, s, pending):
     """The learner's legal cards (:func:`cribbage_env.kernels.veckernel.learner_legal`, card by card)."""
     if st[V.PHASE] == V.DISCARD_PHASE:
@@ -154,7 +154,7 @@ def _mask(st, mask, i, s, pending):
             mask[i, c] = 1
 
 
-@njit(cache=True)
+@inner
 def write(st, i, obs, packed, mask, ones, counts, prev, full):
     """Game ``i``'s observation into ``obs[i]`` (standard; ``packed`` is empty) or
     ``packed[i]`` (compact), its mask into ``mask[i]``. Elements, not row views: a view would

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, uint32, uint64
 
+from .kernelcache import inner
 from .simrng import HAS32, INC_HI, INC_LO, STATE_HI, STATE_LO, UINT32, _mul64, integers, next_uint64
 
 _INIT_A = uint32(0x43B0D7E5)
@@ -27,7 +28,7 @@ _RANK = np.array([c % 13 for c in range(52)], dtype=np.int64)
 _I = np.int64  # constants passed to kernels: one compile, not one per value
 
 
-@njit(cache=True)
+@inner
 def _hashmix(value, hc):
     value ^= hc[0]
     hc[0] = uint32(hc[0] * _MULT_A)
@@ -35,13 +36,13 @@ def _hashmix(value, hc):
     return uint32(value ^ (value >> uint32(16)))
 
 
-@njit(cache=True)
+@inner
 def _mix(x, y):
     r = uint32(uint32(_MIX_L * x) - uint32(_MIX_R * y))
     return uint32(r ^ (r >> uint32(16)))
 
 
-@njit(cache=True)
+@inner
 def _entropy(seed, key0, key1, has_key, out):
     """``SeedSequence(seed, spawn_key=(key0, key1))``'s assembled entropy words; their number."""
     n = 0
@@ -127,7 +128,7 @@ def seed_below_2_63(g):
 def first_dealer(seed, g):
     """Who deals first in ``new_game(seed)`` (R2): cut attempts until the ranks differ, the lower
     card deals. Each attempt is ``choice(52, 2, replace=False)`` (Floyd, then a shuffle)."""
-    attempt = 0
+    attempt = _I(0)  # an int64 from the start: a literal 0 would compile pcg64_seed twice
     while True:
         pcg64_seed(seed, _I(_STREAM_FIRST_CUT), attempt, np.bool_(True), g)
         a = integers(g, _I(51))

@@ -18,6 +18,7 @@ from numba import carray, njit, prange
 from . import simkernel as K
 from . import veckernel as V
 from . import vecobs
+from .kernelcache import inner
 from .simrng import borrow_words
 from .vecagent import opponent_generator
 from .vecseed import first_dealer, seed_below_2_63
@@ -34,7 +35,7 @@ F_MINE, F_THEIRS, F_MARGIN, F_WON, F_SEAT, F_PREV, F_WINNER, F_SCORES = range(8)
 FIN = 10
 
 
-@njit(cache=True)
+@inner
 def new_game(st, rngs, cfg):
     """The next episode of this game's generator: ``episode_seed`` then ``new_game(seed)`` (the
     opponent's generator is set by the caller)."""
@@ -59,7 +60,7 @@ def new_game(st, rngs, cfg):
     st[V.EPISODES] = k + 1
 
 
-@njit(cache=True)
+@inner
 def _next_episode(st, g, cfg, agent, tabs, keep, crib, ev, totals, legal, buf, opp):
     """The game's next episode, run to the learner's first decision."""
     new_game(st, g, cfg)
@@ -67,7 +68,7 @@ def _next_episode(st, g, cfg, agent, tabs, keep, crib, ev, totals, legal, buf, o
     V.run_opponent(st, g, ev, tabs, keep, crib, totals, legal, buf, opp[0], opp[1])
 
 
-@njit(cache=True)
+@inner
 def _learner_step(st, card, g, tabs, keep, crib, cfg, fin, i, ev, totals, legal, buf, opp):
     """The learner's legal ``card`` and what follows up to its next decision; whether the
     episode ended. ``fin[i]`` is the game's row of results."""
@@ -91,7 +92,7 @@ def _learner_step(st, card, g, tabs, keep, crib, cfg, fin, i, ev, totals, legal,
     return V.is_terminal(st)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _view(a):
     """``a`` without a reference count (:func:`cribbage_env.kernels.simkernel.borrow`, any dtype); the
     caller keeps ``a`` alive."""
@@ -99,8 +100,9 @@ def _view(a):
 
 
 @njit(cache=True)
-def _rows(lo, hi, reset, states, actions, rngs, tabs, keep, crib, cfg, agent, opp, out, fin, views):
-    """Games ``lo..hi-1``: a new episode each (``reset``) or one learner step each (an illegal
+def run(lo, hi, reset, states, actions, rngs, tabs, keep, crib, cfg, agent, opp, out, fin, views):
+    """Games ``lo..hi-1`` (all of them: ``0, n``), serially: a new episode each (``reset``) or
+    one learner step each (an illegal
     pick changes nothing: it is flagged in ``out`` = (terminated, illegal)), then the
     observation. ``views``: (obs, packed, mask, the ones of each row: :func:`vecobs.write`)
     and the ended episodes' (final_obs, ..., no list);
@@ -140,28 +142,22 @@ def _rows(lo, hi, reset, states, actions, rngs, tabs, keep, crib, cfg, agent, op
             st, actions[i], g, t, keep, crib, cfg, fin, i, ev, totals, legal, buf, opp
         ):
             terminated[i] = True
-            vecobs.write(st, i, fobs, fpacked, fmask, ones, counts, noprev, True)
+            vecobs.write(st, i, fobs, fpacked, fmask, ones, counts, noprev, np.bool_(True))
             _next_episode(st, g, cfg, agent, t, keep, crib, ev, totals, legal, buf, opp)
         vecobs.write(st, i, obs, packed, mask, ones, counts, prev, reset)
     return scratch.size + no_events.size  # the borrowed arrays' owners live until here
-
-
-@njit(cache=True)
-def run(reset, states, actions, rngs, tabs, keep, crib, cfg, agent, opp, out, fin, views):
-    """Every game one learner step (or, with ``reset``, its next episode), serially."""
-    n = states.shape[0]
-    _rows(0, n, reset, states, actions, rngs, tabs, keep, crib, cfg, agent, opp, out, fin, views)
 
 
 @njit(cache=True, parallel=True)
 def run_parallel(
     reset, states, actions, rngs, tabs, keep, crib, cfg, agent, opp, out, fin, views, k
 ):
-    """:func:`run` over ``k`` slices of the batch on the available threads."""
+    """:func:`run` over ``k`` slices of the batch on the available threads (a kernel of its own:
+    the serial one is not compiled twice over)."""
     n = states.shape[0]
     for c in prange(k):
         lo = n * c // k
         hi = n * (c + 1) // k
-        _rows(
+        run(
             lo, hi, reset, states, actions, rngs, tabs, keep, crib, cfg, agent, opp, out, fin, views
         )

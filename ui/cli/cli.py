@@ -29,7 +29,10 @@ COMMANDS: dict[str, str] = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand, or with ``only`` named, the full options of that one
+    alone (the others listed, not imported): ``cribbage play`` opens its window without
+    importing what ``review`` or ``bench`` need."""
     parser = argparse.ArgumentParser(
         prog="cribbage",
         description="Two-player six-card cribbage to 121: play, analyze, benchmark.",
@@ -40,6 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, help_text in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
+        if only is not None and name != only:
+            continue
         try:
             module = importlib.import_module(f"ui.cli.cmd_{name}")
         except ModuleNotFoundError as exc:
@@ -65,7 +70,9 @@ def _caused_by_interrupt(exc: BaseException) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     try:  # Ctrl-C while the subcommands import (a second or so) is an interruption too
-        parser = build_parser()
+        args_ = sys.argv[1:] if argv is None else argv
+        named = next((a for a in args_ if not a.startswith("-")), None)
+        parser = build_parser(only=named if named in COMMANDS else None)
         args = parser.parse_args(argv)
         if args.command is None:
             parser.print_help(sys.stderr)

@@ -70,10 +70,13 @@ def resolve_opponent(name: str, isolate: float | None = None) -> str:
     """A level name -> its agent spec (random until the level's agent exists); specs pass.
     With ``isolate`` the spec is built in its own process, never imported here."""
     from agents import make_agent
-    from agents.tournament.isolate import check_isolated
 
     spec = LEVELS[name].spec if name in LEVELS else name
+    if name in LEVELS and isolate is None:
+        return spec  # a built-in level: nothing to check, nothing imported before the window
     if isolate is not None:
+        from agents.tournament.isolate import check_isolated
+
         check_isolated(spec, isolate)  # AgentSpecError when it does not build there
     else:
         make_agent(spec)  # raises AgentSpecError for a bad spec

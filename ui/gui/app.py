@@ -11,25 +11,28 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 import arcade
 
 from ..saved.autosave import SaveStore
 from ..saved.seeds import new_game_seed
 from ..saved.shelf import shelve, take_from_shelf, unfinished, unfinished_label
-from ..scenes.scene import FELT, HEIGHT, WIDTH, Scene, StartOptions
+from ..scenes.scene import FELT, HEIGHT, WIDTH, Scene, StartOptions, loading_scene
 from ..table.commands import Command
 from ..table.controller import Mode, TableController
 from ..table.saves import SaveError, UntrustedSave
 from ..table.warmup import warm_in_background
 from .render import Renderer, color_clear
-from .review_view import ReviewView
 from .rules_view import RulesView
 from .sound import Sounds
 from .start_view import StartView
-from .stats_view import StatsView
 from .table_view import TableView
 from .window import ScaledWindow
+
+if TYPE_CHECKING:  # imported when shown: the review and the statistics import the agents
+    from .review_view import ReviewView
+    from .stats_view import StatsView
 
 __all__ = ["GameWindow", "Settings"]
 
@@ -66,6 +69,8 @@ class GameWindow(ScaledWindow):
         self.options = options or StartOptions()
         self.renderer = Renderer(self)
         self.renderer.four_colour = self.settings.four_colour
+        self._paint(loading_scene(self.options))  # never a black window, whatever comes next
+        self._warm_wanted = False
         self._pool = cf.ThreadPoolExecutor(max_workers=1) if self.settings.threaded else None
         # Estimates and reviews run in a thread of their own: the computer's move never waits.
         self._side_pool = cf.ThreadPoolExecutor(max_workers=1) if self.settings.threaded else None
@@ -73,8 +78,7 @@ class GameWindow(ScaledWindow):
         self.refresh_saves()
         self.options.four_colour = self.options.four_colour or self.settings.four_colour
         self.sounds = Sounds()
-        if self.settings.threaded:  # compiling overlaps the start screen and the first deal
-            warm_in_background()
+        self.warm_after_frame()  # compiling overlaps the start screen and the first deal
         self.start_view = StartView(self)
         self.show_view(self.start_view)
 
@@ -82,8 +86,8 @@ class GameWindow(ScaledWindow):
     @property
     def screen(self) -> StartView | TableView | RulesView | ReviewView | StatsView:
         view = self.current_view
-        assert isinstance(view, (StartView, TableView, RulesView, ReviewView, StatsView))
-        return view
+        assert view is not None
+        return cast("StartView | TableView | RulesView | ReviewView | StatsView", view)
 
     def show_screen(self, view: arcade.View) -> None:
         self.show_view(view)
@@ -98,10 +102,14 @@ class GameWindow(ScaledWindow):
 
     def show_review(self, ctl: TableController, back: arcade.View) -> None:
         """The review of ``ctl``'s finished game; Back returns to ``back`` (the table)."""
+        from .review_view import ReviewView
+
         self.show_screen(ReviewView(self, ctl, back))
 
     def show_stats(self) -> None:
         """The player's statistics from the game history; Back returns to the start screen."""
+        from .stats_view import StatsView
+
         history = self.store.history if self.store is not None else None
         self.show_screen(StatsView(self, history, self.options.lang, self.start_view))
 
@@ -117,8 +125,7 @@ class GameWindow(ScaledWindow):
         return view.future if isinstance(view, TableView) else None
 
     def start_table(self, ctl: TableController) -> None:
-        if self.settings.threaded:  # the expert's first move must not wait for numba
-            warm_in_background()
+        self.warm_after_frame()  # the expert's first move must not wait for numba
         if ctl.mode is not Mode.WATCH:
             ctl.coach.set_limit(self.options.coach)
         if self.store is not None and ctl.on_change is None and ctl.mode.value != "watch":
@@ -131,8 +138,7 @@ class GameWindow(ScaledWindow):
         from ..table.tutorial import Tutorial
         from .tutorial_view import TutorialView
 
-        if self.settings.threaded:
-            warm_in_background()
+        self.warm_after_frame()
         self.show_view(TutorialView(self, Tutorial(self.options.lang)))
         self._redraw = True
 
@@ -241,6 +247,20 @@ class GameWindow(ScaledWindow):
         self.new_game()
 
     # ------------------------------------------------------------------------ frame
+    def warm_after_frame(self) -> None:
+        """Compile the table's kernels in the background (:func:`warm_in_background`), starting
+        once the next frame is on the screen: importing the compiler holds the interpreter for
+        a second or more, which the first frame of a screen must not wait for."""
+        self._warm_wanted = self.settings.threaded
+
+    def _paint(self, scene: Scene) -> None:
+        """Draw ``scene`` and show it now, outside the event loop."""
+        self.ctx.screen.use()
+        color_clear(self, FELT, (0, 0, *self.get_framebuffer_size()))
+        with self.camera.activate():
+            self.renderer.draw(scene)
+        self.flip()
+
     def current_scene(self) -> Scene:
         return self.screen.current_scene()
 
@@ -269,6 +289,9 @@ class GameWindow(ScaledWindow):
             self.switch_to()
             self.on_draw()
             self.flip()
+        if self._warm_wanted:
+            self._warm_wanted = False
+            warm_in_background()
 
     def on_expose(self) -> None:
         self._redraw = True

@@ -259,14 +259,31 @@ def next_variant(rules: Rules) -> Rules:
     )
 
 
+def title_scene(opts: StartOptions) -> Scene:
+    """The game's title and subtitle on the felt: the window's first frame (drawn while the
+    rest loads) and the top of the start screen, at the same place."""
+    tr = Catalog(opts.lang).tr
+    s = Scene()
+    s.labels.append(Label(tr("Cribbage"), WIDTH / 2, 690, 46, GOLD, bold=True))
+    subtitle = tr("Six cards, two players, first to {target}", target=opts.rules.target)
+    s.labels.append(Label(subtitle, WIDTH / 2, 638, 17, SOFT))
+    return s
+
+
+def loading_scene(opts: StartOptions) -> Scene:
+    """The window's first frame, while the game loads: the title over six cards dealt face down."""
+    s = title_scene(opts)
+    left = WIDTH / 2 - (5 * 70 + CARD_W) / 2
+    for i in range(6):
+        s.cards.append(CardItem(None, Rect(left + i * 70, HEIGHT / 2 - CARD_H / 2, CARD_W, CARD_H)))
+    return s
+
+
 def start_scene(opts: StartOptions) -> Scene:
     cat = Catalog(opts.lang)
     tr = cat.tr
-    s = Scene()
-    s.labels.append(Label(tr("Cribbage"), WIDTH / 2, 690, 46, GOLD, bold=True))
+    s = title_scene(opts)
     target = opts.rules.target
-    subtitle = tr("Six cards, two players, first to {target}", target=target)
-    s.labels.append(Label(subtitle, WIDTH / 2, 638, 17, SOFT))
     level, players, lang = Act.LEVEL, Act.PLAYERS, Act.LANGUAGE
     rows = [
         (tr("Opponent"), 500, [(Command(level, name=k), tr(v.label),
