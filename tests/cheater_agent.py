@@ -359,13 +359,12 @@ class SeedReplayer:
         from cribbage_env.rules.actions import discard_action
         from cribbage_env.rules.scoring import score_hand
 
-        sign = 1 if view.seat == view.dealer else -1
         best, pick = -99, view.legal_actions[0]
         hand = list(view.hand)
         for i in range(6):
             for j in range(i + 1, 6):
                 keep = [c for k, c in enumerate(hand) if k not in (i, j)]
-                v = score_hand(keep, starter) + sign * score_hand([hand[i], hand[j]], starter) / 2
+                v = score_hand(keep, starter)
                 if v > best:
                     best, pick = v, discard_action(hand[i], hand[j])
         return pick

@@ -8,6 +8,12 @@ made when the seat ends (new sessions and double forks included); ``--new-sessio
 the person's terminal. Its environment is cleared. rlimits set before ``bwrap`` starts bound its
 memory (address space), CPU time and open files. Without a working ``bwrap`` a sealed seat is
 refused (:class:`SandboxError`), never run weaker.
+
+Numba keeps compiled kernels beside their sources (``__pycache__``) and uses that cache only
+where it may write, so a read-only view would make every Python seat compile the kernels again
+(tens of seconds). A Python seat gets a private, writable copy of each kernel cache folder of
+the project (:func:`copy_caches`) bound over the original: it loads the host's warm kernels, and
+whatever it writes stays in its copy, which the host never reads and deletes with the seat.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import resource
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -35,13 +42,15 @@ class SandboxError(AgentSpecError):
 @dataclass(frozen=True)
 class Limits:
     """What a sealed seat may use: memory (MiB of address space), CPU seconds of the seat's
-    life, open files, the extra folders it may read and files in them it may not."""
+    life, open files, the extra folders it may read, files in them it may not, and private
+    folders bound writable over a path it reads (``(copy, path)`` pairs)."""
 
     memory_mb: int = 2048
     cpu_s: int = 3600
     files: int = 64
     ro: tuple[str, ...] = ()
     hide: tuple[str, ...] = ()
+    rw: tuple[tuple[str, str], ...] = ()
 
 
 @functools.cache
@@ -81,6 +90,8 @@ def wrap(command: Sequence[str], limits: Limits, env: dict[str, str]) -> list[st
     argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
     for d in limits.ro:  # after the private /tmp, so a folder under /tmp stays visible
         argv += ["--ro-bind", d, d]
+    for src, dest in limits.rw:  # the seat's own copies, over what it reads
+        argv += ["--bind", src, dest]
     argv += ["--chdir", "/tmp"]
     for f in limits.hide:  # a results database inside a readable folder reads as empty
         if os.path.exists(f):
@@ -133,3 +144,45 @@ def sqlite_files(folders: Sequence[str]) -> tuple[str, ...]:
             if head == b"SQLite format 3\x00" or name.endswith("-journal"):
                 out.append(os.path.realpath(path))
     return tuple(out)
+
+
+def project_packages() -> tuple[str, ...]:
+    """The folders of this project's packages (where its compiled kernels are cached)."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # agents/
+    import cribbage_env
+
+    return (os.path.dirname(os.path.abspath(cribbage_env.__file__)), here)
+
+
+def kernel_caches(roots: Sequence[str]) -> tuple[str, ...]:
+    """The ``__pycache__`` folders under ``roots`` that hold numba kernels (``.nbi`` files)."""
+    out = []
+    for root in roots:
+        for path, dirs, files in os.walk(root):
+            dirs[:] = [d for d in dirs if not d.startswith(".")]
+            if os.path.basename(path) == "__pycache__" and any(f.endswith(".nbi") for f in files):
+                out.append(os.path.realpath(path))
+    return tuple(sorted(set(out)))
+
+
+def copy_caches(folders: Sequence[str]) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """A private copy of each folder's files in a new temporary folder: ``(that folder,
+    (copy, original) pairs)`` for :attr:`Limits.rw`. Copies, never links: a seat writing to
+    a linked file would write to the host's cache."""
+    base = tempfile.mkdtemp(prefix="cribbage-seat-")
+    binds = []
+    for i, folder in enumerate(folders):
+        copy = os.path.join(base, str(i))
+        os.mkdir(copy)
+        for name in os.listdir(folder):
+            src = os.path.join(folder, name)
+            if os.path.isfile(src) and not os.path.islink(src):
+                shutil.copyfile(src, os.path.join(copy, name))
+        binds.append((copy, folder))
+    return base, tuple(binds)
+
+
+def drop_caches(base: str | None) -> None:
+    """Delete a seat's copies (:func:`copy_caches`), whatever the seat wrote there."""
+    if base is not None:
+        shutil.rmtree(base, ignore_errors=True)

@@ -9,6 +9,7 @@ decisions it makes in-process: its own generator's state travels with a game's f
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shlex
 import sys
@@ -116,3 +117,19 @@ class SealedSeat(ProtocolBot):
         super().__init__(command, check_timeout(timeout), limits.game_budget, sealed, env)
         self.spec = spec
         self.name = spec
+        self._python = not spec.startswith("cmd:")
+        self._copies: str | None = None  # the seat's private copy of the kernel caches
+
+    def _argv(self) -> tuple[list[str], dict[str, str] | None]:
+        """A Python seat starts with a fresh copy of the host's compiled kernels."""
+        if self._python and self.sealed is not None:
+            sandbox.drop_caches(self._copies)
+            found = sandbox.kernel_caches(sandbox.project_packages())
+            self._copies, binds = sandbox.copy_caches(found)
+            self.sealed = dataclasses.replace(self.sealed, rw=binds)
+        return super()._argv()
+
+    def close(self) -> None:
+        super().close()
+        sandbox.drop_caches(self._copies)
+        self._copies = None
