@@ -82,9 +82,7 @@ def test_a_sealed_python_seat_binds_a_copy_only_while_it_runs() -> None:
         seat.act(g.view(g.to_act), np.random.default_rng(0))
         binds = seat.sealed.rw if seat.sealed is not None else ()
         assert binds and all(os.path.isdir(src) for src, _ in binds)
-        assert {dest for _, dest in binds} == set(
-            sandbox.kernel_caches(sandbox.project_packages())
-        )
+        assert {dest for _, dest in binds} == set(sandbox.kernel_caches(sandbox.project_packages()))
     finally:
         seat.close()
     assert not any(os.path.exists(src) for src, _ in binds)
