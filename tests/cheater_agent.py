@@ -397,6 +397,32 @@ class Forker:
         return int(view.legal_actions[int(rng.integers(len(view.legal_actions)))])
 
 
+class ForkBomb:
+    """Starts children that sleep, up to ``most`` (300: enough to pass any seat's limit, few
+    enough not to harm the machine when unsealed), at its first decision; a failed fork
+    raises (the seat's forfeit) with how many it started."""
+
+    name = "fork_bomb"
+
+    def __init__(self, most: int = 300) -> None:
+        self.most = most
+
+    def act(self, view, rng: np.random.Generator) -> int:
+        import os
+        import time
+
+        n = 0
+        try:
+            while n < self.most:
+                if os.fork() == 0:
+                    time.sleep(60)
+                    os._exit(0)
+                n += 1
+        except OSError as exc:
+            raise RuntimeError(f"fork failed after {n} children: {exc}") from None
+        return int(view.legal_actions[0])
+
+
 class Hog:
     """Asks for 4 GiB of memory at its first decision and touches it."""
 

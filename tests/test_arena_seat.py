@@ -8,8 +8,10 @@ seat writes only to its own copy, never to the cache the host loads from.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -93,3 +95,70 @@ def test_a_command_bot_gets_no_cache(spec: str) -> None:
     seat = SealedSeat(spec)
     argv, _ = seat._argv()
     assert "--bind" not in argv
+
+
+# ------------------------------------------------------------------------------ processes
+
+
+def _children_of(marker: str) -> int:
+    n = 0
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                n += marker.encode() in (d / "cmdline").read_bytes()
+            except OSError:
+                pass
+    return n
+
+
+def test_a_fork_bomb_stops_at_the_seats_process_limit() -> None:
+    from agents.arena import pids
+    from agents.arena.client import SeatForfeit
+    from agents.arena.seat import SeatLimits
+
+    if pids.pids_parent() is None and os.geteuid() == 0:
+        pytest.skip("no writable pids cgroup and root ignores RLIMIT_NPROC: no process limit")
+    seat = SealedSeat("cheater_agent:ForkBomb", 20.0, limits=SeatLimits(procs=64))
+    g = ce.new_game(1)
+    try:
+        with pytest.raises(SeatForfeit, match=r"fork failed after (\d+) children") as err:
+            seat.act(g.view(g.to_act), np.random.default_rng(0))
+    finally:
+        seat.close()
+    assert int(re.search(r"after (\d+) children", str(err.value)).group(1)) < 64  # type: ignore[union-attr]
+    time.sleep(0.5)
+    assert _children_of("cheater_agent:ForkBomb") == 0
+
+
+@pytest.mark.integration
+def test_a_fork_bomb_forfeits_and_the_run_completes(tmp_path: Path) -> None:
+    from agents.arena import pids
+    from agents.arena.seat import SeatLimits
+    from agents.bench import run_tournament
+
+    if pids.pids_parent() is None and os.geteuid() == 0:
+        pytest.skip("no writable pids cgroup and root ignores RLIMIT_NPROC: no process limit")
+    out = run_tournament(["cheater_agent:ForkBomb", "random"], 2, seed=1, agent_seed=1,
+                         backend="serial", isolate=5.0, keep_results=True,
+                         seat_limits=SeatLimits(procs=64))  # fmt: skip
+    assert out.status == "complete" and out.games_played == 2
+    assert all("ForkBomb" in r.forfeit and "fork failed" in r.forfeit for r in out.results)
+
+
+def test_without_a_process_limit_a_root_host_warns(monkeypatch, capsys) -> None:
+    from agents.arena import pids
+
+    monkeypatch.setattr(pids, "_warned", False)
+    monkeypatch.setattr(pids.os, "geteuid", lambda: 0)
+    assert pids.nproc_limit(64) is None
+    assert pids.nproc_limit(64) is None
+    err = capsys.readouterr().err
+    assert err.count("no process limit") == 1
+
+
+def test_without_a_pids_group_a_user_gets_rlimit_nproc(monkeypatch) -> None:
+    from agents.arena import pids
+
+    monkeypatch.setattr(pids.os, "geteuid", lambda: 1000)
+    n = pids.nproc_limit(64)
+    assert n is not None and n >= 64 + 1

@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..base import AgentSpecError
+from . import pids
 
 #: Folders of the system a bot may read (those that exist).
 SYSTEM_RO = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/etc/alternatives")
@@ -42,8 +43,8 @@ class SandboxError(AgentSpecError):
 @dataclass(frozen=True)
 class Limits:
     """What a sealed seat may use: memory (MiB of address space), CPU seconds of the seat's
-    life, open files, the extra folders it may read, files in them it may not, and private
-    folders bound writable over a path it reads (``(copy, path)`` pairs)."""
+    life, open files, the extra folders it may read, files in them it may not, private
+    folders bound writable over a path it reads (``(copy, path)`` pairs), and its tasks."""
 
     memory_mb: int = 2048
     cpu_s: int = 3600
@@ -51,6 +52,9 @@ class Limits:
     ro: tuple[str, ...] = ()
     hide: tuple[str, ...] = ()
     rw: tuple[tuple[str, str], ...] = ()
+    procs: int = 256  # tasks at once (:mod:`.pids`)
+    group: str = ""  # the seat's pids cgroup, joined before bwrap starts
+    nproc: int = 0  # RLIMIT_NPROC where there is no group (0: none)
 
 
 @functools.cache
@@ -102,9 +106,14 @@ def wrap(command: Sequence[str], limits: Limits, env: dict[str, str]) -> list[st
 
 
 def rlimits(limits: Limits) -> Callable[[], None]:
-    """A ``preexec_fn`` that sets the seat's rlimits (inherited by bwrap and the bot)."""
+    """A ``preexec_fn`` that sets the seat's rlimits (inherited by bwrap and the bot) and joins
+    its process group (:mod:`.pids`)."""
 
     def apply() -> None:
+        if limits.group:
+            pids.join(limits.group)
+        if limits.nproc:
+            resource.setrlimit(resource.RLIMIT_NPROC, (limits.nproc, limits.nproc))
         mem = limits.memory_mb * 2**20
         resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
         resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s))
