@@ -162,3 +162,85 @@ def test_without_a_pids_group_a_user_gets_rlimit_nproc(monkeypatch) -> None:
     monkeypatch.setattr(pids.os, "geteuid", lambda: 1000)
     n = pids.nproc_limit(64)
     assert n is not None and n >= 64 + 1
+
+
+# ------------------------------------------------------------------------------ the table
+
+
+def _play_args(**kw):
+    import argparse
+
+    from ui.cli import cmd_play
+
+    parser = argparse.ArgumentParser()
+    cmd_play.add_arguments(parser)
+    args = parser.parse_args([])
+    vars(args).update(kw)
+    return args
+
+
+def test_an_isolated_table_deals_from_a_secret_not_the_seed() -> None:
+    """``cribbage play --isolate --seed 5``: a seat that knows the seed (or guesses a small one)
+    must not know the deal; the table's engine seed derives from it and a secret key."""
+    from agents.tournament.tournament import game_seeds
+    from ui.cli import cmd_play
+
+    seeds = []
+    for isolate in (True, True, False):
+        ctl = cmd_play.first_table(_play_args(opponent="random", seed=5, isolate=isolate),
+                                   None, opponent="random", watch=None, lang="en")  # fmt: skip
+        assert ctl is not None
+        seeds.append(ctl.seed)
+    assert seeds[2] == 5  # in-process: the person's seed is the deal, as before
+    assert seeds[0] != seeds[1] and {5, game_seeds(5, 1)[0]}.isdisjoint(seeds[:2])
+    assert all(0 <= s < 2**63 for s in seeds)
+
+
+def test_a_sealed_seat_cannot_read_the_persons_saves(tmp_path: Path, monkeypatch) -> None:
+    """The saves (whose seed is the deal) live in the person's data folder; a seat that may
+    read the folder around it (here: the bot's own folder) finds it empty."""
+    data = tmp_path / "share"
+    (data / "cribbage-env").mkdir(parents=True)
+    (data / "cribbage-env" / "autosave.json").write_text('{"seed": "SECRET"}')
+    monkeypatch.setenv("XDG_DATA_HOME", str(data))
+    bot = tmp_path / "peek.py"
+    bot.write_text(
+        "import json, sys\n"
+        "print(json.dumps({'bot': 'peek', 'protocol': 1}), flush=True)\n"
+        "for line in sys.stdin:\n"
+        "    try:\n"
+        f"        found = 'SECRET' in open({str(data / 'cribbage-env' / 'autosave.json')!r}).read()\n"
+        "    except OSError:\n"
+        "        found = False\n"
+        "    msg = json.loads(line)\n"
+        "    out = {'error': 'read the save'} if found else {'action': msg['legal'][0]}\n"
+        "    print(json.dumps(out), flush=True)\n"
+    )
+    from agents.arena.client import SeatForfeit
+
+    g = ce.new_game(1)
+    for hidden in (True, False):  # the control: not hidden, the bot finds the save
+        if not hidden:
+            monkeypatch.setattr(sandbox, "person_folders", lambda: ())
+        seat = SealedSeat(f"cmd:{sys.executable} {bot}")
+        assert seat.sealed is not None and str(tmp_path) not in seat.sealed.ro
+        seat.sealed = sandbox.Limits(ro=(*seat.sealed.ro, str(tmp_path)), hide=seat.sealed.hide)
+        try:
+            if hidden:
+                assert seat.act(g.view(g.to_act), np.random.default_rng(0)) == g.legal_actions()[0]
+            else:
+                with pytest.raises(SeatForfeit, match="read the save"):
+                    seat.act(g.view(g.to_act), np.random.default_rng(0))
+        finally:
+            seat.close()
+
+
+def test_an_isolated_table_refuses_a_data_folder_the_seat_reads(tmp_path: Path, monkeypatch,
+                                                                 capsys) -> None:  # fmt: skip
+    from ui.cli.cli import main
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code = main(["play", "--isolate", "--opponent", "random", "--data-dir",
+                 str(tmp_path / "saves")])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2 and "a sealed seat reads" in err and "Traceback" not in err, err

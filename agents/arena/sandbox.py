@@ -98,11 +98,37 @@ def wrap(command: Sequence[str], limits: Limits, env: dict[str, str]) -> list[st
         argv += ["--bind", src, dest]
     argv += ["--chdir", "/tmp"]
     for f in limits.hide:  # a results database inside a readable folder reads as empty
-        if os.path.exists(f):
+        if os.path.isdir(f):  # a folder (the person's saves): empty, if the seat could see it
+            if inside(f, limits.ro):
+                argv += ["--tmpfs", f]
+        elif os.path.exists(f):
             argv += ["--ro-bind", "/dev/null", f]
     for key, value in env.items():
         argv += ["--setenv", key, value]
     return [*argv, "--", *command]
+
+
+def inside(path: str, folders: Sequence[str]) -> str | None:
+    """The first of ``folders`` that holds ``path`` (both resolved), or None.
+
+    >>> inside("/usr/lib/x", ["/opt", "/usr"]), inside("/usrx", ["/usr"])
+    ('/usr', None)
+    """
+    real = os.path.realpath(path)
+    for folder in folders:
+        top = os.path.realpath(folder)
+        if real == top or real.startswith(top.rstrip(os.sep) + os.sep):
+            return folder
+    return None
+
+
+def person_folders() -> tuple[str, ...]:
+    """The person's cribbage data folders (saves, history, the default results database):
+    hidden from every seat, since a save's seed is its deal."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local",
+                                                           "share")  # fmt: skip
+    found = [os.path.join(base, "cribbage-env"), os.environ.get("CRIBBAGE_DATA_DIR", "")]
+    return tuple(os.path.realpath(f) for f in found if f and os.path.isdir(f))
 
 
 def rlimits(limits: Limits) -> Callable[[], None]:

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import secrets
 import shlex
 import sys
 from dataclasses import dataclass
+
+import numpy as np
 
 from ..base import AgentSpecError
 from . import sandbox
@@ -85,6 +88,20 @@ def check_timeout(value: object, what: str = "decision timeout") -> float:
 DEFAULT_LIMITS = SeatLimits()
 
 
+def secret_seed(seed: int) -> int:
+    """The engine seed of a game with a sealed seat: ``seed`` and a fresh secret key from the
+    OS, derived as a tournament's first game is (``SeedSequence((key << 64) | seed,
+    spawn_key=(0,))``), so a seat that knows or guesses ``seed`` still cannot replay the deal.
+
+    >>> a, b = secret_seed(5), secret_seed(5)
+    >>> a != b and 0 <= a < 2**63
+    True
+    """
+    key = int(secrets.token_hex(16), 16)
+    child = np.random.SeedSequence((key << 64) | int(seed), spawn_key=(0,))
+    return int(child.generate_state(1, np.uint64)[0]) >> 1
+
+
 def database_files(path: str | os.PathLike) -> tuple[str, ...]:
     """A SQLite database and its side files: what a sealed seat must not read.
 
@@ -119,7 +136,8 @@ class SealedSeat(ProtocolBot):
     ) -> None:
         command, ro = seat_command(spec)
         path = os.pathsep.join(p for p in [*sys.path, os.getcwd()] if p and os.path.isdir(p))
-        hide = tuple(dict.fromkeys([*hidden, *sandbox.sqlite_files(ro)]))
+        found = [*sandbox.sqlite_files(ro), *sandbox.person_folders()]
+        hide = tuple(dict.fromkeys([*hidden, *found]))
         sealed = sandbox.Limits(
             limits.memory_mb, limits.cpu_s, ro=ro, hide=hide, procs=limits.procs
         )
