@@ -244,3 +244,20 @@ def test_an_isolated_table_refuses_a_data_folder_the_seat_reads(tmp_path: Path, 
                  str(tmp_path / "saves")])  # fmt: skip
     err = capsys.readouterr().err
     assert code == 2 and "a sealed seat reads" in err and "Traceback" not in err, err
+
+
+# ------------------------------------------------------------------------------ warm kernels
+
+
+def test_the_host_warms_the_kernels_of_built_in_agents_only(monkeypatch) -> None:
+    """Seats load the host's compiled kernels (a private copy); the host compiles them first
+    for our own agents, never by importing a spec that names other code."""
+    from agents.tournament import isolate
+
+    warmed: list[str] = []
+    monkeypatch.setattr(isolate, "_warm_one", warmed.append)
+    monkeypatch.setattr(isolate, "_WARM", set())
+    monkeypatch.setattr(isolate, "check_isolated", lambda spec, t: None)
+    isolate.check_isolation(["expert:sims=50", "cheater_agent:Hog", "cmd:/bin/true",
+                             "sealed:greedy", "hard"], 5.0)  # fmt: skip
+    assert warmed == ["expert:sims=50", "hard"]
