@@ -261,3 +261,29 @@ def test_the_host_warms_the_kernels_of_built_in_agents_only(monkeypatch) -> None
     isolate.check_isolation(["expert:sims=50", "cheater_agent:Hog", "cmd:/bin/true",
                              "sealed:greedy", "hard"], 5.0)  # fmt: skip
     assert warmed == ["expert:sims=50", "hard"]
+
+
+# ------------------------------------------------------------------------------ the batched env
+
+
+def test_the_batched_envs_sync_fallback_plays_sealed_opponents_and_closes_them() -> None:
+    import gymnasium as gym
+
+    import cribbage_env  # noqa: F401  (registers the ids)
+    from cribbage_env.vector import make_vec
+
+    with pytest.raises(Exception, match="vectorization_mode='sync'"):
+        gym.make_vec("cribbage/Cribbage-v0", num_envs=2, opponent="sealed:greedy",
+                     vectorization_mode="vector_entry_point")  # fmt: skip
+    vec = make_vec(2, opponent="sealed:cheater_agent:Chatty")
+    try:
+        obs, info = vec.reset(seed=3)
+        rng = np.random.default_rng(0)
+        for _ in range(40):
+            actions = [int(rng.choice(np.flatnonzero(m))) for m in obs["action_mask"]]
+            obs, _, _, _, info = vec.step(np.array(actions))
+        assert _children_of("cheater_agent:Chatty") >= 2  # a sealed seat per game of the batch
+    finally:
+        vec.close()
+    time.sleep(0.5)
+    assert _children_of("cheater_agent:Chatty") == 0  # closing the env closes its seats
