@@ -30,7 +30,7 @@ _warned = False
 
 def _candidates() -> list[str]:
     """This process's own cgroup in each hierarchy that may hold a ``pids`` group."""
-    out = []
+    out: list[str] = []
     try:
         with open("/proc/self/cgroup", encoding="ascii") as f:
             lines = f.read().splitlines()
