@@ -287,3 +287,17 @@ def test_the_batched_envs_sync_fallback_plays_sealed_opponents_and_closes_them()
         vec.close()
     time.sleep(0.5)
     assert _children_of("cheater_agent:Chatty") == 0  # closing the env closes its seats
+
+
+def test_groups_left_by_a_dead_host_are_swept() -> None:
+    """A pool worker killed before closing its seats leaves their (empty) groups; the next
+    host removes the groups of hosts that are gone."""
+    from agents.arena import pids
+
+    parent = pids.pids_parent()
+    if parent is None:
+        pytest.skip("no writable pids cgroup here")
+    stale = os.path.join(parent, "cribbage-seat-999999999-0")  # above any pid_max
+    os.makedirs(stale, exist_ok=True)
+    pids.sweep(parent)
+    assert not os.path.exists(stale)

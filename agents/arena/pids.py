@@ -4,7 +4,8 @@ A fork bomb must stop at the seat, not at the machine. The kernel bounds the tas
 and threads) of a control group with the ``pids`` controller: each seat gets its own group
 (cgroup v2, or the v1 ``pids`` hierarchy) with ``pids.max`` set, the seat's first process joins
 it before ``bwrap`` starts, and every process the bot makes stays in it (a new session or a
-double fork does not leave a cgroup). The group is removed when the seat ends.
+double fork does not leave a cgroup). The group is removed when the seat ends, and the groups
+of a host that died first are removed by the next one (:func:`sweep`).
 
 Where no ``pids`` group can be made (no controller, or the hierarchy is not writable by this
 user), a host that is not root falls back to ``RLIMIT_NPROC``: the kernel counts every process
@@ -62,8 +63,25 @@ def pids_parent() -> str | None:
         finally:
             os.rmdir(probe)
         if ok:
+            sweep(parent)
             return parent
     return None
+
+
+def sweep(parent: str) -> None:
+    """Remove the seat groups of hosts that are gone (a pool worker killed before it closed
+    its seats leaves theirs behind), killing anything still in them."""
+    try:
+        names = [n for n in os.listdir(parent) if n.startswith("cribbage-seat-")]
+    except OSError:
+        return
+    for name in names:
+        try:
+            os.kill(int(name.split("-")[2]), 0)
+        except ProcessLookupError:
+            remove(os.path.join(parent, name))
+        except (ValueError, IndexError, OSError):
+            continue
 
 
 def create(procs: int) -> str | None:
