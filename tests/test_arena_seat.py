@@ -275,6 +275,7 @@ def test_the_batched_envs_sync_fallback_plays_sealed_opponents_and_closes_them()
     with pytest.raises(Exception, match="vectorization_mode='sync'"):
         gym.make_vec("cribbage/Cribbage-v0", num_envs=2, opponent="sealed:greedy",
                      vectorization_mode="vector_entry_point")  # fmt: skip
+    before = _children_of("cheater_agent:Chatty")  # other tests' seats, alive until they end
     vec = make_vec(2, opponent="sealed:cheater_agent:Chatty")
     try:
         obs, info = vec.reset(seed=3)
@@ -282,11 +283,11 @@ def test_the_batched_envs_sync_fallback_plays_sealed_opponents_and_closes_them()
         for _ in range(40):
             actions = [int(rng.choice(np.flatnonzero(m))) for m in obs["action_mask"]]
             obs, _, _, _, info = vec.step(np.array(actions))
-        assert _children_of("cheater_agent:Chatty") >= 2  # a sealed seat per game of the batch
+        assert _children_of("cheater_agent:Chatty") >= before + 2  # a seat per game of the batch
     finally:
         vec.close()
     time.sleep(0.5)
-    assert _children_of("cheater_agent:Chatty") == 0  # closing the env closes its seats
+    assert _children_of("cheater_agent:Chatty") == before  # closing the env closes its seats
 
 
 def test_groups_left_by_a_dead_host_are_swept() -> None:
