@@ -302,3 +302,13 @@ def test_groups_left_by_a_dead_host_are_swept() -> None:
     os.makedirs(stale, exist_ok=True)
     pids.sweep(parent)
     assert not os.path.exists(stale)
+
+
+def test_copies_left_by_a_dead_host_are_swept() -> None:
+    import tempfile
+
+    stale = Path(tempfile.gettempdir()) / "cribbage-seat-999999999-abc"
+    (stale / "0").mkdir(parents=True, exist_ok=True)
+    sandbox.sweep_copies.cache_clear()
+    sandbox.sweep_copies()
+    assert not stale.exists()

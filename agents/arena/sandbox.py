@@ -204,7 +204,8 @@ def copy_caches(folders: Sequence[str]) -> tuple[str, tuple[tuple[str, str], ...
     """A private copy of each folder's files in a new temporary folder: ``(that folder,
     (copy, original) pairs)`` for :attr:`Limits.rw`. Copies, never links: a seat writing to
     a linked file would write to the host's cache."""
-    base = tempfile.mkdtemp(prefix="cribbage-seat-")
+    sweep_copies()
+    base = tempfile.mkdtemp(prefix=f"cribbage-seat-{os.getpid()}-")
     binds = []
     for i, folder in enumerate(folders):
         copy = os.path.join(base, str(i))
@@ -221,3 +222,21 @@ def drop_caches(base: str | None) -> None:
     """Delete a seat's copies (:func:`copy_caches`), whatever the seat wrote there."""
     if base is not None:
         shutil.rmtree(base, ignore_errors=True)
+
+
+@functools.cache
+def sweep_copies() -> None:
+    """Once a process: delete the seat copies of hosts that are gone (a pool worker killed
+    before it closed its seats leaves them in the temp folder)."""
+    top = tempfile.gettempdir()
+    try:
+        names = [n for n in os.listdir(top) if n.startswith("cribbage-seat-")]
+    except OSError:
+        return
+    for name in names:
+        try:
+            os.kill(int(name.split("-")[2]), 0)
+        except ProcessLookupError:
+            shutil.rmtree(os.path.join(top, name), ignore_errors=True)
+        except (ValueError, IndexError, OSError):
+            continue
