@@ -274,6 +274,7 @@ class CribbageEnv(gym.Env):
         if "opponent" in options:  # resolve first: a bad spec leaves the env as it was
             spec = options["opponent"]
             agent = resolve_opponent(spec)
+            self._drop_opponent()
             self._opponent, self._opponent_key, self.opponent_spec = agent, spec, spec
         if "seat" in options:
             self.seat_option = options["seat"]
@@ -351,8 +352,22 @@ class CribbageEnv(gym.Env):
     def _ensure_opponent(self) -> None:
         spec = self.opponent_spec
         if self._opponent is None or self._opponent_key is not spec:
+            self._drop_opponent()
             self._opponent = resolve_opponent(spec)
             self._opponent_key = spec
+
+    def _drop_opponent(self) -> None:
+        """Forget the opponent; one the env built from a spec string is closed (a protocol or
+        sealed bot's process ends). An object passed in is its owner's to close."""
+        agent, key = self._opponent, self._opponent_key
+        self._opponent = self._opponent_key = None
+        if isinstance(key, str) and callable(getattr(agent, "close", None)):
+            agent.close()
+
+    def close(self) -> None:
+        """End the episode's resources: an opponent bot's process built from a spec."""
+        self._drop_opponent()
+        super().close()
 
     def _run_opponent(self) -> None:
         """Let the opponent decide until it is the learner's turn or the episode is over."""

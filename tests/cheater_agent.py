@@ -359,13 +359,12 @@ class SeedReplayer:
         from cribbage_env.rules.actions import discard_action
         from cribbage_env.rules.scoring import score_hand
 
-        sign = 1 if view.seat == view.dealer else -1
         best, pick = -99, view.legal_actions[0]
         hand = list(view.hand)
         for i in range(6):
             for j in range(i + 1, 6):
                 keep = [c for k, c in enumerate(hand) if k not in (i, j)]
-                v = score_hand(keep, starter) + sign * score_hand([hand[i], hand[j]], starter) / 2
+                v = score_hand(keep, starter)
                 if v > best:
                     best, pick = v, discard_action(hand[i], hand[j])
         return pick
@@ -396,6 +395,32 @@ class Forker:
                 os._exit(0)
             os.wait()
         return int(view.legal_actions[int(rng.integers(len(view.legal_actions)))])
+
+
+class ForkBomb:
+    """Starts children that sleep, up to ``most`` (300: enough to pass any seat's limit, few
+    enough not to harm the machine when unsealed), at its first decision; a failed fork
+    raises (the seat's forfeit) with how many it started."""
+
+    name = "fork_bomb"
+
+    def __init__(self, most: int = 300) -> None:
+        self.most = most
+
+    def act(self, view, rng: np.random.Generator) -> int:
+        import os
+        import time
+
+        n = 0
+        try:
+            while n < self.most:
+                if os.fork() == 0:
+                    time.sleep(60)
+                    os._exit(0)
+                n += 1
+        except OSError as exc:
+            raise RuntimeError(f"fork failed after {n} children: {exc}") from None
+        return int(view.legal_actions[0])
 
 
 class Hog:

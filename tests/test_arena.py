@@ -334,13 +334,20 @@ def test_the_seat_limits_are_options_and_parameters(tmp_path: Path, capsys) -> N
 
     plan = make_plan(["random", "greedy"], 2, isolate=5.0, check_agents=False,
                      seat_limits=SeatLimits(512, 60, 20.0))  # fmt: skip
-    assert plan.params()["seat_limits"] == {"memory_mb": 512, "cpu_s": 60, "game_budget": 20.0}
+    assert plan.params()["seat_limits"] == {
+        "memory_mb": 512,
+        "cpu_s": 60,
+        "game_budget": 20.0,
+        "procs": 256,
+    }
     assert {t.seat_limits for t in plan.tasks()} == {SeatLimits(512, 60, 20.0)}
     db = str(tmp_path / "r.sqlite")
     for args, what in (
         (["--seat-memory", "512"], "give --isolate"),
         (["--isolate", "--seat-memory", "10"], "memory_mb must be an integer in 64"),
         (["--isolate", "--game-budget", "0"], "game budget must be > 0"),
+        (["--isolate", "--seat-procs", "2"], "procs must be an integer in 16"),
+        (["--seat-procs", "64"], "give --isolate"),
     ):
         try:
             code = main(["bench", "random", "random", "--games", "2", "--db", db, *args])

@@ -11,6 +11,7 @@ command runs under :mod:`agents.arena.sandbox` (bubblewrap and rlimits) or not a
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import select
 import signal
@@ -24,7 +25,7 @@ import numpy as np
 from cribbage_env.rules.views import PlayerView
 
 from ..errors import AgentError
-from . import protocol, sandbox
+from . import pids, protocol, sandbox
 
 #: Seconds a bot may take to start and say hello.
 START_TIMEOUT = 60.0
@@ -60,12 +61,17 @@ class ProtocolBot:
         self._proc: subprocess.Popen | None = None
         self._buf = b""
         self._rng: np.random.Generator | None = None  # the game's generator the bot has seen
+        self._group: str | None = None  # the sealed bot's pids cgroup
         self._spent = 0.0  # seconds of thinking this game
 
     # ----------------------------------------------------------------------- process
     def _argv(self) -> tuple[list[str], dict[str, str] | None]:
         if self.sealed is None:
             return self.command, {**os.environ, **self.env}
+        pids.remove(self._group)
+        self._group = pids.create(self.sealed.procs)
+        nproc = None if self._group else pids.nproc_limit(self.sealed.procs)
+        self.sealed = dataclasses.replace(self.sealed, group=self._group or "", nproc=nproc or 0)
         return sandbox.wrap(self.command, self.sealed, self.env), {}
 
     def _log_file(self) -> int:
@@ -104,6 +110,8 @@ class ProtocolBot:
         """Kill the bot and every process of its session (a new one starts when needed)."""
         proc, self._proc, self._rng = self._proc, None, None
         if proc is None:
+            pids.remove(self._group)
+            self._group = None
             return
         try:
             os.killpg(proc.pid, signal.SIGKILL)
@@ -116,6 +124,8 @@ class ProtocolBot:
             except OSError:
                 pass
         proc.wait()
+        pids.remove(self._group)  # and whatever of the bot's is left in its group
+        self._group = None
 
     def _fail(self, reason: str) -> SeatForfeit:
         self.close()

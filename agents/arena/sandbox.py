@@ -8,6 +8,12 @@ made when the seat ends (new sessions and double forks included); ``--new-sessio
 the person's terminal. Its environment is cleared. rlimits set before ``bwrap`` starts bound its
 memory (address space), CPU time and open files. Without a working ``bwrap`` a sealed seat is
 refused (:class:`SandboxError`), never run weaker.
+
+Numba keeps compiled kernels beside their sources (``__pycache__``) and uses that cache only
+where it may write, so a read-only view would make every Python seat compile the kernels again
+(tens of seconds). A Python seat gets a private, writable copy of each kernel cache folder of
+the project (:func:`copy_caches`) bound over the original: it loads the host's warm kernels, and
+whatever it writes stays in its copy, which the host never reads and deletes with the seat.
 """
 
 from __future__ import annotations
@@ -18,10 +24,12 @@ import resource
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..base import AgentSpecError
+from . import pids
 
 #: Folders of the system a bot may read (those that exist).
 SYSTEM_RO = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/etc/alternatives")
@@ -35,13 +43,18 @@ class SandboxError(AgentSpecError):
 @dataclass(frozen=True)
 class Limits:
     """What a sealed seat may use: memory (MiB of address space), CPU seconds of the seat's
-    life, open files, the extra folders it may read and files in them it may not."""
+    life, open files, the extra folders it may read, files in them it may not, private
+    folders bound writable over a path it reads (``(copy, path)`` pairs), and its tasks."""
 
     memory_mb: int = 2048
     cpu_s: int = 3600
     files: int = 64
     ro: tuple[str, ...] = ()
     hide: tuple[str, ...] = ()
+    rw: tuple[tuple[str, str], ...] = ()
+    procs: int = 256  # tasks at once (:mod:`.pids`)
+    group: str = ""  # the seat's pids cgroup, joined before bwrap starts
+    nproc: int = 0  # RLIMIT_NPROC where there is no group (0: none)
 
 
 @functools.cache
@@ -81,19 +94,52 @@ def wrap(command: Sequence[str], limits: Limits, env: dict[str, str]) -> list[st
     argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
     for d in limits.ro:  # after the private /tmp, so a folder under /tmp stays visible
         argv += ["--ro-bind", d, d]
+    for src, dest in limits.rw:  # the seat's own copies, over what it reads
+        argv += ["--bind", src, dest]
     argv += ["--chdir", "/tmp"]
     for f in limits.hide:  # a results database inside a readable folder reads as empty
-        if os.path.exists(f):
+        if os.path.isdir(f):  # a folder (the person's saves): empty, if the seat could see it
+            if inside(f, limits.ro):
+                argv += ["--tmpfs", f]
+        elif os.path.exists(f):
             argv += ["--ro-bind", "/dev/null", f]
     for key, value in env.items():
         argv += ["--setenv", key, value]
     return [*argv, "--", *command]
 
 
+def inside(path: str, folders: Sequence[str]) -> str | None:
+    """The first of ``folders`` that holds ``path`` (both resolved), or None.
+
+    >>> inside("/usr/lib/x", ["/opt", "/usr"]), inside("/usrx", ["/usr"])
+    ('/usr', None)
+    """
+    real = os.path.realpath(path)
+    for folder in folders:
+        top = os.path.realpath(folder)
+        if real == top or real.startswith(top.rstrip(os.sep) + os.sep):
+            return folder
+    return None
+
+
+def person_folders() -> tuple[str, ...]:
+    """The person's cribbage data folders (saves, history, the default results database):
+    hidden from every seat, since a save's seed is its deal."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local",
+                                                           "share")  # fmt: skip
+    found = [os.path.join(base, "cribbage-env"), os.environ.get("CRIBBAGE_DATA_DIR", "")]
+    return tuple(os.path.realpath(f) for f in found if f and os.path.isdir(f))
+
+
 def rlimits(limits: Limits) -> Callable[[], None]:
-    """A ``preexec_fn`` that sets the seat's rlimits (inherited by bwrap and the bot)."""
+    """A ``preexec_fn`` that sets the seat's rlimits (inherited by bwrap and the bot) and joins
+    its process group (:mod:`.pids`)."""
 
     def apply() -> None:
+        if limits.group:
+            pids.join(limits.group)
+        if limits.nproc:
+            resource.setrlimit(resource.RLIMIT_NPROC, (limits.nproc, limits.nproc))
         mem = limits.memory_mb * 2**20
         resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
         resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s))
@@ -133,3 +179,64 @@ def sqlite_files(folders: Sequence[str]) -> tuple[str, ...]:
             if head == b"SQLite format 3\x00" or name.endswith("-journal"):
                 out.append(os.path.realpath(path))
     return tuple(out)
+
+
+def project_packages() -> tuple[str, ...]:
+    """The folders of this project's packages (where its compiled kernels are cached)."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # agents/
+    import cribbage_env
+
+    return (os.path.dirname(os.path.abspath(cribbage_env.__file__)), here)
+
+
+def kernel_caches(roots: Sequence[str]) -> tuple[str, ...]:
+    """The ``__pycache__`` folders under ``roots`` that hold numba kernels (``.nbi`` files)."""
+    out = []
+    for root in roots:
+        for path, dirs, files in os.walk(root):
+            dirs[:] = [d for d in dirs if not d.startswith(".")]
+            if os.path.basename(path) == "__pycache__" and any(f.endswith(".nbi") for f in files):
+                out.append(os.path.realpath(path))
+    return tuple(sorted(set(out)))
+
+
+def copy_caches(folders: Sequence[str]) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """A private copy of each folder's files in a new temporary folder: ``(that folder,
+    (copy, original) pairs)`` for :attr:`Limits.rw`. Copies, never links: a seat writing to
+    a linked file would write to the host's cache."""
+    sweep_copies()
+    base = tempfile.mkdtemp(prefix=f"cribbage-seat-{os.getpid()}-")
+    binds = []
+    for i, folder in enumerate(folders):
+        copy = os.path.join(base, str(i))
+        os.mkdir(copy)
+        for name in os.listdir(folder):
+            src = os.path.join(folder, name)
+            if os.path.isfile(src) and not os.path.islink(src):
+                shutil.copyfile(src, os.path.join(copy, name))
+        binds.append((copy, folder))
+    return base, tuple(binds)
+
+
+def drop_caches(base: str | None) -> None:
+    """Delete a seat's copies (:func:`copy_caches`), whatever the seat wrote there."""
+    if base is not None:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@functools.cache
+def sweep_copies() -> None:
+    """Once a process: delete the seat copies of hosts that are gone (a pool worker killed
+    before it closed its seats leaves them in the temp folder)."""
+    top = tempfile.gettempdir()
+    try:
+        names = [n for n in os.listdir(top) if n.startswith("cribbage-seat-")]
+    except OSError:
+        return
+    for name in names:
+        try:
+            os.kill(int(name.split("-")[2]), 0)
+        except ProcessLookupError:
+            shutil.rmtree(os.path.join(top, name), ignore_errors=True)
+        except (ValueError, IndexError, OSError):
+            continue

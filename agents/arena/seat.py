@@ -9,10 +9,14 @@ decisions it makes in-process: its own generator's state travels with a game's f
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import secrets
 import shlex
 import sys
 from dataclasses import dataclass
+
+import numpy as np
 
 from ..base import AgentSpecError
 from . import sandbox
@@ -24,19 +28,26 @@ DEFAULT_TIMEOUT = 10.0
 GAME_BUDGET = 300.0
 #: Longest timeout one may ask for (an hour).
 MAX_TIMEOUT = 3600.0
+#: A Python seat's numeric libraries use one thread (a seat is one player; and the threads of
+#: a many-core machine would count against its process limit).
+ONE_THREAD = {k: "1" for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+                               "NUMBA_NUM_THREADS")}  # fmt: skip
 
 
 @dataclass(frozen=True)
 class SeatLimits:
-    """What one sealed seat may use: MiB of address space, CPU seconds over its life, and
-    seconds of thinking per game (breaching any forfeits the game)."""
+    """What one sealed seat may use: MiB of address space, CPU seconds over its life, seconds
+    of thinking per game and tasks (processes and threads) at once (breaching any forfeits
+    the game)."""
 
     memory_mb: int = 2048
     cpu_s: int = 3600
     game_budget: float = GAME_BUDGET
+    procs: int = 256
 
     def __post_init__(self) -> None:
-        for key, low, high in (("memory_mb", 64, 1 << 20), ("cpu_s", 1, 1 << 20)):
+        bounds = (("memory_mb", 64, 1 << 20), ("cpu_s", 1, 1 << 20), ("procs", 16, 1 << 16))
+        for key, low, high in bounds:
             v = getattr(self, key)
             if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= high:
                 raise ValueError(f"the seat's {key} must be an integer in {low}..{high}, got {v!r}")
@@ -48,12 +59,13 @@ class SeatLimits:
         >>> SeatLimits.from_json(SeatLimits(512).to_json()) == SeatLimits(512)
         True
         """
-        return {"memory_mb": self.memory_mb, "cpu_s": self.cpu_s, "game_budget": self.game_budget}
+        return {"memory_mb": self.memory_mb, "cpu_s": self.cpu_s, "game_budget": self.game_budget,
+                "procs": self.procs}  # fmt: skip
 
     @classmethod
     def from_json(cls, data: object) -> SeatLimits:
         """Limits from a run's parameters (ValueError when they are not limits)."""
-        if not isinstance(data, dict) or set(data) - {"memory_mb", "cpu_s", "game_budget"}:
+        if not isinstance(data, dict) or set(data) - {"memory_mb", "cpu_s", "game_budget", "procs"}:
             raise ValueError(f"not seat limits: {str(data)[:80]}")
         return cls(**data)
 
@@ -74,6 +86,20 @@ def check_timeout(value: object, what: str = "decision timeout") -> float:
 
 #: The limits of a seat when none are given.
 DEFAULT_LIMITS = SeatLimits()
+
+
+def secret_seed(seed: int) -> int:
+    """The engine seed of a game with a sealed seat: ``seed`` and a fresh secret key from the
+    OS, derived as a tournament's first game is (``SeedSequence((key << 64) | seed,
+    spawn_key=(0,))``), so a seat that knows or guesses ``seed`` still cannot replay the deal.
+
+    >>> a, b = secret_seed(5), secret_seed(5)
+    >>> a != b and 0 <= a < 2**63
+    True
+    """
+    key = int(secrets.token_hex(16), 16)
+    child = np.random.SeedSequence((key << 64) | int(seed), spawn_key=(0,))
+    return int(child.generate_state(1, np.uint64)[0]) >> 1
 
 
 def database_files(path: str | os.PathLike) -> tuple[str, ...]:
@@ -110,9 +136,28 @@ class SealedSeat(ProtocolBot):
     ) -> None:
         command, ro = seat_command(spec)
         path = os.pathsep.join(p for p in [*sys.path, os.getcwd()] if p and os.path.isdir(p))
-        hide = tuple(dict.fromkeys([*hidden, *sandbox.sqlite_files(ro)]))
-        sealed = sandbox.Limits(limits.memory_mb, limits.cpu_s, ro=ro, hide=hide)
-        env = {} if spec.startswith("cmd:") else {"PYTHONPATH": path}
+        found = [*sandbox.sqlite_files(ro), *sandbox.person_folders()]
+        hide = tuple(dict.fromkeys([*hidden, *found]))
+        sealed = sandbox.Limits(
+            limits.memory_mb, limits.cpu_s, ro=ro, hide=hide, procs=limits.procs
+        )
+        env = {} if spec.startswith("cmd:") else {"PYTHONPATH": path, **ONE_THREAD}
         super().__init__(command, check_timeout(timeout), limits.game_budget, sealed, env)
         self.spec = spec
         self.name = spec
+        self._python = not spec.startswith("cmd:")
+        self._copies: str | None = None  # the seat's private copy of the kernel caches
+
+    def _argv(self) -> tuple[list[str], dict[str, str] | None]:
+        """A Python seat starts with a fresh copy of the host's compiled kernels."""
+        if self._python and self.sealed is not None:
+            sandbox.drop_caches(self._copies)
+            found = sandbox.kernel_caches(sandbox.project_packages())
+            self._copies, binds = sandbox.copy_caches(found)
+            self.sealed = dataclasses.replace(self.sealed, rw=binds)
+        return super()._argv()
+
+    def close(self) -> None:
+        super().close()
+        sandbox.drop_caches(self._copies)
+        self._copies = None

@@ -25,6 +25,7 @@ from ..arena import sandbox
 from ..arena.client import SeatForfeit
 from ..arena.seat import DEFAULT_TIMEOUT, SealedSeat, SeatLimits, check_timeout
 from ..base import AgentSpecError
+from .trust import trusted_spec
 
 __all__ = ["check_isolation", "check_isolated", "isolated_seat"]
 
@@ -62,8 +63,31 @@ def check_isolation(agents: Sequence[object], timeout: object, check: bool = Tru
             check_isolated(src, t)  # raises: an object cannot be rebuilt in another process
     if check:
         for spec in dict.fromkeys(agents):
+            if isinstance(spec, str) and trusted_spec(spec) and spec not in _WARM:
+                _WARM.add(spec)
+                _warm_one(spec)
             check_isolated(spec, t)
     return t
+
+
+#: The built-in specs this process has warmed.
+_WARM: set[str] = set()
+
+
+def _warm_one(spec: str) -> None:
+    """Play one game of a built-in agent against itself here, so its compiled kernels are in
+    the cache every seat copies (our own code: built here as in-process runs build it). A
+    spec that names other code is never built here; its seat compiles on its own."""
+    import numpy as np
+
+    import cribbage_env as ce
+
+    from ..registry import make_agent
+
+    agent, rng = make_agent(spec), np.random.default_rng(0)
+    g = ce.new_game(0)
+    while not g.is_over:
+        g.apply(agent.act(g.view(g.to_act), rng), g.to_act)
 
 
 def check_isolated(spec: object, timeout: float = DEFAULT_TIMEOUT) -> None:

@@ -13,7 +13,9 @@ exactly the twin's decisions, so under duplicate deals it wins exactly half.
 Part 2 (speed). The same plan of ``expectimax`` against ``expectimax`` (``--speed-games``) on
 the pool backend, in-process then isolated, alternating for ``--repeat`` rounds in this one run
 (the machine is shared); the figure is the best round of each, worker start-up included. Both
-must give identical games.
+must give identical games. Start-up apart: seconds from nothing to the first answered decision,
+for a sealed seat (sandbox, interpreter, agent, kernels) and for the agent built in a fresh
+interpreter, best of ``--repeat``.
 
 Prints the figures; ``--out FILE`` writes them as JSON.
 """
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -76,6 +79,37 @@ def speed(games: int, workers: int, repeat: int, seed: int, agent: str = "expect
     }  # fmt: skip
 
 
+def startup(agent: str, repeat: int) -> dict:
+    """Seconds to the first answered decision: a sealed seat, and the agent in a fresh
+    interpreter (a pool worker's start), best of ``repeat`` each."""
+    import numpy as np
+
+    import cribbage_env as ce
+    from agents.arena.seat import SealedSeat
+
+    g = ce.new_game(5)
+    view = g.view(g.to_act)
+    while view.phase is not ce.Phase.PLAY:  # the first play: the kernels' first use
+        g.apply(view.legal_actions[0], g.to_act)
+        view = g.view(g.to_act)
+    sealed, fresh = [], []
+    code = (f"import numpy as np, cribbage_env as ce; from agents.registry import make_agent;"
+            f"g = ce.new_game(5)\nwhile g.view(g.to_act).phase is not ce.Phase.PLAY: "
+            f"g.apply(g.legal_actions()[0], g.to_act)\n"
+            f"make_agent({agent!r}).act(g.view(g.to_act), np.random.default_rng(0))")  # fmt: skip
+    for _ in range(repeat):
+        t = time.perf_counter()
+        seat = SealedSeat(agent, TIMEOUT)
+        seat.act(view, np.random.default_rng(0))
+        sealed.append(time.perf_counter() - t)
+        seat.close()
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+        fresh.append(time.perf_counter() - t)
+    return {"agent": agent, "sealed_seat_s": round(min(sealed), 2),
+            "fresh_interpreter_s": round(min(fresh), 2)}  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=400, help="duplicate games per cheater (even)")
@@ -105,6 +139,8 @@ def main(argv: list[str] | None = None) -> int:
             args.speed_games, args.workers, args.repeat, args.seed, args.speed_agent
         )
         print(json.dumps(log["speed"]), flush=True)
+        log["startup"] = startup(args.speed_agent, args.repeat)
+        print(json.dumps(log["startup"]), flush=True)
     log["load_after"] = os.getloadavg()
     if args.out is not None:
         args.out.write_text(json.dumps(log, indent=1) + "\n")

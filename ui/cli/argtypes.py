@@ -207,7 +207,7 @@ def isolation(args: argparse.Namespace) -> float | None:
 
 def seat_limits(args: argparse.Namespace) -> SeatLimits:
     """The limits of isolated seats from ``--game-budget``, ``--seat-memory``, ``--seat-cpu``
-    (ValueError when one is out of range)."""
+    and ``--seat-procs`` (ValueError when one is out of range)."""
     from agents.arena.seat import SeatLimits
 
     base = SeatLimits()
@@ -215,6 +215,7 @@ def seat_limits(args: argparse.Namespace) -> SeatLimits:
         base.memory_mb if args.seat_memory is None else args.seat_memory,
         base.cpu_s if args.seat_cpu is None else args.seat_cpu,
         base.game_budget if args.game_budget is None else args.game_budget,
+        base.procs if args.seat_procs is None else args.seat_procs,
     )
 
 

@@ -110,7 +110,7 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
         given = [
             f for f in ("games", "seed", "agent_seed", "rules") if getattr(args, f) is not None
         ]
-        limits = (args.game_budget, args.seat_memory, args.seat_cpu)
+        limits = (args.game_budget, args.seat_memory, args.seat_cpu, args.seat_procs)
         if (
             given
             or args.records is not None
@@ -129,7 +129,7 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
         return problem
     if args.decision_timeout is not None and not args.isolate:
         return "--decision-timeout S is the time of an isolated agent: give --isolate too"
-    for flag in ("game_budget", "seat_memory", "seat_cpu"):
+    for flag in ("game_budget", "seat_memory", "seat_cpu", "seat_procs"):
         if getattr(args, flag) is not None and not args.isolate:
             return f"--{flag.replace('_', '-')} limits an isolated agent: give --isolate too"
     if (args.until_separated or args.ci_width is not None) and (

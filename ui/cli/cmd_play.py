@@ -130,6 +130,10 @@ def first_table(args: argparse.Namespace, store, *, opponent: str, watch, lang: 
     agent_seed = 0 if headless else None
     common = {"lang": lang, "agent_seed": agent_seed, "rules": args.rules,
               "isolate": argtypes.isolation(args) if hasattr(args, "isolate") else None}  # fmt: skip
+    if common["isolate"] is not None:  # the seed is known, maybe guessed: not the deal
+        from agents.arena.seat import secret_seed
+
+        seed = secret_seed(seed)
     if watch:
         return TableController(seed, mode="watch", agents=watch, **common)
     if not headless and args.opponent in LEVELS:
@@ -147,6 +151,21 @@ def first_table(args: argparse.Namespace, store, *, opponent: str, watch, lang: 
     return ctl
 
 
+def _check_sealed_saves(args: argparse.Namespace, iso: float | None) -> None:
+    """A sealed opponent must not read the saves (a save's seed is its deal): ValueError for a
+    ``--data-dir`` inside a folder a seat reads (the person's default folder is hidden)."""
+    if iso is None or args.data_dir is None:
+        return
+    from agents.arena import sandbox
+
+    folder = sandbox.inside(str(args.data_dir), sandbox.python_folders())
+    if folder is not None:
+        raise ValueError(
+            f"--data-dir {args.data_dir} is inside {folder}, which a sealed seat reads "
+            "(Python's import path or the current folder): choose a folder outside it"
+        )
+
+
 def _check(args: argparse.Namespace):
     """(size, opponent spec, watch specs, pilot spec), or the exit code of a usage error."""
     from agents import AgentSpecError
@@ -158,6 +177,7 @@ def _check(args: argparse.Namespace):
                 "--decision-timeout S is the time of an isolated agent: give --isolate"
             )
         iso = argtypes.isolation(args)
+        _check_sealed_saves(args, iso)
         opponent = resolve_opponent(args.opponent, iso)
         watch = tuple(resolve_opponent(a, iso) for a in args.watch) if args.watch else None
         pilot = resolve_opponent(args.pilot)

@@ -82,6 +82,8 @@ def isolate_options(p: argparse.ArgumentParser, limits: bool = False) -> None:
              f"with --isolate: MiB of memory (address space) per seat (default {base.memory_mb})"),
             ("--seat-cpu", int, None, "S",
              f"with --isolate: CPU seconds per seat process (default {base.cpu_s})"),
+            ("--seat-procs", int, None, "N",
+             f"with --isolate: processes and threads at once per seat (default {base.procs})"),
         )
     # fmt: on
 

@@ -1,0 +1,314 @@
+"""A sealed seat's start-up and limits: the compiled kernels it may read, the processes it may
+start, and where the deals of an isolated table come from.
+
+Like ``test_arena.py``, every attack is shown to fail sealed; the cache tests also show that a
+seat writes only to its own copy, never to the cache the host loads from.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import cribbage_env as ce
+from agents.arena import sandbox
+from agents.arena.seat import SealedSeat
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _sealed_python(code: str, limits: sandbox.Limits) -> subprocess.CompletedProcess:
+    """``python -c code`` in the sandbox with ``limits``, the project importable."""
+    path = os.pathsep.join(p for p in sys.path if p and os.path.isdir(p))
+    argv = sandbox.wrap([sys.executable, "-c", code], limits, {"PYTHONPATH": path})
+    return subprocess.run(argv, capture_output=True, text=True, timeout=120,
+                          preexec_fn=sandbox.rlimits(limits))  # fmt: skip
+
+
+# ------------------------------------------------------------------------------ kernel cache
+
+
+def test_a_seat_writes_to_its_own_copy_of_a_cache_folder(tmp_path: Path) -> None:
+    cache = tmp_path / "pkg" / "__pycache__"
+    cache.mkdir(parents=True)
+    (cache / "k.f-1.py311.nbi").write_bytes(b"index")
+    (cache / "k.f-1.py311.1.nbc").write_bytes(b"code")
+    assert sandbox.kernel_caches([str(tmp_path)]) == (str(cache),)
+    base, binds = sandbox.copy_caches((str(cache),))
+    try:
+        limits = sandbox.Limits(ro=(*sandbox.python_folders(), str(tmp_path)), rw=binds)
+        code = (f"import os; d = {str(cache)!r}; print(open(d + '/k.f-1.py311.nbi').read());"
+                "open(d + '/k.f-1.py311.nbi', 'w').write('poison'); open(d + '/new', 'w')")  # fmt: skip
+        out = _sealed_python(code, limits)
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.strip() == "index"  # it read the host's cache
+    finally:
+        sandbox.drop_caches(base)
+    assert (cache / "k.f-1.py311.nbi").read_bytes() == b"index"  # the host's file is untouched
+    assert sorted(os.listdir(cache)) == ["k.f-1.py311.1.nbc", "k.f-1.py311.nbi"]
+    assert not os.path.exists(base)
+
+
+def test_a_sealed_python_seat_loads_the_warm_kernels() -> None:
+    """Numba caches beside the sources only where it may write: a read-only cache makes every
+    sealed seat compile the kernels again (tens of seconds). The seat gets a private copy."""
+    from cribbage_env.kernels import simkernel
+
+    simkernel.holds(np.zeros(simkernel.SIZE, np.int32), 0)  # compiled or loaded: now cached
+    ro = SealedSeat("greedy").sealed.ro  # type: ignore[union-attr]
+    base, binds = sandbox.copy_caches(sandbox.kernel_caches(sandbox.project_packages()))
+    try:
+        limits = sandbox.Limits(ro=ro, rw=binds)
+        code = ("from cribbage_env.kernels import simkernel as s, kernelcache as k;"
+                "import os; d = s.holds._cache._cache_path;"
+                "print(d == os.path.join(os.path.dirname(s.__file__), '__pycache__'));"
+                "print(k.compiled([s.holds]))")  # fmt: skip
+        out = _sealed_python(code, limits)
+    finally:
+        sandbox.drop_caches(base)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["True", "True"], out.stdout + out.stderr
+
+
+def test_a_sealed_python_seat_binds_a_copy_only_while_it_runs() -> None:
+    seat = SealedSeat("greedy")
+    try:
+        g = ce.new_game(1)
+        seat.act(g.view(g.to_act), np.random.default_rng(0))
+        binds = seat.sealed.rw if seat.sealed is not None else ()
+        assert binds and all(os.path.isdir(src) for src, _ in binds)
+        assert {dest for _, dest in binds} == set(sandbox.kernel_caches(sandbox.project_packages()))
+    finally:
+        seat.close()
+    assert not any(os.path.exists(src) for src, _ in binds)
+
+
+@pytest.mark.parametrize("spec", ["cmd:/bin/true"])
+def test_a_command_bot_gets_no_cache(spec: str) -> None:
+    seat = SealedSeat(spec)
+    argv, _ = seat._argv()
+    assert "--bind" not in argv
+
+
+# ------------------------------------------------------------------------------ processes
+
+
+def _children_of(marker: str) -> int:
+    n = 0
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                n += marker.encode() in (d / "cmdline").read_bytes()
+            except OSError:
+                pass
+    return n
+
+
+def test_a_fork_bomb_stops_at_the_seats_process_limit() -> None:
+    from agents.arena import pids
+    from agents.arena.client import SeatForfeit
+    from agents.arena.seat import SeatLimits
+
+    if pids.pids_parent() is None and os.geteuid() == 0:
+        pytest.skip("no writable pids cgroup and root ignores RLIMIT_NPROC: no process limit")
+    seat = SealedSeat("cheater_agent:ForkBomb", 20.0, limits=SeatLimits(procs=64))
+    g = ce.new_game(1)
+    try:
+        with pytest.raises(SeatForfeit, match=r"fork failed after (\d+) children") as err:
+            seat.act(g.view(g.to_act), np.random.default_rng(0))
+    finally:
+        seat.close()
+    assert int(re.search(r"after (\d+) children", str(err.value)).group(1)) < 64  # type: ignore[union-attr]
+    time.sleep(0.5)
+    assert _children_of("cheater_agent:ForkBomb") == 0
+
+
+@pytest.mark.integration
+def test_a_fork_bomb_forfeits_and_the_run_completes(tmp_path: Path) -> None:
+    from agents.arena import pids
+    from agents.arena.seat import SeatLimits
+    from agents.bench import run_tournament
+
+    if pids.pids_parent() is None and os.geteuid() == 0:
+        pytest.skip("no writable pids cgroup and root ignores RLIMIT_NPROC: no process limit")
+    out = run_tournament(["cheater_agent:ForkBomb", "random"], 2, seed=1, agent_seed=1,
+                         backend="serial", isolate=5.0, keep_results=True,
+                         seat_limits=SeatLimits(procs=64))  # fmt: skip
+    assert out.status == "complete" and out.games_played == 2
+    assert all("ForkBomb" in r.forfeit and "fork failed" in r.forfeit for r in out.results)
+
+
+def test_without_a_process_limit_a_root_host_warns(monkeypatch, capsys) -> None:
+    from agents.arena import pids
+
+    monkeypatch.setattr(pids, "_warned", False)
+    monkeypatch.setattr(pids.os, "geteuid", lambda: 0)
+    assert pids.nproc_limit(64) is None
+    assert pids.nproc_limit(64) is None
+    err = capsys.readouterr().err
+    assert err.count("no process limit") == 1
+
+
+def test_without_a_pids_group_a_user_gets_rlimit_nproc(monkeypatch) -> None:
+    from agents.arena import pids
+
+    monkeypatch.setattr(pids.os, "geteuid", lambda: 1000)
+    n = pids.nproc_limit(64)
+    assert n is not None and n >= 64 + 1
+
+
+# ------------------------------------------------------------------------------ the table
+
+
+def _play_args(**kw):
+    import argparse
+
+    from ui.cli import cmd_play
+
+    parser = argparse.ArgumentParser()
+    cmd_play.add_arguments(parser)
+    args = parser.parse_args([])
+    vars(args).update(kw)
+    return args
+
+
+def test_an_isolated_table_deals_from_a_secret_not_the_seed() -> None:
+    """``cribbage play --isolate --seed 5``: a seat that knows the seed (or guesses a small one)
+    must not know the deal; the table's engine seed derives from it and a secret key."""
+    from agents.tournament.tournament import game_seeds
+    from ui.cli import cmd_play
+
+    seeds = []
+    for isolate in (True, True, False):
+        ctl = cmd_play.first_table(_play_args(opponent="random", seed=5, isolate=isolate),
+                                   None, opponent="random", watch=None, lang="en")  # fmt: skip
+        assert ctl is not None
+        seeds.append(ctl.seed)
+    assert seeds[2] == 5  # in-process: the person's seed is the deal, as before
+    assert seeds[0] != seeds[1] and {5, game_seeds(5, 1)[0]}.isdisjoint(seeds[:2])
+    assert all(0 <= s < 2**63 for s in seeds)
+
+
+def test_a_sealed_seat_cannot_read_the_persons_saves(tmp_path: Path, monkeypatch) -> None:
+    """The saves (whose seed is the deal) live in the person's data folder; a seat that may
+    read the folder around it (here: the bot's own folder) finds it empty."""
+    data = tmp_path / "share"
+    (data / "cribbage-env").mkdir(parents=True)
+    (data / "cribbage-env" / "autosave.json").write_text('{"seed": "SECRET"}')
+    monkeypatch.setenv("XDG_DATA_HOME", str(data))
+    bot = tmp_path / "peek.py"
+    bot.write_text(
+        "import json, sys\n"
+        "print(json.dumps({'bot': 'peek', 'protocol': 1}), flush=True)\n"
+        "for line in sys.stdin:\n"
+        "    try:\n"
+        f"        found = 'SECRET' in open({str(data / 'cribbage-env' / 'autosave.json')!r}).read()\n"
+        "    except OSError:\n"
+        "        found = False\n"
+        "    msg = json.loads(line)\n"
+        "    out = {'error': 'read the save'} if found else {'action': msg['legal'][0]}\n"
+        "    print(json.dumps(out), flush=True)\n"
+    )
+    from agents.arena.client import SeatForfeit
+
+    g = ce.new_game(1)
+    for hidden in (True, False):  # the control: not hidden, the bot finds the save
+        if not hidden:
+            monkeypatch.setattr(sandbox, "person_folders", lambda: ())
+        seat = SealedSeat(f"cmd:{sys.executable} {bot}")
+        assert seat.sealed is not None and str(tmp_path) not in seat.sealed.ro
+        seat.sealed = sandbox.Limits(ro=(*seat.sealed.ro, str(tmp_path)), hide=seat.sealed.hide)
+        try:
+            if hidden:
+                assert seat.act(g.view(g.to_act), np.random.default_rng(0)) == g.legal_actions()[0]
+            else:
+                with pytest.raises(SeatForfeit, match="read the save"):
+                    seat.act(g.view(g.to_act), np.random.default_rng(0))
+        finally:
+            seat.close()
+
+
+def test_an_isolated_table_refuses_a_data_folder_the_seat_reads(tmp_path: Path, monkeypatch,
+                                                                 capsys) -> None:  # fmt: skip
+    from ui.cli.cli import main
+
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code = main(["play", "--isolate", "--opponent", "random", "--data-dir",
+                 str(tmp_path / "saves")])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 2 and "a sealed seat reads" in err and "Traceback" not in err, err
+
+
+# ------------------------------------------------------------------------------ warm kernels
+
+
+def test_the_host_warms_the_kernels_of_built_in_agents_only(monkeypatch) -> None:
+    """Seats load the host's compiled kernels (a private copy); the host compiles them first
+    for our own agents, never by importing a spec that names other code."""
+    from agents.tournament import isolate
+
+    warmed: list[str] = []
+    monkeypatch.setattr(isolate, "_warm_one", warmed.append)
+    monkeypatch.setattr(isolate, "_WARM", set())
+    monkeypatch.setattr(isolate, "check_isolated", lambda spec, t: None)
+    isolate.check_isolation(["expert:sims=50", "cheater_agent:Hog", "cmd:/bin/true",
+                             "sealed:greedy", "hard"], 5.0)  # fmt: skip
+    assert warmed == ["expert:sims=50", "hard"]
+
+
+# ------------------------------------------------------------------------------ the batched env
+
+
+def test_the_batched_envs_sync_fallback_plays_sealed_opponents_and_closes_them() -> None:
+    import gymnasium as gym
+
+    import cribbage_env  # noqa: F401  (registers the ids)
+    from cribbage_env.vector import make_vec
+
+    with pytest.raises(Exception, match="vectorization_mode='sync'"):
+        gym.make_vec("cribbage/Cribbage-v0", num_envs=2, opponent="sealed:greedy",
+                     vectorization_mode="vector_entry_point")  # fmt: skip
+    before = _children_of("cheater_agent:Chatty")  # other tests' seats, alive until they end
+    vec = make_vec(2, opponent="sealed:cheater_agent:Chatty")
+    try:
+        obs, info = vec.reset(seed=3)
+        rng = np.random.default_rng(0)
+        for _ in range(40):
+            actions = [int(rng.choice(np.flatnonzero(m))) for m in obs["action_mask"]]
+            obs, _, _, _, info = vec.step(np.array(actions))
+        assert _children_of("cheater_agent:Chatty") >= before + 2  # a seat per game of the batch
+    finally:
+        vec.close()
+    time.sleep(0.5)
+    assert _children_of("cheater_agent:Chatty") == before  # closing the env closes its seats
+
+
+def test_groups_left_by_a_dead_host_are_swept() -> None:
+    """A pool worker killed before closing its seats leaves their (empty) groups; the next
+    host removes the groups of hosts that are gone."""
+    from agents.arena import pids
+
+    parent = pids.pids_parent()
+    if parent is None:
+        pytest.skip("no writable pids cgroup here")
+    stale = os.path.join(parent, "cribbage-seat-999999999-0")  # above any pid_max
+    os.makedirs(stale, exist_ok=True)
+    pids.sweep(parent)
+    assert not os.path.exists(stale)
+
+
+def test_copies_left_by_a_dead_host_are_swept() -> None:
+    import tempfile
+
+    stale = Path(tempfile.gettempdir()) / "cribbage-seat-999999999-abc"
+    (stale / "0").mkdir(parents=True, exist_ok=True)
+    sandbox.sweep_copies.cache_clear()
+    sandbox.sweep_copies()
+    assert not stale.exists()
