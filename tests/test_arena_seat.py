@@ -196,6 +196,29 @@ def test_an_isolated_table_deals_from_a_secret_not_the_seed() -> None:
     assert all(0 <= s < 2**63 for s in seeds)
 
 
+def test_the_start_screens_new_game_keeps_the_seat_sealed(window) -> None:
+    """``cribbage play --isolate`` opens on the start screen when the opponent is a level: the
+    game its New game deals (and the next one after it) seats the computer sealed and deals
+    from a secret, like a table the command opens itself."""
+    window.settings.isolate, window.options.level = 5.0, "easy"
+    try:
+        for start in (lambda: window.new_game(seed=5), window.next_game):
+            start()
+            ctl = window.ctl
+            assert isinstance(ctl.seats[1].agent, SealedSeat) and ctl.seed != 5
+            ctl.seats[1].agent.close()
+        window.store.save(ctl)
+        window.continue_saved()  # a saved game resumed under --isolate: sealed as well
+        assert window.ctl.seed == ctl.seed and isinstance(window.ctl.seats[1].agent, SealedSeat)
+        window.ctl.seats[1].agent.close()
+        window.settings.isolate = None
+        window.new_game(seed=5)
+        assert window.ctl.seed == 5 and not isinstance(window.ctl.seats[1].agent, SealedSeat)
+    finally:
+        window.settings.isolate = None
+        window.show_menu()
+
+
 def test_a_sealed_seat_cannot_read_the_persons_saves(tmp_path: Path, monkeypatch) -> None:
     """The saves (whose seed is the deal) live in the person's data folder; a seat that may
     read the folder around it (here: the bot's own folder) finds it empty."""

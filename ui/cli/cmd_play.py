@@ -245,6 +245,7 @@ def run(args: argparse.Namespace) -> int:
         motion=not (headless or args.no_motion),
         four_colour=args.four_colour,
         chances=args.chances,
+        isolate=argtypes.isolation(args),
     )
     store, problem = _autosave(args, SaveStore, own_game=not (watch or headless))
     if store is not None:  # the person's own game: the start screen as they left it

@@ -49,6 +49,7 @@ class Settings:
     motion: bool = True  # cards fly, pegs walk (off for autoplay and screenshots)
     four_colour: bool = False  # diamonds blue, clubs green
     chances: bool = False  # the winning-chance indicator (always on when watching agents)
+    isolate: float | None = None  # computers in sealed seats, this many seconds a decision
 
 
 class GameWindow(ScaledWindow):
@@ -157,8 +158,18 @@ class GameWindow(ScaledWindow):
             shelve(self.store)  # the game under way is kept, never replaced
         spec = LEVELS[o.level].spec if o.level in LEVELS else "random"
         mode = "hotseat" if o.hotseat else "computer"
-        ctl = TableController(seed, mode=mode, opponent=spec, lang=o.lang, rules=o.rules)
+        ctl = self._table(seed, mode=mode, opponent=spec, lang=o.lang, rules=o.rules)
         self.start_table(ctl)  # saved from its first decision on
+
+    def _table(self, seed: int, **kwargs) -> TableController:
+        """A new game with the window's seats: under ``--isolate`` the computers sit sealed
+        and the deal comes from the seed and a secret key (a seat may know the seed)."""
+        isolate = self.settings.isolate
+        if isolate is not None:
+            from agents.arena.seat import secret_seed
+
+            seed = secret_seed(seed)
+        return TableController(seed, isolate=isolate, **kwargs)
 
     def continue_saved(self) -> None:
         """Resume the autosave. A seat naming code or a file (not a built-in agent) is shown
@@ -170,7 +181,7 @@ class GameWindow(ScaledWindow):
         asked: tuple[str, ...] = getattr(self, "_asked_trust", ())
         self._asked_trust: tuple[str, ...] = ()
         try:
-            ctl = self.store.load(trusted=asked)
+            ctl = self.store.load(trusted=asked, isolate=self.settings.isolate)
         except UntrustedSave as exc:
             self._asked_trust = exc.specs
             self.options.message = Catalog(self.options.lang).tr(
@@ -235,7 +246,7 @@ class GameWindow(ScaledWindow):
                 return
             seed = new_game_seed()
             self.start_table(
-                TableController(
+                self._table(
                     seed,
                     mode=Mode.WATCH,
                     lang=ctl.lang,

@@ -181,11 +181,16 @@ class SaveStore:
             raise SaveError(f"saved game {self.path} is corrupt (not a JSON object)")
         return data
 
-    def load(self, *, on_change=None, trusted: Collection[str] = ()) -> TableController:
-        """Resume the saved game (raises :class:`SaveError`, leaving the file as it was)."""
+    def load(
+        self, *, on_change=None, trusted: Collection[str] = (), isolate: float | None = None
+    ) -> TableController:
+        """Resume the saved game (raises :class:`SaveError`, leaving the file as it was); with
+        ``isolate`` its computer sits sealed."""
         data = self.load_data()
         try:
-            return TableController.from_save(data, on_change=on_change, trusted=trusted)
+            return TableController.from_save(
+                data, on_change=on_change, trusted=trusted, isolate=isolate
+            )
         except UntrustedSave:
             raise
         except SaveError as exc:

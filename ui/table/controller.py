@@ -427,15 +427,19 @@ class TableController:
         return save_data(self)
 
     @classmethod
-    def from_save(cls, data: object, *, on_change=None, trusted=()) -> TableController:
-        """Resume a saved game (checked by :func:`ui.table.saves.read_save`); raises
-        :class:`SaveError`, or :class:`UntrustedSave` before building a seat that names code."""
+    def from_save(
+        cls, data: object, *, on_change=None, trusted=(), isolate: float | None = None
+    ) -> TableController:
+        """Resume a saved game (checked by :func:`ui.table.saves.read_save`), its computers
+        sealed with ``isolate``; raises :class:`SaveError`, or :class:`UntrustedSave` before
+        building a seat that names code."""
         saved = read_save(data, trusted=trusted)
         kwargs: dict = {
             "mode": saved.mode,
             "lang": saved.lang,
             "agent_seed": saved.agent_seed,
             "rules": saved.rules,
+            "isolate": isolate,
         }
         if saved.mode == Mode.COMPUTER:
             kwargs["opponent"] = saved.agents[1]
