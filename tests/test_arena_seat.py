@@ -100,15 +100,27 @@ def test_a_command_bot_gets_no_cache(spec: str) -> None:
 # ------------------------------------------------------------------------------ processes
 
 
-def _children_of(marker: str) -> int:
-    n = 0
+def _children_of(marker: str, *, anywhere: bool = False) -> int:
+    """How many of this test process's descendants (``anywhere``: of all processes) have
+    ``marker`` in their command line; other test workers' seats are not descendants."""
+    parent, cmdline = {}, {}
     for d in Path("/proc").iterdir():
         if d.name.isdigit():
             try:
-                n += marker.encode() in (d / "cmdline").read_bytes()
-            except OSError:
+                stat = (d / "stat").read_text()
+                parent[int(d.name)] = int(stat[stat.rindex(")") + 2 :].split()[1])
+                cmdline[int(d.name)] = (d / "cmdline").read_bytes()
+            except (OSError, ValueError, IndexError):
                 pass
-    return n
+
+    def mine(pid: int) -> bool:
+        while pid > 1:
+            pid = parent.get(pid, 0)
+            if pid == os.getpid():
+                return True
+        return False
+
+    return sum(marker.encode() in cmd and (anywhere or mine(pid)) for pid, cmd in cmdline.items())
 
 
 def test_a_fork_bomb_stops_at_the_seats_process_limit() -> None:
@@ -127,7 +139,7 @@ def test_a_fork_bomb_stops_at_the_seats_process_limit() -> None:
         seat.close()
     assert int(re.search(r"after (\d+) children", str(err.value)).group(1)) < 64  # type: ignore[union-attr]
     time.sleep(0.5)
-    assert _children_of("cheater_agent:ForkBomb") == 0
+    assert _children_of("cheater_agent:ForkBomb", anywhere=True) == 0
 
 
 @pytest.mark.integration
@@ -298,7 +310,7 @@ def test_the_batched_envs_sync_fallback_plays_sealed_opponents_and_closes_them()
     with pytest.raises(Exception, match="vectorization_mode='sync'"):
         gym.make_vec("cribbage/Cribbage-v0", num_envs=2, opponent="sealed:greedy",
                      vectorization_mode="vector_entry_point")  # fmt: skip
-    before = _children_of("cheater_agent:Chatty")  # other tests' seats, alive until they end
+    before = _children_of("cheater_agent:Chatty")
     vec = make_vec(2, opponent="sealed:cheater_agent:Chatty")
     try:
         obs, info = vec.reset(seed=3)
