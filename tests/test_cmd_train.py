@@ -277,9 +277,31 @@ def test_ctrl_c_in_a_ppo_ladder_evaluation_exits_130_and_resumes(tmp_path, capsy
     ]
     log = (run / "train.log").read_text()
     assert "ppo from step 32 to 64" in log and log.count("ppo from step 0") == 1
-    # The interrupted session trained nothing; the resume says what it trained.
+    # The checkpoint came after its rollout's update: the resume trains the second rollout
+    # and the run has learnt from both (the interrupted session's log line never came).
     assert log.count("gradient steps this session") == 1
-    assert "ppo trained 5 gradient steps this session (5 in all;" in log
+    assert "ppo trained 5 gradient steps this session (10 in all;" in log
+
+
+def test_a_ppo_checkpoint_holds_every_step_it_is_named_for(tmp_path):
+    """Checkpoints fall where a rollout's update is done: ``step_N`` has learnt from N steps
+    (a checkpoint taken mid-rollout missed that rollout, and a resume from it never trained
+    on it); ``--eval-every 40`` with rollouts of 32 checkpoints at 64 and 96."""
+    needs_training("sb3_contrib")
+    from sb3_contrib import MaskablePPO
+
+    run = tmp_path / "ppo"
+    args = ["train", "--run-dir", str(run), "--db", str(tmp_path / "r.sqlite"), "--timesteps",
+            "96", "--n-steps", "32", "--eval-every", "40", "--eval-games", "2", "--ladder",
+            "random", "--workers", "1", "--no-progress"]  # fmt: skip
+    assert main(args) == 0
+    found = sorted(int(p.stem.split("_")[1]) for p in (run / "checkpoints").glob("step_*.zip"))
+    assert found == [64, 96]
+    for step in found:
+        model = MaskablePPO.load(str(run / "checkpoints" / f"step_{step}.zip"), device="cpu")
+        assert model.num_timesteps == step and model._n_updates == 5 * step // 32
+    curve = json.loads((run / "curve.json").read_text())
+    assert [p["steps"] for p in curve] == [64, 96]
 
 
 @pytest.mark.parametrize("where", ["data", "fit"])

@@ -3,8 +3,10 @@
 The league holds fixed agents by spec (anything :func:`agents.make_agent` builds, including
 import-path specs), frozen snapshots of the learner (saved every ``snapshot_every`` steps) and
 the live learner itself ("self"); one opponent is sampled per episode with the chosen weights.
-Every member is built once and cached. Checkpoints (``checkpoints/step_N.zip``) are written every
-``eval_every`` steps with an evaluation against the ladder; ``--resume`` loads the newest one.
+Every member is built once and cached. A checkpoint (``checkpoints/step_N.zip``) is written at
+the end of the first rollout that reaches each multiple of ``eval_every`` steps, after that
+rollout's update, so ``N`` is the steps its weights have learnt from and a resume loses none;
+each is evaluated against the ladder, and ``--resume`` loads the newest one.
 """
 
 from __future__ import annotations
@@ -128,21 +130,37 @@ PPO_SETTINGS: dict[str, Any] = {"batch_size": 256, "n_epochs": 5, "learning_rate
                                   "gamma": 0.99, "gae_lambda": 0.95, "ent_coef": 0.01}  # fmt: skip
 
 
-def _latest(ckpt_dir: Path) -> Path | None:
-    found = sorted(ckpt_dir.glob("step_*.zip"), key=lambda p: int(p.stem.split("_")[1]))
-    return found[-1] if found else None
+def _checkpoints(ckpt_dir: Path) -> list[Path]:
+    """The checkpoints in the order they were taken (by step, not by name)."""
+    return sorted(ckpt_dir.glob("step_*.zip"), key=lambda p: int(p.stem.split("_")[1]))
+
+
+def snapshot_steps(steps: list[int], every: int) -> list[int]:
+    """The checkpoint steps that become league snapshots: the first at or past each multiple of
+    ``every`` (checkpoints fall at rollout ends, rarely on a multiple).
+
+    >>> snapshot_steps([2048, 4096, 51200, 53248, 100352], 50_000)
+    [51200, 100352]
+    """
+    out, last = [], 0
+    for step in sorted(steps):
+        if step // every > last // every:
+            out.append(step)
+        last = step
+    return out
 
 
 def _model(cfg: PPOConfig, env, ckpt_dir: Path, league: League):
     """The newest checkpoint (its snapshots back in the league), or a new MaskablePPO."""
     from sb3_contrib import MaskablePPO
 
-    last = _latest(ckpt_dir)
-    if last is not None:
-        for snap in sorted(ckpt_dir.glob("step_*.zip")):
-            if int(snap.stem.split("_")[1]) % cfg.snapshot_every == 0:
+    found = _checkpoints(ckpt_dir)
+    if found:
+        steps = snapshot_steps([int(p.stem.split("_")[1]) for p in found], cfg.snapshot_every)
+        for snap in found:
+            if int(snap.stem.split("_")[1]) in steps:
                 league.add_snapshot(snap)
-        return MaskablePPO.load(str(last), env=env, device="cpu")
+        return MaskablePPO.load(str(found[-1]), env=env, device="cpu")
     return MaskablePPO("MlpPolicy", env, n_steps=cfg.n_steps, seed=cfg.seed, verbose=0,
                        device="cpu", policy_kwargs={"net_arch": list(cfg.hidden)},
                        **PPO_SETTINGS)  # fmt: skip
@@ -153,7 +171,9 @@ def _checkpoint(cfg: PPOConfig, run_dir: Path, league: League, m, step: int, db,
     path = run_dir / "checkpoints" / f"step_{step}.zip"
     atomic_write(path, lambda f: m.save(f))
     log_line(run_dir, f"step {step:,} of {cfg.timesteps:,}: checkpoint {path.name}")
-    if step % cfg.snapshot_every == 0 and any(n == "snapshots" for n, _ in cfg.opponents):
+    taken = [int(p.stem.split("_")[1]) for p in _checkpoints(path.parent)]
+    wanted = any(n == "snapshots" for n, _ in cfg.opponents)
+    if wanted and step in snapshot_steps(taken, cfg.snapshot_every):
         league.add_snapshot(path)
     _evaluate(cfg, run_dir, path, step, db, t0)
 
@@ -181,7 +201,8 @@ def _callback(cfg: PPOConfig, on_checkpoint, progress: bool):
     from stable_baselines3.common.callbacks import BaseCallback
 
     class Checkpoints(BaseCallback):
-        """Checkpoint + evaluation every ``eval_every`` steps; the progress bar."""
+        """Checkpoint + evaluation once a rollout's update has passed each multiple of
+        ``eval_every`` steps (checked as the next rollout starts, and at the end); the bar."""
 
         def _on_training_start(self) -> None:
             self.next = (self.model.num_timesteps // cfg.eval_every + 1) * cfg.eval_every
@@ -201,12 +222,21 @@ def _callback(cfg: PPOConfig, on_checkpoint, progress: bool):
             if self.bar is not None and self.model.num_timesteps % 1000 == 0:
                 self.bar.n = self.model.num_timesteps
                 self.bar.refresh()
-            if self.model.num_timesteps >= self.next:
-                on_checkpoint(self.model, self.next)
-                self.next += cfg.eval_every
             return True
 
+        def _after_update(self) -> None:
+            """Mid-rollout weights have not learnt from the steps counted so far: a
+            checkpoint waits for the update (a resume would drop that rollout)."""
+            step = self.model.num_timesteps
+            if step >= self.next:
+                on_checkpoint(self.model, step)
+                self.next = (step // cfg.eval_every + 1) * cfg.eval_every
+
+        def _on_rollout_start(self) -> None:
+            self._after_update()
+
         def _on_training_end(self) -> None:
+            self._after_update()
             if self.bar is not None:
                 self.bar.close()
 
@@ -270,7 +300,7 @@ def train_ppo(
     model = _model(cfg, env, ckpt_dir, league)
     league.model = model
     t0 = time.time()
-    for path in sorted(ckpt_dir.glob("step_*.zip"), key=lambda p: int(p.stem.split("_")[1])):
+    for path in _checkpoints(ckpt_dir):
         _evaluate(cfg, run_dir, path, int(path.stem.split("_")[1]), db, t0)  # interrupted ones
     env.reset(seed=cfg.seed + model.num_timesteps)
 

@@ -430,17 +430,11 @@ class TableController:
     def from_save(
         cls, data: object, *, on_change=None, trusted=(), isolate: float | None = None
     ) -> TableController:
-        """Resume a saved game (checked by :func:`ui.table.saves.read_save`), its computers
-        sealed with ``isolate``; raises :class:`SaveError`, or :class:`UntrustedSave` before
-        building a seat that names code."""
+        """Resume a saved game (checked by :func:`ui.table.saves.read_save`), computers sealed
+        with ``isolate``; :class:`SaveError`, or :class:`UntrustedSave` before a seat runs code."""
         saved = read_save(data, trusted=trusted)
-        kwargs: dict = {
-            "mode": saved.mode,
-            "lang": saved.lang,
-            "agent_seed": saved.agent_seed,
-            "rules": saved.rules,
-            "isolate": isolate,
-        }
+        kwargs: dict = {"mode": saved.mode, "lang": saved.lang, "agent_seed": saved.agent_seed,
+                        "rules": saved.rules, "isolate": isolate}  # fmt: skip
         if saved.mode == Mode.COMPUTER:
             kwargs["opponent"] = saved.agents[1]
         elif saved.mode == Mode.WATCH:

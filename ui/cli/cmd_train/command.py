@@ -99,8 +99,8 @@ def _ppo_arguments(p: argparse.ArgumentParser) -> None:
     add_options(
         p,
         ("--timesteps", argtypes.positive_int, None, None, "ppo: environment steps (default 300000)"),
-        ("--eval-every", argtypes.positive_int, None, None, "ppo: checkpoint + ladder evaluation every K steps (default 50000)"),
-        ("--snapshot-every", argtypes.positive_int, None, None, "ppo: add a frozen snapshot to the league every K steps (default 50000)"),
+        ("--eval-every", argtypes.positive_int, None, None, "ppo: checkpoint + ladder evaluation after the rollout that passes each K steps (default 50000)"),
+        ("--snapshot-every", argtypes.positive_int, None, None, "ppo: the first checkpoint past each K steps joins the league as a frozen snapshot (default 50000)"),
         ("--max-illegal", argtypes.whole_number(0, "an integer >= 0"), None, None, "ppo: truncate an episode after N consecutive illegal picks (0: off)"),
     )
     # fmt: on
