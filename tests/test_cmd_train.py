@@ -340,6 +340,53 @@ def test_ctrl_c_in_a_bc_run_exits_130_and_the_resume_continues(tmp_path, capsys,
     assert all(p.stat().st_mtime_ns == t for p, t in kept.items())  # continued, not redone
 
 
+@pytest.mark.integration  # two runs in processes of their own, each importing torch
+@pytest.mark.parametrize("method", ["bc", "ppo"])
+def test_ctrl_c_from_a_terminal_with_two_workers_exits_130_and_resumes(tmp_path, method):
+    """A terminal's Ctrl-C sends SIGINT to the whole foreground group, the pool's workers too:
+    a run with ``--workers 2`` (in its data shards, or in a checkpoint's ladder evaluation)
+    exits 130 with the resume line and no traceback, leaves no worker running, and resumes."""
+    needs_training("torch" if method == "bc" else "sb3_contrib")
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    run = tmp_path / method
+    if method == "bc":
+        args = _bc_run(tmp_path, "--shards", "6", "--games-per-shard", "40", "--workers", "2")
+        started = lambda: any((run / "data").rglob("*.npz"))  # noqa: E731
+    else:
+        args = ["train", "--run-dir", str(run), "--db", str(tmp_path / "r.sqlite"),
+                *"--timesteps 64 --n-steps 32 --eval-every 32 --eval-games 40 --ladder random "
+                "--workers 2 --no-progress".split()]  # fmt: skip
+        started = lambda: "checkpoint step_32" in _text(run / "train.log")  # noqa: E731
+    argv = [sys.executable, "-m", "ui", *args]
+    proc = subprocess.Popen(argv, start_new_session=True, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    deadline = time.monotonic() + 120
+    while not started() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(0.5)  # the workers are busy
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "interrupted; continue with --resume" in err and "Traceback" not in err
+    time.sleep(1)
+    alive = subprocess.run(["ps", "-o", "stat=", "-g", str(proc.pid)], capture_output=True,
+                           text=True).stdout.split()  # fmt: skip
+    assert all(stat.startswith("Z") for stat in alive)  # exited, not yet reaped at most
+    assert not (run / "final.json").exists()
+    done = subprocess.run([*argv, "--resume"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert (run / "final.json").exists()
+
+
+def _text(path) -> str:
+    return path.read_text() if path.exists() else ""
+
+
 def test_a_finished_run_and_a_refusal_answer_without_importing_torch(tmp_path):
     """Torch takes seconds to import (14 s on a loaded 2-core machine): the one-line answers of
     a resume, finished or refused, are given without it."""
