@@ -25,9 +25,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _sealed_python(code: str, limits: sandbox.Limits) -> subprocess.CompletedProcess:
-    """``python -c code`` in the sandbox with ``limits``, the project importable."""
-    path = os.pathsep.join(p for p in sys.path if p and os.path.isdir(p))
-    argv = sandbox.wrap([sys.executable, "-c", code], limits, {"PYTHONPATH": path})
+    """``python -c code`` in the sandbox with ``limits``, the project importable (and numba's
+    cache folder set as a seat's is)."""
+    env = {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p and os.path.isdir(p))}
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        env["NUMBA_CACHE_DIR"] = sandbox.SEAT_NUMBA_CACHE
+    argv = sandbox.wrap([sys.executable, "-c", code], limits, env)
     return subprocess.run(argv, capture_output=True, text=True, timeout=120,
                           preexec_fn=sandbox.rlimits(limits))  # fmt: skip
 
@@ -35,13 +38,14 @@ def _sealed_python(code: str, limits: sandbox.Limits) -> subprocess.CompletedPro
 # ------------------------------------------------------------------------------ kernel cache
 
 
-def test_a_seat_writes_to_its_own_copy_of_a_cache_folder(tmp_path: Path) -> None:
+def test_a_seat_writes_to_its_own_copy_of_a_cache_folder(tmp_path: Path, monkeypatch) -> None:
     cache = tmp_path / "pkg" / "__pycache__"
     cache.mkdir(parents=True)
     (cache / "k.f-1.py311.nbi").write_bytes(b"index")
     (cache / "k.f-1.py311.1.nbc").write_bytes(b"code")
-    assert sandbox.kernel_caches([str(tmp_path)]) == (str(cache),)
-    base, binds = sandbox.copy_caches((str(cache),))
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    assert sandbox.kernel_caches([str(tmp_path)]) == ((str(cache), str(cache)),)
+    base, binds = sandbox.copy_caches(((str(cache), str(cache)),))
     try:
         limits = sandbox.Limits(ro=(*sandbox.python_folders(), str(tmp_path)), rw=binds)
         code = (f"import os; d = {str(cache)!r}; print(open(d + '/k.f-1.py311.nbi').read());"
@@ -57,24 +61,45 @@ def test_a_seat_writes_to_its_own_copy_of_a_cache_folder(tmp_path: Path) -> None
 
 
 def test_a_sealed_python_seat_loads_the_warm_kernels() -> None:
-    """Numba caches beside the sources only where it may write: a read-only cache makes every
-    sealed seat compile the kernels again (tens of seconds). The seat gets a private copy."""
+    """Numba caches beside the sources (or under ``NUMBA_CACHE_DIR``) only where it may write:
+    a read-only cache makes every sealed seat compile the kernels again (tens of seconds). The
+    seat gets a private copy, where its numba looks."""
     from cribbage_env.kernels import simkernel
 
     simkernel.holds(np.zeros(simkernel.SIZE, np.int32), 0)  # compiled or loaded: now cached
     ro = SealedSeat("greedy").sealed.ro  # type: ignore[union-attr]
-    base, binds = sandbox.copy_caches(sandbox.kernel_caches(sandbox.project_packages()))
+    found = sandbox.kernel_caches(sandbox.project_packages())
+    base, binds = sandbox.copy_caches(found)
     try:
         limits = sandbox.Limits(ro=ro, rw=binds)
         code = ("from cribbage_env.kernels import simkernel as s, kernelcache as k;"
-                "import os; d = s.holds._cache._cache_path;"
-                "print(d == os.path.join(os.path.dirname(s.__file__), '__pycache__'));"
-                "print(k.compiled([s.holds]))")  # fmt: skip
+                "print(s.holds._cache._cache_path); print(k.compiled([s.holds]))")  # fmt: skip
         out = _sealed_python(code, limits)
     finally:
         sandbox.drop_caches(base)
     assert out.returncode == 0, out.stderr
-    assert out.stdout.split() == ["True", "True"], out.stdout + out.stderr
+    where, loaded = out.stdout.split()
+    assert where in {seat for _, seat in found} and loaded == "True", out.stdout + out.stderr
+
+
+def test_a_cache_under_numba_cache_dir_is_found_and_given_to_the_seat(tmp_path: Path,
+                                                                      monkeypatch) -> None:  # fmt: skip
+    """Numba names a source folder's cache ``<name>_<sha1 of its path>`` under the folder."""
+    import hashlib
+
+    source = tmp_path / "src" / "pkg"
+    source.mkdir(parents=True)
+    (source / "k.py").write_text("")
+    name = f"pkg_{hashlib.sha1(str(source).encode()).hexdigest()}"
+    cache = tmp_path / "cache" / name
+    cache.mkdir(parents=True)
+    (cache / "k.f-1.py311.nbi").write_bytes(b"index")
+    (source / "__pycache__").mkdir()  # a stale cache beside the sources: not numba's now
+    (source / "__pycache__" / "k.f-1.py311.nbi").write_bytes(b"stale")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
+    found = sandbox.kernel_caches([str(tmp_path / "src")])
+    assert found == ((str(cache), f"{sandbox.SEAT_NUMBA_CACHE}/{name}"),)
+    assert SealedSeat("greedy").env["NUMBA_CACHE_DIR"] == sandbox.SEAT_NUMBA_CACHE
 
 
 def test_a_sealed_python_seat_binds_a_copy_only_while_it_runs() -> None:
@@ -84,7 +109,8 @@ def test_a_sealed_python_seat_binds_a_copy_only_while_it_runs() -> None:
         seat.act(g.view(g.to_act), np.random.default_rng(0))
         binds = seat.sealed.rw if seat.sealed is not None else ()
         assert binds and all(os.path.isdir(src) for src, _ in binds)
-        assert {dest for _, dest in binds} == set(sandbox.kernel_caches(sandbox.project_packages()))
+        found = sandbox.kernel_caches(sandbox.project_packages())
+        assert {dest for _, dest in binds} == {seat for _, seat in found}
     finally:
         seat.close()
     assert not any(os.path.exists(src) for src, _ in binds)

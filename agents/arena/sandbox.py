@@ -14,11 +14,14 @@ where it may write, so a read-only view would make every Python seat compile the
 (tens of seconds). A Python seat gets a private, writable copy of each kernel cache folder of
 the project (:func:`copy_caches`) bound over the original: it loads the host's warm kernels, and
 whatever it writes stays in its copy, which the host never reads and deletes with the seat.
+A host whose kernels are cached under ``NUMBA_CACHE_DIR`` gives the seat copies of those
+folders under :data:`SEAT_NUMBA_CACHE`, its own cache folder.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import resource
 import shutil
@@ -189,32 +192,57 @@ def project_packages() -> tuple[str, ...]:
     return (os.path.dirname(os.path.abspath(cribbage_env.__file__)), here)
 
 
-def kernel_caches(roots: Sequence[str]) -> tuple[str, ...]:
-    """The ``__pycache__`` folders under ``roots`` that hold numba kernels (``.nbi`` files)."""
+#: A Python seat's numba cache folder (in its private ``/tmp``) when the host sets one.
+SEAT_NUMBA_CACHE = "/tmp/numba-cache"
+
+
+def kernel_caches(roots: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """The folders that hold the numba kernels (``.nbi`` files) of the sources under ``roots``,
+    each with where a seat finds it: ``__pycache__`` beside the sources, the same folder in the
+    seat; or under the host's ``NUMBA_CACHE_DIR``, the same name under :data:`SEAT_NUMBA_CACHE`
+    (numba names a source folder's cache ``<name>_<sha1 of its path>`` there)."""
+    configured = os.environ.get("NUMBA_CACHE_DIR", "")
     out = []
     for root in roots:
         for path, dirs, files in os.walk(root):
             dirs[:] = [d for d in dirs if not d.startswith(".")]
-            if os.path.basename(path) == "__pycache__" and any(f.endswith(".nbi") for f in files):
-                out.append(os.path.realpath(path))
+            if configured and any(f.endswith(".py") for f in files):
+                here = os.path.abspath(path)
+                name = f"{os.path.basename(here)}_{hashlib.sha1(here.encode()).hexdigest()}"
+                host, seat = os.path.join(configured, name), os.path.join(SEAT_NUMBA_CACHE, name)
+            elif not configured and os.path.basename(path) == "__pycache__":
+                host = seat = os.path.realpath(path)
+            else:
+                continue
+            if any(f.endswith(".nbi") for f in _files(host)):
+                out.append((os.path.realpath(host), seat))
     return tuple(sorted(set(out)))
 
 
-def copy_caches(folders: Sequence[str]) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """A private copy of each folder's files in a new temporary folder: ``(that folder,
-    (copy, original) pairs)`` for :attr:`Limits.rw`. Copies, never links: a seat writing to
-    a linked file would write to the host's cache."""
+def _files(folder: str) -> list[str]:
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
+
+
+def copy_caches(
+    folders: Sequence[tuple[str, str]],
+) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """A private copy of each (host folder, seat folder)'s files in a new temporary folder:
+    ``(that folder, (copy, seat folder) pairs)`` for :attr:`Limits.rw`. Copies, never links: a
+    seat writing to a linked file would write to the host's cache."""
     sweep_copies()
     base = tempfile.mkdtemp(prefix=f"cribbage-seat-{os.getpid()}-")
     binds = []
-    for i, folder in enumerate(folders):
+    for i, (folder, seat) in enumerate(folders):
         copy = os.path.join(base, str(i))
         os.mkdir(copy)
         for name in os.listdir(folder):
             src = os.path.join(folder, name)
             if os.path.isfile(src) and not os.path.islink(src):
                 shutil.copyfile(src, os.path.join(copy, name))
-        binds.append((copy, folder))
+        binds.append((copy, seat))
     return base, tuple(binds)
 
 

@@ -142,6 +142,8 @@ class SealedSeat(ProtocolBot):
             limits.memory_mb, limits.cpu_s, ro=ro, hide=hide, procs=limits.procs
         )
         env = {} if spec.startswith("cmd:") else {"PYTHONPATH": path, **ONE_THREAD}
+        if env and os.environ.get("NUMBA_CACHE_DIR"):  # the host's cache folders, copied there
+            env["NUMBA_CACHE_DIR"] = sandbox.SEAT_NUMBA_CACHE
         super().__init__(command, check_timeout(timeout), limits.game_budget, sealed, env)
         self.spec = spec
         self.name = spec
