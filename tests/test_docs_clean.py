@@ -150,3 +150,15 @@ def test_the_docs_extra_installs_everything_the_build_imports() -> None:
     have = _extras("docs", table)
     needed = {PROVIDERS[m] for m in _imports() if m in PROVIDERS}
     assert needed <= have, f"the docs extra lacks {sorted(needed - have)}"
+
+
+def test_the_cli_reference_shows_options_as_typed() -> None:
+    """Outside code, the build prints ``--isolate`` as "–isolate" (smart dashes): every option a
+    help text names is code; a default shows as the option would be typed (``standard``, not
+    ``Rules(target=121, ...)``)."""
+    page = cribbage_docs.cli_reference()
+    rows = [line for line in page.splitlines() if line.startswith("| `")]
+    prose = [re.sub(r"`[^`]*`", "", row) for row in rows]
+    assert [row for row in prose if re.search(r"--[a-z]", row)] == []
+    assert "Rules(" not in page
+    assert any(r.startswith("| `--rules`") and r.endswith("| `standard` |") for r in rows)

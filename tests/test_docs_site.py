@@ -86,3 +86,21 @@ def test_screenshot_is_not_blank(page: str, tmp_path: Path) -> None:
     assert pixels.shape[:2] == (900, 1280)
     colours = np.unique((pixels[..., :3] * 255).astype(np.uint8).reshape(-1, 3), axis=0)
     assert len(colours) > 50  # text, code and images, not an empty page
+
+
+def test_the_built_cli_reference_prints_every_option_as_typed() -> None:
+    """Sphinx prints ``--isolate`` outside code as "–isolate": a reader who copies it gets an
+    option no command knows. No option of any command is printed that way."""
+    from ui.cli.cli import build_parser
+
+    text = (SITE / "reference" / "cli.html").read_text(encoding="utf-8")
+    options = {
+        o
+        for sub in build_parser()._subparsers._group_actions  # type: ignore[union-attr]
+        for p in sub.choices.values()  # type: ignore[union-attr]
+        for a in p._actions
+        for o in a.option_strings
+        if o.startswith("--")
+    }
+    assert "--isolate" in options
+    assert sorted(o for o in options if f"\u2013{o[2:]}" in text) == []

@@ -222,13 +222,21 @@ def aec_env_page() -> str:
 
 # --------------------------------------------------------------------------- CLI
 def _option_row(action: argparse.Action) -> list[str]:
+    """An option's row: its names, its help with every option named in it shown as code (the
+    build would print ``--isolate`` as an en dash and ``isolate``), and its default as typed."""
+    from cribbage_env import Rules
+
     names = ", ".join(f"`{o}`" for o in action.option_strings)
     flags = names or f"`{action.metavar or action.dest}`"
-    default = action.default
+    default = action.default.spec if isinstance(action.default, Rules) else action.default
     switch = action.nargs == 0  # store_true / store_false: the default says nothing
     quiet = default in (None, False, argparse.SUPPRESS) or not action.option_strings or switch
     shown = "" if quiet else f"`{default}`"
     text = " ".join((action.help or "").split()).replace("%%", "%")
+    parts = text.split("`")  # odd parts are code already
+    for i in range(0, len(parts), 2):
+        parts[i] = re.sub(r"(?<![\w-])(--[a-z][a-z0-9-]*)", r"`\1`", parts[i])
+    text = "`".join(parts)
     home = str(Path.home())
     return [flags, text.replace(home, "~"), shown.replace(home, "~")]
 
