@@ -162,3 +162,19 @@ def test_the_cli_reference_shows_options_as_typed() -> None:
     assert [row for row in prose if re.search(r"--[a-z]", row)] == []
     assert "Rules(" not in page
     assert any(r.startswith("| `--rules`") and r.endswith("| `standard` |") for r in rows)
+
+
+def test_every_file_of_the_project_a_page_names_exists() -> None:
+    """A page that names a module or a folder of the tree (``ui/cli/cmd_*``) names one that is
+    there: files move, and the pages must move with them."""
+    import glob
+
+    top = r"(?:cribbage_env|agents|ui|benchmarks|tests|docs|examples)/"
+    missing = []
+    for page in [*_pages(), ROOT / "README.md"]:
+        for name in re.findall(rf"`({top}[\w./*<>-]*)`", page.read_text(encoding="utf-8")):
+            name = name.rstrip(".")
+            pattern = re.sub(r"<[^>]+>", "*", name)
+            if "_build/" not in name and not glob.glob(str(ROOT / pattern)):
+                missing.append(f"{page.relative_to(ROOT)}: {name}")
+    assert missing == []
