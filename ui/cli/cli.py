@@ -1,6 +1,6 @@
-"""The ``cribbage`` command line. Each subcommand lives in its own module ``ui.cmd_<name>`` with
-``add_arguments(parser)`` and ``run(args) -> int``; modules are imported only when used, so
-``cribbage analyze`` never loads Arcade.
+"""The ``cribbage`` command line. Each subcommand lives in its own module ``ui.cli.cmd_<name>``
+(or a folder of that name) with ``add_arguments(parser)`` and ``run(args) -> int``; modules are
+imported only when used, so ``cribbage analyze`` never loads Arcade.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import sys
 
 from . import options
 
-#: subcommand -> one-line help. The module ui.cmd_<name> implements it.
+#: subcommand -> one-line help. The module ui.cli.cmd_<name> implements it.
 COMMANDS: dict[str, str] = {
     "play": "open the Arcade game (extra 'gui')",
     "analyze": "rank the 15 discards of a six-card hand",
