@@ -7,6 +7,7 @@ seat writes only to its own copy, never to the cache the host loads from.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -24,59 +25,55 @@ from agents.arena.seat import SealedSeat
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _sealed_python(code: str, limits: sandbox.Limits) -> subprocess.CompletedProcess:
-    """``python -c code`` in the sandbox with ``limits``, the project importable (and numba's
-    cache folder set as a seat's is)."""
-    env = {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p and os.path.isdir(p))}
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        env["NUMBA_CACHE_DIR"] = sandbox.SEAT_NUMBA_CACHE
+def _sealed_python(code: str, limits: sandbox.Limits, caches=()) -> subprocess.CompletedProcess:
+    """``python -c code`` in the sandbox with ``limits``, the project importable, numba's cache
+    folder and the caches to copy set as a seat's are."""
+    env = {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p and os.path.isdir(p)),
+           "NUMBA_CACHE_DIR": sandbox.SEAT_NUMBA_CACHE, sandbox.SEAT_CACHES: json.dumps(caches)}  # fmt: skip
     argv = sandbox.wrap([sys.executable, "-c", code], limits, env)
     return subprocess.run(argv, capture_output=True, text=True, timeout=120,
                           preexec_fn=sandbox.rlimits(limits))  # fmt: skip
 
 
 # ------------------------------------------------------------------------------ kernel cache
+_COPY = "from agents.arena.sandbox import copy_seat_caches as c; n = c();"
 
 
-def test_a_seat_writes_to_its_own_copy_of_a_cache_folder(tmp_path: Path, monkeypatch) -> None:
+def test_a_seat_copies_the_hosts_cache_and_writes_only_to_its_copy(tmp_path: Path,
+                                                                   monkeypatch) -> None:  # fmt: skip
+    """The host's folder is read-only in the seat; the copy in the seat's /tmp is its own."""
     cache = tmp_path / "pkg" / "__pycache__"
     cache.mkdir(parents=True)
+    (tmp_path / "pkg" / "k.py").write_text("")
     (cache / "k.f-1.py311.nbi").write_bytes(b"index")
     (cache / "k.f-1.py311.1.nbc").write_bytes(b"code")
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    assert sandbox.kernel_caches([str(tmp_path)]) == ((str(cache), str(cache)),)
-    base, binds = sandbox.copy_caches(((str(cache), str(cache)),))
-    try:
-        limits = sandbox.Limits(ro=(*sandbox.python_folders(), str(tmp_path)), rw=binds)
-        code = (f"import os; d = {str(cache)!r}; print(open(d + '/k.f-1.py311.nbi').read());"
-                "open(d + '/k.f-1.py311.nbi', 'w').write('poison'); open(d + '/new', 'w')")  # fmt: skip
-        out = _sealed_python(code, limits)
-        assert out.returncode == 0, out.stderr
-        assert out.stdout.strip() == "index"  # it read the host's cache
-    finally:
-        sandbox.drop_caches(base)
+    found = sandbox.kernel_caches([str(tmp_path)])
+    seat_dir = found[0][1]
+    assert found == ((str(cache), seat_dir),) and seat_dir.startswith(sandbox.SEAT_NUMBA_CACHE)
+    limits = sandbox.Limits(ro=(*sandbox.python_folders(), str(tmp_path)))
+    code = (f"{_COPY} import os; d = {seat_dir!r}; print(n, open(d + '/k.f-1.py311.nbi').read());"
+            "open(d + '/k.f-1.py311.nbi', 'w').write('poison'); open(d + '/new', 'w');"
+            f"open({str(cache)!r} + '/new', 'w')")  # fmt: skip
+    out = _sealed_python(code, limits, found)
+    assert out.stdout.split() == ["2", "index"], out.stderr  # copied, then read
+    assert "Read-only file system" in out.stderr  # the host's folder it may not write
     assert (cache / "k.f-1.py311.nbi").read_bytes() == b"index"  # the host's file is untouched
     assert sorted(os.listdir(cache)) == ["k.f-1.py311.1.nbc", "k.f-1.py311.nbi"]
-    assert not os.path.exists(base)
 
 
 def test_a_sealed_python_seat_loads_the_warm_kernels() -> None:
     """Numba caches beside the sources (or under ``NUMBA_CACHE_DIR``) only where it may write:
     a read-only cache makes every sealed seat compile the kernels again (tens of seconds). The
-    seat gets a private copy, where its numba looks."""
+    seat copies the host's into its own scratch, where its numba looks."""
     from cribbage_env.kernels import simkernel
 
     simkernel.holds(np.zeros(simkernel.SIZE, np.int32), 0)  # compiled or loaded: now cached
-    ro = SealedSeat("greedy").sealed.ro  # type: ignore[union-attr]
     found = sandbox.kernel_caches(sandbox.project_packages())
-    base, binds = sandbox.copy_caches(found)
-    try:
-        limits = sandbox.Limits(ro=ro, rw=binds)
-        code = ("from cribbage_env.kernels import simkernel as s, kernelcache as k;"
-                "print(s.holds._cache._cache_path); print(k.compiled([s.holds]))")  # fmt: skip
-        out = _sealed_python(code, limits)
-    finally:
-        sandbox.drop_caches(base)
+    ro = (*SealedSeat("greedy").sealed.ro, *(h for h, _ in found))  # type: ignore[union-attr]
+    code = (f"{_COPY} from cribbage_env.kernels import simkernel as s, kernelcache as k;"
+            "print(s.holds._cache._cache_path); print(k.compiled([s.holds]))")  # fmt: skip
+    out = _sealed_python(code, sandbox.Limits(ro=ro), found)
     assert out.returncode == 0, out.stderr
     where, loaded = out.stdout.split()
     assert where in {seat for _, seat in found} and loaded == "True", out.stdout + out.stderr
@@ -99,21 +96,32 @@ def test_a_cache_under_numba_cache_dir_is_found_and_given_to_the_seat(tmp_path: 
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
     found = sandbox.kernel_caches([str(tmp_path / "src")])
     assert found == ((str(cache), f"{sandbox.SEAT_NUMBA_CACHE}/{name}"),)
-    assert SealedSeat("greedy").env["NUMBA_CACHE_DIR"] == sandbox.SEAT_NUMBA_CACHE
 
 
-def test_a_sealed_python_seat_binds_a_copy_only_while_it_runs() -> None:
+def test_a_sealed_python_seat_reads_the_caches_and_the_host_writes_nothing(tmp_path,
+                                                                          monkeypatch) -> None:  # fmt: skip
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # anything the host made is here
     seat = SealedSeat("greedy")
     try:
         g = ce.new_game(1)
         seat.act(g.view(g.to_act), np.random.default_rng(0))
-        binds = seat.sealed.rw if seat.sealed is not None else ()
-        assert binds and all(os.path.isdir(src) for src, _ in binds)
         found = sandbox.kernel_caches(sandbox.project_packages())
-        assert {dest for _, dest in binds} == {seat for _, seat in found}
+        assert found and set(h for h, _ in found) <= set(seat.sealed.ro)  # type: ignore[union-attr]
+        assert json.loads(seat.env[sandbox.SEAT_CACHES]) == [list(p) for p in found]
+        assert seat.env["NUMBA_CACHE_DIR"] == sandbox.SEAT_NUMBA_CACHE
     finally:
         seat.close()
-    assert not any(os.path.exists(src) for src, _ in binds)
+    made = [p.name for p in tmp_path.iterdir() if not p.name.startswith("cribbage-bot-")]
+    assert made == []  # the bot's log, and no copy of anything
+
+
+def test_a_seats_scratch_is_bounded() -> None:
+    """The seat's /tmp is memory the address-space limit does not count: it has a size."""
+    code = "open('/tmp/big', 'wb').write(bytes(8 << 20))"
+    out = _sealed_python(code, sandbox.Limits(ro=sandbox.python_folders(), scratch_mb=4))
+    assert out.returncode != 0 and "No space left on device" in out.stderr
 
 
 @pytest.mark.parametrize("spec", ["cmd:/bin/true"])
@@ -363,13 +371,3 @@ def test_groups_left_by_a_dead_host_are_swept() -> None:
     os.makedirs(stale, exist_ok=True)
     pids.sweep(parent)
     assert not os.path.exists(stale)
-
-
-def test_copies_left_by_a_dead_host_are_swept() -> None:
-    import tempfile
-
-    stale = Path(tempfile.gettempdir()) / "cribbage-seat-999999999-abc"
-    (stale / "0").mkdir(parents=True, exist_ok=True)
-    sandbox.sweep_copies.cache_clear()
-    sandbox.sweep_copies()
-    assert not stale.exists()

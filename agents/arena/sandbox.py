@@ -9,26 +9,26 @@ the person's terminal. Its environment is cleared. rlimits set before ``bwrap`` 
 memory (address space), CPU time and open files. Without a working ``bwrap`` a sealed seat is
 refused (:class:`SandboxError`), never run weaker.
 
-Numba keeps compiled kernels beside their sources (``__pycache__``) and uses that cache only
-where it may write, so a read-only view would make every Python seat compile the kernels again
-(tens of seconds). A Python seat gets a private, writable copy of each kernel cache folder of
-the project (:func:`copy_caches`) bound over the original: it loads the host's warm kernels, and
-whatever it writes stays in its copy, which the host never reads and deletes with the seat.
-A host whose kernels are cached under ``NUMBA_CACHE_DIR`` gives the seat copies of those
-folders under :data:`SEAT_NUMBA_CACHE`, its own cache folder.
+Numba keeps compiled kernels beside their sources (``__pycache__``, or under ``NUMBA_CACHE_DIR``)
+and uses a cache only where it may write, so a read-only view would make every Python seat
+compile the kernels again (tens of seconds). A Python seat reads the host's kernel cache folders
+read-only (:func:`kernel_caches`) and copies them, before its agent is built, into its own cache
+folder in its private ``/tmp`` (``NUMBA_CACHE_DIR`` there): it loads the host's warm kernels, and
+whatever it writes stays in its ``/tmp``, a memory file system of ``Limits.scratch_mb`` MiB that
+ends with the seat. The host writes nothing for a seat.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import os
 import resource
 import shutil
 import subprocess
 import sys
-import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..base import AgentSpecError
@@ -46,15 +46,15 @@ class SandboxError(AgentSpecError):
 @dataclass(frozen=True)
 class Limits:
     """What a sealed seat may use: memory (MiB of address space), CPU seconds of the seat's
-    life, open files, the extra folders it may read, files in them it may not, private
-    folders bound writable over a path it reads (``(copy, path)`` pairs), and its tasks."""
+    life, open files, the extra folders it may read, files in them it may not, MiB of its
+    private ``/tmp`` (memory, not counted in ``memory_mb``), and its tasks."""
 
     memory_mb: int = 2048
     cpu_s: int = 3600
     files: int = 64
     ro: tuple[str, ...] = ()
     hide: tuple[str, ...] = ()
-    rw: tuple[tuple[str, str], ...] = ()
+    scratch_mb: int = 256
     procs: int = 256  # tasks at once (:mod:`.pids`)
     group: str = ""  # the seat's pids cgroup, joined before bwrap starts
     nproc: int = 0  # RLIMIT_NPROC where there is no group (0: none)
@@ -70,8 +70,9 @@ def bwrap_path() -> str:
             "install the 'bubblewrap' package or play without --isolate"
         )
     probe = subprocess.run(
-        [path, *_namespaces(), "--ro-bind", "/", "/", "true"], capture_output=True, timeout=30
-    )
+        [path, *_namespaces(), "--ro-bind", "/", "/", "--size", "1048576", "--tmpfs", "/tmp",
+         "true"], capture_output=True, timeout=30,
+    )  # fmt: skip
     if probe.returncode != 0:
         why = probe.stderr.decode(errors="replace").strip()[:200]
         raise SandboxError(f"bubblewrap does not run here ({why}): play without --isolate")
@@ -94,11 +95,10 @@ def wrap(command: Sequence[str], limits: Limits, env: dict[str, str]) -> list[st
             argv += ["--symlink", os.readlink(d), d]
         elif os.path.isdir(d):
             argv += ["--ro-bind", d, d]
-    argv += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    scratch = str(limits.scratch_mb << 20)
+    argv += ["--proc", "/proc", "--dev", "/dev", "--size", scratch, "--tmpfs", "/tmp"]
     for d in limits.ro:  # after the private /tmp, so a folder under /tmp stays visible
         argv += ["--ro-bind", d, d]
-    for src, dest in limits.rw:  # the seat's own copies, over what it reads
-        argv += ["--bind", src, dest]
     argv += ["--chdir", "/tmp"]
     for f in limits.hide:  # a results database inside a readable folder reads as empty
         if os.path.isdir(f):  # a folder (the person's saves): empty, if the seat could see it
@@ -192,30 +192,31 @@ def project_packages() -> tuple[str, ...]:
     return (os.path.dirname(os.path.abspath(cribbage_env.__file__)), here)
 
 
-#: A Python seat's numba cache folder (in its private ``/tmp``) when the host sets one.
+#: A Python seat's numba cache folder, in its private ``/tmp``.
 SEAT_NUMBA_CACHE = "/tmp/numba-cache"
+#: The seat's environment variable naming the (host folder, seat folder) pairs to copy, as JSON.
+SEAT_CACHES = "CRIBBAGE_SEAT_CACHES"
 
 
 def kernel_caches(roots: Sequence[str]) -> tuple[tuple[str, str], ...]:
-    """The folders that hold the numba kernels (``.nbi`` files) of the sources under ``roots``,
-    each with where a seat finds it: ``__pycache__`` beside the sources, the same folder in the
-    seat; or under the host's ``NUMBA_CACHE_DIR``, the same name under :data:`SEAT_NUMBA_CACHE`
-    (numba names a source folder's cache ``<name>_<sha1 of its path>`` there)."""
+    """The host's folders that hold the numba kernels (``.nbi`` files) of the sources under
+    ``roots``, each with the folder under :data:`SEAT_NUMBA_CACHE` where a seat's numba looks
+    for them (numba names a source folder's cache ``<name>_<sha1 of its path>`` there); the
+    host's are ``__pycache__`` beside the sources or those names under its ``NUMBA_CACHE_DIR``."""
     configured = os.environ.get("NUMBA_CACHE_DIR", "")
     out = []
     for root in roots:
         for path, dirs, files in os.walk(root):
             dirs[:] = [d for d in dirs if not d.startswith(".")]
-            if configured and any(f.endswith(".py") for f in files):
-                here = os.path.abspath(path)
-                name = f"{os.path.basename(here)}_{hashlib.sha1(here.encode()).hexdigest()}"
-                host, seat = os.path.join(configured, name), os.path.join(SEAT_NUMBA_CACHE, name)
-            elif not configured and os.path.basename(path) == "__pycache__":
-                host = seat = os.path.realpath(path)
-            else:
+            if not any(f.endswith(".py") for f in files):
                 continue
+            here = os.path.abspath(path)
+            name = f"{os.path.basename(here)}_{hashlib.sha1(here.encode()).hexdigest()}"
+            host = (
+                os.path.join(configured, name) if configured else os.path.join(here, "__pycache__")
+            )
             if any(f.endswith(".nbi") for f in _files(host)):
-                out.append((os.path.realpath(host), seat))
+                out.append((os.path.realpath(host), os.path.join(SEAT_NUMBA_CACHE, name)))
     return tuple(sorted(set(out)))
 
 
@@ -226,45 +227,21 @@ def _files(folder: str) -> list[str]:
         return []
 
 
-def copy_caches(
-    folders: Sequence[tuple[str, str]],
-) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """A private copy of each (host folder, seat folder)'s files in a new temporary folder:
-    ``(that folder, (copy, seat folder) pairs)`` for :attr:`Limits.rw`. Copies, never links: a
-    seat writing to a linked file would write to the host's cache."""
-    sweep_copies()
-    base = tempfile.mkdtemp(prefix=f"cribbage-seat-{os.getpid()}-")
-    binds = []
-    for i, (folder, seat) in enumerate(folders):
-        copy = os.path.join(base, str(i))
-        os.mkdir(copy)
-        for name in os.listdir(folder):
-            src = os.path.join(folder, name)
-            if os.path.isfile(src) and not os.path.islink(src):
-                shutil.copyfile(src, os.path.join(copy, name))
-        binds.append((copy, seat))
-    return base, tuple(binds)
-
-
-def drop_caches(base: str | None) -> None:
-    """Delete a seat's copies (:func:`copy_caches`), whatever the seat wrote there."""
-    if base is not None:
-        shutil.rmtree(base, ignore_errors=True)
-
-
-@functools.cache
-def sweep_copies() -> None:
-    """Once a process: delete the seat copies of hosts that are gone (a pool worker killed
-    before it closed its seats leaves them in the temp folder)."""
-    top = tempfile.gettempdir()
-    try:
-        names = [n for n in os.listdir(top) if n.startswith("cribbage-seat-")]
-    except OSError:
-        return
-    for name in names:
-        try:
-            os.kill(int(name.split("-")[2]), 0)
-        except ProcessLookupError:
-            shutil.rmtree(os.path.join(top, name), ignore_errors=True)
-        except (ValueError, IndexError, OSError):
+def copy_seat_caches(environ: Mapping[str, str] = os.environ) -> int:
+    """In a Python seat, before its agent is built: the host's kernel caches (read-only there)
+    copied, file by file, never linked, to where the seat's numba looks; returns the files
+    copied. A full scratch stops the copy: the seat compiles what is missing."""
+    copied = 0
+    for host, seat in json.loads(environ.get(SEAT_CACHES, "[]")):
+        if not str(seat).startswith(SEAT_NUMBA_CACHE + "/"):
             continue
+        try:
+            os.makedirs(seat, exist_ok=True)
+            for name in os.listdir(host):
+                src = os.path.join(host, name)
+                if os.path.isfile(src) and not os.path.islink(src):
+                    shutil.copyfile(src, os.path.join(seat, name))
+                    copied += 1
+        except OSError:
+            break
+    return copied

@@ -10,6 +10,7 @@ decisions it makes in-process: its own generator's state travels with a game's f
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import secrets
 import shlex
@@ -141,25 +142,19 @@ class SealedSeat(ProtocolBot):
         sealed = sandbox.Limits(
             limits.memory_mb, limits.cpu_s, ro=ro, hide=hide, procs=limits.procs
         )
-        env = {} if spec.startswith("cmd:") else {"PYTHONPATH": path, **ONE_THREAD}
-        if env and os.environ.get("NUMBA_CACHE_DIR"):  # the host's cache folders, copied there
-            env["NUMBA_CACHE_DIR"] = sandbox.SEAT_NUMBA_CACHE
+        env = {} if spec.startswith("cmd:") else {"PYTHONPATH": path, **ONE_THREAD,
+                                                  "NUMBA_CACHE_DIR": sandbox.SEAT_NUMBA_CACHE}  # fmt: skip
         super().__init__(command, check_timeout(timeout), limits.game_budget, sealed, env)
         self.spec = spec
         self.name = spec
         self._python = not spec.startswith("cmd:")
-        self._copies: str | None = None  # the seat's private copy of the kernel caches
+        self._ro = ro
 
     def _argv(self) -> tuple[list[str], dict[str, str] | None]:
-        """A Python seat starts with a fresh copy of the host's compiled kernels."""
+        """A Python seat reads the host's compiled kernels and copies them into its own
+        scratch before its agent is built (:func:`.sandbox.copy_seat_caches`)."""
         if self._python and self.sealed is not None:
-            sandbox.drop_caches(self._copies)
             found = sandbox.kernel_caches(sandbox.project_packages())
-            self._copies, binds = sandbox.copy_caches(found)
-            self.sealed = dataclasses.replace(self.sealed, rw=binds)
+            self.sealed = dataclasses.replace(self.sealed, ro=(*self._ro, *(h for h, _ in found)))
+            self.env[sandbox.SEAT_CACHES] = json.dumps(found)
         return super()._argv()
-
-    def close(self) -> None:
-        super().close()
-        sandbox.drop_caches(self._copies)
-        self._copies = None

@@ -28,6 +28,9 @@ def _set_parent_death_signal() -> None:
 def main(argv: list[str]) -> int:
     _set_parent_death_signal()
     channels = botkit.private_channels()
+    from ..arena.sandbox import copy_seat_caches
+
+    copy_seat_caches()  # the host's compiled kernels, before the agent imports numba
     try:
         from ..registry import make_agent
 
