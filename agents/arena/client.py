@@ -58,6 +58,7 @@ class ProtocolBot:
         self.name = " ".join(self.command)[:100]
         self.spec = "cmd:" + " ".join(self.command)
         self.log = log
+        self._own_log = log is None  # a temp file made here: removed at close when empty
         self._proc: subprocess.Popen | None = None
         self._buf = b""
         self._rng: np.random.Generator | None = None  # the game's generator the bot has seen
@@ -126,6 +127,18 @@ class ProtocolBot:
         proc.wait()
         pids.remove(self._group)  # and whatever of the bot's is left in its group
         self._group = None
+        self._drop_empty_log()
+
+    def _drop_empty_log(self) -> None:
+        """A log the bot wrote nothing to is removed (every seat made one: thousands in the
+        temp folder after a few runs); one with the bot's words in it stays."""
+        if self._own_log and self.log is not None:
+            try:
+                if os.path.getsize(self.log) == 0:
+                    os.unlink(self.log)
+                    self.log = None
+            except OSError:
+                pass
 
     def _fail(self, reason: str) -> SeatForfeit:
         self.close()
