@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -370,3 +371,19 @@ def test_groups_left_by_a_dead_host_are_swept() -> None:
     os.makedirs(stale, exist_ok=True)
     pids.sweep(parent)
     assert not os.path.exists(stale)
+
+
+def test_a_seats_log_has_a_size() -> None:
+    """The bot's standard error goes to a log on the host's disk: a bot that floods it stops at
+    the file size limit (the kernel's SIGXFSZ ends it), the disk does not fill."""
+    code = "import sys\nwhile True: sys.stderr.write('x' * 65536)"
+    limits = sandbox.Limits(ro=sandbox.python_folders(), file_mb=2)
+    log = Path(tempfile.mkstemp(prefix="cribbage-test-", suffix=".log")[1])
+    try:
+        env = {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p and os.path.isdir(p))}
+        argv = sandbox.wrap([sys.executable, "-c", code], limits, env)
+        with open(log, "ab") as err:
+            out = subprocess.run(argv, stderr=err, timeout=60, preexec_fn=sandbox.rlimits(limits))
+        assert out.returncode != 0 and log.stat().st_size <= 2 << 20
+    finally:
+        log.unlink()

@@ -47,7 +47,8 @@ class SandboxError(AgentSpecError):
 class Limits:
     """What a sealed seat may use: memory (MiB of address space), CPU seconds of the seat's
     life, open files, the extra folders it may read, files in them it may not, MiB of its
-    private ``/tmp`` (memory, not counted in ``memory_mb``), and its tasks."""
+    private ``/tmp`` (memory, not counted in ``memory_mb``), MiB of any file it writes (its
+    log, on the host's disk, included), and its tasks."""
 
     memory_mb: int = 2048
     cpu_s: int = 3600
@@ -55,6 +56,7 @@ class Limits:
     ro: tuple[str, ...] = ()
     hide: tuple[str, ...] = ()
     scratch_mb: int = 256
+    file_mb: int = 64  # the largest file it may write: its log on the host's disk included
     procs: int = 256  # tasks at once (:mod:`.pids`)
     group: str = ""  # the seat's pids cgroup, joined before bwrap starts
     nproc: int = 0  # RLIMIT_NPROC where there is no group (0: none)
@@ -148,6 +150,8 @@ def rlimits(limits: Limits) -> Callable[[], None]:
         resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_s, limits.cpu_s))
         resource.setrlimit(resource.RLIMIT_NOFILE, (limits.files, limits.files))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        size = limits.file_mb * 2**20
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
 
     return apply
 
