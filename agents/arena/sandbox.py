@@ -38,6 +38,12 @@ from . import pids
 SYSTEM_RO = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/etc/alternatives")
 
 
+#: Where a seat's private scratch (a memory file system) is mounted inside its sandbox.
+SEAT_SCRATCH = "/tmp"
+#: A Python seat's numba cache folder, in its scratch.
+SEAT_NUMBA_CACHE = f"{SEAT_SCRATCH}/numba-cache"
+
+
 class SandboxError(AgentSpecError):
     """No working sandbox on this machine (bubblewrap missing or refused by the kernel): no
     agent can be isolated here, so the run is refused as a bad spec would be."""
@@ -72,8 +78,8 @@ def bwrap_path() -> str:
             "install the 'bubblewrap' package or play without --isolate"
         )
     probe = subprocess.run(
-        [path, *_namespaces(), "--ro-bind", "/", "/", "--size", "1048576", "--tmpfs", "/tmp",
-         "true"], capture_output=True, timeout=30,
+        [path, *_namespaces(), "--ro-bind", "/", "/", "--size", "1048576", "--tmpfs",
+         SEAT_SCRATCH, "true"], capture_output=True, timeout=30,
     )  # fmt: skip
     if probe.returncode != 0:
         why = probe.stderr.decode(errors="replace").strip()[:200]
@@ -98,10 +104,10 @@ def wrap(command: Sequence[str], limits: Limits, env: dict[str, str]) -> list[st
         elif os.path.isdir(d):
             argv += ["--ro-bind", d, d]
     scratch = str(limits.scratch_mb << 20)
-    argv += ["--proc", "/proc", "--dev", "/dev", "--size", scratch, "--tmpfs", "/tmp"]
+    argv += ["--proc", "/proc", "--dev", "/dev", "--size", scratch, "--tmpfs", SEAT_SCRATCH]
     for d in limits.ro:  # after the private /tmp, so a folder under /tmp stays visible
         argv += ["--ro-bind", d, d]
-    argv += ["--chdir", "/tmp"]
+    argv += ["--chdir", SEAT_SCRATCH]
     for f in limits.hide:  # a results database inside a readable folder reads as empty
         if os.path.isdir(f):  # a folder (the person's saves): empty, if the seat could see it
             if inside(f, limits.ro):
@@ -196,8 +202,6 @@ def project_packages() -> tuple[str, ...]:
     return (os.path.dirname(os.path.abspath(cribbage_env.__file__)), here)
 
 
-#: A Python seat's numba cache folder, in its private ``/tmp``.
-SEAT_NUMBA_CACHE = "/tmp/numba-cache"
 #: The seat's environment variable naming the (host folder, seat folder) pairs to copy, as JSON.
 SEAT_CACHES = "CRIBBAGE_SEAT_CACHES"
 
