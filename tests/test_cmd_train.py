@@ -239,6 +239,30 @@ def test_a_finished_ppo_run_says_so_and_is_not_trained_again(tmp_path, capsys):
     assert (run / "train.log").read_text().count("ppo from step") == 1
 
 
+def test_a_ppo_checkpoint_that_is_not_the_runs_is_refused(tmp_path, capsys):
+    """A resume reads the newest checkpoint: one truncated or swapped is refused by name before
+    anything trains, as is a finished run's damaged model."""
+    needs_training("sb3_contrib")
+    run = tmp_path / "ppo"
+    args = ["train", "--run-dir", str(run), "--db", str(tmp_path / "r.sqlite"), "--timesteps",
+            "128", "--n-steps", "64", "--eval-every", "64", "--eval-games", "0", "--no-progress"]  # fmt: skip
+    assert main(args) == 0
+    first, last = sorted((run / "checkpoints").iterdir(), key=lambda p: len(p.name))[:2]
+    model = run / "model.zip"
+    model.write_bytes(model.read_bytes()[:-100])
+    capsys.readouterr()
+    assert main([*args, "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and "model.zip is not the file this run wrote" in err
+    model.unlink()
+    (run / "final.json").unlink()
+    last.write_bytes(first.read_bytes())
+    assert main([*args, "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and f"{last.name} is not the file this run wrote" in err
+    assert not model.exists()
+
+
 def test_ctrl_c_in_a_ppo_ladder_evaluation_exits_130_and_resumes(tmp_path, capsys, monkeypatch):
     """A real SIGINT while the first checkpoint is evaluated: exit 130, no partial curve point;
     the resume evaluates that checkpoint and trains on from it."""

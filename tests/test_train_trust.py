@@ -33,7 +33,9 @@ def _config_file(run: Path, method: str = "dmc", **changes) -> Path:
 
 
 def _resume(run: Path, *extra: str, method: str = "dmc") -> list[str]:
-    return ["train", "--method", method, "--run-dir", str(run), "--resume", *COMMON, *extra]
+    shards = ["--shards", "2"] if (run / "data").is_dir() else []  # the finished run's
+    return ["train", "--method", method, "--run-dir", str(run), "--resume", *COMMON, *shards,
+            *extra]  # fmt: skip
 
 
 def _one_line(err: str) -> bool:
@@ -229,7 +231,7 @@ def test_a_bad_warm_start_is_one_line(tmp_path, capsys, make) -> None:
 def finished_run(tmp_path_factory) -> Path:
     needs_training("torch")
     run = tmp_path_factory.mktemp("train") / "run"
-    code = main(["train", "--method", "dmc", "--run-dir", str(run), *COMMON,
+    code = main(["train", "--method", "dmc", "--run-dir", str(run), *COMMON, "--shards", "2",
                  "--db", str(run.parent / "r.sqlite")])  # fmt: skip
     assert code == 0
     return run
@@ -243,44 +245,89 @@ def _copy(run: Path, tmp_path: Path) -> Path:
     return out
 
 
-def test_resume_never_writes_through_a_link(finished_run, tmp_path, capsys) -> None:
-    from agents.nets.mlp import load_nets
+def _refused(run: Path, tmp_path: Path, capsys, name: str) -> None:
+    """The resume is refused in one line naming ``name``, exit 2, and trains nothing."""
+    before = {p: (p.stat().st_mtime_ns if p.is_file() else None) for p in run.rglob("*")}
+    assert main(_resume(run, "--db", str(tmp_path / "r.sqlite"))) == 2
+    err = capsys.readouterr().err
+    assert _one_line(err) and name in err, err
+    after = {p: (p.stat().st_mtime_ns if p.is_file() else None) for p in run.rglob("*")}
+    assert after == before  # nothing written, nothing trained
+    assert not (tmp_path / "r.sqlite").exists()
 
+
+def test_resume_never_writes_through_a_link(finished_run, tmp_path, capsys) -> None:
     run = _copy(finished_run, tmp_path)
     outside = tmp_path / "outside.txt"
     outside.write_text("precious")
     (run / "model.npz").unlink()
     (run / "model.npz").symlink_to(outside)
-    (run / "gen1.npz").write_bytes(b"arbitrary bytes")
-    (run / "train.log").unlink()
-    (run / "train.log").symlink_to(outside)
-    assert main(_resume(run, "--db", str(tmp_path / "r.sqlite"))) == 0
+    _refused(run, tmp_path, capsys, "model.npz is a link")
     assert outside.read_text() == "precious"
-    assert not (run / "model.npz").is_symlink()
-    load_nets(run / "model.npz")
-    load_nets(run / "gen1.npz")  # redone
+
+
+def test_a_finished_run_with_a_truncated_model_is_refused(finished_run, tmp_path, capsys) -> None:
+    run = _copy(finished_run, tmp_path)
+    data = (run / "model.npz").read_bytes()
+    (run / "model.npz").write_bytes(data[: len(data) // 2])
+    _refused(run, tmp_path, capsys, "model.npz is not the file this run wrote")
+
+
+def test_a_stage_swapped_for_the_previous_one_is_refused(finished_run, tmp_path, capsys) -> None:
+    run = _copy(finished_run, tmp_path)
+    for name in ("model.npz", "final.json"):
+        (run / name).unlink()
+    shutil.copyfile(run / "warm_start.npz", run / "gen1.npz")  # a valid weights file
+    _refused(run, tmp_path, capsys, "gen1.npz is not the file this run wrote")
+
+
+def test_a_file_the_run_did_not_write_is_refused(finished_run, tmp_path, capsys) -> None:
+    run = _copy(finished_run, tmp_path)
+    shutil.copyfile(run / "gen1.npz", run / "gen2.npz")
+    _refused(run, tmp_path, capsys, "gen2.npz was not written by this run")
 
 
 @pytest.mark.parametrize("stage", ["gen1.npz", "warm_start.npz"])
-def test_a_truncated_stage_is_redone_never_the_final_model(finished_run, tmp_path, stage) -> None:
+def test_a_truncated_stage_is_refused_and_made_again_once_removed(
+    finished_run, tmp_path, capsys, stage
+) -> None:
     from agents.nets.mlp import load_nets
 
     run = _copy(finished_run, tmp_path)
     data = (run / stage).read_bytes()
     (run / stage).write_bytes(data[: len(data) // 2])
     (run / "model.npz").unlink()
+    _refused(run, tmp_path, capsys, f"{stage} is not the file this run wrote")
+    (run / stage).unlink()
     assert main(_resume(run, "--db", str(tmp_path / "r.sqlite"))) == 0
     load_nets(run / stage)
     load_nets(run / "model.npz")
 
 
-def test_a_damaged_shard_is_played_again(finished_run, tmp_path) -> None:
+def test_a_shard_swapped_for_another_valid_shard_is_refused(finished_run, tmp_path, capsys):
+    run = _copy(finished_run, tmp_path)
+    first, second = sorted((run / "data" / "gen0").glob("shard_*.npz"))
+    shutil.copyfile(second, first)
+    (run / "gen1.npz").unlink()
+    _refused(run, tmp_path, capsys, f"{first.name} is not the file this run wrote")
+
+
+def test_a_shard_replaced_by_a_folder_is_refused(finished_run, tmp_path, capsys) -> None:
+    run = _copy(finished_run, tmp_path)
+    shard = sorted((run / "data" / "gen0").glob("shard_*.npz"))[0]
+    shard.unlink()
+    shard.mkdir()
+    (run / "gen1.npz").unlink()
+    _refused(run, tmp_path, capsys, f"{shard.name} is a folder")
+
+
+def test_a_removed_shard_is_played_again_to_the_same_arrays(finished_run, tmp_path) -> None:
     from agents.nets.mlp import load_nets
 
     run = _copy(finished_run, tmp_path)
-    (shard,) = (run / "data" / "gen0").glob("shard_*.npz")
+    shard = sorted((run / "data" / "gen0").glob("shard_*.npz"))[0]
     good = dict(np.load(shard))
-    shard.write_bytes(b"PK\x03\x04 truncated")
+    shard.unlink()
     for name in ("gen1.npz", "warm_start.npz", "model.npz"):
         (run / name).unlink()
     assert main(_resume(run, "--db", str(tmp_path / "r.sqlite"))) == 0

@@ -17,14 +17,12 @@ snapshot; its metadata holds the command and configuration.
 from __future__ import annotations
 
 import json
-import os
 import time
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from ..nets.features import DISCARD_DIM, PLAY_DIM
-from ..nets.mlp import WeightsError, load_nets, save_nets
-from ..store.atomic import atomic_write
+from ..nets.mlp import WeightsError, load_nets, nets_bytes
 from ..tournament.backends import LOCAL, Where
 from .critic import blended_targets
 from .finish import mark_finished
@@ -32,6 +30,7 @@ from .fit import FitConfig, fit
 from .generate import GenConfig, generate, load_shards, read_shard
 from .ladder import LADDER, append_curve, evaluate, log_results, plot_curve, read_curve
 from .ladder import log_line as _log
+from .runfiles import RunFileError, RunFiles
 
 
 @dataclass(frozen=True)
@@ -70,24 +69,31 @@ class DMCConfig:
     extra: dict = field(default_factory=dict)
 
 
-def _stage_done(run_dir: Path, path: Path) -> bool:
-    """Is the stage file at ``path`` whole and checked? A damaged one is said and redone."""
-    if not os.path.lexists(path):
+def _stage_done(files: RunFiles, path: Path) -> bool:
+    """Is the stage file at ``path`` there, what this run wrote (RunFileError if not) and
+    whole?"""
+    if not files.check(path):
         return False
     try:
         load_nets(path)
     except WeightsError as exc:
-        _log(run_dir, f"{path.name} is damaged ({exc}): this stage is done again")
-        return False
+        raise RunFileError(f"{path} is damaged ({exc}): remove it to have it made again") from None
     return True
 
 
-def _final(run_dir: Path, stage: Path, info: dict) -> Path:
+def save_stage(files: RunFiles, path: Path, discard, play, meta: dict) -> None:
+    """A stage's nets, their digest recorded in the run's file list."""
+    files.write(path, nets_bytes(discard, play, meta))
+
+
+def _final(files: RunFiles, stage: Path, info: dict) -> Path:
     """``model.npz``: a checked copy of the last stage, written atomically (never through a
     link); then ``final.json``, which marks the run finished."""
+    run_dir = files.run_dir
+    files.check(stage)
     _, _, meta = load_nets(stage)
     data = stage.read_bytes()
-    model = atomic_write(run_dir / "model.npz", lambda f: f.write(data))
+    model = files.write(run_dir / "model.npz", data)
     steps = {k: int(v) for k, v in meta.items() if k.startswith("gradient_steps_")}
     mark_finished(run_dir, model, {**info, "stage": stage.stem, **steps})
     return model
@@ -101,7 +107,7 @@ def _bar(total: int, desc: str, progress: bool):
     return tqdm(total=total, desc=desc, unit="shard", dynamic_ncols=True)
 
 
-def _generate(cfg: DMCConfig, run_dir: Path, gen: int, policy: str, league, progress, where):
+def _generate(cfg: DMCConfig, files: RunFiles, gen: int, policy: str, league, progress, where):
     gcfg = GenConfig(
         seed=cfg.seed,
         gen=gen,
@@ -114,13 +120,14 @@ def _generate(cfg: DMCConfig, run_dir: Path, gen: int, policy: str, league, prog
         opponents=tuple(league),
         rules=cfg.rules,
     )
-    return _generate_shards(gcfg, run_dir, cfg.workers, f"gen {gen} data", progress, where)
+    return _generate_shards(gcfg, files, cfg.workers, f"gen {gen} data", progress, where)
 
 
 def _generate_shards(
-    gcfg: GenConfig, run_dir: Path, workers: int, desc: str, progress: bool, where: Where
+    gcfg: GenConfig, files: RunFiles, workers: int, desc: str, progress: bool, where: Where
 ):
-    """The shards of ``gcfg`` in ``run_dir/data`` (made if missing), with a progress bar."""
+    """The shards of ``gcfg`` in the run's ``data`` folder (made if missing, checked against
+    what the run wrote if there), with a progress bar."""
     bar = _bar(gcfg.shards, desc, progress)
 
     def on_shard(done: int, total: int) -> None:
@@ -128,9 +135,8 @@ def _generate_shards(
             bar.n = done
             bar.refresh()
 
-    paths = generate(
-        gcfg, run_dir / "data", workers, on_shard, backend=where.backend, address=where.address
-    )
+    paths = generate(gcfg, files.run_dir / "data", workers, on_shard, backend=where.backend,
+                     address=where.address, files=files)  # fmt: skip
     if bar is not None:
         bar.close()
     return paths
@@ -181,22 +187,23 @@ def train_dmc(
 ) -> Path:
     """Run (or resume) every stage; returns the path of the final model."""
     run_dir.mkdir(parents=True, exist_ok=True)
+    files = RunFiles(run_dir)
     t0 = time.time()
     fcfg = FitConfig(hidden=cfg.hidden, lr=cfg.lr, seed=cfg.seed)
     meta = {"command": command, "config": json.dumps(asdict(cfg))}
     # 1-2: teacher data and the warm start
-    paths = _generate(cfg, run_dir, 0, "expectimax", [("self", 1.0)], progress, where)
+    paths = _generate(cfg, files, 0, "expectimax", [("self", 1.0)], progress, where)
     data_paths = list(paths)
     warm = run_dir / "warm_start.npz"
     steps = 0
-    if cfg.warm_start and not _stage_done(run_dir, warm):
+    if cfg.warm_start and not _stage_done(files, warm):
         d0, p0, given = load_nets(Path(cfg.warm_start))
         if (d0.in_dim, p0.in_dim) != (DISCARD_DIM, PLAY_DIM):
             raise ValueError(f"{cfg.warm_start}: nets of {d0.in_dim}/{p0.in_dim} inputs, "
                              f"the features are {DISCARD_DIM}/{PLAY_DIM}")  # fmt: skip
         stage = given.get("stage", "given")
-        save_nets(warm, d0, p0, {**meta, "stage": f"warm_start:{stage}"})
-    if not _stage_done(run_dir, warm):
+        save_stage(files, warm, d0, p0, {**meta, "stage": f"warm_start:{stage}"})
+    if not _stage_done(files, warm):
         data = load_shards(data_paths)
         nets, did = {}, {}
         for kind in ("discard", "play"):
@@ -208,7 +215,9 @@ def train_dmc(
                 log=lambda m: _log(run_dir, m),
             )
             did[f"gradient_steps_{kind}"] = str(rep["gradient_steps"])
-        save_nets(warm, nets["discard"], nets["play"], {**meta, **did, "stage": "warm_start"})
+        save_stage(
+            files, warm, nets["discard"], nets["play"], {**meta, **did, "stage": "warm_start"}
+        )
         _log_steps(run_dir, "warm_start", did)
     steps = _samples(data_paths)
     _eval(cfg, run_dir, "warm_start", warm, steps, db, t0, where)
@@ -218,8 +227,8 @@ def train_dmc(
         out = run_dir / f"gen{gen}.npz"
         if gen > 1:
             league = _league(cfg, snapshots)
-            data_paths += _generate(cfg, run_dir, gen - 1, str(prev), league, progress, where)
-        if not _stage_done(run_dir, out):
+            data_paths += _generate(cfg, files, gen - 1, str(prev), league, progress, where)
+        if not _stage_done(files, out):
             data = load_shards(data_paths)
             d0, p0, _ = load_nets(prev)
             nets, margins = {}, {}
@@ -228,7 +237,8 @@ def train_dmc(
                 margins[f"margin_{kind}"] = str(rep["margin"])
                 margins[f"gradient_steps_{kind}"] = str(rep["gradient_steps"])
             _log_steps(run_dir, f"gen{gen}", margins)
-            save_nets(
+            save_stage(
+                files,
                 out,
                 nets["discard"],
                 nets["play"],
@@ -238,7 +248,7 @@ def train_dmc(
         _eval(cfg, run_dir, f"gen{gen}", out, steps, db, t0, where)
         snapshots.append(str(out))
         prev = out
-    final = _final(run_dir, prev, {"command": command, "config": asdict(cfg)})
+    final = _final(files, prev, {"command": command, "config": asdict(cfg)})
     _log(
         run_dir,
         f"final model {final} ({steps} sampled decisions, {time.time() - t0:.0f} s this session)",
@@ -290,6 +300,7 @@ def train_bc(
     Candidates are the same as the DMC agent's (the analyzer's top discards, the legal cards);
     a teacher's choice outside them (a discard below the analyzer's top five) is not a label."""
     run_dir.mkdir(parents=True, exist_ok=True)
+    files = RunFiles(run_dir)
     t0 = time.time()
     gcfg = GenConfig(
         seed=cfg.seed,
@@ -302,9 +313,9 @@ def train_bc(
         name=f"bc_{teacher}",
         rules=cfg.rules,
     )
-    paths = _generate_shards(gcfg, run_dir, cfg.workers, f"{teacher} labels", progress, where)
+    paths = _generate_shards(gcfg, files, cfg.workers, f"{teacher} labels", progress, where)
     out = run_dir / "model.npz"
-    if not _stage_done(run_dir, out):
+    if not _stage_done(files, out):
         data = load_shards(paths)
         nets, did = {}, {}
         for kind in ("discard", "play"):
@@ -318,7 +329,8 @@ def train_bc(
             )
             did[f"gradient_steps_{kind}"] = str(rep["gradient_steps"])
         _log_steps(run_dir, f"bc_{teacher}", did)
-        save_nets(
+        save_stage(
+            files,
             out,
             nets["discard"],
             nets["play"],

@@ -17,15 +17,25 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from ..nets.mlp import load_nets, save_nets
+from ..nets.mlp import load_nets
 from ..tournament.backends import LOCAL, Where
-from .dmc import DMCConfig, _eval, _final, _generate_shards, _log_steps, _samples, _stage_done
+from .dmc import (
+    DMCConfig,
+    _eval,
+    _final,
+    _generate_shards,
+    _log_steps,
+    _samples,
+    _stage_done,
+    save_stage,
+)
 from .fit import FitConfig, fit
 from .generate import GenConfig, load_shards
 from .ladder import log_line as _log
+from .runfiles import RunFiles
 
 
-def _labels(cfg: DMCConfig, run_dir: Path, r: int, policy: str, teacher: str, progress, where):
+def _labels(cfg: DMCConfig, files: RunFiles, r: int, policy: str, teacher: str, progress, where):
     """Round ``r``'s shards: ``policy`` in self-play, labelled by ``teacher``."""
     gcfg = GenConfig(
         seed=cfg.seed,
@@ -39,10 +49,11 @@ def _labels(cfg: DMCConfig, run_dir: Path, r: int, policy: str, teacher: str, pr
         labeler="" if policy == teacher else teacher,
         rules=cfg.rules,
     )
-    return _generate_shards(gcfg, run_dir, cfg.workers, f"round {r} labels", progress, where)
+    return _generate_shards(gcfg, files, cfg.workers, f"round {r} labels", progress, where)
 
 
-def _fit_round(cfg: DMCConfig, run_dir: Path, paths, init, out: Path, meta: dict) -> None:
+def _fit_round(cfg: DMCConfig, files: RunFiles, paths, init, out: Path, meta: dict) -> None:
+    run_dir = files.run_dir
     data = load_shards(paths)
     fcfg = FitConfig(hidden=cfg.hidden, lr=cfg.lr, seed=cfg.seed, epochs=cfg.epochs_bc)
     nets, did = {}, {}
@@ -52,7 +63,8 @@ def _fit_round(cfg: DMCConfig, run_dir: Path, paths, init, out: Path, meta: dict
         )
         did[f"gradient_steps_{kind}"] = str(rep["gradient_steps"])
     _log_steps(run_dir, meta["stage"], did)
-    save_nets(out, nets["discard"], nets["play"], {**meta, **did, "samples": str(_samples(paths))})
+    meta = {**meta, **did, "samples": str(_samples(paths))}
+    save_stage(files, out, nets["discard"], nets["play"], meta)
 
 
 def train_exit(
@@ -66,27 +78,30 @@ def train_exit(
 ) -> Path:
     """Run (or resume) round 0 and ``cfg.generations`` distillation rounds of ``cfg.teacher``."""
     run_dir.mkdir(parents=True, exist_ok=True)
+    files = RunFiles(run_dir)
     t0 = time.time()
     meta = {"command": command, "config": json.dumps(asdict(cfg))}
     prev = run_dir / "round0.npz"
     paths: list[Path] = []
     if cfg.warm_start:
-        if not _stage_done(run_dir, prev):
+        if not _stage_done(files, prev):
             d0, p0, given = load_nets(Path(cfg.warm_start))
-            save_nets(prev, d0, p0, {**meta, "stage": f"round0:{given.get('stage', 'given')}"})
+            save_stage(
+                files, prev, d0, p0, {**meta, "stage": f"round0:{given.get('stage', 'given')}"}
+            )
     else:
-        paths += _labels(cfg, run_dir, 0, cfg.teacher, cfg.teacher, progress, where)
-        if not _stage_done(run_dir, prev):
-            _fit_round(cfg, run_dir, paths, None, prev, {**meta, "stage": "round0"})
+        paths += _labels(cfg, files, 0, cfg.teacher, cfg.teacher, progress, where)
+        if not _stage_done(files, prev):
+            _fit_round(cfg, files, paths, None, prev, {**meta, "stage": "round0"})
     _eval(cfg, run_dir, "round0", prev, _samples(paths), db, t0, where)
     for r in range(1, cfg.generations + 1):
         out = run_dir / f"round{r}.npz"
-        paths += _labels(cfg, run_dir, r, str(prev), cfg.teacher, progress, where)
-        if not _stage_done(run_dir, out):
+        paths += _labels(cfg, files, r, str(prev), cfg.teacher, progress, where)
+        if not _stage_done(files, out):
             d0, p0, _ = load_nets(prev)
-            _fit_round(cfg, run_dir, paths, (d0, p0), out, {**meta, "stage": f"round{r}"})
+            _fit_round(cfg, files, paths, (d0, p0), out, {**meta, "stage": f"round{r}"})
         _eval(cfg, run_dir, f"round{r}", out, _samples(paths), db, t0, where)
         prev = out
-    final = _final(run_dir, prev, {"command": command, "config": asdict(cfg)})
+    final = _final(files, prev, {"command": command, "config": asdict(cfg)})
     _log(run_dir, f"final model {final} ({time.time() - t0:.0f} s this session)")
     return final

@@ -8,6 +8,7 @@ a killed run loses at most the shards in flight and ``--resume`` plays only the 
 from __future__ import annotations
 
 import hashlib
+import io
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -20,6 +21,7 @@ from ..nets.weights import Kind, WeightsError, read_weights
 from ..players.rollouts import new_batches, play_episode
 from ..store.atomic import atomic_write
 from ..tournament.limits import check_limit
+from .runfiles import RunFiles
 
 
 @dataclass(frozen=True)
@@ -110,10 +112,25 @@ def shard_arrays(cfg: GenConfig, i: int) -> dict[str, np.ndarray]:
     return {**out["discard"].arrays("discard"), **out["play"].arrays("play")}
 
 
-def write_shard(path: Path, arrays: dict[str, np.ndarray]) -> Path:
-    # allow_pickle named, so mypy does not match it to **arrays
-    atomic_write(path, lambda f: np.savez(f, allow_pickle=False, **arrays))
-    return path
+def shard_bytes(arrays: dict[str, np.ndarray]) -> bytes:
+    """The bytes of a shard's ``.npz``."""
+    out = io.BytesIO()
+    np.savez(out, allow_pickle=False, **arrays)  # named, so mypy does not match it to **arrays
+    return out.getvalue()
+
+
+def write_shard(path: Path, arrays: dict[str, np.ndarray], files: RunFiles | None = None) -> Path:
+    """Write a shard atomically (its digest recorded first in ``files``, a run's, if given)."""
+    data = shard_bytes(arrays)
+    if files is not None:
+        return files.write(path, data)
+    return atomic_write(path, lambda f: f.write(data))
+
+
+def _have(path: Path, files: RunFiles | None) -> bool:
+    """Is shard ``path`` there to use? In a run (``files``): there and what the run wrote
+    (RunFileError if it is there and is not); else: there and whole (a damaged one is redone)."""
+    return files.check(path) if files is not None else shard_ok(path)
 
 
 def play_shard(cfg: GenConfig, data_dir: Path, i: int) -> Path:
@@ -161,16 +178,18 @@ def generate(
     on_shard=None,
     backend: Any = "pool",
     address: str | None = None,
+    files: RunFiles | None = None,
 ) -> list[Path]:
     """Play every missing shard of ``cfg`` on ``backend`` (``serial``, ``pool`` with ``workers``
     processes, or ``ray``, joining ``address`` if given; or a backend object, left open);
     returns all shard paths. Workers send
     the arrays back and this process writes them, so the shards are the same bytes on any backend
-    and a killed run (driver or worker) replays only the shards not yet written."""
+    and a killed run (driver or worker) replays only the shards not yet written. ``files``: the
+    run's record of what it wrote (each shard checked against it, and recorded in it)."""
     from ..tournament.backends import make_backend
 
     todo = [
-        i for i in range(cfg.shards) if not shard_ok(shard_path(data_dir, cfg.gen, i, cfg.name))
+        i for i in range(cfg.shards) if not _have(shard_path(data_dir, cfg.gen, i, cfg.name), files)
     ]
     workers = min(check_limit("workers", workers), max(1, len(todo)))  # never more than shards
     done = cfg.shards - len(todo)
@@ -186,13 +205,13 @@ def generate(
         if owned
         else backend
     )
-    files = _weight_files(cfg) if be.name == "ray" else {}
+    blobs = _weight_files(cfg) if be.name == "ray" else {}
     try:
-        for out in be.map(_shard_job, [(cfg, i, files) for i in todo]):
+        for out in be.map(_shard_job, [(cfg, i, blobs) for i in todo]):
             if out is None:
                 continue
             i, arrays = out
-            write_shard(shard_path(data_dir, cfg.gen, i, cfg.name), arrays)
+            write_shard(shard_path(data_dir, cfg.gen, i, cfg.name), arrays, files)
             done += 1
             if on_shard:
                 on_shard(done, cfg.shards)

@@ -19,9 +19,9 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
-from ..store.atomic import atomic_write
 from .finish import finished, mark_finished
 from .ladder import LADDER, append_curve, evaluate, log_line, log_results, plot_curve, read_curve
+from .runfiles import RunFiles
 
 
 @dataclass(frozen=True)
@@ -150,11 +150,21 @@ def snapshot_steps(steps: list[int], every: int) -> list[int]:
     return out
 
 
-def _model(cfg: PPOConfig, env, ckpt_dir: Path, league: League):
-    """The newest checkpoint (its snapshots back in the league), or a new MaskablePPO."""
+def _model_bytes(model) -> bytes:
+    """The bytes of ``model.save`` (a zip), to record before they are written."""
+    import io
+
+    out = io.BytesIO()
+    model.save(out)
+    return out.getvalue()
+
+
+def _model(cfg: PPOConfig, env, files: RunFiles, league: League):
+    """The newest checkpoint (its snapshots back in the league; each checked against what the
+    run wrote), or a new MaskablePPO."""
     from sb3_contrib import MaskablePPO
 
-    found = _checkpoints(ckpt_dir)
+    found = [p for p in _checkpoints(files.run_dir / "checkpoints") if files.check(p)]
     if found:
         steps = snapshot_steps([int(p.stem.split("_")[1]) for p in found], cfg.snapshot_every)
         for snap in found:
@@ -166,10 +176,12 @@ def _model(cfg: PPOConfig, env, ckpt_dir: Path, league: League):
                        **PPO_SETTINGS)  # fmt: skip
 
 
-def _checkpoint(cfg: PPOConfig, run_dir: Path, league: League, m, step: int, db, t0: float):
-    """Save ``step_N.zip`` (atomically), add it to the league as a snapshot, evaluate it."""
+def _checkpoint(cfg: PPOConfig, files: RunFiles, league: League, m, step: int, db, t0: float):
+    """Save ``step_N.zip`` (atomically, its digest recorded), add it to the league as a
+    snapshot, evaluate it."""
+    run_dir = files.run_dir
     path = run_dir / "checkpoints" / f"step_{step}.zip"
-    atomic_write(path, lambda f: m.save(f))
+    files.write(path, _model_bytes(m))
     log_line(run_dir, f"step {step:,} of {cfg.timesteps:,}: checkpoint {path.name}")
     taken = [int(p.stem.split("_")[1]) for p in _checkpoints(path.parent)]
     wanted = any(n == "snapshots" for n, _ in cfg.opponents)
@@ -295,9 +307,10 @@ def train_ppo(
         return final
     ckpt_dir = run_dir / "checkpoints"
     ckpt_dir.mkdir(exist_ok=True)
+    files = RunFiles(run_dir)
     league = League(cfg.opponents, cfg.seed)
     env = make_env(cfg, league)
-    model = _model(cfg, env, ckpt_dir, league)
+    model = _model(cfg, env, files, league)
     league.model = model
     t0 = time.time()
     for path in _checkpoints(ckpt_dir):
@@ -305,13 +318,13 @@ def train_ppo(
     env.reset(seed=cfg.seed + model.num_timesteps)
 
     def on_checkpoint(m, step: int) -> None:
-        _checkpoint(cfg, run_dir, league, m, step, db, t0)
+        _checkpoint(cfg, files, league, m, step, db, t0)
 
     remaining = cfg.timesteps - model.num_timesteps
     log_line(run_dir, f"ppo from step {model.num_timesteps:,} to {cfg.timesteps:,}: {command}")
     if remaining > 0:
         _learn(model, remaining, _callback(cfg, on_checkpoint, progress), run_dir)
-    atomic_write(final, lambda f: model.save(f))
+    files.write(final, _model_bytes(model))
     info = {"command": command, "config": asdict(cfg), "timesteps": int(model.num_timesteps),
             "gradient_steps": total_gradient_steps(model)}  # fmt: skip
     mark_finished(run_dir, final, info)

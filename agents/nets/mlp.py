@@ -76,12 +76,22 @@ def load_nets(path: str | Path) -> tuple[MLP, MLP, dict[str, str]]:
     return nets[0], nets[1], meta
 
 
+def nets_bytes(discard: MLP, play: MLP, meta: dict[str, str]) -> bytes:
+    """The bytes of a weights ``.npz`` holding the nets and ``meta``."""
+    import io
+
+    arrays = {**discard.arrays("discard"), **play.arrays("play")}
+    arrays.update({f"meta.{k}": np.array(str(v)) for k, v in meta.items()})
+    out = io.BytesIO()
+    # allow_pickle named (no effect on these numeric and string arrays) so that mypy does not
+    # match **arrays against it; load_nets reads them back with allow_pickle=False.
+    np.savez_compressed(out, allow_pickle=False, **arrays)
+    return out.getvalue()
+
+
 def save_nets(path: str | Path, discard: MLP, play: MLP, meta: dict[str, str]) -> None:
     """Write the nets atomically (temporary file, fsync, replace: never through a link)."""
     from ..store.atomic import atomic_write
 
-    arrays = {**discard.arrays("discard"), **play.arrays("play")}
-    arrays.update({f"meta.{k}": np.array(str(v)) for k, v in meta.items()})
-    # allow_pickle named (no effect on these numeric and string arrays) so that mypy does not
-    # match **arrays against it; load_nets reads them back with allow_pickle=False.
-    atomic_write(path, lambda f: np.savez_compressed(f, allow_pickle=False, **arrays))
+    data = nets_bytes(discard, play, meta)
+    atomic_write(path, lambda f: f.write(data))

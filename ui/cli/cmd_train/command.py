@@ -9,7 +9,9 @@ versions). Evaluations against the ladder go to the results store (``cribbage re
 ``--resume`` continues a killed run from its checkpoints with the configuration it was started
 with: an option typed again with another value is refused (exit 2, naming each), but
 ``--workers``, which changes how the run is carried out and not what it learns, is applied and
-said; a finished run (``final.json``) says so and trains nothing. Exit codes: 0 done, 1 a run-time failure, 2 bad usage, 130 interrupted (resumable).
+said; a finished run (``final.json``) says so and trains nothing. Every data shard, stage,
+checkpoint and model the resume would read is first checked against the digest the run
+recorded when it wrote it: one that differs is refused (exit 2, naming it). Exit codes: 0 done, 1 a run-time failure, 2 bad usage, 130 interrupted (resumable).
 """
 
 from __future__ import annotations
@@ -392,7 +394,13 @@ def _train(args, command: str, typed: list[str]) -> int:
     except OSError as exc:
         return _err(f"cannot write in {args.run_dir}: {exc.strerror or exc}")
     from agents.learn.finish import finished
+    from agents.learn.runfiles import RunFileError, RunFiles
 
+    if args.resume:
+        try:  # every file the resume would read, before anything trains
+            RunFiles(args.run_dir).check_all()
+        except RunFileError as exc:
+            return _err(str(exc))
     done = finished(args.run_dir) if args.resume else None
     if done is not None:
         model = args.run_dir / Path(done["model"]).name
