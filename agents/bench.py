@@ -270,6 +270,9 @@ def _resume_plan(db: ResultsStore, run_id: int, agents: Sequence[AgentSource] | 
             f"it cannot be finished exactly; start a new run"
         )
     objects = params.get("objects") or []
+    if objects and agents is None and str(objects[0]).startswith("exploit["):
+        raise TournamentError(f"run {run_id} is an exploit run: `cribbage exploit --resume "
+                              f"{run_id} --db {db.path}` finishes it")  # fmt: skip
     if objects and agents is None:
         raise TournamentError(
             f"run {run_id} played agent objects ({', '.join(objects)}), which a database cannot "

@@ -38,7 +38,7 @@ TEXT = ["nope.mod:X", ":", "\x00"]
 PATHS = ["{file}/x", "\x00"]
 #: (subcommand, option) whose value is not used by the base command: a headless autoplay never
 #: touches the data folder, a training without evaluations never opens the results database.
-UNUSED = {("play", "data_dir"), ("train", "db")}
+UNUSED = {("play", "data_dir")}
 
 
 def _kind(action: argparse.Action) -> list[str]:
@@ -50,7 +50,7 @@ def _kind(action: argparse.Action) -> list[str]:
         return FLOATS
     if t is int or "whole_number" in name or name == "parse":
         return INTS
-    if t is argtypes.path:
+    if t in (argtypes.path, argtypes.db_file):
         return PATHS
     return TEXT
 
@@ -119,10 +119,10 @@ def test_bad_values_exit_2_with_one_line(tmp_path, monkeypatch, capsys, name, op
     err = capsys.readouterr().err
     assert "Traceback" not in err, err
     said = [line for line in err.splitlines() if line.startswith("cribbage")]
-    # A bad value, a path included, is bad input for every command: exit 2, one line. Only a
-    # results database that cannot be opened is a run-time failure (1): it may be locked.
+    # A bad value, a path included (a database under a file too), is bad input for every
+    # command: exit 2, one line.
     assert len(said) == 1, (argv, code, err)
-    assert code == 2 or (code == 1 and option == ["--db"]), (argv, code, err)
+    assert code == 2, (argv, code, err)
     left = sorted(p.name for p in tmp_path.iterdir())
     assert left == ["file.txt"] or set(left) <= {"file.txt", "data"}, (argv, left)
     assert not os.path.exists(tmp_path / "r.sqlite")

@@ -241,5 +241,5 @@ def test_ctrl_c_while_importing_is_an_interruption(monkeypatch, capsys) -> None:
 
 def test_resume_of_a_missing_database_creates_nothing(tmp_path, capsys) -> None:
     db = tmp_path / "none.sqlite"
-    assert main(["bench", "--resume", "3", "--db", str(db)]) == 1
+    assert main(["bench", "--resume", "3", "--db", str(db)]) == 2
     assert "does not exist" in capsys.readouterr().err and not db.exists()

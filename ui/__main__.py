@@ -4,10 +4,6 @@ from __future__ import annotations
 
 import sys
 
-try:
-    from .cli.cli import main
-except KeyboardInterrupt:  # Ctrl-C in the first instants: an interruption, not a traceback
-    print("cribbage: interrupted", file=sys.stderr)
-    sys.exit(130)
+from .cli.entry import main
 
 sys.exit(main())

@@ -39,6 +39,36 @@ def file_kind(mode: int) -> str:
     return "not a regular file"
 
 
+def path_problem(path: Path | str, what: str = "file") -> str | None:
+    """Why ``path`` cannot be a regular file of ours (it is a folder, a FIFO, a device, or a
+    folder on its way is a file), or None (it is a regular file, or could be made).
+
+    >>> path_problem("/dev/zero", "database")
+    '/dev/zero is a device, not a database file'
+    >>> path_problem("/dev/null/x.sqlite", "database")
+    '/dev/null/x.sqlite cannot be made: /dev/null is not a folder'
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except NotADirectoryError:
+        mode = None
+    except OSError:
+        return None  # e.g. a permission: said by whoever opens it
+    if mode is not None:
+        return None if stat.S_ISREG(mode) else f"{path} is {file_kind(mode)}, not a {what} file"
+    for parent in Path(path).parents:
+        try:
+            parent_mode = os.stat(parent).st_mode
+        except OSError:
+            continue
+        if not stat.S_ISDIR(parent_mode):
+            return f"{path} cannot be made: {parent} is not a folder"
+        break
+    return None
+
+
 def _too_big(path: Path | str, what: str, limit: int) -> str:
     return f"{path} is too big for a {what} (over {limit / (1024 * 1024):g} MB)"
 

@@ -28,6 +28,7 @@ from typing import Any
 from ..errors import AgentError
 from ..tournament.game_result import GameResult
 from ..tournament.procs import pid_alive, process_token
+from .files import path_problem
 from .integrity import foreign_objects, game_problem, run_rules, summary_problem
 from .provenance import versions
 from .results_schema import (
@@ -49,6 +50,12 @@ STALE_S = 600.0
 
 class ResultsStoreError(AgentError, RuntimeError):
     """The results database cannot be used (locked, corrupt, unwritable, or not ours)."""
+
+
+class NamedNothing(ResultsStoreError, LookupError):
+    """What was named is not there to use: a database file that does not exist or is not a
+    file (a folder, a FIFO, a device), a run the database does not hold. Bad input (exit 2),
+    where the other errors of the store are failures of a usable name."""
 
 
 def default_db_path() -> Path:
@@ -95,8 +102,11 @@ class ResultsStore:
         self, path: str | os.PathLike | None = None, *, timeout: float = 5.0, create: bool = True
     ) -> None:
         self.path = Path(path) if path is not None else default_db_path()
+        problem = path_problem(self.path, "database")
+        if problem:
+            raise NamedNothing(f"results database {problem} (choose another file with --db)")
         if not create and not self.path.exists():
-            raise ResultsStoreError(
+            raise NamedNothing(
                 f"results database {self.path} does not exist (run `cribbage bench` first or pass --db)"
             )
         try:
@@ -321,7 +331,7 @@ class ResultsStore:
         rows = self._read("SELECT * FROM runs WHERE id = ?", (run_id,))
         if not rows:
             known = [r["id"] for r in self._read("SELECT id FROM runs ORDER BY id")]
-            raise ResultsStoreError(
+            raise NamedNothing(
                 f"no run {run_id} in {self.path}; runs there: {', '.join(map(str, known)) or 'none'}"
             )
         return _decode_run(rows[0], self.path)

@@ -217,9 +217,15 @@ def _field(cls: type[Rules], text: str) -> tuple[str, int | bool]:
             raise RulesError(f"rule {key} is true or false, got {raw!r}")
         return key, raw.lower() == "true"
     try:
-        return key, int(raw)
+        value = int(raw)
     except ValueError:
         raise RulesError(f"rule {key} is a whole number, got {raw!r}") from None
+    if value < 0:  # -1 is the value's own "derive it", never typed: leaving it out says that
+        raise RulesError(
+            f"rule {key} is a whole number >= 0, got {raw!r}"
+            + (" (leave it out to derive it from the target)" if key != "target" else "")
+        )
+    return key, value
 
 
 #: How far under the target the skunk and double-skunk lines are when a game does not give them.

@@ -128,6 +128,39 @@ def path(text: str) -> Path:
     return Path(text)
 
 
+def address(text: str) -> str:
+    """A Ray cluster's address (``--address``): any text but an empty or blank one.
+
+    >>> address("")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected a Ray address (host:port, ray://host:port or auto), got ''
+    """
+    if not text.strip() or "\x00" in text:
+        raise argparse.ArgumentTypeError(
+            f"expected a Ray address (host:port, ray://host:port or auto), got {text!r}"
+        )
+    return text
+
+
+def db_file(text: str) -> Path:
+    """A results database's name: a :func:`path` that is a regular file or can be made one
+    (not a folder, a FIFO, a device, nor under a file).
+
+    >>> db_file("/dev/zero")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: /dev/zero is a device, not a database file
+    """
+    from agents.store.files import path_problem
+
+    name = path(text)
+    problem = path_problem(name, "database")
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return name
+
+
 def real_number(ok: Callable[[float], bool], what: str) -> Callable[[str], float]:
     """An argparse type for the numbers ``ok`` accepts (NaN is never one); ``what`` names them.
 

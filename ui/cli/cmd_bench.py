@@ -24,7 +24,12 @@ import sys
 from agents.base import AgentSpecError
 from agents.bench import TournamentRun, play_plan, resume_tournament
 from agents.store.bench_records import RecordWriter
-from agents.store.results_store import ResultsStore, ResultsStoreError, default_db_path
+from agents.store.results_store import (
+    NamedNothing,
+    ResultsStore,
+    ResultsStoreError,
+    default_db_path,
+)
 from agents.tournament.backends import BackendError
 from agents.tournament.game_result import GameResult
 from agents.tournament.luck_stats import StopRule
@@ -217,9 +222,13 @@ def run(args: argparse.Namespace) -> int:
         )
     except ResultsStoreError as exc:
         _err(str(exc))
-        return 1
+        return 2 if isinstance(exc, NamedNothing) else 1
     progress = sys.stderr.isatty() if args.progress is None else args.progress
     with store:
+        refused = _resume_problem(args, store) if args.resume is not None else None
+        if refused:
+            _err(refused)
+            return 2
         rule = None
         if args.until_separated or args.ci_width is not None:
             rule = StopRule(separated=args.until_separated, ci_width=args.ci_width)
@@ -232,8 +241,8 @@ def run(args: argparse.Namespace) -> int:
         except UntrustedSpec as exc:
             _err(str(exc))
             return 2
-        except (AgentSpecError, TournamentError) as exc:
-            return _usage(str(exc)) if args.resume is None else _fail(str(exc))
+        except (AgentSpecError, TournamentError) as exc:  # a resume refused: bad input too
+            return _usage(str(exc)) if args.resume is None else _refuse(str(exc))
         except (BackendError, ResultsStoreError) as exc:
             return _fail(str(exc))
     return _report(args, _stopped_by_rule(out, hook), hook)
@@ -254,6 +263,26 @@ def _stopped_by_rule(out: TournamentRun, hook: _Hook) -> TournamentRun:
     with ResultsStore(out.db) as db:
         db.finish_run(out.run_id, "complete", out.summary, out.elapsed)  # type: ignore[arg-type]
     return dataclasses.replace(out, status="complete")
+
+
+def _refuse(msg: str) -> int:
+    _err(msg)
+    return 2
+
+
+def _resume_problem(args: argparse.Namespace, store: ResultsStore) -> str | None:
+    """Why ``--resume RUN`` cannot go on with what was typed (no such run, another block size),
+    or None. The run's other refusals (complete, other agents) come from the resume itself."""
+    try:
+        params = store.run(args.resume)["params"]
+    except NamedNothing as exc:
+        return str(exc)
+    except ResultsStoreError:
+        return None  # a damaged row: the resume says so
+    if options.unused(args, "block") and params.get("block") != args.block:
+        return (f"--block {args.block}: run {args.resume} plays blocks of {params.get('block')} "
+                "pairs (a resume keeps the run's blocks): leave --block out")  # fmt: skip
+    return None
 
 
 def _fail(msg: str) -> int:

@@ -15,7 +15,12 @@ from pathlib import Path
 
 from agents.base import AgentSpecError
 from agents.discard_bench import MAX_DEALS, compare, format_report, whole_games
-from agents.store.results_store import ResultsStore, ResultsStoreError, default_db_path
+from agents.store.results_store import (
+    NamedNothing,
+    ResultsStore,
+    ResultsStoreError,
+    default_db_path,
+)
 from agents.tournament.backends import BACKENDS, BackendError
 from agents.tournament.tournament import AgentFailure, TournamentError
 from cribbage_env import STANDARD
@@ -104,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         store = ResultsStore(args.db if args.db is not None else default_db_path())
     except ResultsStoreError as exc:
         _err(str(exc))
-        return 1
+        return 2 if isinstance(exc, NamedNothing) else 1
     with store:
         params = {
             "kind": "discards",

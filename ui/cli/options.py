@@ -95,7 +95,10 @@ def backend_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--backend", choices=BACKENDS, default="pool",
                    help="serial, local process pool (default) or ray (extra 'ray')")  # fmt: skip
     p.add_argument(
-        "--address", default=None, help="Ray cluster to join (host:port, ray://host:port or auto)"
+        "--address",
+        type=argtypes.address,
+        default=None,
+        help="Ray cluster to join (host:port, ray://host:port or auto)",
     )
 
 
@@ -105,7 +108,7 @@ def db_option(p: argparse.ArgumentParser, text: str | None = None) -> None:
     from agents.store.results_store import default_db_path
 
     text = text or f"results database (default {default_db_path()})"
-    p.add_argument("--db", type=argtypes.path, default=None, help=text)
+    p.add_argument("--db", type=argtypes.db_file, default=None, help=text)
 
 
 def lang_option(p: argparse.ArgumentParser) -> None:
