@@ -167,12 +167,15 @@ def test_a_file_instead_of_the_folder(tmp_path) -> None:
 
 def test_autosave_json_is_a_folder(tmp_path) -> None:
     (tmp_path / "autosave.json").mkdir()
-    store = SaveStore(tmp_path)
-    assert "autosave.json is not a file" in store.open()
-    assert not store.exists()
+    other = SaveStore(tmp_path)  # a game without the folder's lock reads, never moves
     with pytest.raises(SaveError, match="folder"):
-        store.load()
+        other.load()
+    store = SaveStore(tmp_path)
+    assert store.open() is None and store.writable
+    assert "is a folder" in str(store.notice) and "set aside as autosave.json.bad-" in store.notice
+    assert not store.exists() and len(list(tmp_path.glob("autosave.json.bad-*"))) == 1
     _play(TableController(2, mode=Mode.HOTSEAT, on_change=store.save), 10)
+    assert store.exists()  # the game is autosaved again
 
 
 @pytest.mark.parametrize(

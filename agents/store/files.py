@@ -10,8 +10,10 @@ integer, a ``ValueError`` that is not a ``JSONDecodeError``) into one error.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -116,14 +118,41 @@ def read_text(path: Path | str, *, limit: int = MAX_BYTES, what: str = "file") -
         raise UnreadableFile(f"cannot read {path}: it is not UTF-8 text") from None
 
 
-def parse_json(text: str) -> object:
-    """The JSON value of ``text``, or :class:`UnreadableFile` saying why not.
+#: The deepest nesting of arrays and objects a file of ours may have (records, saves and run
+#: files are a few levels deep); deeper text is refused before it is parsed.
+MAX_DEPTH = 64
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def json_depth(text: str) -> int:
+    """How deep the arrays and objects of JSON ``text`` nest (strings skipped), in one pass
+    at C speed whatever the text.
+
+    >>> json_depth('{"a": [1, {"b": "[[["}]}'), json_depth("3")
+    (3, 0)
+    """
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    return max(itertools.accumulate(map(_DEPTH_STEP.__getitem__, brackets)), default=0)
+
+
+def parse_json(text: str, max_depth: int = MAX_DEPTH) -> object:
+    """The JSON value of ``text``, or :class:`UnreadableFile` saying why not (nested deeper
+    than ``max_depth`` included: refused before parsing, which would recurse that deep).
 
     >>> parse_json('{"seed": ' + "9" * 5000 + "}")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     agents.store.files.UnreadableFile: not valid JSON: ...digits...
+    >>> parse_json("[" * 2000 + "]" * 2000)
+    Traceback (most recent call last):
+    ...
+    agents.store.files.UnreadableFile: not valid JSON: nested 2000 levels deep (at most 64)
     """
+    depth = json_depth(text)
+    if depth > max_depth:
+        raise UnreadableFile(f"not valid JSON: nested {depth} levels deep (at most {max_depth})")
     try:
         return json.loads(text)
     except RecursionError:

@@ -1,10 +1,10 @@
 """The results database: every tournament run with its parameters, versions, games and summary.
 
-SQLite (stdlib ``sqlite3``). The default file is ``$XDG_DATA_HOME/cribbage-env/results.sqlite``
-(``~/.local/share/cribbage-env/results.sqlite`` when XDG_DATA_HOME is unset). Games are written
-block by block as they finish, each block in one transaction, so an interrupted run keeps them.
-Every failure of the file (locked, corrupt, full, not a results database, hand-edited rows that
-no longer decode) becomes a :class:`ResultsStoreError` that says which file and what to do.
+SQLite (``sqlite3``), by default ``$XDG_DATA_HOME/cribbage-env/results.sqlite`` (or under
+``~/.local/share``). Games are written block by block, each in one transaction, so an interrupted
+run keeps them. Every failure of the file (locked, corrupt, full, not ours, hand-edited rows) is
+a :class:`ResultsStoreError` saying which file and what to do; a name that is no database file,
+or a run it does not hold, a :class:`NamedNothing` (bad input).
 
 A running run records its process (host, pid) and a heartbeat. A run whose process died without
 finishing (SIGKILL, a crash, a power cut) would stay ``running`` forever; opening the database
@@ -53,9 +53,7 @@ class ResultsStoreError(AgentError, RuntimeError):
 
 
 class NamedNothing(ResultsStoreError, LookupError):
-    """What was named is not there to use: a database file that does not exist or is not a
-    file (a folder, a FIFO, a device), a run the database does not hold. Bad input (exit 2),
-    where the other errors of the store are failures of a usable name."""
+    """No database file (missing, a folder, a FIFO, a device) or no such run: bad input."""
 
 
 def default_db_path() -> Path:
@@ -72,12 +70,7 @@ def _explain(path: Path, exc: sqlite3.Error) -> ResultsStoreError:
     msg = str(exc)
     if "locked" in msg or "busy" in msg:
         hint = "another process is writing to it; wait for it to finish or choose another file with --db"
-    elif (
-        "not a database" in msg
-        or "malformed" in msg
-        or isinstance(exc, sqlite3.DatabaseError)
-        and "disk image" in msg
-    ):
+    elif "not a database" in msg or "malformed" in msg or "disk image" in msg:
         hint = "the file is not a valid results database (corrupt or another format); choose another file with --db"
     elif "full" in msg or "disk I/O" in msg:
         hint = (
@@ -102,8 +95,7 @@ class ResultsStore:
         self, path: str | os.PathLike | None = None, *, timeout: float = 5.0, create: bool = True
     ) -> None:
         self.path = Path(path) if path is not None else default_db_path()
-        problem = path_problem(self.path, "database")
-        if problem:
+        if problem := path_problem(self.path, "database"):
             raise NamedNothing(f"results database {problem} (choose another file with --db)")
         if not create and not self.path.exists():
             raise NamedNothing(

@@ -248,11 +248,17 @@ def run(args: argparse.Namespace) -> int:
         isolate=argtypes.isolation(args),
     )
     store, problem = _autosave(args, SaveStore, own_game=not (watch or headless))
+    notices = []
     if store is not None:  # the person's own game: the start screen as they left it
-        from ..saved.choices import apply_choices, load_choices
+        from ..saved.choices import apply_choices, read_choices
 
-        apply_choices(options, load_choices(store.dir), _given(args))
+        choices, notice = read_choices(store.dir, aside=store.writable)
+        apply_choices(options, choices, _given(args))
         lang = options.lang
+        notices = [n for n in (store.notice, notice) if n]
+    for notice in notices:  # a file that could not be read, set aside: the game starts
+        print(f"cribbage play: {notice}", file=sys.stderr)
+        options.message = notice
     if problem:
         print(
             f"cribbage play: autosave is off: {problem}; you can play, but the game is not saved",

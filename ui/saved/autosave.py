@@ -8,8 +8,9 @@ folder's lock. Finished games move to ``history/``. Reading never modifies a fil
 reported with :class:`~ui.table.saves.SaveError` and left as it was.
 
 One game at a time owns the folder (a lock file): a second game is told and plays without
-autosave. A folder that cannot be used (read-only, full, a file, ``autosave.json`` a folder)
-is reported in words and the game goes on without autosave.
+autosave. A folder that cannot be used (read-only, full, a file) is reported in words and the
+game goes on without autosave; an ``autosave.json`` no reader could take (a folder, a FIFO, too
+big, nested too deep) is set aside by the game that owns the folder, which says so.
 
 The directory is ``$CRIBBAGE_DATA_DIR`` if set (tests), else ``$XDG_DATA_HOME/cribbage-env``,
 else ``~/.local/share/cribbage-env``.
@@ -24,10 +25,11 @@ from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from agents.store.atomic import atomic_write_json, try_lock
-from agents.store.files import UnreadableFile, parse_json, read_text
+from agents.store.files import MAX_BYTES, UnreadableFile, parse_json, read_text
 
 from ..table.controller import TableController
 from ..table.saves import SaveError, UntrustedSave, save_data
+from .aside import read_small_json, set_aside
 
 AUTOSAVE_NAME = "autosave.json"
 LOCK_NAME = ".lock"
@@ -56,9 +58,6 @@ def folder_problem(directory: Path) -> str | None:
     It is created if missing, and a small probe file is written and removed there."""
     if directory.exists() and not directory.is_dir():
         return f"{directory} is a file, not a folder"
-    target = directory / AUTOSAVE_NAME
-    if target.exists() and not target.is_file():
-        return f"{target} is not a file (a folder or a device is in its place)"
     try:
         directory.mkdir(parents=True, exist_ok=True)
         fd, probe = tempfile.mkstemp(prefix=".probe.", suffix=".tmp", dir=directory)
@@ -89,6 +88,8 @@ class SaveStore:
         self.writable = True
         self.problem: str | None = None
         self._lock_fd: int | None = None
+        #: a one-line notice of :meth:`open` (an unreadable autosave set aside), or None
+        self.notice: str | None = None
 
     def open(self) -> str | None:
         """Check the folder and take the lock (one game per folder); the problem, if any."""
@@ -107,10 +108,23 @@ class SaveStore:
             if fd is not None:
                 self._lock_fd = fd
                 self._clean_temp_files()
+                self.notice = self._set_aside_unreadable()
         if problem is not None:
             self.writable = False
             self.problem = problem
         return problem
+
+    def _set_aside_unreadable(self) -> str | None:
+        """An autosave that no reader could take (not a regular file, too big, nested too
+        deep, not JSON) is renamed beside itself (:mod:`.aside`) and the game starts without
+        it; the notice. A save that reads but does not replay stays where it is."""
+        if not os.path.lexists(self.path):
+            return None
+        try:
+            read_small_json(self.path, limit=MAX_BYTES, what="saved game")
+        except UnreadableFile as exc:
+            return set_aside(self.path, str(exc))
+        return None
 
     def close(self) -> None:
         """Give the folder's lock back (also done by the system when the process ends)."""

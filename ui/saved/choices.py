@@ -15,17 +15,19 @@ against what the start screen offers, and a value that is not one of them is lef
 
 from __future__ import annotations
 
-import json
+import os
 from pathlib import Path
 from typing import Any
 
 from agents.registry import LEVELS
 from agents.store.atomic import atomic_write_json
+from agents.store.files import UnreadableFile
 from cribbage_env.rules.core import VARIANTS
 
 from ..scenes.scene import StartOptions
 from ..table.coach import COACH_LIMITS
 from ..words.i18n import LANGUAGES
+from .aside import read_small_json, set_aside
 
 CHOICES_NAME = "choices.json"
 MAX_BYTES = 4096
@@ -54,14 +56,28 @@ def save_choices(directory: Path, o: StartOptions, *, durable: bool = True) -> N
 
 
 def load_choices(directory: Path) -> dict[str, object]:
-    """The remembered choices that are still valid ({} without a file or with a bad one)."""
+    """The remembered choices that are still valid ({} without a file or with a bad one, which
+    is left as it is)."""
+    return read_choices(directory, aside=False)[0]
+
+
+def read_choices(directory: Path, *, aside: bool = True) -> tuple[dict[str, object], str | None]:
+    """The remembered choices that are still valid, and a notice (one line) when the file could
+    not be read: not a regular file (a FIFO is never waited on), over :data:`MAX_BYTES`, nested
+    too deep, not JSON. ``aside``: such a file is then renamed beside itself (:mod:`.aside`), so
+    the next launch starts clean; values that are merely unknown are left out in silence."""
     path = Path(directory) / CHOICES_NAME
+    if not os.path.lexists(path):
+        return {}, None
     try:
-        with path.open("rb") as f:
-            raw = f.read(MAX_BYTES + 1)
-        data = json.loads(raw) if len(raw) <= MAX_BYTES else None
-    except (OSError, ValueError):
-        return {}
+        data = read_small_json(path, limit=MAX_BYTES, what="start screen's choices file")
+    except UnreadableFile as exc:
+        return {}, set_aside(path, str(exc)) if aside else str(exc)
+    return _valid(data), None
+
+
+def _valid(data: object) -> dict[str, object]:
+    """The choices of ``data`` that the start screen offers."""
     if not isinstance(data, dict):
         return {}
     out: dict[str, object] = {}
