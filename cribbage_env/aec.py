@@ -51,6 +51,13 @@ from .rules.engine import GameState, new_game
 AGENTS = ("player_0", "player_1")
 
 
+def _seat(agent: object) -> int:
+    """The engine seat of ``agent`` (an EnvError naming the agents if it is none of them)."""
+    if agent not in AGENTS:
+        raise EnvError(f"unknown agent {agent!r}; the agents are {', '.join(AGENTS)}")
+    return AGENTS.index(str(agent))
+
+
 def env(**kwargs: Any) -> AECEnv:
     """The AEC env with PettingZoo's standard wrappers (like the classic games).
 
@@ -61,8 +68,21 @@ def env(**kwargs: Any) -> AECEnv:
     e: AECEnv = raw_env(**kwargs)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
     e = wrappers.AssertOutOfBoundsWrapper(e)
-    e = wrappers.OrderEnforcingWrapper(e)
-    return e
+    return _InOrder(e)
+
+
+class _InOrder(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order checks, with the env's own error first: ``last()`` or ``observe()``
+    before ``reset()`` and an unknown agent say so in one error, as the raw env does."""
+
+    def last(self, observe: bool = True):
+        self.env.unwrapped._started()
+        return super().last(observe)
+
+    def observe(self, agent: str):
+        self.env.unwrapped._started()
+        _seat(agent)
+        return super().observe(agent)
 
 
 class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
@@ -175,8 +195,13 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         return self._ep
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        obs, mask = self._started().encode(AGENTS.index(agent))
+        obs, mask = self._started().encode(_seat(agent))
         return {"observation": obs, "action_mask": mask}
+
+    def last(self, observe: bool = True):
+        """PettingZoo's ``last``, after checking that an episode was started."""
+        self._started()
+        return super().last(observe)
 
     def step(self, action: Any) -> None:
         self._started()

@@ -18,7 +18,8 @@ CribbageEnv's (``seat``, ``reward``, ``skunk_bonus``, ``illegal_action``, ``ille
 
 - ``copy=False`` returns the env's own buffers (observations, masks, rewards...), rewritten in
   place by the next ``step``: no copy per step (Gymnasium's ``SyncVectorEnv(copy=...)``).
-  Read them, don't write into them: a step rewrites only what changed in a row.
+  They are read-only views (a step rewrites only what changed in a row, so an edit would
+  corrupt the next observation).
 - ``observation="compact"``: :data:`~cribbage_env.kernels.vecobs.COMPACT_SIZE` bytes per game
   instead of :data:`~cribbage_env.encoding.OBS_SIZE` floats: the :data:`~cribbage_env.kernels.vecobs.BITS` binary
   values bit-packed (``np.packbits`` order), then the count, both scores (capped at the
@@ -51,6 +52,7 @@ from gymnasium.vector.utils import batch_space
 from .analysis.discard import KEEP_INDEX, default_crib_table
 from .encoding import NUM_ACTIONS, OBS_SIZE, InvalidActionError, observation_space
 from .env import _EPISODES, _ILLEGAL, _SEATS, _check_choice
+from .envs.episode import check_real
 from .envs.rewards import REWARDS, Outcome
 from .kernels import kernelcache
 from .kernels import simkernel as K
@@ -142,7 +144,7 @@ class CribbageVectorEnv(VectorEnv):
         self.opponent = opponent
         self.seat_option, self.episode, self.reward_mode = seat, episode, reward
         self.skunk_bonus, self.illegal_action = bool(skunk_bonus), illegal_action
-        self.illegal_penalty = float(illegal_penalty)
+        self.illegal_penalty = check_real("illegal_penalty", illegal_penalty)
         self.observation, self.copy, self.parallel = observation, bool(copy), bool(parallel)
         self.render_mode = None
         compact = observation == "compact"
@@ -185,6 +187,7 @@ class CribbageVectorEnv(VectorEnv):
         self._obs = np.zeros((rows, OBS_SIZE), dtype=np.float32)
         self._packed = np.zeros((n - rows, O.COMPACT_SIZE), dtype=np.uint8)
         self._mask = np.zeros((n, NUM_ACTIONS), dtype=np.int8)
+        self._legal = np.zeros_like(self._mask)
         self._final_obs = np.zeros_like(self._obs)
         self._final_packed = np.zeros_like(self._packed)
         self._final_mask = np.zeros_like(self._mask)
@@ -224,11 +227,11 @@ class CribbageVectorEnv(VectorEnv):
         if not self._started:
             raise IllegalActionError("call reset() before step()")
         acts = self._actions(actions)
-        if self.illegal_action == "raise":
-            ok = self._mask[np.arange(self.num_envs), acts]
+        if self.illegal_action == "raise":  # against the env's own copy of the masks
+            ok = self._legal[np.arange(self.num_envs), acts]
             if not ok.all():
                 i = int(np.flatnonzero(ok == 0)[0])
-                legal = np.flatnonzero(self._mask[i]).tolist()
+                legal = np.flatnonzero(self._legal[i]).tolist()
                 raise IllegalActionError(
                     f"env {i}: card {acts[i]} is not legal now; legal: {legal}"
                 )
@@ -267,12 +270,15 @@ class CribbageVectorEnv(VectorEnv):
         return args + (2,) if self.parallel else args
 
     def _run(self, reset: bool, actions: np.ndarray | None = None) -> None:
-        """One kernel call: every game's next episode (``reset``) or one learner step."""
+        """One kernel call: every game's next episode (``reset``) or one learner step; the
+        masks it wrote are kept apart too (a caller holding a ``copy=False`` view cannot
+        change what ``illegal_action="raise"`` checks)."""
         args = self._args(reset, self._actions_buf if actions is None else actions)
         if self.parallel:
             S.run_parallel(*args)
         else:
             S.run(*args)
+        np.copyto(self._legal, self._mask)
 
     def _warm_up(self) -> None:
         """Load or compile this env's kernel (a message when it compiles)."""
@@ -305,7 +311,12 @@ class CribbageVectorEnv(VectorEnv):
                 self._seeded[i] = True
 
     def _c(self, a: np.ndarray) -> np.ndarray:
-        return a.copy() if self.copy else a
+        """What a caller gets of buffer ``a``: a copy, or (``copy=False``) a read-only view."""
+        if self.copy:
+            return a.copy()
+        view = a.view()
+        view.flags.writeable = False
+        return view
 
     def _actions(self, actions) -> np.ndarray:
         a = np.asarray(actions)
