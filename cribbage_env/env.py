@@ -177,7 +177,12 @@ class CribbageEnv(gym.Env):
       ``cribbage_env.discard_action``). Swap it per episode with
       ``reset(options={"opponent": ...})``. Its generator is the tournament's
       (:func:`cribbage_env.seeding.agent_rng` of ``agent_seed``, the game seed and its seat):
-      nothing it can read leads back to the deal.
+      a digest that, without the agent seed, tells nothing of the game seed. What an opponent
+      in your process can learn: its own view, and the whole deal whenever it can guess the
+      reset seed, since a deal is a function of ``reset(seed=...)`` alone (it deals each small
+      seed, say 0..999, and finds the one that gives its hand, in well under a second). Reset
+      with seeds it cannot guess (``seed=None`` once: the OS's entropy, then unseeded resets),
+      or keep an opponent you do not trust out of your process.
     - ``agent_seed``: the seed of the opponent's generators, an integer ``0 <= s < 2**128``;
       ``None`` (the default) draws one from OS entropy (``env.agent_seed``: pin it to replay an
       opponent's decisions; the deals depend on ``reset(seed=...)`` alone).

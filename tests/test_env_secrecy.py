@@ -171,3 +171,34 @@ def test_states_that_look_the_same_to_the_learner_give_the_same_info() -> None:
         ep.game = env.game = real
         ep._views = [None, None]
     assert compared > 20 and differ_in_truth > 0
+
+
+def _seed_of_hand(hand: tuple[int, ...], seat: int) -> int | None:
+    from gymnasium.utils import seeding
+
+    from cribbage_env.envs.episode import episode_seed
+
+    for s in range(100):
+        rng, _ = seeding.np_random(s)
+        if tuple(sorted(ce.new_game(episode_seed(rng)).view(seat).hand)) == hand:
+            return s
+    return None
+
+
+def test_what_an_in_process_opponent_can_learn_is_what_the_docs_say() -> None:
+    """Guessable reset seeds give the deal away to the opponent's own hand (and the docs say so,
+    no longer "nothing it can read leads back to the deal"); seeds from the OS do not."""
+    doc = " ".join((CribbageEnv.__doc__ or "").split())
+    assert "nothing it can read leads back to the deal" not in doc
+    assert "the whole deal whenever it can guess the reset seed" in doc
+    env = CribbageEnv("random", seat=0)
+    for seed in (7, 42, 99):
+        env.reset(seed=seed)
+        assert env.game is not None
+        opp_hand = tuple(sorted(ce.new_game(env.game.seed).view(1).hand))
+        assert _seed_of_hand(opp_hand, 1) == seed  # found: the docs' warning is true
+    env = CribbageEnv("random", seat=0)
+    env.reset()  # a first reset without a seed: the OS's entropy
+    assert env.game is not None
+    opp_hand = tuple(sorted(ce.new_game(env.game.seed).view(1).hand))
+    assert _seed_of_hand(opp_hand, 1) is None
