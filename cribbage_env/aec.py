@@ -41,7 +41,7 @@ except ModuleNotFoundError as _exc:
 from .encoding import NUM_ACTIONS, as_action, observation_space
 from .env import EpisodeOverError, render_view
 from .envs.episode import EPISODES as _EPISODES
-from .envs.episode import Episode, check_flag, episode_seed
+from .envs.episode import Episode, check_flag, env_rules, episode_seed
 from .envs.episode import check_choice as _check_choice
 from .envs.registration import register_pettingzoo as _register_pettingzoo
 from .envs.rewards import REWARDS
@@ -146,7 +146,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         render_mode: str | None = None,
         rules: Rules | str = "standard",
     ) -> None:
-        self.rules = Rules.named(rules)
+        self.rules = env_rules(rules)
         _check_choice("episode", episode, _EPISODES)
         _check_choice("reward", reward, tuple(k for k, r in REWARDS.items() if r.zero_sum))
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:

@@ -1,7 +1,7 @@
 """CribbageEnv: one learner against an opponent agent, as a Gymnasium environment.
 
-The env wraps the rules engine (:mod:`cribbage_env.rules.engine`); observations and masks come from
-:mod:`cribbage_env.encoding`, built only from the learner's PlayerView.
+The env wraps the rules engine (:mod:`cribbage_env.rules.engine`); observations and masks come
+from :mod:`cribbage_env.encoding`, built only from the learner's PlayerView.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .encoding import NUM_ACTIONS, InvalidActionError, as_action
+from .envs import episode as _episode
 from .envs.episode import EPISODES as _EPISODES
 from .envs.episode import Episode, check_flag, check_real, episode_seed, finished_deal_view
 from .envs.episode import check_choice as _check_choice
@@ -23,8 +24,6 @@ from .rules.core import EnvError, IllegalActionError, Rules
 from .rules.engine import GameState, new_game
 from .rules.views import PlayerView
 from .seeding import agent_rng, check_agent_seed, new_agent_seed
-
-#: Rewards of the single-learner env: the shared ones plus the winning-chance shaping.
 
 __all__ = [
     "CribbageEnv",
@@ -175,14 +174,10 @@ class CribbageEnv(gym.Env):
       "expectimax", ...), an object with ``act(view, rng) -> action`` or a callable
       ``f(view, rng) -> action`` returning *engine* actions (discards as
       ``cribbage_env.discard_action``). Swap it per episode with
-      ``reset(options={"opponent": ...})``. Its generator is the tournament's
-      (:func:`cribbage_env.seeding.agent_rng` of ``agent_seed``, the game seed and its seat):
-      a digest that, without the agent seed, tells nothing of the game seed. What an opponent
-      in your process can learn: its own view, and the whole deal whenever it can guess the
-      reset seed, since a deal is a function of ``reset(seed=...)`` alone (it deals each small
-      seed, say 0..999, and finds the one that gives its hand, in well under a second). Reset
-      with seeds it cannot guess (``seed=None`` once: the OS's entropy, then unseeded resets),
-      or keep an opponent you do not trust out of your process.
+      ``reset(options={"opponent": ...})``. Its generator (:func:`cribbage_env.seeding.agent_rng`
+      of ``agent_seed``, the game seed, its seat) hides the game seed, but a deal is a function of
+      ``reset(seed=...)`` alone: an opponent in your process finds the whole deal whenever it can
+      guess the reset seed (0..999 take it a second); reset with ``seed=None``, or keep it out.
     - ``agent_seed``: the seed of the opponent's generators, an integer ``0 <= s < 2**128``;
       ``None`` (the default) draws one from OS entropy (``env.agent_seed``: pin it to replay an
       opponent's decisions; the deals depend on ``reset(seed=...)`` alone).
@@ -221,7 +216,7 @@ class CribbageEnv(gym.Env):
         rules: Rules | str = "standard",
         agent_seed: int | None = None,
     ) -> None:
-        self.rules = Rules.named(rules)
+        self.rules = _episode.env_rules(rules)
         self.agent_seed = new_agent_seed() if agent_seed is None else check_agent_seed(agent_seed)
         _check_choice("seat", seat, _SEATS)
         _check_choice("episode", episode, _EPISODES)

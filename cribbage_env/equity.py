@@ -38,7 +38,7 @@ from importlib import resources
 import numpy as np
 
 from .rules.cards import VALUE
-from .rules.core import STANDARD, CribbageError, Rules
+from .rules.core import STANDARD, CribbageError, Rules, implements
 from .rules.engine import GameState
 from .rules.scoring import play_points_fast
 
@@ -47,8 +47,9 @@ STANDARD_TARGET = STANDARD.target
 
 #: Targets built by ``benchmarks/tables/equity_table.py`` (every target up to the first is a corner of it).
 TARGETS = (121, 61)
-#: Rule fields the deal traces do not depend on (who wins a game, not how a deal is played).
-TABLE_FREE_RULES = frozenset({"target", "skunk", "double_skunk"})
+#: The rule fields the table implements: the target (a corner of the table per target) and the
+#: skunk lines, which change game points, not who wins (the table's chance is of winning).
+EQUITY = implements("the equity table", "target", "skunk", "double_skunk")
 
 
 class EquityError(CribbageError, ValueError):
@@ -62,8 +63,7 @@ def has_table(rules: Rules | int) -> bool:
     (True, True, False)
     """
     if isinstance(rules, Rules):
-        changed = set(rules.to_json()) - TABLE_FREE_RULES
-        return not changed and has_table(rules.target)
+        return set(rules.to_json()) <= EQUITY.fields and has_table(rules.target)
     return isinstance(rules, (int, np.integer)) and 2 <= rules <= TARGETS[0]
 
 
@@ -190,6 +190,8 @@ def _load() -> dict:
 
 
 def _check_target(target: Rules | int) -> int:
+    if isinstance(target, Rules):
+        EQUITY.check(target)  # a rule the table does not implement: named, not "no table"
     if not has_table(target):
         raise EquityError(no_table(target))
     return int(target.target if isinstance(target, Rules) else target)

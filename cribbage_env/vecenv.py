@@ -52,7 +52,7 @@ from gymnasium.vector.utils import batch_space
 from .analysis.discard import KEEP_INDEX, default_crib_table
 from .encoding import NUM_ACTIONS, OBS_SIZE, InvalidActionError, observation_space
 from .env import _EPISODES, _ILLEGAL, _SEATS, _check_choice
-from .envs.episode import check_real
+from .envs.episode import check_real, env_rules
 from .envs.rewards import REWARDS, Outcome
 from .kernels import kernelcache
 from .kernels import simkernel as K
@@ -120,7 +120,7 @@ class CribbageVectorEnv(VectorEnv):
         parallel: bool = False,
         agent_seed: int | None = None,
     ) -> None:
-        self.rules = Rules.named(rules)
+        self.rules = env_rules(rules)
         self.agent_seed = new_agent_seed() if agent_seed is None else check_agent_seed(agent_seed)
         self._agent = prefix(self.agent_seed)
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:

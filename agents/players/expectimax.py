@@ -44,6 +44,7 @@ from cribbage_env.rules.views import PlayerView
 from ..base import Hint, Option
 from ..params import Param
 from .greedy import discard_hint, other_decision
+from .peg_search import SEARCHES
 from .pegging import PegEstimate, describe_play, expectimax_estimates
 
 
@@ -113,6 +114,7 @@ class ExpectimaxAgent:
 
     # ------------------------------------------------------------------ decisions
     def act(self, view: PlayerView, rng: np.random.Generator) -> int:
+        SEARCHES.check(view.rules)
         if view.phase is Phase.DISCARD:
             hand = np.array(view.hand, dtype=np.intp)
             ev, _, _, crib = discard_values(hand, view.is_dealer, self._table)

@@ -49,7 +49,7 @@ from ..base import Hint, Option
 from ..params import Param
 from .expectimax import ExpectimaxAgent
 from .opponent_model import sample_modelled_arrays, sample_opponent_deal_arrays
-from .peg_search import deal_utility, equity_utility, search_play
+from .peg_search import SEARCHES, deal_utility, equity_utility, search_play
 
 #: Within this many points of 121 (either player) discards are chosen by playing the deal out.
 ENDGAME_MARGIN = 30
@@ -203,6 +203,7 @@ class ExpertAgent:
 
     # ------------------------------------------------------------------ decisions
     def act(self, view: PlayerView, rng: np.random.Generator) -> int:
+        SEARCHES.check(view.rules)
         legal = view.legal_actions
         if not legal:
             raise ValueError(f"no legal action for seat {view.seat} in phase {view.phase.value}")

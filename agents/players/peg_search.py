@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cribbage_env.rules.cards import RANK, VALUE
-from cribbage_env.rules.core import Rules
+from cribbage_env.rules.core import Rules, implements
 from cribbage_env.rules.determinize import determinize, uniform_guesses
 from cribbage_env.rules.engine import GameState
 from cribbage_env.rules.scoring import KEY, RANK_POINTS, play_points_fast
@@ -33,6 +33,10 @@ STOP_MIN = 16
 STOP_EVERY = 8
 #: Rollout tie-break: leaving the count at 5 or 21 invites a ten-card for 15 or 31.
 DANGER_COUNTS = {5: 0.6, 21: 0.6}
+
+#: The searches (expectimax, expert, master) play to the target; the skunk lines change the game
+#: points of a win, which they do not weigh (their objective is points or the chance of winning).
+SEARCHES = implements("the searches", "target", "skunk", "double_skunk")
 
 
 def rollout_card(g: GameState) -> int:

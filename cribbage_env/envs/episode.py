@@ -14,12 +14,21 @@ from typing import Any
 import numpy as np
 
 from ..encoding import action_mask, encode, picks_to_engine_action
-from ..rules.core import EnvError, Phase
+from ..rules.core import EnvError, Phase, Rules, implements
 from ..rules.engine import GameState
 from ..rules.views import PlayerView
 
 #: Episode kinds: the whole game (to the target) or the first deal only.
 EPISODES = ("game", "deal")
+
+#: The envs (Gym, AEC, batched) play to the target and pay skunks by the lines (``reward="win"``
+#: with ``skunk_bonus``).
+ENVS = implements("the envs", "target", "skunk", "double_skunk")
+
+
+def env_rules(rules: Rules | str) -> Rules:
+    """The rules an env plays (a name or a value), refused if the envs do not implement them."""
+    return ENVS.check(Rules.named(rules))
 
 
 def check_choice(name: str, value: Any, allowed: tuple) -> None:

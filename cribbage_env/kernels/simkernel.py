@@ -24,7 +24,7 @@ from numba.extending import intrinsic
 
 from ..rules.batch import _FLAT, _HI_MAP, _LO_MAP, KEY_HI, KEY_LO
 from ..rules.cards import JACK, RANK, SUIT, VALUE
-from ..rules.core import Rules
+from ..rules.core import Rules, implements
 from ..rules.scoring import FLUSH_POINTS, NOBS_POINTS
 from ..rules.scoring import heels_points as _heels_points
 from ..rules.scoring import play_points_at as _play_points_at
@@ -55,9 +55,16 @@ PLAY_SCORES = 64  # 2: scores when the play ended (before the show), -1 until th
 SIZE = 66
 
 
+#: The kernels play to the target; the skunk lines change no score or winner they compute (game
+#: points are counted from the Rules value outside them).
+KERNELS = implements("the compiled kernels", "target", "skunk", "double_skunk")
+
+
 def put_rules(st: np.ndarray, rules: Rules, target: int | None = None) -> None:
     """Write ``rules`` into a state (or the last axis of states): the one place the rules
-    enter the kernels (``target`` overrides the rules' target: a search's own horizon)."""
+    enter the kernels (``target`` overrides the rules' target: a search's own horizon); rules
+    the kernels do not implement are refused (RulesError)."""
+    KERNELS.check(rules)
     st[..., TARGET] = rules.target if target is None else target
 
 

@@ -246,3 +246,51 @@ STANDARD = Rules()
 SHORT = Rules(target=61)
 #: Variants by name, for env ids, CLI options and agent specs.
 VARIANTS: dict[str, Rules] = {"standard": STANDARD, "short": SHORT}
+
+
+@dataclass(frozen=True)
+class RuleSupport:
+    """The rule fields one consumer of :class:`Rules` implements (the engine, the kernels, the
+    searches, the envs, the equity table, the table), declared beside it with
+    :func:`implements`. Any other field at a value other than the usual one (:meth:`Rules.to_json`
+    lists those) is refused, in one line, rather than ignored.
+
+    >>> kernel = RuleSupport("a kernel", frozenset({"target"}))
+    >>> kernel.check(Rules(target=91)).target
+    91
+    >>> kernel.check(Rules(skunk=100))
+    Traceback (most recent call last):
+    ...
+    cribbage_env.rules.core.RulesError: a kernel does not implement the rule skunk=100 (it implements target)
+    """
+
+    consumer: str
+    fields: frozenset[str]
+
+    def check(self, rules: Rules) -> Rules:
+        """``rules`` if this consumer implements every field it sets, else RulesError."""
+        missing = [f"{k}={v}" for k, v in rules.to_json().items() if k not in self.fields]
+        if missing:
+            raise RulesError(
+                f"{self.consumer} does not implement the rule{'s' * (len(missing) > 1)} "
+                f"{', '.join(missing)} (it implements {', '.join(sorted(self.fields))})"
+            )
+        return rules
+
+
+#: Every declaration made (consumer -> its support): what the guard test reads.
+SUPPORTS: dict[str, RuleSupport] = {}
+
+
+def implements(consumer: str, *names: str) -> RuleSupport:
+    """Declare that ``consumer`` implements the rule fields ``names`` (each a field of
+    :class:`Rules`: a name that is none is refused at import)."""
+    known = {f.name for f in fields(Rules)}
+    unknown = sorted(set(names) - known)
+    if unknown:
+        raise RulesError(
+            f"{consumer} declares unknown rule fields {unknown}; known: {sorted(known)}"
+        )
+    support = RuleSupport(consumer, frozenset(names))
+    SUPPORTS[consumer] = support
+    return support

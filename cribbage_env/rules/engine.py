@@ -38,6 +38,7 @@ from .core import (
     Phase,
     RecordError,
     Rules,
+    implements,
 )
 from .events import Event
 from .scoring import ScoreKind, _score_fast, heels_points, play_points_fast
@@ -60,6 +61,9 @@ _EV_PLAY, _EV_GO, _EV_RESET, _EV_SCORE, _EV_SHOW = (
     EventKind.SCORE,
     EventKind.SHOW,
 )
+
+#: The engine implements every rule field (a new one is added here once the engine plays it).
+ENGINE = implements("the engine", "target", "skunk", "double_skunk")
 
 
 def skunk_level(scores: Sequence[int], rules: Rules) -> int:
@@ -86,7 +90,8 @@ class GameState(State):
         self, seed: int = 0, *, interactive_cuts: bool = False, rules: Rules | str = STANDARD
     ) -> None:
         check_seed(seed)
-        self._fill(int(seed), bool(interactive_cuts), Rules.named(rules), Chance(int(seed)))
+        rules = ENGINE.check(Rules.named(rules))
+        self._fill(int(seed), bool(interactive_cuts), rules, Chance(int(seed)))
         if not self.interactive_cuts:
             while self.phase is Phase.CUT_FOR_DEAL:
                 self._cut_for_deal(0)

@@ -25,10 +25,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cribbage_env.rules.core import STANDARD, Rules
+from cribbage_env.rules.core import STANDARD, Rules, implements
 
 BOARD_HOLES = 120  # holes per track on the standard board; the game hole is hole 121
 STREET = 30  # holes per street
+#: The table draws the target (its board) and the skunk lines; it plays every rule the engine does.
+TABLE = implements("the table", "target", "skunk", "double_skunk")
 GROUP = 5  # holes per group
 SKUNK_LINE = STANDARD.skunk  # first hole past the skunk line (a loser below it is skunked)
 DOUBLE_SKUNK_LINE = STANDARD.double_skunk  # first hole past the double-skunk line
@@ -46,7 +48,9 @@ class BoardShape:
     @classmethod
     def of(cls, rules: Rules) -> BoardShape:
         """Streets of 30 up and down to the target, the game hole past the end of the last:
-        the games to 61, 91 and 121 (any other target is refused)."""
+        the games to 61, 91 and 121 (any other target is refused, and so are rules the table
+        does not implement)."""
+        TABLE.check(rules)
         holes = rules.target - 1
         if holes % STREET or not 2 * STREET <= holes <= BOARD_HOLES:
             raise ValueError(f"no board for a game to {rules.target} (61, 91 and 121 have one)")
