@@ -6,15 +6,71 @@ Arcade picks its window system when it is first imported: headless (EGL) only if
 the GUI tests after it would skip, so the outcome depended on test order.
 Subprocess tests that need it unset build their own environment. The GUI tests share a
 headless `window` fixture.
+
+No test can hold the run: each has a time limit (``timeout`` in pyproject.toml, pytest-timeout;
+the integration tier's is longer, set here), and every sealed seat a test opens is closed when
+the test ends, whether it passed or failed (:func:`_sealed_seats_closed`).
 """
 
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("ARCADE_HEADLESS", "1")
+
+pytest_plugins = ("pytester",)
+
+#: seconds an integration test may take (the fast tier's limit is pyproject.toml's ``timeout``)
+INTEGRATION_TIMEOUT = 1800
+#: words of a test module that may open a sealed seat (directly, by spec, or isolated tables)
+_SEAT_WORDS = ("SealedSeat", "sealed", "isolate")
+_opens_seats: dict[str, bool] = {}
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    for item in items:
+        if item.get_closest_marker("integration") and not item.get_closest_marker("timeout"):
+            item.add_marker(pytest.mark.timeout(INTEGRATION_TIMEOUT))
+
+
+def _may_open_seats(path: Path) -> bool:
+    key = str(path)
+    if key not in _opens_seats:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError:
+            text = ""
+        _opens_seats[key] = any(w in text for w in _SEAT_WORDS)
+    return _opens_seats[key]
+
+
+@pytest.fixture(autouse=True)
+def _sealed_seats_closed(request, monkeypatch):
+    """Every sealed seat the test opens in this process is closed when it ends, even when it
+    fails or times out (its bot's processes end with it)."""
+    if "agents.arena.seat" not in sys.modules and not _may_open_seats(request.path):
+        yield
+        return
+    from agents.arena.seat import SealedSeat
+
+    opened: list[SealedSeat] = []
+    real = SealedSeat.__init__
+
+    def tracked(self, *args, **kwargs) -> None:
+        opened.append(self)
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(SealedSeat, "__init__", tracked)
+    yield
+    for seat in opened:
+        try:
+            seat.close()
+        except Exception:  # noqa: BLE001 - a seat half made: close what there is
+            pass
 
 
 @pytest.fixture(scope="module")
