@@ -50,7 +50,7 @@ def _bad(tmp_path, name: str, kind: str):
 
 
 KINDS = ["deep", "fifo", "folder", "huge"]
-WORDS = {"deep": "nested 2000 levels deep", "fifo": "is a pipe", "folder": "is a folder",
+WORDS = {"deep": "nested too deeply (2000 levels", "fifo": "is a pipe", "folder": "is a folder",
          "huge": "too big"}  # fmt: skip
 
 

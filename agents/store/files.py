@@ -148,11 +148,13 @@ def parse_json(text: str, max_depth: int = MAX_DEPTH) -> object:
     >>> parse_json("[" * 2000 + "]" * 2000)
     Traceback (most recent call last):
     ...
-    agents.store.files.UnreadableFile: not valid JSON: nested 2000 levels deep (at most 64)
+    agents.store.files.UnreadableFile: not valid JSON: nested too deeply (2000 levels, at most 64)
     """
     depth = json_depth(text)
     if depth > max_depth:
-        raise UnreadableFile(f"not valid JSON: nested {depth} levels deep (at most {max_depth})")
+        raise UnreadableFile(
+            f"not valid JSON: nested too deeply ({depth} levels, at most {max_depth})"
+        )
     try:
         return json.loads(text)
     except RecursionError:
