@@ -188,6 +188,11 @@ def _seed_of_hand(hand: tuple[int, ...], seat: int) -> int | None:
 def test_what_an_in_process_opponent_can_learn_is_what_the_docs_say() -> None:
     """Guessable reset seeds give the deal away to the opponent's own hand (and the docs say so,
     no longer "nothing it can read leads back to the deal"); seeds from the OS do not."""
+    from tests.test_architecture import ROOT
+
+    guide = " ".join((ROOT / "docs" / "guide" / "rewards.md").read_text().split())
+    assert "Nothing it can read leads back to the deal" not in guide
+    assert "learn the whole deal whenever it can guess the reset seed" in guide
     doc = " ".join((CribbageEnv.__doc__ or "").split())
     assert "nothing it can read leads back to the deal" not in doc
     assert "the whole deal whenever it can guess the reset seed" in doc
