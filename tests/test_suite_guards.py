@@ -18,6 +18,7 @@ def test_the_fast_tier_has_a_per_test_time_limit(request) -> None:
     assert 0 < limit <= 600, limit
 
 
+@pytest.mark.integration  # two xdist workers start: seconds, more on a loaded machine
 def test_a_hung_test_fails_and_the_run_ends_under_xdist(pytester) -> None:
     pytester.makepyfile(
         test_hang="""
