@@ -5,7 +5,7 @@ turn after it), the winning-chance indicator, the review of a finished game, the
 screen, the rules screen, the four-colour deck and a 1024x640 window. Motion is off, so
 the images are the same on every run. Also the coach (the hint's table of options, coach
 mode's question), Restart's question, the deal and game-over summaries, the list of
-unfinished games, the guided first deal and the large central board. Saved as 256-colour PNGs
+unfinished games, the list of past games, the guided first deal and the large central board. Saved as 256-colour PNGs
 to keep the repository small.
 """
 
@@ -221,6 +221,8 @@ def main() -> None:
         w.options.lang = lang
         w.show_stats()  # the games finished so far, reviewed at once
         save(w, f"stats_{lang}")
+        w.screen.show_past()  # the list of past games, each to review or replay
+        save(w, f"past_games_{lang}")
     rng = np.random.default_rng(1)
     w.options.four_colour = True
     c = TableController(11, mode=Mode.COMPUTER, lang="en", agent_seed=1)

@@ -18,6 +18,7 @@ from layout_boxes import SIZES, clashes, label_box, scale_of
 from agents.review import review_game
 from agents.tournament.tournament import play_game
 from cribbage_env.rules.core import VARIANTS, Phase
+from ui.scenes.past_scene import past_scene
 from ui.scenes.review_scene import CHART, ReviewBrowser, review_scene
 from ui.scenes.rules_scene import pages, rules_scene
 from ui.scenes.scene import Scene, StartOptions, start_scene
@@ -151,6 +152,13 @@ STATS = {
 def test_the_statistics_and_the_rules(lang: str) -> None:
     scenes = [("stats", stats_scene(STATS, lang)), ("no stats", stats_scene(None, lang))]
     scenes += [(f"rules page {p}", rules_scene(lang, p)) for p in range(len(pages(lang)))]
+    tr = Catalog(lang).tr
+    rows = [
+        ("2026-12-31 23:59", tr("Expert"), "121–119", tr("lost, double skunked")),
+        ("2026-01-01 00:00", tr("Another person"), "61–30", tr("won, double skunk")),
+    ] * 5
+    scenes += [(f"past {p}", past_scene(rows, lang, p, note="x")) for p in (0, 1)]
+    scenes.append(("no past", past_scene([], lang, 0)))
     _check(scenes)
 
 

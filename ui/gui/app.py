@@ -31,6 +31,7 @@ from .table_view import TableView
 from .window import ScaledWindow
 
 if TYPE_CHECKING:  # imported when shown: the review and the statistics import the agents
+    from ..saved.past_games import PastGame
     from .review_view import ReviewView
     from .stats_view import StatsView
 
@@ -113,6 +114,20 @@ class GameWindow(ScaledWindow):
 
         history = self.store.history if self.store is not None else None
         self.show_screen(StatsView(self, history, self.options.lang, self.start_view))
+
+    def open_past(self, game: PastGame, back: arcade.View, *, replay: bool) -> None:
+        """A past game in the Review (Back returns to ``back``), or replayed on the table."""
+        from ..saved.past_games import past_table
+
+        try:
+            ctl = past_table(game.path, self.options.lang, replay=replay)
+        except (SaveError, OSError, ValueError) as exc:  # the file changed since it was listed
+            self.errors.append(f"past game {game.path.name} could not be opened: {exc}")
+            return
+        if replay:
+            self.start_table(ctl)
+        else:
+            self.show_review(ctl, back)
 
     @property
     def ctl(self) -> TableController | None:

@@ -17,7 +17,8 @@ BAR_MAX = 36  # px: a few games do not fill the chart
 POINTS_X, BAR_X, BAR_SCALE = 90, 380, 26.0  # px per point
 
 
-def _level_name(spec: str, tr) -> str:
+def level_name(spec: str, tr) -> str:
+    """The opponent's name in words: its level's, else "Another person", else the spec."""
     from agents import LEVELS
 
     for level in LEVELS.values():
@@ -37,6 +38,8 @@ def stats_scene(
     s.labels.append(Label(tr("Statistics"), WIDTH / 2, HEIGHT - 50, 30, GOLD, bold=True))
     back = Rect(WIDTH / 2 - 120, 24, 240, 64)
     s.buttons.append(act_button(Act.BACK, tr("Back"), back, name="stats:back"))
+    past = Rect(WIDTH / 2 + 160, 24, 240, 64)
+    s.buttons.append(act_button(Act.PAST, tr("Past games"), past, name="stats:past"))
     if note:
         s.labels.append(Label(note, WIDTH / 2, 110, 13, SOFT, width=900))
     if not stats or not stats["games"]:
@@ -72,7 +75,7 @@ def _record(s: Scene, st: dict, cat: Catalog) -> None:
         s.labels.append(Label(text, POINTS_X, y, size, color, "left", bold=bold))
         y -= 32
     opp = "  ·  ".join(
-        f"{_level_name(k, tr)} {v['wins']}–{v['losses']}" for k, v in st["by_opponent"].items()
+        f"{level_name(k, tr)} {v['wins']}–{v['losses']}" for k, v in st["by_opponent"].items()
     )
     s.labels.append(Label(tr("By opponent: {list}", list=opp), POINTS_X, y, 15, SOFT, "left",
                           width=1100))  # fmt: skip

@@ -1,0 +1,127 @@
+"""Past games: every finished game is kept in the history, listed after a restart (a new store on
+the same folder), and opens again in the Review or replays to the same end."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+import pytest
+
+import cribbage_env as ce
+from cribbage_env.rules.core import Phase
+from ui.saved.autosave import SaveStore
+from ui.saved.past_games import MAX_GAME_BYTES, past_games, past_row, past_table
+from ui.scenes.past_scene import PER_PAGE, page_count, past_scene
+from ui.table.controller import Mode, TableController
+from ui.words.i18n import LANGUAGES, Catalog
+
+
+def play_to_the_end(ctl: TableController, seed: int) -> TableController:
+    """The person at random, the computer by itself, the show skipped, to the game's end."""
+    rng = np.random.default_rng(seed)
+    while not ctl.game.is_over:
+        ctl.show.skip()
+        if ctl.computer.to_act:
+            ctl.computer.step()
+        elif ctl.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT):
+            ctl.selection.cut_at(int(rng.integers(40)))
+        elif not ctl.game.is_over:
+            legal = ctl.game.legal_actions()
+            ctl.decide(legal[int(rng.integers(len(legal)))])
+    return ctl
+
+
+@pytest.fixture(scope="module")
+def kept(tmp_path_factory):
+    """Two finished games archived by the autosave, the store then closed (the app quit)."""
+    folder = tmp_path_factory.mktemp("data")
+    store = SaveStore(folder, durable=False)
+    store.open()
+    games = []
+    for seed in (5, 6):
+        ctl = TableController(seed, mode=Mode.COMPUTER, opponent="greedy", rules="short",
+                              agent_seed=seed, on_change=store.save)  # fmt: skip
+        games.append(play_to_the_end(ctl, seed).game)
+    store.close()
+    return folder, games
+
+
+def test_the_list_survives_a_restart(kept) -> None:
+    folder, games = kept
+    store = SaveStore(folder, durable=False)  # the next launch
+    store.open()
+    listed, skipped = past_games(store.history)
+    store.close()
+    assert skipped == 0 and len(listed) == 2
+    assert not store.exists()  # finished games leave no autosave behind
+    by_final = {(g.scores[0], g.scores[1]) for g in listed}
+    assert by_final == {tuple(g.scores) for g in games}  # the person's seat is seat 0
+    for g in listed:
+        assert g.opponent == "greedy" and g.mode == "computer" and g.target == 61
+        assert g.won == (g.scores[0] > g.scores[1])
+
+
+def test_a_past_game_opens_at_its_end_and_replays_from_its_start(kept) -> None:
+    folder, games = kept
+    listed, _ = past_games(folder / "history")
+    for g in listed:
+        ctl = past_table(g.path, "es", replay=False)
+        assert ctl.game.is_over and ctl.mode is Mode.COMPUTER
+        assert ctl.seats[1].agent is None  # nothing built: the record decides
+        assert (ctl.game.scores[0], ctl.game.scores[1]) == g.scores
+        assert ctl.name(0) == Catalog("es").tr("You")
+        replay = past_table(g.path, "fr", replay=True)
+        assert replay.mode is Mode.WATCH and replay.game.deal_no <= 0
+        while replay.computer.to_act or replay.show.running:
+            replay.show.skip()
+            if replay.computer.to_act:
+                replay.computer.step()
+        assert replay.game.is_over and replay.game.scores == ctl.game.scores
+
+
+def test_a_game_against_an_agent_that_runs_code_opens_without_running_it(kept, tmp_path) -> None:
+    folder, _ = kept
+    source = sorted((folder / "history").glob("game-*.json"))[0]
+    data = json.loads(source.read_text())
+    data["agents"][1] = "file:/somewhere/bot.py"
+    history = tmp_path / "history"
+    history.mkdir()
+    (history / "game-20990101-000000-seed1.json").write_text(json.dumps(data))
+    (listed,), _ = past_games(history)
+    ctl = past_table(listed.path, "en", replay=False)
+    assert ctl.game.is_over and ctl.seats[1].agent is None
+
+
+def test_bad_files_are_skipped_and_left_alone(tmp_path) -> None:
+    history = tmp_path / "history"
+    history.mkdir()
+    (history / "game-1.json").write_text("{not json")
+    (history / "game-2.json").write_text(json.dumps({"format": "other"}))
+    (history / "game-3.json").write_bytes(b" " * (MAX_GAME_BYTES + 1))
+    os.mkfifo(history / "game-4.json")  # never waited on
+    (history / "game-5.json").symlink_to(history / "game-1.json")
+    listed, skipped = past_games(history)
+    assert listed == [] and skipped == 5
+    assert (history / "game-1.json").read_text() == "{not json"
+    assert past_games(tmp_path / "missing") == ([], 0)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_rows_and_pages(kept, lang: str) -> None:
+    folder, _ = kept
+    listed, _ = past_games(folder / "history")
+    tr = Catalog(lang).tr
+    rows = [past_row(g, tr, str) for g in listed] * 5  # ten rows: two pages
+    assert page_count(len(rows)) == 2
+    first = past_scene(rows, lang, 0)
+    assert len([b for b in first.buttons if b.id.startswith("past:review:")]) == PER_PAGE
+    last = past_scene(rows, lang, 1)
+    assert last.button("past:review:9") is not None and not last.button("past:next").enabled
+    date, who, score, result = rows[0]
+    assert who == "greedy" and "–" in score and result in {
+        tr(w) for w in ("won", "lost", "won, skunk", "lost, skunked", "won, double skunk",
+                        "lost, double skunked")
+    }  # fmt: skip
+    assert ce.skunk_level((61, 20), ce.Rules.named("short")) >= 1
