@@ -129,7 +129,7 @@ def test_past_games_open_in_the_review_and_replay(window) -> None:
     past = window.screen
     assert isinstance(past, PastGamesView) and past.games
     newest = past.games[0]
-    assert newest.scores == (ctl.game.scores[0], ctl.game.scores[1])
+    assert newest.scores == tuple(ctl.rules.counted(x) for x in ctl.game.scores)
     image(window)
     click_id(window, "past:review:0")
     review = window.screen

@@ -57,7 +57,8 @@ def test_the_list_survives_a_restart(kept) -> None:
     assert skipped == 0 and len(listed) == 2
     assert not store.exists()  # finished games leave no autosave behind
     by_final = {(g.scores[0], g.scores[1]) for g in listed}
-    assert by_final == {tuple(g.scores) for g in games}  # the person's seat is seat 0
+    counted = {tuple(g.rules.counted(x) for x in g.scores) for g in games}
+    assert by_final == counted  # the person's seat is seat 0; the winner's score the target
     for g in listed:
         assert g.opponent == "greedy" and g.mode == "computer" and g.target == 61
         assert g.won == (g.scores[0] > g.scores[1])
@@ -70,7 +71,7 @@ def test_a_past_game_opens_at_its_end_and_replays_from_its_start(kept) -> None:
         ctl = past_table(g.path, "es", replay=False)
         assert ctl.game.is_over and ctl.mode is Mode.COMPUTER
         assert ctl.seats[1].agent is None  # nothing built: the record decides
-        assert (ctl.game.scores[0], ctl.game.scores[1]) == g.scores
+        assert tuple(ctl.rules.counted(x) for x in ctl.game.scores) == g.scores
         assert ctl.name(0) == Catalog("es").tr("You")
         replay = past_table(g.path, "fr", replay=True)
         assert replay.mode is Mode.WATCH and replay.game.deal_no <= 0
@@ -125,3 +126,24 @@ def test_rows_and_pages(kept, lang: str) -> None:
                         "lost, double skunked")
     }  # fmt: skip
     assert ce.skunk_level((61, 20), ce.Rules.named("short")) >= 1
+
+
+def test_statistics_and_the_game_over_panel_count_the_same_points(kept) -> None:
+    """A last scoring past the target counts up to it only, in Statistics as on the game-over
+    panel: each game's parts add up to its counted final score in both."""
+    from agents.tournament.game_result import seat_stats
+    from ui.reports.player_stats import counted_events
+    from ui.table.show import points_by_part
+
+    _, games = kept
+    past_the_target = 0
+    for g in games:
+        rules = g.rules
+        panel = points_by_part(g.events, rules)
+        stats = seat_stats(counted_events(g))
+        for seat in (0, 1):
+            s = stats[seat]
+            parts = s.peg_dealer + s.peg_pone + s.hand_dealer + s.hand_pone + s.crib
+            assert parts == panel[seat].total == rules.counted(g.scores[seat])
+        past_the_target += max(g.scores) > rules.target
+    assert past_the_target  # the seeds include a game won with points to spare

@@ -36,7 +36,7 @@ class PastGame:
     mode: str  # "computer", "hotseat" or "watch"
     opponent: str | None  # the other seat's agent spec; None: another person
     seat: int  # the person's seat (seat 0 in pass and play and when watching)
-    scores: tuple[int, int]  # the person's score first
+    scores: tuple[int, int]  # the person's score first, as counted (the winner's is the target)
     target: int
     won: bool  # the person's seat won
     skunk: int  # 1 none, 2 skunk, 3 double skunk (of the loser)
@@ -68,7 +68,8 @@ def describe(path: Path) -> PastGame:
     agents = data["agents"]
     seat = next((i for i in (0, 1) if agents[i] is None), 0)
     other = agents[1 - seat]
-    scores = (game.scores[seat], game.scores[1 - seat])
+    counted = game.rules.counted  # the winner's score is the target, as on the board
+    scores = (counted(game.scores[seat]), counted(game.scores[1 - seat]))
     return PastGame(
         path,
         path.stat().st_mtime,
