@@ -277,8 +277,8 @@ def with_article(text: str, key: str, value: str, lang: str) -> str:
             joined = f"{prep} {art}" if art.endswith("'") else f"{prep} {art} "
         else:
             joined += " "
-        said = joined + lowered
-        text = re.sub(rf"(?<![\w']){prep} \{{{key}\}}", lambda _m: said, text)
+        said = (joined + lowered).replace("\\", "\\\\")  # a replacement: backslashes doubled
+        text = re.sub(rf"(?<![\w']){prep} \{{{key}\}}", said, text)
     return text
 
 
