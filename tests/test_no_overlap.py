@@ -19,9 +19,11 @@ from agents.review import review_game
 from agents.tournament.tournament import play_game
 from cribbage_env.rules.core import VARIANTS, Phase
 from ui.scenes.past_scene import past_scene
+from ui.scenes.preferences import Preferences
 from ui.scenes.review_scene import CHART, ReviewBrowser, review_scene
 from ui.scenes.rules_scene import pages, rules_scene
 from ui.scenes.scene import Scene, StartOptions, start_scene
+from ui.scenes.settings_scene import settings_layer
 from ui.scenes.stats_scene import stats_scene
 from ui.scenes.table_scene import TABLE_RIGHT, table_scene
 from ui.scenes.tutorial_scene import tutorial_scene
@@ -140,7 +142,13 @@ def test_the_start_screen(lang: str) -> None:
         ),  # fmt: skip
         StartOptions(lang=lang, message=Catalog(lang).tr("Autosave is off: {error}", error="x")),
     ]
-    _check([(f"start {i}", start_scene(o)) for i, o in enumerate(states)])
+    scenes = [(f"start {i}", start_scene(o)) for i, o in enumerate(states)]
+    tr = Catalog(lang).tr
+    for prefs in (Preferences(), Preferences("slow", "fast", True, True, "red", "green", "light")):
+        s = start_scene(StartOptions(lang=lang))
+        settings_layer(s, prefs, tr)
+        scenes.append((f"settings {prefs}", s))
+    _check(scenes)
 
 
 @pytest.fixture(scope="module")

@@ -246,12 +246,17 @@ def run(args: argparse.Namespace) -> int:
         four_colour=args.four_colour,
         chances=args.chances,
         isolate=argtypes.isolation(args),
+        # the Settings panel's pace unless a delay is given (an option at its default is none)
+        pace_from_prefs=not headless and args.delay == 0.6 and args.show_delay == 1.0,
     )
     store, problem = _autosave(args, SaveStore, own_game=not (watch or headless))
     if store is not None:  # the person's own game: the start screen as they left it
         from ..saved.choices import apply_choices, load_choices
 
         apply_choices(options, load_choices(store.dir), _given(args))
+        from ..saved.preferences import load_preferences
+
+        options.prefs = load_preferences(store.dir)
         lang = options.lang
     if problem:
         print(

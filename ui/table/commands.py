@@ -70,6 +70,8 @@ class Act(str, Enum):
     TUTORIAL = "tutorial"
     STATS = "stats"
     PAST = "past"  # the list of past games (from the statistics)
+    SETTINGS = "settings"  # the start screen's Settings panel
+    PREF = "pref"  # name: the setting stepped to its next value
     REPLAY = "replay"  # arg: which past game, replayed on the table (REVIEW: in the Review)
     VARIANT = "variant"  # the next variant's rules
     FOUR_COLOUR = "four_colour"
