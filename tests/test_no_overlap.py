@@ -195,7 +195,19 @@ STATS = {
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_statistics_and_the_rules(lang: str) -> None:
+    prog = {
+        "by_level": {"expectimax": {"wins": 14, "losses": 12, "best_margin": 45},
+                     "agents.players.expert:ExpertAgent": {"wins": 0, "losses": 3, "best_margin": 0},
+                     "person": {"wins": 3, "losses": 2, "best_margin": 31}},
+        "streaks": {"current": -3, "best_wins": 11},
+        "achievements": [{"key": k, "count": 12, "first": "2026-12-31"}
+                         for k in ("hand24", "thirty_one", "skunk", "double_skunk", "hand29")],
+        "by_month": [{"month": f"2026-{m:02d}", "games": 40, "wins": 21} for m in range(1, 13)],
+    }  # fmt: skip
     scenes = [("stats", stats_scene(STATS, lang)), ("no stats", stats_scene(None, lang))]
+    scenes.append(("progress", stats_scene(dict(STATS, progress=prog), lang)))
+    none_yet = dict(prog, achievements=[], by_month=prog["by_month"][:1])
+    scenes.append(("progress, none yet", stats_scene(dict(STATS, progress=none_yet), lang)))
     scenes += [(f"rules page {p}", rules_scene(lang, p)) for p in range(len(pages(lang)))]
     tr = Catalog(lang).tr
     rows = [

@@ -147,3 +147,43 @@ def test_statistics_and_the_game_over_panel_count_the_same_points(kept) -> None:
             assert parts == panel[seat].total == rules.counted(g.scores[seat])
         past_the_target += max(g.scores) > rules.target
     assert past_the_target  # the seeds include a game won with points to spare
+
+
+def test_progress_survives_a_restart_and_counts_streaks(kept) -> None:
+    """Records per level, streaks, achievements and the months come from the history alone: a
+    new launch reads the same; streaks count runs of wins and of losses."""
+    from types import SimpleNamespace
+
+    from ui.reports.player_stats import load_history
+    from ui.reports.progress import earned, progress, streaks
+
+    folder, games = kept
+    loaded, _ = load_history(folder / "history")
+    prog = progress(loaded)
+    assert prog == progress(load_history(folder / "history")[0])  # read again: the same
+    wins = sum(g.winner == 0 for g in games)
+    assert prog["by_level"] == {
+        "greedy": {
+            "wins": wins,
+            "losses": len(games) - wins,
+            "best_margin": max(
+                (g.rules.counted(g.scores[0]) - g.rules.counted(g.scores[1]) for g in games
+                 if g.winner == 0), default=0),
+        }
+    }  # fmt: skip
+    assert sum(m["games"] for m in prog["by_month"]) == len(games)
+    for hg in loaded:
+        thirty_one = any(
+            e.kind.value == "play" and e.player == hg.seat and "31" in " ".join(map(str, e.reasons))
+            for e in hg.game.events
+        ) or any(
+            e.player == hg.seat and any(r.kind.value == "thirty-one" for r in e.reasons)
+            for e in hg.game.events
+        )
+        assert ("thirty_one" in earned(hg)) == thirty_one
+
+    def fake(won: bool):
+        return SimpleNamespace(seat=0, game=SimpleNamespace(winner=0 if won else 1))
+
+    results = [True, True, False, True, True, True, False, False]
+    assert streaks([fake(w) for w in results]) == {"current": -2, "best_wins": 3}

@@ -23,6 +23,7 @@ from ..reports.player_stats import (
     load_history,
     player_stats,
 )
+from ..reports.progress import progress
 from ..saved.past_games import PastGame, past_games, past_row
 from ..scenes.past_scene import page_count, past_scene
 from ..scenes.scene import Scene
@@ -83,6 +84,8 @@ class StatsView(ScreenView["PastShell"]):
             done = self.games[: self.done]
             partial = player_stats(done, list(self.rates[: self.done]))
             stats["error_rate"] = partial["error_rate"]
+        if stats is not None:
+            stats["progress"] = progress(self.games)
         return stats_scene(stats, self.lang, progress=(self.done, n), note=self.note)
 
     def commands(self) -> dict[Act, Callable[[StatsView, Command], object]]:

@@ -50,7 +50,35 @@ def stats_scene(
     _record(s, stats, cat)
     _points(s, stats, cat)
     _errors(s, stats, cat, progress)
+    if "progress" in stats:
+        _progress(s, stats["progress"], cat)
     return s
+
+
+def _progress(s: Scene, prog: dict, cat: Catalog) -> None:
+    """Streaks, the record and best win against each level, achievements, month by month."""
+    from ..reports.progress import ACHIEVEMENTS, streak_words
+
+    tr = cat.tr
+    y = 292
+    s.labels.append(Label(tr("Progress"), POINTS_X, y, 18, GOLD, "left", bold=True))
+    s.labels.append(Label(streak_words(prog["streaks"], cat), POINTS_X, y - 30, 14, WHITE, "left"))
+    levels = "  ·  ".join(
+        tr("{level} {w}–{l}, best win by {margin}", level=level_name(k, tr), w=v["wins"],
+           l=v["losses"], margin=v["best_margin"]) if v["wins"] else
+        f"{level_name(k, tr)} {v['wins']}–{v['losses']}"
+        for k, v in prog["by_level"].items()
+    )  # fmt: skip
+    s.labels.append(Label(levels, POINTS_X, y - 82, 13, SOFT, "left", width=560))
+    got = [tr("{what} ×{n}", what=tr(ACHIEVEMENTS[a["key"]]), n=a["count"])
+           for a in prog["achievements"]]  # fmt: skip
+    text = "  ·  ".join(got) if got else tr("No achievements yet: a 24 hand, 31 for 2, a skunk…")
+    s.labels.append(Label(tr("Achievements: {list}", list=text), ERRORS.x, 150, 13, GOLD,
+                          "left", width=500))  # fmt: skip
+    months = "  ·  ".join(f"{m['month']} {m['wins']}–{m['games'] - m['wins']}"
+                          for m in prog["by_month"][-6:])  # fmt: skip
+    s.labels.append(Label(tr("Month by month: {list}", list=months), ERRORS.x, 214, 13, SOFT,
+                          "left", width=500))  # fmt: skip
 
 
 def _record(s: Scene, st: dict, cat: Catalog) -> None:
