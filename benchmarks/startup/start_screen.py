@@ -187,8 +187,11 @@ def main(argv: list[str] | None = None) -> int:
         server.wait()
     summary: dict = {
         "command": "python benchmarks/startup/start_screen.py " + " ".join(argv or sys.argv[1:]),
-        "rev": subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", args.rev],
-                              capture_output=True, text=True).stdout.strip(),  # fmt: skip
+        "rev": subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", args.rev],
+            capture_output=True,
+            text=True,
+        ).stdout.strip(),  # fmt: skip
         "cpus": os.cpu_count(),
     }
     for kind in ("cold", "warm"):

@@ -111,6 +111,11 @@ class Renderer:
         tex = board_texture(r.w, r.h, board.shape, self.board_theme)
         arcade.draw_texture_rect(tex, arcade.LBWH(r.x, r.y, r.w, r.h))
         k = r.w / 250  # pegs grow with the board (the large central one, ui.scenes.board_scene)
+        for p in (0, 1):  # each player's last move: the holes the front peg passed, marked
+            front, back = board.pegs[p]
+            for hole in range(back + 1, front):
+                x, y = hole_position(r, p, hole, board.shape)
+                arcade.draw_circle_filled(x, y, 2.8 * k, PLAYER_COLORS[p])
         for p in (0, 1):
             front, back = board.pegs[p]
             for hole, rad in ((back, 5.0 * k), (front, 6.0 * k)):
