@@ -15,7 +15,7 @@ on the right side panel's place, after which the screen stays unchanged for ``--
 cold then warm, so both see the same load; the 1-minute load average is noted beside each run.
 
     nice -n 10 python benchmarks/startup/start_screen.py --rounds 3 --out FILE.json
-    python benchmarks/startup/start_screen.py --rev main --rounds 3   # another commit's tree
+    python benchmarks/startup/start_screen.py --rev main HEAD --rounds 3   # two trees in turns
 
 Times are seconds from just before the child is started (start screen) and from the click
 (table).
@@ -153,7 +153,8 @@ def fresh_copy(rev: str, into: Path) -> Path:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--rev", default="HEAD", help="the commit whose tree is launched")
+    ap.add_argument("--rev", nargs="+", default=["HEAD"],
+                    help="the commits whose trees are launched, in turns each round")  # fmt: skip
     ap.add_argument("--poll", type=float, default=0.05)
     ap.add_argument("--settle", type=float, default=1.5)
     ap.add_argument("--timeout", type=float, default=60.0)
@@ -175,13 +176,14 @@ def main(argv: list[str] | None = None) -> int:
         xt = XTest(display)
         with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
             for r in range(args.rounds):
-                src = fresh_copy(args.rev, Path(tmp, f"src{r}"))
-                for kind in ("cold", "warm"):
-                    load = os.getloadavg()[0]
-                    run = one_run(display, src, args, xt, f"{kind}{r}")
-                    run.update(kind=kind, round=r, load=round(load, 2))
-                    runs.append(run)
-                    print(json.dumps(run), flush=True)
+                for rev in args.rev:
+                    src = fresh_copy(rev, Path(tmp, f"src{r}-{rev}"))
+                    for kind in ("cold", "warm"):
+                        load = os.getloadavg()[0]
+                        run = one_run(display, src, args, xt, f"{kind}{r}")
+                        run.update(rev=rev, kind=kind, round=r, load=round(load, 2))
+                        runs.append(run)
+                        print(json.dumps(run), flush=True)
     finally:
         server.terminate()
         server.wait()
