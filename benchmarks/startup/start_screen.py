@@ -150,6 +150,25 @@ def fresh_copy(rev: str, into: Path) -> Path:
     return into
 
 
+def summarize(runs: list[dict], revs: list[str]) -> dict:
+    """Medians and maxima per tree and kind (cold, warm), with the loads they ran at."""
+    summary: dict = {"cpus": os.cpu_count(), "revs": {}}
+    for rev in revs:
+        short = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", rev],
+                               capture_output=True, text=True).stdout.strip()  # fmt: skip
+        summary["revs"][rev] = short
+        for kind in ("cold", "warm"):
+            mine = [r for r in runs if r["kind"] == kind and r["rev"] == rev]
+            for key in ("first_frame_s", "start_screen_s", "new_game_to_table_s"):
+                values = [r[key] for r in mine if r[key] is not None]
+                summary[f"{rev} {kind} median {key}"] = (
+                    statistics.median(values) if values else None
+                )
+                summary[f"{rev} {kind} max {key}"] = max(values) if values else None
+            summary[f"{rev} {kind} loads"] = [r["load"] for r in mine]
+    return summary
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=3)
@@ -187,22 +206,10 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         server.terminate()
         server.wait()
-    summary: dict = {
-        "command": "python benchmarks/startup/start_screen.py " + " ".join(argv or sys.argv[1:]),
-        "rev": subprocess.run(
-            ["git", "-C", str(ROOT), "rev-parse", "--short", args.rev],
-            capture_output=True,
-            text=True,
-        ).stdout.strip(),  # fmt: skip
-        "cpus": os.cpu_count(),
-    }
-    for kind in ("cold", "warm"):
-        mine = [r for r in runs if r["kind"] == kind]
-        for key in ("first_frame_s", "start_screen_s", "new_game_to_table_s"):
-            values = [r[key] for r in mine if r[key] is not None]
-            summary[f"{kind} median {key}"] = statistics.median(values) if values else None
-            summary[f"{kind} max {key}"] = max(values) if values else None
-        summary[f"{kind} loads"] = [r["load"] for r in mine]
+    summary = summarize(runs, args.rev)
+    summary["command"] = "python benchmarks/startup/start_screen.py " + " ".join(
+        argv or sys.argv[1:]
+    )
     summary["runs"] = runs
     print(json.dumps({k: v for k, v in summary.items() if k != "runs"}, indent=1))
     if args.out:
