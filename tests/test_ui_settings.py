@@ -93,3 +93,60 @@ def test_the_settings_panel_changes_the_table_and_is_remembered(tmp_path) -> Non
     finally:
         w.close()
         store.close()
+
+
+@pytest.mark.gui
+def test_the_table_plays_a_forced_card_and_goes_on_after_a_deal_by_itself(tmp_path) -> None:
+    """With the two pace settings on, the person's only legal move in the play is made after
+    the computer's delay, and the deal summary goes on without Continue."""
+    from gui_window import open_window
+
+    from ui.saved.autosave import SaveStore
+
+    store = SaveStore(tmp_path)
+    store.open()
+    w = open_window(store)
+    try:
+        w.options.prefs = Preferences(forced_card=True, auto_continue=True)
+        w.settings.show_delay = 0.05
+        ctl = TableController(5, mode=Mode.COMPUTER, opponent="greedy", agent_seed=1)
+        w.start_table(ctl)
+        rng = np.random.default_rng(5)
+        forced_seen = summary_passed = False
+        for _ in range(3000):
+            if ctl.game.is_over or (forced_seen and summary_passed):
+                break
+            if ctl.show.running:
+                at_end = False
+                for _ in range(400):
+                    at_end |= ctl.show.at_end  # the deal summary reached...
+                    w.on_update(0.05)
+                    if not ctl.show.running:
+                        break
+                summary_passed |= at_end and not ctl.show.running  # ...and left, no click
+                continue
+            if ctl.computer.to_act or ctl.phase in (
+                Phase.CUT_FOR_DEAL,
+                Phase.DEAL_CUT,
+                Phase.STARTER_CUT,
+            ):
+                if ctl.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT) and (
+                    ctl.human_to_act
+                ):
+                    ctl.selection.cut_at(3)
+                else:
+                    w.on_update(1.0)
+                continue
+            forced = forced_card(ctl)
+            if forced is not None:
+                before = len(ctl.decisions)
+                w.on_update(1.0)  # past the computer's delay: played for the person
+                assert len(ctl.decisions) == before + 1 and ctl.decisions[-1] == forced
+                forced_seen = True
+                continue
+            legal = ctl.game.legal_actions()
+            ctl.decide(legal[int(rng.integers(len(legal)))])
+        assert forced_seen and summary_passed
+    finally:
+        w.close()
+        store.close()
