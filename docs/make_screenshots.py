@@ -5,7 +5,8 @@ turn after it), the winning-chance indicator, the review of a finished game, the
 screen, the rules screen, the four-colour deck and a 1024x640 window. Motion is off, so
 the images are the same on every run. Also the coach (the hint's table of options, coach
 mode's question), Restart's question, the deal and game-over summaries, the list of
-unfinished games, the guided first deal and the large central board. Saved as 256-colour PNGs
+unfinished games, the list of past games, the Settings panel and a table in another theme,
+the hint in words, the guided first deal and the large central board. Saved as 256-colour PNGs
 to keep the repository small.
 """
 
@@ -29,6 +30,7 @@ from cribbage_env.rules.actions import discard_cards  # noqa: E402
 from cribbage_env.rules.core import STANDARD, VARIANTS, Phase  # noqa: E402
 from ui.gui.app import GameWindow, Settings  # noqa: E402
 from ui.saved.autosave import SaveStore  # noqa: E402
+from ui.scenes.preferences import Preferences  # noqa: E402
 from ui.table.commands import Act, Command  # noqa: E402
 from ui.table.controller import Mode, TableController  # noqa: E402
 
@@ -206,6 +208,43 @@ def unfinished_games(w: GameWindow) -> None:
         w.options.listing = False
 
 
+def kept_and_chosen(w: GameWindow) -> None:
+    """The Settings panel, a table in another theme, the hint in words (a discard, a card in the
+    play; the play in French at 1024x640 is in :func:`main`), each player's last peg move."""
+    for lang in ("en", "es", "fr"):
+        w.options.lang = lang
+        w.show_menu()
+        w.options.settings_open = True
+        save(w, f"settings_{lang}")
+        w.options.settings_open = False
+    rng = np.random.default_rng(3)
+    for lang in ("en", "es"):
+        c = TableController(21, mode=Mode.COMPUTER, lang=lang, agent_seed=1, opponent="greedy")
+        w.start_table(c)
+        until(c, rng, lambda c: c.phase is Phase.DISCARD and c.human_to_act)
+        w.current_view.do(Command(Act.HINT))
+        save(w, f"hint_words_discard_{lang}")
+    w.options.prefs = Preferences(felt="blue", backs="red", board="dark")
+    w.apply_prefs()
+    c = TableController(11, mode=Mode.COMPUTER, lang="fr", agent_seed=1, opponent="greedy")
+    w.start_table(c)
+    until(c, rng, lambda c: c.game.deal_no >= 3 and c.phase is Phase.PLAY and c.human_to_act)
+    save(w, "theme_and_last_moves_fr")
+    w.options.prefs = Preferences()
+    w.apply_prefs()
+
+
+def hint_in_words_small(rng: np.random.Generator) -> None:
+    """The hint in words on a card of the play, in French, in a 1024x640 window."""
+    small = GameWindow(settings=Settings(threaded=False, motion=False), size=(1024, 640))
+    c = TableController(21, mode=Mode.COMPUTER, lang="fr", agent_seed=1, opponent="greedy")
+    small.start_table(c)
+    until(c, rng, lambda c: c.phase is Phase.PLAY and c.human_to_act and len(c.game.seq) >= 1)
+    small.current_view.do(Command(Act.HINT))
+    save(small, "hint_words_play_fr_1024x640")
+    small.close()
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     for old in OUT.glob("*.png"):
@@ -214,6 +253,7 @@ def main() -> None:
     store.open()
     w = GameWindow(settings=Settings(threaded=False, motion=False), store=store)
     history(w)
+    kept_and_chosen(w)
     unfinished_games(w)
     for lang in ("en", "es", "fr"):
         one_language(w, lang)
@@ -221,6 +261,8 @@ def main() -> None:
         w.options.lang = lang
         w.show_stats()  # the games finished so far, reviewed at once
         save(w, f"stats_{lang}")
+        w.screen.show_past()  # the list of past games, each to review or replay
+        save(w, f"past_games_{lang}")
     rng = np.random.default_rng(1)
     w.options.four_colour = True
     c = TableController(11, mode=Mode.COMPUTER, lang="en", agent_seed=1)
@@ -235,6 +277,7 @@ def main() -> None:
     until(c, rng, lambda c: c.phase is Phase.PLAY and len(c.game.seq) >= 2 and c.human_to_act)
     save(small, "window_1024x640_fr")
     small.close()
+    hint_in_words_small(rng)
     print("\n".join(str(p.relative_to(ROOT)) for p in sorted(OUT.glob("*.png"))))
 
 

@@ -69,13 +69,45 @@ def label_box(lb: Label, scale: float = 1.0) -> Rect:
     return Rect(left + x0 / scale, top - y1 / scale, (x1 - x0) / scale, (y1 - y0) / scale)
 
 
+def _inside(inner: Rect, outer: Rect, slack: float = 2.0) -> bool:
+    return (
+        inner.x >= outer.x - slack
+        and inner.y >= outer.y - slack
+        and inner.x + inner.w <= outer.x + outer.w + slack
+        and inner.y + inner.h <= outer.y + outer.h + slack
+    )
+
+
+def escapes(level: Scene, scale: float) -> list[str]:
+    """Texts and bars that start inside a panel (smaller than the screen) and run out of it:
+    a line past the game-over panel, a chart's bar into the next chart."""
+    out = []
+    panels = [r for r, _ in level.panels if r.w < WIDTH - 40 and r.h > 30 and r.w > 60]
+    panels.sort(key=lambda r: r.w * r.h)
+    for lb in level.labels:
+        if not lb.text.strip():
+            continue
+        box = label_box(lb, scale)
+        home = next((r for r in panels if r.contains(box.cx, box.cy)), None)
+        if home is not None and not _inside(box, home):
+            out.append(f"{lb.text!r} runs out of its panel")
+    bars = [r for r, _ in level.panels if r.h <= 30]
+    for bar in bars:
+        home = next((r for r in panels if r.contains(bar.x + 1, bar.cy)), None)
+        if home is not None and not _inside(bar, home):
+            out.append(f"a bar at ({bar.x:.0f}, {bar.y:.0f}) runs out of its panel")
+    return out
+
+
 def clashes(scene: Scene, scale: float = 1.0) -> list[str]:
     """Texts that run into each other, into a control (a button, a place that answers a tap) or
-    off the screen, in the scene and, separately, in its layer."""
+    off the screen, or out of the panel they start in, in the scene and, separately, in its
+    layer."""
     out = []
     for level in (scene, scene.layer):
         if level is None:
             continue
+        out += escapes(level, scale)
         texts = [(lb.text, label_box(lb, scale)) for lb in level.labels if lb.text.strip()]
         for i, (a, ra) in enumerate(texts):
             if ra.x < 0 or ra.y < 0 or ra.x + ra.w > WIDTH or ra.y + ra.h > HEIGHT:

@@ -60,10 +60,11 @@ def _screen_tables() -> dict[str, set[Act]]:
     from ui.gui.review_view import REVIEW_COMMANDS
     from ui.gui.rules_view import RULES_COMMANDS
     from ui.gui.start_view import START_COMMANDS
-    from ui.gui.stats_view import STATS_COMMANDS
+    from ui.gui.stats_view import PAST_COMMANDS, STATS_COMMANDS
 
     return {"start": set(START_COMMANDS), "rules": set(RULES_COMMANDS),
-            "review": set(REVIEW_COMMANDS), "stats": set(STATS_COMMANDS)}  # fmt: skip
+            "review": set(REVIEW_COMMANDS), "stats": set(STATS_COMMANDS),
+            "past": set(PAST_COMMANDS)}  # fmt: skip
 
 
 def test_one_table_each_controller_and_window_commands_cover_every_act() -> None:

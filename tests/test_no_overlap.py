@@ -18,9 +18,12 @@ from layout_boxes import SIZES, clashes, label_box, scale_of
 from agents.review import review_game
 from agents.tournament.tournament import play_game
 from cribbage_env.rules.core import VARIANTS, Phase
+from ui.scenes.past_scene import past_scene
+from ui.scenes.preferences import Preferences
 from ui.scenes.review_scene import CHART, ReviewBrowser, review_scene
 from ui.scenes.rules_scene import pages, rules_scene
 from ui.scenes.scene import Scene, StartOptions, start_scene
+from ui.scenes.settings_scene import settings_layer
 from ui.scenes.stats_scene import stats_scene
 from ui.scenes.table_scene import TABLE_RIGHT, table_scene
 from ui.scenes.tutorial_scene import tutorial_scene
@@ -33,12 +36,19 @@ from ui.words.narration import Narrator
 SCALES = tuple(scale_of(size) for size in SIZES)
 
 
+#: The smallest text the table draws, in points: 12 px at the smallest window size.
+MIN_TEXT = 12
+
+
 def _check(scenes: list[tuple[str, Scene]]) -> None:
     found: dict[str, str] = {}
     for where, scene in scenes:
         for scale in SCALES:
             for clash in clashes(scene, scale):
                 found.setdefault(clash, f"{where} at scale {scale:.2f}")
+        for lb in scene.all_labels():
+            if lb.text.strip() and lb.size < MIN_TEXT:
+                found.setdefault(f"{lb.text!r} is drawn at {lb.size} pt", where)
     assert not found, "\n".join(f"{k} ({v})" for k, v in list(found.items())[:12])
 
 
@@ -70,6 +80,28 @@ def _play(ctl: TableController, seed: int, hints: bool) -> list[tuple[str, Scene
             legal = ctl.game.legal_actions()
             ctl.decide(legal[int(rng.integers(len(legal)))])
         out.append((ctl.phase.name, table_scene(ctl, reading, True)))
+    while ctl.show.running:  # a game won in the show: its last counts, then the game over
+        ctl.show.advance()
+        out.append(("last show", table_scene(ctl, reading, True)))
+    return out
+
+
+def _game_over_and_review(ctl: TableController, every: int = 1) -> list[tuple[str, Scene]]:
+    """The game-over panel with the review's lines, and the Review of the game played at
+    every ``every``-th decision (the person's mistakes, then both players' decisions)."""
+    review = review_game(ctl.game, samples=2)
+    ctl.game_review = review
+    ctl.version += 1
+    out = [("game over", table_scene(ctl))]
+    names = (ctl.name(0), ctl.name(1))
+    for seats, only in (((0,), True), ((0, 1), False)):
+        b = ReviewBrowser(review, ctl.game, seats=seats, mistakes_only=only)
+        for k in range(10_000):
+            if k % every == 0 or not b.can_step(1):
+                out.append((f"review {seats} {b.current}", review_scene(b, ctl.narrator, names)))
+            if not b.can_step(1):
+                break
+            b.step(+1)
     return out
 
 
@@ -78,10 +110,18 @@ def test_the_table_against_the_computer(lang: str) -> None:
     ctl = TableController(3, mode=Mode.COMPUTER, opponent="greedy", lang=lang, agent_seed=1,
                           rules="short")  # fmt: skip
     scenes = _play(ctl, 3, hints=True)
-    ctl.game_review = review_game(ctl.game, samples=2)  # the game-over panel's review lines
-    ctl.version += 1
-    scenes.append(("game over", table_scene(ctl)))
-    _check(scenes)
+    _check(scenes + _game_over_and_review(ctl, every=6))
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("seed", [11, 12, 13, 14])
+def test_played_games_to_121(lang: str, seed: int) -> None:
+    """Whole games to 121 against the expert, every phase, the hints, the game over and every
+    decision of the Review, at the three window sizes."""
+    ctl = TableController(seed, mode=Mode.COMPUTER, opponent="expert", lang=lang,
+                          agent_seed=seed)  # fmt: skip
+    _check(_play(ctl, seed, hints=True) + _game_over_and_review(ctl))
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -102,7 +142,13 @@ def test_the_start_screen(lang: str) -> None:
         ),  # fmt: skip
         StartOptions(lang=lang, message=Catalog(lang).tr("Autosave is off: {error}", error="x")),
     ]
-    _check([(f"start {i}", start_scene(o)) for i, o in enumerate(states)])
+    scenes = [(f"start {i}", start_scene(o)) for i, o in enumerate(states)]
+    tr = Catalog(lang).tr
+    for prefs in (Preferences(), Preferences("slow", "fast", True, True, "red", "green", "light")):
+        s = start_scene(StartOptions(lang=lang))
+        settings_layer(s, prefs, tr)
+        scenes.append((f"settings {prefs}", s))
+    _check(scenes)
 
 
 @pytest.fixture(scope="module")
@@ -149,8 +195,27 @@ STATS = {
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_statistics_and_the_rules(lang: str) -> None:
+    prog = {
+        "by_level": {"expectimax": {"wins": 14, "losses": 12, "best_margin": 45},
+                     "agents.players.expert:ExpertAgent": {"wins": 0, "losses": 3, "best_margin": 0},
+                     "person": {"wins": 3, "losses": 2, "best_margin": 31}},
+        "streaks": {"current": -3, "best_wins": 11},
+        "achievements": [{"key": k, "count": 12, "first": "2026-12-31"}
+                         for k in ("hand24", "thirty_one", "skunk", "double_skunk", "hand29")],
+        "by_month": [{"month": f"2026-{m:02d}", "games": 40, "wins": 21} for m in range(1, 13)],
+    }  # fmt: skip
     scenes = [("stats", stats_scene(STATS, lang)), ("no stats", stats_scene(None, lang))]
+    scenes.append(("progress", stats_scene(dict(STATS, progress=prog), lang)))
+    none_yet = dict(prog, achievements=[], by_month=prog["by_month"][:1])
+    scenes.append(("progress, none yet", stats_scene(dict(STATS, progress=none_yet), lang)))
     scenes += [(f"rules page {p}", rules_scene(lang, p)) for p in range(len(pages(lang)))]
+    tr = Catalog(lang).tr
+    rows = [
+        ("2026-12-31 23:59", tr("Expert"), "121–119", tr("lost, double skunked")),
+        ("2026-01-01 00:00", tr("Another person"), "61–30", tr("won, double skunk")),
+    ] * 5
+    scenes += [(f"past {p}", past_scene(rows, lang, p, note="x")) for p in (0, 1)]
+    scenes.append(("no past", past_scene([], lang, 0)))
     _check(scenes)
 
 
@@ -172,3 +237,26 @@ def test_the_tutorial(lang: str) -> None:
             c.decide(c.game.legal_actions()[0])
     scenes.append(("done", tutorial_scene(t)))
     _check(scenes)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_statistics_bars_stay_in_their_chart_and_counts_agree_in_number(lang: str) -> None:
+    """A large average (a lucky first game: 29 in the hand) keeps its bar left of the error
+    chart; one win and one loss are said in the singular ("1 ganada", "1 gagnée")."""
+    from ui.scenes.stats_scene import BAR_X, ERRORS
+
+    big = dict(STATS, games=2, wins=1, losses=1, win_rate=0.5)
+    big["points_per_deal"] = {
+        "dealer": dict(STATS["points_per_deal"]["dealer"], hand=29.0, crib=24.0),
+        "pone": dict(STATS["points_per_deal"]["pone"], pegging=14.0),
+    }
+    s = stats_scene(big, lang)
+    bars = [r for r, _ in s.panels if r.x == BAR_X]
+    assert bars and all(r.x + r.w < ERRORS.x - 20 for r in bars)
+    first = next(lb.text for lb in s.labels if lb.bold and lb.y == s.labels[0].y - 60)
+    one = {
+        "en": ("1 win", "1 loss"),
+        "es": ("1 ganada", "1 perdida"),
+        "fr": ("1 gagnée", "1 perdue"),
+    }
+    assert all(w in first for w in one[lang]) and "ganadas" not in first and "gagnées" not in first

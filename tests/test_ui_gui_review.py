@@ -112,3 +112,34 @@ def test_statistics_screen_from_the_start_screen(window) -> None:
     image(window)
     click_id(window, "stats:back")
     assert window.screen is window.start_view
+
+
+def test_past_games_open_in_the_review_and_replay(window) -> None:
+    """Statistics, Past games: a finished game opens in the Review (Back returns to the list)
+    and replays on the table from its first decision."""
+    from ui.gui.review_view import ReviewView
+    from ui.gui.stats_view import PastGamesView
+    from ui.gui.table_view import TableView
+
+    ctl = _finish(window, 9)
+    window.show_menu()
+    window.pump(0.05)
+    click_id(window, "stats")
+    click_id(window, "stats:past")
+    past = window.screen
+    assert isinstance(past, PastGamesView) and past.games
+    newest = past.games[0]
+    assert newest.scores == tuple(ctl.rules.counted(x) for x in ctl.game.scores)
+    image(window)
+    click_id(window, "past:review:0")
+    review = window.screen
+    assert isinstance(review, ReviewView)
+    window.pump(0.05)
+    assert review.browser is not None and review.ctl.game.scores == ctl.game.scores
+    image(window)
+    click_id(window, "review:back")
+    assert window.screen is past
+    click_id(window, "past:replay:0")
+    assert isinstance(window.screen, TableView)
+    replay = window.ctl
+    assert replay is not None and replay.mode is Mode.WATCH and not replay.game.is_over

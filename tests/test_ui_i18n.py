@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from i18n_keys import message_ids
 
@@ -95,21 +97,37 @@ def test_bad_catalog_is_reported(tmp_path) -> None:
         Catalog("xx")  # no such language (any real one may get a catalog)
 
 
-def test_french_elides_de_before_a_name_with_a_vowel() -> None:
-    """French writes "la réserve d'Ordinateur", never "de Ordinateur"; a consonant or a figure
-    keeps "de"; Spanish has no such rule."""
+def test_names_take_their_article_after_a_preposition() -> None:
+    """Spanish and French put the article before "computer" and "player" after a preposition
+    ("la reserva del ordenador", "la réserve de l'ordinateur", "au joueur 1"), never "de
+    Ordenador", "d'Ordinateur" or "à Joueur 1"; "Vous" takes none, and a word starting with a
+    vowel that is no name still elides "de"."""
     fr, es = Catalog("fr"), Catalog("es")
     computer = fr.tr("Computer")
-    assert fr.tr("{name}'s crib", name=computer) == f"Réserve d'{computer}"
-    assert fr.tr("{name}'s hand", name=fr.tr("Player {n}", n=1)) == "Main de Joueur 1"
-    assert fr.tr("Choose two cards for {name}'s crib", name=computer).endswith(f"d'{computer}")
+    assert fr.tr("{name}'s crib", name=computer) == "Réserve de l'ordinateur"
+    assert fr.tr("{name}'s hand", name=fr.tr("Player {n}", n=1)) == "Main du joueur 1"
+    assert fr.tr("Pass the screen to {name}", name=fr.tr("Player {n}", n=2)).endswith("au joueur 2")
+    assert fr.tr("Choose two cards for {name}'s crib", name=computer).endswith("de l'ordinateur")
+    assert fr.tr("{name}'s hand", name="Anne") == "Main d'Anne"
     assert "de 50" in fr.tr(
         "{name}: from {start} to {end}, {change} points = luck {luck}, decisions: "
         "{name} {own}, {other} {theirs}",
         name=computer, start="50 %", end="0 %", change="-50", luck="-1", own="0", other="Vous",
         theirs="0",
     )  # fmt: skip
-    assert es.tr("{name}'s crib", name=es.tr("Computer")) == "Reserva de Ordenador"
+    assert es.tr("{name}'s crib", name=es.tr("Computer")) == "Reserva del ordenador"
+    assert es.tr("Pass the screen to {name}", name=es.tr("Player {n}", n=1)).endswith(
+        "al jugador 1"
+    )
+    for lang in LANGUAGES:  # no catalog writes a preposition before a bare computer or player
+        cat = Catalog(lang)
+        for msgid in IDS:
+            if "{name}" not in msgid:
+                continue
+            names = (cat.tr("Computer"), cat.tr("Player {n}", n=1))
+            for name in names:
+                text = cat.tr(msgid, **dict.fromkeys(placeholders(msgid), "x") | {"name": name})
+                assert not re.search(rf"(?<!\w)(de |a |à |d')(?={re.escape(name)})", text), text
 
 
 def test_system_language_falls_back_to_english() -> None:
@@ -152,3 +170,15 @@ def test_every_lang_option_offers_every_catalog(command: str) -> None:
     mod.add_arguments(p)
     (action,) = [a for a in p._actions if "--lang" in a.option_strings]
     assert tuple(action.choices) == LANGUAGES
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_show_count_has_one_comma_between_items_and_none_inside(lang: str) -> None:
+    """The show is said as items joined by commas ("fifteen 2, fifteen 4, a pair is 6"): an item
+    of its own holding a comma ("pareja, 6") would read as two."""
+    from cribbage_env.rules.scoring import COUNT_PHRASES
+
+    cat = Catalog(lang)
+    for phrase in COUNT_PHRASES.values():
+        said = cat.tr(phrase, total=6, n=3, points=2)
+        assert "," not in said and said.rstrip().endswith("6"), said

@@ -241,7 +241,7 @@ def test_stats_scene_shows_the_record_and_one_bar_per_game() -> None:
     }
     s = stats_scene(stats, "en")
     text = " ".join(lb.text for lb in s.labels)
-    assert "Games 3: 2 won, 1 lost (66.7%)" in text and "Hard 2–1" in text
+    assert "Games 3: 2 wins, 1 loss (66.7%)" in text and "Hard 2–1" in text
     assert "10.0" in text and "20.0" in text and "5.0" in text
     bars = [r for r, c in s.panels if c == (230, 60, 50) and r.y == 290]
     assert len(bars) == 3 and bars[1].h > bars[0].h > bars[2].h

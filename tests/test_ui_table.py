@@ -215,8 +215,9 @@ def test_rect_helpers() -> None:
 
 
 def test_rules_screen_text_in_three_languages() -> None:
-    """The rules screen shows R1-R10 of docs/RULES.md; Spanish and French number the same
-    rules; every rule is on some page, and pages fit above the buttons."""
+    """The rules screen shows R1-R11 of docs/RULES.md (the table's own rules included: the
+    tutorial names R1 to R11); Spanish and French number the same rules; every rule is on some
+    page, and pages fit above the buttons."""
     import re
     from pathlib import Path
 
@@ -224,7 +225,7 @@ def test_rules_screen_text_in_three_languages() -> None:
     from ui.words.i18n import LANGUAGES
 
     doc = (Path(__file__).resolve().parent.parent / "docs" / "RULES.md").read_text()
-    part = doc[doc.index("## R1 ") : doc.index("## R11 ")]
+    part = doc[doc.index("## R1 ") : doc.index("## Variants")]
     assert (RULES_DIR / "en.md").read_text().strip() == part.strip()
     numbers = {}
     for lang in LANGUAGES:
@@ -238,6 +239,7 @@ def test_rules_screen_text_in_three_languages() -> None:
             assert {b.id for b in s.buttons} == {"rules:prev", "rules:next", "rules:back"}
             assert all(b.rect.h >= 48 and b.rect.w >= 48 for b in s.buttons)
     assert numbers["es"] == numbers["en"] == numbers["fr"] and len(numbers["en"]) > 40
+    assert numbers["en"][-9:] == ["R11", *(f"R11.{i}" for i in range(1, 9))]
 
 
 def test_pegs_walk_hole_by_hole_and_leapfrog() -> None:
@@ -277,3 +279,32 @@ def test_count_and_who_said_go_stay_in_sight() -> None:
         else:
             assert not go
     assert found >= 2
+
+
+def test_a_count_the_game_never_made_is_a_dash_not_zero() -> None:
+    """The deal summary of a game won in the show: the dealer's crib (never counted: the game
+    ended before it) and the pone's crib (the pone has none) are marked uncounted and drawn as
+    a dash, not as 0 points."""
+    from cribbage_env.rules.core import Phase
+    from ui.scenes.scene import Scene
+    from ui.scenes.summary_scene import deal_summary_items
+
+    c = TableController(2, mode=Mode.HOTSEAT, rules="short")
+    rng = np.random.default_rng(2)
+    while not c.game.is_over:
+        if c.needs_reveal:
+            c.reveal()
+        elif c.show.running:
+            c.show.skip()
+        elif c.phase in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT):
+            c.selection.cut_at(5)
+        else:
+            legal = c.game.legal_actions()
+            c.decide(legal[int(rng.integers(len(legal)))])
+    summary = c.show.summary
+    assert summary is not None
+    dealer = c.game.dealer
+    assert summary[dealer].uncounted == {"crib"} and summary[1 - dealer].uncounted == {"crib"}
+    s = Scene()
+    deal_summary_items(s, c, Rect(100, 110, 800, 600))
+    assert sum(lb.text == "—" for lb in s.labels) == 2

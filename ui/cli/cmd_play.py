@@ -246,6 +246,8 @@ def run(args: argparse.Namespace) -> int:
         four_colour=args.four_colour,
         chances=args.chances,
         isolate=argtypes.isolation(args),
+        # the Settings panel's pace unless a delay is given (an option at its default is none)
+        pace_from_prefs=not headless and args.delay == 0.6 and args.show_delay == 1.0,
     )
     store, problem = _autosave(args, SaveStore, own_game=not (watch or headless))
     notices = []
@@ -254,6 +256,9 @@ def run(args: argparse.Namespace) -> int:
 
         choices, notice = read_choices(store.dir, aside=store.writable)
         apply_choices(options, choices, _given(args))
+        from ..saved.preferences import load_preferences
+
+        options.prefs = load_preferences(store.dir)
         lang = options.lang
         notices = [n for n in (store.notice, notice) if n]
     for notice in notices:  # a file that could not be read, set aside: the game starts

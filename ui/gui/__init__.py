@@ -7,6 +7,7 @@ tests, screenshots) pick EGL before pyglet chooses a window system.
 from __future__ import annotations
 
 import os
+import sys
 
 from ..errors import UIError
 
@@ -14,6 +15,11 @@ from ..errors import UIError
 #: frame and the checks were a third of its Python time. ``PYGLET_DEBUG_GL=1`` turns
 #: them back on; it must be set before pyglet is imported, which this package does first.
 os.environ.setdefault("PYGLET_DEBUG_GL", "0")
+#: The table's sounds are WAV files (pyglet's own decoder): pyglet's FFmpeg decoders are never
+#: used, and loading the FFmpeg libraries when Arcade is imported cost about a tenth of the
+#: launch's CPU time before the start screen. A module set to None is one Python cannot import,
+#: which pyglet takes as "no FFmpeg".
+sys.modules.setdefault("pyglet.media.codecs.ffmpeg_lib", None)  # type: ignore[arg-type]
 
 
 class DisplayUnavailable(UIError, RuntimeError):

@@ -18,7 +18,8 @@ import arcade
 from ..saved.autosave import SaveStore
 from ..saved.seeds import new_game_seed
 from ..saved.shelf import shelve, take_from_shelf, unfinished, unfinished_label
-from ..scenes.scene import FELT, HEIGHT, WIDTH, Scene, StartOptions, loading_scene
+from ..scenes.preferences import COMPUTER_DELAY, SHOW_DELAY
+from ..scenes.scene import HEIGHT, WIDTH, Scene, StartOptions, loading_scene
 from ..table.commands import Command
 from ..table.controller import Mode, TableController
 from ..table.saves import SaveError, UntrustedSave
@@ -31,6 +32,7 @@ from .table_view import TableView
 from .window import ScaledWindow
 
 if TYPE_CHECKING:  # imported when shown: the review and the statistics import the agents
+    from ..saved.past_games import PastGame
     from .review_view import ReviewView
     from .stats_view import StatsView
 
@@ -50,6 +52,7 @@ class Settings:
     four_colour: bool = False  # diamonds blue, clubs green
     chances: bool = False  # the winning-chance indicator (always on when watching agents)
     isolate: float | None = None  # computers in sealed seats, this many seconds a decision
+    pace_from_prefs: bool = False  # the delays follow the Settings panel (no --delay given)
 
 
 class GameWindow(ScaledWindow):
@@ -70,6 +73,7 @@ class GameWindow(ScaledWindow):
         self.options = options or StartOptions()
         self.renderer = Renderer(self)
         self.renderer.four_colour = self.settings.four_colour
+        self.apply_prefs()
         self._paint(loading_scene(self.options))  # never a black window, whatever comes next
         self._warm_wanted = False
         self._pool = cf.ThreadPoolExecutor(max_workers=1) if self.settings.threaded else None
@@ -113,6 +117,20 @@ class GameWindow(ScaledWindow):
 
         history = self.store.history if self.store is not None else None
         self.show_screen(StatsView(self, history, self.options.lang, self.start_view))
+
+    def open_past(self, game: PastGame, back: arcade.View, *, replay: bool) -> None:
+        """A past game in the Review (Back returns to ``back``), or replayed on the table."""
+        from ..saved.past_games import past_table
+
+        try:
+            ctl = past_table(game.path, self.options.lang, replay=replay)
+        except (SaveError, OSError, ValueError) as exc:  # the file changed since it was listed
+            self.errors.append(f"past game {game.path.name} could not be opened: {exc}")
+            return
+        if replay:
+            self.start_table(ctl)
+        else:
+            self.show_review(ctl, back)
 
     @property
     def ctl(self) -> TableController | None:
@@ -257,6 +275,15 @@ class GameWindow(ScaledWindow):
             return
         self.new_game()
 
+    def apply_prefs(self) -> None:
+        """The Settings panel's pace (unless the command line set the delays) and look."""
+        prefs = self.options.prefs
+        if self.settings.pace_from_prefs:
+            self.settings.computer_delay = COMPUTER_DELAY[prefs.computer]
+            self.settings.show_delay = SHOW_DELAY[prefs.show]
+        self.renderer.theme(prefs)
+        self._redraw = True
+
     # ------------------------------------------------------------------------ frame
     def warm_after_frame(self) -> None:
         """Compile the table's kernels in the background (:func:`warm_in_background`), starting
@@ -267,7 +294,7 @@ class GameWindow(ScaledWindow):
     def _paint(self, scene: Scene) -> None:
         """Draw ``scene`` and show it now, outside the event loop."""
         self.ctx.screen.use()
-        color_clear(self, FELT, (0, 0, *self.get_framebuffer_size()))
+        color_clear(self, self.renderer.felt, (0, 0, *self.get_framebuffer_size()))
         with self.camera.activate():
             self.renderer.draw(scene)
         self.flip()
@@ -281,7 +308,7 @@ class GameWindow(ScaledWindow):
 
     def on_draw(self) -> None:
         self.ctx.screen.use()
-        color_clear(self, FELT, (0, 0, *self.get_framebuffer_size()))  # felt + letterbox bars
+        color_clear(self, self.renderer.felt, (0, 0, *self.get_framebuffer_size()))  # + bars
         screen = self.screen
         scene = screen.frame_scene() if isinstance(screen, TableView) else screen.current_scene()
         self.renderer.four_colour = self.options.four_colour

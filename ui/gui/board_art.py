@@ -43,9 +43,17 @@ def _font(size: int) -> ImageFont.ImageFont | ImageFont.FreeTypeFont:
         return ImageFont.load_default()
 
 
-@lru_cache(maxsize=4)
-def board_image(w: float, h: float, shape: BoardShape = STANDARD_BOARD) -> Image.Image:
+#: The board's wood and its edge by theme (the Settings panel's Board).
+WOODS = {"wood": (WOOD, WOOD_DARK), "dark": ((96, 58, 30), (60, 34, 16)),
+         "light": ((206, 160, 104), (150, 106, 60))}  # fmt: skip
+
+
+@lru_cache(maxsize=8)
+def board_image(
+    w: float, h: float, shape: BoardShape = STANDARD_BOARD, theme: str = "wood"
+) -> Image.Image:
     """The empty board of ``shape`` for a board rectangle of ``w`` x ``h`` virtual pixels."""
+    fill, edge = WOODS.get(theme, WOODS["wood"])
     b = BoardRect(0, 0, w, h)
     img = Image.new("RGBA", (round(w * SCALE), round(h * SCALE)), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
@@ -53,8 +61,8 @@ def board_image(w: float, h: float, shape: BoardShape = STANDARD_BOARD) -> Image
     def px(x: float, y: float) -> tuple[float, float]:
         return x * SCALE, (h - y) * SCALE
 
-    d.rounded_rectangle((0, 0, img.width - 1, img.height - 1), radius=14 * SCALE, fill=WOOD,
-                        outline=WOOD_DARK, width=3 * SCALE)  # fmt: skip
+    d.rounded_rectangle((0, 0, img.width - 1, img.height - 1), radius=14 * SCALE, fill=fill,
+                        outline=edge, width=3 * SCALE)  # fmt: skip
     half = lane_offset(b) * 2.1
     top, bottom = px(0, h - 10)[1], px(0, 34)[1]
     for s in range(shape.streets):  # the streets, one darker strip each, both lanes on it
@@ -92,13 +100,15 @@ def board_image(w: float, h: float, shape: BoardShape = STANDARD_BOARD) -> Image
     return img
 
 
-_textures: dict[tuple[float, float, BoardShape], arcade.Texture] = {}
+_textures: dict[tuple[float, float, BoardShape, str], arcade.Texture] = {}
 
 
-def board_texture(w: float, h: float, shape: BoardShape = STANDARD_BOARD) -> arcade.Texture:
-    tex = _textures.get((w, h, shape))
+def board_texture(
+    w: float, h: float, shape: BoardShape = STANDARD_BOARD, theme: str = "wood"
+) -> arcade.Texture:
+    tex = _textures.get((w, h, shape, theme))
     if tex is None:
-        name = f"cribbage-board-{w}x{h}-{shape.holes}"
-        tex = arcade.Texture(board_image(w, h, shape), hash=name)
-        _textures[(w, h, shape)] = tex
+        name = f"cribbage-board-{w}x{h}-{shape.holes}-{theme}"
+        tex = arcade.Texture(board_image(w, h, shape, theme), hash=name)
+        _textures[(w, h, shape, theme)] = tex
     return tex

@@ -16,6 +16,9 @@ from PIL import Image, ImageDraw, ImageFont
 SUITS = ("Clubs", "Diamonds", "Hearts", "Spades")
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 BACK = ":resources:images/cards/cardBack_blue2.png"
+#: The card backs by theme (the Settings panel's Card backs; Arcade ships these).
+BACKS = {"blue": BACK, "red": ":resources:images/cards/cardBack_red2.png",
+         "green": ":resources:images/cards/cardBack_green2.png"}  # fmt: skip
 #: Four-colour deck: clubs green, diamonds blue (hearts red, spades black as usual).
 FOUR_COLOURS = {0: (0, 128, 48), 1: (20, 90, 210)}
 _LETTER_BOX = (8, 9, 35, 38)  # where the art's rank letter sits (140x190 image)
@@ -87,6 +90,13 @@ class CardTextures:
     def __init__(self) -> None:
         self._cache: dict[tuple, arcade.Texture] = {}
         self._back = arcade.load_texture(BACK)
+        self._backs = {"blue": self._back}
+
+    def set_back(self, theme: str) -> None:
+        """The back every face-down card shows (a theme of :data:`BACKS`)."""
+        if theme not in self._backs and theme in BACKS:
+            self._backs[theme] = arcade.load_texture(BACKS[theme])
+        self._back = self._backs.get(theme, self._back)
 
     def get(self, card: int | None, faces: tuple[str, str, str] = ("J", "Q", "K"),
             four_colour: bool = False) -> arcade.Texture:  # fmt: skip

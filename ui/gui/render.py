@@ -12,6 +12,7 @@ import arcade
 import pyglet
 from arcade.shape_list import ShapeElementList, create_rectangle_filled
 
+from ..scenes.preferences import FELTS, Preferences
 from ..scenes.scene import GOLD, HEIGHT, PLAYER_COLORS, TABLE_RIGHT, Board, Label, Scene
 from ..table.board import hole_position
 from .board_art import board_texture
@@ -49,6 +50,8 @@ class Renderer:
         self.window = window
         self.cards = CardTextures()
         self.four_colour = False
+        self.felt: tuple[int, int, int] = FELTS["green"]  # the table's colour (the theme's)
+        self.board_theme = "wood"
         self._texts: dict[tuple, arcade.Text] = {}
         self._sprite_cache: dict[int, tuple[Scene, arcade.SpriteList]] = {}
         #: Per layer: what its text was (labels, buttons) and one batch with all of it.
@@ -56,6 +59,12 @@ class Renderer:
         self._placed: dict[tuple, arcade.Text] = {}  # text objects placed in a layer's batch
         #: Per layer and kind ("panels", "faces"): the rectangles and one shape list of them.
         self._shapes: dict[tuple[int, str], tuple[tuple, ShapeElementList]] = {}
+
+    def theme(self, prefs: Preferences) -> None:
+        """The look the Settings panel chose: felt, card backs, board."""
+        self.felt = FELTS.get(prefs.felt, FELTS["green"])
+        self.cards.set_back(prefs.backs)
+        self.board_theme = prefs.board
 
     def texture(self, card: int | None, faces: tuple[str, str, str] = ("J", "Q", "K")):
         return self.cards.get(card, faces, self.four_colour)
@@ -99,9 +108,14 @@ class Renderer:
     def _board(self, board: Board) -> None:
         """The painted board (one textured quad), then the four pegs on it."""
         r = board.rect
-        tex = board_texture(r.w, r.h, board.shape)
+        tex = board_texture(r.w, r.h, board.shape, self.board_theme)
         arcade.draw_texture_rect(tex, arcade.LBWH(r.x, r.y, r.w, r.h))
         k = r.w / 250  # pegs grow with the board (the large central one, ui.scenes.board_scene)
+        for p in (0, 1):  # each player's last move: the holes the front peg passed, marked
+            front, back = board.pegs[p]
+            for hole in range(back + 1, front):
+                x, y = hole_position(r, p, hole, board.shape)
+                arcade.draw_circle_filled(x, y, 2.8 * k, PLAYER_COLORS[p])
         for p in (0, 1):
             front, back = board.pegs[p]
             for hole, rad in ((back, 5.0 * k), (front, 6.0 * k)):

@@ -1,4 +1,4 @@
-"""The rules screen (R1-R10 in the table's language), reached from the start screen or the table;
+"""The rules screen (R1-R11 in the table's language), reached from the start screen or the table;
 Back returns to the screen it came from."""
 
 from __future__ import annotations

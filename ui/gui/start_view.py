@@ -8,7 +8,9 @@ from typing import Protocol
 import arcade
 
 from ..saved.autosave import SaveStore
+from ..scenes.preferences import next_value
 from ..scenes.scene import Scene, StartOptions, move_focus, next_variant, start_scene
+from ..scenes.settings_scene import settings_layer
 from ..table.coach import COACH_LIMITS
 from ..table.commands import Act, Command
 from ..words.i18n import LANGUAGES, Catalog
@@ -41,6 +43,7 @@ class StartShell(Shell, Protocol):
     def show_rules(self) -> None: ...
     def show_stats(self) -> None: ...
     def start_tutorial(self) -> None: ...
+    def apply_prefs(self) -> None: ...
     def close(self) -> None: ...
 
 
@@ -63,7 +66,11 @@ class StartView(ScreenView[StartShell]):
         return ("start", *vars(self.game_window.options).values())
 
     def build(self) -> Scene:
-        return start_scene(self.game_window.options)
+        o = self.game_window.options
+        s = start_scene(o)
+        if o.settings_open:
+            settings_layer(s, o.prefs, Catalog(o.lang).tr)
+        return s
 
     def commands(self) -> dict[Act, Handler]:
         return START_COMMANDS
@@ -73,6 +80,8 @@ class StartView(ScreenView[StartShell]):
         o = self.game_window.options
         if cmd is None or (o.listing and cmd.act not in (Act.BACK, Act.RESUME, Act.ANSWER)):
             return cmd  # nothing, or the list is on top: only its own buttons answer
+        if o.settings_open and cmd.act not in (Act.BACK, Act.PREF, Act.ANSWER):
+            return cmd  # the Settings panel is on top
         if o.confirm_quit and cmd.act is not Act.ANSWER:
             return cmd  # the question is on top: only its answers
         o.message = ""
@@ -84,16 +93,25 @@ class StartView(ScreenView[StartShell]):
         return cmd
 
     def remember(self) -> None:
-        """The choices written to the data folder, for the next launch (own games only)."""
+        """The choices and settings written to the data folder, for the next launch (own games
+        only)."""
         win = self.game_window
+        win.apply_prefs()
         if win.store is None or not win.store.writable:
             return
         from ..saved.choices import save_choices
+        from ..saved.preferences import save_preferences
 
         try:
             save_choices(win.store.dir, win.options)
+            save_preferences(win.store.dir, win.options.prefs)
         except OSError as exc:  # remembering is a convenience: the game goes on
             win.errors.append(f"the start screen's choices were not saved: {exc}")
+
+    def close_layer(self) -> None:
+        """Back: closes the Settings panel, or the list of unfinished games."""
+        o = self.game_window.options
+        o.settings_open = o.listing = False
 
     def new_game(self) -> None:
         """New game: asked first when one is under way (it is kept in the unfinished games)."""
@@ -136,7 +154,12 @@ class StartView(ScreenView[StartShell]):
             focused = next((b for b in level.buttons if b.focused and b.enabled), None)
             self.do(focused.command if focused is not None else Command(Act.PLAY))
         elif symbol == arcade.key.ESCAPE:
-            self.do(Command(Act.ANSWER, 0) if o.confirm_quit or o.listing else Command(Act.QUIT))
+            if o.settings_open:
+                self.do(Command(Act.BACK))
+            else:
+                self.do(
+                    Command(Act.ANSWER, 0) if o.confirm_quit or o.listing else Command(Act.QUIT)
+                )
         self.scene_key = None
         return True
 
@@ -185,7 +208,9 @@ START_COMMANDS: dict[Act, Handler] = {
     Act.UNFINISHED: _option("listing", lambda cmd, o: True),
     Act.CONTINUE: lambda v, cmd: v.continue_game(),
     Act.RESUME: lambda v, cmd: v.resume(cmd.arg),
-    Act.BACK: _option("listing", lambda cmd, o: False),
+    Act.BACK: lambda v, cmd: v.close_layer(),
+    Act.SETTINGS: _option("settings_open", lambda cmd, o: True),
+    Act.PREF: _option("prefs", lambda cmd, o: next_value(o.prefs, cmd.name)),
     Act.RULES: lambda v, cmd: v.game_window.show_rules(),
     Act.TUTORIAL: lambda v, cmd: v.game_window.start_tutorial(),
     Act.STATS: lambda v, cmd: v.game_window.show_stats(),

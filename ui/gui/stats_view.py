@@ -1,4 +1,5 @@
-"""The statistics screen: the player's record from the table's game history.
+"""The statistics screen: the player's record from the table's game history; and the list of
+past games it leads to, each opened again in the Review or replayed on the table.
 
 The totals are read at once; the error rates need a review of each game (cached next to the
 history, so a game is reviewed once), which runs game by game in the window's side thread and
@@ -10,6 +11,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 
 import arcade
 
@@ -21,24 +23,28 @@ from ..reports.player_stats import (
     load_history,
     player_stats,
 )
+from ..reports.progress import progress
+from ..saved.past_games import PastGame, past_games, past_row
+from ..scenes.past_scene import page_count, past_scene
 from ..scenes.scene import Scene
-from ..scenes.stats_scene import stats_scene
+from ..scenes.stats_scene import level_name, stats_scene
 from ..table.commands import Act, Command
 from ..words.i18n import Catalog
 from .screen_view import ScreenView, SideJobs
 
 
-class StatsView(ScreenView[SideJobs]):
+class StatsView(ScreenView["PastShell"]):
     """Shows :func:`~ui.reports.player_stats.player_stats` of the games in ``history``."""
 
     def __init__(
-        self, window: SideJobs, history: Path | None, lang: str, back: arcade.View
+        self, window: PastShell, history: Path | None, lang: str, back: arcade.View
     ) -> None:
         super().__init__(window, back)
         self.lang = lang
         self.rates: list[float] = []
         self.note = ""
         self.games: list[HistoryGame] = []
+        self.history = history
         self._stop = threading.Event()
         tr = Catalog(lang).tr
         try:
@@ -78,6 +84,8 @@ class StatsView(ScreenView[SideJobs]):
             done = self.games[: self.done]
             partial = player_stats(done, list(self.rates[: self.done]))
             stats["error_rate"] = partial["error_rate"]
+        if stats is not None:
+            stats["progress"] = progress(self.games)
         return stats_scene(stats, self.lang, progress=(self.done, n), note=self.note)
 
     def commands(self) -> dict[Act, Callable[[StatsView, Command], object]]:
@@ -97,6 +105,10 @@ class StatsView(ScreenView[SideJobs]):
         self._stop.set()
         self.go_back()
 
+    def show_past(self) -> None:
+        """The list of past games; its Back returns here."""
+        self.game_window.show_screen(PastGamesView(self.game_window, self.history, self.lang, self))
+
     def on_key_press(self, symbol: int, modifiers: int) -> bool:
         if symbol in (arcade.key.ESCAPE, arcade.key.BACKSPACE, arcade.key.ENTER):
             self.do(Command(Act.BACK))
@@ -106,4 +118,58 @@ class StatsView(ScreenView[SideJobs]):
 #: What the statistics screen's button (and keys) do.
 STATS_COMMANDS: dict[Act, Callable[[StatsView, Command], object]] = {
     Act.BACK: lambda v, cmd: v.leave(),
+    Act.PAST: lambda v, cmd: v.show_past(),
+}
+
+
+class PastShell(SideJobs, Protocol):
+    """What the list of past games asks of its window: to open one in the Review or replay it."""
+
+    def open_past(self, game: PastGame, back: arcade.View, *, replay: bool) -> None: ...
+
+
+class PastGamesView(ScreenView[PastShell]):
+    """The finished games of ``history``, newest first (:mod:`ui.saved.past_games`)."""
+
+    def __init__(self, window: PastShell, history: Path | None, lang: str, back: arcade.View):
+        super().__init__(window, back)
+        self.lang = lang
+        self.page = 0
+        tr = Catalog(lang).tr
+        self.games, skipped = past_games(history) if history is not None else ([], 0)
+        self.rows = [past_row(g, tr, lambda spec: level_name(spec, tr)) for g in self.games]
+        self.note = tr("{n} files of the history could not be read", n=skipped) if skipped else ""
+
+    def key(self) -> tuple:
+        return ("past", self.page, self.note)
+
+    def build(self) -> Scene:
+        games = self.games
+        return past_scene(self.rows, self.lang, self.page, note=self.note,
+                          won=lambda i: games[i].won)  # fmt: skip
+
+    def commands(self) -> dict[Act, Callable[[PastGamesView, Command], object]]:
+        return PAST_COMMANDS
+
+    def turn(self, step: int) -> None:
+        self.page = max(0, min(self.page + step, page_count(len(self.games)) - 1))
+
+    def open(self, i: int, replay: bool) -> None:
+        if 0 <= i < len(self.games):
+            self.game_window.open_past(self.games[i], self, replay=replay)
+
+    def on_key_press(self, symbol: int, modifiers: int) -> bool:
+        if symbol in (arcade.key.ESCAPE, arcade.key.BACKSPACE):
+            self.do(Command(Act.BACK))
+        elif symbol in (arcade.key.LEFT, arcade.key.PAGEUP, arcade.key.RIGHT, arcade.key.PAGEDOWN):
+            self.turn(-1 if symbol in (arcade.key.LEFT, arcade.key.PAGEUP) else 1)
+        return True
+
+
+#: What the past games' buttons and keys do.
+PAST_COMMANDS: dict[Act, Callable[[PastGamesView, Command], object]] = {
+    Act.BACK: lambda v, cmd: v.go_back(),
+    Act.PAGE: lambda v, cmd: v.turn(cmd.arg),
+    Act.REVIEW: lambda v, cmd: v.open(cmd.arg, replay=False),
+    Act.REPLAY: lambda v, cmd: v.open(cmd.arg, replay=True),
 }

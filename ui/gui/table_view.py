@@ -30,6 +30,7 @@ from ..scenes.table_scene import CENTER, COUNT_X, table_scene
 from ..table.chances import ChanceMeter
 from ..table.commands import Act, Command, run
 from ..table.controller import Mode, TableController
+from ..table.selection import forced_card
 from .keys import TABLE_KEYS, lookup
 from .screen_view import TableShell, arcade_window
 
@@ -210,14 +211,22 @@ class TableView(arcade.View):
                 except Exception as exc:  # noqa: BLE001 - an agent bug must not kill the window
                     self._agent_failed(exc)
             return True
-        if ctl.computer.should_move:
+        if ctl.computer.should_move or self._forced() is not None:
             self._wait += delta_time
             if self._wait >= self.game_window.settings.computer_delay:
                 self._wait = 0.0
-                self._start_computer()
+                forced = self._forced()
+                if forced is not None:  # the person's only card, played for them (Settings)
+                    ctl.decide(forced)
+                else:
+                    self._start_computer()
         else:
             self._wait = 0.0
         return True
+
+    def _forced(self) -> int | None:
+        """The person's forced move when the Settings panel plays it by itself."""
+        return forced_card(self.ctl) if self.game_window.options.prefs.forced_card else None
 
     def _update_meter(self) -> None:
         """Collect a finished winning-chance estimate; start the next one when it is due."""
@@ -289,12 +298,14 @@ class TableView(arcade.View):
     def _pace_show(self, delta_time: float) -> None:
         """One combination of the show per ``show_delay`` (longer on a hand's total)."""
         settings = self.game_window.settings
-        if self.ctl.show.at_end and settings.show_delay > 0 and self.ctl.mode is not Mode.WATCH:
+        at_end = self.ctl.show.at_end
+        auto = self.game_window.options.prefs.auto_continue
+        if at_end and settings.show_delay > 0 and self.ctl.mode is not Mode.WATCH and not auto:
             return  # the deal summary waits for Continue (show delay 0: the fastest, no wait)
         self._show_wait += delta_time
         step = self.ctl.show.step
         pause = self.game_window.settings.show_delay * (
-            1.6 if step is not None and step.points and not step.highlight else 1
+            3.0 if at_end else 1.6 if step is not None and step.points and not step.highlight else 1
         )
         if self._show_wait >= pause:
             self._show_wait = 0.0

@@ -82,6 +82,23 @@ def load_history(directory: Path) -> tuple[list[HistoryGame], list[str]]:
     return games, skipped
 
 
+def counted_events(game: ce.GameState) -> list[ce.Event]:
+    """The game's events with each scoring's points as counted (R10.2: nothing past the target,
+    :meth:`~cribbage_env.rules.core.Rules.counted_points`): a last hand of 12 laid at 115 counts
+    6 here as on the game-over panel, so the parts add up to the final score there and here.
+    (The expected averages beside them count the points past the target too, less than a
+    point a game.)"""
+    rules = game.rules
+    out = []
+    for e in game.events:
+        if e.points and e.player is not None:
+            counted = rules.counted_points(e.points, e.scores[e.player])
+            if counted != e.points:
+                e = e._replace(points=counted, given_reasons=e.reasons)
+        out.append(e)
+    return out
+
+
 def _per_deal(total: dict[str, int]) -> dict:
     """The person's points per deal by role (without the heels and the pone's empty crib),
     each with what good play is expected to score."""
@@ -175,7 +192,7 @@ def player_stats(games: list[HistoryGame], rates: list[float] | None = None) -> 
     by_target: dict[int, list[HistoryGame]] = {}
     for hg in games:
         won = hg.game.winner == hg.seat
-        s = seat_stats(hg.game.events)[hg.seat]
+        s = seat_stats(counted_events(hg.game))[hg.seat]
         for f in SEAT_FIELDS:
             total[f] += getattr(s, f)
         by_opp.setdefault(hg.opponent, [0, 0])[0 if won else 1] += 1

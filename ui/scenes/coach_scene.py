@@ -6,12 +6,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..table.commands import Act
-from .scene import GOLD, PANEL, SOFT, WHITE, Label, Rect, Scene, act_button
+from ..words.hint_words import hint_words
+from .scene import GOLD, PANEL, SOFT, WHITE, Label, Rect, Scene, act_button, wrapped_rows
 
 if TYPE_CHECKING:
     from ..table.controller import TableController
 
 HINT_COLOR = (150, 230, 255)
+WORDS_COLOR = (255, 236, 170)
+#: Characters the hint's words may take on their one line (13 pt from x 370 to the side panel;
+#: about 0.55 em a character, erring long).
+WORDS_CHARS = 68
 OPTIONS = Rect(40, 120, 920, 580)
 #: Column left edges of the options table (discard: crib, keep, hand, crib, pegging, chance).
 DISCARD_COLS = (70, 230, 460, 550, 640, 760)
@@ -24,8 +29,17 @@ def hint_items(s: Scene, ctl: TableController) -> None:
     h = ctl.coach.hint
     if h is None:
         return
-    for i, line in enumerate(h.lines):
-        s.labels.append(Label(line, 370, 322 - i * 20, 14, HINT_COLOR, "left"))  # under the pile
+    view = ctl.view(ctl.bottom_seat)
+    words = hint_words(view, h.action, ctl.narrator)
+    if wrapped_rows(words, WORDS_CHARS) > 1:  # one line: the discard's crib left out
+        words = hint_words(view, h.action, ctl.narrator, short=True)
+    # the best move, why in words, then its numbers (the runner-up is in All options); clear
+    # of the pile above and of a prompt of two lines below
+    lines = (h.lines[0], words, *h.lines[1:2]) if words else h.lines[:3]
+    for i, line in enumerate(lines):
+        color = WORDS_COLOR if line is words else HINT_COLOR
+        s.labels.append(Label(line, 370, 324 - i * 18, 14 if line is not words else 13, color,
+                              "left"))  # fmt: skip
     if h.rows:
         s.buttons.append(act_button(Act.OPTIONS, ctl.tr("All options"), Rect(820, 150, 150, 50),
                                 toggled=ctl.coach.show_options))  # fmt: skip

@@ -179,7 +179,7 @@ def _summary(s: Scene, b: ReviewBrowser, nar: Narrator, names: tuple[str, str]) 
             rows.append((luck[seat], LUCK_COLOR, ROW_X + 16))
     room = TABLE_RIGHT - ROW_X - 36
     longest = max(len(text) for text, _, _ in rows)
-    size = max(9, min(ROW_SIZE, int(room / (0.55 * 4 / 3 * longest))))  # ~0.55 em a character
+    size = max(12, min(ROW_SIZE, int(room / (0.55 * 4 / 3 * longest))))  # ~0.55 em a character
     for j, (text, color, x) in enumerate(rows):
         s.labels.append(Label(text, x, ROW_TOP - ROW_STEP * j, size, color, "left"))
 
@@ -223,8 +223,8 @@ def _chart(s: Scene, b: ReviewBrowser, viewer: int, nar: Narrator) -> None:
         s.panels.append((Rect(x - 1.5, c.y - 8, 3, c.h + 16), GOLD))
     _luck_line(s, b, viewer, w)
     top, bottom = nar.cat.percent(1.0, digits=0), nar.cat.percent(0.0, digits=0)
-    s.labels.append(Label(top, c.x + c.w + 4, c.y + c.h - 6, 11, SOFT, "left"))
-    s.labels.append(Label(bottom, c.x + c.w + 4, c.y + 6, 11, SOFT, "left"))
+    s.labels.append(Label(top, c.x + c.w + 4, c.y + c.h - 6, 12, SOFT, "left"))
+    s.labels.append(Label(bottom, c.x + c.w + 4, c.y + 6, 12, SOFT, "left"))
     s.targets.append(Target("chart", Rect(c.x, c.y - 6, c.w, c.h + 9), Command(Act.CHART),
                             along=True))  # fmt: skip
 
@@ -248,12 +248,14 @@ def _dim(color) -> tuple[int, int, int]:
 def _position(s: Scene, view: ce.PlayerView, r: Rating, nar: Narrator) -> None:
     """The deciding seat's table: the other hand face down, the pile, its own hand."""
     played, better = set(_cards_of(r.action)), set(_cards_of(r.best))
-    backs = hand_row(view.opponent_cards_left, HEIGHT - 330, SMALL_W, SMALL_H, CENTER, 8)
+    # left of centre: "3 of 12" or "No mistakes flagged" lies right of them, under the chart
+    backs = hand_row(view.opponent_cards_left, HEIGHT - 330, SMALL_W, SMALL_H, CENTER - 70, 8)
     for i, rect in enumerate(backs):
         s.cards.append(CardItem(None, rect, key=f"h:{i}"))
     if view.starter is not None:
         s.cards.append(CardItem(view.starter, Rect(DECK.x + 10, 360, SMALL_W, SMALL_H)))
-        s.labels.append(Label(nar.tr("Starter"), DECK.x + 10 + SMALL_W / 2, 346, 13, SOFT))
+        starter = nar.tr("Starter")  # left of the card: the decision's title runs below it
+        s.labels.append(Label(starter, DECK.x, 360 + SMALL_H / 2, 13, SOFT, "right"))
     if view.phase is Phase.PLAY:
         older = [c for _, c in view.played if c not in view.sequence][-8:]
         o_rects, q_rects = pile_rects(len(older), len(view.sequence))

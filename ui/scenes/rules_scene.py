@@ -1,8 +1,9 @@
-"""The rules screen as data: the rules of ``docs/RULES.md`` (R1-R10) in the table's language,
+"""The rules screen as data: the rules of ``docs/RULES.md`` (R1-R11) in the table's language,
 laid out in pages with Previous / Next / Back.
 
-The English text is the R1-R10 part of ``docs/RULES.md`` (a test keeps the copy in
-``ui/rules/en.md`` identical); Spanish and French carry the same rule numbers.
+The English text is the R1-R11 part of ``docs/RULES.md`` (R11: the table's own rules; a test
+keeps the copy in ``ui/rules/en.md`` identical); Spanish and French carry the same rule numbers,
+R11 in the rule cards' own words.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from ..table.board import STANDARD_BOARD, BoardShape
 from ..table.commands import Act, Command, run
 from ..table.controller import TableController
 from ..words.i18n import LANGUAGE_NAMES, LANGUAGES, Catalog
+from .preferences import Preferences
 
 WIDTH, HEIGHT = 1280, 800
 MIN_TARGET = 48
@@ -245,6 +246,8 @@ class StartOptions:
     confirm_new: bool = False  # New game was pressed once with a game under way
     confirm_quit: bool = False  # Quit (or Esc) was pressed: the question is on the screen
     focus: str = "play"  # the id of the button the keyboard is on
+    prefs: Preferences = Preferences()  # the pace and the look (the Settings panel)
+    settings_open: bool = False  # the Settings panel is open
 
 
 def next_variant(rules: Rules) -> Rules:
@@ -330,6 +333,7 @@ def start_scene(opts: StartOptions) -> Scene:
     for i, (act, label, on) in enumerate(options):
         s.buttons.append(act_button(act, label, Rect(left + i * (w + 8), 14, w, 52), toggled=on))
     s.buttons.append(act_button(Act.QUIT, tr("Quit"), Rect(WIDTH - 160, HEIGHT - 76, 140, 56)))
+    s.buttons.append(act_button(Act.SETTINGS, tr("Settings"), Rect(20, HEIGHT - 76, 180, 56)))
     if opts.message:
         s.labels.append(Label(opts.message, WIDTH / 2, 190, 13, GOLD, width=760))
     if opts.listing:

@@ -15,9 +15,11 @@ from .scene import GOLD, HEIGHT, PLAYER_COLORS, SOFT, WHITE, WIDTH, Label, Rect,
 ERRORS = Rect(700, 290, 500, 210)
 BAR_MAX = 36  # px: a few games do not fill the chart
 POINTS_X, BAR_X, BAR_SCALE = 90, 380, 26.0  # px per point
+BAR_ROOM = ERRORS.x - 60 - BAR_X  # the longest bar ends well before the error chart
 
 
-def _level_name(spec: str, tr) -> str:
+def level_name(spec: str, tr) -> str:
+    """The opponent's name in words: its level's, else "Another person", else the spec."""
     from agents import LEVELS
 
     for level in LEVELS.values():
@@ -37,6 +39,8 @@ def stats_scene(
     s.labels.append(Label(tr("Statistics"), WIDTH / 2, HEIGHT - 50, 30, GOLD, bold=True))
     back = Rect(WIDTH / 2 - 120, 24, 240, 64)
     s.buttons.append(act_button(Act.BACK, tr("Back"), back, name="stats:back"))
+    past = Rect(WIDTH / 2 + 160, 24, 240, 64)
+    s.buttons.append(act_button(Act.PAST, tr("Past games"), past, name="stats:past"))
     if note:
         s.labels.append(Label(note, WIDTH / 2, 110, 13, SOFT, width=900))
     if not stats or not stats["games"]:
@@ -46,7 +50,35 @@ def stats_scene(
     _record(s, stats, cat)
     _points(s, stats, cat)
     _errors(s, stats, cat, progress)
+    if "progress" in stats:
+        _progress(s, stats["progress"], cat)
     return s
+
+
+def _progress(s: Scene, prog: dict, cat: Catalog) -> None:
+    """Streaks, the record and best win against each level, achievements, month by month."""
+    from ..reports.progress import ACHIEVEMENTS, streak_words
+
+    tr = cat.tr
+    y = 292
+    s.labels.append(Label(tr("Progress"), POINTS_X, y, 18, GOLD, "left", bold=True))
+    s.labels.append(Label(streak_words(prog["streaks"], cat), POINTS_X, y - 30, 14, WHITE, "left"))
+    levels = "  ·  ".join(
+        tr("{level} {w}–{l}, best win by {margin}", level=level_name(k, tr), w=v["wins"],
+           l=v["losses"], margin=v["best_margin"]) if v["wins"] else
+        f"{level_name(k, tr)} {v['wins']}–{v['losses']}"
+        for k, v in prog["by_level"].items()
+    )  # fmt: skip
+    s.labels.append(Label(levels, POINTS_X, y - 82, 13, SOFT, "left", width=560))
+    got = [tr("{what} ×{n}", what=tr(ACHIEVEMENTS[a["key"]]), n=a["count"])
+           for a in prog["achievements"]]  # fmt: skip
+    text = "  ·  ".join(got) if got else tr("No achievements yet: a 24 hand, 31 for 2, a skunk…")
+    s.labels.append(Label(tr("Achievements: {list}", list=text), ERRORS.x, 150, 13, GOLD,
+                          "left", width=500))  # fmt: skip
+    months = "  ·  ".join(f"{m['month']} {m['wins']}–{m['games'] - m['wins']}"
+                          for m in prog["by_month"][-6:])  # fmt: skip
+    s.labels.append(Label(tr("Month by month: {list}", list=months), ERRORS.x, 214, 13, SOFT,
+                          "left", width=500))  # fmt: skip
 
 
 def _record(s: Scene, st: dict, cat: Catalog) -> None:
@@ -54,8 +86,10 @@ def _record(s: Scene, st: dict, cat: Catalog) -> None:
     sk = st["skunks"]
     y = HEIGHT - 110
     lines = [
-        (tr("Games {n}: {w} won, {l} lost ({pct})", n=st["games"], w=st["wins"],
-            l=st["losses"], pct=cat.percent(st["win_rate"])), 20, WHITE, True),
+        (tr("Games {n}: {won}, {lost} ({pct})", n=st["games"],
+            won=cat.ntr("{n} win", "{n} wins", st["wins"]),
+            lost=cat.ntr("{n} loss", "{n} losses", st["losses"]),
+            pct=cat.percent(st["win_rate"])), 20, WHITE, True),
         (tr("Skunks: {given} given ({dg} double), {taken} taken ({dt} double)",
             given=sk["given"], dg=sk["double_given"], taken=sk["taken"],
             dt=sk["double_taken"]), 15, SOFT, False),
@@ -72,7 +106,7 @@ def _record(s: Scene, st: dict, cat: Catalog) -> None:
         s.labels.append(Label(text, POINTS_X, y, size, color, "left", bold=bold))
         y -= 32
     opp = "  ·  ".join(
-        f"{_level_name(k, tr)} {v['wins']}–{v['losses']}" for k, v in st["by_opponent"].items()
+        f"{level_name(k, tr)} {v['wins']}–{v['losses']}" for k, v in st["by_opponent"].items()
     )
     s.labels.append(Label(tr("By opponent: {list}", list=opp), POINTS_X, y, 15, SOFT, "left",
                           width=1100))  # fmt: skip
@@ -87,6 +121,13 @@ def _points(s: Scene, st: dict, cat: Catalog) -> None:
     s.labels.append(Label(tr("expected"), BAR_X + 60, y, 13, WHITE, "left", bold=True))
     y -= 34
     parts = {"pegging": tr("pegging"), "hand": tr("hand"), "crib": tr("crib")}
+    values = [
+        v
+        for t in st["points_per_deal"].values()
+        for v in (*(t.get(p) for p in parts), *t["expected"].values())
+        if isinstance(v, int | float)
+    ]
+    scale = min(BAR_SCALE, BAR_ROOM / max(max(values, default=1.0), 1e-9))
     for role, title in (("dealer", tr("As dealer")), ("pone", tr("As pone"))):
         t = st["points_per_deal"][role]
         s.labels.append(Label(tr("{role} ({n} deals)", role=title, n=t["deals"]), POINTS_X, y,
@@ -98,8 +139,8 @@ def _points(s: Scene, st: dict, cat: Catalog) -> None:
             shown = "–" if mine is None else num(mine, 2)
             s.labels.append(Label(f"{shown} / {num(exp, 2)}", BAR_X - 14, y, 14, WHITE, "right"))
             if mine is not None:
-                s.panels.append((Rect(BAR_X, y + 1, max(BAR_SCALE * mine, 1), 9), PLAYER_COLORS[0]))
-            s.panels.append((Rect(BAR_X, y - 8, max(BAR_SCALE * exp, 1), 5), WHITE))
+                s.panels.append((Rect(BAR_X, y + 1, max(scale * mine, 1), 9), PLAYER_COLORS[0]))
+            s.panels.append((Rect(BAR_X, y - 8, max(scale * exp, 1), 5), WHITE))
             y -= 26
 
 
@@ -111,7 +152,9 @@ def _errors(s: Scene, st: dict, cat: Catalog, progress: tuple[int, int] | None) 
                           bold=True))  # fmt: skip
     s.labels.append(Label(tr("(winning chance lost per decision, thousandths; lower is better)"),
                           r.x, r.y + r.h + 24, 12, SOFT, "left"))  # fmt: skip
-    s.labels.append(Label(tr("oldest → newest"), r.x + r.w, r.y - 16, 12, SOFT, "right"))
+    s.labels.append(
+        Label(tr("oldest on the left, newest on the right"), r.x + r.w, r.y - 16, 12, SOFT, "right")
+    )
     s.panels.append((Rect(r.x - 2, r.y - 2, r.w + 4, r.h + 4), (12, 40, 26)))
     s.panels.append((r, (18, 70, 46)))
     rates = [g["error_rate"] for g in st.get("error_rate", [])]
@@ -127,9 +170,9 @@ def _errors(s: Scene, st: dict, cat: Catalog, progress: tuple[int, int] | None) 
         x0, x1 = r.x + round(i * w), r.x + round((i + 1) * w)
         s.panels.append((Rect(x0 + 2, r.y, max(x1 - x0 - 4, 1), max(h, 1)), PLAYER_COLORS[0]))
         if len(rates) <= 12:
-            s.labels.append(Label(num(1000 * v), (x0 + x1) // 2, round(r.y + h + 10), 11, WHITE))
-    s.labels.append(Label(num(1000 * top), r.x - 6, r.y + r.h - 26, 11, SOFT, "right"))
-    s.labels.append(Label("0", r.x - 6, r.y + 6, 11, SOFT, "right"))
+            s.labels.append(Label(num(1000 * v), (x0 + x1) // 2, round(r.y + h + 10), 12, WHITE))
+    s.labels.append(Label(num(1000 * top), r.x - 6, r.y + r.h - 26, 12, SOFT, "right"))
+    s.labels.append(Label("0", r.x - 6, r.y + 6, 12, SOFT, "right"))
     if "error_rate_first_half" in st:
         text = tr("first half {a}, second half {b}",
                   a=num(1000 * st["error_rate_first_half"]),

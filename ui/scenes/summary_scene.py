@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..table.show import DealPoints, points_by_part
-from .scene import GOLD, PLAYER_COLORS, SOFT, WHITE, Label, Rect, Scene
+from .scene import GOLD, PLAYER_COLORS, SOFT, WHITE, Label, Rect, Scene, wrapped_rows
 
 if TYPE_CHECKING:
     from agents.review import Review
@@ -38,9 +38,12 @@ def _table(s: Scene, ctl: TableController, rows: tuple[DealPoints, DealPoints], 
         y = top - 30 - 28 * seat
         s.labels.append(Label(ctl.short_name(seat), xs[0] + COLS[0] - 10, y, 16,
                               PLAYER_COLORS[seat], "right", bold=True))  # fmt: skip
-        for i, (x0, w, v) in enumerate(zip(xs[1:], COLS[1:], (p.pegging, p.hand, p.crib, p.total),
-                                           strict=True)):  # fmt: skip
-            s.labels.append(Label(str(v), x0 + w / 2, y, 16, WHITE, bold=i == 3))
+        values = (p.pegging, p.hand, p.crib, p.total)
+        for i, (x0, w, v, part) in enumerate(zip(xs[1:], COLS[1:], values,
+                                                 ("pegging", "hand", "crib", "total"),
+                                                 strict=True)):  # fmt: skip
+            text = "—" if part in p.uncounted else str(v)  # a count never made is no 0
+            s.labels.append(Label(text, x0 + w / 2, y, 16, WHITE, bold=i == 3))
 
 
 def deal_summary_items(s: Scene, ctl: TableController, r: Rect) -> None:
@@ -68,7 +71,7 @@ def game_summary_items(s: Scene, ctl: TableController, r: Rect, top: float) -> N
         s.labels.append(Label(error_line(rev, seat, ctl.short_name(seat), ctl.cat), r.cx, y, 14,
                               WHITE, width=int(r.w) - 40))  # fmt: skip
         y -= 40
-    _luck_items(s, ctl, rev, r.cx, y - 6)
+    _luck_items(s, ctl, rev, r, y - 6)
 
 
 def error_line(review: Review, seat: int, name: str, cat: Catalog) -> str:
@@ -119,11 +122,18 @@ def luck_parts(review: Review, names: tuple[str, str], cat: Catalog) -> list[str
     return parts
 
 
-def _luck_items(s: Scene, ctl: TableController, rev: Review, cx: float, y: float) -> None:
+def _luck_items(s: Scene, ctl: TableController, rev: Review, r: Rect, y: float) -> None:
+    """The luck lines, each wrapped inside the panel (a long line in Spanish or French takes
+    two rows rather than running past the panel's edge)."""
     parts = luck_parts(rev, (ctl.short_name(0), ctl.short_name(1)), ctl.cat)
     if not parts:
         return
-    s.labels.append(Label(ctl.tr("Luck and decisions, in points of winning chance"), cx, y, 15, LUCK_COLOR,
+    s.labels.append(Label(ctl.tr("Luck and decisions, in points of winning chance"), r.cx, y, 15, LUCK_COLOR,
                           bold=True))  # fmt: skip
+    width = int(r.w) - 60
+    per_line = int(width / (14 * 4 / 3 * 0.62))  # ~0.55 em a character: erring long
+    top = y - 16
     for i, text in enumerate(parts):
-        s.labels.append(Label(text, cx, y - 26 - 24 * i, 14, PLAYER_COLORS[i]))
+        rows = wrapped_rows(text, per_line)
+        s.labels.append(Label(text, r.cx, top - 12 * rows, 14, PLAYER_COLORS[i], width=width))
+        top -= 24 * rows + 4

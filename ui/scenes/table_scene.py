@@ -130,7 +130,9 @@ def _names(s: Scene, ctl: TableController) -> None:
         s.labels.append(Label(text, 30, y, 15, PLAYER_COLORS[seat], "left", bold=True))
         if view.go_said[seat] and g.phase is Phase.PLAY:
             gy = HEIGHT - 115 if seat != bottom else 275
-            gx = 820 if seat != bottom else 30
+            gx = (
+                820 if seat != bottom else 210 if g.dealer == bottom else 30
+            )  # clear of the crib's label
             s.labels.append(Label(tr("Go!"), gx, gy, 22, GOLD, "left", bold=True, tag="go"))
 
 

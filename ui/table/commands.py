@@ -69,6 +69,10 @@ class Act(str, Enum):
     RESUME = "resume"  # arg: which unfinished game
     TUTORIAL = "tutorial"
     STATS = "stats"
+    PAST = "past"  # the list of past games (from the statistics)
+    SETTINGS = "settings"  # the start screen's Settings panel
+    PREF = "pref"  # name: the setting stepped to its next value
+    REPLAY = "replay"  # arg: which past game, replayed on the table (REVIEW: in the Review)
     VARIANT = "variant"  # the next variant's rules
     FOUR_COLOUR = "four_colour"
     COACH = "coach"  # the next coach limit

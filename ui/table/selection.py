@@ -139,3 +139,26 @@ class Selection:
             action = min(max(action, legal[0]), legal[-1])  # spots at the very ends snap inwards
         ctl.decide(action)
         return True
+
+
+class PlayTurn(Protocol):
+    """What :func:`forced_card` reads of the table: the game, and whether the person is to act
+    with their hand in sight."""
+
+    game: GameState
+
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def human_to_act(self) -> bool: ...
+    @property
+    def needs_reveal(self) -> bool: ...
+
+
+def forced_card(ctl: PlayTurn) -> int | None:
+    """The person's only legal move in the play (a single card they can lay, or Go when none
+    fits), else None: what the Settings panel's "A forced card: play it by itself" plays."""
+    if ctl.phase is not Phase.PLAY or not ctl.human_to_act or ctl.needs_reveal:
+        return None
+    legal = ctl.game.legal_actions()
+    return int(legal[0]) if len(legal) == 1 else None

@@ -6,7 +6,7 @@ cut for first deal, the pegs on the board: pure functions of events (no Arcade),
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from cribbage_env.rules.core import EventKind, Rules
@@ -79,6 +79,9 @@ class DealPoints:
     pegging: int = 0  # the play, go, last card and his heels
     hand: int = 0
     crib: int = 0
+    #: The parts that were never counted ("hand", "crib"): the pone's crib, and a hand or crib
+    #: the game ended before (shown as a dash, not as 0 points).
+    uncounted: frozenset[str] = frozenset()
 
     @property
     def total(self) -> int:
@@ -89,7 +92,17 @@ def deal_points(events: list, last_show: object, rules: Rules) -> tuple[DealPoin
     """Both players' points in the deal whose show ends with the event ``last_show``."""
     end = next(i for i, e in enumerate(events) if e is last_show)
     start = max((i for i in range(end) if events[i].kind is EventKind.DEAL), default=0)
-    return points_by_part(events[start : end + 1], rules)
+    deal = events[start : end + 1]
+    dealer = deal[0].player if deal and deal[0].kind is EventKind.DEAL else None
+    shown = {(e.player, e.what) for e in deal if e.kind is EventKind.SHOW}
+    a, b = points_by_part(deal, rules)
+    return tuple(  # type: ignore[return-value]
+        replace(p, uncounted=frozenset(
+            part for part in ("hand", "crib")
+            if (seat, part) not in shown and (part == "hand" or seat == dealer)
+        ) | ({"crib"} if seat != dealer else set()))
+        for seat, p in enumerate((a, b))
+    )  # fmt: skip
 
 
 def points_by_part(events, rules: Rules) -> tuple[DealPoints, DealPoints]:
@@ -105,7 +118,8 @@ def points_by_part(events, rules: Rules) -> tuple[DealPoints, DealPoints]:
             pts[e.player][2 if e.what == "crib" else 1] += counted
         elif e.kind in (EventKind.PLAY, EventKind.SCORE):
             pts[e.player][0] += counted
-    return DealPoints(*pts[0]), DealPoints(*pts[1])
+    a, b = pts
+    return DealPoints(a[0], a[1], a[2]), DealPoints(b[0], b[1], b[2])
 
 
 def last_cut(events: Iterable) -> CutResult:

@@ -47,6 +47,8 @@ _HEADER_PLURAL = re.compile(r'^msgstr "(?:[^"]*\\n)?Plural-Forms: ([^"\\]+)', re
 _HEADER_DECIMAL = re.compile(r'^msgstr "(?:[^"]*\\n)?Decimal-Mark: ([^"\\]+)', re.MULTILINE)
 _HEADER_PERCENT = re.compile(r'^msgstr "(?:[^"]*\\n)?Percent-Format: ([^"\\]+)', re.MULTILINE)
 _HEADER_ELISION = re.compile(r'^msgstr "(?:[^"]*\\n)?Elision: ([^"\\]+)', re.MULTILINE)
+_HEADER_ARTICLES = re.compile(r'^msgstr "(?:[^"]*\\n)?Articles: ([^"\\]+)', re.MULTILINE)
+_HEADER_CONTRACTIONS = re.compile(r'^msgstr "(?:[^"]*\\n)?Contractions: ([^"\\]+)', re.MULTILINE)
 VOWELS = frozenset("aeiouyàâéèêëîïôûAEIOUYÀÂÉÈÊËÎÏÔÛ")
 NBSP = "\u00a0"
 #: The plural rules a catalog may name (languages of two forms), as functions of the count:
@@ -218,7 +220,7 @@ def format_number(x: float, fmt: NumberFormat, digits: int = 1, sign: bool = Fal
 @cache
 def elisions(lang: str) -> tuple[tuple[str, str], ...]:
     """The catalog's elisions (its header's ``Elision: de=d'``): a word that a name put after
-    it shortens when the name starts with a vowel ("Main d'Ordinateur", not "de Ordinateur")."""
+    it shortens when the name starts with a vowel ("Main d'Anne", not "de Anne")."""
     if lang not in LANGUAGES:
         raise CatalogError(f"no catalog for language {lang!r}; available: {', '.join(LANGUAGES)}")
     found = _HEADER_ELISION.search((LOCALE_DIR / f"{lang}.po").read_text(encoding="utf-8")[:2000])
@@ -230,11 +232,61 @@ def elisions(lang: str) -> tuple[tuple[str, str], ...]:
     return tuple((a, b) for a, b in pairs)
 
 
+def _header_pairs(lang: str, pattern: re.Pattern[str], what: str) -> tuple[tuple[str, str], ...]:
+    """The ``word=form`` pairs of one header line of a catalog (none when it has no such line)."""
+    if lang not in LANGUAGES:
+        raise CatalogError(f"no catalog for language {lang!r}; available: {', '.join(LANGUAGES)}")
+    found = pattern.search((LOCALE_DIR / f"{lang}.po").read_text(encoding="utf-8")[:2000])
+    pairs = [p.split("=", 1) for p in found.group(1).split()] if found else []
+    if any(len(p) != 2 or not all(p) for p in pairs):
+        raise CatalogError(f"{lang}.po: {what} {found.group(1) if found else ''!r} are not a=b")
+    return tuple((a, b.replace("_", " ")) for a, b in pairs)
+
+
+@cache
+def articles(lang: str) -> tuple[dict[str, str], dict[tuple[str, str], str]]:
+    """The catalog's articles before a name after a preposition (header ``Articles:
+    Ordenador=el``) and how a preposition and an article contract (``Contractions: de+el=del``):
+    "la mano del ordenador", "au joueur 1", never "de Ordenador" or "à Joueur 1"."""
+    arts = dict(_header_pairs(lang, _HEADER_ARTICLES, "articles"))
+    contractions = {}
+    for pair, short in _header_pairs(lang, _HEADER_CONTRACTIONS, "contractions"):
+        prep, _, art = pair.partition("+")
+        contractions[(prep, art)] = short
+    return arts, contractions
+
+
+def with_article(text: str, key: str, value: str, lang: str) -> str:
+    """``text`` with ``prep {key}`` written with the article ``value``'s first word takes (its
+    noun then in small letters), contracted where the language contracts.
+
+    >>> with_article("Mano de {name}", "name", "Ordenador", "es")
+    'Mano del ordenador'
+    >>> with_article("Passez l'écran à {name}", "name", "Joueur 2", "fr")
+    "Passez l'écran au joueur 2"
+    """
+    arts, contractions = articles(lang)
+    noun = value.split(" ", 1)[0]
+    art = arts.get(noun)
+    if art is None:
+        return text
+    lowered = (value[:1].lower() + value[1:]).replace("{", "{{").replace("}", "}}")
+    for prep in {p for p, _ in contractions}:
+        joined = contractions.get((prep, art))
+        if joined is None:
+            joined = f"{prep} {art}" if art.endswith("'") else f"{prep} {art} "
+        else:
+            joined += " "
+        said = (joined + lowered).replace("\\", "\\\\")  # a replacement: backslashes doubled
+        text = re.sub(rf"(?<![\w']){prep} \{{{key}\}}", said, text)
+    return text
+
+
 class Catalog:
     """Look up and format messages for one language; unknown ids fall back to the English id.
 
-    >>> Catalog("fr").tr("{name}'s hand", name="Ordinateur"), Catalog("fr").tr("{name}'s hand", name="Vous")
-    ("Main d'Ordinateur", 'Main de Vous')
+    >>> Catalog("fr").tr("{name}'s hand", name="Ordinateur"), Catalog("fr").tr("{name}'s hand", name="Anne")
+    ("Main de l'ordinateur", "Main d'Anne")
     """
 
     def __init__(self, lang: str = "en") -> None:
@@ -243,6 +295,7 @@ class Catalog:
         self._plural = plural_rule(lang)
         self.numbers = number_format(lang)
         self._elisions = elisions(lang)
+        self._articles = articles(lang)[0]
 
     def number(self, x: float, digits: int = 1, sign: bool = False) -> str:
         """``x`` as the language writes it: ``Catalog("fr").number(8.94)`` is ``'8,9'``."""
@@ -257,6 +310,9 @@ class Catalog:
         text = self._map.get(msgid, msgid)
         if not kwargs:
             return text
+        if self._articles:
+            for key in placeholders(text):
+                text = with_article(text, key, str(kwargs.get(key, "")), self.lang)
         for word, short in self._elisions:
             for key in placeholders(text):
                 if f"{word} {{{key}}}" in text and str(kwargs.get(key, ""))[:1] in VOWELS:

@@ -9,7 +9,7 @@ narrates a discard without its cards; the record's account (which sees everythin
 
 >>> n = Narrator(Catalog("fr"), ("Ana", "Bo"))
 >>> n.count(ce.score_hand_breakdown(ce.parse_cards("5H 5D 4C 6S"), ce.parse_cards("KD")[0]))[-3:]
-['une paire, 10', 'suite de 3, 13', 'suite de 3, 16']
+['une paire fait 10', 'suite de 3 fait 13', 'suite de 3 fait 16']
 >>> n.event(ce.Event(ce.EventKind.GO, 0, 1))
 'Bo dit Passe'
 """
