@@ -71,7 +71,10 @@ def test_isolated_spies_find_nothing() -> None:
     ("bad", "reason"),
     [
         ("Crasher", "crashed deciding"),
-        ("Hanger", "timed out after 1.5 s"),
+        (
+            "Hanger",
+            "gave no answer in 4.5 s of wall time deciding: past 3 times the decision timeout",
+        ),
         ("Illegal", "chose an illegal action"),
         ("Raiser", "raised ValueError: out of ideas"),
     ],
@@ -140,7 +143,7 @@ def test_a_worker_answer_is_checked(tmp_path) -> None:
         assert proc is not None
         seat._buf = b"x" * (MAX_LINE + 1)  # as if the worker had sent a long line without a newline
         with pytest.raises(SeatForfeit, match="longer than"):
-            seat._read(1.0, "deciding")
+            seat._read(1.0, "deciding", "the decision timeout")
         seat._buf = b""
         assert seat._proc is None  # killed; the next decision starts a new worker
         assert seat.act(view, rng) in view.legal_actions

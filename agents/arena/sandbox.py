@@ -16,6 +16,17 @@ read-only (:func:`kernel_caches`) and copies them, before its agent is built, in
 folder in its private ``/tmp`` (``NUMBA_CACHE_DIR`` there): it loads the host's warm kernels, and
 whatever it writes stays in its ``/tmp``, a memory file system of ``Limits.scratch_mb`` MiB that
 ends with the seat. The host writes nothing for a seat.
+
+Nothing of the host is the seat's to change: its standard input, output and error are pipes the
+host holds (the host writes the bot's error text to a log of its own); every host file it sees
+is on a read-only mount (the device nodes of ``/dev`` too); the root, ``/dev`` and the hidden
+folders are read-only memory file systems; the only writable places are its ``/tmp``
+(``Limits.scratch_mb`` MiB) and ``/dev/shm`` (``Limits.shm_mb`` MiB), memory that its memory
+group counts (:mod:`.cgroups`). It runs with no capability (``--cap-drop ALL``, no new
+privileges, no further user namespaces where bwrap offers ``--disable-userns``) and, when the
+host is root, as the unprivileged user :data:`SEAT_UID` (``nobody``): in a user namespace made
+by root the bot would otherwise own every root-owned file it can reach (a device node, a
+descriptor's file) and could change its mode.
 """
 
 from __future__ import annotations
@@ -32,11 +43,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..base import AgentSpecError
-from . import pids
+from . import cgroups
 
 #: Folders of the system a bot may read (those that exist).
 SYSTEM_RO = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/etc/alternatives")
 
+
+#: The host user (and group) a seat runs as when the host is root: ``nobody``.
+SEAT_UID = 65534
+#: MiB of a seat's ``/dev/shm`` (a memory file system of its own).
+SHM_MB = 64
+#: Bytes of the read-only memory file system shown in place of a hidden folder.
+HIDDEN_BYTES = 16384
 
 #: Where a seat's private scratch (a memory file system) is mounted inside its sandbox.
 SEAT_SCRATCH = "/tmp"
@@ -51,10 +69,10 @@ class SandboxError(AgentSpecError):
 
 @dataclass(frozen=True)
 class Limits:
-    """What a sealed seat may use: memory (MiB of address space), CPU seconds of the seat's
-    life, open files, the extra folders it may read, files in them it may not, MiB of its
-    private ``/tmp`` (memory, not counted in ``memory_mb``), MiB of any file it writes (its
-    log, on the host's disk, included), and its tasks."""
+    """What a sealed seat may use: memory (MiB: its group's limit, which counts its memory file
+    systems, and its address space), CPU seconds of each process, open files, the extra folders
+    it may read, files in them it may not, MiB of its private ``/tmp`` and ``/dev/shm``, MiB of
+    any file it writes, and its tasks."""
 
     memory_mb: int = 2048
     cpu_s: int = 3600
@@ -62,24 +80,28 @@ class Limits:
     ro: tuple[str, ...] = ()
     hide: tuple[str, ...] = ()
     scratch_mb: int = 256
-    file_mb: int = 64  # the largest file it may write: its log on the host's disk included
-    procs: int = 256  # tasks at once (:mod:`.pids`)
-    group: str = ""  # the seat's pids cgroup, joined before bwrap starts
-    nproc: int = 0  # RLIMIT_NPROC where there is no group (0: none)
+    file_mb: int = 64  # the largest file it may write (in its memory file systems)
+    procs: int = 256  # tasks at once (:mod:`.cgroups`)
+    groups: tuple[str, ...] = ()  # the seat's cgroup folders, joined before bwrap starts
+    nproc: int = 0  # RLIMIT_NPROC where there is no pids group (0: none)
+    shm_mb: int = SHM_MB
 
 
 @functools.cache
 def bwrap_path() -> str:
-    """The working ``bwrap`` (SandboxError with the reason when there is none)."""
+    """The working ``bwrap`` (SandboxError with the reason when there is none): probed as a
+    seat runs it, under the seat's identity."""
     path = shutil.which("bwrap")
     if path is None:
         raise SandboxError(
-            "isolated seats need bubblewrap (bwrap), which is not installed: "
-            "install the 'bubblewrap' package or play without --isolate"
+            "isolated seats need bubblewrap (bwrap), which is not installed: install it "
+            "(Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; "
+            "Arch: pacman -S bubblewrap) or play without --isolate"
         )
     probe = subprocess.run(
-        [path, *_namespaces(), "--ro-bind", "/", "/", "--size", "1048576", "--tmpfs",
-         SEAT_SCRATCH, "true"], capture_output=True, timeout=30,
+        [path, *_namespaces(path), "--ro-bind", "/", "/", "--size", "1048576", "--tmpfs",
+         SEAT_SCRATCH, "--remount-ro", "/", "--", *_identity(), "true"],
+        capture_output=True, timeout=30,
     )  # fmt: skip
     if probe.returncode != 0:
         why = probe.stderr.decode(errors="replace").strip()[:200]
@@ -87,36 +109,114 @@ def bwrap_path() -> str:
     return path
 
 
-def _namespaces() -> list[str]:
-    return ["--unshare-all", "--die-with-parent", "--new-session", "--clearenv"]
+@functools.cache
+def _disable_userns(path: str) -> bool:
+    """Does this bwrap offer ``--disable-userns`` (0.8 and later)?"""
+    out = subprocess.run([path, "--help"], capture_output=True, timeout=30)
+    return b"--disable-userns" in out.stdout + out.stderr
+
+
+def _namespaces(path: str) -> list[str]:
+    """bwrap's namespaces: for a root host all but the user namespace (the seat then becomes
+    :data:`SEAT_UID` of the host, :func:`_identity`); else all of them, the user's own with no
+    capability and, where bwrap can, no further user namespaces."""
+    common = ["--die-with-parent", "--new-session", "--clearenv"]
+    if os.geteuid() == 0:
+        return ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
+                "--unshare-cgroup-try", *common]  # fmt: skip
+    more = ["--disable-userns"] if _disable_userns(path) else []
+    return ["--unshare-all", "--unshare-user", *more, "--cap-drop", "ALL", *common]
+
+
+def _identity() -> list[str]:
+    """The command that makes a root host's seat :data:`SEAT_UID` with no capability and no
+    new privileges before the bot runs (``setpriv``); nothing for another host."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None or inside(setpriv, SYSTEM_RO) is None:
+        raise SandboxError(
+            "as root, a sealed seat runs as the user 'nobody' through setpriv (util-linux), "
+            "which is not installed: install util-linux or play without --isolate"
+        )
+    return [setpriv, f"--reuid={SEAT_UID}", f"--regid={SEAT_UID}", "--clear-groups",
+            "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]  # fmt: skip
+
+
+def seat_uid() -> int:
+    """The host user a seat runs as: :data:`SEAT_UID` for a root host, else the person's."""
+    return SEAT_UID if os.geteuid() == 0 else os.getuid()
+
+
+def unreadable(folders: Sequence[str]) -> tuple[str, ...]:
+    """Those of ``folders`` the seat's user cannot list and enter (a root host's seat runs as
+    :data:`SEAT_UID`, which reads only what others may): they are not shown to it.
+
+    >>> unreadable(["/usr"])
+    ()
+    """
+    if seat_uid() == os.getuid():
+        return ()
+    out = []
+    for d in folders:
+        try:
+            st = os.stat(d)
+        except OSError:
+            continue
+        if st.st_uid != SEAT_UID and st.st_mode & 0o005 != 0o005:
+            out.append(d)
+    return tuple(out)
+
+
+def _open_parents(paths: Sequence[str]) -> list[str]:
+    """``--dir`` (mode 0755) for each folder above ``paths`` that bwrap makes itself (it would
+    copy a private parent's mode, and the seat could not reach the folder inside)."""
+    out: list[str] = []
+    bound = [*SYSTEM_RO, *paths]
+    tops = sorted({os.path.dirname(p) for p in paths})
+    made: set[str] = set()
+    for top in tops:
+        chain = []
+        while top not in ("/", "") and not inside(top, bound):
+            chain.append(top)
+            top = os.path.dirname(top)
+        for d in reversed(chain):
+            if d not in made:
+                made.add(d)
+                out += ["--perms", "0755", "--dir", d]
+    return out
 
 
 def wrap(command: Sequence[str], limits: Limits, env: dict[str, str]) -> list[str]:
     """``command`` inside bubblewrap: system folders and ``limits.ro`` read-only, a private
-    ``/tmp`` (the bot's scratch), its own ``/proc`` and ``/dev``, only ``env`` set.
+    ``/tmp`` and ``/dev/shm`` (sized memory), its own ``/proc`` and read-only ``/dev`` and root,
+    only ``env`` set, as the seat's identity.
 
     >>> argv = wrap(["/bin/true"], Limits(), {"A": "1"})  # doctest: +SKIP
     """
-    argv = [bwrap_path(), *_namespaces()]
+    path = bwrap_path()
+    argv = [path, *_namespaces(path)]
     for d in SYSTEM_RO:
         if os.path.islink(d):  # merged /usr: /bin -> usr/bin
             argv += ["--symlink", os.readlink(d), d]
         elif os.path.isdir(d):
             argv += ["--ro-bind", d, d]
-    scratch = str(limits.scratch_mb << 20)
-    argv += ["--proc", "/proc", "--dev", "/dev", "--size", scratch, "--tmpfs", SEAT_SCRATCH]
+    argv += ["--proc", "/proc", "--dev", "/dev"]
+    for size, where in ((limits.shm_mb, "/dev/shm"), (limits.scratch_mb, SEAT_SCRATCH)):
+        argv += ["--perms", "1777", "--size", str(size << 20), "--tmpfs", where]
+    argv += _open_parents(limits.ro)
     for d in limits.ro:  # after the private /tmp, so a folder under /tmp stays visible
         argv += ["--ro-bind", d, d]
     argv += ["--chdir", SEAT_SCRATCH]
     for f in limits.hide:  # a results database inside a readable folder reads as empty
-        if os.path.isdir(f):  # a folder (the person's saves): empty, if the seat could see it
+        if os.path.isdir(f):  # a folder (the person's saves, the logs): empty, if visible
             if inside(f, limits.ro):
-                argv += ["--tmpfs", f]
+                argv += ["--size", str(HIDDEN_BYTES), "--tmpfs", f, "--remount-ro", f]
         elif os.path.exists(f):
             argv += ["--ro-bind", "/dev/null", f]
     for key, value in env.items():
         argv += ["--setenv", key, value]
-    return [*argv, "--", *command]
+    return [*argv, "--remount-ro", "/dev", "--remount-ro", "/", "--", *_identity(), *command]
 
 
 def inside(path: str, folders: Sequence[str]) -> str | None:
@@ -143,12 +243,11 @@ def person_folders() -> tuple[str, ...]:
 
 
 def rlimits(limits: Limits) -> Callable[[], None]:
-    """A ``preexec_fn`` that sets the seat's rlimits (inherited by bwrap and the bot) and joins
-    its process group (:mod:`.pids`)."""
+    """A ``preexec_fn`` that joins the seat's groups (:mod:`.cgroups`) and sets its rlimits
+    (inherited by bwrap and the bot)."""
 
     def apply() -> None:
-        if limits.group:
-            pids.join(limits.group)
+        cgroups.join(limits.groups)
         if limits.nproc:
             resource.setrlimit(resource.RLIMIT_NPROC, (limits.nproc, limits.nproc))
         mem = limits.memory_mb * 2**20
@@ -160,6 +259,19 @@ def rlimits(limits: Limits) -> Callable[[], None]:
         resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
 
     return apply
+
+
+def nproc_limit(procs: int) -> int:
+    """The ``RLIMIT_NPROC`` a seat gets where it has no ``pids`` group: what its user runs now
+    plus ``procs`` (the kernel counts per user)."""
+    uid, n = seat_uid(), 0
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                n += os.stat(f"/proc/{name}").st_uid == uid
+            except OSError:
+                pass
+    return n + procs
 
 
 def python_folders() -> tuple[str, ...]:
