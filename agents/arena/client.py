@@ -297,10 +297,7 @@ class ProtocolBot:
         msg = self._read(limit, "deciding", what, wall)
         self._spent += self._clock.now() - began
         self._waited += time.monotonic() - waited
-        if "error" in msg:
-            raise self._fail(f"raised {protocol.quote(msg['error'])}")
-        action = msg.get("action")
-        if type(action) is not int or action not in view.legal_actions:
-            raise self._fail(f"chose an illegal action {protocol.quote(action, 40)} in "
-                             f"{view.phase.value}")  # fmt: skip
-        return action
+        try:
+            return protocol.read_action(msg, view.legal_actions, view.phase.value)
+        except protocol.ProtocolError as exc:
+            raise self._fail(str(exc)) from None

@@ -20,7 +20,7 @@ through :func:`quote`).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import fields
 
 from cribbage_env.rules.views import PlayerView, view_from_data, view_to_data
@@ -131,13 +131,33 @@ def read_view(msg: Mapping) -> PlayerView:
     return view_from_data({f: msg["view"][f] for f in FIELDS})
 
 
+def read_action(msg: Mapping, legal: Sequence[int], phase: str) -> int:
+    """The action of an answer (ProtocolError naming what is wrong: an ``error``, an illegal
+    or missing action).
+
+    >>> read_action({"action": 3}, [1, 3], "play")
+    3
+    >>> read_action({"action": True}, [1], "play")
+    Traceback (most recent call last):
+    ...
+    agents.arena.protocol.ProtocolError: chose an illegal action true in play
+    """
+    if "error" in msg:
+        raise ProtocolError(f"raised {quote(msg['error'])}")
+    action = msg.get("action")
+    if type(action) is not int or action not in legal:
+        raise ProtocolError(f"chose an illegal action {quote(action, 40)} in {phase}")
+    return action
+
+
 def check_hello(msg: Mapping) -> str:
     """The bot's name from its hello line (ProtocolError when it is not one of ours)."""
-    if msg.get("protocol") != VERSION:
+    version = msg.get("protocol")
+    if type(version) is not int or version != VERSION:
         raise ProtocolError(
-            f"the bot speaks protocol {str(msg.get('protocol'))[:20]}, this host speaks {VERSION}"
+            f"the bot speaks protocol {quote(version, 20)}, this host speaks {VERSION}"
         )
     name = msg.get("bot")
     if not isinstance(name, str) or not name.strip():
         raise ProtocolError("the bot's hello has no name")
-    return name.strip()[:100]
+    return quote(name.strip()[:100], 100)
