@@ -191,9 +191,12 @@ def run_tournament(
     ``isolate`` (seconds per decision, e.g. :data:`agents.tournament.isolate.DEFAULT_TIMEOUT`) runs each
     agent in its own process (see :mod:`agents.tournament.isolate`): for agents you do not trust.
     """
+    store = play.get("store")
+    where = store.path if isinstance(store, ResultsStore) else store
     plan = make_plan(agents, games, seed, duplicate=duplicate, block=block, agent_seed=agent_seed,
                      check_agents=check_agents, rules=rules, isolate=isolate,
-                     seat_limits=seat_limits)  # fmt: skip
+                     seat_limits=seat_limits,
+                     hidden=database_files(where) if where is not None else ())  # fmt: skip
     return play_plan(plan, **play)
 
 
@@ -320,7 +323,7 @@ def _stored_plan(db: ResultsStore, run_id: int, params: dict, agents, check: boo
             duplicate=params["duplicate"], block=params["block"], agent_seed=params["agent_seed"],
             rules=ce.Rules.from_json(params.get("rules", {})), check_agents=check,
             isolate=params.get("isolate"), deal_key=params.get("deal_key"),
-            seat_limits=limits,
+            seat_limits=limits, hidden=database_files(db.path),
         )  # fmt: skip
     except (KeyError, TypeError, ce.RulesError) as exc:
         raise ResultsStoreError(
@@ -338,9 +341,10 @@ def summary_so_far(db: ResultsStore, run_id: int, prior: float = 1.0) -> dict:
 
 def _drive(plan, db, run_id, backend, workers, address, progress, on_block, keep_results, prior,
            tally, skip, warn) -> TournamentRun:  # fmt: skip
-    if plan.isolate is not None and db is not None:  # no sealed seat reads the results
-        db.keep_journal()
-        plan = replace(plan, hidden=database_files(db.path))
+    if db is not None and (plan.isolate is not None or plan.deal_key):  # no sealed seat
+        db.keep_journal()  # reads the results
+        plan = replace(plan, hidden=tuple(dict.fromkeys([*plan.hidden,
+                                                         *database_files(db.path)])))  # fmt: skip
     be = make_backend(backend, workers, address, ship=plan.agents)
     try:
         check_sendable(plan, be.name)

@@ -22,7 +22,14 @@ from .rules.cards import cards_str
 from .rules.core import EnvError, IllegalActionError, Rules
 from .rules.engine import GameState, new_game
 from .rules.views import PlayerView
-from .seeding import agent_rng, check_agent_seed, new_agent_seed
+from .seeding import (
+    agent_rng,
+    check_agent_seed,
+    deals_from_secret,
+    keyed_seed,
+    new_agent_seed,
+    new_deal_key,
+)
 
 #: Rewards of the single-learner env: the shared ones plus the winning-chance shaping.
 
@@ -251,6 +258,7 @@ class CribbageEnv(gym.Env):
         self.observation_space = observation_space()
         self._opponent: Any = None
         self._opponent_key: Any = None
+        self._deal_key: int | None = None  # drawn for the first episode with a sealed opponent
         self.opponent_rng: np.random.Generator | None = None
         self.game: GameState | None = None
         self.seat = 0
@@ -286,6 +294,10 @@ class CribbageEnv(gym.Env):
         self._episode_index += 1
         self._ensure_opponent()
         game_seed = episode_seed(self.np_random)
+        if deals_from_secret(self._opponent):  # a sealed opponent may know the seed's deals
+            if self._deal_key is None:
+                self._deal_key = new_deal_key()
+            game_seed = keyed_seed(game_seed, self._deal_key)
         self.opponent_rng = agent_rng(self.agent_seed, game_seed, 1 - self.seat)
         self.game = new_game(game_seed, rules=self.rules)
         self._ep = Episode(self.game, self.episode, self.skunk_bonus)

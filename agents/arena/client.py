@@ -90,6 +90,10 @@ class _Clock:
 class ProtocolBot:
     """One bot command in one process, reused across games; ``act(view, rng)``."""
 
+    #: It plays outside this process and may know how deals derive from a seed: a game with it
+    #: is dealt from a secret (:func:`cribbage_env.seeding.deals_from_secret`).
+    secret_deals = True
+
     def __init__(
         self,
         command: Sequence[str],

@@ -233,6 +233,20 @@ def inside(path: str, folders: Sequence[str]) -> str | None:
     return None
 
 
+#: Files no seat of this process may read (results databases in use), whoever built it.
+_HIDDEN: dict[str, None] = {}
+
+
+def hide_from_seats(paths: Sequence[str]) -> None:
+    """Hide ``paths`` from every seat this process starts from now on."""
+    _HIDDEN.update(dict.fromkeys(paths))
+
+
+def hidden_from_seats() -> tuple[str, ...]:
+    """What :func:`hide_from_seats` was given."""
+    return tuple(_HIDDEN)
+
+
 def person_folders() -> tuple[str, ...]:
     """The person's cribbage data folders (saves, history, the default results database):
     hidden from every seat, since a save's seed is its deal."""

@@ -12,13 +12,12 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import secrets
 import shlex
 import shutil
 import sys
 from dataclasses import dataclass
 
-import numpy as np
+from cribbage_env.seeding import keyed_seed, new_deal_key
 
 from ..base import AgentSpecError
 from . import sandbox
@@ -93,16 +92,14 @@ DEFAULT_LIMITS = SeatLimits()
 
 def secret_seed(seed: int) -> int:
     """The engine seed of a game with a sealed seat: ``seed`` and a fresh secret key from the
-    OS, derived as a tournament's first game is (``SeedSequence((key << 64) | seed,
-    spawn_key=(0,))``), so a seat that knows or guesses ``seed`` still cannot replay the deal.
+    OS (:func:`cribbage_env.seeding.keyed_seed`), so a seat that knows or guesses ``seed``
+    still cannot replay the deal.
 
     >>> a, b = secret_seed(5), secret_seed(5)
     >>> a != b and 0 <= a < 2**63
     True
     """
-    key = int(secrets.token_hex(16), 16)
-    child = np.random.SeedSequence((key << 64) | int(seed), spawn_key=(0,))
-    return int(child.generate_state(1, np.uint64)[0]) >> 1
+    return keyed_seed(seed, new_deal_key())
 
 
 def database_files(path: str | os.PathLike) -> tuple[str, ...]:
@@ -155,7 +152,8 @@ class SealedSeat(ProtocolBot):
         self.unreadable = sandbox.unreadable(ro)
         ro = tuple(d for d in ro if d not in self.unreadable)
         path = os.pathsep.join(p for p in [*sys.path, os.getcwd()] if p and os.path.isdir(p))
-        found = [*sandbox.sqlite_files(ro), *sandbox.person_folders(), log_folder()]
+        found = [*sandbox.sqlite_files(ro), *sandbox.person_folders(), log_folder(),
+                 *sandbox.hidden_from_seats()]  # fmt: skip
         hide = tuple(dict.fromkeys([*hidden, *found]))
         sealed = sandbox.Limits(
             limits.memory_mb, limits.cpu_s, ro=ro, hide=hide, procs=limits.procs
