@@ -544,3 +544,24 @@ class EnvSeedReplayer:
                 if sorted(g.view(view.seat).hand) == sorted(view.hand):
                     return tuple(sorted(g.view(1 - view.seat).hand))
         return None
+
+
+class Starver:
+    """Random, but at its first decision starts ``children`` processes that spin for the
+    seat's life: it tries to make its neighbour time out by taking the machine's CPU."""
+
+    name = "starver"
+
+    def __init__(self, children: int = 12) -> None:
+        self.children, self.started = children, False
+
+    def act(self, view, rng: np.random.Generator) -> int:
+        import os
+
+        if not self.started:
+            self.started = True
+            for _ in range(self.children):
+                if os.fork() == 0:
+                    while True:
+                        pass
+        return int(view.legal_actions[int(rng.integers(len(view.legal_actions)))])
