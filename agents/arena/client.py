@@ -10,8 +10,8 @@ and starts a new one for the next game. With ``sealed`` the command runs under
 
 The bot's three standard streams are pipes this process holds: no file of the host is handed
 to it. What it writes on standard error is read here and written to a log of the host's own
-(``cribbage-bot-*.log`` in a private folder of the temp folder, made at the bot's first word,
-at most :data:`LOG_BYTES`); its last lines are quoted when it fails to start.
+(``cribbage-bot-*.log`` in :func:`log_folder`, made at the bot's first word, at most
+:data:`LOG_BYTES`: a bot that says nothing leaves no log); its last lines are quoted when it fails to start.
 
 Time is the seat's own: a decision's limit counts the CPU time of the bot's processes (its
 control group's, else theirs from ``/proc``), so a neighbour that loads the machine cannot make
@@ -22,12 +22,12 @@ every second of the bot's processes against the run's (``cpu_s``).
 
 from __future__ import annotations
 
-import atexit
 import dataclasses
 import functools
 import os
 import select
 import signal
+import stat
 import subprocess
 import tempfile
 import time
@@ -61,18 +61,20 @@ def rng_state(rng: np.random.Generator) -> list[int]:
 
 @functools.cache
 def log_folder() -> str:
-    """This process's folder of bot logs (private to its user, hidden from every seat);
-    removed at exit when no bot wrote anything."""
-    folder = tempfile.mkdtemp(prefix=f"cribbage-logs-{os.getpid()}-")
-    atexit.register(_drop_if_empty, folder)
-    return folder
-
-
-def _drop_if_empty(folder: str) -> None:
+    """The folder of this user's bot logs, ``cribbage-logs-UID`` in the temp folder (made
+    private to the user, hidden from every seat); one that is not a private folder of this
+    user's (made by someone else, a link) is never used: a fresh one is made instead."""
+    path = os.path.join(tempfile.gettempdir(), f"cribbage-logs-{os.getuid()}")
     try:
-        os.rmdir(folder)
-    except OSError:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
         pass
+    except OSError:
+        return tempfile.mkdtemp(prefix="cribbage-logs-")
+    st = os.lstat(path)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o077:
+        return tempfile.mkdtemp(prefix="cribbage-logs-")
+    return path
 
 
 @dataclasses.dataclass

@@ -321,11 +321,19 @@ def sqlite_files(folders: Sequence[str]) -> tuple[str, ...]:
 
 
 def project_packages() -> tuple[str, ...]:
-    """The folders of this project's packages (where its compiled kernels are cached)."""
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # agents/
+    """The folders of this project's packages (where its compiled kernels are cached), as
+    this process imported them: a Python seat reads them (an editable install's import hook
+    finds them outside the import path)."""
+    here = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # agents/
     import cribbage_env
 
-    return (os.path.dirname(os.path.abspath(cribbage_env.__file__)), here)
+    return (os.path.dirname(os.path.realpath(cribbage_env.__file__)), here)
+
+
+def project_roots() -> tuple[str, ...]:
+    """The folders above :func:`project_packages`: first on a Python seat's import path, so
+    it imports the very code this process runs, however it was installed."""
+    return tuple(dict.fromkeys(os.path.dirname(p) for p in project_packages()))
 
 
 #: The seat's environment variable naming the (host folder, seat folder) pairs to copy, as JSON.

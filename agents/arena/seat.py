@@ -135,7 +135,7 @@ def seat_command(spec: str) -> tuple[list[str], tuple[str, ...]]:
         args = [os.path.realpath(a) if os.path.isfile(a) else a for a in argv[1:]]
         return [exe, *args], tuple(dict.fromkeys(f for f in folders if f != "/"))
     argv = [sys.executable, "-m", "agents.tournament.seat_worker", spec]
-    return argv, sandbox.python_folders()
+    return argv, (*sandbox.python_folders(), *sandbox.project_packages())
 
 
 class SealedSeat(ProtocolBot):
@@ -151,7 +151,8 @@ class SealedSeat(ProtocolBot):
         command, ro = seat_command(spec)
         self.unreadable = sandbox.unreadable(ro)
         ro = tuple(d for d in ro if d not in self.unreadable)
-        path = os.pathsep.join(p for p in [*sys.path, os.getcwd()] if p and os.path.isdir(p))
+        path = os.pathsep.join(dict.fromkeys(p for p in [*sandbox.project_roots(), *sys.path,
+                                                         os.getcwd()] if p and os.path.isdir(p)))  # fmt: skip
         found = [*sandbox.sqlite_files(ro), *sandbox.person_folders(), log_folder(),
                  *sandbox.hidden_from_seats()]  # fmt: skip
         hide = tuple(dict.fromkeys([*hidden, *found]))
