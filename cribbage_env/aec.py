@@ -31,7 +31,7 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle, seeding
 
 from .envs.extras import missing_extra
-from .seeding import keyed_seed, new_deal_key
+from .seeding import new_deal_key
 
 try:
     from pettingzoo import AECEnv
@@ -163,9 +163,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None or self.np_random is None:
             self.np_random, _ = seeding.np_random(seed)
-        game_seed = episode_seed(self.np_random)  # same draws as CribbageEnv
-        if self._deal_key is not None:
-            game_seed = keyed_seed(game_seed, self._deal_key)
+        game_seed = episode_seed(self.np_random, self._deal_key)  # same draws as CribbageEnv
         self.game = new_game(game_seed, rules=self.rules)
         self._ep = Episode(self.game, self.episode, self.skunk_bonus)
         self._potential = 0.0  # points and win both start at 0

@@ -1,32 +1,31 @@
 """The sealed seat: a bot's command run under bubblewrap with rlimits, or refused.
 
-bubblewrap (``bwrap``) puts the bot in new namespaces (``--unshare-all``: user, PID, network,
-IPC, UTS, cgroup), so it sees no other process (not its host's ``/proc``), has no network, a
-private ``/tmp`` and a read-only view of the system folders and of the folders it needs
+bubblewrap (``bwrap``) puts the bot in new PID, network, IPC, UTS and cgroup namespaces, so it
+sees no other process (not its host's ``/proc``), has no network, a private ``/tmp`` and
+``/dev/shm`` and a read-only view of the system folders and of the folders it needs
 (:attr:`Limits`' ``ro``); ``--die-with-parent`` and the PID namespace end every process the bot
 made when the seat ends (new sessions and double forks included); ``--new-session`` keeps it off
-the person's terminal. Its environment is cleared. rlimits set before ``bwrap`` starts bound its
-memory (address space), CPU time and open files. Without a working ``bwrap`` a sealed seat is
-refused (:class:`SandboxError`), never run weaker.
+the person's terminal. Its environment is cleared. Its control groups (:mod:`.cgroups`) and the
+rlimits set before ``bwrap`` starts bound its tasks, memory, CPU time and open files. Without a
+working ``bwrap`` a sealed seat is refused (:class:`SandboxError`), never run weaker.
+
+Nothing of the host is the seat's to change: its standard input, output and error are pipes the
+host holds (the host writes the bot's error text to a log of its own); every host folder it sees
+is a read-only mount, and its root, ``/dev`` and the hidden folders are read-only too; the only
+writable places are its ``/tmp`` (``Limits.scratch_mb`` MiB) and ``/dev/shm`` (``Limits.shm_mb``
+MiB), memory that its memory group counts. It has no capability and no new privileges. A root
+host's bwrap does not make a user namespace (it would map the bot to root, the owner of every
+root-owned file it can reach, a device node or a descriptor's file, whose mode it could then
+change): after bwrap has made the mounts, ``setpriv`` makes the bot the host's unprivileged user
+:data:`SEAT_UID` (``nobody``). Another host's seat gets a user namespace of its own, with its
+capabilities dropped and, where bwrap offers ``--disable-userns``, no further user namespaces.
 
 Numba keeps compiled kernels beside their sources (``__pycache__``, or under ``NUMBA_CACHE_DIR``)
 and uses a cache only where it may write, so a read-only view would make every Python seat
 compile the kernels again (tens of seconds). A Python seat reads the host's kernel cache folders
 read-only (:func:`kernel_caches`) and copies them, before its agent is built, into its own cache
 folder in its private ``/tmp`` (``NUMBA_CACHE_DIR`` there): it loads the host's warm kernels, and
-whatever it writes stays in its ``/tmp``, a memory file system of ``Limits.scratch_mb`` MiB that
-ends with the seat. The host writes nothing for a seat.
-
-Nothing of the host is the seat's to change: its standard input, output and error are pipes the
-host holds (the host writes the bot's error text to a log of its own); every host file it sees
-is on a read-only mount (the device nodes of ``/dev`` too); the root, ``/dev`` and the hidden
-folders are read-only memory file systems; the only writable places are its ``/tmp``
-(``Limits.scratch_mb`` MiB) and ``/dev/shm`` (``Limits.shm_mb`` MiB), memory that its memory
-group counts (:mod:`.cgroups`). It runs with no capability (``--cap-drop ALL``, no new
-privileges, no further user namespaces where bwrap offers ``--disable-userns``) and, when the
-host is root, as the unprivileged user :data:`SEAT_UID` (``nobody``): in a user namespace made
-by root the bot would otherwise own every root-owned file it can reach (a device node, a
-descriptor's file) and could change its mode.
+whatever it writes stays in its ``/tmp``. The host writes nothing for a seat.
 """
 
 from __future__ import annotations

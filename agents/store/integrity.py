@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import math
 import re
+import secrets
 import sqlite3
+
+import numpy as np
 
 import cribbage_env as ce
 
@@ -95,6 +98,23 @@ def _same_luck(a: tuple[float, float] | None, b: tuple[float, float] | None) -> 
     if a is None or b is None:
         return a is b
     return all(math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12) for x, y in zip(a, b, strict=True))
+
+
+#: Games of a run whose luck a full check measures again, drawn at random.
+LUCK_SAMPLE = 24
+
+
+def luck_problem(games: list[GameResult], rules: ce.Rules, sample: int) -> str | None:
+    """Why one of ``sample`` games drawn at random (by a generator seeded by the OS, unknown
+    to whoever wrote the file) does not have the luck its moves play to, or None."""
+    draw = np.random.default_rng(secrets.randbits(64))
+    for i in sorted(draw.permutation(len(games))[:sample].tolist()):
+        g = games[i]
+        problem = game_problem(g, rules, luck=True)
+        if problem is not None:
+            return (f"its game (pairing {g.pairing}, pair {g.index}, swapped {int(g.swapped)}) "
+                    f"was changed after it was played ({problem})")  # fmt: skip
+    return None
 
 
 def run_seed(run: dict, index: int) -> int | None:

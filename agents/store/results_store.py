@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import socket
 import sqlite3
 import time
@@ -26,12 +25,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from ..errors import AgentError
 from ..tournament.game_result import GameResult
 from ..tournament.procs import pid_alive, process_token
-from .integrity import foreign_objects, game_problem, run_rules, run_seed, summary_problem
+from . import integrity
+from .integrity import foreign_objects, game_problem, run_rules, summary_problem
 from .provenance import versions
 from .results_schema import (
     APP_ID,
@@ -48,8 +46,6 @@ from .results_schema import (
 #: seconds without a heartbeat after which a ``running`` run is taken for dead (its process
 #: beats every few seconds while it runs, whatever its agents do).
 STALE_S = 600.0
-#: Games of a run whose luck :meth:`ResultsStore.verify` measures again, drawn at random.
-LUCK_SAMPLE = 24
 
 
 class ResultsStoreError(AgentError, RuntimeError):
@@ -335,17 +331,11 @@ class ResultsStore:
         """The saved games of a run, sorted by pairing, pair and seat swap."""
         return list(self.iter_games(run_id))
 
-    def iter_games(self, run_id: int, luck_sample: int = 0) -> Iterator[GameResult]:
+    def iter_games(self, run_id: int) -> Iterator[GameResult]:
         """The saved games of a run one at a time (memory flat in the number of games), each
-        checked against its run's seed and its moves (:mod:`agents.store.integrity`), and the
-        luck of about ``luck_sample`` of them, drawn at random (measuring luck is costly)."""
+        checked against its run's seed and its moves (:mod:`agents.store.integrity`)."""
         run = self.run(run_id)
         rules = run_rules(run)
-        share = 0.0
-        if luck_sample:
-            n = self._read("SELECT COUNT(*) AS n FROM games WHERE run_id = ?", (run_id,))[0]["n"]
-            share = min(1.0, luck_sample / max(1, n))
-        draw = np.random.default_rng(secrets.randbits(64))  # unknown to whoever wrote the file
         try:
             cur = self._db.execute(
                 f"SELECT {', '.join(self._game_cols)} FROM games WHERE run_id = ? ORDER BY pairing, idx, swapped",
@@ -356,8 +346,8 @@ class ResultsStore:
                 r = dict(zip(cols, row, strict=True))
                 try:
                     g = game_from_row(r)
-                    seed = run_seed(run, g.index)
-                    problem = game_problem(g, rules, seed, luck=draw.random() < share)
+                    seed = integrity.run_seed(run, g.index)
+                    problem = game_problem(g, rules, seed)
                 except (KeyError, TypeError, ValueError, AttributeError) as exc:
                     problem = str(exc)
                 if problem is not None:
@@ -371,10 +361,11 @@ class ResultsStore:
             raise _explain(self.path, exc) from None
 
     def verify(self, run_id: int) -> None:
-        """Check every stored game of a run and its saved summary against them (ResultsStoreError:
-        the run is damaged)."""
-        games = list(self.iter_games(run_id, luck_sample=LUCK_SAMPLE))
-        problem = summary_problem(self.run(run_id).get("summary") or {}, games)
+        """Check every stored game of a run, the luck of a random sample of them, and its saved
+        summary against them (ResultsStoreError: the run is damaged)."""
+        run, games = self.run(run_id), self.games(run_id)
+        problem = integrity.luck_problem(games, run_rules(run), integrity.LUCK_SAMPLE)
+        problem = problem or summary_problem(run.get("summary") or {}, games)
         if problem is not None:
             raise ResultsStoreError(
                 f"results database {self.path}: run {run_id} is damaged: {problem}"
