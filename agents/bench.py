@@ -182,6 +182,7 @@ def run_tournament(
     rules: ce.Rules | str = ce.STANDARD,
     isolate: float | None = None,
     seat_limits: SeatLimits = DEFAULT_LIMITS,
+    deal_key: str | None = None,
     **play: Any,
 ) -> TournamentRun:
     """Plan and play a tournament (see the module doc): :func:`~agents.tournament.tournament.make_plan`
@@ -190,12 +191,13 @@ def run_tournament(
     Bad parameters raise :class:`TournamentError` (or AgentSpecError) before any game is played.
     ``isolate`` (seconds per decision, e.g. :data:`agents.tournament.isolate.DEFAULT_TIMEOUT`) runs each
     agent in its own process (see :mod:`agents.tournament.isolate`): for agents you do not trust.
+    ``deal_key`` (hex) repeats the deals of a run with that key (see ``make_plan``).
     """
     store = play.get("store")
     where = store.path if isinstance(store, ResultsStore) else store
     plan = make_plan(agents, games, seed, duplicate=duplicate, block=block, agent_seed=agent_seed,
                      check_agents=check_agents, rules=rules, isolate=isolate,
-                     seat_limits=seat_limits,
+                     seat_limits=seat_limits, deal_key=deal_key,
                      hidden=database_files(where) if where is not None else ())  # fmt: skip
     return play_plan(plan, **play)
 

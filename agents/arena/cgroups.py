@@ -250,15 +250,52 @@ def remove(path: str) -> None:
 
 
 def tree_cpu_seconds(pid: int) -> float:
-    """CPU seconds of ``pid`` and every process below it, from ``/proc`` (their own time and
-    that of the children they reaped); 0.0 without ``/proc``."""
-    stats: dict[int, tuple[int, float]] = {}
-    try:
-        names = os.listdir("/proc")
-    except OSError:
-        return 0.0
+    """CPU seconds of ``pid`` and every process below it (their own time and that of the
+    children they reaped), from ``/proc``: each process's ``children`` list where the kernel
+    offers it (cheap: only the tree is read), else a scan of every process; 0.0 without
+    ``/proc``."""
     tick = os.sysconf("SC_CLK_TCK")
-    for d in names:
+    total, todo, seen = 0.0, [pid], set()
+    while todo:
+        p = todo.pop()
+        if p in seen:
+            continue
+        seen.add(p)
+        try:
+            with open(f"/proc/{p}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            total += sum(int(x) for x in fields[11:15]) / tick
+            kids = _children(p)
+        except (OSError, IndexError, ValueError):
+            continue
+        if kids is None:
+            return _scan_cpu_seconds(pid, tick)
+        todo.extend(kids)
+    return total
+
+
+def _children(pid: int) -> list[int] | None:
+    """The children of ``pid`` from ``/proc/PID/task/*/children`` (None where the kernel has
+    no such file)."""
+    out: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return []
+    for t in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{t}/children", "rb") as f:
+                out.extend(int(x) for x in f.read().split())
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError):
+            continue
+    return out
+
+
+def _scan_cpu_seconds(pid: int, tick: int) -> float:
+    stats: dict[int, tuple[int, float]] = {}
+    for d in os.listdir("/proc"):
         if d.isdigit():
             try:
                 with open(f"/proc/{d}/stat", "rb") as f:

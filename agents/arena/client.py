@@ -150,7 +150,7 @@ class ProtocolBot:
             raise SeatForfeit(f"could not start {self.command[0]!r}: {exc.strerror}") from None
         self._clock.pid = self._proc.pid
         began, waited = self._clock.now(), time.monotonic()
-        hello = self._read(START_TIMEOUT, "starting", "the start-up limit")
+        hello = self._read(START_TIMEOUT, "starting", "the start-up limit", began=began)
         self._spent += self._clock.now() - began
         self._waited += time.monotonic() - waited
         if "error" in hello:
@@ -226,25 +226,28 @@ class ProtocolBot:
         return SeatForfeit(reason)
 
     # ----------------------------------------------------------------------- reading
-    def _read(self, limit: float, doing: str, what: str, wall: float | None = None) -> dict:
-        """One message line from the bot before its processes use ``limit`` CPU seconds
-        (``what`` names that limit) or ``wall`` seconds pass (WALL_FACTOR times ``limit``)."""
+    def _read(
+        self, limit: float, doing: str, what: str, wall: float | None = None, began: float = 0.0
+    ) -> dict:
+        """One message line from the bot before its processes use ``limit`` CPU seconds since
+        ``began`` (its clock; ``what`` names the limit) or ``wall`` seconds pass (WALL_FACTOR
+        times ``limit``). Its CPU time is read only once it has taken ``limit`` in wall time."""
         proc = self._proc
         assert proc is not None and proc.stdout is not None and proc.stderr is not None
         out, err = proc.stdout.fileno(), proc.stderr.fileno()
         wall = WALL_FACTOR * limit if wall is None else wall
-        began, deadline = self._clock.now(), time.monotonic() + wall
+        start = time.monotonic()
         while b"\n" not in self._buf:
             if len(self._buf) > protocol.MAX_LINE:
                 raise self._fail(f"sent a line longer than {protocol.MAX_LINE} bytes {doing}")
-            used = self._clock.now() - began
-            if used > limit:
+            waited = time.monotonic() - start
+            if waited > limit and self._clock.now() - began > limit:
                 raise self._fail(f"used more than {limit:.3g} s of CPU time {doing}: past {what}")
-            left = deadline - time.monotonic()
-            if left <= 0:
+            if waited >= wall:
                 raise self._fail(f"gave no answer in {wall:.3g} s of wall time {doing}: past "
                                  f"{WALL_FACTOR:g} times {what}")  # fmt: skip
-            ready = select.select([out, err], [], [], min(left, _POLL))[0]
+            pause = min(wall - waited, _POLL if waited > limit else limit - waited + 1e-3)
+            ready = select.select([out, err], [], [], pause)[0]
             if err in ready:
                 self._drain(proc)
             if out in ready:
@@ -300,7 +303,7 @@ class ProtocolBot:
             if limit <= 0 or wall <= 0:
                 raise self._fail(f"used {budget} ({'CPU' if limit <= 0 else 'wall'} time)")
         began, waited = self._clock.now(), time.monotonic()
-        msg = self._read(limit, "deciding", what, wall)
+        msg = self._read(limit, "deciding", what, wall, began)
         self._spent += self._clock.now() - began
         self._waited += time.monotonic() - waited
         try:
