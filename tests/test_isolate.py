@@ -71,10 +71,7 @@ def test_isolated_spies_find_nothing() -> None:
     ("bad", "reason"),
     [
         ("Crasher", "crashed deciding"),
-        (
-            "Hanger",
-            "gave no answer in 4.5 s of wall time deciding: past 3 times the decision timeout",
-        ),
+        ("Hanger", "gave no answer in"),
         ("Illegal", "chose an illegal action"),
         ("Raiser", "raised ValueError: out of ideas"),
     ],
@@ -94,6 +91,8 @@ def test_a_failing_isolated_seat_loses_the_game_with_its_reason(tmp_path, bad, r
         loser = 0 if not r.swapped else 1  # the bad agent's seat
         assert r.winner == 1 - loser
         assert f"cheater_agent:{bad} (seat {loser}) {reason}" in r.forfeit
+        if bad == "Hanger":  # asleep past 3 times its limit: the reason names the limit
+            assert r.forfeit.endswith("is not computing: past 3 times the decision timeout")
     assert tuple(saved) == out.results
 
 

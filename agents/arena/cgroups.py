@@ -128,6 +128,10 @@ class SeatGroup:
             return None
         return None
 
+    def members(self) -> list[int]:
+        """The processes in the seat's groups now."""
+        return sorted({p for f in self.paths() for p in _members(f)})
+
     def memory_broken(self) -> bool:
         """Did the group reach its memory limit (an allocation refused or a process killed)?"""
         folder = self.folders.get("memory")
@@ -272,6 +276,31 @@ def tree_cpu_seconds(pid: int) -> float:
             return _scan_cpu_seconds(pid, tick)
         todo.extend(kids)
     return total
+
+
+def tree(pid: int) -> list[int]:
+    """``pid`` and the processes below it (from ``/proc``'s children lists; ``pid`` alone
+    where the kernel has none)."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        if p not in out:
+            out.append(p)
+            todo.extend(_children(p) or [])
+    return out
+
+
+def any_running(pids: list[int]) -> bool:
+    """Is one of ``pids`` running or waiting for a CPU (state R)? A seat that has none is
+    neither computing nor starved: asleep, blocked, or stopped."""
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/stat", "rb") as f:
+                if f.read().rsplit(b")", 1)[1].split()[0] == b"R":
+                    return True
+        except (OSError, IndexError):
+            continue
+    return False
 
 
 def _children(pid: int) -> list[int] | None:

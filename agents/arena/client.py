@@ -88,6 +88,11 @@ class _Clock:
         t = self.group.cpu_seconds()
         return t if t is not None else cgroups.tree_cpu_seconds(self.pid)
 
+    def busy(self) -> bool:
+        """Is one of its processes computing or waiting for a CPU (not asleep)?"""
+        members = self.group.members() if self.group.folders else cgroups.tree(self.pid)
+        return cgroups.any_running(members)
+
 
 class ProtocolBot:
     """One bot command in one process, reused across games; ``act(view, rng)``."""
@@ -230,8 +235,9 @@ class ProtocolBot:
         self, limit: float, doing: str, what: str, wall: float | None = None, began: float = 0.0
     ) -> dict:
         """One message line from the bot before its processes use ``limit`` CPU seconds since
-        ``began`` (its clock; ``what`` names the limit) or ``wall`` seconds pass (WALL_FACTOR
-        times ``limit``). Its CPU time is read only once it has taken ``limit`` in wall time."""
+        ``began`` (its clock; ``what`` names the limit), or before ``wall`` seconds (WALL_FACTOR
+        times ``limit``) pass while none of them computes or waits for a CPU. Its CPU time is
+        read only once it has taken ``limit`` in wall time."""
         proc = self._proc
         assert proc is not None and proc.stdout is not None and proc.stderr is not None
         out, err = proc.stdout.fileno(), proc.stderr.fileno()
@@ -243,10 +249,10 @@ class ProtocolBot:
             waited = time.monotonic() - start
             if waited > limit and self._clock.now() - began > limit:
                 raise self._fail(f"used more than {limit:.3g} s of CPU time {doing}: past {what}")
-            if waited >= wall:
-                raise self._fail(f"gave no answer in {wall:.3g} s of wall time {doing}: past "
-                                 f"{WALL_FACTOR:g} times {what}")  # fmt: skip
-            pause = min(wall - waited, _POLL if waited > limit else limit - waited + 1e-3)
+            if waited >= wall and not self._clock.busy():  # a starved seat is not idle
+                raise self._fail(f"gave no answer in {waited:.3g} s of wall time {doing} and is "
+                                 f"not computing: past {WALL_FACTOR:g} times {what}")  # fmt: skip
+            pause = _POLL if waited > min(limit, wall) else min(limit, wall) - waited + 1e-3
             ready = select.select([out, err], [], [], pause)[0]
             if err in ready:
                 self._drain(proc)
@@ -299,9 +305,9 @@ class ProtocolBot:
             if self.game_budget - self._spent < limit:
                 limit, what = self.game_budget - self._spent, budget
             if WALL_FACTOR * self.game_budget - self._waited < wall:
-                wall, what = WALL_FACTOR * self.game_budget - self._waited, budget
-            if limit <= 0 or wall <= 0:
-                raise self._fail(f"used {budget} ({'CPU' if limit <= 0 else 'wall'} time)")
+                wall, what = max(0.0, WALL_FACTOR * self.game_budget - self._waited), budget
+            if limit <= 0:
+                raise self._fail(f"used {budget} (CPU time)")
         began, waited = self._clock.now(), time.monotonic()
         msg = self._read(limit, "deciding", what, wall, began)
         self._spent += self._clock.now() - began
