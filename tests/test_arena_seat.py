@@ -309,7 +309,7 @@ def test_the_host_warms_the_kernels_of_built_in_agents_only(monkeypatch) -> None
     warmed: list[str] = []
     monkeypatch.setattr(isolate, "_warm_one", warmed.append)
     monkeypatch.setattr(isolate, "_WARM", set())
-    monkeypatch.setattr(isolate, "check_isolated", lambda spec, t: None)
+    monkeypatch.setattr(isolate, "check_isolated", lambda spec, t, hidden=(): None)
     isolate.check_isolation(["expert:sims=50", "cheater_agent:Hog", "cmd:/bin/true",
                              "sealed:greedy", "hard"], 5.0)  # fmt: skip
     assert warmed == ["expert:sims=50", "hard"]

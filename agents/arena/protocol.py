@@ -94,7 +94,7 @@ def _depth(line: bytes) -> int:
 
 
 def quote(value: object, most: int = 300) -> str:
-    """A bot's words (a decoded JSON value) as a message may show them: control and format
+    r"""A bot's words (a decoded JSON value) as a message may show them: control and format
     characters escaped (no terminal escape reaches the person), at most ``most`` long.
 
     >>> quote("no \x1b[2J way"), quote([1, "\u202e"]), quote("x" * 500)[-3:]
