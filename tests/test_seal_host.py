@@ -181,3 +181,39 @@ def test_a_seats_log_has_a_size(tmp_path: Path, monkeypatch) -> None:
     finally:
         seat.close()
         client.log_folder.cache_clear()
+
+
+def test_a_folder_over_the_scratch_is_not_shown(tmp_path: Path) -> None:
+    """A script run from the temp folder puts it on the import path: shown read-only over
+    the seat's own /tmp, it left the seat no scratch (numba then failed: "no locator")."""
+    out = _sealed("open('/tmp/x', 'w').write('ok'); print(open('/tmp/x').read())",
+                  sandbox.Limits(ro=(*sandbox.python_folders(), "/tmp")))  # fmt: skip
+    assert out.stdout.strip() == "ok", out.stderr
+
+
+def test_the_cache_copy_takes_only_kernels_and_skips_what_it_cannot_read(tmp_path, monkeypatch):
+    """A private file beside the kernels (the host's 0600 timing notes) stopped the copy, and
+    every seat compiled the kernels again; now only .nbi/.nbc files are copied, each on its own."""
+    import json
+
+    cache = tmp_path / "pkg" / "__pycache__"
+    cache.mkdir(parents=True)
+    cache.parent.chmod(0o755)
+    cache.chmod(0o755)
+    (tmp_path / "pkg" / "k.py").write_text("")
+    (cache / "aaa-notes.json").write_text("{}")
+    (cache / "aaa-notes.json").chmod(0o600)
+    for name in ("k.f-1.py311.nbi", "k.f-1.py311.1.nbc", "k.g-2.py311.nbi"):
+        (cache / name).write_bytes(b"x")
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    found = sandbox.kernel_caches([str(tmp_path)])
+    code = "from agents.arena.sandbox import copy_seat_caches as c; print(c())"
+    env = {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p and os.path.isdir(p)),
+           sandbox.SEAT_CACHES: json.dumps(found)}  # fmt: skip
+    limits = sandbox.Limits(ro=(*sandbox.python_folders(), str(cache)))
+    import subprocess
+
+    argv = sandbox.wrap([sys.executable, "-c", code], limits, env)
+    out = subprocess.run(argv, capture_output=True, text=True, timeout=120,
+                         preexec_fn=sandbox.rlimits(limits))  # fmt: skip
+    assert out.stdout.strip() == "3", out.stderr

@@ -30,6 +30,7 @@ whatever it writes stays in its ``/tmp``. The host writes nothing for a seat.
 
 from __future__ import annotations
 
+import errno
 import functools
 import hashlib
 import json
@@ -203,8 +204,9 @@ def wrap(command: Sequence[str], limits: Limits, env: dict[str, str]) -> list[st
     argv += ["--proc", "/proc", "--dev", "/dev"]
     for size, where in ((limits.shm_mb, "/dev/shm"), (limits.scratch_mb, SEAT_SCRATCH)):
         argv += ["--perms", "1777", "--size", str(size << 20), "--tmpfs", where]
-    argv += _open_parents(limits.ro)
-    for d in limits.ro:  # after the private /tmp, so a folder under /tmp stays visible
+    ro = [d for d in limits.ro if not inside(SEAT_SCRATCH, [d])]  # never over its scratch
+    argv += _open_parents(ro)
+    for d in ro:  # after the private /tmp, so a folder under /tmp stays visible
         argv += ["--ro-bind", d, d]
     argv += ["--chdir", SEAT_SCRATCH]
     for f in limits.hide:  # a results database inside a readable folder reads as empty
@@ -369,20 +371,28 @@ def _files(folder: str) -> list[str]:
 
 
 def copy_seat_caches(environ: Mapping[str, str] = os.environ) -> int:
-    """In a Python seat, before its agent is built: the host's kernel caches (read-only there)
-    copied, file by file, never linked, to where the seat's numba looks; returns the files
-    copied. A full scratch stops the copy: the seat compiles what is missing."""
+    """In a Python seat, before its agent is built: the host's compiled kernels (``.nbi`` and
+    ``.nbc`` files, read-only there) copied, file by file, never linked, to where the seat's
+    numba looks; returns the files copied. A file the seat may not read is skipped (a root
+    host's seat reads only what others may); a full scratch stops the copy: the seat compiles
+    what is missing."""
     copied = 0
     for host, seat in json.loads(environ.get(SEAT_CACHES, "[]")):
         if not str(seat).startswith(SEAT_NUMBA_CACHE + "/"):
             continue
         try:
             os.makedirs(seat, exist_ok=True)
-            for name in os.listdir(host):
-                src = os.path.join(host, name)
-                if os.path.isfile(src) and not os.path.islink(src):
-                    shutil.copyfile(src, os.path.join(seat, name))
-                    copied += 1
+            names = os.listdir(host)
         except OSError:
-            break
+            continue
+        for name in names:
+            src = os.path.join(host, name)
+            if not name.endswith((".nbi", ".nbc")) or os.path.islink(src):
+                continue
+            try:
+                shutil.copyfile(src, os.path.join(seat, name))
+                copied += 1
+            except OSError as exc:
+                if exc.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):
+                    return copied
     return copied
