@@ -189,8 +189,15 @@ def test_without_a_pids_group_the_seats_user_gets_rlimit_nproc(monkeypatch) -> N
     which root's own processes do not count against) gets what it runs now plus the limit."""
     n = sandbox.nproc_limit(64)
     uid = sandbox.seat_uid()
-    mine = sum(1 for d in Path("/proc").iterdir() if d.name.isdigit() and d.stat().st_uid == uid)
-    assert abs(n - 64 - mine) <= 2
+
+    def owned(d: Path) -> bool:
+        try:
+            return d.name.isdigit() and d.stat().st_uid == uid
+        except OSError:  # gone meanwhile
+            return False
+
+    mine = sum(owned(d) for d in Path("/proc").iterdir())
+    assert abs(n - 64 - mine) <= 8  # processes of that user come and go meanwhile
     assert uid != 0
 
 
