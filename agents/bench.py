@@ -182,6 +182,7 @@ def run_tournament(
     rules: ce.Rules | str = ce.STANDARD,
     isolate: float | None = None,
     seat_limits: SeatLimits = DEFAULT_LIMITS,
+    deal_key: str | None = None,
     **play: Any,
 ) -> TournamentRun:
     """Plan and play a tournament (see the module doc): :func:`~agents.tournament.tournament.make_plan`
@@ -190,10 +191,14 @@ def run_tournament(
     Bad parameters raise :class:`TournamentError` (or AgentSpecError) before any game is played.
     ``isolate`` (seconds per decision, e.g. :data:`agents.tournament.isolate.DEFAULT_TIMEOUT`) runs each
     agent in its own process (see :mod:`agents.tournament.isolate`): for agents you do not trust.
+    ``deal_key`` (hex) repeats the deals of a run with that key (see ``make_plan``).
     """
+    store = play.get("store")
+    where = store.path if isinstance(store, ResultsStore) else store
     plan = make_plan(agents, games, seed, duplicate=duplicate, block=block, agent_seed=agent_seed,
                      check_agents=check_agents, rules=rules, isolate=isolate,
-                     seat_limits=seat_limits)  # fmt: skip
+                     seat_limits=seat_limits, deal_key=deal_key,
+                     hidden=database_files(where) if where is not None else ())  # fmt: skip
     return play_plan(plan, **play)
 
 
@@ -323,7 +328,7 @@ def _stored_plan(db: ResultsStore, run_id: int, params: dict, agents, check: boo
             duplicate=params["duplicate"], block=params["block"], agent_seed=params["agent_seed"],
             rules=ce.Rules.from_json(params.get("rules", {})), check_agents=check,
             isolate=params.get("isolate"), deal_key=params.get("deal_key"),
-            seat_limits=limits,
+            seat_limits=limits, hidden=database_files(db.path),
         )  # fmt: skip
     except (KeyError, TypeError, ce.RulesError) as exc:
         raise ResultsStoreError(
@@ -339,11 +344,35 @@ def summary_so_far(db: ResultsStore, run_id: int, prior: float = 1.0) -> dict:
     return Tally(plan).add(db.iter_games(run_id)).summary(prior)
 
 
+#: The parts of a finished run's saved summary that its stored games must give again exactly
+#: (the ratings follow from the pairings' wins and the person's prior).
+SUMMARY_CHECKED = ("agents", "games_planned", "games_played", "pairings", "params")
+
+
+def verify_run(db: ResultsStore, run_id: int) -> None:
+    """Check a run's stored games (:meth:`ResultsStore.verify`: seeds, moves, points by role,
+    a random sample's luck) and that its saved summary is what they give, figure by figure
+    (ResultsStoreError naming the first that differs: the run is damaged)."""
+    db.verify(run_id)
+    run = db.run(run_id)
+    saved = run.get("summary") or {}
+    if run["params"].get("kind", "tournament") != "tournament" or not saved.get("pairings"):
+        return
+    again = json.loads(json.dumps(summary_so_far(db, run_id)))
+    for key in SUMMARY_CHECKED:
+        if saved.get(key) != again.get(key):
+            raise ResultsStoreError(
+                f"results database {db.path}: run {run_id} is damaged: its saved summary's "
+                f"{key!r} is not what its stored games give"
+            )
+
+
 def _drive(plan, db, run_id, backend, workers, address, progress, on_block, keep_results, prior,
            tally, skip, warn) -> TournamentRun:  # fmt: skip
-    if plan.isolate is not None and db is not None:  # no sealed seat reads the results
-        db.keep_journal()
-        plan = replace(plan, hidden=database_files(db.path))
+    if db is not None and (plan.isolate is not None or plan.deal_key):  # no sealed seat
+        db.keep_journal()  # reads the results
+        plan = replace(plan, hidden=tuple(dict.fromkeys([*plan.hidden,
+                                                         *database_files(db.path)])))  # fmt: skip
     be = make_backend(backend, workers, address, ship=plan.agents)
     try:
         check_sendable(plan, be.name)

@@ -31,6 +31,7 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle, seeding
 
 from .envs.extras import missing_extra
+from .seeding import new_deal_key
 
 try:
     from pettingzoo import AECEnv
@@ -124,8 +125,10 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
 
         ``episode`` ("game" | "deal"), ``reward`` ("points" | "win"), ``skunk_bonus`` (bool),
         ``render_mode`` (None | "ansi": a spectator's table, no hidden cards), ``rules`` (a
-    :class:`~cribbage_env.Rules` or "standard" | "short"). ``reset`` accepts and
-        ignores ``options``.
+    :class:`~cribbage_env.Rules` or "standard" | "short"), ``secret_deals`` (bool: pass True
+        when a player runs outside your process, a sealed seat: the deals then derive from the
+        seed and a key drawn for this env, so ``reset(seed=s)`` repeats them only in this env).
+        ``reset`` accepts and ignores ``options``.
 
         ## Version History
 
@@ -145,13 +148,17 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         skunk_bonus: bool = False,
         render_mode: str | None = None,
         rules: Rules | str = "standard",
+        secret_deals: bool = False,
     ) -> None:
         self.rules = env_rules(rules)
+        # A player outside this process (a sealed seat) may know how reset(seed) deals: then
+        # the deals derive from the seed and a key drawn for this env.
+        self._deal_key = new_deal_key() if check_flag("secret_deals", secret_deals) else None
         _check_choice("episode", episode, _EPISODES)
         _check_choice("reward", reward, tuple(k for k, r in REWARDS.items() if r.zero_sum))
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise EnvError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
-        EzPickle.__init__(self, episode, reward, skunk_bonus, render_mode, rules)
+        EzPickle.__init__(self, episode, reward, skunk_bonus, render_mode, rules, secret_deals)
         super().__init__()
         self.episode = episode
         self.reward_mode = reward
@@ -176,7 +183,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None or self.np_random is None:
             self.np_random, _ = seeding.np_random(seed)
-        game_seed = episode_seed(self.np_random)  # same draws as CribbageEnv
+        game_seed = episode_seed(self.np_random, self._deal_key)  # same draws as CribbageEnv
         self.game = new_game(game_seed, rules=self.rules)
         self._ep = Episode(self.game, self.episode, self.skunk_bonus)
         self._potential = 0.0  # points and win both start at 0

@@ -23,7 +23,7 @@ from .rules.cards import cards_str
 from .rules.core import EnvError, IllegalActionError, Rules
 from .rules.engine import GameState, new_game
 from .rules.views import PlayerView
-from .seeding import agent_rng, check_agent_seed, new_agent_seed
+from .seeding import agent_rng, check_agent_seed, deals_from_secret, new_agent_seed, new_deal_key
 
 __all__ = [
     "CribbageEnv",
@@ -128,39 +128,36 @@ class CribbageEnv(gym.Env):
       (:mod:`cribbage_env.equity`) at the current scores; in the play the mean of play-outs of
       the rest of the deal over guesses of the opponent's hidden cards, then the table; 1 or 0
       once the game is over. Nothing hidden (the opponent's hand, the crib) enters it, and two
-      states that look the same to the learner give the same reward and ``info``. Over a game the rewards sum to (1 for a win, 0 for a loss) minus the learner's
-      chance at its first decision (``info["start_chance"]``); ``info["win_chance"]`` is the
-      current estimate. It is potential-based shaping of ``win`` (it does not change which
-      policy is best) with a dense, win-aligned signal near the end of the game. In
-      ``CribbageDeal-v0`` the sum is the table's chance after the deal minus the start chance.
-      Tables exist for every target up to 121; other rules raise ``EquityError``.
+      states that look the same to the learner give the same reward and ``info``. Over a game
+      the rewards sum to (1 for a win, 0 for a loss) minus the learner's chance at its first
+      decision (``info["start_chance"]``); ``info["win_chance"]`` is the current estimate. It
+      is potential-based shaping of ``win`` (it does not change which policy is best) with a
+      dense, win-aligned signal near the end of the game. In ``CribbageDeal-v0`` the sum is the
+      table's chance after the deal minus the start chance. Tables exist for every target up
+      to 121; other rules raise ``EquityError``.
     - An illegal card with ``illegal_action="penalize"`` gives ``illegal_penalty`` (default -1)
       and changes nothing else.
 
     ## Starting State
 
     A new game from a seed drawn from the env's generator: players cut for first deal, the cards
-    are dealt, and (if the opponent is pone) the opponent discards; the first observation is the
-    learner's first discard pick.
+    are dealt, the opponent discards if it is pone; the first observation is the learner's pick.
 
     ## Episode End
 
     Terminated when a player reaches 121 (``Cribbage-v0``) or when the first deal's show is over
     (``CribbageDeal-v0``; the terminal observation then shows the final scores, phase "over" and
-    no cards). Every game ends (each deal scores at least the last card), so the env never
-    truncates, except with ``max_illegal=N``: N illegal picks in a row truncate the episode
-    (``truncated=True``; each pick also gave ``illegal_penalty``). That keeps unmasked training
-    (plain PPO/DQN, ``check_env``-style random actions) from stalling in one position forever;
-    masking is the intended path.
+    no cards). Every game ends, so the env never truncates, except with ``max_illegal=N``: N
+    illegal picks in a row (each gave ``illegal_penalty``) truncate the episode, so unmasked
+    training (``check_env``-style random actions) cannot stall forever; masking is the way.
 
     ## Information
 
     ``info`` holds ``action_mask`` (int8), ``seat`` (the learner's seat) and ``illegal_action``
     (bool); at the end also ``scores`` (learner, opponent), ``margin`` and ``won``.
 
-    ``env.unwrapped.game`` is the full engine state, hidden cards included: it is there for
-    evaluation, logging and tests. A policy must read only the observation; the opponent agent
-    only ever receives its ``PlayerView``.
+    ``env.unwrapped.game`` is the full engine state, hidden cards included (for evaluation,
+    logging and tests); a policy must read only the observation, the opponent its view.
 
     ## Arguments
 
@@ -175,12 +172,12 @@ class CribbageEnv(gym.Env):
       ``f(view, rng) -> action`` returning *engine* actions (discards as
       ``cribbage_env.discard_action``). Swap it per episode with
       ``reset(options={"opponent": ...})``. Its generator (:func:`cribbage_env.seeding.agent_rng`
-      of ``agent_seed``, the game seed, its seat) hides the game seed, but a deal is a function of
-      ``reset(seed=...)`` alone: an opponent in your process finds the whole deal whenever it can
-      guess the reset seed (0..999 take it a second); reset with ``seed=None``, or keep it out.
-    - ``agent_seed``: the seed of the opponent's generators, an integer ``0 <= s < 2**128``;
-      ``None`` (the default) draws one from OS entropy (``env.agent_seed``: pin it to replay an
-      opponent's decisions; the deals depend on ``reset(seed=...)`` alone).
+      of ``agent_seed``, the game seed, its seat) hides the game seed, but an in-process
+      opponent learns the whole deal whenever it can guess the reset seed (0..999 take it a
+      second): reset with ``seed=None``, or keep it out; out of the process (``sealed:``, ``cmd:``)
+      the deals also derive from a key the env draws (a seed deals the same in this env only).
+    - ``agent_seed``: the opponent's generators' seed, ``0 <= s < 2**128``; ``None`` draws one
+      from OS entropy (``env.agent_seed``: pin it to replay an opponent's decisions).
     - ``seat``: the learner's seat, 0, 1 or "alternate": ``reset(seed=s)`` plays seat ``s % 2``
       and each unseeded reset after it the other seat, so a loop seeding every episode with
       consecutive seeds (or ``make_vec``'s sub-envs, seeded ``s + i``) plays both seats equally;
@@ -251,6 +248,7 @@ class CribbageEnv(gym.Env):
         self.observation_space = observation_space()
         self._opponent: Any = None
         self._opponent_key: Any = None
+        self._deal_key: int | None = None  # drawn for the first episode with a sealed opponent
         self.opponent_rng: np.random.Generator | None = None
         self.game: GameState | None = None
         self.seat = 0
@@ -285,7 +283,9 @@ class CribbageEnv(gym.Env):
         )
         self._episode_index += 1
         self._ensure_opponent()
-        game_seed = episode_seed(self.np_random)
+        if self._deal_key is None and deals_from_secret(self._opponent):
+            self._deal_key = new_deal_key()  # a sealed opponent may know how a seed deals
+        game_seed = episode_seed(self.np_random, self._deal_key)
         self.opponent_rng = agent_rng(self.agent_seed, game_seed, 1 - self.seat)
         self.game = new_game(game_seed, rules=self.rules)
         self._ep = Episode(self.game, self.episode, self.skunk_bonus)

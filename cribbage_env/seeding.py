@@ -72,3 +72,27 @@ def agent_rng(agent_seed: int, *key: int) -> np.random.Generator:
     so undo/redo and restart replay the computer's choices exactly.
     """
     return np.random.Generator(np.random.PCG64(agent_entropy(agent_seed, *key)))
+
+
+def keyed_seed(seed: int, key: int) -> int:
+    """The game seed of ``seed`` dealt from a secret ``key`` (``SeedSequence((key << 64) |
+    seed, spawn_key=(0,))``, as a keyed tournament's first game): a player who knows or
+    guesses ``seed`` but not ``key`` cannot replay the deal.
+
+    >>> keyed_seed(5, 1) == keyed_seed(5, 1) != keyed_seed(5, 2)
+    True
+    """
+    child = np.random.SeedSequence((int(key) << 64) | int(seed), spawn_key=(0,))
+    return int(child.generate_state(1, np.uint64)[0]) >> 1
+
+
+def new_deal_key() -> int:
+    """A fresh 128-bit deal key from the operating system's entropy."""
+    return secrets.randbits(128)
+
+
+def deals_from_secret(*agents: object) -> bool:
+    """Must a game with ``agents`` be dealt from a secret key? Yes when one of them plays
+    outside this process (a sealed seat, a protocol bot: its ``secret_deals`` is true), since
+    it may know the public derivation of deals from a seed."""
+    return any(getattr(a, "secret_deals", False) for a in agents)

@@ -491,3 +491,77 @@ class Snoop:
             if where is not None:
                 raise Cheated(f"found the seed or the results in {where}")
         return int(view.legal_actions[int(rng.integers(len(view.legal_actions)))])
+
+
+class StartPeek:
+    """Looks, when it is built (a seat's start-up, the start-up check's included), for a
+    SQLite file with content in ``folder`` and its subfolders; raises :class:`Cheated` naming
+    it, so the seat does not start."""
+
+    name = "start_peek"
+
+    def __init__(self, folder: str = "") -> None:
+        import glob
+        import os
+
+        for path in glob.glob(os.path.join(folder, "**", "*.sqlite*"), recursive=True):
+            try:
+                if open(path, "rb").read(16).startswith(b"SQLite"):
+                    raise Cheated(f"read the results in {path}")
+            except OSError:
+                continue
+
+    def act(self, view, rng: np.random.Generator) -> int:
+        return int(view.legal_actions[0])
+
+
+class EnvSeedReplayer:
+    """A Gym opponent that knows how ``reset(seed=s)`` deals: at its first discard it deals
+    the episodes of seeds 0..63 and, finding its own six cards, records the learner's hand in
+    ``found`` (None when it found nothing). ``secret_deals`` stands for a sealed seat."""
+
+    name = "env_seed_replayer"
+
+    def __init__(self, secret_deals: bool = False) -> None:
+        self.secret_deals = secret_deals
+        self.found: list[tuple[int, ...] | None] = []
+
+    def act(self, view, rng: np.random.Generator) -> int:
+        if view.deal == 0 and view.phase is ce.Phase.DISCARD and len(view.hand) == 6:
+            self.found.append(self._learner(view))
+        return int(view.legal_actions[0])
+
+    @staticmethod
+    def _learner(view) -> tuple[int, ...] | None:
+        from gymnasium.utils import seeding
+
+        from cribbage_env.envs.episode import episode_seed
+
+        for s in range(64):
+            gen, _ = seeding.np_random(s)
+            for _ in range(4):
+                g = ce.new_game(episode_seed(gen), rules=view.rules)
+                if sorted(g.view(view.seat).hand) == sorted(view.hand):
+                    return tuple(sorted(g.view(1 - view.seat).hand))
+        return None
+
+
+class Starver:
+    """Random, but at its first decision starts ``children`` processes that spin for the
+    seat's life: it tries to make its neighbour time out by taking the machine's CPU."""
+
+    name = "starver"
+
+    def __init__(self, children: int = 12) -> None:
+        self.children, self.started = children, False
+
+    def act(self, view, rng: np.random.Generator) -> int:
+        import os
+
+        if not self.started:
+            self.started = True
+            for _ in range(self.children):
+                if os.fork() == 0:
+                    while True:
+                        pass
+        return int(view.legal_actions[int(rng.integers(len(view.legal_actions)))])

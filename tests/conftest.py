@@ -84,3 +84,11 @@ def window(tmp_path_factory):
     w = open_window(SaveStore(tmp_path_factory.mktemp("saves")))
     yield w
     w.close()
+
+
+@pytest.fixture
+def tmp_path(tmp_path):
+    """pytest's folder, readable by others: a root host's sealed seat runs as the user
+    'nobody', which may read a bot's folder only as others may (pytest makes it private)."""
+    tmp_path.chmod(0o755)
+    return tmp_path

@@ -93,3 +93,16 @@ def test_the_guides_isolate_commands_run(tmp_path: Path, monkeypatch, capsys) ->
     call = api.group(1).replace("games=200", "games=2, backend='serial'")
     out = eval(call, {"agents": __import__("agents.bench")})  # noqa: S307 - the guide's own line
     assert out.status == "complete" and out.games_played == 2
+
+
+def test_the_guide_gives_every_action_id_as_the_engine_makes_it() -> None:
+    """The bot author's action ids (the play's cards, the discard, the cut) are the engine's."""
+    from cribbage_env.rules import actions
+
+    text = " ".join(GUIDE.read_text().split())
+    base, cut = actions.DISCARD_BASE, actions.CUT_BASE
+    assert f"**`{base} + 52*low + high`** (`low < high`" in text
+    assert f"**`{cut} + k`** to cut at depth `k`" in text and "**`c`** (0..51)" in text
+    assert actions.discard_action(30, 17) == base + 52 * 17 + 30 == 1014
+    assert "5D and 5H: `100 + 52*17 + 30 = 1014`" in text
+    assert actions.action_str(1014) == "5D 5H" and actions.cut_action(5) == cut + 5

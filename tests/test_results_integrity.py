@@ -97,3 +97,54 @@ def test_a_view_in_place_of_the_games_table_is_refused(tmp_path: Path) -> None:
         con.execute("CREATE VIEW games AS SELECT * FROM real_games")
     with pytest.raises(ResultsStoreError, match="view games"):
         ResultsStore(path)
+
+
+# ------------------------------------------------------------------ every column a figure uses
+
+
+def _show(db: Path, capsys) -> tuple[int, str]:
+    code = main(["results", "1", "--db", str(db)])
+    return code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("update", "reason"),
+    [
+        ("UPDATE games SET luck_win = luck_win + 0.4", "luck"),
+        ("UPDATE games SET s0_peg_dealer = s0_peg_dealer + 5 WHERE idx = 1", "points by role"),
+        ("UPDATE games SET s1_crib = s1_crib + 4, s1_hand_pone = s1_hand_pone - 4 WHERE idx = 0",
+         "points by role"),
+    ],
+)  # fmt: skip
+def test_forged_luck_and_role_points_make_the_run_damaged(db: Path, capsys, update, reason):
+    with sqlite3.connect(db) as con:
+        con.execute(update)
+    code, err = _show(db, capsys)
+    assert code == 1 and "run 1 is damaged" in err and reason in err, err
+
+
+def test_a_game_moved_to_another_deal_pair_makes_the_run_damaged(db: Path, capsys) -> None:
+    """A whole honest row copied over another pair's (it replays, but not from the run's seed
+    of that pair): the duplicate deals and their luck would no longer be the run's."""
+    with sqlite3.connect(db) as con:
+        con.row_factory = sqlite3.Row
+        row = dict(con.execute("SELECT * FROM games WHERE idx = 1 AND swapped = 0").fetchone())
+        cols = [c for c in row if c not in ("run_id", "pairing", "idx", "swapped")]
+        con.execute(
+            f"UPDATE games SET {', '.join(f'{c} = ?' for c in cols)} WHERE idx = 0 AND swapped = 0",
+            [row[c] for c in cols],
+        )
+    code, err = _show(db, capsys)
+    assert code == 1 and "is not the run's seed" in err, err
+
+
+def test_a_forged_summary_figure_makes_the_run_damaged(db: Path, capsys) -> None:
+    """Every figure of the saved summary is what the stored games give: a luck-adjusted
+    estimate edited in the summary alone is found."""
+    with sqlite3.connect(db) as con:
+        (text,) = con.execute("SELECT summary FROM runs WHERE id = 1").fetchone()
+        summary = json.loads(text)
+        summary["pairings"][0]["luck_adjusted"]["win"] = 0.99
+        con.execute("UPDATE runs SET summary = ? WHERE id = 1", (json.dumps(summary),))
+    code, err = _show(db, capsys)
+    assert code == 1 and "saved summary" in err and "'pairings'" in err, err

@@ -1,25 +1,36 @@
 """The sealed seat: a bot's command run under bubblewrap with rlimits, or refused.
 
-bubblewrap (``bwrap``) puts the bot in new namespaces (``--unshare-all``: user, PID, network,
-IPC, UTS, cgroup), so it sees no other process (not its host's ``/proc``), has no network, a
-private ``/tmp`` and a read-only view of the system folders and of the folders it needs
+bubblewrap (``bwrap``) puts the bot in new PID, network, IPC, UTS and cgroup namespaces, so it
+sees no other process (not its host's ``/proc``), has no network, a private ``/tmp`` and
+``/dev/shm`` and a read-only view of the system folders and of the folders it needs
 (:attr:`Limits`' ``ro``); ``--die-with-parent`` and the PID namespace end every process the bot
 made when the seat ends (new sessions and double forks included); ``--new-session`` keeps it off
-the person's terminal. Its environment is cleared. rlimits set before ``bwrap`` starts bound its
-memory (address space), CPU time and open files. Without a working ``bwrap`` a sealed seat is
-refused (:class:`SandboxError`), never run weaker.
+the person's terminal. Its environment is cleared. Its control groups (:mod:`.cgroups`) and the
+rlimits set before ``bwrap`` starts bound its tasks, memory, CPU time and open files. Without a
+working ``bwrap`` a sealed seat is refused (:class:`SandboxError`), never run weaker.
+
+Nothing of the host is the seat's to change: its standard input, output and error are pipes the
+host holds (the host writes the bot's error text to a log of its own); every host folder it sees
+is a read-only mount, and its root, ``/dev`` and the hidden folders are read-only too; the only
+writable places are its ``/tmp`` (``Limits.scratch_mb`` MiB) and ``/dev/shm`` (``Limits.shm_mb``
+MiB), memory that its memory group counts. It has no capability and no new privileges. A root
+host's bwrap does not make a user namespace (it would map the bot to root, the owner of every
+root-owned file it can reach, a device node or a descriptor's file, whose mode it could then
+change): after bwrap has made the mounts, ``setpriv`` makes the bot the host's unprivileged user
+:data:`SEAT_UID` (``nobody``). Another host's seat gets a user namespace of its own, with its
+capabilities dropped and, where bwrap offers ``--disable-userns``, no further user namespaces.
 
 Numba keeps compiled kernels beside their sources (``__pycache__``, or under ``NUMBA_CACHE_DIR``)
 and uses a cache only where it may write, so a read-only view would make every Python seat
 compile the kernels again (tens of seconds). A Python seat reads the host's kernel cache folders
 read-only (:func:`kernel_caches`) and copies them, before its agent is built, into its own cache
 folder in its private ``/tmp`` (``NUMBA_CACHE_DIR`` there): it loads the host's warm kernels, and
-whatever it writes stays in its ``/tmp``, a memory file system of ``Limits.scratch_mb`` MiB that
-ends with the seat. The host writes nothing for a seat.
+whatever it writes stays in its ``/tmp``. The host writes nothing for a seat.
 """
 
 from __future__ import annotations
 
+import errno
 import functools
 import hashlib
 import json
@@ -32,11 +43,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..base import AgentSpecError
-from . import pids
+from . import cgroups
 
 #: Folders of the system a bot may read (those that exist).
 SYSTEM_RO = ("/usr", "/bin", "/sbin", "/lib", "/lib64", "/lib32", "/etc/alternatives")
 
+
+#: The host user (and group) a seat runs as when the host is root: ``nobody``.
+SEAT_UID = 65534
+#: MiB of a seat's ``/dev/shm`` (a memory file system of its own).
+SHM_MB = 64
+#: Bytes of the read-only memory file system shown in place of a hidden folder.
+HIDDEN_BYTES = 16384
 
 #: Where a seat's private scratch (a memory file system) is mounted inside its sandbox.
 SEAT_SCRATCH = "/tmp"
@@ -51,10 +69,10 @@ class SandboxError(AgentSpecError):
 
 @dataclass(frozen=True)
 class Limits:
-    """What a sealed seat may use: memory (MiB of address space), CPU seconds of the seat's
-    life, open files, the extra folders it may read, files in them it may not, MiB of its
-    private ``/tmp`` (memory, not counted in ``memory_mb``), MiB of any file it writes (its
-    log, on the host's disk, included), and its tasks."""
+    """What a sealed seat may use: memory (MiB: its group's limit, which counts its memory file
+    systems, and its address space), CPU seconds of each process, open files, the extra folders
+    it may read, files in them it may not, MiB of its private ``/tmp`` and ``/dev/shm``, MiB of
+    any file it writes, and its tasks."""
 
     memory_mb: int = 2048
     cpu_s: int = 3600
@@ -62,24 +80,28 @@ class Limits:
     ro: tuple[str, ...] = ()
     hide: tuple[str, ...] = ()
     scratch_mb: int = 256
-    file_mb: int = 64  # the largest file it may write: its log on the host's disk included
-    procs: int = 256  # tasks at once (:mod:`.pids`)
-    group: str = ""  # the seat's pids cgroup, joined before bwrap starts
-    nproc: int = 0  # RLIMIT_NPROC where there is no group (0: none)
+    file_mb: int = 64  # the largest file it may write (in its memory file systems)
+    procs: int = 256  # tasks at once (:mod:`.cgroups`)
+    groups: tuple[str, ...] = ()  # the seat's cgroup folders, joined before bwrap starts
+    nproc: int = 0  # RLIMIT_NPROC where there is no pids group (0: none)
+    shm_mb: int = SHM_MB
 
 
 @functools.cache
 def bwrap_path() -> str:
-    """The working ``bwrap`` (SandboxError with the reason when there is none)."""
+    """The working ``bwrap`` (SandboxError with the reason when there is none): probed as a
+    seat runs it, under the seat's identity."""
     path = shutil.which("bwrap")
     if path is None:
         raise SandboxError(
-            "isolated seats need bubblewrap (bwrap), which is not installed: "
-            "install the 'bubblewrap' package or play without --isolate"
+            "isolated seats need bubblewrap (bwrap), which is not installed: install it "
+            "(Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap; "
+            "Arch: pacman -S bubblewrap) or play without --isolate"
         )
     probe = subprocess.run(
-        [path, *_namespaces(), "--ro-bind", "/", "/", "--size", "1048576", "--tmpfs",
-         SEAT_SCRATCH, "true"], capture_output=True, timeout=30,
+        [path, *_namespaces(path), "--ro-bind", "/", "/", "--size", "1048576", "--tmpfs",
+         SEAT_SCRATCH, "--remount-ro", "/", "--", *_identity(), "true"],
+        capture_output=True, timeout=30,
     )  # fmt: skip
     if probe.returncode != 0:
         why = probe.stderr.decode(errors="replace").strip()[:200]
@@ -87,36 +109,115 @@ def bwrap_path() -> str:
     return path
 
 
-def _namespaces() -> list[str]:
-    return ["--unshare-all", "--die-with-parent", "--new-session", "--clearenv"]
+@functools.cache
+def _disable_userns(path: str) -> bool:
+    """Does this bwrap offer ``--disable-userns`` (0.8 and later)?"""
+    out = subprocess.run([path, "--help"], capture_output=True, timeout=30)
+    return b"--disable-userns" in out.stdout + out.stderr
+
+
+def _namespaces(path: str) -> list[str]:
+    """bwrap's namespaces: for a root host all but the user namespace (the seat then becomes
+    :data:`SEAT_UID` of the host, :func:`_identity`); else all of them, the user's own with no
+    capability and, where bwrap can, no further user namespaces."""
+    common = ["--die-with-parent", "--new-session", "--clearenv"]
+    if os.geteuid() == 0:
+        return ["--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
+                "--unshare-cgroup-try", *common]  # fmt: skip
+    more = ["--disable-userns"] if _disable_userns(path) else []
+    return ["--unshare-all", "--unshare-user", *more, "--cap-drop", "ALL", *common]
+
+
+def _identity() -> list[str]:
+    """The command that makes a root host's seat :data:`SEAT_UID` with no capability and no
+    new privileges before the bot runs (``setpriv``); nothing for another host."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None or inside(setpriv, SYSTEM_RO) is None:
+        raise SandboxError(
+            "as root, a sealed seat runs as the user 'nobody' through setpriv (util-linux), "
+            "which is not installed: install util-linux or play without --isolate"
+        )
+    return [setpriv, f"--reuid={SEAT_UID}", f"--regid={SEAT_UID}", "--clear-groups",
+            "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]  # fmt: skip
+
+
+def seat_uid() -> int:
+    """The host user a seat runs as: :data:`SEAT_UID` for a root host, else the person's."""
+    return SEAT_UID if os.geteuid() == 0 else os.getuid()
+
+
+def unreadable(folders: Sequence[str]) -> tuple[str, ...]:
+    """Those of ``folders`` the seat's user cannot list and enter (a root host's seat runs as
+    :data:`SEAT_UID`, which reads only what others may): they are not shown to it.
+
+    >>> unreadable(["/usr"])
+    ()
+    """
+    if seat_uid() == os.getuid():
+        return ()
+    out = []
+    for d in folders:
+        try:
+            st = os.stat(d)
+        except OSError:
+            continue
+        if st.st_uid != SEAT_UID and st.st_mode & 0o005 != 0o005:
+            out.append(d)
+    return tuple(out)
+
+
+def _open_parents(paths: Sequence[str]) -> list[str]:
+    """``--dir`` (mode 0755) for each folder above ``paths`` that bwrap makes itself (it would
+    copy a private parent's mode, and the seat could not reach the folder inside)."""
+    out: list[str] = []
+    bound = [*SYSTEM_RO, *paths]
+    tops = sorted({os.path.dirname(p) for p in paths})
+    made: set[str] = set()
+    for top in tops:
+        chain = []
+        while top not in ("/", "") and not inside(top, bound):
+            chain.append(top)
+            top = os.path.dirname(top)
+        for d in reversed(chain):
+            if d not in made:
+                made.add(d)
+                out += ["--perms", "0755", "--dir", d]
+    return out
 
 
 def wrap(command: Sequence[str], limits: Limits, env: dict[str, str]) -> list[str]:
     """``command`` inside bubblewrap: system folders and ``limits.ro`` read-only, a private
-    ``/tmp`` (the bot's scratch), its own ``/proc`` and ``/dev``, only ``env`` set.
+    ``/tmp`` and ``/dev/shm`` (sized memory), its own ``/proc`` and read-only ``/dev`` and root,
+    only ``env`` set, as the seat's identity.
 
     >>> argv = wrap(["/bin/true"], Limits(), {"A": "1"})  # doctest: +SKIP
     """
-    argv = [bwrap_path(), *_namespaces()]
+    path = bwrap_path()
+    argv = [path, *_namespaces(path)]
     for d in SYSTEM_RO:
         if os.path.islink(d):  # merged /usr: /bin -> usr/bin
             argv += ["--symlink", os.readlink(d), d]
         elif os.path.isdir(d):
             argv += ["--ro-bind", d, d]
-    scratch = str(limits.scratch_mb << 20)
-    argv += ["--proc", "/proc", "--dev", "/dev", "--size", scratch, "--tmpfs", SEAT_SCRATCH]
-    for d in limits.ro:  # after the private /tmp, so a folder under /tmp stays visible
+    argv += ["--proc", "/proc", "--dev", "/dev"]
+    for size, where in ((limits.shm_mb, "/dev/shm"), (limits.scratch_mb, SEAT_SCRATCH)):
+        argv += ["--perms", "1777", "--size", str(size << 20), "--tmpfs", where]
+    ro = [d for d in limits.ro if not inside(SEAT_SCRATCH, [d])]  # never over its scratch
+    argv += _open_parents(ro)
+    for d in ro:  # after the private /tmp, so a folder under /tmp stays visible
         argv += ["--ro-bind", d, d]
     argv += ["--chdir", SEAT_SCRATCH]
     for f in limits.hide:  # a results database inside a readable folder reads as empty
-        if os.path.isdir(f):  # a folder (the person's saves): empty, if the seat could see it
+        if os.path.isdir(f):  # a folder (the person's saves, the logs): empty, if visible
             if inside(f, limits.ro):
-                argv += ["--tmpfs", f]
+                argv += ["--size", str(HIDDEN_BYTES), "--tmpfs", f, "--remount-ro", f]
         elif os.path.exists(f):
             argv += ["--ro-bind", "/dev/null", f]
     for key, value in env.items():
         argv += ["--setenv", key, value]
-    return [*argv, "--", *command]
+    return [*argv, "--remount-ro", "/dev", "--remount-ro", "/", "--", *_identity(), *command]
 
 
 def inside(path: str, folders: Sequence[str]) -> str | None:
@@ -133,6 +234,20 @@ def inside(path: str, folders: Sequence[str]) -> str | None:
     return None
 
 
+#: Files no seat of this process may read (results databases in use), whoever built it.
+_HIDDEN: dict[str, None] = {}
+
+
+def hide_from_seats(paths: Sequence[str]) -> None:
+    """Hide ``paths`` from every seat this process starts from now on."""
+    _HIDDEN.update(dict.fromkeys(paths))
+
+
+def hidden_from_seats() -> tuple[str, ...]:
+    """What :func:`hide_from_seats` was given."""
+    return tuple(_HIDDEN)
+
+
 def person_folders() -> tuple[str, ...]:
     """The person's cribbage data folders (saves, history, the default results database):
     hidden from every seat, since a save's seed is its deal."""
@@ -143,12 +258,11 @@ def person_folders() -> tuple[str, ...]:
 
 
 def rlimits(limits: Limits) -> Callable[[], None]:
-    """A ``preexec_fn`` that sets the seat's rlimits (inherited by bwrap and the bot) and joins
-    its process group (:mod:`.pids`)."""
+    """A ``preexec_fn`` that joins the seat's groups (:mod:`.cgroups`) and sets its rlimits
+    (inherited by bwrap and the bot)."""
 
     def apply() -> None:
-        if limits.group:
-            pids.join(limits.group)
+        cgroups.join(limits.groups)
         if limits.nproc:
             resource.setrlimit(resource.RLIMIT_NPROC, (limits.nproc, limits.nproc))
         mem = limits.memory_mb * 2**20
@@ -160,6 +274,19 @@ def rlimits(limits: Limits) -> Callable[[], None]:
         resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
 
     return apply
+
+
+def nproc_limit(procs: int) -> int:
+    """The ``RLIMIT_NPROC`` a seat gets where it has no ``pids`` group: what its user runs now
+    plus ``procs`` (the kernel counts per user)."""
+    uid, n = seat_uid(), 0
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                n += os.stat(f"/proc/{name}").st_uid == uid
+            except OSError:
+                pass
+    return n + procs
 
 
 def python_folders() -> tuple[str, ...]:
@@ -195,11 +322,19 @@ def sqlite_files(folders: Sequence[str]) -> tuple[str, ...]:
 
 
 def project_packages() -> tuple[str, ...]:
-    """The folders of this project's packages (where its compiled kernels are cached)."""
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # agents/
+    """The folders of this project's packages (where its compiled kernels are cached), as
+    this process imported them: a Python seat reads them (an editable install's import hook
+    finds them outside the import path)."""
+    here = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # agents/
     import cribbage_env
 
-    return (os.path.dirname(os.path.abspath(cribbage_env.__file__)), here)
+    return (os.path.dirname(os.path.realpath(cribbage_env.__file__)), here)
+
+
+def project_roots() -> tuple[str, ...]:
+    """The folders above :func:`project_packages`: first on a Python seat's import path, so
+    it imports the very code this process runs, however it was installed."""
+    return tuple(dict.fromkeys(os.path.dirname(p) for p in project_packages()))
 
 
 #: The seat's environment variable naming the (host folder, seat folder) pairs to copy, as JSON.
@@ -236,20 +371,28 @@ def _files(folder: str) -> list[str]:
 
 
 def copy_seat_caches(environ: Mapping[str, str] = os.environ) -> int:
-    """In a Python seat, before its agent is built: the host's kernel caches (read-only there)
-    copied, file by file, never linked, to where the seat's numba looks; returns the files
-    copied. A full scratch stops the copy: the seat compiles what is missing."""
+    """In a Python seat, before its agent is built: the host's compiled kernels (``.nbi`` and
+    ``.nbc`` files, read-only there) copied, file by file, never linked, to where the seat's
+    numba looks; returns the files copied. A file the seat may not read is skipped (a root
+    host's seat reads only what others may); a full scratch stops the copy: the seat compiles
+    what is missing."""
     copied = 0
     for host, seat in json.loads(environ.get(SEAT_CACHES, "[]")):
         if not str(seat).startswith(SEAT_NUMBA_CACHE + "/"):
             continue
         try:
             os.makedirs(seat, exist_ok=True)
-            for name in os.listdir(host):
-                src = os.path.join(host, name)
-                if os.path.isfile(src) and not os.path.islink(src):
-                    shutil.copyfile(src, os.path.join(seat, name))
-                    copied += 1
+            names = os.listdir(host)
         except OSError:
-            break
+            continue
+        for name in names:
+            src = os.path.join(host, name)
+            if not name.endswith((".nbi", ".nbc")) or os.path.islink(src):
+                continue
+            try:
+                shutil.copyfile(src, os.path.join(seat, name))
+                copied += 1
+            except OSError as exc:
+                if exc.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):
+                    return copied
     return copied

@@ -12,16 +12,16 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-import secrets
 import shlex
+import shutil
 import sys
 from dataclasses import dataclass
 
-import numpy as np
+from cribbage_env.seeding import keyed_seed, new_deal_key
 
 from ..base import AgentSpecError
 from . import sandbox
-from .client import ProtocolBot
+from .client import ProtocolBot, SeatForfeit, log_folder
 
 #: Seconds a sealed agent may think per decision by default.
 DEFAULT_TIMEOUT = 10.0
@@ -37,9 +37,10 @@ ONE_THREAD = {k: "1" for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_N
 
 @dataclass(frozen=True)
 class SeatLimits:
-    """What one sealed seat may use: MiB of address space, CPU seconds over its life, seconds
-    of thinking per game and tasks (processes and threads) at once (breaching any forfeits
-    the game)."""
+    """What one sealed seat may use: MiB of memory (its control group's limit, its memory file
+    systems included, and its address space), CPU seconds of the run (all its processes, every
+    restart included), CPU seconds of thinking per game (start-up included) and tasks
+    (processes and threads) at once. Breaching any forfeits the game."""
 
     memory_mb: int = 2048
     cpu_s: int = 3600
@@ -91,16 +92,14 @@ DEFAULT_LIMITS = SeatLimits()
 
 def secret_seed(seed: int) -> int:
     """The engine seed of a game with a sealed seat: ``seed`` and a fresh secret key from the
-    OS, derived as a tournament's first game is (``SeedSequence((key << 64) | seed,
-    spawn_key=(0,))``), so a seat that knows or guesses ``seed`` still cannot replay the deal.
+    OS (:func:`cribbage_env.seeding.keyed_seed`), so a seat that knows or guesses ``seed``
+    still cannot replay the deal.
 
     >>> a, b = secret_seed(5), secret_seed(5)
     >>> a != b and 0 <= a < 2**63
     True
     """
-    key = int(secrets.token_hex(16), 16)
-    child = np.random.SeedSequence((key << 64) | int(seed), spawn_key=(0,))
-    return int(child.generate_state(1, np.uint64)[0]) >> 1
+    return keyed_seed(seed, new_deal_key())
 
 
 def database_files(path: str | os.PathLike) -> tuple[str, ...]:
@@ -114,15 +113,29 @@ def database_files(path: str | os.PathLike) -> tuple[str, ...]:
 
 
 def seat_command(spec: str) -> tuple[list[str], tuple[str, ...]]:
-    """The command that plays ``spec`` and the folders it must read."""
+    """The command that plays ``spec`` and the folders it must read: for ``cmd:`` the
+    program's folder (found on ``PATH`` when it is a bare name, as a shell would) and, for a
+    ``bin`` folder outside the system folders, the one above it (an interpreter's own library:
+    ``/opt/node/bin/node`` reads ``/opt/node``), and the folder of every argument that names a file (``node bot.js``,
+    ``java -jar bot.jar``)."""
     if spec.startswith("cmd:"):
         argv = shlex.split(spec[4:])
         if not argv:
             raise AgentSpecError(f"bad agent spec {spec!r}: no command after 'cmd:'")
-        exe = os.path.realpath(argv[0])
-        return [exe, *argv[1:]], (os.path.dirname(exe),)
+        found = argv[0] if os.sep in argv[0] else shutil.which(argv[0])
+        if found is None:
+            raise AgentSpecError(f"bad agent spec {spec!r}: no program {argv[0]!r} on the PATH")
+        exe = os.path.realpath(found)
+        folders = [os.path.dirname(exe)]
+        if sandbox.inside(exe, sandbox.SYSTEM_RO) is None and folders[0].endswith("/bin"):
+            folders.append(os.path.dirname(os.path.dirname(exe)))
+        for arg in argv[1:]:
+            if os.path.isfile(arg):
+                folders.append(os.path.dirname(os.path.realpath(arg)))
+        args = [os.path.realpath(a) if os.path.isfile(a) else a for a in argv[1:]]
+        return [exe, *args], tuple(dict.fromkeys(f for f in folders if f != "/"))
     argv = [sys.executable, "-m", "agents.tournament.seat_worker", spec]
-    return argv, sandbox.python_folders()
+    return argv, (*sandbox.python_folders(), *sandbox.project_packages())
 
 
 class SealedSeat(ProtocolBot):
@@ -136,19 +149,37 @@ class SealedSeat(ProtocolBot):
         hidden: tuple[str, ...] = (),
     ) -> None:
         command, ro = seat_command(spec)
-        path = os.pathsep.join(p for p in [*sys.path, os.getcwd()] if p and os.path.isdir(p))
-        found = [*sandbox.sqlite_files(ro), *sandbox.person_folders()]
+        self.unreadable = sandbox.unreadable(ro)
+        ro = tuple(d for d in ro if d not in self.unreadable)
+        path = os.pathsep.join(dict.fromkeys(p for p in [*sandbox.project_roots(), *sys.path,
+                                                         os.getcwd()] if p and os.path.isdir(p)))  # fmt: skip
+        found = [*sandbox.sqlite_files(ro), *sandbox.person_folders(), log_folder(),
+                 *sandbox.hidden_from_seats()]  # fmt: skip
         hide = tuple(dict.fromkeys([*hidden, *found]))
         sealed = sandbox.Limits(
             limits.memory_mb, limits.cpu_s, ro=ro, hide=hide, procs=limits.procs
         )
         env = {} if spec.startswith("cmd:") else {"PYTHONPATH": path, **ONE_THREAD,
                                                   "NUMBA_CACHE_DIR": sandbox.SEAT_NUMBA_CACHE}  # fmt: skip
-        super().__init__(command, check_timeout(timeout), limits.game_budget, sealed, env)
+        super().__init__(command, check_timeout(timeout), limits.game_budget, sealed, env,
+                         run_budget=float(limits.cpu_s))  # fmt: skip
         self.spec = spec
         self.name = spec
         self._python = not spec.startswith("cmd:")
         self._ro = ro
+
+    def start(self) -> str:
+        """As :meth:`ProtocolBot.start`; a failure says which folders the seat could not read."""
+        try:
+            return super().start()
+        except SeatForfeit as exc:
+            if not self.unreadable:
+                raise
+            hidden = ", ".join(self.unreadable[:4])
+            raise SeatForfeit(
+                f"{exc}; as root, a sealed seat runs as the user 'nobody', which cannot read "
+                f"{hidden}: make them readable by others (chmod o+rX) or run as another user"
+            ) from None
 
     def _argv(self) -> tuple[list[str], dict[str, str] | None]:
         """A Python seat reads the host's compiled kernels and copies them into its own

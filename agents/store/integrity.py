@@ -11,12 +11,16 @@ rewrites what we insert, a view in place of a table) is refused before anything 
 
 from __future__ import annotations
 
+import math
 import re
+import secrets
 import sqlite3
+
+import numpy as np
 
 import cribbage_env as ce
 
-from ..tournament.game_result import GameResult
+from ..tournament.game_result import GameResult, _seat_stats_fast, game_luck_pair
 
 #: The objects our schema makes (``sqlite_sequence`` comes with AUTOINCREMENT; the automatic
 #: indexes of the primary keys are ``sqlite_autoindex_<table>_<n>``).
@@ -44,8 +48,12 @@ def foreign_objects(db: sqlite3.Connection) -> list[str]:
     return sorted(out)
 
 
-def game_problem(g: GameResult, rules: ce.Rules) -> str | None:
-    """Why the stored game ``g`` is not what its seed and moves play to, or None.
+def game_problem(
+    g: GameResult, rules: ce.Rules, seed: int | None = None, luck: bool = False
+) -> str | None:
+    """Why the stored game ``g`` is not what its seed and moves play to, or None: its winner,
+    scores, first dealer, deals and points by role; its seed must be ``seed`` (the run's seed
+    of its index) and, with ``luck``, its luck what the replay measures (costly: a sample).
 
     >>> from agents.tournament.tournament import play_game, result_of
     >>> state = play_game("random", "random", 5, agent_seed=1)
@@ -56,6 +64,8 @@ def game_problem(g: GameResult, rules: ce.Rules) -> str | None:
     >>> game_problem(dataclasses.replace(row, winner=1 - row.winner), ce.STANDARD)  # doctest: +ELLIPSIS
     'its moves play to winner ...'
     """
+    if seed is not None and g.seed != seed:
+        return f"its seed {g.seed} is not the run's seed {seed} of its deal pair {g.index}"
     try:
         state = ce.replay(g.seed, g.moves, rules=rules)
     except (ce.IllegalActionError, ValueError, TypeError, IndexError) as exc:
@@ -77,7 +87,49 @@ def game_problem(g: GameResult, rules: ce.Rules) -> str | None:
         diff = [f"{n} {a} (stored {b})" for n, a, b in zip(names, played, stored, strict=True)
                 if a != b]  # fmt: skip
         return "its moves play to " + ", ".join(diff)
+    if _seat_stats_fast(state) != g.seats:
+        return f"its moves play to points by role {_seat_stats_fast(state)} (stored {g.seats})"
+    if luck and not _same_luck(game_luck_pair(state), g.luck):
+        return f"its moves play to luck {game_luck_pair(state)} (stored {g.luck})"
     return None
+
+
+def _same_luck(a: tuple[float, float] | None, b: tuple[float, float] | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return all(math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12) for x, y in zip(a, b, strict=True))
+
+
+#: Games of a run whose luck a full check measures again, drawn at random.
+LUCK_SAMPLE = 24
+
+
+def luck_problem(games: list[GameResult], rules: ce.Rules, sample: int) -> str | None:
+    """Why one of ``sample`` games drawn at random (by a generator seeded by the OS, unknown
+    to whoever wrote the file) does not have the luck its moves play to, or None."""
+    draw = np.random.default_rng(secrets.randbits(64))
+    for i in sorted(draw.permutation(len(games))[:sample].tolist()):
+        g = games[i]
+        problem = game_problem(g, rules, luck=True)
+        if problem is not None:
+            return (f"its game (pairing {g.pairing}, pair {g.index}, swapped {int(g.swapped)}) "
+                    f"was changed after it was played ({problem})")  # fmt: skip
+    return None
+
+
+def run_seed(run: dict, index: int) -> int | None:
+    """The seed of deal pair ``index`` of a run, from its stored parameters (None when they
+    are damaged: the run's other checks say so)."""
+    from ..tournament.tournament import Seeds, deal_entropy
+
+    try:
+        params = run["params"]
+        games, duplicate = int(params["games"]), bool(params["duplicate"])
+        root = deal_entropy(int(params["seed"]), str(params.get("deal_key") or ""))
+        seeds = Seeds(root, games // 2 if duplicate else games)
+        return seeds[index] if 0 <= index < len(seeds) else -1
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
 
 
 def run_rules(run: dict) -> ce.Rules:

@@ -28,6 +28,7 @@ from typing import Any
 from ..errors import AgentError
 from ..tournament.game_result import GameResult
 from ..tournament.procs import pid_alive, process_token
+from . import integrity
 from .files import path_problem
 from .integrity import foreign_objects, game_problem, run_rules, summary_problem
 from .provenance import versions
@@ -334,8 +335,9 @@ class ResultsStore:
 
     def iter_games(self, run_id: int) -> Iterator[GameResult]:
         """The saved games of a run one at a time (memory flat in the number of games), each
-        checked against its seed and moves (:mod:`agents.store.integrity`)."""
-        rules = run_rules(self.run(run_id))
+        checked against its run's seed and its moves (:mod:`agents.store.integrity`)."""
+        run = self.run(run_id)
+        rules = run_rules(run)
         try:
             cur = self._db.execute(
                 f"SELECT {', '.join(self._game_cols)} FROM games WHERE run_id = ? ORDER BY pairing, idx, swapped",
@@ -346,7 +348,8 @@ class ResultsStore:
                 r = dict(zip(cols, row, strict=True))
                 try:
                     g = game_from_row(r)
-                    problem = game_problem(g, rules)
+                    seed = integrity.run_seed(run, g.index)
+                    problem = game_problem(g, rules, seed)
                 except (KeyError, TypeError, ValueError, AttributeError) as exc:
                     problem = str(exc)
                 if problem is not None:
@@ -360,9 +363,11 @@ class ResultsStore:
             raise _explain(self.path, exc) from None
 
     def verify(self, run_id: int) -> None:
-        """Check every stored game of a run and its saved summary against them (ResultsStoreError:
-        the run is damaged)."""
-        problem = summary_problem(self.run(run_id).get("summary") or {}, self.games(run_id))
+        """Check every stored game of a run, the luck of a random sample of them, and its saved
+        summary against them (ResultsStoreError: the run is damaged)."""
+        run, games = self.run(run_id), self.games(run_id)
+        problem = integrity.luck_problem(games, run_rules(run), integrity.LUCK_SAMPLE)
+        problem = problem or summary_problem(run.get("summary") or {}, games)
         if problem is not None:
             raise ResultsStoreError(
                 f"results database {self.path}: run {run_id} is damaged: {problem}"

@@ -54,9 +54,12 @@ def isolated_players(
     )
 
 
-def check_isolation(agents: Sequence[object], timeout: object, check: bool = True) -> float:
+def check_isolation(
+    agents: Sequence[object], timeout: object, check: bool = True, hidden: tuple[str, ...] = ()
+) -> float:
     """The timeout of isolated seats for ``agents`` (ValueError when it is not usable); every
-    agent must be a spec string, and with ``check`` each builds in a worker (AgentSpecError)."""
+    agent must be a spec string, and with ``check`` each builds in a worker (AgentSpecError)
+    that may not read ``hidden`` (the results database) either."""
     t = check_timeout(timeout)
     for src in agents:
         if not isinstance(src, str):
@@ -66,7 +69,7 @@ def check_isolation(agents: Sequence[object], timeout: object, check: bool = Tru
             if isinstance(spec, str) and trusted_spec(spec) and spec not in _WARM:
                 _WARM.add(spec)
                 _warm_one(spec)
-            check_isolated(spec, t)
+            check_isolated(spec, t, hidden)
     return t
 
 
@@ -90,7 +93,9 @@ def _warm_one(spec: str) -> None:
         g.apply(agent.act(g.view(g.to_act), rng), g.to_act)
 
 
-def check_isolated(spec: object, timeout: float = DEFAULT_TIMEOUT) -> None:
+def check_isolated(
+    spec: object, timeout: float = DEFAULT_TIMEOUT, hidden: tuple[str, ...] = ()
+) -> None:
     """Build ``spec`` in a worker (never here: its import runs its code) and stop it again."""
     if not isinstance(spec, str):
         raise AgentSpecError(
@@ -98,7 +103,7 @@ def check_isolated(spec: object, timeout: float = DEFAULT_TIMEOUT) -> None:
             f"{type(spec).__name__}: name the agent by its spec ('module.path:Name')"
         )
     sandbox.bwrap_path()  # SandboxError (exit 2): no sealed seat on this machine
-    seat = SealedSeat(spec, timeout)
+    seat = SealedSeat(spec, timeout, hidden=hidden)
     try:
         seat.start()
     except SeatForfeit as exc:

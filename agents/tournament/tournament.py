@@ -27,13 +27,14 @@ from dataclasses import dataclass
 import numpy as np
 
 import cribbage_env as ce
-from cribbage_env.seeding import agent_rng, check_agent_seed, new_agent_seed
+from cribbage_env.seeding import agent_rng, check_agent_seed, deals_from_secret, new_agent_seed
 
 from ..arena.client import SeatForfeit
+from ..arena.sandbox import hide_from_seats
 from ..arena.seat import DEFAULT_LIMITS, SeatLimits
 from ..base import AgentSpecError
 from ..errors import AgentError
-from ..registry import make_agent
+from ..registry import SEALED_PREFIX, make_agent
 from .game_result import GameResult, _seat_stats_fast, game_luck_pair
 from .isolate import check_isolation, isolated_players
 from .limits import LIMITS
@@ -219,6 +220,7 @@ def make_plan(
     isolate: float | None = None,
     deal_key: str | None = None,
     seat_limits: SeatLimits = DEFAULT_LIMITS,
+    hidden: tuple[str, ...] = (),
 ) -> TournamentPlan:
     """A round robin among ``agents`` (a head-to-head when there are two), ``games`` per pairing.
 
@@ -230,7 +232,9 @@ def make_plan(
     agents must then be spec strings, and they are checked there, never imported here; their
     deals then derive from ``seed`` and a ``deal_key`` drawn from the OS (no seat can replay
     them; the key is in :meth:`TournamentPlan.params`, so the results database can repeat the
-    run). A ``deal_key`` given repeats such a run's deals.
+    run). So do the deals of a plan with any agent outside this process (``sealed:``, ``cmd:``,
+    a protocol bot). A ``deal_key`` given repeats such a run's deals. ``hidden``: files no
+    sealed seat may read, the start-up check's included (the results database).
 
     >>> plan = make_plan(["random", "random"], 4, seed=1)
     >>> len(plan.pairings), len(plan.seeds), plan.total_games
@@ -267,7 +271,7 @@ def make_plan(
     labels, sources = label_agents(agents)
     if isolate is not None:
         try:
-            isolate = check_isolation(agents, isolate, check_agents)
+            isolate = check_isolation(agents, isolate, check_agents, hidden)
         except ValueError as exc:  # a bad timeout (a bad agent stays an AgentSpecError)
             raise exc if isinstance(exc, AgentSpecError) else TournamentError(str(exc)) from None
     elif check_agents:
@@ -276,11 +280,23 @@ def make_plan(
     pairs = list(itertools.combinations(range(len(labels)), 2))
     pairings = tuple(Pairing(k, labels[i], labels[j]) for k, (i, j) in enumerate(pairs))
     n_seeds = games // 2 if duplicate else games
-    key = check_deal_key(deal_key, isolate is not None)
+    key = check_deal_key(deal_key, isolate is not None or any(map(plays_outside, agents)))
     return TournamentPlan(
         labels, pairings, games, seed, duplicate, Seeds(deal_entropy(seed, key), n_seeds), block,
-        agent_seed, sources, rules, isolate, key, (), seat_limits,
+        agent_seed, sources, rules, isolate, key, tuple(hidden), seat_limits,
     )  # fmt: skip
+
+
+def plays_outside(src: object) -> bool:
+    """Does ``src`` play outside this process (a ``sealed:`` or ``cmd:`` spec, a protocol
+    bot), so that its games must be dealt from a secret?
+
+    >>> plays_outside("sealed:greedy"), plays_outside(" cmd:./bot"), plays_outside("greedy")
+    (True, True, False)
+    """
+    if isinstance(src, str):
+        return src.strip().startswith((SEALED_PREFIX, "cmd:"))
+    return deals_from_secret(src)
 
 
 def check_deal_key(key: object, isolated: bool) -> str:
@@ -415,6 +431,7 @@ def play_task(task: Task, stop: object | None = None) -> list[GameResult]:
             if stop is not None and stop.is_set():  # type: ignore[attr-defined]
                 raise TaskStopped
             specs = (b, a) if swapped else (a, b)
+            hide_from_seats(task.hidden)  # a sealed: spec's seat reads no results either
             players = (
                 (_agent(specs[0], 0), _agent(specs[1], 1))
                 if task.isolate is None

@@ -17,6 +17,7 @@ from ..encoding import action_mask, encode, picks_to_engine_action
 from ..rules.core import EnvError, Phase, Rules, implements
 from ..rules.engine import GameState
 from ..rules.views import PlayerView
+from ..seeding import keyed_seed
 
 #: Episode kinds: the whole game (to the target) or the first deal only.
 EPISODES = ("game", "deal")
@@ -55,8 +56,9 @@ def check_real(name: str, value: Any) -> float:
     return float(value)
 
 
-def episode_seed(np_random: np.random.Generator) -> int:
-    """The game seed of the next episode, drawn from the env's generator.
+def episode_seed(np_random: np.random.Generator, key: int | None = None) -> int:
+    """The game seed of the next episode, drawn from the env's generator (and dealt from a
+    secret ``key`` when one is given: :func:`cribbage_env.seeding.keyed_seed`).
 
     Every environment (Gym, AEC, batched) draws it this way, so the same ``reset(seed=...)``
     deals the same cards in all of them. Opponents' generators are not drawn from it: they are
@@ -65,7 +67,8 @@ def episode_seed(np_random: np.random.Generator) -> int:
     >>> episode_seed(np.random.default_rng(3)) == episode_seed(np.random.default_rng(3))
     True
     """
-    return int(np_random.integers(0, 2**63 - 1))
+    seed = int(np_random.integers(0, 2**63 - 1))
+    return seed if key is None else keyed_seed(seed, key)
 
 
 def finished_deal_view(view: PlayerView, dealer: int) -> PlayerView:

@@ -192,6 +192,8 @@ def _start(
 
 
 def run(args: argparse.Namespace) -> int:
+    from agents.arena.seat import database_files
+
     problem = _usage_problem(args)
     if problem:
         return _usage(problem)
@@ -201,7 +203,8 @@ def run(args: argparse.Namespace) -> int:
             plan = make_plan(args.agents, _games(args), args.seed or 0,
                              duplicate=args.duplicate, block=args.block, agent_seed=args.agent_seed,
                              rules=args.rules or STANDARD, isolate=argtypes.isolation(args),
-                             seat_limits=argtypes.seat_limits(args))  # fmt: skip
+                             seat_limits=argtypes.seat_limits(args),
+                             hidden=database_files(args.db or default_db_path()))  # fmt: skip
         except (AgentSpecError, TournamentError, ValueError) as exc:
             return _usage(str(exc))
     if args.plot is not None:

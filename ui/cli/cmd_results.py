@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 
-from agents.bench import summary_so_far
+from agents.bench import summary_so_far, verify_run
 from agents.store.atomic import atomic_write_text
 from agents.store.results_schema import game_row
 from agents.store.results_store import ResultsStore, ResultsStoreError, default_db_path
@@ -182,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
                         else []
                     )
                 text = _format_run(run_)
-                store.verify(run_["id"])  # a forged game or summary: damaged, nothing shown
+                verify_run(store, run_["id"])  # a forged game or summary: damaged, nothing shown
             else:
                 r1, r2 = store.run(args.runs[0]), store.run(args.runs[1])
                 table = compare(r1, r2)
