@@ -6,11 +6,10 @@ run keeps them. Every failure of the file (locked, corrupt, full, not ours, hand
 a :class:`ResultsStoreError` saying which file and what to do; a name that is no database file,
 or a run it does not hold, a :class:`NamedNothing` (bad input).
 
-A running run records its process (host, pid) and a heartbeat. A run whose process died without
-finishing (SIGKILL, a crash, a power cut) would stay ``running`` forever; opening the database
-marks such runs ``interrupted`` (its pid is gone; for a run of another host, its heartbeat is
-older than :data:`STALE_S`), and ``cribbage bench --resume RUN`` finishes them. The file's layout
-(schema, game rows) is :mod:`agents.store.results_schema`.
+A running run records its process (host, pid) and a heartbeat. A run whose process died (SIGKILL,
+a crash, a power cut) is marked ``interrupted`` when the database opens (its pid is gone; for
+another host's run, its heartbeat is older than :data:`STALE_S`), and ``cribbage bench --resume
+RUN`` finishes it. The file's layout (schema, game rows) is :mod:`agents.store.results_schema`.
 """
 
 from __future__ import annotations
