@@ -34,7 +34,7 @@ from ..arena.seat import DEFAULT_LIMITS, SeatLimits
 from ..base import AgentSpecError
 from ..errors import AgentError
 from ..registry import make_agent
-from .game_result import GameResult, _seat_stats_fast, game_luck_pair
+from .game_result import GameResult, seat_stats_fast, game_luck_pair
 from .isolate import check_isolation, isolated_players
 from .limits import LIMITS
 from .sources import AgentSource, agent_label, check_source, is_factory, label_agents
@@ -393,7 +393,7 @@ def result_of(
         scores=g.scores,
         first_dealer=first,
         deals=g.deal_no + 1,
-        seats=_seat_stats_fast(g),
+        seats=seat_stats_fast(g),
         moves=tuple(g.decisions),
         forfeit="" if forfeit is None else forfeit[1],
         luck=game_luck_pair(g),

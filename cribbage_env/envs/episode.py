@@ -20,6 +20,11 @@ from ..rules.views import PlayerView
 
 #: Episode kinds: the whole game (to the target) or the first deal only.
 EPISODES = ("game", "deal")
+#: The learner's seat: either seat, or alternating from episode to episode.
+SEATS = (0, 1, "alternate")
+#: What an env does with an illegal action: a penalty (Gymnasium's checker steps at random) or
+#: an IllegalActionError.
+ILLEGAL_ACTIONS = ("penalize", "raise")
 
 
 def check_choice(name: str, value: Any, allowed: tuple) -> None:
