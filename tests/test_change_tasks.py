@@ -63,9 +63,10 @@ def test_lowcard_plays_a_legal_game() -> None:
     agent, g = make_agent("lowcard"), ce.new_game(3)
     rng = np.random.default_rng(0)
     while not g.is_over:
-        action = agent.act(g.view(g.to_act), rng)
+        seat = g.current_player
+        action = agent.act(g.view(seat), rng)
         assert action in g.legal_actions()
-        g.apply(action)
+        g.apply(action, player=seat)
 '''
 COMMAND_MODULE = '''"""cribbage hello: says hello (the smallest command there is)."""
 
@@ -92,15 +93,13 @@ def documented_files(task: str) -> int:
 
 
 def scratch(tmp_path: Path) -> Path:
-    """A copy of the packages, the benchmarks, the docs, the guard tests and the project's files,
-    as a person's checkout (the guards read all of them)."""
+    """A copy of the packages, the benchmarks, the docs, the tests and the project's files, as a
+    person's checkout (the guards read all of them)."""
     out = tmp_path / "tree"
     skip = shutil.ignore_patterns("_build", "__pycache__", "*.pyc", "*.nbi", "*.nbc")
-    for folder in ("cribbage_env", "agents", "ui", "benchmarks", "docs"):
+    for folder in ("cribbage_env", "agents", "ui", "benchmarks", "docs", "tests", "examples"):
         shutil.copytree(ROOT / folder, out / folder, ignore=skip)
-    (out / "tests").mkdir()
-    for name in (*GUARDS, "tests/conftest.py", "tests/gui_window.py"):
-        shutil.copy2(ROOT / name, out / name)
+    shutil.copytree(ROOT / ".ci", out / ".ci", ignore=skip)
     for name in ("pyproject.toml", "README.md", "CHANGELOG.md"):
         shutil.copy2(ROOT / name, out / name)
     return out

@@ -9,6 +9,7 @@ or moved to where it belongs. Tests may reach into the module they test.
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 from pathlib import Path
 
 from tests.test_architecture import MODULES, ROOT, _module_name, from_target
@@ -87,7 +88,8 @@ def _sources() -> list[Path]:
     return sorted(p for f in FOLDERS for p in (ROOT / f).rglob("*.py") if "_build" not in p.parts)
 
 
-def _reads() -> set[str]:
+@lru_cache(maxsize=1)
+def _reads() -> frozenset[str]:
     out = set()
     for path in _sources():
         rel = path.relative_to(ROOT)
@@ -95,7 +97,7 @@ def _reads() -> set[str]:
         text = path.read_text(encoding="utf-8")
         for what in private_reads(text, module, path.name == "__init__.py", MODULES):
             out.add(f"{rel.as_posix()} reads {what}")
-    return out
+    return frozenset(out)
 
 
 def test_no_module_reads_another_modules_private_names() -> None:
