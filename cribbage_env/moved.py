@@ -82,6 +82,17 @@ class MovedPaths(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         # module at the new path from here on (one module, one set of globals).
         sys.modules[old] = importlib.import_module(self.table[old])
 
+    def get_code(self, fullname: str) -> types.CodeType:
+        """``python -m OLD``: warn, then run the module at the new path as ``__main__`` (its own
+        package, so its relative imports resolve where it lives now)."""
+        new = self.table[fullname]
+        source = (
+            "import runpy, warnings\n"
+            f"warnings.warn({self.message(fullname)!r}, DeprecationWarning, stacklevel=1)\n"
+            f"runpy.run_module({new!r}, run_name='__main__', alter_sys=True)\n"
+        )
+        return compile(source, f"<moved {fullname}>", "exec")
+
     def message(self, old: str) -> str:
         """The warning for ``old``: the public import to use, and where the module is now."""
         new = self.table[old]

@@ -222,6 +222,17 @@ def test_a_warning_points_at_the_line_that_imports() -> None:
     )
 
 
+def test_python_m_of_an_old_path_runs_the_moved_module() -> None:
+    """``python -m agents.seat_worker SPEC`` (the flat layout's seat server) runs the module where
+    it lives now, its relative imports included: it answers the protocol's error for a bad spec."""
+    run = subprocess.run(
+        [sys.executable, "-W", "always::DeprecationWarning", "-m", "agents.seat_worker", "nope_x:X"],
+        capture_output=True, text=True, cwd=ROOT, timeout=60, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert "DeprecationWarning: agents.seat_worker moved" in run.stderr, run.stderr
+    assert "cannot build agent 'nope_x:X'" in json.loads(run.stdout)["error"], run.stdout
+
+
 def _project_sources() -> list[Path]:
     folders = ("cribbage_env", "agents", "ui", "tests", "benchmarks", "examples", "docs")
     return sorted(p for f in folders for p in (ROOT / f).rglob("*.py") if "_build" not in p.parts)
