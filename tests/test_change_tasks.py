@@ -199,15 +199,15 @@ def test_adding_an_agent_end_to_end(tmp_path: Path) -> None:
     """The guard tests and the agent's test pass in the scratch copy; bench and play run it."""
     tree = scratch(tmp_path)
     add_an_agent(tree)
+    run = _run(tree, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", "-q", *GUARDS,
+               "tests/test_lowcard.py")  # fmt: skip
+    assert run.returncode == 0, run.stdout[-3000:]  # the guards first: they fail fast
     for argv in (
         ("-m", "ui", "bench", "lowcard", "random", "--games", "2", "--backend", "serial"),
         ("-m", "ui", "play", "--opponent", "lowcard", "--autoplay", "40", "--no-motion"),
     ):
         run = _run(tree, *argv)
         assert run.returncode == 0, (argv, run.stderr[-2000:])
-    run = _run(tree, "-m", "pytest", "-p", "no:cacheprovider", "-n", "0", "-q", *GUARDS,
-               "tests/test_lowcard.py")  # fmt: skip
-    assert run.returncode == 0, run.stdout[-3000:]
 
 
 @pytest.mark.integration
