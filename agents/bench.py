@@ -55,6 +55,32 @@ BEAT_S = 2.0
 
 
 @dataclass(frozen=True)
+class PlayOptions:
+    """How and where a plan's games are played (never what they are): the backend and its
+    workers (a Ray ``address``), a progress bar, ``on_block`` shown every saved block (False
+    stops the run), whether the results are kept in memory, the prior of the summary's ratings."""
+
+    backend: str = "pool"
+    workers: int | None = None
+    address: str | None = None
+    progress: bool = False
+    on_block: Callable[[Sequence[GameResult]], bool | None] | None = None
+    keep_results: bool = False
+    prior: float = 1.0
+
+
+@dataclass(frozen=True)
+class Resumed:
+    """What a stored run already holds when it is resumed: its id, the tally of its saved games,
+    the blocks to skip (``skip(pairing, start)``) and what to warn about."""
+
+    run_id: int
+    tally: Tally
+    skip: Callable[[int, int], bool]
+    warn: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class TournamentRun:
     """How a run ended: ``status`` is ``complete``, ``interrupted`` or ``failed``."""
 
@@ -221,9 +247,9 @@ def play_plan(
     backend ``BackendError`` — before any game is played; what happens during the run is in the
     returned status."""
     db, owned = _open(store)
+    how = PlayOptions(backend, workers, address, progress, on_block, keep_results, prior)
     try:
-        return _drive(plan, db, None, backend, workers, address, progress, on_block, keep_results,
-                      prior, None, None, ())  # fmt: skip
+        return _drive(plan, db, how)
     finally:
         if owned and db is not None:
             db.close()
@@ -246,16 +272,18 @@ def resume_tournament(
     seeds and agent seed. ``agents`` is needed only when the run used agent objects."""
     db, owned = _open(store)
     assert db is not None
+    how = PlayOptions(backend, workers, address, progress, on_block, keep_results, prior)
     try:
-        plan, tally, skip, warn = _resume_plan(db, run_id, agents)
-        return _drive(plan, db, run_id, backend, workers, address, progress, on_block, keep_results,
-                      prior, tally, skip, warn)  # fmt: skip
+        plan, resumed = _resume_plan(db, run_id, agents)
+        return _drive(plan, db, how, resumed)
     finally:
         if owned:
             db.close()
 
 
-def _resume_plan(db: ResultsStore, run_id: int, agents: Sequence[AgentSource] | None):
+def _resume_plan(
+    db: ResultsStore, run_id: int, agents: Sequence[AgentSource] | None
+) -> tuple[TournamentPlan, Resumed]:
     run = db.run(run_id)
     status, params = run["status"], run["params"]
     if status == "running":
@@ -310,7 +338,7 @@ def _resume_plan(db: ResultsStore, run_id: int, agents: Sequence[AgentSource] | 
     then, now = run["versions"].get("git_commit"), versions().get("git_commit")
     if then and now and then != now:
         warn.append(f"run {run_id} was started by commit {then[:10]}, resumed by {now[:10]}")
-    return plan, tally, skip, tuple(warn)
+    return plan, Resumed(run_id, tally, skip, tuple(warn))
 
 
 def _stored_plan(db: ResultsStore, run_id: int, params: dict, agents, check: bool = True):
@@ -367,13 +395,15 @@ def verify_run(db: ResultsStore, run_id: int) -> None:
             )
 
 
-def _drive(plan, db, run_id, backend, workers, address, progress, on_block, keep_results, prior,
-           tally, skip, warn) -> TournamentRun:  # fmt: skip
-    if db is not None and (plan.isolate is not None or plan.deal_key):  # no sealed seat
+def _drive(
+    plan: TournamentPlan, db: ResultsStore | None, how: PlayOptions, resumed: Resumed | None = None
+) -> TournamentRun:
+    if db is not None and (plan.seating.isolate is not None or plan.deal_key):  # no sealed seat
         db.keep_journal()  # reads the results
-        plan = replace(plan, hidden=tuple(dict.fromkeys([*plan.hidden,
-                                                         *database_files(db.path)])))  # fmt: skip
-    be = make_backend(backend, workers, address, ship=plan.agents)
+        hidden = tuple(dict.fromkeys([*plan.seating.hidden, *database_files(db.path)]))
+        plan = replace(plan, seating=replace(plan.seating, hidden=hidden))
+    run_id = None if resumed is None else resumed.run_id
+    be = make_backend(how.backend, how.workers, how.address, ship=plan.agents)
     try:
         check_sendable(plan, be.name)
         if db is not None:
@@ -384,14 +414,15 @@ def _drive(plan, db, run_id, backend, workers, address, progress, on_block, keep
     except BaseException:
         be.close()
         raise
-    tally = tally if tally is not None else Tally(plan)
+    tally = Tally(plan) if resumed is None else resumed.tally
     before = tally.games
-    saver = _Saver(db, run_id, on_block)
+    saver = _Saver(db, run_id, how.on_block)
     status, error, outcome = "complete", None, None
     start = time.perf_counter()
     try:
-        outcome = run_plan(plan, backend=be, on_block=saver, on_tick=saver.tick, progress=progress,
-                           keep_results=keep_results, skip=skip, tally=tally)  # fmt: skip
+        outcome = run_plan(plan, backend=be, on_block=saver, on_tick=saver.tick,
+                           progress=how.progress, keep_results=how.keep_results,
+                           skip=None if resumed is None else resumed.skip, tally=tally)  # fmt: skip
         status = "interrupted" if outcome.interrupted else "complete"
     except _StorageFailed:
         status, error = "failed", saver.error
@@ -401,7 +432,7 @@ def _drive(plan, db, run_id, backend, workers, address, progress, on_block, keep
         status, error = "failed", str(exc)
     elapsed = outcome.elapsed if outcome is not None else time.perf_counter() - start
     played = tally.games - before
-    summary = tally.summary(prior)
+    summary = tally.summary(how.prior)
     summary["run"] = {
         "id": run_id, "db": None if db is None else str(db.path), "backend": be.name,
         "workers": be.workers, "elapsed_s": round(elapsed, 3),
@@ -411,14 +442,14 @@ def _drive(plan, db, run_id, backend, workers, address, progress, on_block, keep
         summary["error"] = error
     if saver.recovery is not None:
         summary["run"]["recovery_file"] = str(saver.recovery)
-    if db is not None and saver.error is None:
+    if db is not None and run_id is not None and saver.error is None:
         try:
             db.finish_run(run_id, status, summary, elapsed)
         except (ResultsStoreError, KeyboardInterrupt) as exc:  # left running: reaped on next open
             if isinstance(exc, ResultsStoreError):
                 status, error = "failed", str(exc)
                 summary["run"]["status"], summary["error"] = status, error
-    elif db is not None:
+    elif db is not None and run_id is not None:
         try:  # the store failed: try to say so (it may refuse; then the next open reaps the run)
             db.finish_run(run_id, "failed", summary, elapsed)
         except (ResultsStoreError, KeyboardInterrupt):
@@ -426,5 +457,6 @@ def _drive(plan, db, run_id, backend, workers, address, progress, on_block, keep
     return TournamentRun(
         plan, status, summary, run_id, None if db is None else str(db.path), error,
         None if saver.recovery is None else str(saver.recovery), played, elapsed, be.name,
-        be.workers, outcome.results if outcome is not None else (), tuple(warn),
+        be.workers, outcome.results if outcome is not None else (),
+        () if resumed is None else resumed.warn,
     )  # fmt: skip

@@ -45,7 +45,7 @@ from cribbage_env.rules.core import Phase
 from cribbage_env.rules.engine import GameState
 from cribbage_env.rules.views import PlayerView
 
-from .players.expert import _deal_play_outs, _pegging_margins
+from .players.expert import deal_play_outs, pegging_margins
 from .players.opponent_model import sample_modelled_arrays, sample_opponent_deals
 from .players.peg_search import sample_guesses
 
@@ -251,10 +251,10 @@ def discard_values_by_chance(
     points = np.zeros(len(actions))
     pegging = np.zeros(len(actions))
     for j, a in enumerate(actions):
-        out, start = _deal_play_outs(view, a, deals, ROLLOUT, heels=True)
+        out, start = deal_play_outs(view, a, deals, ROLLOUT, heels=True)
         c, p = _values(view, out.scores, out.winner)
         chance[j], points[j] = c.mean(), p.mean()
-        pegging[j] = _pegging_margins(out, view.seat, start).mean()
+        pegging[j] = pegging_margins(out, view.seat, start).mean()
     return chance, points, pegging
 
 

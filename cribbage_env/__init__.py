@@ -1,15 +1,31 @@
 """cribbage-env: the rules engine, scoring and environments for two-player six-card cribbage.
 
 Importing the package imports the rules (numpy only) and registers the Gymnasium ids; the
-environments themselves, PettingZoo, agents and the GUI are imported only when used, and so are
-the batch scorer and the discard analyzer (their numpy tables): ``cribbage_env.score_batch``
-imports them on first use.
+environments themselves (``CribbageEnv``, ``make_vec``, ``aec_env``...), PettingZoo, agents and
+the GUI are imported only when used, and so are the batch scorer, the discard analyzer, luck and
+the winning chances (their numpy tables): ``cribbage_env.score_batch`` imports them on first use.
+
+The names in ``__all__`` are the public API (the API reference lists them, and the few public
+modules beside them); the modules under ``rules/``, ``kernels/``, ``envs/`` and ``analysis/``
+are the implementation and may move.
 """
 
 from __future__ import annotations
 
 from .rules.actions import action_str, discard_action, discard_cards, parse_action
-from .rules.cards import Card, CardParseError, card_str, cards_str, parse_card, parse_cards
+from .rules.cards import (
+    RANK,
+    RANKS,
+    SUIT,
+    SUITS,
+    VALUE,
+    Card,
+    CardParseError,
+    card_str,
+    cards_str,
+    parse_card,
+    parse_cards,
+)
 from .rules.core import (
     SHORT,
     STANDARD,
@@ -29,6 +45,7 @@ from .rules.events import Event
 from .rules.scoring import (
     ScoreItem,
     ScoreKind,
+    heels_points,
     narrate,
     score_hand,
     score_hand_breakdown,
@@ -36,6 +53,7 @@ from .rules.scoring import (
     score_play_breakdown,
 )
 from .rules.views import PlayerView, visible_events
+from .seeding import agent_rng
 
 __version__ = "0.1.0"
 
@@ -47,7 +65,20 @@ _LAZY = {
     "DiscardInputError": "analysis.discard",
     "DiscardOption": "analysis.discard",
     "analyze_discards": "analysis.discard",
+    "game_luck": "analysis.luck",
+    "win_probability": "equity",
+    "CribbageEnv": "env",
+    "FlatObservation": "wrappers",
+    "RLlibMaskObservation": "wrappers",
+    "make_vec": "vector",
+    "batched": "vector",
+    "sb3_vec_env": "vector",
+    "aec_env": "aec",
+    "aec_raw_env": "aec",
+    "aec_rllib_env": "aec",
 }
+#: A lazy name that differs from its name in the module it comes from.
+_LAZY_AS = {"aec_env": "env", "aec_raw_env": "raw_env", "aec_rllib_env": "rllib_env"}
 
 
 def __getattr__(name: str) -> object:
@@ -56,7 +87,7 @@ def __getattr__(name: str) -> object:
         raise AttributeError(f"module 'cribbage_env' has no attribute {name!r}")
     from importlib import import_module
 
-    value = getattr(import_module(f".{module}", __name__), name)
+    value = getattr(import_module(f".{module}", __name__), _LAZY_AS.get(name, name))
     globals()[name] = value
     return value
 
@@ -66,6 +97,11 @@ from .envs.registration import register_gymnasium as _register_gymnasium  # noqa
 
 _register_gymnasium()
 
+# The flat layout's module paths (cribbage_env.core, .cards, ...) import for one more release.
+from .moved import install_moved as _install_moved  # noqa: E402
+
+_install_moved()
+
 __all__ = [
     "Card", "CardParseError", "CribbageError", "EnvError", "Event", "EventKind", "GameState",
     "IllegalActionError", "Phase", "PlayerView", "PositionError", "RecordError", "Rules",
@@ -73,7 +109,11 @@ __all__ = [
     "card_str", "cards_str", "discard_action", "discard_cards", "narrate", "new_game",
     "parse_action", "parse_card", "parse_cards", "replay", "score_hand", "score_hand_breakdown",
     "score_play", "score_play_breakdown", "skunk_level", "visible_events",
-    # discard analysis
+    "RANK", "RANKS", "SUIT", "SUITS", "VALUE", "heels_points", "agent_rng",
+    # discard analysis, luck and winning chances
     "BatchInputError", "DiscardInputError", "DiscardOption", "analyze_discards", "score_batch",
-    "show_distribution",
+    "show_distribution", "game_luck", "win_probability",
+    # environments (Gymnasium, vector, PettingZoo AEC)
+    "CribbageEnv", "FlatObservation", "RLlibMaskObservation", "make_vec", "batched",
+    "sb3_vec_env", "aec_env", "aec_raw_env", "aec_rllib_env",
 ]  # fmt: skip

@@ -16,6 +16,8 @@ from gymnasium import spaces
 from .encoding import NUM_ACTIONS, InvalidActionError, as_action
 from .envs import episode as _episode
 from .envs.episode import EPISODES as _EPISODES
+from .envs.episode import ILLEGAL_ACTIONS as _ILLEGAL
+from .envs.episode import SEATS as _SEATS
 from .envs.episode import Episode, check_flag, check_real, episode_seed, finished_deal_view
 from .envs.episode import check_choice as _check_choice
 from .envs.rewards import REWARDS
@@ -38,8 +40,6 @@ __all__ = [
 
 Policy = Callable[[PlayerView, np.random.Generator], int]
 
-_SEATS = (0, 1, "alternate")
-_ILLEGAL = ("penalize", "raise")
 _OPTION_KEYS = frozenset({"opponent", "seat"})
 
 

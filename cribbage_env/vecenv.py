@@ -51,7 +51,10 @@ from gymnasium.vector.utils import batch_space
 
 from .analysis.discard import KEEP_INDEX, default_crib_table
 from .encoding import NUM_ACTIONS, OBS_SIZE, InvalidActionError, observation_space
-from .env import _EPISODES, _ILLEGAL, _SEATS, _check_choice
+from .envs.episode import EPISODES as _EPISODES
+from .envs.episode import ILLEGAL_ACTIONS as _ILLEGAL
+from .envs.episode import SEATS as _SEATS
+from .envs.episode import check_choice as _check_choice
 from .envs.episode import check_real, env_rules
 from .envs.rewards import REWARDS, Outcome
 from .kernels import kernelcache

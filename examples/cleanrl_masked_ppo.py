@@ -25,8 +25,8 @@ import torch
 import torch.nn as nn
 from torch.distributions.categorical import Categorical
 
-from agents.players.policy_net import save_policy
-from cribbage_env.vector import batched
+from agents import save_policy
+from cribbage_env import batched
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -14,8 +14,7 @@ import argparse
 
 
 def env_creator(env_config: dict):
-    from cribbage_env.env import CribbageEnv
-    from cribbage_env.wrappers import RLlibMaskObservation
+    from cribbage_env import CribbageEnv, RLlibMaskObservation
 
     return RLlibMaskObservation(CribbageEnv(env_config.get("opponent", "random"), seat="alternate"))
 

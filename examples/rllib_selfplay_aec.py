@@ -1,7 +1,7 @@
 """RLlib shared-policy self-play on the PettingZoo AEC env (extra ``rllib``).
 
 Both seats are played by one policy ("shared"). RLlib's ``PettingZooEnv`` turns the AEC env into
-a multi-agent env; ``cribbage_env.aec.rllib_env`` gives each observation RLlib's masking keys
+a multi-agent env; ``cribbage_env.aec_rllib_env`` gives each observation RLlib's masking keys
 (``{"observations", "action_mask"}``) so the action-masking RLModule keeps both seats on legal
 cards. ``--iterations 1`` is the CI smoke run::
 
@@ -24,9 +24,9 @@ def build(batch: int = 256):
     )
     from ray.tune.registry import register_env
 
-    from cribbage_env.aec import rllib_env
+    from cribbage_env import aec_rllib_env
 
-    register_env("cribbage_aec", lambda cfg: PettingZooEnv(rllib_env()))
+    register_env("cribbage_aec", lambda cfg: PettingZooEnv(aec_rllib_env()))
     shared = RLModuleSpec(
         module_class=ActionMaskingTorchRLModule, model_config={"head_fcnet_hiddens": [64, 64]}
     )

@@ -346,7 +346,7 @@ def test_the_seat_limits_are_options_and_parameters(tmp_path: Path, capsys) -> N
         "game_budget": 20.0,
         "procs": 256,
     }
-    assert {t.seat_limits for t in plan.tasks()} == {SeatLimits(512, 60, 20.0)}
+    assert {t.seating.limits for t in plan.tasks()} == {SeatLimits(512, 60, 20.0)}
     db = str(tmp_path / "r.sqlite")
     for args, what in (
         (["--seat-memory", "512"], "give --isolate"),

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
+import pytest
 
 import cribbage_env  # noqa: F401 - registers the env ids
 from ui.cli.cli import main as cli_main
@@ -65,6 +66,7 @@ def test_the_guides_bot_runs_in_bench_the_env_and_discards(
     assert re.search(r"agent:my_bot:MyBot - analyzer(\s+\+0\.000 ±0\.000){3}", out)
 
 
+@pytest.mark.integration  # sealed seats end to end; tests/test_isolate.py covers bench --isolate
 def test_the_guides_isolate_commands_run(tmp_path: Path, monkeypatch, capsys) -> None:
     """The `--isolate` lines of the guide (their bot played by the guide's own), shortened."""
     import shlex
@@ -88,10 +90,10 @@ def test_the_guides_isolate_commands_run(tmp_path: Path, monkeypatch, capsys) ->
         ]  # last wins
         assert cli_main([*argv, "--db", str(tmp_path / "r.sqlite")]) == 0
         assert json.loads(capsys.readouterr().out)["games_played"] == 2
-    api = re.search(r"`(agents\.bench\.run_tournament\(.*?\))`", text.replace("\n", " "))
+    api = re.search(r"`(agents\.run_tournament\(.*?\))`", text.replace("\n", " "))
     assert api is not None
     call = api.group(1).replace("games=200", "games=2, backend='serial'")
-    out = eval(call, {"agents": __import__("agents.bench")})  # noqa: S307 - the guide's own line
+    out = eval(call, {"agents": __import__("agents")})  # noqa: S307 - the guide's own line
     assert out.status == "complete" and out.games_played == 2
 
 

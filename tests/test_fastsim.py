@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from agents.players.expert import ExpertAgent, _deal_play_outs, _play_view
+from agents.players.expert import ExpertAgent, _play_view, deal_play_outs
 from agents.players.fastplay import ENGINE_POLICIES, engine_play_out, random_play_position
 from agents.players.opponent_model import (
     sample_modelled_arrays,
@@ -202,7 +202,7 @@ def test_endgame_play_outs_equal_the_engine_ones() -> None:
         assert deals == _old_opponent_deals(v, np.random.default_rng(seed), 12)
         arrays = sample_opponent_deal_arrays(v, np.random.default_rng(seed), 12)
         action = v.legal_actions[seed % 15]
-        out, start = _deal_play_outs(v, action, arrays, "heuristic", heels=True)
+        out, start = deal_play_outs(v, action, arrays, "heuristic", heels=True)
         got = deal_utility(out.scores, out.winner, v.seat, start).tolist()
         assert got == _old_endgame_values(v, action, deals)
         checked += sum(abs(x) >= WIN_UTILITY / 2 for x in got)

@@ -21,7 +21,7 @@ After every step it checks, independently of the controller's own bookkeeping:
   screen, and nothing about a hand (selection, hint) exists before the press (R11.4).
 
 ``CRIBBAGE_FUZZ_EXAMPLES=500`` (and ``CRIBBAGE_FUZZ_STEPS``) run a long fuzz; the default is
-short enough for CI.
+short; the integration tier runs the machine with more examples.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ import os
 
 import hypothesis.strategies as st
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, event, settings
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 from random_games import random_game
@@ -454,12 +455,24 @@ class TableMachine(RuleBasedStateMachine):
 
 
 TableMachine.TestCase.settings = settings(
-    max_examples=int(os.environ.get("CRIBBAGE_FUZZ_EXAMPLES", "30")),
+    max_examples=int(os.environ.get("CRIBBAGE_FUZZ_EXAMPLES", "12")),
     stateful_step_count=int(os.environ.get("CRIBBAGE_FUZZ_STEPS", "40")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
 TestControllerFuzz = TableMachine.TestCase
+
+
+class TestControllerFuzzLonger(TableMachine.TestCase):  # type: ignore[misc,valid-type]
+    """The same machine, more examples: the integration tier."""
+
+    pytestmark = pytest.mark.integration
+    settings = settings(
+        max_examples=60,
+        stateful_step_count=40,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
 
 
 def test_fuzz_can_fail_when_a_preview_mutates_the_game(monkeypatch) -> None:

@@ -1,13 +1,15 @@
 """Stateful fuzzing of the engine: random legal and illegal actions, clones, undo by
 replaying a prefix and record round trips, with every invariant checked after every step.
 
-``CRIBBAGE_FUZZ_EXAMPLES=500`` (and ``CRIBBAGE_FUZZ_STEPS``) run a long fuzz."""
+``CRIBBAGE_FUZZ_EXAMPLES=500`` (and ``CRIBBAGE_FUZZ_STEPS``) run a long fuzz; the integration
+tier runs the machine with more examples than the default."""
 
 from __future__ import annotations
 
 import os
 
 import hypothesis.strategies as st
+import pytest
 from hypothesis import settings
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
@@ -84,8 +86,15 @@ class EngineMachine(RuleBasedStateMachine):
 
 
 EngineMachine.TestCase.settings = settings(
-    max_examples=int(os.environ.get("CRIBBAGE_FUZZ_EXAMPLES", "40")),
+    max_examples=int(os.environ.get("CRIBBAGE_FUZZ_EXAMPLES", "15")),
     stateful_step_count=int(os.environ.get("CRIBBAGE_FUZZ_STEPS", "60")),
     deadline=None,
 )
 TestEngineFuzz = EngineMachine.TestCase
+
+
+class TestEngineFuzzLonger(EngineMachine.TestCase):  # type: ignore[misc,valid-type]
+    """The same machine, more examples: the integration tier."""
+
+    pytestmark = pytest.mark.integration
+    settings = settings(max_examples=80, stateful_step_count=60, deadline=None)

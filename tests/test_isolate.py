@@ -115,7 +115,7 @@ def test_an_isolated_run_resumes_isolated(tmp_path) -> None:
     ]  # an import path is named again (agents.tournament.trust)
     rest = resume_tournament(first.run_id, db, backend="serial", agents=agents)  # type: ignore[arg-type]
     assert rest.status == "complete" and rest.games_played == 4  # the spy stayed isolated
-    assert rest.plan.isolate == 10.0
+    assert rest.plan.seating.isolate == 10.0
 
 
 def test_isolated_seats_take_spec_strings_only_and_check_them_in_the_worker() -> None:

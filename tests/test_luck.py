@@ -74,6 +74,7 @@ def test_game_luck_is_deterministic_and_a_post_pass_equals_it() -> None:
     assert len(game_luck(short).deals) == short.deal_no + 1  # the 61 table
 
 
+@pytest.mark.integration  # 160 whole games with their luck: a statistical run
 def test_adjusted_estimate_is_unbiased_for_an_agent_against_itself() -> None:
     """Single games of greedy against itself: the true rate is 1/2; the adjusted mean over
     many games is within its interval, with a smaller variance than the plain one."""

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cribbage_env as ce
-from cribbage_env.rules.scoring import _score_fast, play_points_fast
+from cribbage_env.rules.scoring import play_points_fast, score_fast
 
 P = ce.parse_cards
 
@@ -219,7 +219,7 @@ def test_fast_and_checked_scorers_agree_with_brute_force_on_the_29_and_28s() -> 
         (P("5H 5D 5C JC"), card("5S"), 28),
     ]:
         assert brute_show(hand, starter, False) == pts
-        assert _score_fast(*hand, starter, False) == pts
+        assert score_fast(*hand, starter, False) == pts
 
 
 # ------------------------------------------------------------------ R7 pegging
@@ -334,7 +334,7 @@ def test_r9_full_distribution_matches_the_published_figures() -> None:
     for a, b, c, d in combinations(range(52), 4):
         for s in range(52):
             if s != a and s != b and s != c and s != d:
-                hist[_score_fast(a, b, c, d, s, False)] += 1
+                hist[score_fast(a, b, c, d, s, False)] += 1
     n = sum(hist)
     assert n == N_COMBINATIONS
     assert (hist[0], hist[28], hist[29]) == (1_009_008, 76, 4)

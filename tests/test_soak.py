@@ -9,9 +9,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks" / "checks"))
 
+import pytest  # noqa: E402
 import soak  # noqa: E402
 
 
+@pytest.mark.integration  # 40 games of every agent pair: the README tier plays one (below)
 def test_short_soak_has_no_violations(tmp_path: Path) -> None:
     out = tmp_path / "soak.json"
     assert soak.main(["--games", "40", "--record-every", "5", "--out", str(out)]) == 0

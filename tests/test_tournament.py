@@ -95,13 +95,13 @@ def test_points_are_classified_by_role_with_heels_as_dealer_pegging() -> None:
 
 
 def test_classified_points_add_up_to_the_final_scores() -> None:
-    from agents.tournament.game_result import _seat_stats_fast
+    from agents.tournament.game_result import seat_stats_fast
 
     heels = 0
     for seed in range(60):
         g = play_game("random", "random", seed)
         stats = seat_stats(g.events)
-        assert _seat_stats_fast(g) == stats  # the raw-log fast path agrees with typed events
+        assert seat_stats_fast(g) == stats  # the raw-log fast path agrees with typed events
         heels += stats[0].heels + stats[1].heels
         for seat in (0, 1):
             s = stats[seat]

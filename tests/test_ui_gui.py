@@ -413,13 +413,23 @@ def test_a_whole_game_by_mouse_R11_7(window, mode: Mode, lang: str, motion: bool
 
 @pytest.mark.parametrize("motion", [False, True], ids=["still", "motion"])
 def test_monkey_random_clicks_and_keys(window, motion: bool) -> None:
-    """Thousands of random clicks, taps and keys across phases, languages and both modes, with
+    """A thousand random clicks, taps and keys across phases, languages and both modes, with
     the animations off and on (clicks then land while cards and pegs are still moving)."""
+    _monkey(window, motion, int(os.environ.get("CRIBBAGE_MONKEY_EVENTS", "1000")))
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("motion", [False, True], ids=["still", "motion"])
+def test_monkey_longer(window, motion: bool) -> None:
+    """The monkey with more events (more games finished, endings hammered more)."""
+    _monkey(window, motion, 4000)
+
+
+def _monkey(window, motion: bool, events: int) -> None:
     import arcade
 
     from ui.scenes.scene import HEIGHT, WIDTH
 
-    events = int(os.environ.get("CRIBBAGE_MONKEY_EVENTS", "2000"))
     rng = np.random.default_rng(int(os.environ.get("CRIBBAGE_MONKEY_SEED", "0")))
     keys = [
         arcade.key.KEY_1,
@@ -472,7 +482,7 @@ def test_monkey_random_clicks_and_keys(window, motion: bool) -> None:
     for i in range(events):
         if window.ctl is None:
             fresh_game()
-        if i and i % 1500 == 0:  # every language and both modes, even without a finished game
+        if i and i % min(1500, max(events // 6, 1)) == 0:  # every language and both modes
             fresh_game()
         r = rng.random()
         scene = window.current_scene()

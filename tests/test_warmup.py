@@ -174,7 +174,7 @@ def test_the_first_moves_kernels_are_warmed_first() -> None:
     from cribbage_env.kernels import fastsim
 
     warmup.warm_first_move()
-    assert fastsim._play_out_all.signatures and fastsim._search.signatures
+    assert fastsim.play_out_all.signatures and fastsim.search_all.signatures
 
 
 def test_the_compiling_child_never_outlives_the_window(tmp_path: Path) -> None:

@@ -310,8 +310,8 @@ class ExpertAgent:
         totals = np.zeros(len(head))
         deals = sample_opponent_deal_arrays(view, rng, self.sims, self.tau)
         for i, o in enumerate(head):
-            out, start = _deal_play_outs(view, o.action, deals, self.rollout, heels=False)
-            totals[i] = _pegging_margins(out, view.seat, start).sum()
+            out, start = deal_play_outs(view, o.action, deals, self.rollout, heels=False)
+            totals[i] = pegging_margins(out, view.seat, start).sum()
         scored = []
         for o, t in zip(head, totals, strict=True):
             peg = float(t / len(deals[2]))
@@ -340,7 +340,7 @@ class ExpertAgent:
         for i, o in enumerate(head):
             # His heels (R5.2) is pegged first and can win; whoever leads, the first card
             # comes from the rollout policy too.
-            out, start = _deal_play_outs(view, o.action, deals, self.rollout, heels=True)
+            out, start = deal_play_outs(view, o.action, deals, self.rollout, heels=True)
             for v in utility(out.scores, out.winner, view.seat, start):
                 totals[i] += v  # in deal order, as the sums were always made
         scored = [
@@ -356,7 +356,7 @@ class ExpertAgent:
         return scored + opts[ENDGAME_CANDIDATES:]
 
 
-def _deal_play_outs(view: PlayerView, action: int, deals, rollout: str, heels: bool):
+def deal_play_outs(view: PlayerView, action: int, deals, rollout: str, heels: bool):
     """Play-outs (compiled) of the deal from the start of the play after discarding ``action``,
     on the modelled deals (arrays: opponent's kept four, its discards, the starter); with ``heels`` a
     jack starter first pegs 2 for the dealer (R5.2). Returns the :class:`PlayOut` and the
@@ -380,7 +380,7 @@ def _deal_play_outs(view: PlayerView, action: int, deals, rollout: str, heels: b
     return play_out(states, rollout), start
 
 
-def _pegging_margins(out, seat: int, start: np.ndarray) -> np.ndarray:
+def pegging_margins(out, seat: int, start: np.ndarray) -> np.ndarray:
     """This seat's pegging margin in each play-out (the show, which the analyzer already values
     exactly, left out); the whole margin when the game ended in the deal."""
     end = np.where((out.winner >= 0)[:, None], out.scores, out.play_scores)

@@ -33,7 +33,7 @@ from cribbage_env.rules.views import PlayerView
 
 from ..base import Option
 from ..params import TRUE_WORDS, Param
-from .expert import ROLLOUTS, ExpertAgent, _deal_play_outs
+from .expert import ROLLOUTS, ExpertAgent, deal_play_outs
 from .neural import NeuralAgent
 from .opponent_model import sample_modelled_arrays, sample_opponent_deal_arrays
 from .peg_search import equity_utility, search_play
@@ -201,7 +201,7 @@ class MasterAgent(ExpertAgent):
         rank = {o.action: i for i, o in enumerate(opts)}
         scored = []
         for o in head:
-            out, start = _deal_play_outs(view, o.action, deals, self.rollout, heels=True)
+            out, start = deal_play_outs(view, o.action, deals, self.rollout, heels=True)
             chance = float(np.mean(utility(out.scores, out.winner, view.seat, start)))
             scored.append(
                 Option(

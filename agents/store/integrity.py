@@ -20,7 +20,7 @@ import numpy as np
 
 import cribbage_env as ce
 
-from ..tournament.game_result import GameResult, _seat_stats_fast, game_luck_pair
+from ..tournament.game_result import GameResult, game_luck_pair, seat_stats_fast
 
 #: The objects our schema makes (``sqlite_sequence`` comes with AUTOINCREMENT; the automatic
 #: indexes of the primary keys are ``sqlite_autoindex_<table>_<n>``).
@@ -87,8 +87,8 @@ def game_problem(
         diff = [f"{n} {a} (stored {b})" for n, a, b in zip(names, played, stored, strict=True)
                 if a != b]  # fmt: skip
         return "its moves play to " + ", ".join(diff)
-    if _seat_stats_fast(state) != g.seats:
-        return f"its moves play to points by role {_seat_stats_fast(state)} (stored {g.seats})"
+    if seat_stats_fast(state) != g.seats:
+        return f"its moves play to points by role {seat_stats_fast(state)} (stored {g.seats})"
     if luck and not _same_luck(game_luck_pair(state), g.luck):
         return f"its moves play to luck {game_luck_pair(state)} (stored {g.luck})"
     return None

@@ -118,7 +118,7 @@ def seat_stats(events: Iterable[ce.Event]) -> tuple[SeatStats, SeatStats]:
     return _tally(events, lambda e: any(r.kind is ScoreKind.HIS_HEELS for r in e.reasons))
 
 
-def _seat_stats_fast(g: ce.GameState) -> tuple[SeatStats, SeatStats]:
+def seat_stats_fast(g: ce.GameState) -> tuple[SeatStats, SeatStats]:
     """:func:`seat_stats` of ``g.events`` without building any scoring reasons (per game).
 
     His heels is read from the event's ``score_kind``; a test checks this equals

@@ -35,7 +35,7 @@ from ..arena.seat import DEFAULT_LIMITS, SeatLimits
 from ..base import AgentSpecError
 from ..errors import AgentError
 from ..registry import SEALED_PREFIX, make_agent
-from .game_result import GameResult, _seat_stats_fast, game_luck_pair
+from .game_result import GameResult, game_luck_pair, seat_stats_fast
 from .isolate import check_isolation, isolated_players
 from .limits import LIMITS
 from .sources import AgentSource, agent_label, check_source, is_factory, label_agents
@@ -68,6 +68,17 @@ class Pairing:
 
 
 @dataclass(frozen=True)
+class Seating:
+    """Where the agents sit: in the game's process (``isolate`` None), or each in a sealed seat
+    with ``isolate`` seconds a decision, at most ``limits``, and none of the ``hidden`` files
+    readable (the results database: not a parameter of the games)."""
+
+    isolate: float | None = None
+    limits: SeatLimits = DEFAULT_LIMITS
+    hidden: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
 class Task:
     """A block of duplicate pairs of one pairing: the unit a worker plays.
 
@@ -84,9 +95,7 @@ class Task:
     source_a: AgentSource | None = None
     source_b: AgentSource | None = None
     rules: ce.Rules = ce.STANDARD
-    isolate: float | None = None  # per-decision timeout of isolated seats (None: in-process)
-    hidden: tuple[str, ...] = ()  # files no isolated seat may read (the results database)
-    seat_limits: SeatLimits = DEFAULT_LIMITS  # what an isolated seat may use
+    seating: Seating = Seating()
 
     @property
     def start(self) -> int:
@@ -123,9 +132,10 @@ class Seeds(Sequence):
         return f"Seeds(root={self.root}, n={self.n})"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class TournamentPlan:
-    """Everything that determines a tournament's games (not how or where they run)."""
+    """Everything that determines a tournament's games (not how or where they run); built by
+    :func:`make_plan`, field by name."""
 
     agents: tuple[str, ...]  # labels: the spec, or a name for an agent object
     pairings: tuple[Pairing, ...]
@@ -137,10 +147,8 @@ class TournamentPlan:
     agent_seed: int = 0  # the agents' generators (cribbage_env.seeding); make_plan draws one
     sources: tuple[AgentSource, ...] = ()  # per agent label, when some agent is not a spec
     rules: ce.Rules = ce.STANDARD
-    isolate: float | None = None  # each agent in its own process, this timeout per decision
     deal_key: str = ""  # the secret (hex) the deals derive from with the seed; "" : seed only
-    hidden: tuple[str, ...] = ()  # files no isolated seat may read (not a parameter of the games)
-    seat_limits: SeatLimits = DEFAULT_LIMITS  # what an isolated seat may use
+    seating: Seating = Seating()  # in-process, or sealed seats and their limits
 
     @property
     def total_games(self) -> int:
@@ -167,8 +175,9 @@ class TournamentPlan:
                 if skip is not None and skip(p.index, start):
                     continue
                 chunk = tuple((i, self.seeds[i]) for i in range(start, min(start + self.block, n)))
-                yield Task(p.index, p.a, p.b, chunk, self.duplicate, self.agent_seed, sa, sb,
-                           self.rules, self.isolate, self.hidden, self.seat_limits)  # fmt: skip
+                yield Task(pairing=p.index, a=p.a, b=p.b, items=chunk, duplicate=self.duplicate,
+                           agent_seed=self.agent_seed, source_a=sa, source_b=sb, rules=self.rules,
+                           seating=self.seating)  # fmt: skip
 
     def tasks(self) -> list[Task]:
         return list(self.iter_tasks())
@@ -179,8 +188,8 @@ class TournamentPlan:
 
     def params(self) -> dict:
         extra: dict = {}
-        if self.isolate is not None:
-            extra = {"isolate": self.isolate, "seat_limits": self.seat_limits.to_json()}
+        if self.seating.isolate is not None:
+            extra = {"isolate": self.seating.isolate, "seat_limits": self.seating.limits.to_json()}
         if self.deal_key:
             extra["deal_key"] = self.deal_key
         return {
@@ -282,8 +291,10 @@ def make_plan(
     n_seeds = games // 2 if duplicate else games
     key = check_deal_key(deal_key, isolate is not None or any(map(plays_outside, agents)))
     return TournamentPlan(
-        labels, pairings, games, seed, duplicate, Seeds(deal_entropy(seed, key), n_seeds), block,
-        agent_seed, sources, rules, isolate, key, tuple(hidden), seat_limits,
+        agents=labels, pairings=pairings, games=games, root_seed=seed, duplicate=duplicate,
+        seeds=Seeds(deal_entropy(seed, key), n_seeds), block=block, agent_seed=agent_seed,
+        sources=sources, rules=rules, deal_key=key,
+        seating=Seating(isolate, seat_limits, tuple(hidden)),
     )  # fmt: skip
 
 
@@ -409,7 +420,7 @@ def result_of(
         scores=g.scores,
         first_dealer=first,
         deals=g.deal_no + 1,
-        seats=_seat_stats_fast(g),
+        seats=seat_stats_fast(g),
         moves=tuple(g.decisions),
         forfeit="" if forfeit is None else forfeit[1],
         luck=game_luck_pair(g),
@@ -431,11 +442,13 @@ def play_task(task: Task, stop: object | None = None) -> list[GameResult]:
             if stop is not None and stop.is_set():  # type: ignore[attr-defined]
                 raise TaskStopped
             specs = (b, a) if swapped else (a, b)
-            hide_from_seats(task.hidden)  # a sealed: spec's seat reads no results either
+            hide_from_seats(task.seating.hidden)  # a sealed: spec's seat reads no results either
             players = (
                 (_agent(specs[0], 0), _agent(specs[1], 1))
-                if task.isolate is None
-                else isolated_players(specs, task.isolate, task.seat_limits, task.hidden)
+                if task.seating.isolate is None
+                else isolated_players(
+                    specs, task.seating.isolate, task.seating.limits, task.seating.hidden
+                )  # fmt: skip
             )
             g, forfeit = _play(players, specs, seed, task.agent_seed, task.rules)
             out.append(result_of(g, task.pairing, index, swapped, forfeit))

@@ -76,9 +76,8 @@ def run(decisions: int, seed: int, agents: tuple[str, str], rules: str) -> dict:
 
 def _short(seed: int, agents: tuple[str, str]) -> ce.GameState:
     """A game to 61 between the same agents."""
-    from agents.seeding import agent_rng
-
     from agents import make_agent
+    from cribbage_env.seeding import agent_rng
 
     players = [make_agent(a) for a in agents]
     rngs = [agent_rng(seed, seed, s) for s in (0, 1)]

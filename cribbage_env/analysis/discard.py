@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from ..rules.actions import discard_action
-from ..rules.batch import _FLUSH, KEY_HI, KEY_LO, RANK_ARR, SUIT_ARR, rank_points_split
+from ..rules.batch import FLUSH_ARR, KEY_HI, KEY_LO, RANK_ARR, SUIT_ARR, rank_points_split
 from ..rules.cards import JACK, cards_str, parse_cards
 from ..rules.core import CribbageError
 from ..rules.scoring import NOBS_POINTS
@@ -180,7 +180,7 @@ def discard_values(
     flush4 = (ksuit == ksuit[:, :1]).all(axis=1)
     if flush4.any():
         state = flush4[:, None] * (1 + (ssuit[None, :] == ksuit[:, :1]))
-        pts = pts + _FLUSH[0][state]
+        pts = pts + FLUSH_ARR[0][state]
     jacks = keep[RANK_ARR[keep] == JACK]
     if jacks.size:
         nob = ssuit.astype(np.intp) * 13 + JACK

@@ -104,12 +104,12 @@ class GameLuck:
 
 @lru_cache(maxsize=4)
 def _tables(target: int) -> tuple:
-    from ..kernels.fastsim import _TABS
+    from ..kernels.fastsim import TABS
 
     crib = default_crib_table()
     crib_t = np.stack([crib.dealer, crib.pone]).astype(np.float64)
     keep = np.ascontiguousarray(KEEP_INDEX, dtype=np.int64)
-    return np.ascontiguousarray(dealer_table(target)), crib_t, keep, _TABS
+    return np.ascontiguousarray(dealer_table(target)), crib_t, keep, TABS
 
 
 #: The pegging policies of ``V``'s play-outs (pairs, seat 0's and seat 1's; ``V`` is their mean).

@@ -21,6 +21,11 @@ from ..seeding import keyed_seed
 
 #: Episode kinds: the whole game (to the target) or the first deal only.
 EPISODES = ("game", "deal")
+#: The learner's seat: either seat, or alternating from episode to episode.
+SEATS = (0, 1, "alternate")
+#: What an env does with an illegal action: a penalty (Gymnasium's checker steps at random) or
+#: an IllegalActionError.
+ILLEGAL_ACTIONS = ("penalize", "raise")
 
 #: The envs (Gym, AEC, batched) play to the target and pay skunks by the lines (``reward="win"``
 #: with ``skunk_bonus``).

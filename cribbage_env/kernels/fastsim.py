@@ -40,7 +40,7 @@ from .simpolicy import EXPECTIMAX, GREEDY, HEURISTIC, choose
 POLICIES = {"heuristic": HEURISTIC, "greedy": GREEDY, "expectimax": EXPECTIMAX}
 #: Most scoring events one deal's play and show can record.
 MAX_EVENTS = 32
-_TABS = K.tables()
+TABS = K.tables()
 
 
 class SimulatorInputError(CribbageError, ValueError):
@@ -161,24 +161,24 @@ def states_from_view(
 
 
 @njit(cache=True)
-def _run(st, pols, ev, tabs, legal, buf):
+def run_deal(st, pols, ev, tabs, legal, buf):
     while st[K.DONE] == 0:
         card = choose(st, pols[st[K.TO_ACT]], legal, buf)
         K.lay(st, card, ev, tabs)
 
 
 @njit(cache=True)
-def _play_out_all(states, pols, ev, tabs, scratch):
+def play_out_all(states, pols, ev, tabs, scratch):
     legal = K.borrow(scratch[0:4])
     buf = K.borrow(scratch[4:20])
     pol = K.borrow(pols)
     t = K.borrow_tables(tabs)
     for i in range(states.shape[0]):
-        _run(K.borrow(states[i]), pol, K.borrow(ev[i]), t, legal, buf)
+        run_deal(K.borrow(states[i]), pol, K.borrow(ev[i]), t, legal, buf)
 
 
 @njit(cache=True)
-def _search(base, cards, pols, tabs, out, scratch, st0, ev0):
+def search_all(base, cards, pols, tabs, out, scratch, st0, ev0):
     """out[g, j] = (score 0, score 1, winner) after laying cards[j] in base[g] and playing on."""
     legal = K.borrow(scratch[0:4])
     buf = K.borrow(scratch[4:20])
@@ -190,7 +190,7 @@ def _search(base, cards, pols, tabs, out, scratch, st0, ev0):
         for j in range(cards.shape[0]):
             st[:] = base[g]
             K.lay(st, cards[j], ev, t)
-            _run(st, pol, ev, t, legal, buf)
+            run_deal(st, pol, ev, t, legal, buf)
             out[g, j, 0] = st[K.SCORES]
             out[g, j, 1] = st[K.SCORES + 1]
             out[g, j, 2] = st[K.WINNER]
@@ -204,7 +204,7 @@ def play_out(
     st = np.array(states, dtype=np.int64, copy=True).reshape(-1, K.SIZE)
     st[:, K.NEVENTS] = 0
     ev = np.zeros((st.shape[0], MAX_EVENTS if record else 0, 3), dtype=np.int64)
-    runner(_play_out_all)(st, pols, ev, _TABS, np.zeros(32, dtype=np.int64))
+    runner(play_out_all)(st, pols, ev, TABS, np.zeros(32, dtype=np.int64))
     return PlayOut(
         st[:, K.SCORES : K.SCORES + 2],
         st[:, K.PLAY_SCORES : K.PLAY_SCORES + 2],
@@ -224,11 +224,11 @@ def search_outcomes(
     b = np.ascontiguousarray(base, dtype=np.int64).reshape(-1, K.SIZE)
     c = np.asarray(cards, dtype=np.int64)
     out = np.empty((b.shape[0], c.shape[0], 3), dtype=np.int64)
-    runner(_search)(
+    runner(search_all)(
         b,
         c,
         pols,
-        _TABS,
+        TABS,
         out,
         np.zeros(32, dtype=np.int64),
         np.zeros(K.SIZE, dtype=np.int64),
@@ -238,7 +238,7 @@ def search_outcomes(
 
 
 @njit(cache=True)
-def _heels_all(states, ev):
+def heels_all(states, ev):
     for i in range(states.shape[0]):
         K.heels(states[i], ev)
 
@@ -246,7 +246,7 @@ def _heels_all(states, ev):
 def cut_heels(states: np.ndarray) -> None:
     """His heels (R5.2, the kernels' rule) on each state just after the starter is turned, in
     place: a jack pegs for the dealer, who may win there (the deal is then over)."""
-    runner(_heels_all)(states, np.zeros((0, 3), dtype=np.int64))
+    runner(heels_all)(states, np.zeros((0, 3), dtype=np.int64))
 
 
 def warm_up() -> None:

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from . import simkernel as K
-from .fastsim import _run
+from .fastsim import run_deal
 
 
 @njit(cache=True)
@@ -54,7 +54,7 @@ def _value(st, work, starter, pols, ev, tabs, legal, buf, eq, m0):
         work[:] = st
         work[K.STARTER] = starter
         if not K.heels(work, ev):
-            _run(work, pols[k], ev, tabs, legal, buf)
+            run_deal(work, pols[k], ev, tabs, legal, buf)
         w = work[K.WINNER]
         a, b = work[K.SCORES], work[K.SCORES + 1]
         if w >= 0:

@@ -22,7 +22,7 @@ from numba import carray, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from ..rules.batch import _FLAT, _HI_MAP, _LO_MAP, KEY_HI, KEY_LO
+from ..rules.batch import HI_MAP, KEY_HI, KEY_LO, KEY_POINTS_FLAT, LO_MAP
 from ..rules.cards import JACK, RANK, SUIT, VALUE
 from ..rules.core import Rules, implements
 from ..rules.scoring import FLUSH_POINTS, NOBS_POINTS
@@ -71,9 +71,9 @@ def put_rules(st: np.ndarray, rules: Rules, target: int | None = None) -> None:
 # Scoring event kinds (column 0 of an event row; then player, points).
 EV_PLAY, EV_GO, EV_LAST_CARD, EV_HAND, EV_CRIB, EV_HEELS = 1, 2, 3, 4, 5, 6
 
-#: Constants passed to a kernel go through ``_I``: a literal argument compiles the kernel once
+#: Constants passed to a kernel go through ``I64``: a literal argument compiles the kernel once
 #: per value (numba types ``f(st, 1)`` as ``Literal[int](1)``), an int64 once in all.
-_I = np.int64
+I64 = np.int64
 _RANK = np.array(RANK, dtype=np.int64)
 _VALUE = np.array(VALUE, dtype=np.int64)
 _SUIT = np.array(SUIT, dtype=np.int64)
@@ -86,16 +86,16 @@ def tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
     """The show tables every kernel takes as its ``tabs`` argument (passed, not baked in), in
     their smallest types: a lookup misses the cache less (the points table alone is 0.7 MB)."""
     return (
-        _FLAT.astype(np.int16),
-        _LO_MAP.astype(np.int32),
-        _HI_MAP.astype(np.int32),
+        KEY_POINTS_FLAT.astype(np.int16),
+        LO_MAP.astype(np.int32),
+        HI_MAP.astype(np.int32),
         KEY_LO.astype(np.int32),
         KEY_HI.astype(np.int32),
     )
 
 
 @intrinsic
-def _address_as_pointer(typingctx, address):
+def address_as_pointer(typingctx, address):
     sig = types.voidptr(address)
 
     def codegen(context, builder, signature, args):
@@ -112,17 +112,17 @@ def borrow(a):
     on entry and exit; in these small, hot helpers that was most of the time (33 ns of a
     35 ns call). A borrowed view has no count to touch; the caller keeps ``a`` alive.
     """
-    return carray(_address_as_pointer(a.ctypes.data), a.shape, np.int64)
+    return carray(address_as_pointer(a.ctypes.data), a.shape, np.int64)
 
 
 @njit(cache=True)
 def _borrow_i16(a):
-    return carray(_address_as_pointer(a.ctypes.data), a.shape, np.int16)
+    return carray(address_as_pointer(a.ctypes.data), a.shape, np.int16)
 
 
 @njit(cache=True)
 def _borrow_i32(a):
-    return carray(_address_as_pointer(a.ctypes.data), a.shape, np.int32)
+    return carray(address_as_pointer(a.ctypes.data), a.shape, np.int32)
 
 
 @njit(cache=True)
@@ -142,7 +142,7 @@ play_points = njit(cache=True)(_play_points_at)
 
 @njit(cache=True)
 def show_points(a, b, c, d, s, crib, tabs):
-    """Show points of four cards with the starter (R9): :func:`scoring._score_fast`."""
+    """Show points of four cards with the starter (R9): :func:`scoring.score_fast`."""
     flat, lo_map, hi_map, key_lo, key_hi = tabs
     lo = key_lo[a] + key_lo[b] + key_lo[c] + key_lo[d] + key_lo[s]
     hi = key_hi[a] + key_hi[b] + key_hi[c] + key_hi[d] + key_hi[s]
@@ -225,9 +225,9 @@ def _show(st, ev, tabs):
 def advance(st, ev, tabs):
     """Go's, go points, resets and the last card until someone must decide (R6-R8)."""
     while True:
-        if not holds(st, _I(0)) and not holds(st, _I(1)):
+        if not holds(st, I64(0)) and not holds(st, I64(1)):
             if st[NSEQ] > 0:  # R8.3: last card, unless it made 31 (the sequence was reset)
-                if add_points(st, ev, _I(EV_LAST_CARD), st[LAST], _I(1)):
+                if add_points(st, ev, I64(EV_LAST_CARD), st[LAST], I64(1)):
                     return
             _show(st, ev, tabs)
             return
@@ -242,7 +242,7 @@ def advance(st, ev, tabs):
             st[TO_ACT] = o
             return
         lp = st[LAST]  # R8.1: neither can play: the last to lay a card scores the go
-        if add_points(st, ev, _I(EV_GO), lp, _I(1)):
+        if add_points(st, ev, I64(EV_GO), lp, I64(1)):
             return
         _reset(st)
         st[TO_ACT] = 1 - lp
@@ -268,7 +268,7 @@ def lay(st, card, ev, tabs):
     st[NPLAYED] = k + 1
     st[LAST] = p
     pts = play_points(st, SEQ, n, count)
-    if pts and add_points(st, ev, _I(EV_PLAY), p, pts):
+    if pts and add_points(st, ev, I64(EV_PLAY), p, pts):
         return
     if count == 31:
         _reset(st)
@@ -287,7 +287,7 @@ def heels(st, ev):
     """R5.2 when the starter is turned; True if the dealer's points reach the target."""
     pts = heels_points(st[STARTER])
     if pts:
-        return add_points(st, ev, _I(EV_HEELS), st[DEALER], pts)
+        return add_points(st, ev, I64(EV_HEELS), st[DEALER], pts)
     return False
 
 

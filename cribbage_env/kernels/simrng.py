@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import carray, njit, uint64
 
-from .simkernel import _address_as_pointer
+from .simkernel import address_as_pointer
 
 _MUL_HI = np.uint64(2549297995355413924)
 _MUL_LO = np.uint64(4865540595714422341)
@@ -42,11 +42,11 @@ def generator_words(rng: np.random.Generator) -> np.ndarray:
 @njit(cache=True)
 def borrow_words(a):
     """A generator's words without a reference count (see :func:`simkernel.borrow`)."""
-    return carray(_address_as_pointer(a.ctypes.data), a.shape, np.uint64)
+    return carray(address_as_pointer(a.ctypes.data), a.shape, np.uint64)
 
 
 @njit(cache=True)
-def _mul64(a, b):
+def mul64(a, b):
     """Full 128-bit product of two uint64 as (high, low)."""
     a_lo = a & _M32
     a_hi = a >> uint64(32)
@@ -65,7 +65,7 @@ def _mul64(a, b):
 @njit(cache=True)
 def next_uint64(g):
     """PCG64 (XSL-RR 128/64): step the state, then output from the new state."""
-    hi, lo = _mul64(g[STATE_LO], _MUL_LO)
+    hi, lo = mul64(g[STATE_LO], _MUL_LO)
     hi += g[STATE_LO] * _MUL_HI + g[STATE_HI] * _MUL_LO
     lo2 = lo + g[INC_LO]
     carry = uint64(1) if lo2 < lo else uint64(0)

@@ -78,7 +78,7 @@ def start_deal(st, g):
     the pone, from the deal's deck (``g``: the game's deck-block generator)."""
     nxt = st[DEAL_NO] + 1
     if nxt % DEALS_PER_BLOCK == 0:
-        pcg64_seed(st[GAME_SEED], K._I(1), nxt // DEALS_PER_BLOCK, np.bool_(True), g)
+        pcg64_seed(st[GAME_SEED], K.I64(1), nxt // DEALS_PER_BLOCK, np.bool_(True), g)
     deck = np.empty(13, dtype=np.int64)
     draw_deck(g, deck)
     st[DEAL_NO] = nxt
@@ -180,7 +180,7 @@ def _opponent_move(st, rngs, ev, tabs, keep_index, crib, totals, legal, buf, gre
     p = st[K.TO_ACT]
     if st[PHASE] == DISCARD_PHASE:
         if greedy is None and expectimax is None:
-            s = integers(rngs[OPP_RNG:], K._I(15))
+            s = integers(rngs[OPP_RNG:], K.I64(15))
         else:
             s = _discard_choice(st, p, keep_index, tabs, crib, totals, expectimax)
         a = st[HAND6 + 6 * p + _PAIRS[s, 0]]

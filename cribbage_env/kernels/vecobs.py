@@ -22,16 +22,23 @@ from . import veckernel as V
 from .kernelcache import inner
 
 #: Binary part of the observation (everything before count, scores and cards left).
-BITS = E._REAL
+BITS = E.SLICES["count"].start
 PACKED_BYTES = (BITS + 7) // 8
 COMPACT_SIZE = PACKED_BYTES + 4
 #: Most ones an observation holds (hand 6, kept 4, discards 2, pending, starter, 8 cards each in
 #: sequence, recent ranks and played, phase and 6 flags): 45, rounded up.
 MAX_ONES = 48
 
-_HAND, _PENDING, _DISCARDS, _KEPT = E._HAND, E._PENDING, E._DISCARDS, E._KEPT
-_STARTER, _SEQ, _OWN, _OPP, _RECENT = E._STARTER, E._SEQ, E._PLAYED_OWN, E._PLAYED_OPP, E._RECENT
-_PH, _FL, _REAL = E._PHASE, E._FLAGS, E._REAL
+_AT = {name: part.start for name, part in E.SLICES.items()}  # where each slice starts
+_HAND, _PENDING, _DISCARDS, _KEPT = (
+    _AT["hand"],
+    _AT["pending_discard"],
+    _AT["discards"],
+    _AT["kept"],
+)
+_STARTER, _SEQ, _RECENT = _AT["starter"], _AT["sequence"], _AT["recent_ranks"]
+_OWN, _OPP, _PH, _FL = _AT["played_own"], _AT["played_opponent"], _AT["phase"], _AT["flags"]
+_REAL = BITS  # count, scores (2), opponent_cards_left: the non-binary tail
 _RANK = np.array([c % 13 for c in range(52)], dtype=np.int64)
 _VALUE = np.array([min(c % 13 + 1, 10) for c in range(52)], dtype=np.int64)
 

@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit, uint32, uint64
 
 from .kernelcache import inner
-from .simrng import HAS32, INC_HI, INC_LO, STATE_HI, STATE_LO, UINT32, _mul64, integers, next_uint64
+from .simrng import HAS32, INC_HI, INC_LO, STATE_HI, STATE_LO, UINT32, integers, mul64, next_uint64
 
 _INIT_A = uint32(0x43B0D7E5)
 _MULT_A = uint32(0x931E8875)
@@ -116,11 +116,11 @@ def pcg64_from_entropy(ent, n, g):
 def seed_below_2_63(g):
     """``integers(0, 2**63 - 1)`` (``episode_seed``): numpy's 64-bit Lemire."""
     rng_excl = uint64(2**63 - 1)
-    hi, lo = _mul64(next_uint64(g), rng_excl)
+    hi, lo = mul64(next_uint64(g), rng_excl)
     if lo < rng_excl:
         threshold = (uint64(0) - rng_excl) % rng_excl
         while lo < threshold:
-            hi, lo = _mul64(next_uint64(g), rng_excl)
+            hi, lo = mul64(next_uint64(g), rng_excl)
     return np.int64(hi)
 
 

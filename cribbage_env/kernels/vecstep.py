@@ -96,7 +96,7 @@ def _learner_step(st, card, g, tabs, keep, crib, cfg, fin, i, ev, totals, legal,
 def _view(a):
     """``a`` without a reference count (:func:`cribbage_env.kernels.simkernel.borrow`, any dtype); the
     caller keeps ``a`` alive."""
-    return carray(K._address_as_pointer(a.ctypes.data), a.shape, a.dtype)
+    return carray(K.address_as_pointer(a.ctypes.data), a.shape, a.dtype)
 
 
 @njit(cache=True)

@@ -40,7 +40,7 @@ _KEY_POINTS = np.array([RANK_POINTS[int(k)] for k in _KEYS], dtype=np.int16)
 KEY_ARR = np.array(KEY, dtype=np.int64)
 SUIT_ARR = np.array(SUIT, dtype=np.int8)
 RANK_ARR = np.array(RANK, dtype=np.int8)
-_FLUSH = np.array(FLUSH_POINTS, dtype=np.int16)  # [crib, state]
+FLUSH_ARR = np.array(FLUSH_POINTS, dtype=np.int16)  # [crib, state]
 
 
 # Dense two-level layout of the same table for fast gathers: a key's base-5 digits for ranks
@@ -51,12 +51,12 @@ _LO = 5**7
 _lo_vals, _lo_idx = np.unique(_KEYS % _LO, return_inverse=True)
 _hi_vals, _hi_idx = np.unique(_KEYS // _LO, return_inverse=True)
 _WIDTH = len(_hi_vals)
-_LO_MAP = np.zeros(_LO, dtype=np.intp)
-_LO_MAP[_lo_vals] = np.arange(len(_lo_vals)) * _WIDTH
-_HI_MAP = np.zeros(5**6, dtype=np.intp)
-_HI_MAP[_hi_vals] = np.arange(_WIDTH)
-_FLAT = np.full(len(_lo_vals) * _WIDTH, -1, dtype=np.int16)
-_FLAT[_lo_idx * _WIDTH + _hi_idx] = _KEY_POINTS
+LO_MAP = np.zeros(_LO, dtype=np.intp)
+LO_MAP[_lo_vals] = np.arange(len(_lo_vals)) * _WIDTH
+HI_MAP = np.zeros(5**6, dtype=np.intp)
+HI_MAP[_hi_vals] = np.arange(_WIDTH)
+KEY_POINTS_FLAT = np.full(len(_lo_vals) * _WIDTH, -1, dtype=np.int16)
+KEY_POINTS_FLAT[_lo_idx * _WIDTH + _hi_idx] = _KEY_POINTS
 del _lo_vals, _lo_idx, _hi_vals, _hi_idx
 #: Card id -> its KEY split into the low (A..7) and high (8..K) parts: KEY == KEY_LO + 5**7 * KEY_HI.
 KEY_LO = np.where(RANK_ARR < 7, KEY_ARR, 0)
@@ -65,7 +65,7 @@ KEY_HI = np.where(RANK_ARR >= 7, KEY_ARR // _LO, 0)
 
 def rank_points_split(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     """Fifteens + pairs + runs from summed ``KEY_LO`` and ``KEY_HI`` of 4 or 5 cards."""
-    return _FLAT[_LO_MAP[lo] + _HI_MAP[hi]]
+    return KEY_POINTS_FLAT[LO_MAP[lo] + HI_MAP[hi]]
 
 
 def rank_points_of_keys(keys: np.ndarray) -> np.ndarray:
@@ -109,7 +109,7 @@ def score_batch(
     s_suit = SUIT_ARR[starters]
     flush4 = (suits == suits[:, :1]).all(axis=1)
     state = flush4.astype(np.int8) * (1 + (s_suit == suits[:, 0]))
-    pts += _FLUSH[int(bool(crib))][state]
+    pts += FLUSH_ARR[int(bool(crib))][state]
     nob = s_suit.astype(np.intp) * 13 + JACK
     pts += NOBS_POINTS * (hands == nob[:, None]).any(axis=1)
     return pts
@@ -150,7 +150,7 @@ def show_distribution(crib: bool = False) -> dict[int, int]:
     hi4 = KEY_HI[hands].sum(axis=1)
     suits = SUIT_ARR[hands]
     flush_suit = np.where((suits == suits[:, :1]).all(axis=1), suits[:, 0], -1)
-    table = _FLUSH[int(bool(crib))]
+    table = FLUSH_ARR[int(bool(crib))]
     counts = np.zeros(30, dtype=np.int64)
     for s in range(13):  # starters of suit 0 (clubs); the other suits are the same by symmetry
         keep = ~(hands == s).any(axis=1)

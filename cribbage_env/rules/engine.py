@@ -41,7 +41,7 @@ from .core import (
     implements,
 )
 from .events import Event
-from .scoring import ScoreKind, _score_fast, heels_points, play_points_fast
+from .scoring import ScoreKind, heels_points, play_points_fast, score_fast
 from .state import State, check_seed
 from .views import PlayerView, make_view
 
@@ -380,7 +380,7 @@ class GameState(State):
             (dealer, self.kept[dealer], False, "hand"),
             (dealer, self.crib, True, "crib"),
         ):
-            pts = _score_fast(a, b, c, d, s, crib)
+            pts = score_fast(a, b, c, d, s, crib)
             self._event(_EV_SHOW, p, (a, b, c, d, s), pts, what)
             if pts and self._add(p, pts):
                 return

@@ -142,7 +142,7 @@ def _load_rank_table() -> dict[int, int]:
 RANK_POINTS: dict[int, int] = _load_rank_table()
 
 #: Flush points (R9.5) indexed ``[crib][state]``; state 0: no four-card flush, 1: four of a suit
-#: but the starter differs, 2: all five of one suit. Shared by :func:`_score_fast` and the batch
+#: but the starter differs, 2: all five of one suit. Shared by :func:`score_fast` and the batch
 #: scorer (``cribbage_env.rules.batch``) so the rule lives once.
 FLUSH_POINTS: tuple[tuple[int, int, int], tuple[int, int, int]] = ((0, 4, 5), (0, 0, 5))
 #: Nobs (R9.6): a Jack in hand or crib of the starter's suit.
@@ -195,15 +195,15 @@ def score_hand(hand: Sequence[int], starter: int, crib: bool = False) -> int:
             and type(d) is int
             and type(starter) is int
         ):
-            return _score_fast(a, b, c, d, starter, crib)
+            return score_fast(a, b, c, d, starter, crib)
     _check_show_cards(hand, starter)
-    return _score_fast(hand[0], hand[1], hand[2], hand[3], starter, crib)
+    return score_fast(hand[0], hand[1], hand[2], hand[3], starter, crib)
 
 
 _CARD_IDS = frozenset(range(52))
 
 
-def _score_fast(a: int, b: int, c: int, d: int, s: int, crib: bool) -> int:
+def score_fast(a: int, b: int, c: int, d: int, s: int, crib: bool) -> int:
     """Unchecked show score (the engine's hot path)."""
     pts = RANK_POINTS[KEY[a] + KEY[b] + KEY[c] + KEY[d] + KEY[s]]
     su = SUIT[a]

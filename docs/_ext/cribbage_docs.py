@@ -138,7 +138,7 @@ def _registered(env_id: str) -> str:
     kwargs = ", ".join(f"{k}={v!r}" for k, v in GYM_IDS[env_id].items())
     return (
         f"| | |\n|---|---|\n| id | `{env_id}` |\n| made with | `gym.make({env_id!r})` |\n"
-        f"| constructor | `cribbage_env.env.CribbageEnv({kwargs})` |\n"
+        f"| constructor | `cribbage_env.CribbageEnv({kwargs})` |\n"
         "| action space | `Discrete(52)` |\n"
         f"| observation space | `Dict(observation: Box(0, 1, ({OBS_SIZE},), float32), "
         "action_mask: Box(0, 1, (52,), int8))` |\n"
@@ -452,7 +452,12 @@ def generate(app: Sphinx) -> None:
 
 
 #: Docstrings written as Markdown in Gymnasium's style: rendered on their environment pages.
-MARKDOWN_DOCSTRINGS = ("cribbage_env.env.CribbageEnv", "cribbage_env.aec.raw_env")
+MARKDOWN_DOCSTRINGS = (
+    "cribbage_env.CribbageEnv",
+    "cribbage_env.env.CribbageEnv",
+    "cribbage_env.aec_raw_env",
+    "cribbage_env.aec.raw_env",
+)
 
 
 def point_to_env_page(app, what, name, obj, options, lines) -> None:  # noqa: ANN001

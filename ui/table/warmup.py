@@ -44,9 +44,9 @@ def _cached() -> bool:
 
     return compiled(
         [
-            fastsim._search,
-            fastsim._play_out_all,
-            fastsim._heels_all,
+            fastsim.search_all,
+            fastsim.play_out_all,
+            fastsim.heels_all,
             simkernel.split_hand_totals,
             luckkernel.deal_values,
             luckkernel.starter_values,
@@ -94,7 +94,7 @@ def warm_table() -> None:
     from cribbage_env.kernels.interpreted import warming
     from cribbage_env.kernels.kernelcache import announce
 
-    kernels = [fastsim._play_out_all, fastsim._search]
+    kernels = [fastsim.play_out_all, fastsim.search_all]
     with warming():
         with announce(kernels, "the table's simulator"):
             warm_first_move()

@@ -1,0 +1,37 @@
+"""The module paths of the flat ``agents`` layout that moved into its rooms, kept importable for
+one release with a DeprecationWarning naming the import to use (see :mod:`cribbage_env.moved`)."""
+
+from __future__ import annotations
+
+from cribbage_env.moved import install
+
+#: Old module path -> where the module lives now.
+MOVED: dict[str, str] = {
+    **{
+        f"agents.{name}": f"agents.players.{name}"
+        for name in (
+            "expectimax", "expert", "fastplay", "greedy", "inference", "maskable_ppo_agent",
+            "master", "neural", "openspiel_bots", "opponent_model", "peg_search", "pegging",
+            "policy_net", "random_agent",
+        )
+    },
+    **{
+        f"agents.{name}": f"agents.tournament.{name}"
+        for name in (
+            "backends", "game_result", "isolate", "limits", "luck_stats", "procs", "runner",
+            "seat_worker", "shipping", "sources", "summary", "tables", "trust",
+        )
+    },
+    **{
+        f"agents.{name}": f"agents.store.{name}"
+        for name in ("atomic", "bench_records", "files", "results_schema", "results_store")
+    },
+    **{f"agents.learn.{name}": f"agents.nets.{name}" for name in ("features", "mlp", "oracle", "weights")},
+    "agents.learn.rollouts": "agents.players.rollouts",
+    "agents.seeding": "cribbage_env.seeding",
+}  # fmt: skip
+
+
+def install_moved() -> None:
+    """Make the old paths importable (the package's face calls this once)."""
+    install(MOVED, faces=("agents", "cribbage_env"))
