@@ -20,6 +20,7 @@ Each game's row and its per-seat points by role are in :mod:`agents.tournament.g
 from __future__ import annotations
 
 import itertools
+import re
 import secrets
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -315,14 +316,8 @@ def check_deal_key(key: object, isolated: bool) -> str:
     (``secrets``: no seat can replay it), or "" (the deals are a function of the seed alone)."""
     if key is None:
         return secrets.token_hex(DEAL_KEY_BYTES) if isolated else ""
-    if not isinstance(key, str) or len(key) != 2 * DEAL_KEY_BYTES:
+    if not (isinstance(key, str) and re.fullmatch(f"[0-9a-fA-F]{{{2 * DEAL_KEY_BYTES}}}", key)):
         raise TournamentError(f"a deal key is {2 * DEAL_KEY_BYTES} hex digits, got {key!r}")
-    try:
-        bytes.fromhex(key)
-    except ValueError:
-        raise TournamentError(
-            f"a deal key is {2 * DEAL_KEY_BYTES} hex digits, got {key!r}"
-        ) from None
     return key.lower()
 
 

@@ -11,7 +11,8 @@ import argparse
 import json
 import sys
 
-from agents.bench import summary_so_far, verify_run
+from agents.bench import summary_so_far
+from agents.run_check import verify_run
 from agents.store.atomic import atomic_write_text
 from agents.store.results_schema import game_row
 from agents.store.results_store import ResultsStore, ResultsStoreError, default_db_path
