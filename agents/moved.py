@@ -10,16 +10,20 @@ MOVED: dict[str, str] = {
     **{
         f"agents.{name}": f"agents.players.{name}"
         for name in (
-            "expectimax", "expert", "fastplay", "greedy", "inference", "maskable_ppo_agent",
-            "master", "neural", "openspiel_bots", "opponent_model", "peg_search", "pegging",
-            "policy_net", "random_agent",
+            "expectimax", "expert", "fastplay", "greedy", "maskable_ppo_agent", "master",
+            "neural", "openspiel_bots", "policy_net", "random_agent",
         )
+    },
+    **{
+        f"agents{room}.{name}": f"agents.search.{name}"
+        for room in ("", ".players")
+        for name in ("inference", "opponent_model", "peg_search", "pegging")
     },
     **{
         f"agents.{name}": f"agents.tournament.{name}"
         for name in (
             "backends", "game_result", "isolate", "limits", "luck_stats", "procs", "runner",
-            "seat_worker", "shipping", "sources", "summary", "tables", "trust",
+            "shipping", "sources", "summary", "tables", "trust",
         )
     },
     **{
@@ -28,6 +32,8 @@ MOVED: dict[str, str] = {
     },
     **{f"agents.learn.{name}": f"agents.nets.{name}" for name in ("features", "mlp", "oracle", "weights")},
     "agents.learn.rollouts": "agents.players.rollouts",
+    "agents.seat_worker": "agents.seat_server",
+    "agents.tournament.seat_worker": "agents.seat_server",
     "agents.seeding": "cribbage_env.seeding",
 }  # fmt: skip
 

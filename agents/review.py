@@ -3,9 +3,9 @@ gave away, the way GNU Backgammon rates a match.
 
 A decision is rated from the deciding seat's own view (what it could know then). For each
 candidate the rest of the deal is played out on guesses of the hidden cards (the opponent's
-cards from the analyzer opponent model of :mod:`agents.players.opponent_model`, the starter at a
+cards from the analyzer opponent model of :mod:`agents.search.opponent_model`, the starter at a
 discard), the same guesses for every candidate (common random numbers), with a fast heuristic
-for both seats (:func:`agents.players.peg_search.rollout_card`, compiled: :mod:`cribbage_env.kernels.fastsim`);
+for both seats (:func:`agents.search.peg_search.rollout_card`, compiled: :mod:`cribbage_env.kernels.fastsim`);
 the deal's end is read from the equity
 table (:mod:`cribbage_env.equity`), and a game won or lost inside the deal counts 1 or 0, exact.
 The loss of a decision is the best candidate's chance minus the chosen one's (>= 0, 0 for the
@@ -46,8 +46,8 @@ from cribbage_env.rules.engine import GameState
 from cribbage_env.rules.views import PlayerView
 
 from .players.expert import deal_play_outs, pegging_margins
-from .players.opponent_model import sample_modelled_arrays, sample_opponent_deals
-from .players.peg_search import sample_guesses
+from .search.opponent_model import sample_modelled_arrays, sample_opponent_deals
+from .search.peg_search import sample_guesses
 
 #: Winning chance lost (0..1) from which a decision is flagged.
 THRESHOLDS = (("blunder", 0.06), ("bad", 0.03), ("doubtful", 0.01))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.players.greedy import GreedyAgent
-from agents.players.pegging import points_now
+from agents.search.pegging import points_now
 from cribbage_env.rules.cards import RANK, VALUE
 from cribbage_env.rules.core import Phase
 from cribbage_env.rules.views import PlayerView

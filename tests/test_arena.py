@@ -117,9 +117,9 @@ def test_the_c_bot_is_an_openspiel_bot(c_bot: Path) -> None:
 
 
 def test_a_python_agent_served_by_the_kit_plays_like_in_process() -> None:
-    """``python -m agents.tournament.seat_worker SPEC`` turns any agent into a protocol bot;
+    """``python -m agents.seat_server SPEC`` turns any agent into a protocol bot;
     its own generator travels with the request, so it decides as it would in-process."""
-    bot = ProtocolBot([sys.executable, "-m", "agents.tournament.seat_worker", "expectimax"],
+    bot = ProtocolBot([sys.executable, "-m", "agents.seat_server", "expectimax"],
                       env={"PYTHONPATH": str(ROOT)})  # fmt: skip
     try:
         g = ce.new_game(2)

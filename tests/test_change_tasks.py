@@ -168,11 +168,6 @@ def test_the_page_names_the_tasks_this_file_does() -> None:
     assert "**A command.** Add `ui/cli/cmd_<name>.py`" in CONTRIBUTING
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="agents/players holds 15 modules, the folder limit: a 16th agent fails the folder "
-    "guard until the search helpers move out of players",
-)
 def test_adding_an_agent_keeps_the_layout_guards(tmp_path: Path) -> None:
     tree = scratch(tmp_path)
     changed = add_an_agent(tree)
@@ -194,7 +189,6 @@ def test_adding_a_command_keeps_the_layout_guards(tmp_path: Path) -> None:
 
 
 @pytest.mark.integration
-@pytest.mark.xfail(strict=True, reason="agents/players is at the folder limit (see above)")
 def test_adding_an_agent_end_to_end(tmp_path: Path) -> None:
     """The guard tests and the agent's test pass in the scratch copy; bench and play run it."""
     tree = scratch(tmp_path)

@@ -9,7 +9,7 @@ import pytest
 import cribbage_env as ce
 from agents import make_agent
 from agents.players.expert import ExpertAgent, peg_value
-from agents.players.peg_search import sample_guesses, search_play
+from agents.search.peg_search import sample_guesses, search_play
 from cribbage_env.rules.cards import VALUE, parse_card, parse_cards
 from cribbage_env.rules.determinize import DeterminizeError, consistent_with_goes, determinize
 
@@ -186,7 +186,7 @@ def test_the_game_offers_the_expert_level() -> None:
 
 
 def test_early_stop_rule_needs_a_clear_paired_lead() -> None:
-    from agents.players.peg_search import _clear_best
+    from agents.search.peg_search import _clear_best
 
     rng = np.random.default_rng(0)
     noise = rng.normal(0, 5, size=(24, 1))

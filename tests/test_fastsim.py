@@ -15,14 +15,14 @@ import pytest
 
 from agents.players.expert import ExpertAgent, _play_view, deal_play_outs
 from agents.players.fastplay import ENGINE_POLICIES, engine_play_out, random_play_position
-from agents.players.opponent_model import (
+from agents.search.opponent_model import (
     sample_modelled_arrays,
     sample_modelled_guesses,
     sample_opponent_deal_arrays,
     sample_opponent_deals,
     split_nets,
 )
-from agents.players.peg_search import WIN_UTILITY, play_out, search_play
+from agents.search.peg_search import WIN_UTILITY, play_out, search_play
 from cribbage_env.kernels import fastsim as F
 from cribbage_env.kernels import simkernel as K
 from cribbage_env.rules.actions import discard_cards
@@ -160,7 +160,7 @@ def _old_endgame_values(view, action, deals):
         if RANK[starter] == JACK and g._add(view.dealer, 2):
             out.append(WIN_UTILITY if view.dealer == view.seat else -WIN_UTILITY)
             continue
-        from agents.players.peg_search import rollout_card
+        from agents.search.peg_search import rollout_card
 
         out.append(play_out(g, view.seat, rollout_card(g)))
     return out
@@ -190,7 +190,7 @@ def _old_opponent_deals(view, rng, n, tau=0.5):
 
 
 def test_endgame_play_outs_equal_the_engine_ones() -> None:
-    from agents.players.peg_search import deal_utility
+    from agents.search.peg_search import deal_utility
 
     rng = np.random.default_rng(3)
     checked = 0

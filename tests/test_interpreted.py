@@ -11,7 +11,7 @@ from numba import njit
 
 from agents.players.expert import ExpertAgent
 from agents.players.fastplay import random_play_position
-from agents.players.opponent_model import sample_modelled_arrays, split_nets
+from agents.search.opponent_model import sample_modelled_arrays, split_nets
 from cribbage_env.kernels import fastsim as F
 from cribbage_env.kernels.interpreted import interpreted, interpreting, runner, warming
 from cribbage_env.rules.cards import JACK, RANK

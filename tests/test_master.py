@@ -9,11 +9,11 @@ import pytest
 
 import cribbage_env as ce
 from agents import AGENTS, LEVELS, AgentSpecError, make_agent
-from agents.players.inference import _rank_scores, play_log_likelihood, play_steps
 from agents.players.master import PLAYOUT_MS, MasterAgent
 from agents.players.neural import DEFAULT_WEIGHTS
-from agents.players.opponent_model import sample_modelled_arrays
-from agents.players.peg_search import DANGER_COUNTS
+from agents.search.inference import _rank_scores, play_log_likelihood, play_steps
+from agents.search.opponent_model import sample_modelled_arrays
+from agents.search.peg_search import DANGER_COUNTS
 from cribbage_env.rules.cards import VALUE, parse_cards
 from cribbage_env.rules.core import Phase
 from cribbage_env.rules.scoring import score_play

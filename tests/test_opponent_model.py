@@ -8,8 +8,8 @@ import pytest
 
 import cribbage_env as ce
 from agents import make_agent
-from agents.players.opponent_model import sample_modelled_guesses, split_nets
-from agents.players.peg_search import sample_guesses
+from agents.search.opponent_model import sample_modelled_guesses, split_nets
+from agents.search.peg_search import sample_guesses
 from cribbage_env.analysis.discard import DISCARD_INDEX, default_crib_table, discard_values
 from cribbage_env.rules.cards import VALUE, parse_cards
 from cribbage_env.rules.scoring import score_hand

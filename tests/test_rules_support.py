@@ -16,7 +16,7 @@ from cribbage_env.rules.core import SUPPORTS, Rules, RulesError, RuleSupport
 CONSUMERS = {
     "the engine": ("cribbage_env.rules.engine", "ENGINE"),
     "the compiled kernels": ("cribbage_env.kernels.simkernel", "KERNELS"),
-    "the searches": ("agents.players.peg_search", "SEARCHES"),
+    "the searches": ("agents.search.peg_search", "SEARCHES"),
     "the envs": ("cribbage_env.envs.episode", "ENVS"),
     "the equity table": ("cribbage_env.equity", "EQUITY"),
     "the table": ("ui.table.board", "TABLE"),

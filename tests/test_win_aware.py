@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from agents.base import AgentSpecError
-from agents.players.peg_search import play_out
 from agents.registry import make_agent
+from agents.search.peg_search import play_out
 from cribbage_env.equity import end_value, point_weights, win_probability
 from cribbage_env.rules.cards import parse_cards
 from cribbage_env.rules.engine import GameState
@@ -61,7 +61,7 @@ def test_win_aware_expert_plays_the_winning_card():
 
 
 def test_compiled_and_engine_play_outs_agree_on_the_equity_objective():
-    from agents.players.peg_search import sample_guesses, search_play
+    from agents.search.peg_search import sample_guesses, search_play
 
     g = _position((100, 104))
     g.apply(parse_cards("5D")[0])

@@ -1,6 +1,6 @@
 """Any Python agent as a protocol bot: ``serve(agent)`` answers the host on stdin and stdout.
 
-``python -m agents.tournament.seat_worker SPEC`` serves an agent built from its spec; a script
+``python -m agents.seat_server SPEC`` serves an agent built from its spec; a script
 of one's own can call :func:`serve` with any object that has ``act(view, rng)``. The protocol
 uses private copies of the two descriptors: the agent's own ``print`` goes to standard error
 (the host's log) and ``input`` reads nothing.

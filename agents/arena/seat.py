@@ -1,7 +1,7 @@
 """A sealed seat: any agent spec played as a protocol bot inside the sandbox, or refused.
 
 A ``cmd:`` spec is its own command; any other spec (a built-in, ``module.path:Name``) is served by
-``python -m agents.tournament.seat_worker SPEC`` in a fresh interpreter. Either way the process
+``python -m agents.seat_server SPEC`` in a fresh interpreter. Either way the process
 runs under :mod:`agents.arena.sandbox` (bubblewrap namespaces, a read-only view of the system and
 of the import path, results databases hidden, rlimits). An honest Python agent makes exactly the
 decisions it makes in-process: its own generator's state travels with a game's first request.
@@ -134,7 +134,7 @@ def seat_command(spec: str) -> tuple[list[str], tuple[str, ...]]:
                 folders.append(os.path.dirname(os.path.realpath(arg)))
         args = [os.path.realpath(a) if os.path.isfile(a) else a for a in argv[1:]]
         return [exe, *args], tuple(dict.fromkeys(f for f in folders if f != "/"))
-    argv = [sys.executable, "-m", "agents.tournament.seat_worker", spec]
+    argv = [sys.executable, "-m", "agents.seat_server", spec]
     return argv, (*sandbox.python_folders(), *sandbox.project_packages())
 
 

@@ -1,1 +1,1 @@
-"""The players, from ``random`` to ``master``, and the search helpers they share."""
+"""The players, from ``random`` to ``master`` (the search helpers they share: :mod:`agents.search`)."""

@@ -2,7 +2,7 @@
 
 - **Discard**: the discard analyzer's net value (exact expected hand over the 46 unseen starters,
   plus the crib table for the own crib, minus it for the opponent's).
-- **Pegging**: one-ply expectimax (:func:`agents.players.pegging.expectimax_estimates`): points now,
+- **Pegging**: one-ply expectimax (:func:`agents.search.pegging.expectimax_estimates`): points now,
   minus the expected points of the opponent's best reply (their hand drawn from the cards this
   seat has not seen), plus half the expected points of our best answer to that reply, plus the
   go point when they cannot reply. Expert heuristics then break near-ties (small weights, so
@@ -43,9 +43,9 @@ from cribbage_env.rules.views import PlayerView
 
 from ..base import Hint, Option
 from ..params import Param
+from ..search.peg_search import SEARCHES
+from ..search.pegging import PegEstimate, describe_play, expectimax_estimates
 from .greedy import discard_hint, other_decision
-from .peg_search import SEARCHES
-from .pegging import PegEstimate, describe_play, expectimax_estimates
 
 
 def _heuristics(view: PlayerView, card: int, low_cards: int) -> list[tuple[float, str]]:

@@ -9,8 +9,8 @@ search and win-probability play near the end of the game.
   (board position). The pegging search also scores a game won or lost in the play-out (pone's
   show first) by the win utility, and a card that reaches 121 now is always played.
 - **Pegging**: determinized Monte Carlo search to the end of the deal
-  (:mod:`agents.players.peg_search`) on guesses drawn from an opponent model
-  (:mod:`agents.players.opponent_model`): the opponent kept four of its six cards the way the discard
+  (:mod:`agents.search.peg_search`) on guesses drawn from an opponent model
+  (:mod:`agents.search.opponent_model`): the opponent kept four of its six cards the way the discard
   analyzer would (softmax of the 15 splits' net values, temperature ``tau``), and its plays and
   go's this deal agree with the guess.
 
@@ -47,9 +47,9 @@ from cribbage_env.rules.views import PlayerView
 
 from ..base import Hint, Option
 from ..params import Param
+from ..search.opponent_model import sample_modelled_arrays, sample_opponent_deal_arrays
+from ..search.peg_search import SEARCHES, deal_utility, equity_utility, search_play
 from .expectimax import ExpectimaxAgent
-from .opponent_model import sample_modelled_arrays, sample_opponent_deal_arrays
-from .peg_search import SEARCHES, deal_utility, equity_utility, search_play
 
 #: Within this many points of 121 (either player) discards are chosen by playing the deal out.
 ENDGAME_MARGIN = 30

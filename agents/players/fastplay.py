@@ -3,7 +3,7 @@
 :mod:`cribbage_env.kernels.fastsim` plays deals out in compiled code with kernels that mirror the
 policies below; this module holds the engine-path reference those kernels are tested and
 benchmarked against: a :class:`~cribbage_env.rules.engine.GameState` played forward by the Python
-policies (the way ``agents.players.peg_search.play_out`` has always done it), random positions to test
+policies (the way ``agents.search.peg_search.play_out`` has always done it), random positions to test
 them on, and the scoring events of an engine play-out in the simulator's format.
 """
 
@@ -17,9 +17,9 @@ from cribbage_env.rules.core import EventKind
 from cribbage_env.rules.engine import GameState, new_game
 from cribbage_env.rules.scoring import ScoreKind
 
+from ..search.peg_search import rollout_card
+from ..search.pegging import greedy_card
 from .expectimax import ExpectimaxAgent
-from .peg_search import rollout_card
-from .pegging import greedy_card
 
 _EXPECTIMAX = ExpectimaxAgent()
 

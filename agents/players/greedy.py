@@ -12,7 +12,7 @@ from cribbage_env.rules.core import Phase
 from cribbage_env.rules.views import PlayerView
 
 from ..base import Hint, Option
-from .pegging import describe_play, greedy_card, points_now
+from ..search.pegging import describe_play, greedy_card, points_now
 
 _NO_CRIB = CribTable.zeros()
 

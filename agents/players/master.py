@@ -10,11 +10,11 @@
   values are tilted by the expert's board weights (its weighted value less its plain points).
 - **Pegging**: determinized search over ``worlds`` guesses at the opponent's hidden cards, each
   world's rest of the deal played out by the compiled simulator for every legal card and valued
-  by the equity table (:func:`agents.players.peg_search.search_play`, ``objective=equity``). The guesses
+  by the equity table (:func:`agents.search.peg_search.search_play`, ``objective=equity``). The guesses
   come from **policy-based inference**: the opponent's six cards are drawn from the unseen ones,
   each of its 15 splits weighted by how likely an analyzer-like discarder keeps it
-  (:mod:`agents.players.opponent_model`) times how likely a softmax pegging policy lays the cards it has
-  laid this deal from that split (:mod:`agents.players.inference`, temperature ``play_tau``).
+  (:mod:`agents.search.opponent_model`) times how likely a softmax pegging policy lays the cards it has
+  laid this deal from that split (:mod:`agents.search.inference`, temperature ``play_tau``).
 
 Budget: ``worlds`` per decision, capped by ``time_ms``, an estimate of the search's time from a
 fixed cost per play-out measured on the 2-core development machine (not the clock: decisions
@@ -33,10 +33,10 @@ from cribbage_env.rules.views import PlayerView
 
 from ..base import Option
 from ..params import TRUE_WORDS, Param
+from ..search.opponent_model import sample_modelled_arrays, sample_opponent_deal_arrays
+from ..search.peg_search import equity_utility, search_play
 from .expert import ROLLOUTS, ExpertAgent, deal_play_outs
 from .neural import NeuralAgent
-from .opponent_model import sample_modelled_arrays, sample_opponent_deal_arrays
-from .peg_search import equity_utility, search_play
 from .rollouts import top_discards
 
 #: Estimated cost of one play-out in the compiled simulator (ms) by rollout policy, and of one

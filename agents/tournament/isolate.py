@@ -4,7 +4,7 @@ An agent run in the engine's process is trusted code: it can walk the call stack
 collector to the true :class:`~cribbage_env.rules.engine.GameState` (the opponent's hand, the deck).
 An :class:`~agents.arena.seat.SealedSeat` runs the agent named by a spec as a protocol bot
 (:mod:`agents.arena.protocol`): a ``cmd:`` spec is its own command, any other spec is served by
-:mod:`agents.tournament.seat_worker` in a fresh interpreter. Either way the process runs sealed
+:mod:`agents.seat_server` in a fresh interpreter. Either way the process runs sealed
 (:mod:`agents.arena.sandbox`: bubblewrap namespaces, a read-only view of the system and of the
 import path, the results database hidden, rlimits) or the run is refused. An honest Python
 agent makes exactly the decisions it makes in-process: its own generator's state travels with a

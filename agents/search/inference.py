@@ -1,12 +1,12 @@
 """Policy-based inference from the opponent's plays: how likely each guess at its kept four makes
 the cards it has laid this deal.
 
-The opponent model (:mod:`agents.players.opponent_model`) weights a guess by how likely the opponent's
+The opponent model (:mod:`agents.search.opponent_model`) weights a guess by how likely the opponent's
 discard was. Its plays say more: a player holding a card that pairs the last one, or makes 15 or
 31, usually lays it. Each of the opponent's past plays that had a choice is scored by a softmax
 policy over the cards the guess says it held then (the ones it kept, less those laid before):
 a card's score is the pegging heuristic both sides use in the search's play-outs
-(:func:`agents.players.peg_search.rollout_card`: points now, avoid leaving 5 or 21, shed high cards),
+(:func:`agents.search.peg_search.rollout_card`: points now, avoid leaving 5 or 21, shed high cards),
 divided by a temperature ``tau`` in points. A guess's weight is the product of the
 probabilities of the cards actually laid. Scores depend on a card's rank alone, so each play
 costs 13 evaluations, and the guesses are weighted with array lookups.

@@ -1,4 +1,4 @@
-"""A Python agent as a protocol bot: ``python -m agents.tournament.seat_worker SPEC``.
+"""A Python agent as a protocol bot: ``python -m agents.seat_server SPEC``.
 
 A fresh interpreter (never a fork: a forked child would hold a copy of the engine's memory, the
 true game state included) builds one agent from its spec and serves it over the bot protocol
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-from ..arena import botkit
+from .arena import botkit
 
 
 def _set_parent_death_signal() -> None:
@@ -28,11 +28,11 @@ def _set_parent_death_signal() -> None:
 def main(argv: list[str]) -> int:
     _set_parent_death_signal()
     channels = botkit.private_channels()
-    from ..arena.sandbox import copy_seat_caches
+    from .arena.sandbox import copy_seat_caches
 
     copy_seat_caches()  # the host's compiled kernels, before the agent imports numba
     try:
-        from ..registry import make_agent
+        from .registry import make_agent
 
         agent = make_agent(argv[0])
     except BaseException as exc:  # noqa: BLE001 - any failure to build is reported, one line

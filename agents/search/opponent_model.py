@@ -99,7 +99,7 @@ def sample_modelled_arrays(
     """:func:`sample_modelled_guesses` as arrays: the guessed unplayed cards ``(n, k)`` and
     discards ``(n, 2)`` (the same draws from the same generator), or None. With ``play_tau > 0``
     a split is also weighted by how likely it makes the opponent's plays this deal
-    (:func:`agents.players.inference.play_log_likelihood`, temperature ``play_tau`` points)."""
+    (:func:`agents.search.inference.play_log_likelihood`, temperature ``play_tau`` points)."""
     opp = 1 - view.seat
     played = [c for p, c in view.played if p == opp]
     unseen = np.array(view.unseen_cards(), dtype=np.intp)
