@@ -45,7 +45,7 @@ from cribbage_env.equity import (
     table_or_points,
     win_probability,
 )
-from cribbage_env.rules.actions import action_str, discard_action
+from cribbage_env.rules.actions import action_str
 from cribbage_env.rules.cards import RANK
 from cribbage_env.rules.core import Phase
 from cribbage_env.rules.engine import GameState
@@ -286,28 +286,31 @@ def discard_values_by_chance(
 
 
 def seat_chance(
-    view: PlayerView, rng: np.random.Generator, samples: int = DEFAULT_SAMPLES
+    view: PlayerView, rng: np.random.Generator | None = None, samples: int = DEFAULT_SAMPLES
 ) -> float | None:
-    """The winning chance of ``view``'s seat from what that seat may know (never the hidden
-    cards): the table between deals, play-outs on guessed hands in the play, the best of the
-    analyzer's splits at its discard. None once its discard is made and the other's is not
-    (nothing new is known until the play starts). For the table's winning-chance indicator.
+    """The winning chance of ``view``'s seat from what it may know (never the hidden cards), to
+    a tenth of a percentage point, with the judge's generator for the position
+    (:func:`position_rng`) unless ``rng`` is given. At its own decision (its discard, a play
+    with a choice of ranks) it is the judge's best option: the hint's figure and the review's
+    best chance there. Else play-outs on guessed hands in the play, the table between deals;
+    None once its discard is made and the other's is not (no new card is known).
 
     >>> import cribbage_env as ce
     >>> g = ce.new_game(3)
-    >>> seat_chance(g.view(0), np.random.default_rng(0)) == seat_chance(g.view(0), np.random.default_rng(0))
+    >>> seat_chance(g.view(0)) == round(judge(g.view(0), position_rng(g.view(0)))[0].chance, 3)
     True
     """
     if view.winner is not None:
         return 1.0 if view.winner == view.seat else 0.0
     if not table_or_points(view.rules):
         return None
-    if view.phase is Phase.PLAY:
-        return play_chance(view, *_guesses(view, rng, samples), ROLLOUT)
-    if view.phase is Phase.DISCARD and not view.discards:
-        splits = analyze_discards(view.hand, dealer=view.is_dealer)[:DEFAULT_CANDIDATES]
-        actions = [discard_action(*o.discard) for o in splits]
-        return float(discard_values_by_chance(view, actions, rng, samples)[0].max())
+    rng = position_rng(view) if rng is None else rng
+    play = view.phase is Phase.PLAY
+    choice = play and len({RANK[c] for c in view.legal_actions}) > 1
+    if (view.phase is Phase.DISCARD and not view.discards) or choice:
+        return round(judge(view, rng, samples)[0].chance, 3)
+    if play:
+        return round(play_chance(view, *_guesses(view, rng, samples), ROLLOUT), 3)
     if view.phase in (Phase.DISCARD, Phase.STARTER_CUT):
         return None
     if view.phase is Phase.CUT_FOR_DEAL:  # no dealer yet: even by symmetry

@@ -120,16 +120,17 @@ def test_meter_is_off_by_default_hidden_on_handover_and_per_seat() -> None:
     assert meter.shown(ctl) is None and meter.wanted(ctl)
 
 
-def test_meter_reads_the_seats_own_estimate() -> None:
-    from ui.table.chances import SAMPLES, STREAM
-
+def test_meter_reads_the_seats_own_estimate_the_hints_figure() -> None:
     ctl = TableController(9, mode=Mode.COMPUTER)
     while ctl.phase is not Phase.DISCARD:
         ctl.selection.cut_at(20) if ctl.human_to_act else ctl.computer.step()
     meter = ChanceMeter(on=True)
     meter.done(meter.job(ctl)(), ctl)
-    expected = seat_chance(ctl.view(0), ctl.computer.rng(STREAM), SAMPLES)
+    expected = seat_chance(ctl.view(0))
     assert meter.shown(ctl) is not None and meter.shown(ctl).chance == expected
+    assert ctl.human_to_act  # the person's discard: the hint prints the same figure
+    hint = ctl.coach.request_hint()
+    assert hint is not None and ctl.cat.percent(expected) in hint.lines[0]
 
 
 def test_table_scene_draws_the_bar_and_not_under_the_show() -> None:
