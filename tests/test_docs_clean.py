@@ -114,6 +114,7 @@ PROVIDERS = {
     "torch": "rl",
     "sb3_contrib": "rl",
     "stable_baselines3": "rl",
+    "arcade": "gui",
 }
 
 
@@ -138,6 +139,8 @@ def _imports() -> set[str]:
     for page in _pages():
         for cell in re.findall(r"```\{code-cell\}[^\n]*\n(.*?)```", page.read_text(), re.S):
             mods |= set(re.findall(r"^\s*(?:import|from)\s+(\w+)", cell, re.M))
+            if re.search(r"^[\w= ]*cribbage (?:play|replay)\b", cell, re.M):
+                mods.add("arcade")  # a cell that opens the table runs the Arcade game
     mods.add("pettingzoo")  # the API reference documents cribbage_env.aec, which imports it
     return mods
 
