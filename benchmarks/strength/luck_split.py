@@ -1,4 +1,4 @@
-"""Is the review's luck split right on average? A player who follows every hint meets
+"""Is the review's luck split right on average? A player who follows every hint (``coach``) meets
 ``greedy`` and ``expectimax`` in duplicate games (each deal played from both seats); every game is
 reviewed as the table reviews it, and the game's change of winning chance is split into the
 chance events' luck, each player's decisions and the rest (:meth:`agents.review.Review.split`).
@@ -28,28 +28,14 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from provenance import provenance  # noqa: E402
 
-from agents.review import judge, position_rng, review_game  # noqa: E402
+from agents.review import review_game  # noqa: E402
 from agents.tournament.tournament import game_seeds, play_game  # noqa: E402
-from cribbage_env.rules.cards import RANK  # noqa: E402
-from cribbage_env.rules.core import Phase  # noqa: E402
 
 OPPONENTS = ("greedy", "expectimax")
 
 
-class HintFollower:
-    """Plays the hint at every decision: the judge's best option with the hint's generator."""
-
-    def act(self, view, rng):
-        legal = view.legal_actions
-        if len(legal) == 1 or view.phase not in (Phase.DISCARD, Phase.PLAY):
-            return legal[0]
-        if view.phase is Phase.PLAY and len({RANK[c] for c in legal}) == 1:
-            return legal[0]
-        return judge(view, position_rng(view))[0].action
-
-
 def one_game(opponent: str, seed: int, hint_seat: int) -> dict:
-    specs = (HintFollower(), opponent) if hint_seat == 0 else (opponent, HintFollower())
+    specs = ("coach", opponent) if hint_seat == 0 else (opponent, "coach")
     t0 = time.process_time()
     g = play_game(specs[0], specs[1], seed, agent_seed=seed)
     t1 = time.process_time()
