@@ -57,11 +57,13 @@ from .players.peg_search import sample_guesses
 
 #: Winning chance lost (0..1) from which a decision is flagged.
 THRESHOLDS = (("blunder", 0.06), ("bad", 0.03), ("doubtful", 0.01))
-#: Guesses per decision and discard splits rated by default (all 15: a game in about 1 s).
-DEFAULT_SAMPLES = 32
+#: Guesses per decision and discard splits rated by default (all 15). 512 guesses: the hint
+#: plays as strong as ``expert`` (32 lost to it) and still comes in well under a second; a game
+#: is reviewed in a few seconds (benchmarks: coach strength, hint latency).
+DEFAULT_SAMPLES = 512
 DEFAULT_CANDIDATES = 15
 #: Fresh guesses on which the judge's choice and the move taken are compared (:func:`rate`).
-CHECK_SAMPLES = 64
+CHECK_SAMPLES = 512
 TAU = 0.5
 #: Both seats' policy in the play-outs (the expert's rollout heuristic, compiled).
 ROLLOUT = "heuristic"

@@ -18,9 +18,9 @@ from ui.words.i18n import Catalog
 
 @pytest.fixture(scope="module")
 def saved() -> list[tuple[ce.GameState, Review]]:
-    """Two games written to records and read back, as the table saves and reopens them, and
-    their reviews."""
-    games = [play_game("greedy", "expectimax", s, agent_seed=s, rules="short") for s in (5, 6)]
+    """A game written to a record and read back, as the table saves and reopens it, and its
+    review."""
+    games = [play_game("greedy", "expectimax", 6, agent_seed=6, rules="short")]
     back = [ce.GameState.from_record(json.loads(json.dumps(g.to_record()))) for g in games]
     return [(g, review_game(g)) for g in back]
 
@@ -45,7 +45,7 @@ def test_indicator_hint_and_review_agree_at_every_decision(saved) -> None:
             hint = round(judge(view, hint_rng(view))[0].chance, 3)
             assert seat_chance(view) == hint == r.best_chance
             checked += 1
-        assert checked > 8
+        assert checked > 4
 
 
 def test_after_a_discard_the_indicator_shows_the_discard_taken(saved) -> None:
@@ -59,7 +59,7 @@ def test_after_a_discard_the_indicator_shows_the_discard_taken(saved) -> None:
             (r,) = [x for x in discards if x.index == i]
             assert discard_taken(g, 0) == r.chance == pytest.approx(r.best_chance - r.loss)
             seen += 1
-        assert seen == len(discards) > 2
+        assert seen == len(discards) > 1
 
 
 @pytest.mark.parametrize("lang", ["en", "es", "fr"])
