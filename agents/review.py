@@ -36,14 +36,12 @@ import numpy as np
 import cribbage_env as ce
 from cribbage_env.analysis.discard import analyze_discards
 from cribbage_env.analysis.luck import GameLuck, OutcomeSplit, game_luck, outcome_split
-from cribbage_env.analysis.view_chance import play_chance
 from cribbage_env.equity import (
     chance_now,
     end_values,
     has_table,
     no_table,
     table_or_points,
-    win_probability,
 )
 from cribbage_env.rules.actions import action_str
 from cribbage_env.rules.cards import RANK
@@ -234,28 +232,28 @@ def _values(view: PlayerView, scores, winner) -> tuple[np.ndarray, np.ndarray]:
     return chance, margin.astype(np.float64)
 
 
-def _guesses(
+def guesses(
     view: PlayerView, rng: np.random.Generator, samples: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """The opponent's hidden cards guessed by the opponent model (uniformly when it has nothing
     to model): unplayed cards ``(G, k)`` and crib cards ``(G, 2)``."""
-    guesses = sample_modelled_arrays(view, rng, samples, TAU)
-    if guesses is None:
-        pairs = sample_guesses(view, rng, samples)
-        k = view.opponent_cards_left
-        guesses = (
-            np.array([h for h, _ in pairs], dtype=np.int64).reshape(len(pairs), k),
-            np.array([d for _, d in pairs], dtype=np.int64),
-        )
-    return guesses
+    modelled = sample_modelled_arrays(view, rng, samples, TAU)
+    if modelled is not None:
+        return modelled
+    pairs = sample_guesses(view, rng, samples)
+    k = view.opponent_cards_left
+    return (
+        np.array([h for h, _ in pairs], dtype=np.int64).reshape(len(pairs), k),
+        np.array([d for _, d in pairs], dtype=np.int64),
+    )
 
 
 def _guessed_states(view: PlayerView, rng: np.random.Generator, samples: int) -> np.ndarray:
     """Simulator states equal to the real one wherever ``view`` sees, the hidden cards guessed
-    (:func:`_guesses`)."""
+    (:func:`guesses`)."""
     from cribbage_env.kernels.fastsim import states_from_view
 
-    return states_from_view(view, *_guesses(view, rng, samples))
+    return states_from_view(view, *guesses(view, rng, samples))
 
 
 def play_values(
@@ -285,40 +283,6 @@ def discard_values_by_chance(
         chance[j], points[j] = c.mean(), p.mean()
         pegging[j] = _pegging_margins(out, view.seat, start).mean()
     return chance, points, pegging
-
-
-def seat_chance(
-    view: PlayerView, rng: np.random.Generator | None = None, samples: int = DEFAULT_SAMPLES
-) -> float | None:
-    """The winning chance of ``view``'s seat from what it may know (never the hidden cards), to
-    a tenth of a percentage point, with the judge's generator for the position
-    (:func:`position_rng`) unless ``rng`` is given. At its own decision (its discard, a play
-    with a choice of ranks) it is the judge's best option: the hint's figure and the review's
-    best chance there. Else play-outs on guessed hands in the play, the table between deals;
-    None once its discard is made and the other's is not (no new card is known).
-
-    >>> import cribbage_env as ce
-    >>> g = ce.new_game(3)
-    >>> seat_chance(g.view(0)) == round(judge(g.view(0), position_rng(g.view(0)))[0].chance, 3)
-    True
-    """
-    if view.winner is not None:
-        return 1.0 if view.winner == view.seat else 0.0
-    if not table_or_points(view.rules):
-        return None
-    rng = position_rng(view) if rng is None else rng
-    play = view.phase is Phase.PLAY
-    choice = play and len({RANK[c] for c in view.legal_actions}) > 1
-    if (view.phase is Phase.DISCARD and not view.discards) or choice:
-        return round(judge(view, rng, samples)[0].chance, 3)
-    if play:
-        return round(play_chance(view, *_guesses(view, rng, samples), ROLLOUT), 3)
-    if view.phase in (Phase.DISCARD, Phase.STARTER_CUT):
-        return None
-    if view.phase is Phase.CUT_FOR_DEAL:  # no dealer yet: even by symmetry
-        return 0.5
-    me, opp = view.scores[view.seat], view.scores[1 - view.seat]
-    return win_probability(me, opp, dealer=view.is_dealer, target=view.rules)
 
 
 @dataclass(frozen=True)
@@ -466,23 +430,8 @@ def review_game(
             rng = position_rng(view, seed)
             best, loss, ploss, ch, best_ch, n = rate(view, a, rng, samples, candidates)
             phase = "discard" if g.phase is Phase.DISCARD else "play"
-            ratings.append(
-                Rating(
-                    i,
-                    seat,
-                    view.deal,
-                    phase,
-                    action_str(a),
-                    action_str(best),
-                    loss,
-                    ploss,
-                    ch,
-                    best_ch,
-                    n,
-                    g.scores,
-                    flag_of(loss),
-                )
-            )
+            ratings.append(Rating(i, seat, view.deal, phase, action_str(a), action_str(best), loss,
+                                  ploss, ch, best_ch, n, g.scores, flag_of(loss)))  # fmt: skip
         g.apply(a)
     curve.append(chance_now(g, 0))
     luck = game_luck(g) if has_table(g.rules) else None  # luck is measured in winning chance

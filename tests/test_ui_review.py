@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 import cribbage_env as ce
-from agents.review import review_game, seat_chance
+from agents.chance import seat_chance
+from agents.review import review_game
 from agents.tournament.tournament import play_game
 from cribbage_env.equity import win_probability
 from cribbage_env.rules.actions import discard_cards, is_discard, parse_action

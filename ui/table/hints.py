@@ -51,7 +51,7 @@ def hint_for(view: ce.PlayerView, rng: np.random.Generator) -> tuple[Option, ...
 
 def shown_percent(narrator: Narrator):
     """A winning chance as the table writes it: to a tenth of a percentage point, rounded once
-    (as :func:`agents.review.rate` and :func:`agents.review.seat_chance` give it), so the hint,
+    (as :func:`agents.review.rate` and :func:`agents.chance.seat_chance` give it), so the hint,
     the indicator and the review print the same figure for one position."""
     return lambda x: narrator.cat.percent(round(x, 3))
 
