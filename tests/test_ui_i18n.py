@@ -105,9 +105,9 @@ def test_french_elides_de_before_a_name_with_a_vowel() -> None:
     assert fr.tr("Choose two cards for {name}'s crib", name=computer).endswith(f"d'{computer}")
     assert "de 50" in fr.tr(
         "{name}: from {start} to {end}, {change} points = luck {luck}, decisions: "
-        "{name} {own}, {other} {theirs}",
+        "{name} {own}, {other} {theirs}, unexplained {rest}",
         name=computer, start="50 %", end="0 %", change="-50", luck="-1", own="0", other="Vous",
-        theirs="0",
+        theirs="0", rest="0",
     )  # fmt: skip
     assert es.tr("{name}'s crib", name=es.tr("Computer")) == "Reserva de Ordenador"
 
