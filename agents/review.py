@@ -8,9 +8,14 @@ discard), the same guesses for every candidate (common random numbers), with a f
 for both seats (:func:`agents.search.peg_search.rollout_card`, compiled: :mod:`cribbage_env.kernels.fastsim`);
 the deal's end is read from the equity
 table (:mod:`cribbage_env.equity`), and a game won or lost inside the deal counts 1 or 0, exact.
-The loss of a decision is the best candidate's chance minus the chosen one's (>= 0, 0 for the
-best). Pegging rates every card (one per rank: cards of a rank are interchangeable); a discard
-rates the ``candidates`` best splits by the analyzer's points plus the split taken.
+The judge picks its best option on one set of guesses (the hint's: it is the option the hint
+shows), and the review values that option and the one taken on a second, independent set
+(:data:`CHECK_SAMPLES` guesses, common to both): the loss is the difference there. The best of
+noisy estimates is too good on the set it was picked on; on an independent set it is not, so a
+decision's loss is right on average (it may come out below 0 where the move taken was as good;
+0 exactly when it is the judge's choice). Pegging rates every card (one per rank: cards of a
+rank are interchangeable); a discard rates the ``candidates`` best splits by the analyzer's
+points plus the split taken.
 
 Points lost is the same comparison in expected points margin to the end of the deal.
 
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -30,16 +36,14 @@ import numpy as np
 import cribbage_env as ce
 from cribbage_env.analysis.discard import analyze_discards
 from cribbage_env.analysis.luck import GameLuck, OutcomeSplit, game_luck, outcome_split
-from cribbage_env.analysis.view_chance import play_chance
 from cribbage_env.equity import (
     chance_now,
     end_values,
     has_table,
     no_table,
     table_or_points,
-    win_probability,
 )
-from cribbage_env.rules.actions import action_str, discard_action
+from cribbage_env.rules.actions import action_str
 from cribbage_env.rules.cards import RANK
 from cribbage_env.rules.core import Phase
 from cribbage_env.rules.engine import GameState
@@ -51,9 +55,13 @@ from .search.peg_search import sample_guesses
 
 #: Winning chance lost (0..1) from which a decision is flagged.
 THRESHOLDS = (("blunder", 0.06), ("bad", 0.03), ("doubtful", 0.01))
-#: Guesses per decision and discard splits rated by default (all 15: a game in about 1 s).
-DEFAULT_SAMPLES = 32
+#: Guesses per decision and discard splits rated by default (all 15). 512 guesses: the hint
+#: plays as strong as ``expert`` (32 lost to it) and still comes in well under a second; a game
+#: is reviewed in a few seconds (benchmarks: coach strength, hint latency).
+DEFAULT_SAMPLES = 512
 DEFAULT_CANDIDATES = 15
+#: Fresh guesses on which the judge's choice and the move taken are compared (:func:`rate`).
+CHECK_SAMPLES = 512
 TAU = 0.5
 #: Both seats' policy in the play-outs (the expert's rollout heuristic, compiled).
 ROLLOUT = "heuristic"
@@ -101,22 +109,39 @@ class Review:
 
     def split(self, seat: int) -> OutcomeSplit | None:
         """How ``seat``'s winning chance went from 50% (before the cut for first deal, by
-        symmetry) to the result (1 or 0; the last estimate if unfinished): luck, its decisions
-        and the other's, adding up exactly (:func:`~cribbage_env.analysis.luck.outcome_split`;
-        the decisions' parts are the winning chance this review says they lost). None for
-        rules with no winning-chance table."""
+        symmetry) to the result (1 or 0; the last estimate if unfinished): the luck of the
+        chance events (:attr:`luck`, what tournaments subtract), what each player's decisions
+        lost by this review, and the rest, what the judge could not place
+        (:func:`~cribbage_env.analysis.luck.outcome_split`: each part within one game). None
+        for rules with no winning-chance table."""
         if self.luck is None:
             return None
         end = self.curve[-1] if seat == 0 else 1.0 - self.curve[-1]
-        return outcome_split(0.5, end, self._lost(seat), self._lost(1 - seat))
+        luck = self.luck.win if seat == 0 else -self.luck.win
+        return outcome_split(0.5, end, luck, self._lost(seat), self._lost(1 - seat))
 
     def luck_path(self) -> list[float]:
-        """Seat 0's luck so far (the :meth:`split`'s luck) at each point of :attr:`curve`: the
-        winning chance there minus the start, with what both seats' decisions before it lost
-        or gave put back; it ends at ``split(0).luck``. Empty without a winning-chance table."""
-        if self.luck is None:
+        """Seat 0's luck so far at each point of :attr:`curve` (the chance events before it:
+        the cut, each deal's cards from its first decision, its starter from its play), scaled
+        as the :meth:`split` scales it: it ends at ``split(0).luck``. Empty without a
+        winning-chance table."""
+        sp = self.split(0)
+        if self.luck is None or sp is None:
             return []
-        return [c - 0.5 + self._lost(0, i) - self._lost(1, i) for i, c in enumerate(self.curve)]
+        by_deal = {d.deal: d for d in self.luck.deals}
+        before: dict[int, float] = {}
+        total = self.luck.cut
+        for k in sorted(by_deal):
+            before[k] = total
+            total += by_deal[k].cards + by_deal[k].starter
+        path = []
+        for r in self.ratings:
+            deal = by_deal.get(r.deal)
+            x = before.get(r.deal, total)
+            if deal is not None:
+                x += deal.cards + (deal.starter if r.phase == "play" else 0.0)
+            path.append(sp.scale * x)
+        return [*path, sp.luck]
 
     def luck_summary(self, seat: int) -> dict | None:
         """``seat``'s :meth:`split` (fractions of a win) and the chance events' measured luck
@@ -132,6 +157,8 @@ class Review:
             "luck": round(sp.luck, 5),
             "own_decisions": round(sp.own, 5),
             "other_decisions": round(sp.other, 5),
+            "unexplained": round(sp.rest, 5),
+            "scale": round(sp.scale, 5),
             "skill_lost": -sp.own + 0.0,
             "result": None if self.winner is None else float(self.winner == seat),
             "events_luck": round(luck, 5),
@@ -205,28 +232,28 @@ def _values(view: PlayerView, scores, winner) -> tuple[np.ndarray, np.ndarray]:
     return chance, margin.astype(np.float64)
 
 
-def _guesses(
+def guesses(
     view: PlayerView, rng: np.random.Generator, samples: int
 ) -> tuple[np.ndarray, np.ndarray]:
     """The opponent's hidden cards guessed by the opponent model (uniformly when it has nothing
     to model): unplayed cards ``(G, k)`` and crib cards ``(G, 2)``."""
-    guesses = sample_modelled_arrays(view, rng, samples, TAU)
-    if guesses is None:
-        pairs = sample_guesses(view, rng, samples)
-        k = view.opponent_cards_left
-        guesses = (
-            np.array([h for h, _ in pairs], dtype=np.int64).reshape(len(pairs), k),
-            np.array([d for _, d in pairs], dtype=np.int64),
-        )
-    return guesses
+    modelled = sample_modelled_arrays(view, rng, samples, TAU)
+    if modelled is not None:
+        return modelled
+    pairs = sample_guesses(view, rng, samples)
+    k = view.opponent_cards_left
+    return (
+        np.array([h for h, _ in pairs], dtype=np.int64).reshape(len(pairs), k),
+        np.array([d for _, d in pairs], dtype=np.int64),
+    )
 
 
 def _guessed_states(view: PlayerView, rng: np.random.Generator, samples: int) -> np.ndarray:
     """Simulator states equal to the real one wherever ``view`` sees, the hidden cards guessed
-    (:func:`_guesses`)."""
+    (:func:`guesses`)."""
     from cribbage_env.kernels.fastsim import states_from_view
 
-    return states_from_view(view, *_guesses(view, rng, samples))
+    return states_from_view(view, *guesses(view, rng, samples))
 
 
 def play_values(
@@ -256,37 +283,6 @@ def discard_values_by_chance(
         chance[j], points[j] = c.mean(), p.mean()
         pegging[j] = pegging_margins(out, view.seat, start).mean()
     return chance, points, pegging
-
-
-def seat_chance(
-    view: PlayerView, rng: np.random.Generator, samples: int = DEFAULT_SAMPLES
-) -> float | None:
-    """The winning chance of ``view``'s seat from what that seat may know (never the hidden
-    cards): the table between deals, play-outs on guessed hands in the play, the best of the
-    analyzer's splits at its discard. None once its discard is made and the other's is not
-    (nothing new is known until the play starts). For the table's winning-chance indicator.
-
-    >>> import cribbage_env as ce
-    >>> g = ce.new_game(3)
-    >>> seat_chance(g.view(0), np.random.default_rng(0)) == seat_chance(g.view(0), np.random.default_rng(0))
-    True
-    """
-    if view.winner is not None:
-        return 1.0 if view.winner == view.seat else 0.0
-    if not table_or_points(view.rules):
-        return None
-    if view.phase is Phase.PLAY:
-        return play_chance(view, *_guesses(view, rng, samples), ROLLOUT)
-    if view.phase is Phase.DISCARD and not view.discards:
-        splits = analyze_discards(view.hand, dealer=view.is_dealer)[:DEFAULT_CANDIDATES]
-        actions = [discard_action(*o.discard) for o in splits]
-        return float(discard_values_by_chance(view, actions, rng, samples)[0].max())
-    if view.phase in (Phase.DISCARD, Phase.STARTER_CUT):
-        return None
-    if view.phase is Phase.CUT_FOR_DEAL:  # no dealer yet: even by symmetry
-        return 0.5
-    me, opp = view.scores[view.seat], view.scores[1 - view.seat]
-    return win_probability(me, opp, dealer=view.is_dealer, target=view.rules)
 
 
 @dataclass(frozen=True)
@@ -354,21 +350,36 @@ def rate(
     rng: np.random.Generator,
     samples: int = DEFAULT_SAMPLES,
     candidates: int = DEFAULT_CANDIDATES,
+    check_samples: int | None = None,
 ) -> tuple[int, float, float, float, float, int]:
-    """Rate ``action`` in ``view`` with :func:`judge`: (best action, loss, points lost, chance
-    taken, best chance, options compared)."""
+    """Rate ``action`` in ``view``: (best action, loss, points lost, chance taken, best chance,
+    options compared). The best is :func:`judge`'s choice with ``rng`` (the hint's); the loss
+    is that option's value minus the taken one's on ``check_samples`` fresh guesses (an
+    independent child of ``rng``), so it is right on average and may be below 0; it is 0
+    exactly when the judge's choice was taken. The best chance is the judge's (the hint's
+    figure) and the chance taken is the best chance minus the loss, both to a tenth of a
+    percentage point, so a shown loss is the shown difference."""
     if view.phase is Phase.PLAY and len({RANK[c] for c in view.legal_actions}) == 1:
         return action, 0.0, 0.0, float("nan"), float("nan"), 1
+    check = rng.spawn(1)[0]  # drawn before the judge's guesses, which it leaves unchanged
     opts = judge(view, rng, samples, candidates, include=action)
-    key = RANK[action] if view.phase is Phase.PLAY else action
-    taken = next(
-        o for o in opts if (RANK[o.action] if view.phase is Phase.PLAY else o.action) == key
-    )
+    play = view.phase is Phase.PLAY
     best = opts[0]
-    best_action = action if taken.chance >= best.chance else best.action
-    loss = max(0.0, best.chance - taken.chance)
-    points_loss = max(0.0, max(o.points for o in opts) - taken.points)
-    return best_action, loss, points_loss, taken.chance, best.chance, len(opts)
+    same = (RANK[best.action] == RANK[action]) if play else best.action == action
+    loss = points_loss = 0.0
+    if not same:
+        pair = [best.action, action]
+        n = CHECK_SAMPLES if check_samples is None else check_samples
+        if play:
+            chance, points = play_values(view, pair, check, n)
+        else:
+            chance, points, _ = discard_values_by_chance(view, pair, check, n)
+        loss, points_loss = float(chance[0] - chance[1]), float(points[0] - points[1])
+        if math.isnan(loss) or not has_table(view.rules):  # no table: rated by points alone
+            loss = 0.0
+    best_action = action if same else best.action
+    best_chance, loss = round(best.chance, 3), round(loss, 3) + 0.0
+    return best_action, loss, points_loss, best_chance - loss, best_chance, len(opts)
 
 
 def review_key(
@@ -388,7 +399,7 @@ def review_key(
     True
     """
     what = [game.seed, game.interactive_cuts, game.rules.to_json(), list(game.decisions)]
-    text = json.dumps([*what, samples, candidates, seed, ROLLOUT, TAU])
+    text = json.dumps([*what, samples, candidates, seed, ROLLOUT, TAU, CHECK_SAMPLES])
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
@@ -419,23 +430,8 @@ def review_game(
             rng = position_rng(view, seed)
             best, loss, ploss, ch, best_ch, n = rate(view, a, rng, samples, candidates)
             phase = "discard" if g.phase is Phase.DISCARD else "play"
-            ratings.append(
-                Rating(
-                    i,
-                    seat,
-                    view.deal,
-                    phase,
-                    action_str(a),
-                    action_str(best),
-                    loss,
-                    ploss,
-                    ch,
-                    best_ch,
-                    n,
-                    g.scores,
-                    flag_of(loss),
-                )
-            )
+            ratings.append(Rating(i, seat, view.deal, phase, action_str(a), action_str(best), loss,
+                                  ploss, ch, best_ch, n, g.scores, flag_of(loss)))  # fmt: skip
         g.apply(a)
     curve.append(chance_now(g, 0))
     luck = game_luck(g) if has_table(g.rules) else None  # luck is measured in winning chance

@@ -68,7 +68,7 @@ def test_review_text_counts_seats_and_deals_one_way_and_names_points_as_points()
     assert first[:2] == ["0", str(review.deal_rows()[0]["dealer"])]  # seat numbers, from 0
     seat_lines = [line for line in lines if line.startswith(("Seat 0: from", "Seat 1: from"))]
     assert len(seat_lines) == 2 and all("decisions: seat " in line for line in seat_lines)
-    (events,) = [line for line in lines if line.startswith("Chance events alone")]
+    (events,) = [line for line in lines if line.startswith("Luck is the chance events")]
     assert "seat 0" in events and "points margin" in events
     assert js["rows"] and js["rows"][0]["deal"] == 0
 

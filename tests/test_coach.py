@@ -133,3 +133,19 @@ def test_coach_mode_off_plays_at_once() -> None:
     for c in discard_cards(_worst(ctl)):
         ctl.selection.toggle(c)
     assert ctl.confirm() is True
+
+
+def test_the_coach_agent_plays_the_hint_and_its_review_reads_zero() -> None:
+    """``coach`` (the agent) plays the judge's best option with the hint's generator; a game it
+    plays is reviewed with every one of its decisions at a loss of exactly 0."""
+    from agents import make_agent
+    from agents.tournament.tournament import play_game
+
+    coach = make_agent("coach")
+    for view in _positions(10, 4):
+        assert (
+            coach.act(view, np.random.default_rng(0)) == judge(view, position_rng(view))[0].action
+        )
+    g = play_game("coach", "greedy", 5, agent_seed=1, rules="short")
+    mine = [r for r in review_game(g).ratings if r.seat == 0 and r.options > 1]
+    assert mine and all(r.loss == 0.0 for r in mine)

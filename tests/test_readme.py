@@ -53,6 +53,14 @@ def test_the_fresh_machine_commands_come_first_and_are_what_ci_runs() -> None:
     assert lines[1] in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
 
 
+def test_the_docs_command_is_what_ci_runs() -> None:
+    """The README's docs command (the CPU torch, the docs extra, the build) is the line CI runs."""
+    (block,) = [code for lang, code, _ in _blocks() if lang == "bash" and "sphinx-build" in code]
+    (line,) = block.strip().splitlines()
+    assert "--index-url https://download.pytorch.org/whl/cpu" in line and '".[docs]"' in line
+    assert f"\n{line}\n" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
 @pytest.mark.parametrize("index", range(len(_python_blocks())))
 def test_every_python_block_runs_and_prints_what_the_readme_shows(
     index: int, tmp_path: Path

@@ -30,11 +30,13 @@ def test_rows_cover_every_discard_and_play_decision(game, review):
     assert len(rows) == sum(1 for _ in game.decisions)  # no cut decisions without interactive cuts
     assert {r["phase"] for r in rows} == kinds
     for r in rows:
-        assert r["seat"] in (0, 1) and r["loss"] >= 0
-        assert (r["loss"] == 0) == (r["action"] == r["best"]) or r["loss"] < 1e-12
+        assert r["seat"] in (0, 1) and -1 <= r["loss"] <= 1
+        assert r["action"] != r["best"] or r["loss"] == 0  # the judge's choice loses nothing
         assert r["flag"] == flag_of(r["loss"])
         if r["options"] == 1:
             assert r["loss"] == 0 and r["chance"] is None
+        else:  # the loss shown is the difference shown
+            assert round(r["best_chance"] - r["chance"], 3) == r["loss"]
     assert len(review.curve) == len(rows) + 1 and review.curve[-1] in (0.0, 1.0)
     json.dumps(review.to_json(), allow_nan=False)
 
@@ -62,6 +64,39 @@ def test_a_card_that_wins_the_game_is_best_and_the_others_lose_exactly_their_sho
     assert loss == pytest.approx(1.0 - chance) and loss > 0
     best, loss, *_ = rate(view, parse_cards("5H")[0], rng, samples=8)
     assert best == parse_cards("5H")[0] and loss == 0.0
+
+
+def test_a_loss_is_measured_on_guesses_the_choice_was_not_made_on():
+    """The judge picks its best option on the hint's guesses; the loss of another move is the
+    difference on fresh guesses (a child of the same generator), not clipped at 0: the best of
+    noisy estimates is too good on the guesses that picked it, not on others."""
+    from agents.review import CHECK_SAMPLES, judge, play_values, position_rng
+
+    views = _play_views(play_game("random", "random", 11, agent_seed=0), 12)
+    assert len(views) == 12
+    for view in views:
+        opts = judge(view, position_rng(view), samples=8)
+        worst = opts[-1].action
+        best, loss, *_ = rate(view, worst, position_rng(view), samples=8)
+        assert best == opts[0].action
+        check = position_rng(view).spawn(1)[0]
+        chance, _ = play_values(view, [best, worst], check, CHECK_SAMPLES)
+        assert loss == round(float(chance[0] - chance[1]), 3)
+        assert rate(view, best, position_rng(view), samples=8)[1] == 0.0
+
+
+def _play_views(game: GameState, n: int) -> list:
+    """Up to ``n`` play positions of ``game`` with a choice of ranks."""
+    from cribbage_env.rules.cards import RANK
+    from cribbage_env.rules.core import Phase
+    from cribbage_env.rules.engine import new_game
+
+    g, out = new_game(game.seed, rules=game.rules), []
+    for a in game.decisions:
+        if g.phase is Phase.PLAY and len({RANK[c] for c in g.legal_actions()}) > 1:
+            out.append(g.view(g.to_act))
+        g.apply(a)
+    return out[:n]
 
 
 def test_thresholds_are_ordered():

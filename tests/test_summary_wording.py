@@ -26,7 +26,8 @@ class _Review:
         (or, unfinished, Bo's chance is 80%)."""
         end = (0.0 if seat == 0 else 1.0) if self.finished else (0.2 if seat == 0 else 0.8)
         lost = (0.329, 0.0) if seat == 0 else (0.0, 0.329)
-        return outcome_split(0.5, end, *lost)
+        luck = -0.121 if seat == 0 else 0.121
+        return outcome_split(0.5, end, luck, *lost)
 
 
 # The tail each language puts after the counts (the same error rate, 0.31%, in every case,
@@ -54,16 +55,16 @@ def test_the_error_line_counts_in_words(lang: str, blunders: int, bad: int, deci
 
 LUCK = {
     "en": [
-        "Ana: from 50% to 0%, -50.0 points = luck -17.1, decisions: Ana -32.9, Bo 0.0",
-        "Bo: from 50% to 100%, +50.0 points = luck +17.1, decisions: Bo 0.0, Ana +32.9",
+        "Ana: from 50% to 0%, -50.0 points = luck -12.1, decisions: Ana -32.9, Bo 0.0, unexplained -5.0",
+        "Bo: from 50% to 100%, +50.0 points = luck +12.1, decisions: Bo 0.0, Ana +32.9, unexplained +5.0",
     ],
     "es": [
-        "Ana: de 50\u00a0% a 0\u00a0%, -50,0 puntos = suerte -17,1, decisiones: Ana -32,9, Bo 0,0",
-        "Bo: de 50\u00a0% a 100\u00a0%, +50,0 puntos = suerte +17,1, decisiones: Bo 0,0, Ana +32,9",
+        "Ana: de 50\u00a0% a 0\u00a0%, -50,0 puntos = suerte -12,1, decisiones: Ana -32,9, Bo 0,0, sin explicar -5,0",
+        "Bo: de 50\u00a0% a 100\u00a0%, +50,0 puntos = suerte +12,1, decisiones: Bo 0,0, Ana +32,9, sin explicar +5,0",
     ],
     "fr": [
-        "Ana : de 50\u00a0% à 0\u00a0%, -50,0 points = chance -17,1, décisions : Ana -32,9, Bo 0,0",
-        "Bo : de 50\u00a0% à 100\u00a0%, +50,0 points = chance +17,1, décisions : Bo 0,0, Ana +32,9",
+        "Ana : de 50\u00a0% à 0\u00a0%, -50,0 points = hasard -12,1, décisions : Ana -32,9, Bo 0,0, inexpliqué -5,0",
+        "Bo : de 50\u00a0% à 100\u00a0%, +50,0 points = hasard +12,1, décisions : Bo 0,0, Ana +32,9, inexpliqué +5,0",
     ],
 }
 
@@ -75,7 +76,7 @@ def test_luck_and_decisions_add_up_to_how_the_game_went(lang: str) -> None:
     cat = Catalog(lang)
     assert luck_parts(_Review(0, 0, 5), ("Ana", "Bo"), cat) == LUCK[lang]  # type: ignore[arg-type]
     unfinished = luck_parts(_Review(0, 0, 5, finished=False), ("Ana", "Bo"), cat)  # type: ignore[arg-type]
-    pieces = cat.percent(0.2, digits=0), cat.number(-30, sign=True), cat.number(2.9, sign=True)
+    pieces = cat.percent(0.2, digits=0), cat.number(-30, sign=True), cat.number(15.0, sign=True)
     assert all(piece in unfinished[0] for piece in pieces)
     for line in LUCK[lang] + unfinished:
         assert "of a win" not in line and "%," in line

@@ -251,8 +251,8 @@ def test_the_game_over_summary_sets_luck_beside_skill_as_the_review_does() -> No
     assert "Luck and decisions, in points of winning chance" in labels
     for seat in (0, 1):
         sp = rev.split(seat)
-        change, luck, own, other = sp.points()
-        assert change == pytest.approx(luck + own + other, abs=1e-9)  # the parts add up
+        change, luck, own, other, rest = sp.points()
+        assert change == pytest.approx(luck + own + other + rest, abs=1e-9)  # the parts add up
         assert change == (50.0 if ctl.game.winner == seat else -50.0)
         line = next(t for t in labels if t.startswith(f"{ctl.short_name(seat)}: from 50% to "))
         name = ctl.short_name(seat)

@@ -111,9 +111,9 @@ def test_names_take_their_article_after_a_preposition() -> None:
     assert fr.tr("{name}'s hand", name="Anne") == "Main d'Anne"
     assert "de 50" in fr.tr(
         "{name}: from {start} to {end}, {change} points = luck {luck}, decisions: "
-        "{name} {own}, {other} {theirs}",
+        "{name} {own}, {other} {theirs}, unexplained {rest}",
         name=computer, start="50 %", end="0 %", change="-50", luck="-1", own="0", other="Vous",
-        theirs="0",
+        theirs="0", rest="0",
     )  # fmt: skip
     assert es.tr("{name}'s crib", name=es.tr("Computer")) == "Reserva del ordenador"
     assert es.tr("Pass the screen to {name}", name=es.tr("Player {n}", n=1)).endswith(

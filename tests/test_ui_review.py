@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 import cribbage_env as ce
-from agents.review import review_game, seat_chance
+from agents.chance import seat_chance
+from agents.review import review_game
 from agents.tournament.tournament import play_game
 from cribbage_env.equity import win_probability
 from cribbage_env.rules.actions import discard_cards, is_discard, parse_action
@@ -120,16 +121,17 @@ def test_meter_is_off_by_default_hidden_on_handover_and_per_seat() -> None:
     assert meter.shown(ctl) is None and meter.wanted(ctl)
 
 
-def test_meter_reads_the_seats_own_estimate() -> None:
-    from ui.table.chances import SAMPLES, STREAM
-
+def test_meter_reads_the_seats_own_estimate_the_hints_figure() -> None:
     ctl = TableController(9, mode=Mode.COMPUTER)
     while ctl.phase is not Phase.DISCARD:
         ctl.selection.cut_at(20) if ctl.human_to_act else ctl.computer.step()
     meter = ChanceMeter(on=True)
     meter.done(meter.job(ctl)(), ctl)
-    expected = seat_chance(ctl.view(0), ctl.computer.rng(STREAM), SAMPLES)
+    expected = seat_chance(ctl.view(0))
     assert meter.shown(ctl) is not None and meter.shown(ctl).chance == expected
+    assert ctl.human_to_act  # the person's discard: the hint prints the same figure
+    hint = ctl.coach.request_hint()
+    assert hint is not None and ctl.cat.percent(expected) in hint.lines[0]
 
 
 def test_table_scene_draws_the_bar_and_not_under_the_show() -> None:
@@ -287,11 +289,13 @@ def test_review_scene_shows_luck_vs_skill_in_every_language(reviewed) -> None:
     s0, s1 = review.luck_summary(0), review.luck_summary(1)
     assert s0["end"] + s1["end"] == pytest.approx(1.0)
     for s in (s0, s1):  # the parts add up to how the game went
-        total = s["luck"] + s["own_decisions"] + s["other_decisions"]
+        total = s["luck"] + s["own_decisions"] + s["other_decisions"] + s["unexplained"]
         assert total == pytest.approx(s["end"] - s["start"], abs=1e-4)
+        assert s["luck"] == pytest.approx(s["scale"] * s["events_luck"], abs=1e-4)
     path = review.luck_path()  # the green line: the luck so far, ending at the split's luck
     assert len(path) == len(review.curve) and path[-1] == pytest.approx(review.split(0).luck)
-    assert path[0] == pytest.approx(review.curve[0] - 0.5)  # no decision before the first
+    first = review.luck.cut + review.luck.deals[0].cards  # the cut and the first cards
+    assert path[0] == pytest.approx(review.split(0).scale * first)
     words = {"en": "Green line", "es": "Línea verde", "fr": "Ligne verte"}
     for lang, word in words.items():
         s = review_scene(ReviewBrowser(review, game), _nar(lang), ("You", "Computer"))
@@ -307,7 +311,8 @@ def test_review_scene_shows_luck_vs_skill_in_every_language(reviewed) -> None:
 
 def test_the_cli_review_splits_each_seat_in_parts_that_add_up(reviewed) -> None:
     """``cribbage review`` prints each seat's change of winning chance as luck plus both seats'
-    decisions (the figures of the game-over panel), then the chance events' own luck apart."""
+    decisions plus what is unexplained (the figures of the game-over panel), then the luck per
+    deal."""
     import re
 
     from ui.cli.cmd_review import luck_text
@@ -316,11 +321,11 @@ def test_the_cli_review_splits_each_seat_in_parts_that_add_up(reviewed) -> None:
     lines = luck_text(review)
     for seat in (0, 1):
         (line,) = [t for t in lines if t.startswith(f"Seat {seat}: from 50% to ")]
-        change, luck, own, other = (float(x) for x in re.findall(r"[-+]\d+\.\d", line))
-        assert round(luck + own + other, 1) == change == (50.0 if game.winner == seat else -50.0)
-        assert own <= 0.0 <= other  # a seat's decisions only lose it chance, the other's give
-        assert (change, luck, own, other) == review.split(seat).points()
-    assert sum(t.startswith("Chance events alone") for t in lines) == 1
+        change, luck, own, other, rest = (float(x) for x in re.findall(r"[-+]\d+\.\d", line))
+        total = round(luck + own + other + rest, 1)
+        assert total == change == (50.0 if game.winner == seat else -50.0)
+        assert (change, luck, own, other, rest) == review.split(seat).points()
+    assert sum(t.startswith("Luck is the chance events") for t in lines) == 1
     assert "of a win" not in "\n".join(lines)
 
 

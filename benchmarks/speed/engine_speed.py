@@ -8,16 +8,15 @@ draws them itself from the seed. Rounds alternate between the engines so that ma
 both alike; the median round is reported, and the ratio is the median of the per-round ratios
 (each round's two figures were measured under the same load).
 
-    python benchmarks/speed/engine_speed.py              # measure, print, append to RESULTS.md
-    python benchmarks/speed/engine_speed.py --no-write   # only print
+    python benchmarks/speed/engine_speed.py --out benchmarks/results/engine_speed.json
+    python benchmarks/speed/engine_speed.py              # only print
 """
 
 from __future__ import annotations
 
 import argparse
-import datetime as dt
+import json
 import os
-import platform
 import random
 import statistics
 import sys
@@ -29,8 +28,8 @@ sys.path.insert(0, str(ROOT))
 
 import cribbage_env as ce  # noqa: E402
 
-RESULTS = ROOT / "benchmarks" / "RESULTS.md"
-HEADER = "# Benchmark results\n\nLatest figures from the scripts in `benchmarks/`, each with the exact command.\n"
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from provenance import provenance  # noqa: E402
 
 
 def ours_games(n: int, rng: random.Random, seed0: int) -> float:
@@ -77,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rounds", type=int, default=5, help="alternating rounds (median reported)")
     ap.add_argument("--scorings", type=int, default=200_000, help="score_hand calls per round")
     ap.add_argument("--seed", type=int, default=0, help="seed of Python's random for choices")
-    ap.add_argument("--no-write", action="store_true", help="do not append to RESULTS.md")
+    ap.add_argument("--out", type=Path, help="write the figures there (a results file)")
     args = ap.parse_args(argv)
     if min(args.games, args.rounds, args.scorings) < 1:
         ap.error("--games, --rounds and --scorings must be positive")
@@ -108,32 +107,24 @@ def main(argv: list[str] | None = None) -> int:
         )
     o = statistics.median(ours)
     s = statistics.median(scor)
+    out: dict = {**provenance(), "rounds": args.rounds, "games_per_round": args.games,
+                 "cribbage_env_games_per_s": round(o), "score_hand_per_s": round(s)}  # fmt: skip
     lines = [f"- random-vs-random full games/s, cribbage_env: **{o:,.0f}**"]
     if theirs:
         t = statistics.median(theirs)
         ratio = statistics.median(a / b for a, b in zip(ours, theirs, strict=True))
+        out |= {"openspiel_games_per_s": round(t), "ours_over_openspiel": round(ratio, 2)}
         lines.append(
             f"- random-vs-random full games/s, OpenSpiel C++ `cribbage` from Python: "
             f"**{t:,.0f}** (ours/OpenSpiel, median of per-round ratios: **{ratio:.2f}x**)"
         )
     lines.append(f"- show scorings/s (`score_hand` single calls, checked): **{s:,.0f}**")
     print("\n".join(lines))
-    if not args.no_write:
-        cmd = "python " + " ".join(["benchmarks/speed/engine_speed.py", *sys.argv[1:]])
-        when = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-        section = (
-            f"\n## Engine speed ({when})\n\n"
-            f"Command: `{cmd}`  \n"
-            f"Python {platform.python_version()} on {platform.machine()}, one core; "
-            f"{args.rounds} alternating rounds of {args.games} games per engine, median.\n\n"
-            + "\n".join(lines)
-            + "\n"
-        )
-        if not RESULTS.exists():
-            RESULTS.write_text(HEADER)
-        with RESULTS.open("a") as fh:
-            fh.write(section)
-        print(f"appended to {RESULTS.relative_to(ROOT)}")
+    if args.out is not None:
+        tmp = args.out.with_suffix(".tmp")
+        tmp.write_text(json.dumps(out, indent=2) + "\n")
+        tmp.replace(args.out)
+        print(f"wrote {args.out}")
     return 0
 
 

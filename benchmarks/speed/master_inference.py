@@ -52,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     import cribbage_env as ce
     from agents import make_agent
-    from agents.players.opponent_model import sample_modelled_arrays
+    from agents.search.opponent_model import sample_modelled_arrays
     from cribbage_env.rules.core import Phase
     from cribbage_env.rules.determinize import uniform_guesses
 

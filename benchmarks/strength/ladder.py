@@ -11,7 +11,7 @@ with 95% intervals from a bootstrap over each pair's duplicate pairs, and every 
 and luck-adjusted win rate with its 95% interval (:class:`agents.tournament.luck_stats.LuckTally`).
 
 Nothing is written to the repository unless ``--out`` names a file. Example (the figures in
-benchmarks/RESULTS.md, "Ladder")::
+benchmarks/RESULTS.md)::
 
     nice -n 10 python benchmarks/strength/ladder.py --games 4000 --db /tmp/ladder.sqlite \\
         --pair-games master:expert=2000 --out benchmarks/results/ladder.json

@@ -3,7 +3,7 @@
 Method (reproducible from the seed): for N seeded first deals, both players discard with the
 analyzer (exact hand EV ± crib table); the *studied* seat (alternating dealer / pone) instead picks
 uniformly among the analyzer's best K splits, so its kept hands vary. Both then peg with the
-rollout heuristic of ``agents.players.peg_search`` (the policy the expert's search assumes). The studied
+rollout heuristic of ``agents.search.peg_search`` (the policy the expert's search assumes). The studied
 seat's pegging margin (its pegging points minus the opponent's, his heels excluded) is regressed
 by least squares on the kept four: one weight per rank plus a weight per pair, per role.
 
@@ -23,7 +23,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import cribbage_env as ce  # noqa: E402
-from agents.players.peg_search import rollout_card  # noqa: E402
+from agents.search.peg_search import rollout_card  # noqa: E402
 from cribbage_env.analysis.discard import analyze_discards  # noqa: E402
 from cribbage_env.rules.cards import RANK  # noqa: E402
 from cribbage_env.rules.core import EventKind, Phase  # noqa: E402
@@ -102,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
             "seed": args.seed,
             "top_k": args.top_k,
             "discards": "analyzer (studied seat: uniform among top-k)",
-            "pegging": "agents.players.peg_search.rollout_card for both seats",
+            "pegging": "agents.search.peg_search.rollout_card for both seats",
             "seconds": round(time.perf_counter() - start, 1),
         },
         "pair": {},

@@ -18,6 +18,7 @@ import inspect
 import json
 import os
 import re
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -401,9 +402,14 @@ def pages() -> dict[str, str]:
 
 
 def results_page() -> str:
-    """``benchmarks/RESULTS.md`` with its figures' paths made relative to ``docs/`` (and the
-    notebook's machine paths and issue references dropped at :func:`generate`)."""
-    text = (ROOT / "benchmarks" / "RESULTS.md").read_text(encoding="utf-8")
+    """The results page generated from the results files (``benchmarks/results_page.py``, the
+    same text as ``benchmarks/RESULTS.md``), its figures' paths made relative to ``docs/``."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        from results_page import render
+    finally:
+        sys.path.pop(0)
+    text = render()
     return re.sub(r"\]\((results/[^)]+\.(?:png|svg))\)", r"](../benchmarks/\1)", text)
 
 

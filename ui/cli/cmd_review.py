@@ -144,20 +144,21 @@ def luck_text(review: Review) -> list[str]:
     for seat in (0, 1):
         sp = review.split(seat)
         assert sp is not None
-        change, luck, own, other = sp.points()
+        change, luck, own, other, rest = sp.points()
         lines.append(
             f"Seat {seat}: from {100 * sp.start:.0f}% to {100 * sp.end:.0f}%, {change:+.1f} "
             f"points = luck {luck:+.1f}, decisions: seat {seat} {own:+.1f}, seat {1 - seat} "
-            f"{other:+.1f}"
+            f"{other:+.1f}, unexplained {rest:+.1f}"
         )
     s0 = review.luck_summary(0)
     assert s0 is not None
     lines.append(
-        f"Chance events alone (the estimate runs subtract; mean zero whoever plays): seat 0 "
-        f"{100 * s0['events_luck']:+.1f} points of winning chance, "
-        f"{100 * s0['events_luck_per_deal']:+.1f} per deal, {s0['events_luck_points']:+.1f} "
-        "points margin"
+        f"Luck is the chance events' (mean zero whoever plays; what tournaments subtract): "
+        f"seat 0 {100 * s0['events_luck_per_deal']:+.1f} points of winning chance per deal, "
+        f"{s0['events_luck_points']:+.1f} points margin"
     )
+    if s0["scale"] < 1:
+        lines.append(f"(luck and decisions scaled by {s0['scale']:.2f} to fit one game)")
     return lines
 
 

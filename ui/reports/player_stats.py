@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 #: Points per deal by role in expectimax self-play, counted the same way (the deal cut short by
 #: the win included): ``cribbage bench expectimax expectimax --games 4000 --seed 5
-#: --agent-seed 5`` (36,304 deals; benchmarks/RESULTS.md, "Board-position equity").
+#: --agent-seed 5`` (36,304 deals; benchmarks/RESULTS.md).
 EXPECTED = {
     "dealer": {"pegging": 3.36, "hand": 7.50, "crib": 4.32},
     "pone": {"pegging": 2.10, "hand": 7.98, "crib": 0.0},

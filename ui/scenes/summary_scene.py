@@ -90,10 +90,10 @@ def error_line(review: Review, seat: int, name: str, cat: Catalog) -> str:
 
 
 def luck_parts(review: Review, names: tuple[str, str], cat: Catalog) -> list[str]:
-    """Each player's winning chance from the start to the result split into luck, their own
-    decisions and the other's, in percentage points that add up exactly
-    (:meth:`~agents.review.Review.split`), written as the language writes numbers; empty when
-    the game's rules have no equity table."""
+    """Each player's winning chance from the start to the result split into the luck of the
+    cards, their own decisions, the other's and what the review cannot explain, in percentage
+    points that add up exactly (:meth:`~agents.review.Review.split`), written as the language
+    writes numbers; empty when the game's rules have no equity table."""
     tr, percent = cat.tr, cat.percent
 
     def points(v: float) -> str:
@@ -104,11 +104,11 @@ def luck_parts(review: Review, names: tuple[str, str], cat: Catalog) -> list[str
         sp = review.split(seat)
         if sp is None:
             return []
-        change, luck, own, other = sp.points()
+        change, luck, own, other, rest = sp.points()
         parts.append(
             tr(
                 "{name}: from {start} to {end}, {change} points = luck {luck}, decisions: "
-                "{name} {own}, {other} {theirs}",
+                "{name} {own}, {other} {theirs}, unexplained {rest}",
                 name=names[seat],
                 other=names[1 - seat],
                 start=percent(sp.start, digits=0),
@@ -117,6 +117,7 @@ def luck_parts(review: Review, names: tuple[str, str], cat: Catalog) -> list[str
                 luck=points(luck),
                 own=points(own),
                 theirs=points(other),
+                rest=points(rest),
             )
         )
     return parts

@@ -1,10 +1,12 @@
 """The winning-chance indicator of the table (an evaluation bar): when to estimate,
 from whose view, and the last reading.
 
-The estimate is :func:`agents.review.seat_chance` of the drawn seat's own
-:class:`~cribbage_env.PlayerView` with a generator from the table's agent seed, so it says
-nothing a player could not work out from their own cards: never the other hand, the crib or
-the deck. Off by default against the computer and in pass and play (a player decides whether
+The estimate is :func:`agents.chance.seat_chance` of the drawn seat's own
+:class:`~cribbage_env.PlayerView` with the judge's generator for the position, so it says
+nothing a player could not work out from their own cards (never the other hand, the crib or
+the deck) and it is the number the hint and the review show there: at the seat's decision the
+judge's best option, and once it has discarded, the discard taken as the review rates it (the
+best option's chance minus the loss), so a costly discard shows at once. Off by default against the computer and in pass and play (a player decides whether
 to look), on when two agents are watched. While the show is counted it keeps the reading from
 before the show; in pass and play it is hidden while the screen changes hands.
 """
@@ -15,13 +17,30 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import cribbage_env as ce
+
 if TYPE_CHECKING:
     from .controller import TableController
 
-#: Guesses of the hidden cards per estimate (a reading moves by about 1 point between runs).
-SAMPLES = 64
-#: The table's agent-randomness stream of the indicator (hints use 77, the seats 1000 + seat).
-STREAM = 93
+
+def discard_taken(game: ce.GameState, seat: int) -> float | None:
+    """``seat``'s winning chance after its discard of the current deal as the review rates it
+    (:func:`agents.review.rate`: the judge's best chance minus the loss), None before it."""
+    from agents.review import position_rng, rate
+
+    if game.set_up:
+        return None
+    g = ce.new_game(game.seed, interactive_cuts=game.interactive_cuts, rules=game.rules)
+    last = None
+    for a in game.decisions:
+        if g.phase is ce.Phase.DISCARD and g.to_act == seat and g.deal_no == game.deal_no:
+            last = (g.view(seat), a)
+        g.apply(a)
+    if last is None:
+        return None
+    view, action = last
+    _, _, _, chance, _, options = rate(view, action, position_rng(view))
+    return chance if options > 1 else None
 
 
 @dataclass(frozen=True)
@@ -58,16 +77,18 @@ class ChanceMeter:
 
     def job(self, ctl: TableController) -> Callable[[], Reading | None]:
         """The estimate as a call for the window's worker thread (it only reads a view)."""
-        from agents.review import seat_chance
+        from agents.chance import seat_chance
 
         key = self.key(ctl)
         seat = ctl.bottom_seat
         view = ctl.view(seat)
-        rng = ctl.computer.rng(STREAM)
+        game = ctl.game.clone()
         self.pending = key
 
         def run() -> Reading | None:
-            chance = seat_chance(view, rng, SAMPLES)
+            chance = seat_chance(view)
+            if chance is None and view.discards and view.phase is not ce.Phase.PLAY:
+                chance = discard_taken(game, seat)
             return None if chance is None else Reading(seat, chance, key)
 
         return run

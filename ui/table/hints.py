@@ -49,6 +49,13 @@ def hint_for(view: ce.PlayerView, rng: np.random.Generator) -> tuple[Option, ...
     return judge(view, rng)
 
 
+def shown_percent(narrator: Narrator):
+    """A winning chance as the table writes it: to a tenth of a percentage point, rounded once
+    (as :func:`agents.review.rate` and :func:`agents.chance.seat_chance` give it), so the hint,
+    the indicator and the review print the same figure for one position."""
+    return lambda x: narrator.cat.percent(round(x, 3))
+
+
 def action_text(action: int, narrator: Narrator) -> str:
     """A decision as the table writes it: the cards, or "cut"."""
     if is_discard(action):
@@ -63,7 +70,7 @@ def _table(
 ) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
     """The header and rows of the options table (numbers as the language writes them)."""
     header: tuple[str, ...]
-    num, pct = nar.cat.number, nar.cat.percent
+    num, pct = nar.cat.number, shown_percent(nar)
     if is_discard(opts[0].action):
         header = (nar.tr("To the crib"), nar.tr("Keep"), nar.tr("hand"), nar.tr("crib"),
                   nar.tr("pegging"), nar.tr("Winning chance"))  # fmt: skip
@@ -86,7 +93,7 @@ def hint_view(view: ce.PlayerView, rng: np.random.Generator, narrator: Narrator)
     opts = hint_for(view, rng)
     best = opts[0]
     cards = discard_cards(best.action) if is_discard(best.action) else (best.action,)
-    tr, num, pct = narrator.tr, narrator.cat.number, narrator.cat.percent
+    tr, num, pct = narrator.tr, narrator.cat.number, shown_percent(narrator)
     what = action_text(best.action, narrator)
     lines = [f"→ {tr('Best: {cards}, winning chance {pct}', cards=what, pct=pct(best.chance))}"]
     if best.hand is not None and best.crib is not None and best.pegging is not None:
