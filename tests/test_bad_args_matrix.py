@@ -13,7 +13,7 @@ import signal
 
 import pytest
 
-from ui.cli import argtypes
+from ui.cli.args import argtypes
 from ui.cli.cli import COMMANDS, build_parser, main
 
 #: A small valid command per subcommand, to which one bad value is added (cheap if accepted).

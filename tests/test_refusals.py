@@ -187,7 +187,7 @@ def test_ctrl_c_from_the_commands_first_instant_is_130_without_a_traceback() -> 
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     seen = []
     for delay in (0.0, 0.002, 0.01, 0.03, 0.08):
-        p = subprocess.Popen([sys.executable, "-c", script, "analyze", "5H 5D JS QC 2C 3D"],
+        p = subprocess.Popen([sys.executable, "-c", script, "analyze", "5H 5D JS QC 2C 3D", "--dealer"],
                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
         assert p.stdout is not None
         p.stdout.readline()  # the command has started: from here on it answers Ctrl-C
@@ -196,5 +196,11 @@ def test_ctrl_c_from_the_commands_first_instant_is_130_without_a_traceback() -> 
         out, err = p.communicate(timeout=60)
         seen.append(p.returncode)
         assert "Traceback" not in err, (delay, err)
-        assert p.returncode == 0 or (p.returncode == 130 and err == "cribbage: interrupted\n")
-    assert seen.count(130) >= 3, seen
+        # done; interrupted (130, one line); or killed by the signal while the interpreter shuts
+        # down after the command returned (a shell reports that as 130 too, nothing printed)
+        assert (
+            p.returncode == 0
+            or (p.returncode == 130 and err == "cribbage: interrupted\n")
+            or (p.returncode == -signal.SIGINT and not err)
+        ), (delay, p.returncode, err)
+    assert seen.count(130) >= 3, seen  # the early moments answer with the one line

@@ -193,7 +193,7 @@ def test_a_record_writes_only_the_rules_that_differ_from_the_standard() -> None:
 
 
 def test_every_command_reads_rules_text(capsys) -> None:
-    from ui.cli import argtypes
+    from ui.cli.args import argtypes
 
     assert argtypes.rules("target=91") == ce.Rules(target=91)
     import argparse

@@ -24,10 +24,14 @@ MOVED: dict[str, str] = {
     **{
         f"ui.{name}": f"ui.cli.{name}"
         for name in (
-            "argtypes", "cmd_agents", "cmd_analyze", "cmd_bench", "cmd_discards", "cmd_equity",
-            "cmd_play", "cmd_replay", "cmd_results", "cmd_review", "cmd_stats", "cmd_warmup",
-            "options",
+            "cmd_agents", "cmd_analyze", "cmd_bench", "cmd_discards", "cmd_equity", "cmd_play",
+            "cmd_replay", "cmd_results", "cmd_review", "cmd_stats", "cmd_warmup",
         )
+    },
+    **{
+        f"ui{room}.{name}": f"ui.cli.args.{name}"
+        for room in ("", ".cli")
+        for name in ("argtypes", "options")
     },
     **{f"ui.{name}": f"ui.reports.{name}" for name in ("bench_plots", "bench_report", "player_stats", "record_stats")},
     **{f"ui.{name}": f"ui.saved.{name}" for name in ("autosave", "seeds", "shelf")},

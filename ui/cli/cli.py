@@ -9,7 +9,7 @@ import argparse
 import importlib
 import sys
 
-from . import options
+from .args import options
 
 #: subcommand -> one-line help. The module ui.cli.cmd_<name> implements it.
 COMMANDS: dict[str, str] = {

@@ -38,8 +38,8 @@ from agents.tournament.trust import UntrustedSpec
 from cribbage_env import STANDARD
 
 from ..reports.bench_report import format_summary, pairing_rows, rules_spec, to_csv
-from . import argtypes, options
-from .options import add_options
+from .args import argtypes, options
+from .args.options import add_options
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -25,8 +25,8 @@ from agents.tournament.backends import BACKENDS, BackendError
 from agents.tournament.tournament import AgentFailure, TournamentError
 from cribbage_env import STANDARD
 
-from . import argtypes, options
-from .options import add_options
+from .args import argtypes, options
+from .args.options import add_options
 
 USAGE = (
     "usage: cribbage discards STRATEGY [STRATEGY ...] [--deals N] [--seed S] [--json] "

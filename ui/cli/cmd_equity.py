@@ -24,9 +24,9 @@ from cribbage_env.equity import (
     win_probability,
 )
 
-from . import argtypes, options
-from .argtypes import whole_number
-from .options import add_options
+from .args import argtypes, options
+from .args.argtypes import whole_number
+from .args.options import add_options
 
 _score = whole_number(0, "a score (a non-negative integer)")
 

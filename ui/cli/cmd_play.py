@@ -13,8 +13,8 @@ from agents.registry import LEVELS
 from cribbage_env import STANDARD
 
 from ..words.i18n import LANGUAGES
-from . import argtypes, options
-from .options import add_options
+from .args import argtypes, options
+from .args.options import add_options
 
 USAGE = (
     f"usage: cribbage play [--opponent {'|'.join(LEVELS)}|SPEC] [--hotseat] "

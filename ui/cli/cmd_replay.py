@@ -17,8 +17,8 @@ from cribbage_env.equity import EquityError, state_target, win_probability
 from ..table.board import BoardShape
 from ..words import narration
 from ..words.i18n import Catalog, system_language
-from . import argtypes, options
-from .options import add_options
+from .args import argtypes, options
+from .args.options import add_options
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -19,8 +19,8 @@ from agents.store.results_store import ResultsStore, ResultsStoreError, default_
 from agents.tournament.game_result import SEAT_FIELDS
 
 from ..reports.bench_report import format_summary, pairing_rows, rules_spec, to_csv
-from . import argtypes, options
-from .options import add_options
+from .args import argtypes, options
+from .args.options import add_options
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -26,10 +26,10 @@ from agents.store.atomic import atomic_write
 from cribbage_env.rules.cards import card_str
 from cribbage_env.rules.core import Rules
 
-from . import options
-from .argtypes import limited, output_file_problem, path
+from .args import options
+from .args.argtypes import limited, output_file_problem, path
+from .args.options import add_options
 from .cmd_replay import load
-from .options import add_options
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -27,8 +27,8 @@ from ..reports.player_stats import (
     player_stats,
 )
 from ..saved.autosave import data_dir
-from .argtypes import limited, path
-from .options import add_options
+from .args.argtypes import limited, path
+from .args.options import add_options
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:

@@ -38,7 +38,7 @@ def warm_up() -> None:
 
 def _cached() -> bool:
     """Whether every kernel of the table has a valid entry in the cache (or is loaded)."""
-    from agents.players.opponent_model import split_nets  # noqa: F401 (imports what it calls)
+    from agents.search.opponent_model import split_nets  # noqa: F401 (imports what it calls)
     from cribbage_env.kernels import fastsim, luckkernel, simkernel
     from cribbage_env.kernels.kernelcache import compiled
 
@@ -108,7 +108,7 @@ def warm_first_move() -> None:
     record after his heels; these come first (until they are compiled, interpreted)."""
     import numpy as np
 
-    from agents.players.opponent_model import split_nets
+    from agents.search.opponent_model import split_nets
     from cribbage_env.kernels import fastsim
     from cribbage_env.rules.cards import parse_cards
     from cribbage_env.rules.engine import GameState

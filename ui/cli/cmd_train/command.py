@@ -31,8 +31,8 @@ from agents.tournament.backends import BackendError, Where
 from cribbage_env import STANDARD
 from cribbage_env.envs.rewards import REWARDS
 
-from .. import argtypes, options
-from ..options import add_options
+from ..args import argtypes, options
+from ..args.options import add_options
 from .config import DEFAULTS, ConfigError, check_config, read_saved, resume_changes
 
 

@@ -1,5 +1,5 @@
 """A run folder's ``config.json`` read back by ``cribbage train --resume``, checked like the command
-line: every field by the argument types that check the flags (:mod:`ui.cli.argtypes`, the caps of
+line: every field by the argument types that check the flags (:mod:`ui.cli.args.argtypes`, the caps of
 :data:`agents.tournament.limits.LIMITS`), every agent spec by :func:`agents.tournament.trust.check_stored_specs` (built
 only when a plain built-in, or named again on the command line), and the warm-start file only
 when ``--warm-start`` names it again. Anything else is :class:`ConfigError` (one line, exit 2).
@@ -18,7 +18,7 @@ from cribbage_env import Rules, RulesError
 from cribbage_env.envs.rewards import REWARDS
 
 from ...errors import UIError
-from .. import argtypes
+from ..args import argtypes
 
 #: The largest config.json (a few KB in practice).
 MAX_CONFIG_BYTES = 1 << 20

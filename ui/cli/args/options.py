@@ -43,8 +43,8 @@ def rules(
     metavar: str | None = None,
     table: bool = False,
 ) -> Valued:
-    """``--rules RULES``: a variant name or rule fields (:func:`ui.cli.argtypes.rules`); with
-    ``table``, only rules the table has a board for (:func:`ui.cli.argtypes.table_rules`)."""
+    """``--rules RULES``: a variant name or rule fields (:func:`ui.cli.args.argtypes.rules`); with
+    ``table``, only rules the table has a board for (:func:`ui.cli.args.argtypes.table_rules`)."""
     return ("--rules", argtypes.table_rules if table else argtypes.rules, default, metavar, text)
 
 
@@ -113,7 +113,7 @@ def db_option(p: argparse.ArgumentParser, text: str | None = None) -> None:
 
 def lang_option(p: argparse.ArgumentParser) -> None:
     """``--lang``: the language of the table and its messages (``play``, ``replay``)."""
-    from ..words.i18n import LANGUAGES
+    from ...words.i18n import LANGUAGES
 
     p.add_argument("--lang", choices=LANGUAGES, default=None,
                    help="language (default: from the system locale, else English)")  # fmt: skip

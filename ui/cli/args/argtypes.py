@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from cribbage_env import VARIANTS, Rules, RulesError
 
-from ..table.board import BoardShape
+from ...table.board import BoardShape
 
 if TYPE_CHECKING:
     from agents.arena.seat import SeatLimits
