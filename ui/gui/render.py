@@ -105,12 +105,13 @@ class Renderer:
         self._sprite_cache[slot] = (scene, sprites)
         return sprites
 
-    def _board(self, board: Board) -> None:
-        """The painted board (one textured quad), then the four pegs on it."""
+    def _board(self, board: Board, dots: bool = True) -> None:
+        """The painted board (one textured quad), then the four pegs on it; ``dots``: a peg's
+        colour beside each score line (the table's board, not the large one over it)."""
         r = board.rect
         tex = board_texture(r.w, r.h, board.shape, self.board_theme)
         arcade.draw_texture_rect(tex, arcade.LBWH(r.x, r.y, r.w, r.h))
-        k = r.w / 250  # pegs grow with the board (the large central one, ui.scenes.board_scene)
+        k = max(min(r.w, r.h) / 250, 0.8)  # pegs grow with the board (ui.scenes.board_scene)
         for p in (0, 1):  # each player's last move: the holes the front peg passed, marked
             front, back = board.pegs[p]
             for hole in range(back + 1, front):
@@ -122,10 +123,10 @@ class Renderer:
                 x, y = hole_position(r, p, hole, board.shape)
                 arcade.draw_circle_filled(x, y, rad, PLAYER_COLORS[p])
                 arcade.draw_circle_outline(x, y, rad, (20, 20, 20), 1.5 * k)
-        if r.x < TABLE_RIGHT:
+        if not dots:
             return
         for p in (0, 1):  # peg colour beside each score line
-            arcade.draw_circle_filled(r.x + 12, HEIGHT - 28 - p * 32, 8, PLAYER_COLORS[p])
+            arcade.draw_circle_filled(TABLE_RIGHT + 32, HEIGHT - 28 - p * 32, 8, PLAYER_COLORS[p])
 
     def fill(self, x: float, y: float, w: float, h: float, color) -> None:
         """A filled rectangle. Opaque ones are scissored clears (a memset for the software
@@ -157,7 +158,7 @@ class Renderer:
                   if not hide_table or r.x >= TABLE_RIGHT]  # fmt: skip
         self._fills(slot, "panels", panels)
         if scene.board is not None:
-            self._board(scene.board)
+            self._board(scene.board, dots=slot == 0)
         if not hide_table:
             self._sprites_for(scene, slot).draw()
             self._outlines(scene)
