@@ -260,8 +260,9 @@ def _cuts(s: Scene, ctl: TableController) -> None:
 
 
 def _first_cut(s: Scene, ctl: TableController) -> None:
-    """The two cards cut for the first deal (R2.1), face up right of the log through the deal's
-    cut; when the person won the cut, the computer's cut of the deck waits for Continue."""
+    """The two cards cut for the first deal (R2.1), face up beside the table under the log
+    through the deal's cut; when the person won the cut, the computer's cut of the deck waits
+    for Continue."""
     g = ctl.game
     if g.deal_no > 0 or ctl.show.running or g.phase not in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT):
         return
