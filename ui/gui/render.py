@@ -123,9 +123,12 @@ class Renderer:
                 x, y = hole_position(r, p, hole, board.shape)
                 arcade.draw_circle_filled(x, y, rad, PLAYER_COLORS[p])
                 arcade.draw_circle_outline(x, y, rad, (20, 20, 20), 1.5 * k)
-        if not dots:
-            return
-        for p in (0, 1):  # peg colour beside each score line
+        if dots:
+            self._score_dots()
+
+    def _score_dots(self) -> None:
+        """A peg's colour beside each score line."""
+        for p in (0, 1):
             arcade.draw_circle_filled(TABLE_RIGHT + 32, HEIGHT - 28 - p * 32, 8, PLAYER_COLORS[p])
 
     def fill(self, x: float, y: float, w: float, h: float, color) -> None:
@@ -164,6 +167,8 @@ class Renderer:
         self._fills(slot, "panels", panels)
         if scene.board is not None and board:  # not peeking out from under a panel
             self._board(scene.board, dots=slot == 0)
+        elif scene.board is not None and slot == 0:
+            self._score_dots()
         if not hide_table:
             self._sprites_for(scene, slot).draw()
             self._outlines(scene)
