@@ -12,7 +12,7 @@ from table_play import play_out
 import cribbage_env as ce
 from cribbage_env.rules.core import SHORT, STANDARD, Rules
 from ui.scenes.scene import StartOptions, start_scene
-from ui.scenes.table_scene import BOARD_RECT, table_scene
+from ui.scenes.table_scene import BOARD_RECT, SIDE_BOARD, table_scene
 from ui.table.board import (
     BoardShape,
     hole_position,
@@ -24,7 +24,7 @@ from ui.table.board import (
 from ui.table.controller import Mode, TableController
 from ui.table.saves import SaveError
 
-B = BOARD_RECT
+B = SIDE_BOARD  # the geometry upright (the table lays it on its side)
 S61 = BoardShape.of(SHORT)
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from ui.scenes.motion import MAX_SECONDS, Transition
 from ui.scenes.scene import Rect, index_corner, overlaps
-from ui.scenes.table_scene import BOARD_RECT, pile_rects, table_scene
+from ui.scenes.table_scene import BOARD_RECT, SIDE_BOARD, pile_rects, table_scene
 from ui.table.board import (
     BOARD_HOLES,
     DOUBLE_SKUNK_LINE,
@@ -27,7 +27,7 @@ from ui.table.board import (
 )
 from ui.table.controller import Mode, TableController
 
-B = BOARD_RECT
+B = SIDE_BOARD  # the geometry upright (the table lays it on its side)
 
 
 def _dist(a, b) -> float:
@@ -308,3 +308,24 @@ def test_a_count_the_game_never_made_is_a_dash_not_zero() -> None:
     s = Scene()
     deal_summary_items(s, c, Rect(100, 110, 800, 600))
     assert sum(lb.text == "—" for lb in s.labels) == 2
+
+
+def test_the_table_board_lies_across_the_middle_the_upright_board_turned() -> None:
+    """Across the table between the play and the other hand: the first street along the top
+    from the left, the streets alternating, the game hole at the left of the last; every hole
+    the upright board's, turned a quarter clockwise."""
+    lying = BOARD_RECT
+    assert lying.w > 2.5 * lying.h and lying.x < 495 < lying.x + lying.w  # long, at the centre
+    up = type(lying)(0, 0, lying.h, lying.w)
+    for p in (0, 1):
+        for hole in range(-1, BOARD_HOLES + 2):
+            ux, uy = hole_position(up, p, hole)
+            x, y = hole_position(lying, p, hole)
+            assert (x, y) == (lying.x + uy, lying.y + lying.h - ux)
+            assert lying.x < x < lying.x + lying.w and lying.y < y < lying.y + lying.h
+    xs = [hole_position(lying, 0, h)[0] for h in (1, 30, 31, 60, 61, 90, 91, 120)]
+    assert xs[0] < xs[1] and xs[2] > xs[3] and xs[4] < xs[5] and xs[6] > xs[7]
+    ys = [hole_position(lying, 0, h)[1] for h in (1, 31, 61, 91)]
+    assert ys == sorted(ys, reverse=True)  # street by street down the board
+    assert hole_position(lying, 0, BOARD_HOLES + 1)[0] < xs[7]  # the game hole at the left
+    assert hole_position(lying, 0, 5)[1] > hole_position(lying, 1, 5)[1]  # two lanes a street

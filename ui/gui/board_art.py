@@ -52,7 +52,19 @@ WOODS = {"wood": (WOOD, WOOD_DARK), "dark": ((96, 58, 30), (60, 34, 16)),
 def board_image(
     w: float, h: float, shape: BoardShape = STANDARD_BOARD, theme: str = "wood"
 ) -> Image.Image:
-    """The empty board of ``shape`` for a board rectangle of ``w`` x ``h`` virtual pixels."""
+    """The empty board of ``shape`` for a board rectangle of ``w`` x ``h`` virtual pixels; wider
+    than high, the upright board turned a quarter clockwise, its numbers written upright."""
+    if w <= h:
+        img = _wood(w, h, shape, theme)
+        _numbers(ImageDraw.Draw(img), w, h, shape, lambda x, y: (x, y))
+        return img
+    img = _wood(h, w, shape, theme).rotate(-90, expand=True)
+    _numbers(ImageDraw.Draw(img), h, w, shape, lambda x, y: (y, h - x))
+    return img
+
+
+def _wood(w: float, h: float, shape: BoardShape, theme: str) -> Image.Image:
+    """The upright board's wood, streets, lane threads, holes and skunk lines (no numbers)."""
     fill, edge = WOODS.get(theme, WOODS["wood"])
     b = BoardRect(0, 0, w, h)
     img = Image.new("RGBA", (round(w * SCALE), round(h * SCALE)), (0, 0, 0, 0))
@@ -85,19 +97,37 @@ def board_image(
     d.ellipse((gx - 9 * SCALE, gy - 9 * SCALE, gx + 9 * SCALE, gy + 9 * SCALE), outline=INK,
               width=2 * SCALE)  # fmt: skip
     d.ellipse((gx - 5 * SCALE, gy - 5 * SCALE, gx + 5 * SCALE, gy + 5 * SCALE), fill=HOLE)
-    font = _font(9 * SCALE)
-    for n, x, y in number_positions(b, shape):
-        d.text(px(x, y), str(n), fill=INK, font=font, anchor="mm")
-    small = _font(8 * SCALE)
-    for past, x0, x1, y in skunk_lines(b, shape):
+    for _past, x0, x1, y in skunk_lines(b, shape):
         a, yy = px(x0, y)
         c, _ = px(x1, y)
         d.line((a, yy, c, yy), fill=SKUNK, width=2 * SCALE)
-        d.text((a - 2 * SCALE, yy), str(past), fill=SKUNK, font=small, anchor="rm")
+    return img
+
+
+def _numbers(d: ImageDraw.ImageDraw, w: float, h: float, shape: BoardShape, place) -> None:
+    """The hole numbers, the skunk lines' numbers, 0 and the game hole's number of the upright
+    ``w`` x ``h`` board, each written upright where ``place`` puts a point of it."""
+    b = BoardRect(0, 0, w, h)
+    tall = max(place(0, 0)[1], place(w, h)[1])  # the painted image's height (virtual px)
+
+    def px(x: float, y: float) -> tuple[float, float]:
+        u, v = place(x, y)
+        return u * SCALE, (tall - v) * SCALE
+
+    lying = place(0, 0) != (0, 0)
+    font, small = _font(9 * SCALE), _font(8 * SCALE)
+    for n, x, y in number_positions(b, shape):
+        d.text(px(x, y), str(n), fill=INK, font=font, anchor="mm")
+    for past, x0, _x1, y in skunk_lines(b, shape):
+        a, yy = px(x0 - 2, y)
+        d.text((a, yy), str(past), fill=SKUNK, font=small, anchor="ms" if lying else "rm")
     sx, sy = px(street_x(b, 0, shape) - lane_offset(b) * 2 - 9, 17)
     d.text((sx, sy), "0", fill=INK, font=small, anchor="mm")
-    d.text((gx - 15 * SCALE, gy), str(shape.game_hole), fill=INK, font=small, anchor="rm")
-    return img
+    gx, gy = px(*hole_position(b, 0, shape.game_hole, shape))
+    if lying:
+        d.text((gx, gy - 11 * SCALE), str(shape.game_hole), fill=INK, font=small, anchor="ms")
+    else:
+        d.text((gx - 15 * SCALE, gy), str(shape.game_hole), fill=INK, font=small, anchor="rm")
 
 
 _textures: dict[tuple[float, float, BoardShape, str], arcade.Texture] = {}

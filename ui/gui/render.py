@@ -13,7 +13,7 @@ import pyglet
 from arcade.shape_list import ShapeElementList, create_rectangle_filled
 
 from ..scenes.preferences import FELTS, Preferences
-from ..scenes.scene import GOLD, HEIGHT, PLAYER_COLORS, TABLE_RIGHT, Board, Label, Scene
+from ..scenes.scene import GOLD, HEIGHT, PLAYER_COLORS, TABLE_RIGHT, Board, Label, Scene, overlaps
 from ..table.board import hole_position
 from .board_art import board_texture
 from .card_art import CardTextures
@@ -105,12 +105,13 @@ class Renderer:
         self._sprite_cache[slot] = (scene, sprites)
         return sprites
 
-    def _board(self, board: Board) -> None:
-        """The painted board (one textured quad), then the four pegs on it."""
+    def _board(self, board: Board, dots: bool = True) -> None:
+        """The painted board (one textured quad), then the four pegs on it; ``dots``: a peg's
+        colour beside each score line (the table's board, not the large one over it)."""
         r = board.rect
         tex = board_texture(r.w, r.h, board.shape, self.board_theme)
         arcade.draw_texture_rect(tex, arcade.LBWH(r.x, r.y, r.w, r.h))
-        k = r.w / 250  # pegs grow with the board (the large central one, ui.scenes.board_scene)
+        k = max(min(r.w, r.h) / 250, 0.9)  # pegs grow with the board (ui.scenes.board_scene)
         for p in (0, 1):  # each player's last move: the holes the front peg passed, marked
             front, back = board.pegs[p]
             for hole in range(back + 1, front):
@@ -122,10 +123,13 @@ class Renderer:
                 x, y = hole_position(r, p, hole, board.shape)
                 arcade.draw_circle_filled(x, y, rad, PLAYER_COLORS[p])
                 arcade.draw_circle_outline(x, y, rad, (20, 20, 20), 1.5 * k)
-        if r.x < TABLE_RIGHT:
-            return
-        for p in (0, 1):  # peg colour beside each score line
-            arcade.draw_circle_filled(r.x + 12, HEIGHT - 28 - p * 32, 8, PLAYER_COLORS[p])
+        if dots:
+            self._score_dots()
+
+    def _score_dots(self) -> None:
+        """A peg's colour beside each score line."""
+        for p in (0, 1):
+            arcade.draw_circle_filled(TABLE_RIGHT + 32, HEIGHT - 28 - p * 32, 8, PLAYER_COLORS[p])
 
     def fill(self, x: float, y: float, w: float, h: float, color) -> None:
         """A filled rectangle. Opaque ones are scissored clears (a memset for the software
@@ -145,19 +149,26 @@ class Renderer:
     def draw(self, scene: Scene) -> None:
         layer = scene.layer
         hide_table = layer is not None and layer.modal
-        self._draw_layer(scene, 0, hide_table=hide_table)
+        board = scene.board
+        covered = (layer is not None and layer.modal and board is not None
+                   and any(overlaps(r, board.rect) for r, _ in layer.panels))  # fmt: skip
+        self._draw_layer(scene, 0, hide_table=hide_table, board=not covered)
         if layer is not None:
             self._draw_layer(layer, 1)
 
-    def _draw_layer(self, scene: Scene, slot: int, *, hide_table: bool = False) -> None:
+    def _draw_layer(
+        self, scene: Scene, slot: int, *, hide_table: bool = False, board: bool = True
+    ) -> None:
         """Draw one layer; under a modal layer the table itself is not drawn (only the board
         and the buttons beside it), which keeps those frames cheap. All its text is one batch,
         built when the scene changes (a few draw calls instead of one per label)."""
         panels = [(r.x, r.y, r.w, r.h, c) for r, c in scene.panels
                   if not hide_table or r.x >= TABLE_RIGHT]  # fmt: skip
         self._fills(slot, "panels", panels)
-        if scene.board is not None:
-            self._board(scene.board)
+        if scene.board is not None and board:  # not peeking out from under a panel
+            self._board(scene.board, dots=slot == 0)
+        elif scene.board is not None and slot == 0:
+            self._score_dots()
         if not hide_table:
             self._sprites_for(scene, slot).draw()
             self._outlines(scene)

@@ -25,7 +25,17 @@ from cribbage_env.rules.core import EventKind
 from ..saved.autosave import data_dir
 from ..scenes.board_scene import with_board
 from ..scenes.motion import Popup, Transition
-from ..scenes.scene import GOLD, PANEL, Button, Label, Rect, Scene, act_button, hit_command
+from ..scenes.scene import (
+    GOLD,
+    PANEL,
+    TABLE_RIGHT,
+    Button,
+    Label,
+    Rect,
+    Scene,
+    act_button,
+    hit_command,
+)
 from ..scenes.table_scene import CENTER, COUNT_X, table_scene
 from ..table.chances import ChanceMeter
 from ..table.commands import Act, Command, run
@@ -34,8 +44,9 @@ from ..table.selection import forced_card
 from .keys import TABLE_KEYS, lookup
 from .screen_view import TableShell, arcade_window
 
-#: The export's note and its "Open the folder": over the log, clear of every card.
-EXPORT_PANEL = Rect(360, 528, 600, 78)  # between the pile's older rows and the backs
+#: The export's note and its "Open the folder": over the log beside the table, clear of every
+#: card and of the board.
+EXPORT_PANEL = Rect(TABLE_RIGHT + 6, 470, 278, 160)
 
 
 class TableView(arcade.View):
@@ -108,7 +119,15 @@ class TableView(arcade.View):
         """Where the export went, in words, on a panel over the log, with "Open the folder"
         where the system can open folders; it goes with the table's next change."""
         panel = EXPORT_PANEL
-        label = Label(self.note, panel.x + 16, panel.cy, 14, GOLD, "left", width=320)
+        label = Label(
+            self.note,
+            panel.x + 16,
+            panel.y + panel.h - 45,
+            14,
+            GOLD,
+            "left",
+            width=int(panel.w) - 32,
+        )
         opener = self._note_button()
         layer = Scene(panels=[(panel, PANEL)], labels=[label], faces=scene.faces,
                       buttons=[opener] if opener is not None else [])  # fmt: skip
@@ -120,7 +139,7 @@ class TableView(arcade.View):
             return None
         p = EXPORT_PANEL
         label = self.ctl.tr("Open the folder")
-        return act_button(Act.OPEN_EXPORTS, label, Rect(p.x + p.w - 236, p.y + 11, 224, 56))
+        return act_button(Act.OPEN_EXPORTS, label, Rect(p.x + 12, p.y + 12, p.w - 24, 56))
 
     def open_exports(self) -> None:
         """The exports folder in the file manager (the system's own opener, never a shell)."""

@@ -1,6 +1,6 @@
 """The board large in the middle of the table (a larger central board option).
 
-A tap on the board beside the table (or the B key) lays it out again at almost the table's
+A tap on the board across the table (or the B key) lays it out again upright at the table's
 height, with the names and scores large beside it, over the table; a tap on Close (or B) puts
 it back. The pegs and holes are the same :class:`~ui.scenes.scene.Board` drawn at another size, so
 what is shown large is exactly what the small board shows.
@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING
 
 from ..table.commands import Act, Command
 from .scene import HEIGHT, PANEL, PLAYER_COLORS, SOFT, Label, Rect, Scene, Target, act_button
-from .table_scene import BOARD_RECT, CENTER
+from .table_scene import CENTER
 
 if TYPE_CHECKING:
     from ..table.controller import TableController
 
-#: The large board: the side board's shape scaled to the table's height, centred on the table.
+#: The large board: upright, at the table's height, centred on the table.
 BIG_H = 660
-BIG_W = round(BOARD_RECT.w * BIG_H / BOARD_RECT.h)
+BIG_W = round(250 * BIG_H / 462)
 BIG_BOARD = Rect(CENTER - BIG_W / 2 - 150, 70, BIG_W, BIG_H)
 BOARD_ID = "board"
 

@@ -43,12 +43,18 @@ CENTER = TABLE_RIGHT / 2
 DECK = Rect(170, 385, SMALL_W, SMALL_H)
 STARTER = Rect(DECK.x + SMALL_W + 20, DECK.y, SMALL_W, SMALL_H)
 PILE = Rect(366, 336, 384, SMALL_H + 14)  # the current sequence fans inside this
-FIRST_CUT = Rect(790, 440, 180, SMALL_H)  # the first deal's two cut cards, right of the log
+FIRST_CUT = Rect(TABLE_RIGHT + 20, 330, 180, SMALL_H)  # the first deal's two cut cards, beside
 FIRST_CUT_TAG = "first-cut"  # their cards' keys and their names' tag
 PILE_STEP = 44  # the index of every card in the fan stays visible
 OLDER_STEP = 22
 OLDER_SCALE = 0.7
-BOARD_RECT = Rect(TABLE_RIGHT + 20, 254, 250, 462)
+#: The board lies across the table between the play and the other hand, its start at the left.
+BOARD_RECT = Rect(250, 526, 725, 114)
+#: The Review's board: upright beside its screen.
+SIDE_BOARD = Rect(TABLE_RIGHT + 20, 254, 250, 462)
+TOP_HAND_Y = HEIGHT - 150
+#: The log of the last moves, beside the table under the scores (wrapped to the side's width).
+LOG_X, LOG_W, LOG_TOP, LOG_STEP = TABLE_RIGHT + 16, 258, 690, 62
 COUNT_X = 870
 #: The prompt wraps between the player's label (left, up to x ~ 220) and the table's edge.
 PROMPT_X, PROMPT_W = 600, 700
@@ -71,7 +77,7 @@ def table_scene(
     """Lay out the whole table for the current state of ``ctl``; ``chance`` is the
     winning-chance indicator's reading (:mod:`ui.table.chances`), ``chances_on`` its switch."""
     s = Scene(faces=(ctl.tr("J"), ctl.tr("Q"), ctl.tr("K")))
-    s.panels.append((Rect(TABLE_RIGHT, 0, 3, HEIGHT), (12, 60, 38)))  # the board's side
+    s.panels.append((Rect(TABLE_RIGHT, 0, 3, HEIGHT), (12, 60, 38)))  # the buttons' side
     _names(s, ctl)
     _hands(s, ctl)
     _crib_and_deck(s, ctl)
@@ -82,7 +88,8 @@ def table_scene(
     s.labels.append(Label(prompt or ctl.prompt(), PROMPT_X, 250, 19, WHITE, bold=True, width=PROMPT_W,
                           tag="prompt"))  # fmt: skip
     for i, text in enumerate(reversed(ctl.messages[-3:])):
-        s.labels.append(Label(text, 370, 590 - i * 24, 14, SOFT if i else WHITE, "left", tag="log"))
+        s.labels.append(Label(text, LOG_X, LOG_TOP - i * LOG_STEP, 13, SOFT if i else WHITE, "left",
+                              width=LOG_W, tag="log"))  # fmt: skip
     if ctl.coach.shown_warning is None:  # the warning names the best move itself, over these lines
         hint_items(s, ctl)
     _board(s, ctl)
@@ -145,7 +152,7 @@ def _hands(s: Scene, ctl: TableController) -> None:
     for i, (card, r) in enumerate(
         zip(
             top_cards,
-            hand_row(len(top_cards), HEIGHT - 180, SMALL_W, SMALL_H, CENTER, 8),
+            hand_row(len(top_cards), TOP_HAND_Y, SMALL_W, SMALL_H, CENTER, 8),
             strict=True,
         )
     ):
@@ -253,14 +260,15 @@ def _cuts(s: Scene, ctl: TableController) -> None:
 
 
 def _first_cut(s: Scene, ctl: TableController) -> None:
-    """The two cards cut for the first deal (R2.1), face up right of the log through the deal's
-    cut; when the person won the cut, the computer's cut of the deck waits for Continue."""
+    """The two cards cut for the first deal (R2.1), face up beside the table under the log
+    through the deal's cut; when the person won the cut, the computer's cut of the deck waits
+    for Continue."""
     g = ctl.game
     if g.deal_no > 0 or ctl.show.running or g.phase not in (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT):
         return
     for seat, card in enumerate(ctl.cut.cards):
         if card is not None:
-            r = Rect(FIRST_CUT.x + seat * 100, FIRST_CUT.y, SMALL_W, SMALL_H)
+            r = Rect(FIRST_CUT.x + seat * 110, FIRST_CUT.y, SMALL_W, SMALL_H)
             s.cards.append(CardItem(card, r, key=f"{FIRST_CUT_TAG}:{seat}"))
             s.labels.append(
                 Label(ctl.name(seat), r.cx, r.y + r.h + 14, 13, SOFT, tag=FIRST_CUT_TAG)
@@ -273,7 +281,7 @@ def _first_cut(s: Scene, ctl: TableController) -> None:
 def _board(s: Scene, ctl: TableController) -> None:
     short = (ctl.short_name(0), ctl.short_name(1))
     names = (ctl.name(0), ctl.name(1))
-    board_items(s, ctl.display_scores, ctl.pegs(), names, short, ctl.board_shape)
+    board_items(s, ctl.display_scores, ctl.pegs(), names, short, ctl.board_shape, BOARD_RECT)
 
 
 def board_items(
@@ -283,11 +291,13 @@ def board_items(
     names: tuple[str, str],
     short: tuple[str, str],
     shape: BoardShape = STANDARD_BOARD,
+    rect: Rect = SIDE_BOARD,
 ) -> None:
-    """The board and the two score lines above it (the table and the review screen)."""
+    """The board at ``rect`` and the two score lines beside the table (the table and the
+    review screen)."""
     shown = tuple(shown_score(v, shape) for v in scores)
     holes = tuple(peg_holes(f, b, shape) for f, b in pegs)
-    s.board = Board(BOARD_RECT, (holes[0], holes[1]), names, (shown[0], shown[1]), shape)
+    s.board = Board(rect, (holes[0], holes[1]), names, (shown[0], shown[1]), shape)
     for seat in (0, 1):
         y = HEIGHT - 28 - seat * 32
         color = PLAYER_COLORS[seat]

@@ -3,7 +3,7 @@ of :mod:`ui.table.tutorial` where it covers nothing the person needs.
 
 A lesson first comes whole on a panel over the middle of the table, the person's hand in sight
 below it, and waits for "Got it"; it then folds to its title and one line (what to do now, with
-its rule) that takes the log's place between the two hands (over the empty hand row before the
+its rule) that takes the log's place beside the table (over the empty hand row before the
 deal); the newest line of the log stays under it. During the show the lesson lies under the
 show's panel; the welcome and the end have a panel of their own.
 """
@@ -30,7 +30,7 @@ from .table_scene import STARTER, TABLE_RIGHT, table_scene
 #: Where a folded lesson lies (see :class:`ui.table.tutorial.Where`), and the whole one.
 RECTS = {
     Where.LOW: Rect(110, 90, 780, 100),
-    Where.HIGH: Rect(300, 528, 676, 88),
+    Where.HIGH: Rect(TABLE_RIGHT + 6, 470, 278, 250),  # beside the table, in the log's place
     Where.SHOW: Rect(40, 6, 920, 118),
     Where.CENTER: Rect(140, 170, 700, 460),
 }
@@ -81,14 +81,23 @@ def _panel(s: Scene, title: str, lines: tuple[str, ...], r: Rect, last: str = ""
     """Title and lines top-down in ``r``; ``last`` (the newest log line) at its foot, ``aside``
     right of the title."""
     s.panels.append((r, TUTOR_BG))
-    s.labels.append(Label(title, r.x + 16, r.y + r.h - 17, 17, GOLD, "left", bold=True,
-                          tag="lesson"))  # fmt: skip
+    narrow = r.w < 400  # beside the table: the title and the log's line wrapped
+    if narrow:
+        n = rows(title, r.w - 32, 17)
+        s.labels.append(Label(title, r.x + 16, r.y + r.h - 8 - 12 * n, 17, GOLD, "left",
+                              bold=True, width=int(r.w) - 32, tag="lesson"))  # fmt: skip
+        top = r.y + r.h - 20 - 24 * n
+    else:
+        s.labels.append(Label(title, r.x + 16, r.y + r.h - 17, 17, GOLD, "left", bold=True,
+                              tag="lesson"))  # fmt: skip
+        top = r.y + r.h - 32
     if aside:
         s.labels.append(Label(aside, r.x + r.w - 16, r.y + r.h - 17, SIZE, SOFT, "right",
                               tag="lesson"))  # fmt: skip
-    _lines(s, lines, r.x + 16, r.y + r.h - 32, int(r.w) - 32)
-    if last:
-        s.labels.append(Label(last, r.x + 16, r.y + 12, 12, SOFT, "left", tag="lesson"))
+    _lines(s, lines, r.x + 16, top, int(r.w) - 32)
+    if last:  # its two lines at the foot of a narrow panel
+        s.labels.append(Label(last, r.x + 16, r.y + (26 if narrow else 12), 12, SOFT, "left",
+                              width=int(r.w) - 32 if narrow else 0, tag="lesson"))  # fmt: skip
 
 
 def whole_rect(lesson: Lesson) -> Rect:

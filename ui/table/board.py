@@ -8,6 +8,8 @@ double-skunk line (past 60). The renderer draws exactly these positions and test
 A shorter game has its own board (:class:`BoardShape` of the rules), its lines where its rules
 put them: to 61, two streets of 30, the game hole at the foot of the second, the skunk line
 before 31; to 91, three streets, the game hole at the head of the third.
+A board rectangle wider than high is the same board lying on its side (the table's long board
+across the middle): its streets run left and right, the first along the top, starting at the left.
 
 >>> from ui.table.board import BOARD_HOLES, BoardRect, hole_position
 >>> r = BoardRect(0, 0, 250, 520)
@@ -90,6 +92,21 @@ class BoardRect:
     h: float
 
 
+def _lying(board) -> bool:
+    """Whether ``board`` lies on its side (wider than high)."""
+    return bool(board.w > board.h)
+
+
+def _upright(board) -> BoardRect:
+    """The upright board a lying one is turned from (a quarter turn clockwise)."""
+    return BoardRect(0, 0, board.h, board.w)
+
+
+def _turned(board, x: float, y: float) -> tuple[float, float]:
+    """A point of :func:`_upright` placed on the lying ``board``."""
+    return board.x + y, board.y + board.h - x
+
+
 def street_x(board, street: int, shape: BoardShape = STANDARD_BOARD) -> float:
     """Centre line of street ``street`` (0..3 on the standard board, 0..1 on the 61 board)."""
     gap = _GAPS[shape.streets]
@@ -119,6 +136,8 @@ def hole_position(
     """Centre of ``hole`` on ``player``'s track: 1..120 along the streets (1..60 on the 61
     board), the next the game hole, 0 the front start hole and -1 the back start hole (where
     the second peg waits)."""
+    if _lying(board):
+        return _turned(board, *hole_position(_upright(board), player, hole, shape))
     lane = (player - 0.5) * 2 * lane_offset(board)
     if hole <= 0:
         return street_x(board, 0, shape) + lane, board.y + (24 if hole == 0 else 11)
@@ -144,7 +163,8 @@ def skunk_lines(
     board, shape: BoardShape = STANDARD_BOARD
 ) -> tuple[tuple[int, float, float, float], ...]:
     """(first hole past the line, x0, x1, y) of the skunk and double-skunk lines: a bar across
-    both lanes of the street, between the last hole before the line and the first past it."""
+    both lanes of the street, between the last hole before the line and the first past it
+    (on an upright board; a lying one is painted upright and turned)."""
     out = []
     for past in shape.lines:
         street, i = divmod(past - 1, STREET)
@@ -160,7 +180,11 @@ def skunk_lines(
 def number_positions(
     board, shape: BoardShape = STANDARD_BOARD
 ) -> tuple[tuple[int, float, float], ...]:
-    """(number, x, y) of the hole numbers: beside the holes 10, 20, ..., left of the lanes."""
+    """(number, x, y) of the hole numbers: beside the holes 10, 20, ..., left of the lanes
+    (above them on a lying board)."""
+    if _lying(board):
+        up = number_positions(_upright(board), shape)
+        return tuple((n, *_turned(board, x, y)) for n, x, y in up)
     out = []
     for n in range(10, shape.holes + 1, 10):
         _, y = hole_position(board, 0, n, shape)

@@ -37,7 +37,7 @@ class Where:
 
     CENTER = "center"  # a panel of its own, the table waits (welcome, done)
     LOW = "low"  # over the empty hand row (the cuts before the deal)
-    HIGH = "high"  # in place of the log, between the two hands
+    HIGH = "high"  # in place of the log, beside the table
     SHOW = "show"  # under the show's panel
 
 
