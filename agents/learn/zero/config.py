@@ -35,7 +35,7 @@ class ZeroConfig:
         ("greedy", 1.0),
         ("expectimax", 2.0),
     )
-    hidden: tuple[int, ...] = (256, 256)
+    hidden: tuple[int, ...] = (128, 128)
     lr: float = 5e-4
     epochs: int = 2  # passes over each rollout
     minibatch: int = 2048

@@ -104,9 +104,9 @@ def ppo_update(net, opt, roll: Rollout, next_value: np.ndarray, cfg: ZeroConfig,
             with torch.no_grad():
                 stats["approx_kl"].append(float(((ratio - 1) - ratio.log()).mean()))
                 stats["clip_frac"].append(float(((ratio - 1).abs() > cfg.clip).float().mean()))
-            stats["policy_loss"].append(float(pg))
-            stats["value_loss"].append(float(vl))
-            stats["entropy"].append(float(ent))
+            stats["policy_loss"].append(float(pg.detach()))
+            stats["value_loss"].append(float(vl.detach()))
+            stats["entropy"].append(float(ent.detach()))
     return {k: float(np.mean(v)) for k, v in stats.items()}
 
 
@@ -128,6 +128,6 @@ def dmc_update(net, opt, roll: Rollout, cfg: ZeroConfig, rng: np.random.Generato
             qa = q.gather(1, action[:, None])[:, 0]
             loss = ((qa - torch.from_numpy(g[idx])) ** 2).mean()
             _step(net, opt, loss, cfg.max_grad_norm)
-            losses.append(float(loss))
+            losses.append(float(loss.detach()))
     return {"q_loss": float(np.mean(losses)), "trained_share": len(rows) / known.size,
             "mean_return": float(ret[known].mean())}  # fmt: skip

@@ -31,6 +31,7 @@ from cribbage_env.envs.rewards import REWARDS
 
 from .. import argtypes, options
 from ..options import add_options
+from . import zero
 from .config import DEFAULTS, ConfigError, check_config, read_saved, resume_changes
 
 
@@ -54,6 +55,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     _ppo_arguments(p)
     _dmc_arguments(p)
     _eval_arguments(p)
+    zero.add_arguments(p)
     # None when left out, so that --resume knows what was typed (run() fills the defaults in)
     p.set_defaults(rules=None, **dict.fromkeys(DEFAULTS))
 
@@ -75,10 +77,11 @@ def _typed(args) -> list[str]:
 
 def _common_arguments(p: argparse.ArgumentParser) -> None:
     # fmt: off
-    p.add_argument("--method", choices=("ppo", "dmc", "bc", "exit"), default="ppo",
+    p.add_argument("--method", choices=("ppo", "dmc", "bc", "exit", *zero.METHODS), default="ppo",
                    help="ppo: MaskablePPO (default); dmc: Deep Monte-Carlo (the neural agent); "
                    "bc: behaviour cloning of --teacher only; exit: expert iteration (--generations rounds "
-                   "of distilling --teacher's decisions on the learner's own positions)")
+                   "of distilling --teacher's decisions on the learner's own positions); ppo-zero, dmc-zero: masked PPO or "
+                   "Deep Monte-Carlo from random weights on the batched env")
     add_options(
         p,
         ("--run-dir", argtypes.path, Path("runs/train"), None, "where config.json, curve.json/png, checkpoints and the model go (default runs/train in the current folder)"),
@@ -155,7 +158,8 @@ def _err(msg: str) -> int:
 
 
 #: what each method imports to train (all in the extra "rl")
-_NEEDS = {"ppo": ("torch", "sb3_contrib"), "dmc": ("torch",), "bc": ("torch",), "exit": ("torch",)}
+_NEEDS = {"ppo": ("torch", "sb3_contrib"), "dmc": ("torch",), "bc": ("torch",), "exit": ("torch",),
+          "ppo-zero": ("torch",), "dmc-zero": ("torch",)}  # fmt: skip
 #: the teacher when --teacher is left out
 _TEACHER = {"bc": "expectimax", "exit": "expert"}
 CPU_TORCH = "pip install torch --index-url https://download.pytorch.org/whl/cpu"
@@ -199,17 +203,18 @@ def _warm_start(path: Path) -> str:
 
 #: the options only some methods use (None when not given: the method's config has the default)
 _ONLY = {
-    "timesteps": ("ppo",),
-    "eval_every": ("ppo",),
+    "timesteps": ("ppo", *zero.METHODS),
+    "eval_every": ("ppo", *zero.METHODS),
     "snapshot_every": ("ppo",),
     "max_illegal": ("ppo",),
-    "n_steps": ("ppo",),
+    "n_steps": ("ppo", *zero.METHODS),
     "generations": ("dmc", "exit"),
     "warm_start": ("dmc", "exit"),
     "shards": ("dmc", "bc", "exit"),
     "games_per_shard": ("dmc", "bc", "exit"),
-    "epochs": ("dmc", "bc", "exit"),
+    "epochs": ("dmc", "bc", "exit", *zero.METHODS),
     "teacher": ("bc", "exit"),
+    "num_envs": zero.METHODS,
 }
 
 
@@ -238,6 +243,8 @@ def _config(args):
 
     _typed(args)  # the defaults of what was left out (run() has noted what was typed)
     ladder = tuple(args.ladder) if args.ladder else LADDER
+    if args.method in zero.METHODS:
+        return zero.config(args, tuple(args.ladder) if args.ladder else LADDER[:3])
     if args.method in ("dmc", "bc", "exit"):
         from agents.learn.dmc import DMCConfig
 
@@ -288,7 +295,7 @@ def _usage_problem(args) -> str | None:
     if args.method in ("dmc", "bc", "exit") and args.reward != "points":
         return (f"--method {args.method} takes no env reward (dmc: --returns points or equity): "
                 "use --reward points, the default")  # fmt: skip
-    idle = _idle_options(args)
+    idle = _idle_options(args) or zero.usage_problem(args)
     if idle:
         return idle
     if args.method != "dmc" and (args.returns != "points" or args.oracle):
@@ -336,16 +343,17 @@ def _prepare(args, command: str, typed: list[str] | None = None):
         if saved["method"] != args.method:
             raise ConfigError(f"{args.run_dir} is a {saved['method']:.40} run, not {args.method}")
         run_cfg = check_config(type(cfg), saved["config"], args, cfg_path)
-        epochs = "epochs_dmc" if args.method == "dmc" else "epochs_bc"
+        epochs = {"dmc": "epochs_dmc", **dict.fromkeys(zero.METHODS, "epochs")}.get(
+            args.method, "epochs_bc"
+        )
         cfg, applied = resume_changes(run_cfg, cfg, typed, epochs)
         for change in applied:
             print(f"cribbage train: --resume applies {change}", file=sys.stderr)
         command = saved["command"][:10_000]
     _check_specs(args, cfg)
     if not args.resume:
-        text = json.dumps(
-            {"method": args.method, "command": command, "config": asdict(cfg)}, indent=1
-        )
+        saved_cfg = {"method": args.method, "command": command, "config": asdict(cfg)}
+        text = json.dumps({**saved_cfg, **zero.provenance(args.method)}, indent=1)
         atomic_write_text(cfg_path, text + "\n")
     return cfg, command
 
@@ -418,6 +426,8 @@ def _train(args, command: str, typed: list[str]) -> int:
 
             final = train_bc(cfg, args.run_dir, teacher=cfg.teacher, command=command, db=args.db,
                              progress=progress, where=where)  # fmt: skip
+        elif args.method in zero.METHODS:
+            final = zero.train(cfg, args, command, progress)
         else:
             from agents.learn.ppo import train_ppo
 
