@@ -41,12 +41,12 @@ class Games:
     """``num_envs`` games against weighted opponents, stepped batch by batch."""
 
     def __init__(self, opponents, num_envs: int, agent_seed: int, reward: str = "points",
-                 rules: str = "standard") -> None:  # fmt: skip
+                 rules: str = "standard", seat: int | str = "alternate") -> None:  # fmt: skip
         check_opponents(opponents)
         names = [n for n, _ in opponents]
         counts = split(num_envs, [w for _, w in opponents])
         self.envs = [
-            CribbageVectorEnv(n, name, seat="alternate", reward=reward, rules=rules,
+            CribbageVectorEnv(n, name, seat=seat, reward=reward, rules=rules,
                               observation="compact", copy=False, agent_seed=agent_seed + k)
             for k, (name, n) in enumerate(zip(names, counts, strict=True))
         ]  # fmt: skip

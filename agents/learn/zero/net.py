@@ -57,6 +57,14 @@ class NumpyNet:
         value = pair(net.value) if net.value is not None else None
         return cls([pair(layer) for layer in net.trunk], pair(net.head), value)
 
+    @classmethod
+    def of_policy(cls, path) -> NumpyNet:
+        """The actor of a ``policy_net`` weights file (no value head)."""
+        from ...players.policy_net import NumpyPolicy
+
+        layers = NumpyPolicy(path).net.layers
+        return cls(list(layers[:-1]), layers[-1], None)
+
     def layers(self) -> list[tuple[np.ndarray, np.ndarray]]:
         """The actor's layers (trunk then head) as :func:`agents.players.policy_net.save_policy`
         writes them."""
