@@ -123,15 +123,14 @@ def sb3_maskable_ppo(steps: int) -> dict[str, float]:
     return {"steps_per_s": _rate(model.num_timesteps, s), "steps": int(model.num_timesteps)}
 
 
-def cleanrl_example(steps: int, num_envs: int) -> dict[str, float]:
-    """``examples/cleanrl_masked_ppo.py`` as its docstring runs it (its own steps/s line)."""
+def cleanrl_example(steps: int) -> dict[str, float]:
+    """``examples/cleanrl_masked_ppo.py`` with its defaults (its own steps/s line)."""
     import subprocess
 
     root = Path(__file__).resolve().parents[2]
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [sys.executable, str(root / "examples" / "cleanrl_masked_ppo.py"),
-               "--total-timesteps", str(steps), "--num-envs", str(num_envs),
-               "--save", str(Path(tmp) / "actor.npz")]  # fmt: skip
+               "--total-timesteps", str(steps), "--save", str(Path(tmp) / "actor.npz")]  # fmt: skip
         out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     last = [ln for ln in out.splitlines() if "steps/s" in ln][-1].split()
     return {"steps_per_s": float(last[last.index("steps/s") + 1]),
@@ -144,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=10.0, help="per env / network row")
     p.add_argument("--updates", type=int, default=4, help="learner updates timed (+1 warm-up)")
     p.add_argument("--sb3-steps", type=int, default=20_480)
-    p.add_argument("--cleanrl-steps", type=int, default=65_536)
+    p.add_argument("--cleanrl-steps", type=int, default=131_072)
     args = p.parse_args(argv)
     cfg = ZeroConfig()
     load0 = os.getloadavg()
@@ -159,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         "dmc": round(dmc_net / rows["learner_dmc"]["steps_per_s"], 2),
     }
     rows["sb3_maskable_ppo"] = sb3_maskable_ppo(args.sb3_steps)
-    rows["cleanrl_example"] = cleanrl_example(args.cleanrl_steps, 64)
+    rows["cleanrl_example"] = cleanrl_example(args.cleanrl_steps)
     out = {"command": "python benchmarks/learning/throughput.py " + shlex.join(sys.argv[1:]),
            "config": asdict(cfg), "threads": 1, "load_average_before": load0,
            "load_average_after": os.getloadavg(), "cpus": os.cpu_count(), "rows": rows}  # fmt: skip
