@@ -2,7 +2,8 @@
 
     python benchmarks/learning/throughput.py --out benchmarks/results/zero_throughput.json
 
-Rows (learner steps or samples a second, one thread each): the batched env alone (compact
+Rows (learner steps or samples per CPU second of one thread: on shared cores, what a dedicated
+core does; wall-clock rates beside them where they differ): the batched env alone (compact
 observations, a free policy: uniform legal cards) with the curves' opponent mix; the network's
 own costs (numpy forward on the collect batch, torch forward+backward+Adam on a minibatch); the
 learner end to end (collect + update) for PPO and DMC with the curves' configuration; and, as a
@@ -32,11 +33,13 @@ from agents.learn.zero.net import NumpyNet, torch_net
 
 
 def _timed(fn, seconds: float) -> tuple[int, float]:
-    """Call ``fn`` (returning a count) until ``seconds`` have passed: (count, elapsed)."""
-    n, t0 = 0, time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
+    """Call ``fn`` (returning a count) until ``seconds`` of this process's CPU time have passed:
+    (count, CPU seconds). CPU time, not wall-clock: on shared cores it is what a dedicated core
+    would take (one thread), whatever else runs."""
+    n, t0 = 0, time.process_time()
+    while time.process_time() - t0 < seconds:
         n += fn()
-    return n, time.perf_counter() - t0
+    return n, time.process_time() - t0
 
 
 def env_alone(cfg: ZeroConfig, seconds: float) -> float:
@@ -96,12 +99,13 @@ def learner(cfg: ZeroConfig, updates: int) -> dict[str, float]:
                       quick_games=2, round_updates=updates + 1)  # fmt: skip
         train_zero(run, Path(tmp), command="throughput")
         rows = [json.loads(x) for x in (Path(tmp) / "progress.jsonl").read_text().splitlines()]
-    rows = rows[1:]  # the first update pays for warm-up
-    steps = run.num_envs * run.n_steps * len(rows)
-    collect = sum(r["collect_s"] for r in rows)
-    update = sum(r["update_s"] for r in rows)
-    return {"steps_per_s": _rate(steps, collect + update), "collect_s": round(collect, 2),
-            "update_s": round(update, 2), "steps": steps}  # fmt: skip
+    first, last = rows[0], rows[-1]  # the first update pays for warm-up
+    steps = last["steps"] - first["steps"]
+    wall = last["wall_s"] - first["wall_s"]
+    cpu = last["cpu_s"] - first["cpu_s"]
+    collect = sum(r["collect_s"] for r in rows[1:])
+    return {"steps_per_s": _rate(steps, cpu), "steps_per_wall_s": _rate(steps, wall),
+            "collect_share": round(collect / wall, 3), "steps": steps}  # fmt: skip
 
 
 def sb3_maskable_ppo(steps: int) -> dict[str, float]:
@@ -117,24 +121,34 @@ def sb3_maskable_ppo(steps: int) -> dict[str, float]:
     env = VecMonitor(sb3_vec_env(8, flatten=True, opponent="random", seat="alternate"))
     model = MaskablePPO("MlpPolicy", env, n_steps=256, seed=0, device="cpu",
                         policy_kwargs={"net_arch": [256, 256]})  # fmt: skip
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     model.learn(total_timesteps=steps)
-    s = time.perf_counter() - t0
-    return {"steps_per_s": _rate(model.num_timesteps, s), "steps": int(model.num_timesteps)}
+    s, c = time.perf_counter() - t0, time.process_time() - c0
+    return {
+        "steps_per_s": _rate(model.num_timesteps, c),
+        "steps_per_wall_s": _rate(model.num_timesteps, s),
+        "steps": int(model.num_timesteps),
+    }
 
 
 def cleanrl_example(steps: int) -> dict[str, float]:
     """``examples/cleanrl_masked_ppo.py`` with its defaults (its own steps/s line)."""
+    import resource
     import subprocess
 
     root = Path(__file__).resolve().parents[2]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     with tempfile.TemporaryDirectory() as tmp:
         cmd = [sys.executable, str(root / "examples" / "cleanrl_masked_ppo.py"),
                "--total-timesteps", str(steps), "--save", str(Path(tmp) / "actor.npz")]  # fmt: skip
         out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     last = [ln for ln in out.splitlines() if "steps/s" in ln][-1].split()
-    return {"steps_per_s": float(last[last.index("steps/s") + 1]),
-            "steps": int(last[last.index("step") + 1])}  # fmt: skip
+    done = int(last[last.index("step") + 1])
+    # its CPU time includes starting Python and torch: a few seconds against the run's
+    return {"steps_per_s": _rate(done, cpu), "steps": done,
+            "steps_per_wall_s": float(last[last.index("steps/s") + 1])}  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> int:
