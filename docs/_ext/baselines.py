@@ -58,20 +58,26 @@ def _best(curves: dict) -> list[str]:
 def _throughput(tp: dict) -> list[str]:
     r = tp["rows"]
     net = r["network_alone"]
-    rows = [("batched env alone (free policy, the curves' opponent mix)", r["env_alone_steps_per_s"]),
-            ("network forward alone (numpy, collect batch)", net["forward_samples_per_s"]),
-            ("network update alone (torch, one minibatch pass)", net["update_samples_per_s"]),
-            ("network's own cost per learner step (forward + epochs x update)", net["network_bound_steps_per_s"]),
-            ("learner end to end, PPO", r["learner_ppo"]["steps_per_s"]),
-            ("learner end to end, DMC", r["learner_dmc"]["steps_per_s"]),
-            ("sb3-contrib MaskablePPO on the batched env", r["sb3_maskable_ppo"]["steps_per_s"]),
-            ("CleanRL-style example", r["cleanrl_example"]["steps_per_s"])]  # fmt: skip
-    out = ["| what | per second |", "|---|---:|"]
-    out += [f"| {what} | {value:,.0f} |" for what, value in rows]
+    rows = [("batched env alone (free policy, the curves' opponent mix)", r["env_alone_steps_per_s"], None),
+            ("network forward alone (numpy, collect batch, observation unpacked)", net["forward_samples_per_s"], None),
+            ("network update alone (torch, forward + backward + Adam, one pass)", net["update_samples_per_s"], None),
+            ("network's own cost per learner step (one forward + epochs x update)", net["network_bound_steps_per_s"], None),
+            ("learner end to end, PPO (collect + update)", r["learner_ppo"]["steps_per_s"], r["learner_ppo"]["steps_per_wall_s"]),
+            ("learner end to end, DMC (collect + update)", r["learner_dmc"]["steps_per_s"], r["learner_dmc"]["steps_per_wall_s"]),
+            ("sb3-contrib MaskablePPO on the batched env", r["sb3_maskable_ppo"]["steps_per_s"], r["sb3_maskable_ppo"]["steps_per_wall_s"]),
+            ("CleanRL-style example (its defaults)", r["cleanrl_example"]["steps_per_s"], r["cleanrl_example"]["steps_per_wall_s"])]  # fmt: skip
+    out = ["| what | per CPU second | per wall-clock second |", "|---|---:|---:|"]
+    out += [f"| {what} | {cpu:,.0f} | {'' if wall is None else f'{wall:,.0f}'} |"
+            for what, cpu, wall in rows]  # fmt: skip
+    ratio = r["learner_over_network_cost"]
     load = ", ".join(f"{x:.1f}" for x in tp["load_average_before"])
-    out += ["", f"Command: `{tp['command']}` (one thread each; load average before the run "
-            f"{load} on {tp['cpus']} cores: the machine was shared, so compare rows within the "
-            "run)."]  # fmt: skip
+    out += ["", f"End to end against the network's own cost: PPO {ratio['ppo']:.2f}x, DMC "
+            f"{ratio['dmc']:.2f}x (1.00: the network's cost alone; the rest is the env, unpacking "
+            "observations, sampling and bookkeeping; DMC trains only on steps whose deal ended "
+            "inside the rollout).",
+            "", f"Command: `{tp['command']}`. Rates are per CPU second of one thread (what a "
+            f"dedicated core does); the machine was shared (load average {load} on {tp['cpus']} "
+            "cores when it ran), so wall-clock rates are far lower than on an idle machine."]  # fmt: skip
     return out
 
 
