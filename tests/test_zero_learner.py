@@ -112,3 +112,27 @@ def test_the_learner_beats_its_own_random_start_on_a_tiny_budget(tmp_path, algo,
     net.load_state_dict(state["model"])
     after = quick_eval(NumpyNet.of(net), ["random"], 400, "standard")["random"]["win_rate"]
     assert after > before + 0.08, (before, after)
+
+
+def test_ctrl_c_exits_130_and_the_resume_finishes_the_run(tmp_path, capsys, monkeypatch):
+    needs_training("torch")
+    from agents.learn.zero import train
+
+    run = tmp_path / "run"
+    args = ["train", "--method", "ppo-zero", "--run-dir", str(run), "--timesteps", "8192",
+            "--num-envs", "64", "--n-steps", "8", "--eval-games", "0", "--no-progress"]  # fmt: skip
+    real, calls = train._one_update, []
+
+    def interrupted(*a, **kw):
+        calls.append(1)
+        if len(calls) == 10:  # in the second round (8 updates a round): round 1 is saved
+            raise KeyboardInterrupt
+        return real(*a, **kw)
+
+    monkeypatch.setattr(train, "_one_update", interrupted)
+    assert main(args) == 130
+    assert "--resume" in capsys.readouterr().err
+    assert [p.name for p in (run / "checkpoints").iterdir()] == ["round_1.pt"]
+    monkeypatch.setattr(train, "_one_update", real)
+    assert main([*args, "--resume"]) == 0
+    assert (run / "model.npz").is_file()
