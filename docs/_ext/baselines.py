@@ -29,7 +29,7 @@ def _first(points: list[dict], opponent: str, level: float) -> str:
 
 
 def _runs_table(curves: dict) -> list[str]:
-    out = ["| run | steps | CPU s | wall s | vs random | vs greedy | vs expectimax | first >= 95% vs random |",
+    out = ["| run | steps | CPU s | wall s | vs random | vs greedy | vs expectimax | first >= 95% vs random (training evaluations) |",
            "|---|---:|---:|---:|---|---|---|---|"]  # fmt: skip
     for name, run in sorted(curves["runs"].items()):
         pts = run["points"]
@@ -37,8 +37,9 @@ def _runs_table(curves: dict) -> list[str]:
             continue
         last = pts[-1]
         res = " | ".join(_pct(last["results"][o]) for o in OPPONENTS)
+        first = _first(run.get("training_points", []), "random", 0.95)
         out.append(f"| {name} ({run['method']}) | {last['steps']:,} | {last['cpu_s']:.0f} | "
-                   f"{last['wall_s']:.0f} | {res} | {_first(pts, 'random', 0.95)} |")  # fmt: skip
+                   f"{last['wall_s']:.0f} | {res} | {first} |")  # fmt: skip
     return out
 
 
@@ -98,6 +99,8 @@ def baselines_page() -> str:
         lines += ["## Learning curves", "", f"Evaluation: {curves['evaluation']}.",
                   f"Command: `{curves['command']}`.", "",
                   "![win rate against steps and CPU time](_generated/fig/baselines.png)", "",
+                  "Lines: the runs' evaluations while training (shaded: 95% intervals); dots: "
+                  "the duplicate evaluations of the table.", "",
                   *_runs_table(curves), "", *_best(curves), ""]  # fmt: skip
         for name, run in sorted(curves["runs"].items()):
             lines.append(f"- {name}: `{run['command']}`")
@@ -123,17 +126,23 @@ def baselines_figure(path: Path) -> None:
     fig, axes = plt.subplots(2, 3, figsize=(12, 6.5), sharey="col")
     colours = {"ppo-zero": "#2c6fbb", "dmc-zero": "#c0392b"}
     for name, run in sorted(curves["runs"].items()):
-        pts = run["points"]
+        pts, dup = run.get("training_points", []), run["points"]
         for row, key in enumerate(("steps", "cpu_s")):
             for col, opp in enumerate(OPPONENTS):
                 ax = axes[row][col]
-                x = [pt[key] / (1e6 if key == "steps" else 1) for pt in pts]
+                scale = 1e6 if key == "steps" else 1
+                x = [pt[key] / scale for pt in pts]
                 y = [100 * pt["results"][opp]["win_rate"] for pt in pts]
                 lo = [100 * pt["results"][opp]["ci"][0] for pt in pts]
                 hi = [100 * pt["results"][opp]["ci"][1] for pt in pts]
                 c = colours.get(run["method"], "#555555")
-                ax.plot(x, y, color=c, lw=1.2, label=name)
-                ax.fill_between(x, lo, hi, color=c, alpha=0.12)
+                ax.plot(x, y, color=c, lw=1.0, alpha=0.8, label=name)
+                ax.fill_between(x, lo, hi, color=c, alpha=0.10)
+                for pt in dup:
+                    r = pt["results"][opp]
+                    ax.errorbar([pt[key] / scale], [100 * r["win_rate"]], fmt="o", ms=3, color=c,
+                                yerr=[[100 * (r["win_rate"] - r["ci"][0])],
+                                      [100 * (r["ci"][1] - r["win_rate"])]])  # fmt: skip
                 ax.set_title(f"vs {opp}")
                 ax.set_xlabel(
                     "learner steps (millions)" if key == "steps" else "training CPU seconds"
