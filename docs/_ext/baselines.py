@@ -98,9 +98,8 @@ def baselines_page() -> str:
     if curves:
         lines += ["## Learning curves", "", f"Evaluation: {curves['evaluation']}.",
                   f"Command: `{curves['command']}`.", "",
-                  "![win rate against steps and CPU time](_generated/fig/baselines.png)", "",
-                  "Lines: the runs' evaluations while training (shaded: 95% intervals); dots: "
-                  "the duplicate evaluations of the table.", "",
+                  "The figure above: lines are the runs' evaluations while training (shaded: 95% "
+                  "intervals), dots the duplicate evaluations of the table.", "",
                   *_runs_table(curves), "", *_best(curves), ""]  # fmt: skip
         for name, run in sorted(curves["runs"].items()):
             lines.append(f"- {name}: `{run['command']}`")
