@@ -9,6 +9,11 @@ from pathlib import Path
 
 RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results"
 OPPONENTS = ("random", "greedy", "expectimax")
+LABELS = {
+    "steps": "learner steps (millions)",
+    "cpu_s": "training CPU seconds (one thread)",
+    "wall_s": "training wall-clock seconds (on the shared machine)",
+}
 
 
 def _load(name: str) -> dict | None:
@@ -122,11 +127,11 @@ def baselines_figure(path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(2, 3, figsize=(12, 6.5), sharey="col")
+    fig, axes = plt.subplots(3, 3, figsize=(12, 9.5), sharey="col")
     colours = {"ppo-zero": "#2c6fbb", "dmc-zero": "#c0392b"}
     for name, run in sorted(curves["runs"].items()):
         pts, dup = run.get("training_points", []), run["points"]
-        for row, key in enumerate(("steps", "cpu_s")):
+        for row, key in enumerate(("steps", "cpu_s", "wall_s")):
             for col, opp in enumerate(OPPONENTS):
                 ax = axes[row][col]
                 scale = 1e6 if key == "steps" else 1
@@ -143,9 +148,7 @@ def baselines_figure(path: Path) -> None:
                                 yerr=[[100 * (r["win_rate"] - r["ci"][0])],
                                       [100 * (r["ci"][1] - r["win_rate"])]])  # fmt: skip
                 ax.set_title(f"vs {opp}")
-                ax.set_xlabel(
-                    "learner steps (millions)" if key == "steps" else "training CPU seconds"
-                )
+                ax.set_xlabel(LABELS[key])
                 ax.grid(alpha=0.3)
     for ax in axes[:, 0]:
         ax.set_ylabel("win rate % (95% interval)")
