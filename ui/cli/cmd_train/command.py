@@ -101,8 +101,8 @@ def _ppo_arguments(p: argparse.ArgumentParser) -> None:
     # fmt: off
     add_options(
         p,
-        ("--timesteps", argtypes.positive_int, None, None, "ppo: environment steps (default 300000)"),
-        ("--eval-every", argtypes.positive_int, None, None, "ppo: checkpoint + ladder evaluation after the rollout that passes each K steps (default 50000)"),
+        ("--timesteps", argtypes.positive_int, None, None, "ppo: environment steps (default 300000)" + zero.DEFAULTS["timesteps"]),
+        ("--eval-every", argtypes.positive_int, None, None, "ppo: checkpoint + ladder evaluation after the rollout that passes each K steps (default 50000)" + zero.DEFAULTS["eval_every"]),
         ("--snapshot-every", argtypes.positive_int, None, None, "ppo: the first checkpoint past each K steps joins the league as a frozen snapshot (default 50000)"),
         ("--max-illegal", argtypes.whole_number(0, "an integer >= 0"), None, None, "ppo: truncate an episode after N consecutive illegal picks (0: off)"),
     )
@@ -115,7 +115,7 @@ def _dmc_arguments(p: argparse.ArgumentParser) -> None:
         p,
         ("--generations", argtypes.limited("generations"), None, None, "dmc: learning-from-play stages after the warm start; exit: distillation rounds (default 1)"),
         ("--shards", argtypes.limited("shards"), None, None, "dmc, bc, exit: data shards per generation (default 200)"),
-        ("--epochs", argtypes.limited("epochs"), None, None, "dmc: epochs per DMC fit (default 8); bc, exit: epochs of the cloning fit (default 3)"),
+        ("--epochs", argtypes.limited("epochs"), None, None, "dmc: epochs per DMC fit (default 8); bc, exit: epochs of the cloning fit (default 3)" + zero.DEFAULTS["epochs"]),
         ("--warm-start", argtypes.path, None, "WEIGHTS", "dmc: start the DMC fit from these weights (e.g. a --method bc model) instead of "
          "cloning expectimax; exit: round 0 (instead of cloning the teacher)"),
         ("--teacher", None, None, None, "bc: the agent spec whose decisions are cloned (default expectimax); exit: the "
@@ -129,7 +129,7 @@ def _dmc_arguments(p: argparse.ArgumentParser) -> None:
         ("--oracle", argtypes.weight, 0.0, "W", "dmc: weight (0 to 1) of a training-only critic that sees the opponent's hand and "
          "crib: the net regresses W * critic + (1 - W) * returns (default 0: returns alone)"),
         ("--games-per-shard", argtypes.limited("games_per_shard"), None, None, "dmc, bc, exit: games per data shard (default 20)"),
-        ("--n-steps", argtypes.positive_int, None, None, "ppo: rollout length per update (default 2048)"),
+        ("--n-steps", argtypes.positive_int, None, None, "ppo: rollout length per update (default 2048)" + zero.DEFAULTS["n_steps"]),
     )
     # fmt: on
 
@@ -138,7 +138,7 @@ def _eval_arguments(p: argparse.ArgumentParser) -> None:
     # fmt: off
     add_options(
         p,
-        ("--eval-games", argtypes.whole_number(0, "an even integer >= 0"), None, None, "games per ladder opponent (ppo 400, dmc 2000; 0 = none)"),
+        ("--eval-games", argtypes.whole_number(0, "an even integer >= 0"), None, None, "games per ladder opponent (ppo 400, dmc 2000; 0 = none)" + zero.DEFAULTS["eval_games"]),
     )
     p.add_argument("--ladder", nargs="+", default=None, metavar="AGENT",
                    help="evaluation opponents (default random greedy expectimax expert)")

@@ -6,12 +6,28 @@ from __future__ import annotations
 
 import argparse
 
-from cribbage_env.vecenv import OPPONENTS
-
 from .. import argtypes
 from ..options import add_options
 
 METHODS = ("ppo-zero", "dmc-zero")
+
+
+def _defaults() -> dict[str, str]:
+    """What the shared options mean for the from-zero methods, with their defaults (for help)."""
+    from agents.learn.zero.config import ZeroConfig
+
+    c = ZeroConfig()
+    return {
+        "timesteps": f"; ppo-zero, dmc-zero: learner steps (default {c.timesteps})",
+        "eval_every": f"; ppo-zero, dmc-zero: the first round past each K steps (default {c.eval_every})",
+        "epochs": f"; ppo-zero, dmc-zero: passes over each rollout (default {c.epochs})",
+        "n_steps": f"; ppo-zero, dmc-zero: steps of every game per update (default {c.n_steps})",
+        "eval_games": f"; ppo-zero, dmc-zero: default {c.eval_games}, the batched evaluation of "
+        f"{c.quick_games} games per opponent runs anyway",
+    }
+
+
+DEFAULTS = _defaults()
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -32,6 +48,8 @@ def usage_problem(args) -> str | None:
         return None
     if args.backend == "ray":
         return f"--method {args.method} collects in this process; --backend ray is for dmc and bc"
+    from cribbage_env.vecenv import OPPONENTS  # imports numba: only when these methods run
+
     for spec, _ in args.opponent or ():
         if spec not in OPPONENTS:
             return (f"--method {args.method} plays the batched env's built-in opponents "
