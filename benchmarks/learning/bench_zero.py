@@ -20,7 +20,7 @@ from pathlib import Path
 from agents.learn.ladder import evaluate
 from agents.learn.zero.evaluate import quick_eval
 from agents.learn.zero.net import NumpyNet
-from agents.players.zero import DEFAULT_WEIGHTS
+from agents.players.policy_net import ZERO_WEIGHTS as DEFAULT_WEIGHTS
 
 
 def _save(out: Path, data: dict) -> None:
