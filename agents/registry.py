@@ -45,6 +45,7 @@ AGENTS: dict[str, str] = {
     "maskable_ppo": "agents.players.maskable_ppo_agent:MaskablePPOAgent",  # extra "rl"; path=model.zip
     "policy_net": "agents.players.policy_net:PolicyNetAgent",  # a numpy net over env observations
     "neural": "agents.players.neural:NeuralAgent",  # learned Q net, numpy only; path=weights.npz
+    "zero": "agents.players.policy_net:ZeroAgent",  # taught itself from random weights; numpy only
     "discarder": "agents.discard_bench:DiscarderAgent",  # a discard strategy + expectimax pegging
     "ismcts": "agents.players.openspiel_bots:ISMCTSAgent",  # extra "openspiel": OpenSpiel's ISMCTS
 }

@@ -72,13 +72,19 @@ _LAZY = {
     "RLlibMaskObservation": "wrappers",
     "make_vec": "vector",
     "batched": "vector",
+    "BATCHED_OPPONENTS": "vecenv",
     "sb3_vec_env": "vector",
     "aec_env": "aec",
     "aec_raw_env": "aec",
     "aec_rllib_env": "aec",
 }
 #: A lazy name that differs from its name in the module it comes from.
-_LAZY_AS = {"aec_env": "env", "aec_raw_env": "raw_env", "aec_rllib_env": "rllib_env"}
+_LAZY_AS = {
+    "aec_env": "env",
+    "aec_raw_env": "raw_env",
+    "aec_rllib_env": "rllib_env",
+    "BATCHED_OPPONENTS": "OPPONENTS",
+}
 
 
 def __getattr__(name: str) -> object:
@@ -115,5 +121,5 @@ __all__ = [
     "show_distribution", "game_luck", "win_probability",
     # environments (Gymnasium, vector, PettingZoo AEC)
     "CribbageEnv", "FlatObservation", "RLlibMaskObservation", "make_vec", "batched",
-    "sb3_vec_env", "aec_env", "aec_raw_env", "aec_rllib_env",
+    "BATCHED_OPPONENTS", "sb3_vec_env", "aec_env", "aec_raw_env", "aec_rllib_env",
 ]  # fmt: skip

@@ -71,6 +71,35 @@ class PolicyNetAgent(MaskablePPOAgent):
         return NumpyPolicy(path)
 
 
+#: The ``zero`` agent's policy (made by ``benchmarks/learning/ship_zero.py``; ``zero.md`` beside it).
+ZERO_WEIGHTS = Path(__file__).resolve().parents[1] / "data" / "zero.npz"
+
+
+class ZeroAgent(PolicyNetAgent):
+    """Taught itself from zero (random weights, the env's observation, no teacher): numpy only.
+
+    Its net (``agents/data/zero.npz``; the command that trained it, its steps and time in its
+    ``meta.*`` strings and in ``agents/data/zero.md``) was trained by ``cribbage train --method
+    ppo-zero`` or ``dmc-zero`` (:mod:`agents.learn.zero`): no teacher, no warm start, no analyzer
+    feature. It plays as ``policy_net`` does, so it plays here as it acted in training."""
+
+    name = "zero"
+    PARAMS = (
+        Param(
+            "path",
+            str,
+            "",
+            "policy weights .npz (default: the shipped agents/data/zero.npz)",
+            metavar="weights.npz",
+        ),  # fmt: skip
+        Param("deterministic", bool, True, "most likely legal card (false: sample)"),
+    )
+
+    def __init__(self, path: str | None = None, deterministic: str | bool = True) -> None:
+        super().__init__(str(path) if path else str(ZERO_WEIGHTS), deterministic)
+        self.spec = f"zero:path={path}" if path else "zero"
+
+
 def save_policy(path: str | Path, layers: list[tuple[np.ndarray, np.ndarray]], meta: dict) -> None:
     """Write ``layers`` ((in, out) weights, bias; ReLU between) as a ``policy_net`` file,
     through a temporary name."""

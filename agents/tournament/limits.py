@@ -2,7 +2,7 @@
 
 Each is far above any real study and low enough that a typo or a hostile file cannot fork
 hundreds of processes or run for a year: the command line refuses more (exit 2, see
-``ui.cli.argtypes.limited``), and the library refuses it again where a file's value could enter.
+``ui.cli.args.argtypes.limited``), and the library refuses it again where a file's value could enter.
 """
 
 from __future__ import annotations

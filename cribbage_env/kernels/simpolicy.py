@@ -4,8 +4,8 @@ Each kernel picks the card the Python policy picks from the mover's own view of 
 :mod:`cribbage_env.kernels.simkernel` state (the mover's hand, kept and discarded cards, the starter, the
 cards played, the count and sequence, both scores, the number of cards the opponent holds):
 
-- :func:`heuristic_card` = ``agents.players.peg_search.rollout_card`` (the expert's rollout policy);
-- :func:`greedy_card` = ``agents.players.pegging.greedy_card`` (the ``greedy`` agent's play);
+- :func:`heuristic_card` = ``agents.search.peg_search.rollout_card`` (the expert's rollout policy);
+- :func:`greedy_card` = ``agents.search.pegging.greedy_card`` (the ``greedy`` agent's play);
 - :func:`expectimax_card` = ``agents.players.expectimax.ExpectimaxAgent._rank_cards`` with its default
   knobs (``counter=0.5, endgame=15``, heuristics on): ``rollout=expectimax`` in the expert.
 
@@ -136,7 +136,7 @@ def _unseen_ranks(st, p, counts):
 
 @njit(cache=True)
 def _reply_terms(st, card, rest, nrest, counts, u, k, buf, buf2):
-    """(given_up, counter, go_chance) of laying ``card``: agents.players.pegging.expectimax_estimates."""
+    """(given_up, counter, go_chance) of laying ``card``: agents.search.pegging.expectimax_estimates."""
     count = st[COUNT] + _VALUE[card]
     n = st[NSEQ]
     for i in range(n):

@@ -444,6 +444,9 @@ def generate(app: Sphinx) -> None:
 
     generated = pages()
     generated["results.md"] = results_page()
+    from baselines import baselines_figure, baselines_page
+
+    generated["baselines.md"] = baselines_page()
     generated["changelog.md"] = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     generated = {name: publish(text) for name, text in generated.items()}
     generated["guide_toc.md"] = guide_toc(Path(app.srcdir))
@@ -455,6 +458,7 @@ def generate(app: Sphinx) -> None:
     from figures import make_figures
 
     make_figures(Path(app.srcdir) / "_generated" / "fig")
+    baselines_figure(Path(app.srcdir) / "_generated" / "fig" / "baselines.png")
 
 
 #: Docstrings written as Markdown in Gymnasium's style: rendered on their environment pages.

@@ -33,6 +33,7 @@ from cribbage_env.envs.rewards import REWARDS
 
 from ..args import argtypes, options
 from ..args.options import add_options
+from . import zero
 from .config import DEFAULTS, ConfigError, check_config, read_saved, resume_changes
 
 
@@ -56,6 +57,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     _ppo_arguments(p)
     _dmc_arguments(p)
     _eval_arguments(p)
+    zero.add_arguments(p)
     # None when left out, so that --resume knows what was typed (run() fills the defaults in)
     p.set_defaults(rules=None, **dict.fromkeys(DEFAULTS))
 
@@ -77,10 +79,11 @@ def _typed(args) -> list[str]:
 
 def _common_arguments(p: argparse.ArgumentParser) -> None:
     # fmt: off
-    p.add_argument("--method", choices=("ppo", "dmc", "bc", "exit"), default="ppo",
+    p.add_argument("--method", choices=("ppo", "dmc", "bc", "exit", *zero.METHODS), default="ppo",
                    help="ppo: MaskablePPO (default); dmc: Deep Monte-Carlo (the neural agent); "
                    "bc: behaviour cloning of --teacher only; exit: expert iteration (--generations rounds "
-                   "of distilling --teacher's decisions on the learner's own positions)")
+                   "of distilling --teacher's decisions on the learner's own positions); ppo-zero, dmc-zero: masked PPO or "
+                   "Deep Monte-Carlo from random weights on the batched env")
     add_options(
         p,
         ("--run-dir", argtypes.path, Path("runs/train"), None, "where config.json, curve.json/png, checkpoints and the model go (default runs/train in the current folder)"),
@@ -100,8 +103,8 @@ def _ppo_arguments(p: argparse.ArgumentParser) -> None:
     # fmt: off
     add_options(
         p,
-        ("--timesteps", argtypes.positive_int, None, None, "ppo: environment steps (default 300000)"),
-        ("--eval-every", argtypes.positive_int, None, None, "ppo: checkpoint + ladder evaluation after the rollout that passes each K steps (default 50000)"),
+        ("--timesteps", argtypes.positive_int, None, None, "ppo: environment steps (default 300000)" + zero.DEFAULTS["timesteps"]),
+        ("--eval-every", argtypes.positive_int, None, None, "ppo: checkpoint + ladder evaluation after the rollout that passes each K steps (default 50000)" + zero.DEFAULTS["eval_every"]),
         ("--snapshot-every", argtypes.positive_int, None, None, "ppo: the first checkpoint past each K steps joins the league as a frozen snapshot (default 50000)"),
         ("--max-illegal", argtypes.whole_number(0, "an integer >= 0"), None, None, "ppo: truncate an episode after N consecutive illegal picks (0: off)"),
     )
@@ -114,7 +117,7 @@ def _dmc_arguments(p: argparse.ArgumentParser) -> None:
         p,
         ("--generations", argtypes.limited("generations"), None, None, "dmc: learning-from-play stages after the warm start; exit: distillation rounds (default 1)"),
         ("--shards", argtypes.limited("shards"), None, None, "dmc, bc, exit: data shards per generation (default 200)"),
-        ("--epochs", argtypes.limited("epochs"), None, None, "dmc: epochs per DMC fit (default 8); bc, exit: epochs of the cloning fit (default 3)"),
+        ("--epochs", argtypes.limited("epochs"), None, None, "dmc: epochs per DMC fit (default 8); bc, exit: epochs of the cloning fit (default 3)" + zero.DEFAULTS["epochs"]),
         ("--warm-start", argtypes.path, None, "WEIGHTS", "dmc: start the DMC fit from these weights (e.g. a --method bc model) instead of "
          "cloning expectimax; exit: round 0 (instead of cloning the teacher)"),
         ("--teacher", None, None, None, "bc: the agent spec whose decisions are cloned (default expectimax); exit: the "
@@ -128,7 +131,7 @@ def _dmc_arguments(p: argparse.ArgumentParser) -> None:
         ("--oracle", argtypes.weight, 0.0, "W", "dmc: weight (0 to 1) of a training-only critic that sees the opponent's hand and "
          "crib: the net regresses W * critic + (1 - W) * returns (default 0: returns alone)"),
         ("--games-per-shard", argtypes.limited("games_per_shard"), None, None, "dmc, bc, exit: games per data shard (default 20)"),
-        ("--n-steps", argtypes.positive_int, None, None, "ppo: rollout length per update (default 2048)"),
+        ("--n-steps", argtypes.positive_int, None, None, "ppo: rollout length per update (default 2048)" + zero.DEFAULTS["n_steps"]),
     )
     # fmt: on
 
@@ -137,7 +140,7 @@ def _eval_arguments(p: argparse.ArgumentParser) -> None:
     # fmt: off
     add_options(
         p,
-        ("--eval-games", argtypes.whole_number(0, "an even integer >= 0"), None, None, "games per ladder opponent (ppo 400, dmc 2000; 0 = none)"),
+        ("--eval-games", argtypes.whole_number(0, "an even integer >= 0"), None, None, "games per ladder opponent (ppo 400, dmc 2000; 0 = none)" + zero.DEFAULTS["eval_games"]),
     )
     p.add_argument("--ladder", nargs="+", default=None, metavar="AGENT",
                    help="evaluation opponents (default random greedy expectimax expert)")
@@ -157,7 +160,8 @@ def _err(msg: str) -> int:
 
 
 #: what each method imports to train (all in the extra "rl")
-_NEEDS = {"ppo": ("torch", "sb3_contrib"), "dmc": ("torch",), "bc": ("torch",), "exit": ("torch",)}
+_NEEDS = {"ppo": ("torch", "sb3_contrib"), "dmc": ("torch",), "bc": ("torch",), "exit": ("torch",),
+          "ppo-zero": ("torch",), "dmc-zero": ("torch",)}  # fmt: skip
 #: the teacher when --teacher is left out
 _TEACHER = {"bc": "expectimax", "exit": "expert"}
 CPU_TORCH = "pip install torch --index-url https://download.pytorch.org/whl/cpu"
@@ -201,17 +205,18 @@ def _warm_start(path: Path) -> str:
 
 #: the options only some methods use (None when not given: the method's config has the default)
 _ONLY = {
-    "timesteps": ("ppo",),
-    "eval_every": ("ppo",),
+    "timesteps": ("ppo", *zero.METHODS),
+    "eval_every": ("ppo", *zero.METHODS),
     "snapshot_every": ("ppo",),
     "max_illegal": ("ppo",),
-    "n_steps": ("ppo",),
+    "n_steps": ("ppo", *zero.METHODS),
     "generations": ("dmc", "exit"),
     "warm_start": ("dmc", "exit"),
     "shards": ("dmc", "bc", "exit"),
     "games_per_shard": ("dmc", "bc", "exit"),
-    "epochs": ("dmc", "bc", "exit"),
+    "epochs": ("dmc", "bc", "exit", *zero.METHODS),
     "teacher": ("bc", "exit"),
+    "num_envs": zero.METHODS,
 }
 
 
@@ -240,6 +245,8 @@ def _config(args):
 
     _typed(args)  # the defaults of what was left out (run() has noted what was typed)
     ladder = tuple(args.ladder) if args.ladder else LADDER
+    if args.method in zero.METHODS:
+        return zero.config(args, tuple(args.ladder) if args.ladder else LADDER[:3])
     if args.method in ("dmc", "bc", "exit"):
         from agents.learn.dmc import DMCConfig
 
@@ -290,7 +297,7 @@ def _usage_problem(args) -> str | None:
     if args.method in ("dmc", "bc", "exit") and args.reward != "points":
         return (f"--method {args.method} takes no env reward (dmc: --returns points or equity): "
                 "use --reward points, the default")  # fmt: skip
-    idle = _idle_options(args)
+    idle = _idle_options(args) or zero.usage_problem(args)
     if idle:
         return idle
     if args.method != "dmc" and (args.returns != "points" or args.oracle):
@@ -338,16 +345,17 @@ def _prepare(args, command: str, typed: list[str] | None = None):
         if saved["method"] != args.method:
             raise ConfigError(f"{args.run_dir} is a {saved['method']:.40} run, not {args.method}")
         run_cfg = check_config(type(cfg), saved["config"], args, cfg_path)
-        epochs = "epochs_dmc" if args.method == "dmc" else "epochs_bc"
+        epochs = {"dmc": "epochs_dmc", **dict.fromkeys(zero.METHODS, "epochs")}.get(
+            args.method, "epochs_bc"
+        )
         cfg, applied = resume_changes(run_cfg, cfg, typed, epochs)
         for change in applied:
             print(f"cribbage train: --resume applies {change}", file=sys.stderr)
         command = saved["command"][:10_000]
     _check_specs(args, cfg)
     if not args.resume:
-        text = json.dumps(
-            {"method": args.method, "command": command, "config": asdict(cfg)}, indent=1
-        )
+        saved_cfg = {"method": args.method, "command": command, "config": asdict(cfg)}
+        text = json.dumps({**saved_cfg, **zero.provenance(args.method)}, indent=1)
         atomic_write_text(cfg_path, text + "\n")
     return cfg, command
 
@@ -426,6 +434,8 @@ def _train(args, command: str, typed: list[str]) -> int:
 
             final = train_bc(cfg, args.run_dir, teacher=cfg.teacher, command=command, db=args.db,
                              progress=progress, where=where)  # fmt: skip
+        elif args.method in zero.METHODS:
+            final = zero.train(cfg, args, command, progress)
         else:
             from agents.learn.ppo import train_ppo
 

@@ -51,9 +51,17 @@ _INTS = {
     "snapshot_every": argtypes.positive_int,
     "n_steps": argtypes.positive_int,
     "max_illegal": _NONNEG,
+    "epochs": argtypes.limited("epochs"),
+    "num_envs": argtypes.whole_number(1, "an integer from 1 to 65536", 65536),
+    "round_updates": argtypes.positive_int,
+    "minibatch": argtypes.positive_int,
+    "quick_games": _NONNEG,
 }
 #: float fields -> (low, high), both exclusive of non-finite values.
-_FLOATS = {"eps": (0.0, 1.0), "rate_play": (0.0, 1.0), "lr": (1e-9, 1.0), "oracle": (0.0, 1.0)}
+_FLOATS = {"eps": (0.0, 1.0), "rate_play": (0.0, 1.0), "lr": (1e-9, 1.0), "oracle": (0.0, 1.0),
+           "gamma": (0.0, 1.0), "gae_lambda": (0.0, 1.0), "clip": (0.0, 10.0),
+           "ent_coef": (0.0, 10.0), "vf_coef": (0.0, 100.0), "max_grad_norm": (1e-9, 1e6),
+           "reward_scale": (1e-9, 1e6)}  # fmt: skip
 
 
 def _int(name: str, value: object) -> int:
@@ -118,6 +126,10 @@ def _field(name: str, value: object, default: object) -> object:
             return Rules.named(value if isinstance(value, str) else "").spec
         except RulesError as exc:
             raise ConfigError(f"rules: {exc}") from None
+    if name == "algo":
+        if value not in ("ppo", "dmc"):
+            raise ConfigError(f"algo must be ppo or dmc, got {value!r:.80}")
+        return value
     if name == "returns":
         if value not in ("points", "equity"):
             raise ConfigError(f"returns must be points or equity, got {value!r:.80}")
