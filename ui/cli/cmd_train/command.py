@@ -1,17 +1,15 @@
 """``cribbage train``: train a learned agent into a run directory (config, curve, model).
 
-Methods: ``ppo`` (default; sb3-contrib MaskablePPO on the Gym env, extra ``rl``), ``dmc``
-(Deep Monte-Carlo on (state, action) features, the method of the shipped ``neural`` agent;
-torch to train, numpy to play), ``bc`` (behaviour cloning) and ``exit`` (expert iteration:
-rounds of distilling a teacher's decisions on the learner's own positions). Opponents form a league: ``--opponent SPEC@WEIGHT`` (repeat),
-where SPEC is any agent spec, ``self`` (the live learner) or ``snapshots`` (its frozen past
-versions). Evaluations against the ladder go to the results store (``cribbage results``).
-``--resume`` continues a killed run from its checkpoints with the configuration it was started
-with: an option typed again with another value is refused (exit 2, naming each), but
-``--workers``, which changes how the run is carried out and not what it learns, is applied and
-said; a finished run (``final.json``) says so and trains nothing. Every data shard, stage,
-checkpoint and model the resume would read is first checked against the digest the run
-recorded when it wrote it: one that differs is refused (exit 2, naming it). Exit codes: 0 done, 1 a run-time failure, 2 bad usage, 130 interrupted (resumable).
+Methods: ``ppo`` (default; sb3-contrib MaskablePPO on the Gym env), ``dmc`` (Deep Monte-Carlo
+on (state, action) features: the shipped ``neural``), ``bc`` (behaviour cloning), ``exit``
+(expert iteration), and ``ppo-zero`` / ``dmc-zero`` (from random weights on the batched env:
+:mod:`ui.cli.cmd_train.zero`). Opponents form a league: ``--opponent SPEC@WEIGHT`` (repeat),
+SPEC an agent spec, ``self`` or ``snapshots``. Evaluations go to the results store.
+``--resume`` continues a killed run with the configuration it was started with: an option typed
+again with another value is refused (exit 2, naming each), but ``--workers`` is applied and said;
+a finished run (``final.json``) says so and trains nothing. Every file the resume would read is
+first checked against the digest the run recorded when it wrote it: one that differs is refused
+(exit 2, naming it). Exit codes: 0 done, 1 a run-time failure, 2 bad usage, 130 interrupted.
 """
 
 from __future__ import annotations
@@ -160,8 +158,7 @@ def _err(msg: str) -> int:
 
 
 #: what each method imports to train (all in the extra "rl")
-_NEEDS = {"ppo": ("torch", "sb3_contrib"), "dmc": ("torch",), "bc": ("torch",), "exit": ("torch",),
-          "ppo-zero": ("torch",), "dmc-zero": ("torch",)}  # fmt: skip
+_NEEDS = {"ppo": ("torch", "sb3_contrib"), **dict.fromkeys(("dmc", "bc", "exit", *zero.METHODS), ("torch",))}  # fmt: skip
 #: the teacher when --teacher is left out
 _TEACHER = {"bc": "expectimax", "exit": "expert"}
 CPU_TORCH = "pip install torch --index-url https://download.pytorch.org/whl/cpu"
