@@ -125,7 +125,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
 
         ``episode`` ("game" | "deal"), ``reward`` ("points" | "win"), ``skunk_bonus`` (bool),
         ``render_mode`` (None | "ansi": a spectator's table, no hidden cards), ``rules`` (a
-    :class:`~cribbage_env.Rules` or "standard" | "short"), ``secret_deals`` (bool: pass True
+        :class:`~cribbage_env.Rules` or "standard" | "short"), ``secret_deals`` (bool: pass True
         when a player runs outside your process, a sealed seat: the deals then derive from the
         seed and a key drawn for this env, so ``reset(seed=s)`` repeats them only in this env).
         ``reset`` accepts and ignores ``options``.

@@ -212,6 +212,8 @@ def aec_env_page() -> str:
                 "episode": '"game" (to the target) or "deal" (one deal)',
                 "render_mode": 'None or "ansi" (a spectator\'s table, no hidden cards)',
                 "rules": 'a `Rules` value or "standard" / "short"',
+                "secret_deals": "True when a player runs outside your process (a sealed seat): the "
+                "deals derive from the seed and a key drawn for this env",
             }
             desc.update(_reward_bullets())
             text = arguments_table(raw_env, desc) + "\n" + _myst(text)
