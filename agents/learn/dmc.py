@@ -69,7 +69,7 @@ class DMCConfig:
     extra: dict = field(default_factory=dict)
 
 
-def _stage_done(files: RunFiles, path: Path) -> bool:
+def stage_done(files: RunFiles, path: Path) -> bool:
     """Is the stage file at ``path`` there, what this run wrote (RunFileError if not) and
     whole?"""
     if not files.check(path):
@@ -86,7 +86,7 @@ def save_stage(files: RunFiles, path: Path, discard, play, meta: dict) -> None:
     files.write(path, nets_bytes(discard, play, meta))
 
 
-def _final(files: RunFiles, stage: Path, info: dict) -> Path:
+def finish_stage(files: RunFiles, stage: Path, info: dict) -> Path:
     """``model.npz``: a checked copy of the last stage, written atomically (never through a
     link); then ``final.json``, which marks the run finished."""
     run_dir = files.run_dir
@@ -120,10 +120,10 @@ def _generate(cfg: DMCConfig, files: RunFiles, gen: int, policy: str, league, pr
         opponents=tuple(league),
         rules=cfg.rules,
     )
-    return _generate_shards(gcfg, files, cfg.workers, f"gen {gen} data", progress, where)
+    return generate_shards(gcfg, files, cfg.workers, f"gen {gen} data", progress, where)
 
 
-def _generate_shards(
+def generate_shards(
     gcfg: GenConfig, files: RunFiles, workers: int, desc: str, progress: bool, where: Where
 ):
     """The shards of ``gcfg`` in the run's ``data`` folder (made if missing, checked against
@@ -153,7 +153,7 @@ def _league(cfg: DMCConfig, snapshots: list[str]) -> list[tuple[str, float]]:
     return out
 
 
-def _eval(cfg, run_dir, stage, path, steps, db, t0, where):
+def evaluate_stage(cfg, run_dir, stage, path, steps, db, t0, where):
     curve = read_curve(run_dir)
     if any(p["stage"] == stage for p in curve) or cfg.eval_games <= 0:
         return
@@ -196,14 +196,14 @@ def train_dmc(
     data_paths = list(paths)
     warm = run_dir / "warm_start.npz"
     steps = 0
-    if cfg.warm_start and not _stage_done(files, warm):
+    if cfg.warm_start and not stage_done(files, warm):
         d0, p0, given = load_nets(Path(cfg.warm_start))
         if (d0.in_dim, p0.in_dim) != (DISCARD_DIM, PLAY_DIM):
             raise ValueError(f"{cfg.warm_start}: nets of {d0.in_dim}/{p0.in_dim} inputs, "
                              f"the features are {DISCARD_DIM}/{PLAY_DIM}")  # fmt: skip
         stage = given.get("stage", "given")
         save_stage(files, warm, d0, p0, {**meta, "stage": f"warm_start:{stage}"})
-    if not _stage_done(files, warm):
+    if not stage_done(files, warm):
         data = load_shards(data_paths)
         nets, did = {}, {}
         for kind in ("discard", "play"):
@@ -218,9 +218,9 @@ def train_dmc(
         save_stage(
             files, warm, nets["discard"], nets["play"], {**meta, **did, "stage": "warm_start"}
         )
-        _log_steps(run_dir, "warm_start", did)
-    steps = _samples(data_paths)
-    _eval(cfg, run_dir, "warm_start", warm, steps, db, t0, where)
+        log_steps(run_dir, "warm_start", did)
+    steps = count_samples(data_paths)
+    evaluate_stage(cfg, run_dir, "warm_start", warm, steps, db, t0, where)
     prev = warm
     snapshots: list[str] = []
     for gen in range(1, cfg.generations + 1):
@@ -228,7 +228,7 @@ def train_dmc(
         if gen > 1:
             league = _league(cfg, snapshots)
             data_paths += _generate(cfg, files, gen - 1, str(prev), league, progress, where)
-        if not _stage_done(files, out):
+        if not stage_done(files, out):
             data = load_shards(data_paths)
             d0, p0, _ = load_nets(prev)
             nets, margins = {}, {}
@@ -236,19 +236,24 @@ def train_dmc(
                 nets[kind], rep = dmc_fit(cfg, data, kind, init, lambda m: _log(run_dir, m))
                 margins[f"margin_{kind}"] = str(rep["margin"])
                 margins[f"gradient_steps_{kind}"] = str(rep["gradient_steps"])
-            _log_steps(run_dir, f"gen{gen}", margins)
+            log_steps(run_dir, f"gen{gen}", margins)
             save_stage(
                 files,
                 out,
                 nets["discard"],
                 nets["play"],
-                {**meta, **margins, "stage": f"gen{gen}", "samples": str(_samples(data_paths))},
+                {
+                    **meta,
+                    **margins,
+                    "stage": f"gen{gen}",
+                    "samples": str(count_samples(data_paths)),
+                },
             )
-        steps = _samples(data_paths)
-        _eval(cfg, run_dir, f"gen{gen}", out, steps, db, t0, where)
+        steps = count_samples(data_paths)
+        evaluate_stage(cfg, run_dir, f"gen{gen}", out, steps, db, t0, where)
         snapshots.append(str(out))
         prev = out
-    final = _final(files, prev, {"command": command, "config": asdict(cfg)})
+    final = finish_stage(files, prev, {"command": command, "config": asdict(cfg)})
     _log(
         run_dir,
         f"final model {final} ({steps} sampled decisions, {time.time() - t0:.0f} s this session)",
@@ -259,7 +264,7 @@ def train_dmc(
 RETURNS = {"points": "g", "equity": "e"}
 
 
-def _log_steps(run_dir: Path, stage: str, meta: dict) -> None:
+def log_steps(run_dir: Path, stage: str, meta: dict) -> None:
     """The stage's line saying how much it trained: the gradient steps of each net's fit."""
     _log(
         run_dir,
@@ -277,7 +282,7 @@ def dmc_fit(cfg: DMCConfig, data: dict, kind: str, init, log):
     return fit(data, kind, "dmc", fcfg, init=init, log=log, returns=key, targets=targets)
 
 
-def _samples(paths) -> int:
+def count_samples(paths) -> int:
     n = 0
     for p in paths:
         z = read_shard(p)
@@ -313,9 +318,9 @@ def train_bc(
         name=f"bc_{teacher}",
         rules=cfg.rules,
     )
-    paths = _generate_shards(gcfg, files, cfg.workers, f"{teacher} labels", progress, where)
+    paths = generate_shards(gcfg, files, cfg.workers, f"{teacher} labels", progress, where)
     out = run_dir / "model.npz"
-    if not _stage_done(files, out):
+    if not stage_done(files, out):
         data = load_shards(paths)
         nets, did = {}, {}
         for kind in ("discard", "play"):
@@ -328,7 +333,7 @@ def train_bc(
                 returns=None,  # labels only: no rollouts to measure a gain by
             )
             did[f"gradient_steps_{kind}"] = str(rep["gradient_steps"])
-        _log_steps(run_dir, f"bc_{teacher}", did)
+        log_steps(run_dir, f"bc_{teacher}", did)
         save_stage(
             files,
             out,
@@ -339,10 +344,10 @@ def train_bc(
                 "config": json.dumps(asdict(cfg)),
                 **did,
                 "stage": f"bc_{teacher}",
-                "samples": str(_samples(paths)),
+                "samples": str(count_samples(paths)),
             },
         )
-    _eval(cfg, run_dir, f"bc_{teacher}", out, _samples(paths), db, t0, where)
+    evaluate_stage(cfg, run_dir, f"bc_{teacher}", out, count_samples(paths), db, t0, where)
     steps = {k: int(v) for k, v in load_nets(out)[2].items() if k.startswith("gradient_steps_")}
     mark_finished(run_dir, out, {"command": command, "config": asdict(cfg), **steps})
     _log(run_dir, f"final model {out} ({time.time() - t0:.0f} s this session)")

@@ -21,13 +21,13 @@ from ..nets.mlp import load_nets
 from ..tournament.backends import LOCAL, Where
 from .dmc import (
     DMCConfig,
-    _eval,
-    _final,
-    _generate_shards,
-    _log_steps,
-    _samples,
-    _stage_done,
+    count_samples,
+    evaluate_stage,
+    finish_stage,
+    generate_shards,
+    log_steps,
     save_stage,
+    stage_done,
 )
 from .fit import FitConfig, fit
 from .generate import GenConfig, load_shards
@@ -49,7 +49,7 @@ def _labels(cfg: DMCConfig, files: RunFiles, r: int, policy: str, teacher: str, 
         labeler="" if policy == teacher else teacher,
         rules=cfg.rules,
     )
-    return _generate_shards(gcfg, files, cfg.workers, f"round {r} labels", progress, where)
+    return generate_shards(gcfg, files, cfg.workers, f"round {r} labels", progress, where)
 
 
 def _fit_round(cfg: DMCConfig, files: RunFiles, paths, init, out: Path, meta: dict) -> None:
@@ -62,8 +62,8 @@ def _fit_round(cfg: DMCConfig, files: RunFiles, paths, init, out: Path, meta: di
             data, kind, "bc", fcfg, init=start, log=lambda m: _log(run_dir, m), returns=None
         )
         did[f"gradient_steps_{kind}"] = str(rep["gradient_steps"])
-    _log_steps(run_dir, meta["stage"], did)
-    meta = {**meta, **did, "samples": str(_samples(paths))}
+    log_steps(run_dir, meta["stage"], did)
+    meta = {**meta, **did, "samples": str(count_samples(paths))}
     save_stage(files, out, nets["discard"], nets["play"], meta)
 
 
@@ -84,24 +84,24 @@ def train_exit(
     prev = run_dir / "round0.npz"
     paths: list[Path] = []
     if cfg.warm_start:
-        if not _stage_done(files, prev):
+        if not stage_done(files, prev):
             d0, p0, given = load_nets(Path(cfg.warm_start))
             save_stage(
                 files, prev, d0, p0, {**meta, "stage": f"round0:{given.get('stage', 'given')}"}
             )
     else:
         paths += _labels(cfg, files, 0, cfg.teacher, cfg.teacher, progress, where)
-        if not _stage_done(files, prev):
+        if not stage_done(files, prev):
             _fit_round(cfg, files, paths, None, prev, {**meta, "stage": "round0"})
-    _eval(cfg, run_dir, "round0", prev, _samples(paths), db, t0, where)
+    evaluate_stage(cfg, run_dir, "round0", prev, count_samples(paths), db, t0, where)
     for r in range(1, cfg.generations + 1):
         out = run_dir / f"round{r}.npz"
         paths += _labels(cfg, files, r, str(prev), cfg.teacher, progress, where)
-        if not _stage_done(files, out):
+        if not stage_done(files, out):
             d0, p0, _ = load_nets(prev)
             _fit_round(cfg, files, paths, (d0, p0), out, {**meta, "stage": f"round{r}"})
-        _eval(cfg, run_dir, f"round{r}", out, _samples(paths), db, t0, where)
+        evaluate_stage(cfg, run_dir, f"round{r}", out, count_samples(paths), db, t0, where)
         prev = out
-    final = _final(files, prev, {"command": command, "config": asdict(cfg)})
+    final = finish_stage(files, prev, {"command": command, "config": asdict(cfg)})
     _log(run_dir, f"final model {final} ({time.time() - t0:.0f} s this session)")
     return final
