@@ -207,13 +207,8 @@ def train_dmc(
         data = load_shards(data_paths)
         nets, did = {}, {}
         for kind in ("discard", "play"):
-            nets[kind], rep = fit(
-                data,
-                kind,
-                "bc",
-                replace(fcfg, epochs=cfg.epochs_bc),
-                log=lambda m: _log(run_dir, m),
-            )
+            nets[kind], rep = fit(data, kind, "bc", replace(fcfg, epochs=cfg.epochs_bc),
+                                  log=lambda m: _log(run_dir, m))  # fmt: skip
             did[f"gradient_steps_{kind}"] = str(rep["gradient_steps"])
         save_stage(
             files, warm, nets["discard"], nets["play"], {**meta, **did, "stage": "warm_start"}
