@@ -19,5 +19,5 @@ for version in "$@"; do
   "$venv/bin/python" -c "import gymnasium, pettingzoo; print('gymnasium', gymnasium.__version__, '/ pettingzoo', pettingzoo.__version__)"
   (cd "$root" && "$venv/bin/python" -m pytest -q -p no:cacheprovider \
     tests/test_env_encoding.py tests/test_env_gym.py tests/test_env_aec.py tests/test_env_ppo_smoke.py \
-    cribbage_env/encoding.py cribbage_env/env.py cribbage_env/vector.py cribbage_env/aec.py)
+    cribbage_env/encoding.py cribbage_env/envs/single.py cribbage_env/envs/vector.py cribbage_env/envs/aec.py)
 done

@@ -52,6 +52,12 @@ MOVED: dict[str, str] = {
         f"cribbage_env.{name}": f"cribbage_env.envs.{name}"
         for name in ("episode", "extras", "registration", "rewards", "sb3vec")
     },
+    # The envs joined what they share in envs/ (the single env and the batched one renamed).
+    "cribbage_env.env": "cribbage_env.envs.single",
+    "cribbage_env.aec": "cribbage_env.envs.aec",
+    "cribbage_env.vecenv": "cribbage_env.envs.batched",
+    "cribbage_env.vector": "cribbage_env.envs.vector",
+    "cribbage_env.wrappers": "cribbage_env.envs.wrappers",
 }  # fmt: skip
 
 

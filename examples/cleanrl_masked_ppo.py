@@ -1,6 +1,6 @@
 """Masked PPO in one file, CleanRL-style, over the batched env (extra ``rl`` for torch).
 
-All ``--num-envs`` games step in one compiled call (``cribbage_env.vector.batched``, flattened to
+All ``--num-envs`` games step in one compiled call (``cribbage_env.envs.vector.batched``, flattened to
 a ``Box`` so the network is sized from ``single_observation_space.shape`` as in CleanRL's
 ``ppo.py``); illegal cards get zero probability through the mask in ``info["action_mask"]``.
 The actor is saved as a numpy ``.npz`` that plays in ``cribbage bench`` as

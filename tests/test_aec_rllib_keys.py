@@ -9,8 +9,8 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test  # noqa: E402
 
-from cribbage_env.aec import env as aec_env  # noqa: E402
-from cribbage_env.aec import rllib_env  # noqa: E402
+from cribbage_env.envs.aec import env as aec_env  # noqa: E402
+from cribbage_env.envs.aec import rllib_env  # noqa: E402
 
 
 def test_rllib_keys_carry_the_same_observation():

@@ -350,7 +350,7 @@ def test_the_batched_envs_sync_fallback_plays_sealed_opponents_and_closes_them()
     import gymnasium as gym
 
     import cribbage_env  # noqa: F401  (registers the ids)
-    from cribbage_env.vector import make_vec
+    from cribbage_env.envs.vector import make_vec
 
     with pytest.raises(Exception, match="vectorization_mode='sync'"):
         gym.make_vec("cribbage/Cribbage-v0", num_envs=2, opponent="sealed:greedy",

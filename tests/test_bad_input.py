@@ -259,7 +259,7 @@ def test_cli_misuse_exits_2_through_python_m_ui(tmp_path) -> None:
 def test_aec_step_refuses_odd_actions_as_documented() -> None:
     """PettingZoo env: out-of-range ints, floats (even 3.0), None, bools, strings and arrays of
     several values raise InvalidActionError (a ValueError) and change nothing; numpy ints play."""
-    from cribbage_env.aec import raw_env
+    from cribbage_env.envs.aec import raw_env
 
     env = raw_env()
     env.reset(seed=2)
@@ -289,7 +289,7 @@ def test_aec_step_refuses_odd_actions_as_documented() -> None:
 
 
 def test_gym_step_takes_unsigned_and_one_element_arrays() -> None:
-    from cribbage_env.env import CribbageEnv
+    from cribbage_env.envs.single import CribbageEnv
 
     env = CribbageEnv("random")
     obs, _ = env.reset(seed=4)

@@ -141,7 +141,7 @@ def _imports() -> set[str]:
             mods |= set(re.findall(r"^\s*(?:import|from)\s+(\w+)", cell, re.M))
             if re.search(r"^[\w= ]*cribbage (?:play|replay)\b", cell, re.M):
                 mods.add("arcade")  # a cell that opens the table runs the Arcade game
-    mods.add("pettingzoo")  # the API reference documents cribbage_env.aec, which imports it
+    mods.add("pettingzoo")  # the API reference documents cribbage_env.envs.aec, which imports it
     return mods
 
 

@@ -11,10 +11,10 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import cribbage_env as ce  # noqa: E402
 from agents.players.random_agent import RandomAgent  # noqa: E402
-from cribbage_env.aec import env as make_aec  # noqa: E402
-from cribbage_env.aec import raw_env  # noqa: E402
 from cribbage_env.encoding import engine_action_to_picks  # noqa: E402
-from cribbage_env.env import CribbageEnv  # noqa: E402
+from cribbage_env.envs.aec import env as make_aec  # noqa: E402
+from cribbage_env.envs.aec import raw_env  # noqa: E402
+from cribbage_env.envs.single import CribbageEnv  # noqa: E402
 from cribbage_env.seeding import agent_rng  # noqa: E402
 
 

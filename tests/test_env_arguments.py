@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import cribbage_env as ce
-from cribbage_env.env import CribbageEnv, EpisodeOverError
+from cribbage_env.envs.single import CribbageEnv, EpisodeOverError
 
 
 @pytest.mark.parametrize(
@@ -30,7 +30,7 @@ def test_finite_penalties_and_numpy_values_are_taken() -> None:
     assert CribbageEnv("random", illegal_penalty=-2).illegal_penalty == -2.0
 
 
-aec = pytest.importorskip("cribbage_env.aec", reason="the AEC env needs the pettingzoo extra")
+aec = pytest.importorskip("cribbage_env.envs.aec", reason="the AEC env needs the pettingzoo extra")
 
 
 def test_the_aec_env_refuses_a_flag_that_is_not_one() -> None:

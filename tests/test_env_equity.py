@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cribbage_env.env import CribbageEnv
+from cribbage_env.envs.single import CribbageEnv
 from cribbage_env.equity import win_probability
 from cribbage_env.rules.core import Phase
 
@@ -52,7 +52,7 @@ def test_equity_reward_for_one_deal_ends_at_the_tables_chance():
 
 def test_aec_env_does_not_offer_equity():
     pytest.importorskip("pettingzoo")
-    from cribbage_env.aec import raw_env
+    from cribbage_env.envs.aec import raw_env
 
     with pytest.raises(ValueError, match="reward"):
         raw_env(reward="equity")

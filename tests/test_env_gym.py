@@ -12,10 +12,10 @@ from gymnasium.utils.env_checker import check_env
 import cribbage_env as ce
 from agents.players.random_agent import RandomAgent
 from cribbage_env.encoding import InvalidActionError
-from cribbage_env.env import CribbageEnv, EpisodeOverError, OpponentError
+from cribbage_env.envs.single import CribbageEnv, EpisodeOverError, OpponentError
+from cribbage_env.envs.vector import make_vec
+from cribbage_env.envs.wrappers import RLlibMaskObservation
 from cribbage_env.rules.actions import discard_cards
-from cribbage_env.vector import make_vec
-from cribbage_env.wrappers import RLlibMaskObservation
 
 # Warnings the checker emits about how it is called, not about the env.
 _CHECKER_NOTES = ("Not able to test alternative render modes", "is different from the unwrapped")
@@ -393,7 +393,7 @@ def test_package_import_registers_envs_without_importing_agents_or_arcade() -> N
         "import sys, gymnasium, cribbage_env; "
         "assert 'cribbage/Cribbage-v0' in gymnasium.registry; "
         "assert 'cribbage/CribbageDeal-v0' in gymnasium.registry; "
-        "import cribbage_env.env, cribbage_env.vector; "
+        "import cribbage_env.envs.single, cribbage_env.envs.vector; "
         "print('agents' in sys.modules, 'arcade' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

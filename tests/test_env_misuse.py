@@ -10,13 +10,13 @@ import numpy as np
 import pytest
 
 from cribbage_env import EnvError, IllegalActionError
-from cribbage_env.env import EpisodeOverError
+from cribbage_env.envs.single import EpisodeOverError
 
 
 @pytest.mark.parametrize("penalty", [math.nan, math.inf, -math.inf, "1", True])
 def test_the_vector_env_refuses_a_penalty_the_gym_env_refuses(penalty) -> None:
-    from cribbage_env.env import CribbageEnv
-    from cribbage_env.vecenv import CribbageVectorEnv
+    from cribbage_env.envs.batched import CribbageVectorEnv
+    from cribbage_env.envs.single import CribbageEnv
 
     with pytest.raises(EnvError, match="illegal_penalty must be a finite number"):
         CribbageEnv(illegal_penalty=penalty)
@@ -25,7 +25,7 @@ def test_the_vector_env_refuses_a_penalty_the_gym_env_refuses(penalty) -> None:
 
 
 def test_masks_of_a_copy_false_vector_env_cannot_defeat_illegal_raise() -> None:
-    from cribbage_env.vecenv import CribbageVectorEnv
+    from cribbage_env.envs.batched import CribbageVectorEnv
 
     env = CribbageVectorEnv(2, illegal_action="raise", copy=False, agent_seed=1)
     obs, info = env.reset(seed=3)
@@ -49,7 +49,7 @@ def test_masks_of_a_copy_false_vector_env_cannot_defeat_illegal_raise() -> None:
 @pytest.mark.parametrize("wrapped", [True, False], ids=["env()", "raw_env()"])
 def test_aec_calls_before_reset_and_unknown_agents_are_one_clear_error(wrapped) -> None:
     pytest.importorskip("pettingzoo")
-    from cribbage_env import aec
+    from cribbage_env.envs import aec
 
     e = aec.env() if wrapped else aec.raw_env()
     for call in (e.last, lambda: e.observe("player_0")):

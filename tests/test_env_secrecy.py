@@ -13,8 +13,8 @@ import pytest
 from cheater_agent import EnvCheaterAgent, _numbers
 
 import cribbage_env as ce
-from cribbage_env.env import CribbageEnv
 from cribbage_env.envs.rewards import REWARDS
+from cribbage_env.envs.single import CribbageEnv
 from cribbage_env.seeding import agent_rng
 
 

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from cribbage_env.env import CribbageEnv
-from cribbage_env.wrappers import FlatObservation, RLlibMaskObservation
+from cribbage_env.envs.single import CribbageEnv
+from cribbage_env.envs.wrappers import FlatObservation, RLlibMaskObservation
 
 
 @pytest.mark.parametrize("wrapper", [FlatObservation, RLlibMaskObservation])

@@ -66,7 +66,7 @@ def test_the_roots_are_exported_and_errors_keep_their_builtin_bases() -> None:
     import agents
     import cribbage_env as ce
     from agents.store.results_store import ResultsStoreError
-    from cribbage_env.env import EpisodeOverError
+    from cribbage_env.envs.single import EpisodeOverError
     from cribbage_env.equity import EquityError
     from cribbage_env.kernels.fastsim import SimulatorInputError
 
@@ -78,4 +78,4 @@ def test_the_roots_are_exported_and_errors_keep_their_builtin_bases() -> None:
         agents.AgentSpecError, ValueError
     )
     with pytest.raises(ce.EnvError, match="render_mode"):
-        ce.env.CribbageEnv(render_mode="human")
+        ce.CribbageEnv(render_mode="human")

@@ -41,7 +41,7 @@ def _imports_all(path: Path) -> set[str]:
 
 def room_of(module: str) -> str:
     """A module's room: its folder below the package (``agents.players``), or the module itself
-    when it lies at the package's top (``cribbage_env.env``)."""
+    when it lies at the package's top (``cribbage_env.encoding``)."""
     parts = module.split(".")
     return ".".join(parts[:2]) if len(parts) > 2 else module
 

@@ -79,7 +79,7 @@ def test_agent_matches_model_predict_on_the_env(tmp_path, flat) -> None:
     torch.set_num_threads(1)
     env = gym.make("cribbage/Cribbage-v0", opponent="random")
     if flat:
-        from cribbage_env.wrappers import FlatObservation
+        from cribbage_env.envs.wrappers import FlatObservation
 
         env = FlatObservation(env)
     model = tiny_maskable_ppo(env, flat=flat, batch_size=32, width=16)

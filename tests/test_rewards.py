@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cribbage_env.aec import raw_env
-from cribbage_env.env import CribbageEnv
 from cribbage_env.envs import rewards
-from cribbage_env.vecenv import CribbageVectorEnv
+from cribbage_env.envs.aec import raw_env
+from cribbage_env.envs.batched import CribbageVectorEnv
+from cribbage_env.envs.single import CribbageEnv
 
 
 def _episode_sum(env: CribbageEnv, seed: int) -> tuple[float, dict]:

@@ -81,9 +81,9 @@ def _searches(r):
 
 
 def _envs(r):
-    from cribbage_env import aec
-    from cribbage_env.env import CribbageEnv
-    from cribbage_env.vecenv import CribbageVectorEnv
+    from cribbage_env.envs import aec
+    from cribbage_env.envs.batched import CribbageVectorEnv
+    from cribbage_env.envs.single import CribbageEnv
 
     return [lambda: CribbageEnv(rules=r), lambda: CribbageVectorEnv(2, rules=r),
             lambda: aec.raw_env(rules=r)]  # fmt: skip

@@ -144,7 +144,7 @@ def test_short_env_id_plays_to_61_and_scales_scores_by_the_target() -> None:
 
 def test_aec_env_takes_the_rules() -> None:
     pytest.importorskip("pettingzoo")
-    from cribbage_env.aec import raw_env
+    from cribbage_env.envs.aec import raw_env
 
     e = raw_env(rules="short")
     e.reset(seed=2)

@@ -18,7 +18,7 @@ import pytest
 import cribbage_env as ce
 from agents.bench import resume_tournament, run_tournament
 from agents.tournament.tournament import game_seeds, make_plan
-from cribbage_env.env import CribbageEnv
+from cribbage_env.envs.single import CribbageEnv
 
 
 def _db_below_the_import_path(tmp_path: Path, monkeypatch) -> Path:
@@ -107,7 +107,7 @@ def test_a_sealed_gym_opponent_gets_keyed_deals() -> None:
 
 def test_the_aec_env_deals_from_a_secret_when_asked() -> None:
     pytest.importorskip("pettingzoo")
-    from cribbage_env.aec import raw_env
+    from cribbage_env.envs.aec import raw_env
 
     hands = []
     for secret in (False, True, True):

@@ -18,8 +18,8 @@ from agents import make_agent
 from agents.base import AgentSpecError
 from agents.players.policy_net import NumpyPolicy, save_policy
 from cribbage_env.encoding import NUM_ACTIONS, OBS_SIZE, observation_dict
-from cribbage_env.vecenv import CribbageVectorEnv
-from cribbage_env.vector import batched
+from cribbage_env.envs.batched import CribbageVectorEnv
+from cribbage_env.envs.vector import batched
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -49,7 +49,7 @@ def test_sb3_vec_env_steps_the_batched_games_with_masks_and_terminal_observation
     needs_training("stable_baselines3")
     from stable_baselines3.common.vec_env import VecEnv
 
-    from cribbage_env.vector import sb3_vec_env
+    from cribbage_env.envs.vector import sb3_vec_env
 
     for flatten in (False, True):
         vec = sb3_vec_env(4, flatten=flatten, agent_seed=7)
@@ -84,7 +84,7 @@ def test_maskable_ppo_learns_a_few_iterations_on_the_batched_env(tmp_path, flatt
     needs_training("sb3_contrib")
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from cribbage_env.vector import sb3_vec_env
+    from cribbage_env.envs.vector import sb3_vec_env
 
     env = VecMonitor(sb3_vec_env(8, flatten=flatten))
     model = tiny_maskable_ppo(env, flat=flatten, batch_size=128, width=32)
@@ -169,7 +169,7 @@ def test_cleanrl_example_trains_saves_and_its_net_plays_in_bench(tmp_path) -> No
 
 @pytest.mark.parametrize(
     ("module", "blocked", "extra"),
-    [("cribbage_env.aec", "pettingzoo", "pettingzoo"),
+    [("cribbage_env.envs.aec", "pettingzoo", "pettingzoo"),
      ("cribbage_env.openspiel", "pyspiel", "openspiel"),
      ("cribbage_env.envs.sb3vec", "stable_baselines3", "rl")],
 )  # fmt: skip

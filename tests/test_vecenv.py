@@ -10,10 +10,10 @@ from numba import njit
 
 import cribbage_env  # noqa: F401  (registers the ids)
 from cribbage_env.encoding import InvalidActionError
+from cribbage_env.envs.batched import CribbageVectorEnv, unpack_observation
+from cribbage_env.envs.vector import make_vec
 from cribbage_env.kernels import simrng, veckernel
 from cribbage_env.rules.core import IllegalActionError
-from cribbage_env.vecenv import CribbageVectorEnv, unpack_observation
-from cribbage_env.vector import make_vec
 
 IDS = {"game": "cribbage/Cribbage-v0", "deal": "cribbage/CribbageDeal-v0"}
 

@@ -144,7 +144,7 @@ class _Done:
 
 @pytest.mark.parametrize("what", ["table", "batch", "all"])
 def test_cribbage_warmup_command(what: str, monkeypatch, capsys) -> None:
-    import cribbage_env.vecenv as vecenv
+    import cribbage_env.envs.batched as vecenv
 
     calls: list[str] = []
     monkeypatch.setattr(warmup, "warm_table", lambda: calls.append("table"))

@@ -115,8 +115,8 @@ class LeagueOpponents(gym.Wrapper, gym.utils.RecordConstructorArgs):
 
 
 def make_env(cfg: PPOConfig, league: League):
-    from cribbage_env.env import CribbageEnv
-    from cribbage_env.wrappers import FlatObservation
+    from cribbage_env.envs.single import CribbageEnv
+    from cribbage_env.envs.wrappers import FlatObservation
 
     first = next((a for a in league.agents.values()), "random")
     # The league's agents are the trainer's own: pin their generators so a run replays exactly.

@@ -343,7 +343,7 @@ def attack_hidden_cards(log: dict, games: int = 20, episodes: int = 40) -> None:
     from agents.tournament.runner import run_plan
     from agents.tournament.tournament import AgentFailure, game_seeds, make_plan, play_game
     from cribbage_env import new_game
-    from cribbage_env.env import CribbageEnv
+    from cribbage_env.envs.single import CribbageEnv
     from cribbage_env.equity import chance_now
     from cribbage_env.rules.determinize import determinize
 

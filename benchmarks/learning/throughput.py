@@ -115,7 +115,7 @@ def sb3_maskable_ppo(steps: int) -> dict[str, float]:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from cribbage_env.vector import sb3_vec_env
+    from cribbage_env.envs.vector import sb3_vec_env
 
     torch.set_num_threads(1)
     env = VecMonitor(sb3_vec_env(8, flatten=True, opponent="random", seat="alternate"))

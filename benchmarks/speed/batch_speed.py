@@ -38,7 +38,7 @@ import gymnasium as gym  # noqa: E402
 import cribbage_env  # noqa: E402, F401
 from agents.tournament.runner import run_plan  # noqa: E402
 from agents.tournament.tournament import make_plan  # noqa: E402
-from cribbage_env.vector import make_vec  # noqa: E402
+from cribbage_env.envs.vector import make_vec  # noqa: E402
 
 
 def tournament(games: int, cheap_games: int, rounds: int, seed: int) -> dict:

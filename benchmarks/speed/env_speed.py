@@ -30,8 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import cribbage_env as ce  # noqa: E402
 from agents.store.atomic import atomic_write_json  # noqa: E402
-from cribbage_env.env import CribbageEnv  # noqa: E402
-from cribbage_env.vector import make_vec  # noqa: E402
+from cribbage_env.envs.single import CribbageEnv  # noqa: E402
+from cribbage_env.envs.vector import make_vec  # noqa: E402
 
 
 def _pick(mask: np.ndarray, rng: np.random.Generator) -> int:
@@ -88,7 +88,7 @@ def bench_vector(steps: int, seed: int, num_envs: int = 8) -> float:
 
 def bench_aec(steps: int, seed: int) -> float | None:
     try:
-        from cribbage_env.aec import raw_env
+        from cribbage_env.envs.aec import raw_env
     except ImportError:
         return None
     env = raw_env()

@@ -50,8 +50,8 @@ def model_for(env, n_envs: int, seed: int):
 def single_env():
     from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 
-    from cribbage_env.env import CribbageEnv
-    from cribbage_env.wrappers import FlatObservation
+    from cribbage_env.envs.single import CribbageEnv
+    from cribbage_env.envs.wrappers import FlatObservation
 
     return VecMonitor(
         DummyVecEnv([lambda: FlatObservation(CribbageEnv("random", seat="alternate"))])
@@ -61,7 +61,7 @@ def single_env():
 def batched_env(n: int):
     from stable_baselines3.common.vec_env import VecMonitor
 
-    from cribbage_env.vector import sb3_vec_env
+    from cribbage_env.envs.vector import sb3_vec_env
 
     return VecMonitor(sb3_vec_env(n, flatten=True, opponent="random", seat="alternate"))
 

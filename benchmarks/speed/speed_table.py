@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from cribbage_env.encoding import OBS_SIZE  # noqa: E402
-from cribbage_env.vecenv import CribbageVectorEnv, warm_up  # noqa: E402
-from cribbage_env.vector import make_vec  # noqa: E402
+from cribbage_env.envs.batched import CribbageVectorEnv, warm_up  # noqa: E402
+from cribbage_env.envs.vector import make_vec  # noqa: E402
 
 OPPONENTS = ("random", "greedy", "expectimax")
 BATCHES = (1, 64, 1024, 8192)
@@ -97,7 +97,7 @@ def vector(n: int, opponent: str, mode: str, seconds: float) -> float:
 
 def aec(seconds: float) -> float:
     """PettingZoo AEC: both seats lay their first legal card; seat 0's decisions counted."""
-    from cribbage_env.aec import raw_env
+    from cribbage_env.envs.aec import raw_env
 
     env = raw_env()
     env.reset(seed=0)

@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parents[2]
 _CELL = """
 import sys, time
 import numpy as np
-from cribbage_env.vecenv import CribbageVectorEnv
+from cribbage_env.envs.batched import CribbageVectorEnv
 n, opp, obs, secs = {n}, {opp!r}, {obs!r}, {secs}
 env = CribbageVectorEnv(n, opp, copy=False, observation=obs, agent_seed=1)
 _, info = env.reset(seed=0)
@@ -56,7 +56,7 @@ print(steps / (time.process_time() - t0))
 
 _COLD = """
 import time; t = time.perf_counter()
-from cribbage_env.vecenv import CribbageVectorEnv
+from cribbage_env.envs.batched import CribbageVectorEnv
 CribbageVectorEnv(8).reset(seed=0)
 print(time.perf_counter() - t)
 """
@@ -90,9 +90,9 @@ def profile(n: int, opponent: str, seconds: float) -> dict[str, float]:
     import numpy as np
     from numba import njit
 
+    from cribbage_env.envs.batched import CribbageVectorEnv
     from cribbage_env.kernels import simkernel as K
     from cribbage_env.kernels import vecobs
-    from cribbage_env.vecenv import CribbageVectorEnv
 
     @njit
     def writes(states, obs, packed, mask, prev):

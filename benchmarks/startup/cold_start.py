@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 _RESET = """
 import time; t = time.perf_counter()
-from cribbage_env.vecenv import CribbageVectorEnv
+from cribbage_env.envs.batched import CribbageVectorEnv
 CribbageVectorEnv(8).reset(seed=0)
 print(time.perf_counter() - t)
 """

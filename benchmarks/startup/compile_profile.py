@@ -48,7 +48,7 @@ class LL(ev.Listener):
         if llvm[0] == 0:
             llvm[2] += time.perf_counter() - llvm[1]
 ev.register("numba:llvm_lock", LL())
-from cribbage_env.vecenv import CribbageVectorEnv
+from cribbage_env.envs.batched import CribbageVectorEnv
 t1, c1 = time.perf_counter(), time.process_time()
 CribbageVectorEnv(8, sys.argv[1]).reset(seed=0)
 t2, c2 = time.perf_counter(), time.process_time()

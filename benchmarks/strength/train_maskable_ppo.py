@@ -31,8 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from agents.learn.ppo import PPO_SETTINGS  # noqa: E402
 from agents.store.atomic import atomic_write_json  # noqa: E402
-from cribbage_env.env import CribbageEnv  # noqa: E402
-from cribbage_env.wrappers import FlatObservation  # noqa: E402
+from cribbage_env.envs.single import CribbageEnv  # noqa: E402
+from cribbage_env.envs.wrappers import FlatObservation  # noqa: E402
 
 
 def make_env(opponent: str = "random", seat: int | str = "alternate") -> FlatObservation:

@@ -1,11 +1,11 @@
 """The one message for an optional extra that is not installed.
 
-Modules behind an extra (:mod:`cribbage_env.aec`, :mod:`cribbage_env.openspiel`,
+Modules behind an extra (:mod:`cribbage_env.envs.aec`, :mod:`cribbage_env.openspiel`,
 :mod:`cribbage_env.envs.sb3vec`) re-raise the bare ``No module named 'pettingzoo'`` as this, which
 names the extra to install; it is still a ``ModuleNotFoundError`` with the same ``name``.
 
->>> str(missing_extra(ModuleNotFoundError("x", name="pettingzoo"), "cribbage_env.aec", "pettingzoo"))
-"cribbage_env.aec needs pettingzoo, which is not installed: pip install 'cribbage-env[pettingzoo]'"
+>>> str(missing_extra(ModuleNotFoundError("x", name="pettingzoo"), "cribbage_env.envs.aec", "pettingzoo"))
+"cribbage_env.envs.aec needs pettingzoo, which is not installed: pip install 'cribbage-env[pettingzoo]'"
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Gymnasium 1.x has no plugin auto-discovery, so ``import cribbage_env`` registers the ids; the form
 ``gym.make("cribbage_env:cribbage/Cribbage-v0")`` imports the package first and so always works.
 Entry points are strings: nothing heavy is imported until an env is made. PettingZoo is optional
-and slow to import, so its ids are registered when :mod:`cribbage_env.aec` is imported.
+and slow to import, so its ids are registered when :mod:`cribbage_env.envs.aec` is imported.
 
 Rule variants are constructor arguments pinned per id (``CribbageShort-v0``: the game to 61).
 """
@@ -27,12 +27,12 @@ def register_gymnasium() -> None:
     for env_id, kwargs in GYM_IDS.items():
         if env_id not in registry:
             # vector_entry_point: gym.make_vec(..., vectorization_mode="vector_entry_point")
-            # steps all games in one compiled batch (cribbage_env.vecenv).
+            # steps all games in one compiled batch (cribbage_env.envs.batched).
             register(
                 id=env_id,
-                entry_point="cribbage_env.env:CribbageEnv",
+                entry_point="cribbage_env.envs.single:CribbageEnv",
                 kwargs=kwargs,
-                vector_entry_point="cribbage_env.vecenv:CribbageVectorEnv",
+                vector_entry_point="cribbage_env.envs.batched:CribbageVectorEnv",
             )
 
 
@@ -48,5 +48,5 @@ def register_pettingzoo() -> bool:
         return False
     for env_id, kwargs in AEC_IDS.items():
         if env_id not in registry:
-            register("aec", env_id, entry_point="cribbage_env.aec:env", kwargs=kwargs)
+            register("aec", env_id, entry_point="cribbage_env.envs.aec:env", kwargs=kwargs)
     return True

@@ -1,8 +1,8 @@
 """The batched env as a Stable-Baselines3 ``VecEnv`` (extra ``rl``); built by
-:func:`cribbage_env.vector.sb3_vec_env`.
+:func:`cribbage_env.envs.vector.sb3_vec_env`.
 
 SB3 takes only its own ``VecEnv`` class, not a Gymnasium ``VectorEnv``: this adapter steps the
-compiled batch (:class:`~cribbage_env.vecenv.CribbageVectorEnv`) and speaks SB3's protocol
+compiled batch (:class:`~cribbage_env.envs.batched.CribbageVectorEnv`) and speaks SB3's protocol
 (``reset() -> obs``, ``step_wait() -> (obs, rewards, dones, infos)`` with a list of per-game
 info dicts and ``terminal_observation`` on finished games). ``action_masks()`` and
 ``env_method("action_masks")`` (how sb3-contrib's ``MaskablePPO`` asks) give the batch's masks.
@@ -20,7 +20,7 @@ from .extras import missing_extra
 try:
     from stable_baselines3.common.vec_env import VecEnv
 except ModuleNotFoundError as _exc:
-    raise missing_extra(_exc, "cribbage_env.vector.sb3_vec_env", "rl") from None
+    raise missing_extra(_exc, "cribbage_env.envs.vector.sb3_vec_env", "rl") from None
 
 
 class SB3BatchedVecEnv(VecEnv):

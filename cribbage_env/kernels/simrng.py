@@ -1,7 +1,7 @@
 """numpy's PCG64 and ``Generator.integers(n)`` in compiled code, draw for draw.
 
-The batched env (:mod:`cribbage_env.vecenv`) runs the ``random`` opponent inside its kernel;
-to give the same games as :class:`~cribbage_env.env.CribbageEnv` it must draw the same numbers
+The batched env (:mod:`cribbage_env.envs.batched`) runs the ``random`` opponent inside its kernel;
+to give the same games as :class:`~cribbage_env.envs.single.CribbageEnv` it must draw the same numbers
 from the opponent's ``Generator(PCG64(seed))``. A generator is six ``uint64`` words: the 128-bit
 state and increment (high, low) and numpy's buffered 32-bit half (flag, value). Tests compare
 long streams with numpy's.

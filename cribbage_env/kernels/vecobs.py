@@ -9,7 +9,7 @@ them, then the four counts as bytes).
 The mask is built from the hand itself (no per-card legality test). Only the row of the game
 that moved is touched, while its state is in cache, and in it only the ones it held and holds
 now (a list kept per row); ``tests/test_vecenv.py`` compares every row
-with :class:`~cribbage_env.env.CribbageEnv`'s.
+with :class:`~cribbage_env.envs.single.CribbageEnv`'s.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def features(st, ones, counts, mask, i):
     counts[2] = min(st[K.SCORES + o], target)
     over = st[V.PHASE] == V.OVER_PHASE
     if st[V.DEAL_EPISODE] == 1 and st[K.DONE] == 1 and not over:
-        # finished_deal_view: the finished deal's dealer and scores, no cards (env.py).
+        # finished_deal_view: the finished deal's dealer and scores, no cards (envs/single.py).
         ones[0] = _PH + 3
         ones[1] = _FL
         counts[0] = 0

@@ -1,7 +1,7 @@
 """The batched env's step in compiled code, one pass over the batch: for each game the learner's
 pick, the opponent's replies, deals and the show (:mod:`cribbage_env.kernels.veckernel`), the step's
 results, the same-step reset of an ended game (its last observation kept; the next episode
-seeded as :class:`~cribbage_env.env.CribbageEnv` seeds it, :mod:`cribbage_env.kernels.vecseed`, its
+seeded as :class:`~cribbage_env.envs.single.CribbageEnv` seeds it, :mod:`cribbage_env.kernels.vecseed`, its
 opponent's generator :mod:`cribbage_env.kernels.vecagent`'s) and the game's new observation and mask
 (:mod:`cribbage_env.kernels.vecobs`), written while the game's state is in cache. No Python runs per game:
 one kernel call a step (:func:`run`).

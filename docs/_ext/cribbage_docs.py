@@ -149,7 +149,7 @@ def _registered(env_id: str) -> str:
 
 def gym_env_sections() -> dict[str, str]:
     """The CribbageEnv docstring's sections, the Arguments one generated from the signature."""
-    from cribbage_env.env import CribbageEnv
+    from cribbage_env.envs.single import CribbageEnv
 
     secs = _sections(CribbageEnv.__doc__ or "")
     desc = {**_reward_bullets(), **_bullets(secs["Arguments"])}
@@ -169,18 +169,18 @@ def env_page(env_id: str) -> str:
 
 
 def vector_env_page() -> str:
-    import cribbage_env.vecenv as vecenv
+    import cribbage_env.envs.batched as batched_env
     from cribbage_env.encoding import OBS_SIZE
-    from cribbage_env.env import CribbageEnv
-    from cribbage_env.vecenv import OPPONENTS, CribbageVectorEnv
+    from cribbage_env.envs.batched import OPPONENTS, CribbageVectorEnv
+    from cribbage_env.envs.single import CribbageEnv
 
-    doc = _myst(inspect.cleandoc(vecenv.__doc__ or "").split(">>>")[0])
+    doc = _myst(inspect.cleandoc(batched_env.__doc__ or "").split(">>>")[0])
     desc = {
         "num_envs": "number of games stepped together",
         "opponent": f"one of {sorted(OPPONENTS)} (run inside the compiled kernel)",
         "max_episode_steps": "Gymnasium's step limit (passed by `make_vec`)",
         "observation": "`standard` (the single env's floats) or `compact` (`uint8` rows that "
-        "`vecenv.unpack_observation` turns back into the standard ones exactly)",
+        "`cribbage_env.envs.batched.unpack_observation` turns back into the standard ones exactly)",
         "copy": "`False` returns the env's own buffers, overwritten by the next `step` "
         "(no copy per step)",
         "parallel": "step the games on two threads (the same results as serially)",
@@ -202,7 +202,7 @@ def _reward_bullets() -> dict[str, str]:
 
 
 def aec_env_page() -> str:
-    from cribbage_env.aec import raw_env
+    from cribbage_env.envs.aec import raw_env
 
     secs = _sections(raw_env.__doc__ or "")
     body = []
@@ -466,9 +466,9 @@ def generate(app: Sphinx) -> None:
 #: Docstrings written as Markdown in Gymnasium's style: rendered on their environment pages.
 MARKDOWN_DOCSTRINGS = (
     "cribbage_env.CribbageEnv",
-    "cribbage_env.env.CribbageEnv",
+    "cribbage_env.envs.single.CribbageEnv",
     "cribbage_env.aec_raw_env",
-    "cribbage_env.aec.raw_env",
+    "cribbage_env.envs.aec.raw_env",
 )
 
 

@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
 
         warm_table()
     if args.what in ("all", "batch"):
-        from cribbage_env.vecenv import warm_up
+        from cribbage_env.envs.batched import warm_up
 
         warm_up()
     print(f"kernels ready in {time.perf_counter() - t:.1f} s", file=sys.stderr)

@@ -1,4 +1,4 @@
-"""The learner's games: one :class:`~cribbage_env.vecenv.CribbageVectorEnv` per opponent (the
+"""The learner's games: one :class:`~cribbage_env.envs.batched.CribbageVectorEnv` per opponent (the
 opponents run inside the compiled kernel), their rows side by side in one set of arrays."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from cribbage_env.encoding import NUM_ACTIONS, SLICES
+from cribbage_env.envs.batched import OPPONENTS, CribbageVectorEnv, unpack_observation
 from cribbage_env.kernels.vecobs import COMPACT_SIZE
-from cribbage_env.vecenv import OPPONENTS, CribbageVectorEnv, unpack_observation
 
 #: The observation's entry saying "first discard pick": the learner's first decision of a deal.
 DEAL_START = SLICES["phase"].start

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cribbage_env.vecenv import unpack_observation
+from cribbage_env.envs.batched import unpack_observation
 
 from .collect import Rollout
 from .config import ZeroConfig

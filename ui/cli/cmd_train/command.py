@@ -300,7 +300,7 @@ def _usage_problem(args) -> str | None:
     if args.method != "dmc" and (args.returns != "points" or args.oracle):
         return f"--returns and --oracle are for --method dmc, not {args.method}"
     if args.method == "ppo":
-        from cribbage_env.env import CribbageEnv
+        from cribbage_env.envs.single import CribbageEnv
 
         try:
             CribbageEnv("random", reward=args.reward)

@@ -48,7 +48,7 @@ def usage_problem(args) -> str | None:
         return None
     if args.backend == "ray":
         return f"--method {args.method} collects in this process; --backend ray is for dmc and bc"
-    from cribbage_env.vecenv import OPPONENTS  # imports numba: only when these methods run
+    from cribbage_env.envs.batched import OPPONENTS  # imports numba: only when these methods run
 
     for spec, _ in args.opponent or ():
         if spec not in OPPONENTS:

@@ -1,4 +1,4 @@
-"""Observation wrappers of :class:`~cribbage_env.env.CribbageEnv` for libraries that want
+"""Observation wrappers of :class:`~cribbage_env.envs.single.CribbageEnv` for libraries that want
 another shape: a Box alone (sb3-contrib ``MlpPolicy``, CleanRL) or RLlib's key names."""
 
 from __future__ import annotations

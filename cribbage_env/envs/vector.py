@@ -9,7 +9,7 @@ same ``step``: the returned observation (and ``info["action_mask"]``) is the new
 decision, always with legal actions, and the terminal observation is kept in
 ``info["final_obs"]`` / ``info["final_info"]`` for value bootstrapping.
 
-Standard trainers on the batched env (:class:`~cribbage_env.vecenv.CribbageVectorEnv`, all games
+Standard trainers on the batched env (:class:`~cribbage_env.envs.batched.CribbageVectorEnv`, all games
 in one compiled step): :func:`batched` with ``flatten=True`` is a Gymnasium ``VectorEnv`` with a
 ``Box`` observation (the :data:`~cribbage_env.encoding.OBS_SIZE` features; the mask in ``info["action_mask"]`` and
 ``action_masks()``), the shape CleanRL's ``ppo.py`` sizes its network from
@@ -34,8 +34,8 @@ from typing import Any
 import gymnasium as gym
 from gymnasium.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv
 
-from .env import CribbageEnv
-from .rules.core import EnvError
+from ..rules.core import EnvError
+from .single import CribbageEnv
 
 _MODES = ("sync", "async")
 
@@ -100,7 +100,7 @@ def batched(num_envs: int = 8, *, flatten: bool = False, **env_kwargs: Any) -> g
     >>> info["action_mask"].shape
     (4, 52)
     """
-    from .vecenv import CribbageVectorEnv
+    from .batched import CribbageVectorEnv
 
     vec: gym.vector.VectorEnv = CribbageVectorEnv(num_envs, **env_kwargs)
     return FlatVectorObservation(vec) if flatten else vec
@@ -115,6 +115,6 @@ def sb3_vec_env(num_envs: int = 8, *, flatten: bool = False, **env_kwargs: Any) 
     ``seed(s)`` before ``reset()`` seeds game ``i`` with ``s + i``. Wrap it in SB3's
     ``VecMonitor`` for episode statistics. See :mod:`cribbage_env.envs.sb3vec`.
     """
-    from .envs.sb3vec import SB3BatchedVecEnv
+    from .sb3vec import SB3BatchedVecEnv
 
     return SB3BatchedVecEnv(batched(num_envs, **env_kwargs), flatten=flatten)

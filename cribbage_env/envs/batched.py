@@ -2,7 +2,7 @@
 
 ``gym.make_vec("cribbage/Cribbage-v0", num_envs=N, vectorization_mode="vector_entry_point")``
 builds it (so does ``make_vec`` without a mode, Gymnasium's default when a vector entry point is
-registered). Game ``i`` is the game :class:`~cribbage_env.env.CribbageEnv` plays after
+registered). Game ``i`` is the game :class:`~cribbage_env.envs.single.CribbageEnv` plays after
 ``reset(seed=s + i)``: the same deals, the same opponent draws, the same observations, masks and
 rewards step for step (``tests/test_vecenv.py`` checks it against ``SyncVectorEnv``). A finished
 game is reset in the same step (``AutoresetMode.SAME_STEP``): the returned row is the new game's
@@ -11,7 +11,7 @@ first decision and the terminal one is in ``info["final_obs"]`` (arrays, rows ma
 
 Opponents run inside the kernel: ``"random"``, ``"greedy"`` and ``"expectimax"`` (by name,
 default knobs; they decide exactly as the agents do). Others need the Python agents: use
-``vectorization_mode="sync"`` or ``cribbage_env.vector.make_vec``. Other arguments are
+``vectorization_mode="sync"`` or ``cribbage_env.envs.vector.make_vec``. Other arguments are
 CribbageEnv's (``seat``, ``reward``, ``skunk_bonus``, ``illegal_action``, ``illegal_penalty``,
 ``agent_seed``: pin the same one to get CribbageEnv's opponent draws);
 ``render_mode`` is not supported. Three options are the batch's own:
@@ -49,23 +49,23 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .analysis.discard import KEEP_INDEX, default_crib_table
-from .encoding import NUM_ACTIONS, OBS_SIZE, InvalidActionError, observation_space
-from .envs.episode import EPISODES as _EPISODES
-from .envs.episode import ILLEGAL_ACTIONS as _ILLEGAL
-from .envs.episode import SEATS as _SEATS
-from .envs.episode import check_choice as _check_choice
-from .envs.episode import check_real, env_rules
-from .envs.rewards import REWARDS, Outcome
-from .kernels import kernelcache
-from .kernels import simkernel as K
-from .kernels import veckernel as V
-from .kernels import vecobs as O
-from .kernels import vecstep as S
-from .kernels.simrng import generator_words
-from .kernels.vecagent import prefix
-from .rules.core import IllegalActionError, Rules
-from .seeding import check_agent_seed, new_agent_seed
+from ..analysis.discard import KEEP_INDEX, default_crib_table
+from ..encoding import NUM_ACTIONS, OBS_SIZE, InvalidActionError, observation_space
+from ..kernels import kernelcache
+from ..kernels import simkernel as K
+from ..kernels import veckernel as V
+from ..kernels import vecobs as O
+from ..kernels import vecstep as S
+from ..kernels.simrng import generator_words
+from ..kernels.vecagent import prefix
+from ..rules.core import IllegalActionError, Rules
+from ..seeding import check_agent_seed, new_agent_seed
+from .episode import EPISODES as _EPISODES
+from .episode import ILLEGAL_ACTIONS as _ILLEGAL
+from .episode import SEATS as _SEATS
+from .episode import check_choice as _check_choice
+from .episode import check_real, env_rules
+from .rewards import REWARDS, Outcome
 
 OPPONENTS = {"random": V.RANDOM, "greedy": V.GREEDY, "expectimax": V.EXPECTIMAX}
 OBSERVATIONS = ("standard", "compact")
@@ -75,7 +75,7 @@ def unpack_observation(packed: np.ndarray, target: int = 121) -> np.ndarray:
     """The standard ``float32[..., OBS_SIZE]`` observation of compact ones
     (``uint8[..., COMPACT_SIZE]``).
 
-    >>> from cribbage_env.vecenv import CribbageVectorEnv
+    >>> from cribbage_env.envs.batched import CribbageVectorEnv
     >>> std, com = CribbageVectorEnv(3), CribbageVectorEnv(3, observation="compact")
     >>> a, b = std.reset(seed=1)[0]["observation"], com.reset(seed=1)[0]["observation"]
     >>> b.dtype, b.shape == (3, O.COMPACT_SIZE), bool((unpack_observation(b) == a).all())
@@ -132,7 +132,7 @@ class CribbageVectorEnv(VectorEnv):
             raise ValueError(
                 f"the batched env runs the opponents {sorted(OPPONENTS)} inside its kernel, got "
                 f"{opponent!r}; for other agents use vectorization_mode='sync' "
-                "(cribbage_env.vector.make_vec)"
+                "(cribbage_env.envs.vector.make_vec)"
             )
         _check_choice("seat", seat, _SEATS)
         _check_choice("episode", episode, _EPISODES)

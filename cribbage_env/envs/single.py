@@ -13,19 +13,19 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from .encoding import NUM_ACTIONS, InvalidActionError, as_action
-from .envs import episode as _episode
-from .envs.episode import EPISODES as _EPISODES
-from .envs.episode import ILLEGAL_ACTIONS as _ILLEGAL
-from .envs.episode import SEATS as _SEATS
-from .envs.episode import Episode, check_flag, check_real, episode_seed, finished_deal_view
-from .envs.episode import check_choice as _check_choice
-from .envs.rewards import REWARDS
-from .rules.cards import cards_str
-from .rules.core import EnvError, IllegalActionError, Rules
-from .rules.engine import GameState, new_game
-from .rules.views import PlayerView
-from .seeding import agent_rng, check_agent_seed, deals_from_secret, new_agent_seed, new_deal_key
+from ..encoding import NUM_ACTIONS, InvalidActionError, as_action
+from ..rules.cards import cards_str
+from ..rules.core import EnvError, IllegalActionError, Rules
+from ..rules.engine import GameState, new_game
+from ..rules.views import PlayerView
+from ..seeding import agent_rng, check_agent_seed, deals_from_secret, new_agent_seed, new_deal_key
+from . import episode as _episode
+from .episode import EPISODES as _EPISODES
+from .episode import ILLEGAL_ACTIONS as _ILLEGAL
+from .episode import SEATS as _SEATS
+from .episode import Episode, check_flag, check_real, episode_seed, finished_deal_view
+from .episode import check_choice as _check_choice
+from .rewards import REWARDS
 
 __all__ = [
     "CribbageEnv",
@@ -243,7 +243,7 @@ class CribbageEnv(gym.Env):
         self._illegal_run = 0
         self.render_mode = render_mode
         self.action_space = spaces.Discrete(NUM_ACTIONS)
-        from .encoding import observation_space
+        from ..encoding import observation_space
 
         self.observation_space = observation_space()
         self._opponent: Any = None

@@ -1,11 +1,11 @@
 """PettingZoo AEC environment: two learners, ``player_0`` and ``player_1``, over the same engine.
 
 Needs the optional extra ``pettingzoo`` (``pip install ".[pettingzoo]"``). Observations, masks and
-the two-pick discard are exactly those of :class:`cribbage_env.env.CribbageEnv` (same
+the two-pick discard are exactly those of :class:`cribbage_env.envs.single.CribbageEnv` (same
 :mod:`cribbage_env.encoding` functions), and ``reset(seed=s)`` deals the same cards as the Gym
 env's ``reset(seed=s)``.
 
->>> from cribbage_env.aec import env as make_env
+>>> from cribbage_env.envs.aec import env as make_env
 >>> e = make_env()
 >>> e.reset(seed=1)
 >>> while e.agents:
@@ -17,7 +17,7 @@ True
 
 Importing this module registers the ids where PettingZoo has a registry (1.26+):
 ``pettingzoo.make("aec", "cribbage/Cribbage-v0")``, ``"cribbage/CribbageDeal-v0"`` and
-``"cribbage/CribbageShort-v0"`` after ``import cribbage_env.aec`` (``import cribbage_env``
+``"cribbage/CribbageShort-v0"`` after ``import cribbage_env.envs.aec`` (``import cribbage_env``
 alone does not import PettingZoo).
 """
 
@@ -30,24 +30,24 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle, seeding
 
-from .envs.extras import missing_extra
-from .seeding import new_deal_key
+from ..seeding import new_deal_key
+from .extras import missing_extra
 
 try:
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
 except ModuleNotFoundError as _exc:
-    raise missing_extra(_exc, "cribbage_env.aec", "pettingzoo") from None
+    raise missing_extra(_exc, "cribbage_env.envs.aec", "pettingzoo") from None
 
-from .encoding import NUM_ACTIONS, as_action, observation_space
-from .env import EpisodeOverError, render_view
-from .envs.episode import EPISODES as _EPISODES
-from .envs.episode import Episode, check_flag, env_rules, episode_seed
-from .envs.episode import check_choice as _check_choice
-from .envs.registration import register_pettingzoo as _register_pettingzoo
-from .envs.rewards import REWARDS
-from .rules.core import EnvError, IllegalActionError, Rules
-from .rules.engine import GameState, new_game
+from ..encoding import NUM_ACTIONS, as_action, observation_space
+from ..rules.core import EnvError, IllegalActionError, Rules
+from ..rules.engine import GameState, new_game
+from .episode import EPISODES as _EPISODES
+from .episode import Episode, check_flag, env_rules, episode_seed
+from .episode import check_choice as _check_choice
+from .registration import register_pettingzoo as _register_pettingzoo
+from .rewards import REWARDS
+from .single import EpisodeOverError, render_view
 
 AGENTS = ("player_0", "player_1")
 
@@ -88,51 +88,51 @@ class _InOrder(wrappers.OrderEnforcingWrapper):
 
 class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
     """
-        ## Description
+    ## Description
 
-        Two-player cribbage for two learners. Agents are ``player_0`` and ``player_1`` (engine seats 0
-        and 1). Only real choices are asked: cuts, dealing, forced "go"s and counting are automatic.
-        The agent to act is the engine's player to act; during the discard the same agent acts twice
-        in a row (two picks).
+    Two-player cribbage for two learners. Agents are ``player_0`` and ``player_1`` (engine seats 0
+    and 1). Only real choices are asked: cuts, dealing, forced "go"s and counting are automatic.
+    The agent to act is the engine's player to act; during the discard the same agent acts twice
+    in a row (two picks).
 
-        ## Action Space
+    ## Action Space
 
-        ``Discrete(52)`` card ids, as in the Gym env (two picks for the discard). The raw env raises
-        :class:`~cribbage_env.IllegalActionError` on an illegal card; :func:`env` wraps it with
-        ``TerminateIllegalWrapper`` instead.
+    ``Discrete(52)`` card ids, as in the Gym env (two picks for the discard). The raw env raises
+    :class:`~cribbage_env.IllegalActionError` on an illegal card; :func:`env` wraps it with
+    ``TerminateIllegalWrapper`` instead.
 
-        ## Observation Space
+    ## Observation Space
 
-        ``Dict({"observation": Box(0, 1, (OBS_SIZE,), float32), "action_mask": Box(0, 1, (52,), int8)})``
-        (``OBS_SIZE``: :data:`cribbage_env.encoding.OBS_SIZE`)
-        from that agent's PlayerView (see :mod:`cribbage_env.encoding`); the mask is all zeros for the
-        agent not to act. ``infos[agent]["action_mask"]`` holds the same mask.
+    ``Dict({"observation": Box(0, 1, (OBS_SIZE,), float32), "action_mask": Box(0, 1, (52,), int8)})``
+    (``OBS_SIZE``: :data:`cribbage_env.encoding.OBS_SIZE`)
+    from that agent's PlayerView (see :mod:`cribbage_env.encoding`); the mask is all zeros for the
+    agent not to act. ``infos[agent]["action_mask"]`` holds the same mask.
 
-        ## Rewards
+    ## Rewards
 
-        ``reward="points"``: after every step each agent gets its points minus the other's points
-        scored in that step (zero-sum), so an agent's cumulative reward between its turns is the
-        margin change since its last decision and the episode total is the final margin.
-        ``reward="win"``: ±1 at the end (±2/±3 for skunks with ``skunk_bonus``; sign of the margin in
-        the one-deal episode).
+    ``reward="points"``: after every step each agent gets its points minus the other's points
+    scored in that step (zero-sum), so an agent's cumulative reward between its turns is the
+    margin change since its last decision and the episode total is the final margin.
+    ``reward="win"``: ±1 at the end (±2/±3 for skunks with ``skunk_bonus``; sign of the margin in
+    the one-deal episode).
 
-        ## Episode End
+    ## Episode End
 
-        All agents terminate when a player reaches the target, 121 or 61 (``episode="game"``) or after the first deal's
-        show (``episode="deal"``). Never truncated.
+    All agents terminate when a player reaches the target, 121 or 61 (``episode="game"``) or after the first deal's
+    show (``episode="deal"``). Never truncated.
 
-        ## Arguments
+    ## Arguments
 
-        ``episode`` ("game" | "deal"), ``reward`` ("points" | "win"), ``skunk_bonus`` (bool),
-        ``render_mode`` (None | "ansi": a spectator's table, no hidden cards), ``rules`` (a
-        :class:`~cribbage_env.Rules` or "standard" | "short"), ``secret_deals`` (bool: pass True
-        when a player runs outside your process, a sealed seat: the deals then derive from the
-        seed and a key drawn for this env, so ``reset(seed=s)`` repeats them only in this env).
-        ``reset`` accepts and ignores ``options``.
+    ``episode`` ("game" | "deal"), ``reward`` ("points" | "win"), ``skunk_bonus`` (bool),
+    ``render_mode`` (None | "ansi": a spectator's table, no hidden cards), ``rules`` (a
+    :class:`~cribbage_env.Rules` or "standard" | "short"), ``secret_deals`` (bool: pass True
+    when a player runs outside your process, a sealed seat: the deals then derive from the
+    seed and a key drawn for this env, so ``reset(seed=s)`` repeats them only in this env).
+    ``reset`` accepts and ignores ``options``.
 
-        ## Version History
+    ## Version History
 
-        - v0: initial version.
+    - v0: initial version.
     """
 
     metadata: dict[str, Any] = {
@@ -272,7 +272,7 @@ class RLlibObservations(wrappers.BaseWrapper):
 
     ``{"observation", "action_mask"}`` -> ``{"observations", "action_mask"}``: what RLlib's
     ``PettingZooEnv`` hands to its action-masking RLModule (the Gym env's counterpart is
-    ``cribbage_env.wrappers.RLlibMaskObservation``). Spaces are built once per agent.
+    ``cribbage_env.envs.wrappers.RLlibMaskObservation``). Spaces are built once per agent.
     """
 
     def __init__(self, env: AECEnv) -> None:
