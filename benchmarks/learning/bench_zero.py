@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shlex
 import sys
 import time
@@ -21,12 +20,7 @@ from agents.learn.ladder import evaluate
 from agents.learn.zero.evaluate import quick_eval
 from agents.learn.zero.net import NumpyNet
 from agents.players.policy_net import ZERO_WEIGHTS as DEFAULT_WEIGHTS
-
-
-def _save(out: Path, data: dict) -> None:
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1) + "\n")
-    os.replace(tmp, out)
+from agents.store.atomic import atomic_write_text
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -47,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     for opp in args.opponents:
         data["rows"].append({"opponent": opp, **batched[opp],
                              "how": "batched env, kernel opponent, duplicate deals"})  # fmt: skip
-    _save(args.out, data)
+    atomic_write_text(args.out, json.dumps(data, indent=1) + "\n")
     for opp in args.opponents:
         t0 = time.time()
         row = evaluate("zero", [opp], args.games, seed=args.seed, workers=args.workers,
@@ -55,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
         data["rows"].append({"opponent": opp, "games": row["games"], "win_rate": row["win_rate"],
                              "ci": row["ci"], "seconds": round(time.time() - t0),
                              "how": "tournament runner, duplicate games"})  # fmt: skip
-        _save(args.out, data)
+        atomic_write_text(args.out, json.dumps(data, indent=1) + "\n")
         print(data["rows"][-1], flush=True)
     return 0
 

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shlex
 import sys
 from pathlib import Path
 
 from agents.learn.zero.evaluate import quick_eval
 from agents.learn.zero.net import NumpyNet
+from agents.store.atomic import atomic_write_text
 
 OPPONENTS = ["random", "greedy", "expectimax"]
 
@@ -50,12 +50,6 @@ def _training_points(run: Path, progress: dict[int, dict]) -> list[dict]:
             out.append({"steps": pt["steps"], "wall_s": row["wall_s"], "cpu_s": row.get("cpu_s"),
                         "games": games, "results": pt["quick"]})  # fmt: skip
     return out
-
-
-def _save(out: Path, data: dict) -> None:
-    tmp = out.with_name(out.name + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1) + "\n")
-    os.replace(tmp, out)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -92,10 +86,10 @@ def main(argv: list[str] | None = None) -> int:
                                     "cpu_s": row.get("cpu_s"), "games": args.games,
                                     "results": results})  # fmt: skip
             entry["points"].sort(key=lambda pt: (pt["steps"], pt["games"]))
-            _save(args.out, data)
+            atomic_write_text(args.out, json.dumps(data, indent=1) + "\n")
             text = " ".join(f"{k} {v['win_rate']:.3f}" for k, v in results.items())
             print(f"{run.name} step {steps:,}: {text}", flush=True)
-    _save(args.out, data)
+    atomic_write_text(args.out, json.dumps(data, indent=1) + "\n")
     return 0
 
 
