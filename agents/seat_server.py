@@ -26,6 +26,9 @@ def _set_parent_death_signal() -> None:
 
 
 def main(argv: list[str]) -> int:
+    if len(argv) != 1 or not argv[0].strip():
+        print("usage: python -m agents.seat_server SPEC (one agent spec)", file=sys.stderr)
+        return 2
     _set_parent_death_signal()
     channels = botkit.private_channels()
     from .arena.sandbox import copy_seat_caches

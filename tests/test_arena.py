@@ -130,6 +130,14 @@ def test_a_python_agent_served_by_the_kit_plays_like_in_process() -> None:
         bot.close()
 
 
+@pytest.mark.parametrize("argv", [[], [""], ["random", "greedy"]])
+def test_the_seat_server_without_one_spec_is_one_line_and_exit_2(argv: list[str]) -> None:
+    run = subprocess.run([sys.executable, "-m", "agents.seat_server", *argv], capture_output=True,
+                         text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})  # fmt: skip
+    assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.count("\n") == 1 and "SPEC" in run.stderr
+
+
 @pytest.mark.parametrize(
     ("body", "reason"),
     [
