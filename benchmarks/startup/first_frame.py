@@ -20,7 +20,6 @@ import argparse
 import contextlib
 import json
 import os
-import shutil
 import signal
 import statistics
 import subprocess
@@ -29,6 +28,8 @@ import tempfile
 import textwrap
 import time
 from pathlib import Path
+
+from xscreen import virtual_screen
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -151,19 +152,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", help="write the figures as JSON")
     ap.add_argument("play", nargs="*", help="more arguments of `cribbage play` (after --)")
     args = ap.parse_args(argv)
-    xvfb = shutil.which("Xvfb")
-    if xvfb is None:
-        sys.exit("needs Xvfb (apt-get install xvfb)")
-    display = f":{90 + os.getpid() % 9}"
-    server = subprocess.Popen(
-        [xvfb, display, "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    time.sleep(1.0)
     trees = {"new": ROOT, **({"old": args.old.resolve()} if args.old else {})}
     runs = []
-    try:
+    with virtual_screen(90) as display:
         for i, (label, tree) in enumerate(
             (k, t) for _ in range(args.runs) for k, t in trees.items()
         ):
@@ -177,9 +168,6 @@ def main(argv: list[str] | None = None) -> int:
                 f"(brightness {run['first_brightness']}, CPU {run['first_frame_cpu_s']} s), CPU {run['cpu_s']} s, load {load:.2f}, "
                 f"modules {run['modules']}"
             )
-    finally:
-        server.terminate()
-        server.wait()
     summary: dict = {
         "command": "python benchmarks/startup/first_frame.py " + " ".join(argv or sys.argv[1:])
     }

@@ -28,7 +28,6 @@ import contextlib
 import ctypes
 import json
 import os
-import shutil
 import signal
 import statistics
 import subprocess
@@ -36,6 +35,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from xscreen import virtual_screen
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZE = (1280, 800)
@@ -180,18 +181,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", help="write the figures as JSON")
     ap.add_argument("--shots", help="a folder for each run's start screen and first table grab")
     args = ap.parse_args(argv)
-    xvfb = shutil.which("Xvfb")
-    if xvfb is None:
-        sys.exit("needs Xvfb (apt-get install xvfb)")
-    display = f":{80 + os.getpid() % 9}"
-    server = subprocess.Popen(
-        [xvfb, display, "-screen", "0", f"{SIZE[0]}x{SIZE[1]}x24", "-nolisten", "tcp"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    time.sleep(1.0)
     runs = []
-    try:
+    with virtual_screen(80, SIZE) as display:
         xt = XTest(display)
         with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
             for r in range(args.rounds):
@@ -203,9 +194,6 @@ def main(argv: list[str] | None = None) -> int:
                         run.update(rev=rev, kind=kind, round=r, load=round(load, 2))
                         runs.append(run)
                         print(json.dumps(run), flush=True)
-    finally:
-        server.terminate()
-        server.wait()
     summary = summarize(runs, args.rev)
     summary["command"] = "python benchmarks/startup/start_screen.py " + " ".join(
         argv or sys.argv[1:]
