@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -10,6 +11,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
+import agents
 import cribbage_env  # noqa: F401 - registers the env ids
 from ui.cli.cli import main as cli_main
 
@@ -92,8 +94,13 @@ def test_the_guides_isolate_commands_run(tmp_path: Path, monkeypatch, capsys) ->
         assert json.loads(capsys.readouterr().out)["games_played"] == 2
     api = re.search(r"`(agents\.run_tournament\(.*?\))`", text.replace("\n", " "))
     assert api is not None
-    call = api.group(1).replace("games=200", "games=2, backend='serial'")
-    out = eval(call, {"agents": __import__("agents")})  # noqa: S307 - the guide's own line
+    call = ast.parse(api.group(1).replace("games=200", "games=2, backend='serial'"), mode="eval")
+    assert (
+        isinstance(call.body, ast.Call) and ast.unparse(call.body.func) == "agents.run_tournament"
+    )
+    args = [ast.literal_eval(a) for a in call.body.args]  # literals only: nothing of it runs
+    kwargs = {k.arg: ast.literal_eval(k.value) for k in call.body.keywords if k.arg}
+    out = agents.run_tournament(*args, **kwargs)
     assert out.status == "complete" and out.games_played == 2
 
 
