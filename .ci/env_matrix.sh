@@ -18,6 +18,6 @@ for version in "$@"; do
     "numpy>=1.24" "numba>=0.60" "$spec" "pettingzoo>=1.24" "pytest>=7" "hypothesis>=6" "tqdm>=4.60"
   "$venv/bin/python" -c "import gymnasium, pettingzoo; print('gymnasium', gymnasium.__version__, '/ pettingzoo', pettingzoo.__version__)"
   (cd "$root" && "$venv/bin/python" -m pytest -q -p no:cacheprovider \
-    tests/test_env_encoding.py tests/test_env_gym.py tests/test_env_aec.py tests/test_env_ppo_smoke.py \
+    tests/cribbage_env/envs/test_env_encoding.py tests/cribbage_env/envs/test_env_gym.py tests/cribbage_env/envs/test_env_aec.py tests/cribbage_env/envs/test_env_ppo_smoke.py \
     cribbage_env/encoding.py cribbage_env/envs/single.py cribbage_env/envs/vector.py cribbage_env/envs/aec.py)
 done

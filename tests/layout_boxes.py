@@ -125,3 +125,28 @@ def clashes(scene: Scene, scale: float = 1.0) -> list[str]:
                 if overlaps(ra, card.rect):
                     out.append(f"{a!r} runs into the card {card.key or card.card!r}")
     return out
+
+
+def text_box(lb: Label) -> Rect:
+    """A generous box around a label's ink (font px = 4/3 pt; descenders included)."""
+    h = lb.size * 4 / 3 * 1.25
+    w = lb.width or len(lb.text) * lb.size * 0.66
+    x = {"left": lb.x, "right": lb.x - w}.get(lb.anchor_x, lb.x - w / 2)
+    return Rect(x, lb.y - h / 2, w, h)
+
+
+def inside(a: Rect, b: Rect) -> bool:
+    return b.x <= a.x and a.x + a.w <= b.x + b.w and b.y <= a.y and a.y + a.h <= b.y + b.h
+
+
+def straddling(s: Scene) -> list[str]:
+    """Labels of the table that a non-modal layer's panel covers only in part."""
+    layer = s.layer
+    assert layer is not None and not layer.modal
+    out = []
+    for panel, _ in layer.panels:
+        for lb in s.labels:
+            box = text_box(lb)
+            if overlaps(box, panel) and not inside(box, panel):
+                out.append(lb.text)
+    return out

@@ -16,7 +16,7 @@ search and win-probability play near the end of the game.
 
 Every play-out runs in the compiled deal simulator (:mod:`cribbage_env.kernels.fastsim`), all of a
 decision's in one call; the decisions are the ones the engine path made for the same draws
-(``tests/test_fastsim.py``).
+(``tests/cribbage_env/kernels/test_fastsim.py``).
 
 Knobs: ``sims`` guesses per decision (default 60: the pegging gain over expectimax grows with
 it, see benchmarks/RESULTS.md); ``stop`` ends the search early once the best card leads every

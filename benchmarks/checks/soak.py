@@ -2,7 +2,7 @@
 every decision (cribbage_env.rules.invariants), plus event totals and record round trips.
 
     python benchmarks/checks/soak.py --games 100000            # the long run (hours on one core)
-    python benchmarks/checks/soak.py --games 200 --agents random greedy   # what CI runs (tests/test_soak.py)
+    python benchmarks/checks/soak.py --games 200 --agents random greedy   # what CI runs (tests/agents/tournament/test_soak.py)
 
 Prints games/s, decisions and violations; writes a JSON summary (``--out``). Exit 1 on any
 violation, with the seed and decision index to reproduce it.
@@ -71,7 +71,7 @@ def soak_game(
 
 
 #: Left out of the default soak: OpenSpiel's ISMCTS plays every simulation to the end of the game
-#: (seconds per decision); tests/test_agents.py checks it, ``--agents ismcts:sims=2`` soaks it.
+#: (seconds per decision); tests/agents/players/test_agents.py checks it, ``--agents ismcts:sims=2`` soaks it.
 SLOW = ("ismcts",)
 
 

@@ -4,7 +4,7 @@
 builds it (so does ``make_vec`` without a mode, Gymnasium's default when a vector entry point is
 registered). Game ``i`` is the game :class:`~cribbage_env.envs.single.CribbageEnv` plays after
 ``reset(seed=s + i)``: the same deals, the same opponent draws, the same observations, masks and
-rewards step for step (``tests/test_vecenv.py`` checks it against ``SyncVectorEnv``). A finished
+rewards step for step (``tests/cribbage_env/envs/test_vecenv.py`` checks it against ``SyncVectorEnv``). A finished
 game is reset in the same step (``AutoresetMode.SAME_STEP``): the returned row is the new game's
 first decision and the terminal one is in ``info["final_obs"]`` (arrays, rows marked by
 ``info["_final_obs"]``), its info in ``info["final_info"]``.

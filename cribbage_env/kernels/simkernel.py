@@ -2,7 +2,7 @@
 
 This is the one place the rules of :mod:`cribbage_env.rules.engine` are written a second time: numba
 kernels that play thousands of deals per call. They are held to the engine by differential tests
-(``tests/test_fastsim.py``: the same points, in the same order, the same end at the target, over
+(``tests/cribbage_env/kernels/test_fastsim.py``: the same points, in the same order, the same end at the target, over
 random positions) and by the benchmark ``benchmarks/speed/fastsim_speed.py`` over millions of them.
 Tables are the engine's own (:mod:`cribbage_env.rules.batch` lays out ``RANK_POINTS``).
 

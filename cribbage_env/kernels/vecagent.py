@@ -6,7 +6,7 @@ own generator, a BLAKE2b digest of the env's agent seed and the new game's key. 
 that was ~10 us per episode, more than the rest of the episode's end; here it is the kernel's.
 The digest is RFC 7693's BLAKE2b (32-byte digest, no key, the seeding module's personalisation)
 of the same text ``"agent_seed,game_seed,seat"``; its 256 bits seed ``PCG64`` as numpy seeds it
-from an int (:func:`cribbage_env.kernels.vecseed.pcg64_from_entropy`). ``tests/test_vecagent.py``
+from an int (:func:`cribbage_env.kernels.vecseed.pcg64_from_entropy`). ``tests/cribbage_env/kernels/test_vecagent.py``
 compares the words with :func:`cribbage_env.seeding.agent_rng`'s.
 """
 

@@ -8,7 +8,7 @@ standard ``float32[OBS_SIZE]`` (count / 31, scores / target, cards / 6) or the c
 them, then the four counts as bytes).
 The mask is built from the hand itself (no per-card legality test). Only the row of the game
 that moved is touched, while its state is in cache, and in it only the ones it held and holds
-now (a list kept per row); ``tests/test_vecenv.py`` compares every row
+now (a list kept per row); ``tests/cribbage_env/envs/test_vecenv.py`` compares every row
 with :class:`~cribbage_env.envs.single.CribbageEnv`'s.
 """
 

@@ -5,7 +5,7 @@ Why: the batched env starts a new game in every step somewhere in a large batch;
 :class:`~cribbage_env.envs.single.CribbageEnv` does (``episode_seed``, ``new_game(seed)`` with its
 :class:`~cribbage_env.rules.chance.Chance`) costs ~100 us of Python per game, more than the step
 itself. These kernels derive the same seeds, decks and first cuts inside the step kernel;
-``tests/test_vecseed.py`` compares them with numpy over many seeds.
+``tests/cribbage_env/kernels/test_vecseed.py`` compares them with numpy over many seeds.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ and the results files are the lab's notebook, written as the work went; :func:`p
 their machine paths relative (``/tmp/master/head_ex.sqlite`` -> ``master/head_ex.sqlite``, a
 checkout's own path -> its path inside the repository, so a command runs from a checkout) and
 drops issue references and deadline remarks. :func:`problems` finds what is left: the build
-fails on any (``cribbage_docs``), and ``tests/test_docs_clean.py`` checks the pages and the
+fails on any (``cribbage_docs``), and ``tests/docs/test_docs_clean.py`` checks the pages and the
 built site.
 """
 
