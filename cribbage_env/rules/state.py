@@ -16,13 +16,16 @@ from .chance import ChanceSource, shared_chance
 from .core import STANDARD, EventKind, Phase, PositionError, Rules
 from .events import Event
 from .positions import check_in_play, check_scores
+from .scoring import ScoreKind
 
 _S = TypeVar("_S", bound="State")
 _new = object.__new__
+_new_event = tuple.__new__
 
 
 class State:
-    """The fields of a game state, defined once, and everything that only reads or copies them.
+    """The fields of a game state, defined once, everything that only reads or copies them, and
+    the one way events are logged (:meth:`_event`).
 
     The annotated fields below are the whole state; :meth:`_fill` is the one place that assigns
     them (the engine's constructor, :meth:`in_play` and :meth:`clone` all go through it). The
@@ -273,11 +276,10 @@ class State:
         )  # fmt: skip
         d = g.discards
         six = (*g.kept[pone], *d[pone], *g.kept[dealer], *d[dealer])
-        sc = g.scores
-        g._log.append(Event(EventKind.DEAL, 0, dealer, six, 0, None, sc))
+        g._event(EventKind.DEAL, dealer, six)
         for p in (pone, dealer):
-            g._log.append(Event(EventKind.DISCARD, 0, p, d[p], 0, None, sc))
-        g._log.append(Event(EventKind.STARTER, 0, None, (int(starter),), 0, None, sc))
+            g._event(EventKind.DISCARD, p, d[p])
+        g._event(EventKind.STARTER, None, (int(starter),))
         return g
 
     # ----------------------------------------------------------------------------- copies & views
@@ -328,6 +330,27 @@ class State:
         ['discard']
         """
         return self._log[max(0, start) :]
+
+    def _event(
+        self,
+        kind: EventKind,
+        player: int | None,
+        cards: tuple[int, ...] = (),
+        points: int = 0,
+        what: str = "",
+        score_kind: ScoreKind | None = None,
+    ) -> None:
+        """Log an event with the scores after its points (which the caller then pegs): the one
+        writer of the log besides the engine's play of a card (its hot path)."""
+        sc = self.scores_
+        if points and player is not None:
+            after = (sc[0] + points, sc[1]) if player == 0 else (sc[0], sc[1] + points)
+        else:
+            after = (sc[0], sc[1])
+        deal = self.deal_no if self.deal_no > 0 else 0
+        self._log.append(
+            _new_event(Event, (kind, deal, player, cards, points, None, after, what, score_kind))
+        )
 
 
 def _copy_expression(name: str, annotation: str) -> str:
