@@ -42,6 +42,7 @@ from .rules.core import (
 )
 from .rules.engine import GameState, new_game, replay, skunk_level
 from .rules.events import Event
+from .rules.pegging import score_play, score_play_breakdown
 from .rules.scoring import (
     ScoreItem,
     ScoreKind,
@@ -49,8 +50,6 @@ from .rules.scoring import (
     narrate,
     score_hand,
     score_hand_breakdown,
-    score_play,
-    score_play_breakdown,
 )
 from .rules.views import PlayerView, visible_events
 from .seeding import agent_rng

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cribbage_env.rules.cards import RANK, VALUE
-from cribbage_env.rules.scoring import play_points_fast
+from cribbage_env.rules.pegging import play_points_fast
 from cribbage_env.rules.views import PlayerView
 
 from .peg_search import DANGER_COUNTS

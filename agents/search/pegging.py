@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from cribbage_env.rules.cards import RANK, VALUE
 from cribbage_env.rules.determinize import none_in_hand
-from cribbage_env.rules.scoring import play_points_fast, score_play_breakdown
+from cribbage_env.rules.pegging import play_points_fast, score_play_breakdown
 from cribbage_env.rules.views import PlayerView
 
 #: Rank r's representative card id (clubs) for rank-only play scoring.

@@ -25,9 +25,9 @@ from numba.extending import intrinsic
 from ..rules.batch import HI_MAP, KEY_HI, KEY_LO, KEY_POINTS_FLAT, LO_MAP
 from ..rules.cards import JACK, RANK, SUIT, VALUE
 from ..rules.core import Rules, implements
+from ..rules.pegging import play_points_at as _play_points_at
 from ..rules.scoring import FLUSH_POINTS, NOBS_POINTS
 from ..rules.scoring import heels_points as _heels_points
-from ..rules.scoring import play_points_at as _play_points_at
 from . import kernelcache  # noqa: F401  (first: every kernel's cache is stamped by the sources)
 
 # ------------------------------------------------------------------------------- state layout

@@ -43,7 +43,7 @@ from .core import (
 )
 from .events import Event
 from .flow import DealFlow
-from .scoring import play_points_fast
+from .pegging import play_points_fast
 from .state import check_seed
 from .views import PlayerView, make_view
 
