@@ -58,9 +58,9 @@ __version__ = "0.1.0"
 
 #: Public names whose modules are imported on first use (they build numpy tables at import).
 _LAZY = {
-    "BatchInputError": "rules.batch",
-    "score_batch": "rules.batch",
-    "show_distribution": "rules.batch",
+    "BatchInputError": "unseen.batch",
+    "score_batch": "unseen.batch",
+    "show_distribution": "unseen.batch",
     "DiscardInputError": "analysis.discard",
     "DiscardOption": "analysis.discard",
     "analyze_discards": "analysis.discard",

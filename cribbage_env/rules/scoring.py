@@ -145,7 +145,7 @@ RANK_POINTS: dict[int, int] = _load_rank_table()
 
 #: Flush points (R9.5) indexed ``[crib][state]``; state 0: no four-card flush, 1: four of a suit
 #: but the starter differs, 2: all five of one suit. Shared by :func:`score_fast` and the batch
-#: scorer (``cribbage_env.rules.batch``) so the rule lives once.
+#: scorer (``cribbage_env.unseen.batch``) so the rule lives once.
 FLUSH_POINTS: tuple[tuple[int, int, int], tuple[int, int, int]] = ((0, 4, 5), (0, 0, 5))
 #: Nobs (R9.6): a Jack in hand or crib of the starter's suit.
 NOBS_POINTS = 1
