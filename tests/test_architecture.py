@@ -29,7 +29,7 @@ MAX_MODULE_LINES = 450
 SIZE_ALLOWLIST: set[str] = set()
 #: Upward imports made lazily on purpose: the env resolves an opponent *name* ("greedy") with
 #: ``agents.make_agent`` only when given one (objects and callables need no agents).
-LAZY_UPWARD = {("cribbage_env.envs.single", "agents")}
+LAZY_UPWARD = {("cribbage_env.envs.opponent", "agents")}
 #: The rules, and the discard analyzer and episode core over them: no environment library, no
 #: agents, no GUI.
 RULES_MODULES = (
