@@ -31,7 +31,7 @@ import numpy as np
 from . import records as _records
 from .actions import CUT_BASE, CUT_MARGIN, DISCARD_BASE, action_str, is_discard
 from .cards import VALUE
-from .chance import Chance
+from .chance import Chance, check_seed
 from .core import (
     STANDARD,
     EventKind,
@@ -44,7 +44,6 @@ from .core import (
 from .events import Event
 from .flow import DealFlow
 from .pegging import play_points_fast
-from .state import check_seed
 from .views import PlayerView, make_view
 
 __all__ = ["GameState", "new_game", "replay", "skunk_level"]

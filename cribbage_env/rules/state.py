@@ -10,12 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, cast
 
-import numpy as np
-
-from .chance import ChanceSource, shared_chance
+from .chance import ChanceSource, check_seed, shared_chance
 from .core import STANDARD, EventKind, Phase, PositionError, Rules
 from .events import Event
-from .positions import check_in_play, check_scores
+from .positions import check_deal_start, check_in_play, check_seat
 from .scoring import ScoreKind
 
 _S = TypeVar("_S", bound="State")
@@ -181,8 +179,7 @@ class State:
         pos = check_in_play(dealer, kept, discards, starter, scores, played, sequence, goes, rules)
         if to_act is None:
             to_act = 1 - dealer
-        if to_act not in (0, 1) or isinstance(to_act, bool):
-            raise PositionError(f"to_act must be 0 or 1, got {to_act!r}")
+        check_seat("to_act", to_act)
         if len(go_said) != 2:
             raise PositionError(f"go_said needs two flags, got {go_said!r}")
         check_seed(seed)
@@ -224,11 +221,7 @@ class State:
         ([0, 2, 4], 'discard')
         """
         rules = Rules.named(rules)
-        if dealer not in (0, 1) or isinstance(dealer, bool):
-            raise PositionError(f"dealer must be 0 or 1, got {dealer!r}")
-        check_scores(scores, rules)
-        if isinstance(deal, bool) or not isinstance(deal, int) or deal < 0:
-            raise PositionError(f"deal must be a non-negative int, got {deal!r}")
+        check_deal_start(dealer, scores, deal, rules)
         g = cls.__new__(cls)
         g._fill(
             0, True, rules, chance, Phase.DEAL_CUT, dealer, deal,
@@ -263,8 +256,7 @@ class State:
         >>> g.phase.value, g.current_player, g.scores
         ('play', 1, (0, 0))
         """
-        if dealer not in (0, 1) or isinstance(dealer, bool):
-            raise PositionError(f"dealer must be 0 or 1, got {dealer!r}")
+        check_seat("dealer", dealer)
         if len(crib) != 4:
             raise PositionError("a position needs two hands of four cards and a crib of four")
         pone = 1 - dealer
@@ -381,9 +373,3 @@ def _frozen(value: Any) -> Any:
     if isinstance(value, list):
         return tuple(_frozen(v) for v in value)
     return value
-
-
-def check_seed(seed: Any) -> None:
-    """A seed is a non-negative int (numpy ints too, bools not)."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
