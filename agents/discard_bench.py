@@ -39,10 +39,10 @@ from cribbage_env.analysis.discard import (
     discard_values,
 )
 from cribbage_env.rules.actions import discard_action, discard_cards, is_discard
-from cribbage_env.rules.batch import score_batch
 from cribbage_env.rules.cards import parse_card
 from cribbage_env.rules.core import STANDARD, Phase, Rules
 from cribbage_env.rules.views import PlayerView
+from cribbage_env.unseen.batch import score_batch
 
 from .base import AgentSpecError
 from .params import Param, bind, params_of

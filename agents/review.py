@@ -35,7 +35,8 @@ import numpy as np
 
 import cribbage_env as ce
 from cribbage_env.analysis.discard import analyze_discards
-from cribbage_env.analysis.luck import GameLuck, OutcomeSplit, game_luck, outcome_split
+from cribbage_env.analysis.luck import GameLuck, game_luck
+from cribbage_env.analysis.outcome import OutcomeSplit, outcome_split
 from cribbage_env.equity import (
     chance_now,
     end_values,
@@ -112,7 +113,7 @@ class Review:
         symmetry) to the result (1 or 0; the last estimate if unfinished): the luck of the
         chance events (:attr:`luck`, what tournaments subtract), what each player's decisions
         lost by this review, and the rest, what the judge could not place
-        (:func:`~cribbage_env.analysis.luck.outcome_split`: each part within one game). None
+        (:func:`~cribbage_env.analysis.outcome.outcome_split`: each part within one game). None
         for rules with no winning-chance table."""
         if self.luck is None:
             return None

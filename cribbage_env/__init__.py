@@ -42,6 +42,7 @@ from .rules.core import (
 )
 from .rules.engine import GameState, new_game, replay, skunk_level
 from .rules.events import Event
+from .rules.pegging import score_play, score_play_breakdown
 from .rules.scoring import (
     ScoreItem,
     ScoreKind,
@@ -49,8 +50,6 @@ from .rules.scoring import (
     narrate,
     score_hand,
     score_hand_breakdown,
-    score_play,
-    score_play_breakdown,
 )
 from .rules.views import PlayerView, visible_events
 from .seeding import agent_rng
@@ -59,9 +58,9 @@ __version__ = "0.1.0"
 
 #: Public names whose modules are imported on first use (they build numpy tables at import).
 _LAZY = {
-    "BatchInputError": "rules.batch",
-    "score_batch": "rules.batch",
-    "show_distribution": "rules.batch",
+    "BatchInputError": "unseen.batch",
+    "score_batch": "unseen.batch",
+    "show_distribution": "unseen.batch",
     "DiscardInputError": "analysis.discard",
     "DiscardOption": "analysis.discard",
     "analyze_discards": "analysis.discard",

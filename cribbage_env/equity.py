@@ -40,7 +40,7 @@ import numpy as np
 from .rules.cards import VALUE
 from .rules.core import STANDARD, CribbageError, Rules, implements
 from .rules.engine import GameState
-from .rules.scoring import play_points_fast
+from .rules.pegging import play_points_fast
 
 #: The standard game's target (the default table).
 STANDARD_TARGET = STANDARD.target

@@ -28,15 +28,24 @@ import types
 import warnings
 from collections.abc import Mapping, Sequence
 
-#: Old module path -> where the module lives now (the flat layout before the subpackages).
+#: Old module path -> where the module lives now (the flat layout before the subpackages, and
+#: modules moved between folders since).
 MOVED: dict[str, str] = {
     **{
         f"cribbage_env.{name}": f"cribbage_env.rules.{name}"
         for name in (
-            "actions", "batch", "cards", "chance", "core", "determinize", "engine", "events",
-            "invariants", "positions", "records", "scoring", "state", "views",
+            "actions", "cards", "chance", "core", "engine", "events", "positions", "records",
+            "scoring", "state", "views",
         )
     },
+    # What is built over the rules left their folder: the invariant checker is back at the top,
+    # the batch scorer and the determinizer went to unseen/ (the cards a seat cannot see).
+    **{
+        f"cribbage_env{room}.{name}": f"cribbage_env.unseen.{name}"
+        for room in ("", ".rules")
+        for name in ("batch", "determinize")
+    },
+    "cribbage_env.rules.invariants": "cribbage_env.invariants",
     **{
         f"cribbage_env.{name}": f"cribbage_env.kernels.{name}"
         for name in (

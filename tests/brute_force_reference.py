@@ -1,6 +1,6 @@
 """Independent brute-force scorers for the tests (R7, R9).
 
-They share no code with ``cribbage_env.rules.scoring``: they work from card ids with their own
+They share no code with ``cribbage_env.rules.scoring`` or ``.pegging``: they work from card ids with their own
 value/rank/suit arithmetic and enumerate subsets by bitmask, the slow obvious way.
 """
 

@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from cribbage_env.equity import end_value, has_table, win_probability
-from cribbage_env.rules.batch import score_batch
 from cribbage_env.rules.core import EventKind, Phase
 from cribbage_env.rules.engine import GameState, new_game
 from cribbage_env.rules.scoring import ScoreKind, heels_points
+from cribbage_env.unseen.batch import score_batch
 
 from ..nets.features import DISCARD_DIM, PLAY_DIM, discard_candidates, play_candidates
 from ..nets.oracle import ORACLE_DIM, oracle_features

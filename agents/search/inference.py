@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cribbage_env.rules.cards import RANK, VALUE
-from cribbage_env.rules.scoring import play_points_fast
+from cribbage_env.rules.pegging import play_points_fast
 from cribbage_env.rules.views import PlayerView
 
 from .peg_search import DANGER_COUNTS
@@ -46,7 +46,7 @@ class PlayStep:
 
 def play_steps(view: PlayerView, opponent: int) -> list[PlayStep]:
     """The opponent's plays this deal with the count and sequence they were made at (a card that
-    would pass 31 was laid after a new count began, as :func:`cribbage_env.rules.determinize.held_above`
+    would pass 31 was laid after a new count began, as :func:`cribbage_env.unseen.determinize.held_above`
     rebuilds them)."""
     steps: list[PlayStep] = []
     seq: list[int] = []

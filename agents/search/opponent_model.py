@@ -18,10 +18,10 @@ from functools import lru_cache
 import numpy as np
 
 from cribbage_env.analysis.discard import DISCARD_INDEX, KEEP_INDEX, CribTable, default_crib_table
-from cribbage_env.rules.batch import RANK_ARR, SUIT_ARR
 from cribbage_env.rules.cards import VALUE
-from cribbage_env.rules.determinize import held_above
 from cribbage_env.rules.views import PlayerView
+from cribbage_env.unseen.batch import RANK_ARR, SUIT_ARR
+from cribbage_env.unseen.determinize import held_above
 
 
 def split_nets(hands6: np.ndarray, dealer: bool, table: CribTable | None = None) -> np.ndarray:

@@ -19,10 +19,11 @@ import numpy as np
 
 from cribbage_env.rules.cards import RANK, VALUE
 from cribbage_env.rules.core import Rules, implements
-from cribbage_env.rules.determinize import determinize, uniform_guesses
 from cribbage_env.rules.engine import GameState
-from cribbage_env.rules.scoring import KEY, RANK_POINTS, play_points_fast
+from cribbage_env.rules.pegging import play_points_fast
+from cribbage_env.rules.scoring import KEY, RANK_POINTS
 from cribbage_env.rules.views import PlayerView
+from cribbage_env.unseen.determinize import determinize, uniform_guesses
 
 from .pegging import points_now
 

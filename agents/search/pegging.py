@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cribbage_env.rules.cards import RANK, VALUE
-from cribbage_env.rules.determinize import none_in_hand
-from cribbage_env.rules.scoring import play_points_fast, score_play_breakdown
+from cribbage_env.rules.pegging import play_points_fast, score_play_breakdown
 from cribbage_env.rules.views import PlayerView
+from cribbage_env.unseen.determinize import none_in_hand
 
 #: Rank r's representative card id (clubs) for rank-only play scoring.
 _RANK_CARD = tuple(range(13))

@@ -345,7 +345,7 @@ def attack_hidden_cards(log: dict, games: int = 20, episodes: int = 40) -> None:
     from cribbage_env import new_game
     from cribbage_env.envs.single import CribbageEnv
     from cribbage_env.equity import chance_now
-    from cribbage_env.rules.determinize import determinize
+    from cribbage_env.unseen.determinize import determinize
 
     out = log.setdefault("hidden_cards", {})
     for spy in ("FrameSpy", "GcSpy", "GeneratorSpy"):

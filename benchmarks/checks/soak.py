@@ -1,5 +1,5 @@
 """Soak: play many seeded games between every pair of agents and check every invariant after
-every decision (cribbage_env.rules.invariants), plus event totals and record round trips.
+every decision (cribbage_env.invariants), plus event totals and record round trips.
 
     python benchmarks/checks/soak.py --games 100000            # the long run (hours on one core)
     python benchmarks/checks/soak.py --games 200 --agents random greedy   # what CI runs (tests/agents/tournament/test_soak.py)
@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import cribbage_env as ce  # noqa: E402
 from agents import AGENTS, AgentSpecError, make_agent  # noqa: E402
-from cribbage_env.rules.invariants import InvariantViolation, check_state, check_view  # noqa: E402
+from cribbage_env.invariants import InvariantViolation, check_state, check_view  # noqa: E402
 
 
 def soak_game(

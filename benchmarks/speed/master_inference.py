@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     from agents import make_agent
     from agents.search.opponent_model import sample_modelled_arrays
     from cribbage_env.rules.core import Phase
-    from cribbage_env.rules.determinize import uniform_guesses
+    from cribbage_env.unseen.determinize import uniform_guesses
 
     agent = make_agent(args.opponent)
     rng = np.random.default_rng(args.seed)

@@ -22,8 +22,8 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from cribbage_env.analysis.discard import analyze_discards  # noqa: E402
-from cribbage_env.rules.batch import distribution_mean, score_batch, show_distribution  # noqa: E402
 from cribbage_env.rules.scoring import score_hand  # noqa: E402
+from cribbage_env.unseen.batch import distribution_mean, score_batch, show_distribution  # noqa: E402
 
 
 def _rows(n: int, seed: int) -> np.ndarray:

@@ -35,9 +35,9 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from cribbage_env.analysis.discard import DISCARD_INDEX, CribTable, discard_values  # noqa: E402
-from cribbage_env.rules.batch import KEY_HI, KEY_LO, RANK_ARR, SUIT_ARR, rank_points_split  # noqa: E402
 from cribbage_env.rules.cards import JACK  # noqa: E402
 from cribbage_env.rules.scoring import FLUSH_POINTS, NOBS_POINTS  # noqa: E402
+from cribbage_env.unseen.batch import KEY_HI, KEY_LO, RANK_ARR, SUIT_ARR, rank_points_split  # noqa: E402
 
 _PAIRS46 = np.array(list(combinations(range(46), 2)), dtype=np.intp)  # (1035, 2)
 _START44 = np.array([[i for i in range(46) if i not in p] for p in _PAIRS46], dtype=np.intp)

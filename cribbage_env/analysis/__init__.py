@@ -1,1 +1,2 @@
-"""Analysis over the rules and kernels: the discard analyzer, a game's luck, a seat's winning chance."""
+"""Analysis over the rules and kernels: the discard analyzer, a game's luck and its result's
+split, a seat's winning chance."""

@@ -2,7 +2,7 @@
 expected crib term, best first.
 
 For each split the kept four are scored against every one of the 46 starters this seat cannot
-see (exact mean, min and max, through :mod:`cribbage_env.rules.batch`, i.e. the same tables as
+see (exact mean, min and max, through :mod:`cribbage_env.unseen.batch`, i.e. the same tables as
 ``score_hand``). The crib term is read from the crib table shipped in ``cribbage_env/data``
 (computed by ``benchmarks/tables/crib_table.py``): added when the crib is the seat's own (dealer),
 subtracted when it is the opponent's (pone). ``net = hand_ev + crib_ev``.
@@ -28,10 +28,10 @@ from pathlib import Path
 import numpy as np
 
 from ..rules.actions import discard_action
-from ..rules.batch import FLUSH_ARR, KEY_HI, KEY_LO, RANK_ARR, SUIT_ARR, rank_points_split
 from ..rules.cards import JACK, cards_str, parse_cards
 from ..rules.core import CribbageError
 from ..rules.scoring import NOBS_POINTS
+from ..unseen.batch import FLUSH_ARR, KEY_HI, KEY_LO, RANK_ARR, SUIT_ARR, rank_points_split
 
 
 class DiscardInputError(CribbageError, ValueError):

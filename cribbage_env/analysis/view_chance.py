@@ -6,7 +6,7 @@ opponent's hand. :func:`view_chance` sees only what the seat sees:
 
 - over, 1 or 0; at a discard and between deals, the equity table at the scores (public);
 - in the play, the mean over guesses of the hidden cards (uniform over the cards the seat has not
-  seen, consistent with the opponent's go's: :func:`cribbage_env.rules.determinize.uniform_guesses`)
+  seen, consistent with the opponent's go's: :func:`cribbage_env.unseen.determinize.uniform_guesses`)
   of a compiled play-out of the rest of the deal (:mod:`cribbage_env.kernels.fastsim`, the expert's
   rollout heuristic for both seats), each read from the table (:func:`play_chance`).
 
@@ -34,8 +34,8 @@ import numpy as np
 
 from ..equity import end_values, win_probability
 from ..rules.core import Phase
-from ..rules.determinize import uniform_guesses
 from ..rules.views import PlayerView
+from ..unseen.determinize import uniform_guesses
 
 #: Guesses per estimate in the play.
 SAMPLES = 32

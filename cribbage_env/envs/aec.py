@@ -43,11 +43,11 @@ from ..encoding import NUM_ACTIONS, as_action, observation_space
 from ..rules.core import EnvError, IllegalActionError, Rules
 from ..rules.engine import GameState, new_game
 from .episode import EPISODES as _EPISODES
-from .episode import Episode, check_flag, env_rules, episode_seed
+from .episode import Episode, check_flag, check_render_mode, env_rules, episode_seed, render_view
 from .episode import check_choice as _check_choice
 from .registration import register_pettingzoo as _register_pettingzoo
 from .rewards import REWARDS
-from .single import EpisodeOverError, render_view
+from .single import EpisodeOverError
 
 AGENTS = ("player_0", "player_1")
 
@@ -156,8 +156,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's naming convention
         self._deal_key = new_deal_key() if check_flag("secret_deals", secret_deals) else None
         _check_choice("episode", episode, _EPISODES)
         _check_choice("reward", reward, tuple(k for k, r in REWARDS.items() if r.zero_sum))
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise EnvError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
+        check_render_mode(render_mode, self.metadata["render_modes"])
         EzPickle.__init__(self, episode, reward, skunk_bonus, render_mode, rules, secret_deals)
         super().__init__()
         self.episode = episode

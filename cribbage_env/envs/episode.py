@@ -4,7 +4,8 @@ One :class:`Episode` holds a game plus what an environment adds to it: the disca
 (env actions are card ids), the end of an episode (the game, or the first deal), the terminal
 view of a one-deal episode (which must not show the next deal), seat views and masks, margins and
 the win reward. The two environments differ only in who acts (one learner against an opponent,
-or two agents) and in how they hand out observations and rewards.
+or two agents) and in how they hand out observations and rewards; both render a seat's view as
+the same text table (:func:`render_view`, their "ansi" mode).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from ..encoding import action_mask, encode, picks_to_engine_action
+from ..rules.cards import cards_str
 from ..rules.core import EnvError, Phase, Rules, implements
 from ..rules.engine import GameState
 from ..rules.views import PlayerView
@@ -168,3 +170,35 @@ class Episode:
             pick = "second pick" if self.pending[seat] is not None else "first pick"
             return "discard, " + pick
         return g.phase.value
+
+
+def check_render_mode(render_mode: str | None, modes: list[str]) -> None:
+    """An ``EnvError`` naming the render modes when ``render_mode`` is neither None nor one of them."""
+    if render_mode is not None and render_mode not in modes:
+        shown = " or ".join(repr(m) for m in modes)
+        raise EnvError(f"render_mode must be None or {shown}; got {render_mode!r}")
+
+
+def render_view(view: PlayerView, pending: int | None = None, *, names: tuple[str, str]) -> str:
+    """A text table of one seat's situation (only what that seat may see)."""
+    seat = view.seat
+    me, them = names
+    star = cards_str([view.starter]) if view.starter is not None else "--"
+    dealer = me if view.dealer == seat else them
+    own = [c for _, c in view.played if _ == seat]
+    opp = [c for p, c in view.played if p != seat]
+    lines = [
+        f"deal {view.deal}  phase: {view.phase.value}  dealer: {dealer}",
+        f"score  {me}: {view.scores[seat]:>3}   {them}: {view.scores[1 - seat]:>3}",
+        f"starter: {star}   count: {view.count:>2}   sequence: [{cards_str(view.sequence)}]",
+        f"{me} hand: [{cards_str(view.hand)}]"
+        + (f"  pending discard: {cards_str([pending])}" if pending is not None else "")
+        + (f"  crib cards: [{cards_str(view.discards)}]" if view.discards else ""),
+        f"{me} played: [{cards_str(own)}]   {them} played: [{cards_str(opp)}]   "
+        f"{them} holds {view.opponent_cards_left} card(s)",
+    ]
+    if view.winner is not None:
+        lines.append(f"game over: {me if view.winner == seat else them} won")
+    elif view.to_act is not None:
+        lines.append(f"to act: {me if view.to_act == seat else them}")
+    return "\n".join(lines) + "\n"

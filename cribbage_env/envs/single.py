@@ -6,7 +6,6 @@ from :mod:`cribbage_env.encoding`, built only from the learner's PlayerView.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import gymnasium as gym
@@ -23,63 +22,32 @@ from . import episode as _episode
 from .episode import EPISODES as _EPISODES
 from .episode import ILLEGAL_ACTIONS as _ILLEGAL
 from .episode import SEATS as _SEATS
-from .episode import Episode, check_flag, check_real, episode_seed, finished_deal_view
+from .episode import (
+    Episode,
+    check_flag,
+    check_real,
+    check_render_mode,
+    episode_seed,
+    finished_deal_view,
+    render_view,
+)
 from .episode import check_choice as _check_choice
+from .opponent import OpponentSeat, check_opponent
 from .rewards import REWARDS
 
 __all__ = [
     "CribbageEnv",
     "EpisodeOverError",
     "InvalidActionError",
-    "OpponentError",
     "episode_seed",
     "finished_deal_view",
-    "render_view",
-    "resolve_opponent",
 ]
-
-Policy = Callable[[PlayerView, np.random.Generator], int]
 
 _OPTION_KEYS = frozenset({"opponent", "seat"})
 
 
 class EpisodeOverError(EnvError, IllegalActionError):
     """``step`` after the episode ended: call ``reset()`` first."""
-
-
-class OpponentError(EnvError, IllegalActionError):
-    """The opponent agent returned an action the engine rejects."""
-
-
-class _CallablePolicy:
-    """Adapts a plain ``f(view, rng) -> action`` to the agent protocol."""
-
-    def __init__(self, fn: Policy) -> None:
-        self.fn = fn
-        self.name = getattr(fn, "__name__", "callable")
-
-    def act(self, view: PlayerView, rng: np.random.Generator) -> int:
-        return self.fn(view, rng)
-
-
-def resolve_opponent(opponent: Any) -> Any:
-    """An object with ``act(view, rng)`` from an agent, a callable or a spec string like "random".
-
-    Names are resolved through :func:`agents.make_agent` at call time, so ``cribbage_env`` does not
-    import ``agents`` until an opponent is named.
-    """
-    if isinstance(opponent, str):
-        from agents import make_agent  # lazy: agents depends on cribbage_env, not the reverse
-
-        return make_agent(opponent)
-    if hasattr(opponent, "act"):
-        return opponent
-    if callable(opponent):
-        return _CallablePolicy(opponent)
-    raise EnvError(
-        f"opponent must be an agent name (e.g. 'random'), an object with act(view, rng) or a "
-        f"callable f(view, rng) -> action; got {opponent!r}"
-    )
 
 
 class CribbageEnv(gym.Env):
@@ -219,14 +187,8 @@ class CribbageEnv(gym.Env):
         _check_choice("episode", episode, _EPISODES)
         _check_choice("reward", reward, tuple(REWARDS))
         _check_choice("illegal_action", illegal_action, _ILLEGAL)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise EnvError(f"render_mode must be None or 'ansi'; got {render_mode!r}")
-        if (
-            not isinstance(opponent, str)
-            and not hasattr(opponent, "act")
-            and not callable(opponent)
-        ):
-            resolve_opponent(opponent)  # raises the explanatory ValueError
+        check_render_mode(render_mode, self.metadata["render_modes"])
+        check_opponent(opponent)
         self.opponent_spec = opponent
         self.seat_option = seat
         self.episode = episode
@@ -246,8 +208,7 @@ class CribbageEnv(gym.Env):
         from ..encoding import observation_space
 
         self.observation_space = observation_space()
-        self._opponent: Any = None
-        self._opponent_key: Any = None
+        self._opp = OpponentSeat()  # the agent made from opponent_spec
         self._deal_key: int | None = None  # drawn for the first episode with a sealed opponent
         self.opponent_rng: np.random.Generator | None = None
         self.game: GameState | None = None
@@ -269,11 +230,9 @@ class CribbageEnv(gym.Env):
             )
         if "seat" in options:
             _check_choice("seat", options["seat"], _SEATS)
-        if "opponent" in options:  # resolve first: a bad spec leaves the env as it was
-            spec = options["opponent"]
-            agent = resolve_opponent(spec)
-            self._drop_opponent()
-            self._opponent, self._opponent_key, self.opponent_spec = agent, spec, spec
+        if "opponent" in options:  # resolved first: a bad spec leaves the env as it was
+            self._opp.swap(options["opponent"])
+            self.opponent_spec = options["opponent"]
         if "seat" in options:
             self.seat_option = options["seat"]
         if seed is not None:  # "alternate" restarts at the seed's parity (see the class doc)
@@ -282,8 +241,8 @@ class CribbageEnv(gym.Env):
             self._episode_index % 2 if self.seat_option == "alternate" else int(self.seat_option)
         )
         self._episode_index += 1
-        self._ensure_opponent()
-        if self._deal_key is None and deals_from_secret(self._opponent):
+        opponent = self._opp.agent_for(self.opponent_spec)
+        if self._deal_key is None and deals_from_secret(opponent):
             self._deal_key = new_deal_key()  # a sealed opponent may know how a seed deals
         game_seed = episode_seed(self.np_random, self._deal_key)
         self.opponent_rng = agent_rng(self.agent_seed, game_seed, 1 - self.seat)
@@ -345,49 +304,18 @@ class CribbageEnv(gym.Env):
     @property
     def opponent(self) -> Any:
         """The resolved opponent agent of the current episode."""
-        self._ensure_opponent()
-        return self._opponent
+        return self._opp.agent_for(self.opponent_spec)
 
     # ------------------------------------------------------------------------- internals
-    def _ensure_opponent(self) -> None:
-        spec = self.opponent_spec
-        if self._opponent is None or self._opponent_key is not spec:
-            self._drop_opponent()
-            self._opponent = resolve_opponent(spec)
-            self._opponent_key = spec
-
-    def _drop_opponent(self) -> None:
-        """Forget the opponent; one the env built from a spec string is closed (a protocol or
-        sealed bot's process ends). An object passed in is its owner's to close."""
-        agent, key = self._opponent, self._opponent_key
-        self._opponent = self._opponent_key = None
-        if isinstance(key, str) and callable(getattr(agent, "close", None)):
-            agent.close()
-
     def close(self) -> None:
         """End the episode's resources: an opponent bot's process built from a spec."""
-        self._drop_opponent()
+        self._opp.drop()
         super().close()
 
     def _run_opponent(self) -> None:
         """Let the opponent decide until it is the learner's turn or the episode is over."""
-        ep = self._ep
-        assert ep is not None
-        g = ep.game
-        seat = self.seat
-        opp = 1 - seat
-        agent = self._opponent
-        rng = self.opponent_rng
-        deal_only = self.episode == "deal"
-        while g.winner is None and g.to_act != seat:
-            if deal_only and g.deal_no > 0:
-                return
-            action = agent.act(g.view(opp), rng)
-            try:
-                ep.apply(action)
-            except IllegalActionError as exc:
-                name = getattr(agent, "name", type(agent).__name__)
-                raise OpponentError(f"opponent {name!r} chose an illegal action: {exc}") from None
+        assert self._ep is not None
+        self._opp.play(self._ep, self.seat, self.opponent_rng, self.episode == "deal")
 
     def _view(self) -> PlayerView:
         """The learner's view now (the finished deal's at the end of a one-deal episode)."""
@@ -423,28 +351,3 @@ class CribbageEnv(gym.Env):
                 self._ep.game.winner == self.seat if self.episode == "game" else self._margin > 0
             )
         return info
-
-
-def render_view(view: PlayerView, pending: int | None = None, *, names: tuple[str, str]) -> str:
-    """A text table of one seat's situation (only what that seat may see)."""
-    seat = view.seat
-    me, them = names
-    star = cards_str([view.starter]) if view.starter is not None else "--"
-    dealer = me if view.dealer == seat else them
-    own = [c for _, c in view.played if _ == seat]
-    opp = [c for p, c in view.played if p != seat]
-    lines = [
-        f"deal {view.deal}  phase: {view.phase.value}  dealer: {dealer}",
-        f"score  {me}: {view.scores[seat]:>3}   {them}: {view.scores[1 - seat]:>3}",
-        f"starter: {star}   count: {view.count:>2}   sequence: [{cards_str(view.sequence)}]",
-        f"{me} hand: [{cards_str(view.hand)}]"
-        + (f"  pending discard: {cards_str([pending])}" if pending is not None else "")
-        + (f"  crib cards: [{cards_str(view.discards)}]" if view.discards else ""),
-        f"{me} played: [{cards_str(own)}]   {them} played: [{cards_str(opp)}]   "
-        f"{them} holds {view.opponent_cards_left} card(s)",
-    ]
-    if view.winner is not None:
-        lines.append(f"game over: {me if view.winner == seat else them} won")
-    elif view.to_act is not None:
-        lines.append(f"to act: {me if view.to_act == seat else them}")
-    return "\n".join(lines) + "\n"

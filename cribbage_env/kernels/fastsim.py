@@ -115,7 +115,7 @@ def states_from_view(
 ) -> np.ndarray:
     """``G`` states equal to the real one wherever ``view`` can see, the opponent's unplayed
     cards ``opp_hands[g]`` and crib cards ``opp_discards[g]`` as guessed (what
-    :func:`cribbage_env.rules.determinize.determinize` builds, as arrays)."""
+    :func:`cribbage_env.unseen.determinize.determinize` builds, as arrays)."""
     seat, opp = view.seat, 1 - view.seat
     hands = np.asarray(opp_hands, dtype=np.int64).reshape(len(opp_hands), -1)
     discs = np.asarray(opp_discards, dtype=np.int64).reshape(len(opp_discards), 2)

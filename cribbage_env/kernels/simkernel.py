@@ -4,7 +4,7 @@ This is the one place the rules of :mod:`cribbage_env.rules.engine` are written 
 kernels that play thousands of deals per call. They are held to the engine by differential tests
 (``tests/cribbage_env/kernels/test_fastsim.py``: the same points, in the same order, the same end at the target, over
 random positions) and by the benchmark ``benchmarks/speed/fastsim_speed.py`` over millions of them.
-Tables are the engine's own (:mod:`cribbage_env.rules.batch` lays out ``RANK_POINTS``).
+Tables are the engine's own (:mod:`cribbage_env.unseen.batch` lays out ``RANK_POINTS``).
 
 Importing this module imports numba (the package does not: ``import cribbage_env`` stays light).
 Compiled code is cached on disk (``cache=True``), so only the first run on a machine compiles;
@@ -22,12 +22,12 @@ from numba import carray, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
-from ..rules.batch import HI_MAP, KEY_HI, KEY_LO, KEY_POINTS_FLAT, LO_MAP
 from ..rules.cards import JACK, RANK, SUIT, VALUE
 from ..rules.core import Rules, implements
+from ..rules.pegging import play_points_at as _play_points_at
 from ..rules.scoring import FLUSH_POINTS, NOBS_POINTS
 from ..rules.scoring import heels_points as _heels_points
-from ..rules.scoring import play_points_at as _play_points_at
+from ..unseen.batch import HI_MAP, KEY_HI, KEY_LO, KEY_POINTS_FLAT, LO_MAP
 from . import kernelcache  # noqa: F401  (first: every kernel's cache is stamped by the sources)
 
 # ------------------------------------------------------------------------------- state layout

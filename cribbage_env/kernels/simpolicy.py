@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..rules.determinize import none_in_hand
+from ..unseen.determinize import none_in_hand
 from .simkernel import (
     COUNT,
     DISCARDS,

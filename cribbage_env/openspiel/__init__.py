@@ -38,6 +38,7 @@ except ModuleNotFoundError as _exc:
     raise missing_extra(_exc, "cribbage_env.openspiel", "openspiel") from None
 
 from .game import SHORT_NAME, CribbageGame, CribbageObserver
-from .state import CribbageState, ScriptedChance
+from .holdings import ScriptedChance
+from .state import CribbageState
 
 __all__ = ["SHORT_NAME", "CribbageGame", "CribbageObserver", "CribbageState", "ScriptedChance"]

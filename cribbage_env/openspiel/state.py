@@ -1,86 +1,25 @@
 """The state of :mod:`cribbage_env.openspiel`: the engine's game plus the draws and picks that
-OpenSpiel sees as actions, information strings, resampling and states rebuilt from a view."""
+OpenSpiel sees as actions, information strings, resampling and states rebuilt from a view.
+
+What a state holds is :mod:`.holdings`; the hidden cards its resampling and its states from a
+view draw are :mod:`.worlds`."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
 
 import numpy as np
 import pyspiel
 
 from ..rules.actions import discard_action
 from ..rules.cards import card_str, cards_str
-from ..rules.core import IllegalActionError, Phase, Rules
+from ..rules.core import IllegalActionError, Phase
 from ..rules.engine import GameState
 from ..rules.views import PlayerView
-
-
-class GameParams(Protocol):
-    """What a state reads of its game (:class:`cribbage_env.openspiel.game.CribbageGame`): the
-    rules and the returns mode, and a fresh start for resampling."""
-
-    @property
-    def rules(self) -> Rules: ...
-
-    @property
-    def returns_mode(self) -> str: ...
-
-    def new_initial_state(self) -> Any: ...
-
+from .holdings import GameParams, Holdings
+from .worlds import MAX_DRAWS, deal_actions, guessed_deal, redrawn_history
 
 _CHANCE_PHASES = (Phase.DEAL_CUT, Phase.STARTER_CUT)
-#: draws of the hidden cards before resampling gives up (a fitting world is found in a few).
-MAX_DRAWS = 2000
-
-
-class ScriptedChance:
-    """The engine's chance source with draws made outside it (OpenSpiel's chance nodes).
-
-    It answers the engine's question (a deal's deck: twelve dealt cards, then the starter) from
-    the outcomes applied so far; ``fork`` copies it for a cloned state.
-    """
-
-    __slots__ = ("decks",)
-
-    def __init__(self, decks: dict[int, list[int]] | None = None) -> None:
-        self.decks: dict[int, list[int]] = decks if decks is not None else {}
-
-    def deck(self, deal: int) -> list[int]:
-        return self.decks[deal]
-
-    def first_cut(self, attempt: int) -> tuple[int, int]:
-        raise AssertionError("states start at a deal (the first dealer is a chance node)")
-
-    def fork(self) -> ScriptedChance:
-        return ScriptedChance({k: v[:] for k, v in self.decks.items()})
-
-
-class _Table:
-    """Everything a state holds, in one object: OpenSpiel deep-copies a Python state attribute
-    by attribute, so the engine and its chance source must travel together to stay linked."""
-
-    __slots__ = ("chance", "g", "drawn", "pending", "trace", "hist", "start")
-
-    def __init__(self) -> None:
-        #: (dealer, scores, deal) of a state that began at a deal's start (:meth:`from_view`).
-        self.start: tuple[int, tuple[int, int], int] | None = None
-        self.chance = ScriptedChance()
-        self.g: GameState | None = None  # made when the first dealer is drawn
-        self.drawn: list[int] = []  # this deal's cards dealt so far (while dealing)
-        self.pending: int | None = None  # the first discard pick of the player to act
-        #: (seat that sees it or None for both, text): the perfect-recall information strings.
-        self.trace: list[tuple[int | None, str]] = []
-        #: (tag, action) of every action so far; tags name hidden items for resampling.
-        self.hist: list[tuple[tuple, int]] = []
-
-    def __deepcopy__(self, memo: dict) -> _Table:
-        t = _Table.__new__(_Table)
-        t.chance = self.chance.fork()
-        t.g = None if self.g is None else self.g.clone(chance=t.chance)
-        t.drawn, t.pending = self.drawn[:], self.pending
-        t.trace, t.hist, t.start = self.trace[:], self.hist[:], self.start
-        return t
 
 
 class CribbageState(pyspiel.State):
@@ -88,7 +27,7 @@ class CribbageState(pyspiel.State):
 
     def __init__(self, game: GameParams) -> None:
         super().__init__(game)
-        self._t = _Table()
+        self._t = Holdings()
 
     @property
     def engine(self) -> GameState:
@@ -267,9 +206,10 @@ class CribbageState(pyspiel.State):
 
         The opponent's unseen cards of the current deal (and its discards or pending pick) are
         drawn uniformly among the cards the seat has not seen, keeping only draws that fit the
-        opponent's go's (R6.2); everything else replays as it happened. After
-        :data:`MAX_DRAWS` draws that do not fit it raises ``RuntimeError``, never handing back
-        the true state.
+        opponent's go's (R6.2); everything else replays as it happened
+        (:func:`~cribbage_env.openspiel.worlds.redrawn_history`). After
+        :data:`~cribbage_env.openspiel.worlds.MAX_DRAWS` draws that do not fit it raises
+        ``RuntimeError``, never handing back the true state.
         """
         rng = np.random.default_rng(int(probability_sampler() * 2**62))
         key = self.information_state_string(player_id)
@@ -293,38 +233,8 @@ class CribbageState(pyspiel.State):
         )
 
     def _resampled_history(self, me: int, rng: np.random.Generator) -> list[int] | None:
-        g = self.engine
-        opp = 1 - me
-        deal = g.deal_no
-        hist = self._t.hist
-        mine = [a for tag, a in hist if tag[0] == "deal" and tag[1] == deal and tag[3] == me]
-        slots = [
-            i
-            for i, (tag, _) in enumerate(hist)
-            if tag[0] == "deal" and tag[1] == deal and tag[3] == opp
-        ]
-        picks = [
-            i
-            for i, (tag, _) in enumerate(hist)
-            if tag[0] == "pick" and tag[1] == deal and tag[2] == opp
-        ]
-        played = [c for p, c in g.played if p == opp] if g.phase is Phase.PLAY else []
-        seen = set(mine).union(played)
-        if g.phase in (Phase.PLAY, Phase.GAME_OVER) and g.starter is not None:
-            seen.add(g.starter)
-        pool = sorted(set(range(52)) - seen)
-        hidden = [int(c) for c in rng.permutation(pool)[: len(slots) - len(played)]]
-        picked = sorted(hidden[: len(picks)])
-        if len(picks) == 1 and picked[0] == max(hidden):
-            return None  # a first pick is never the highest card (its second must be higher)
-        cards = [*played, *hidden]
-        rng.shuffle(cards)
-        actions = [a for _, a in hist]
-        for i, c in zip(slots, cards, strict=True):
-            actions[i] = c
-        for i, c in zip(picks, picked, strict=True):
-            actions[i] = c
-        return actions
+        """This state's actions with the hidden cards seat ``me`` has not seen drawn anew."""
+        return redrawn_history(self.engine, self._t.hist, me, rng)
 
     def _replay(self, actions: Sequence[int]) -> CribbageState:
         s = self.get_game().new_initial_state()
@@ -367,14 +277,7 @@ class CribbageState(pyspiel.State):
     def _rebuild(
         cls, game: GameParams, view: PlayerView, rng: np.random.Generator
     ) -> CribbageState | None:
-        me, opp = view.seat, 1 - view.seat
-        mine = view.own_cards_this_deal()
-        opp_played = [c for p, c in view.played if p == opp]
-        unseen = sorted(set(view.unseen_cards()) - set(opp_played))
-        hidden = [int(c) for c in rng.permutation(unseen)[: 6 - len(opp_played)]]
-        opp_six = [*opp_played, *hidden]
-        rng.shuffle(opp_six)
-        opp_discards = sorted(hidden[:2]) if view.opponent_discarded else []
+        mine, opp_six, opp_discards = guessed_deal(view, rng)
         if view.phase is Phase.DISCARD:  # nothing is scored before the starter
             state = cls._play_deal(game, view, mine, opp_six, opp_discards, view.scores)
         else:  # the points of this deal so far, from 0-0; then again from where the deal began
@@ -384,7 +287,7 @@ class CribbageState(pyspiel.State):
             gained = state.engine.scores
             begin = tuple(a - b for a, b in zip(view.scores, gained, strict=True))
             state = cls._play_deal(game, view, mine, opp_six, opp_discards, begin)
-        if state is None or state.player_view(me)[0] != view:
+        if state is None or state.player_view(view.seat)[0] != view:
             return None
         return state
 
@@ -395,21 +298,13 @@ class CribbageState(pyspiel.State):
     ) -> CribbageState | None:  # fmt: skip
         if min(scores) < 0:
             return None
-        me, pone = view.seat, 1 - view.dealer
         state = cls(game)
         state._begin_deal(view.dealer, (int(scores[0]), int(scores[1])), view.deal)
-        six = {me: list(mine), 1 - me: list(opp_six)}
-        for k in range(6):
-            state.apply_action(six[pone][k])
-            state.apply_action(six[1 - pone][k])
-        picks = {me: sorted(view.discards), 1 - me: list(opp_discards)}
+        dealt, rest = deal_actions(view, mine, opp_six, opp_discards)
+        for card in dealt:
+            state.apply_action(card)
         try:
-            for p in (pone, 1 - pone):
-                for card in picks[p]:
-                    state.apply_action(card)
-            if view.starter is not None:
-                state.apply_action(view.starter)
-            for _, card in view.played:
+            for card in rest:
                 state.apply_action(card)
         except (IllegalActionError, pyspiel.SpielError):
             return None

@@ -8,7 +8,7 @@ never changes the card.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -16,6 +16,12 @@ import numpy as np
 _DEALS_PER_BLOCK = 16
 _STREAM_DEALS = 1
 _STREAM_FIRST_CUT = 2
+
+
+def check_seed(seed: Any) -> None:
+    """A seed is a non-negative int (numpy ints too, bools not)."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
 
 
 def _generator(seed: int, *key: int) -> np.random.Generator:

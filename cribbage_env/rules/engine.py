@@ -8,7 +8,8 @@ moves ("go"), counting and dealing happen automatically between decisions.
 
 State is kept in plain lists of ints for speed; events are logged as tuples and turned into
 typed :class:`~cribbage_env.rules.events.Event` values only when asked for (:meth:`GameState.events_since`).
-Views (:mod:`.views`) and records (:mod:`.records`) are read from the state's public attributes.
+Views (:mod:`.views`) and records (:mod:`.records`) are read from the state's public attributes;
+the moves the game makes by itself between decisions are :mod:`.flow`.
 
 >>> g = new_game(7)
 >>> g.phase, len(g.legal_actions())
@@ -29,8 +30,8 @@ import numpy as np
 
 from . import records as _records
 from .actions import CUT_BASE, CUT_MARGIN, DISCARD_BASE, action_str, is_discard
-from .cards import RANK, VALUE
-from .chance import Chance
+from .cards import VALUE
+from .chance import Chance, check_seed
 from .core import (
     STANDARD,
     EventKind,
@@ -41,8 +42,8 @@ from .core import (
     implements,
 )
 from .events import Event
-from .scoring import ScoreKind, heels_points, play_points_fast, score_fast
-from .state import State, check_seed
+from .flow import DealFlow
+from .pegging import play_points_fast
 from .views import PlayerView, make_view
 
 __all__ = ["GameState", "new_game", "replay", "skunk_level"]
@@ -53,14 +54,7 @@ _PAIR_INDEXES = tuple(combinations(range(6), 2))
 _DISCARD_ID = tuple(DISCARD_BASE + 52 * min(a, b) + max(a, b) for a in range(52) for b in range(52))
 
 # Module-level aliases keep the hot path to one global lookup per name.
-_PLAY, _DISCARD, _GAME_OVER = Phase.PLAY, Phase.DISCARD, Phase.GAME_OVER
-_EV_PLAY, _EV_GO, _EV_RESET, _EV_SCORE, _EV_SHOW = (
-    EventKind.PLAY,
-    EventKind.GO,
-    EventKind.RESET,
-    EventKind.SCORE,
-    EventKind.SHOW,
-)
+_PLAY, _DISCARD, _EV_PLAY = Phase.PLAY, Phase.DISCARD, EventKind.PLAY
 
 #: The engine implements every rule field (a new one is added here once the engine plays it).
 ENGINE = implements("the engine", "target", "skunk", "double_skunk")
@@ -76,12 +70,13 @@ def skunk_level(scores: Sequence[int], rules: Rules) -> int:
     return rules.game_points(scores)
 
 
-class GameState(State):
+class GameState(DealFlow):
     """A game in progress: the rules that change a :class:`~cribbage_env.rules.state.State`.
 
     Mutable: :meth:`apply` changes it; :meth:`clone` copies it. Its fields, set-up positions
     (:meth:`in_play`, :meth:`from_position`) and readers (:meth:`view`, :meth:`events_since`)
-    are defined in :mod:`cribbage_env.rules.state`.
+    are defined in :mod:`cribbage_env.rules.state`; what the game does by itself between two
+    decisions (deals, go's, the show) in :mod:`cribbage_env.rules.flow`.
     """
 
     __slots__ = ()
@@ -235,157 +230,6 @@ class GameState(State):
             f"{self.phase.value}; legal: {self._legal_text()}"
         )
 
-    # ----------------------------------------------------------------------------- flow
-    def _event(
-        self,
-        kind: EventKind,
-        player: int | None,
-        cards: tuple[int, ...] = (),
-        points: int = 0,
-        what: str = "",
-        score_kind: ScoreKind | None = None,
-    ) -> None:
-        """Log an event with the scores after its points (which the caller then pegs)."""
-        sc = self.scores_
-        if points and player is not None:
-            after = (sc[0] + points, sc[1]) if player == 0 else (sc[0], sc[1] + points)
-        else:
-            after = (sc[0], sc[1])
-        deal = self.deal_no if self.deal_no > 0 else 0
-        self._log.append(
-            _new(Event, (kind, deal, player, cards, points, None, after, what, score_kind))
-        )
-
-    def _add(self, p: int, pts: int) -> bool:
-        """Peg points; True (and the game ends, R10) when they reach the target."""
-        s = self.scores_[p] + pts
-        self.scores_[p] = s
-        if s >= self.rules.target:
-            self.winner = p
-            self.phase = Phase.GAME_OVER
-            self._event(EventKind.GAME_OVER, p)
-            return True
-        return False
-
-    def _cut_for_deal(self, p: int) -> None:
-        """R2: player ``p`` cuts; after both, the lower rank deals, a tie recuts."""
-        cards = self._chance.first_cut(self._cut_attempt)
-        card = cards[p]
-        self._cut_cards.append(card)
-        self._event(EventKind.CUT_FOR_DEAL, p, (card,))
-        if p == 0:
-            self.to_act = 1
-            return
-        a, b = self._cut_cards
-        self._cut_cards = []
-        self._cut_attempt += 1
-        if RANK[a] == RANK[b]:
-            self._event(EventKind.CUT_TIE, None, (a, b))
-            self.to_act = 0
-            return
-        first = 0 if RANK[a] < RANK[b] else 1
-        self._event(EventKind.FIRST_DEALER, first)
-        self.dealer = 1 - first  # _start_deal alternates
-        self._start_deal()
-
-    def _start_deal(self) -> None:
-        self.dealer = 1 - self.dealer
-        self.deal_no += 1
-        if self.interactive_cuts:
-            self.phase = Phase.DEAL_CUT
-            self.to_act = 1 - self.dealer
-        else:
-            self._deal()
-
-    def _deal(self) -> None:
-        """R3.2: six cards each, alternately, from the pone."""
-        deck = self._chance.deck(self.deal_no)
-        pone = 1 - self.dealer
-        self.hands[pone] = deck[0:12:2]
-        self.hands[self.dealer] = deck[1:12:2]
-        self.kept = [[], []]
-        self.discards = [(), ()]
-        self.crib = []
-        self.starter = None
-        self.seq = []
-        self.count = 0
-        self.last_player = -1
-        self.go_said = [False, False]
-        self.goes = []
-        self.played = []
-        self._event(EventKind.DEAL, self.dealer, tuple(deck[0:12:2]) + tuple(deck[1:12:2]))
-        self.phase = Phase.DISCARD
-        self.to_act = pone
-
-    def _cut_starter(self) -> None:
-        """R5: the starter is the 13th card of the shuffle, whatever the cut depth (R11.1)."""
-        starter = self._chance.deck(self.deal_no)[12]
-        self.starter = starter
-        self._event(EventKind.STARTER, None, (starter,))
-        heels = heels_points(starter)
-        if heels:
-            self._event(EventKind.SCORE, self.dealer, (starter,), heels, "", ScoreKind.HIS_HEELS)
-            if self._add(self.dealer, heels):
-                return
-        self.phase = Phase.PLAY
-        self.to_act = 1 - self.dealer
-        # The pone holds four cards at count 0, so the first decision is theirs (R6.1).
-
-    def _reset(self) -> None:
-        self.seq = []
-        self.count = 0
-        self.go_said = [False, False]
-        self._event(_EV_RESET, None)
-
-    def _advance_play(self) -> None:
-        """Resolve go's, go points, resets and the last card until someone must decide (R6-R8)."""
-        hands = self.hands
-        event = self._event
-        while True:
-            if not hands[0] and not hands[1]:
-                if self.seq:  # R8.3: last card scores 1 unless it made 31 (then seq was reset)
-                    lp = self.last_player
-                    event(_EV_SCORE, lp, (self.seq[-1],), 1, "", ScoreKind.LAST_CARD)
-                    if self._add(lp, 1):
-                        return
-                self._show()
-                return
-            q = self.to_act
-            lim = 31 - self.count
-            if _fits(hands[q], lim):
-                return
-            if hands[q] and not self.go_said[q]:
-                self.go_said[q] = True
-                self.goes.append((q, self.count))
-                event(_EV_GO, q)
-            o = 1 - q
-            if _fits(hands[o], lim):
-                self.to_act = o
-                return
-            # R8.1: neither can play: the last to lay a card scores 1 and the other leads.
-            lp = self.last_player
-            event(_EV_SCORE, lp, (self.seq[-1],), 1, "", ScoreKind.GO)
-            if self._add(lp, 1):
-                return
-            self._reset()
-            self.to_act = 1 - lp
-
-    def _show(self) -> None:
-        """R9: pone's hand, dealer's hand, then the crib, each stopping at the target (R10)."""
-        s = self.starter
-        assert s is not None  # the show follows the cut
-        dealer = self.dealer
-        for p, (a, b, c, d), crib, what in (
-            (1 - dealer, self.kept[1 - dealer], False, "hand"),
-            (dealer, self.kept[dealer], False, "hand"),
-            (dealer, self.crib, True, "crib"),
-        ):
-            pts = score_fast(a, b, c, d, s, crib)
-            self._event(_EV_SHOW, p, (a, b, c, d, s), pts, what)
-            if pts and self._add(p, pts):
-                return
-        self._start_deal()
-
     def view(self, seat: int) -> PlayerView:
         """What seat ``seat`` may see (see :mod:`cribbage_env.rules.views`)."""
         return make_view(self, seat, self.legal_actions() if self.current_player == seat else ())
@@ -412,14 +256,6 @@ class GameState(State):
                 raise RecordError(f"decision {i} ({action!r}) cannot be replayed: {exc}") from None
         _records.check_replay(rec.data, state)
         return state
-
-
-def _fits(hand: list[int], limit: int) -> bool:
-    """Whether any card of ``hand`` can be laid on a count leaving ``limit`` (R6.2)."""
-    for c in hand:
-        if VALUE[c] <= limit:
-            return True
-    return False
 
 
 def new_game(

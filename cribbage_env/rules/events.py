@@ -12,7 +12,8 @@ from typing import NamedTuple
 
 from .cards import VALUE, cards_str
 from .core import EventKind
-from .scoring import ScoreItem, ScoreKind, score_hand_breakdown, score_play_breakdown
+from .pegging import score_play_breakdown
+from .scoring import ScoreItem, ScoreKind, score_hand_breakdown
 
 _PLAY, _SHOW, _SCORE = EventKind.PLAY, EventKind.SHOW, EventKind.SCORE
 

@@ -77,6 +77,20 @@ def check_scores(scores: Sequence[Any], rules: Rules) -> None:
         raise PositionError(f"scores must be two ints 0..{rules.target - 1}, got {scores!r}")
 
 
+def check_seat(name: str, value: Any) -> None:
+    """A seat (a dealer, the player to act) is 0 or 1 (numpy ints too, bools not)."""
+    if value not in (0, 1) or isinstance(value, bool):
+        raise PositionError(f"{name} must be 0 or 1, got {value!r}")
+
+
+def check_deal_start(dealer: Any, scores: Sequence[Any], deal: Any, rules: Rules) -> None:
+    """The start of a deal: its dealer, the scores before it and its number (from 0)."""
+    check_seat("dealer", dealer)
+    check_scores(scores, rules)
+    if isinstance(deal, bool) or not isinstance(deal, int) or deal < 0:
+        raise PositionError(f"deal must be a non-negative int, got {deal!r}")
+
+
 def check_in_play(
     dealer: Any,
     kept: Sequence[Sequence[int]],
@@ -97,8 +111,7 @@ def check_in_play(
     Traceback (most recent call last):
     cribbage_env.rules.core.PositionError: a position needs 13 different cards, got 5H 5D 5C JS 2C 3C 4C 6C KH KD 5H QC 5S
     """
-    if dealer not in (0, 1) or isinstance(dealer, bool):
-        raise PositionError(f"dealer must be 0 or 1, got {dealer!r}")
+    check_seat("dealer", dealer)
     if len(kept) != 2 or len(discards) != 2:
         raise PositionError("a position needs two hands of four cards and a crib of four")
     keeps = [_cards(f"seat {p}'s kept hand", kept[p], 4) for p in (0, 1)]

@@ -10,19 +10,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, cast
 
-import numpy as np
-
-from .chance import ChanceSource, shared_chance
+from .chance import ChanceSource, check_seed, shared_chance
 from .core import STANDARD, EventKind, Phase, PositionError, Rules
 from .events import Event
-from .positions import check_in_play, check_scores
+from .positions import check_deal_start, check_in_play, check_seat
+from .scoring import ScoreKind
 
 _S = TypeVar("_S", bound="State")
 _new = object.__new__
+_new_event = tuple.__new__
 
 
 class State:
-    """The fields of a game state, defined once, and everything that only reads or copies them.
+    """The fields of a game state, defined once, everything that only reads or copies them, and
+    the one way events are logged (:meth:`_event`).
 
     The annotated fields below are the whole state; :meth:`_fill` is the one place that assigns
     them (the engine's constructor, :meth:`in_play` and :meth:`clone` all go through it). The
@@ -178,8 +179,7 @@ class State:
         pos = check_in_play(dealer, kept, discards, starter, scores, played, sequence, goes, rules)
         if to_act is None:
             to_act = 1 - dealer
-        if to_act not in (0, 1) or isinstance(to_act, bool):
-            raise PositionError(f"to_act must be 0 or 1, got {to_act!r}")
+        check_seat("to_act", to_act)
         if len(go_said) != 2:
             raise PositionError(f"go_said needs two flags, got {go_said!r}")
         check_seed(seed)
@@ -221,11 +221,7 @@ class State:
         ([0, 2, 4], 'discard')
         """
         rules = Rules.named(rules)
-        if dealer not in (0, 1) or isinstance(dealer, bool):
-            raise PositionError(f"dealer must be 0 or 1, got {dealer!r}")
-        check_scores(scores, rules)
-        if isinstance(deal, bool) or not isinstance(deal, int) or deal < 0:
-            raise PositionError(f"deal must be a non-negative int, got {deal!r}")
+        check_deal_start(dealer, scores, deal, rules)
         g = cls.__new__(cls)
         g._fill(
             0, True, rules, chance, Phase.DEAL_CUT, dealer, deal,
@@ -260,8 +256,7 @@ class State:
         >>> g.phase.value, g.current_player, g.scores
         ('play', 1, (0, 0))
         """
-        if dealer not in (0, 1) or isinstance(dealer, bool):
-            raise PositionError(f"dealer must be 0 or 1, got {dealer!r}")
+        check_seat("dealer", dealer)
         if len(crib) != 4:
             raise PositionError("a position needs two hands of four cards and a crib of four")
         pone = 1 - dealer
@@ -273,11 +268,10 @@ class State:
         )  # fmt: skip
         d = g.discards
         six = (*g.kept[pone], *d[pone], *g.kept[dealer], *d[dealer])
-        sc = g.scores
-        g._log.append(Event(EventKind.DEAL, 0, dealer, six, 0, None, sc))
+        g._event(EventKind.DEAL, dealer, six)
         for p in (pone, dealer):
-            g._log.append(Event(EventKind.DISCARD, 0, p, d[p], 0, None, sc))
-        g._log.append(Event(EventKind.STARTER, 0, None, (int(starter),), 0, None, sc))
+            g._event(EventKind.DISCARD, p, d[p])
+        g._event(EventKind.STARTER, None, (int(starter),))
         return g
 
     # ----------------------------------------------------------------------------- copies & views
@@ -329,6 +323,27 @@ class State:
         """
         return self._log[max(0, start) :]
 
+    def _event(
+        self,
+        kind: EventKind,
+        player: int | None,
+        cards: tuple[int, ...] = (),
+        points: int = 0,
+        what: str = "",
+        score_kind: ScoreKind | None = None,
+    ) -> None:
+        """Log an event with the scores after its points (which the caller then pegs): the one
+        writer of the log besides the engine's play of a card (its hot path)."""
+        sc = self.scores_
+        if points and player is not None:
+            after = (sc[0] + points, sc[1]) if player == 0 else (sc[0], sc[1] + points)
+        else:
+            after = (sc[0], sc[1])
+        deal = self.deal_no if self.deal_no > 0 else 0
+        self._log.append(
+            _new_event(Event, (kind, deal, player, cards, points, None, after, what, score_kind))
+        )
+
 
 def _copy_expression(name: str, annotation: str) -> str:
     """How a field of this annotation is copied: lists of lists two deep, other lists one deep
@@ -358,9 +373,3 @@ def _frozen(value: Any) -> Any:
     if isinstance(value, list):
         return tuple(_frozen(v) for v in value)
     return value
-
-
-def check_seed(seed: Any) -> None:
-    """A seed is a non-negative int (numpy ints too, bools not)."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative int, got {seed!r}")

@@ -35,15 +35,17 @@ from source_tree import (
 SIZE_ALLOWLIST: set[str] = set()
 #: Upward imports made lazily on purpose: the env resolves an opponent *name* ("greedy") with
 #: ``agents.make_agent`` only when given one (objects and callables need no agents).
-LAZY_UPWARD = {("cribbage_env.envs.single", "agents")}
-#: The rules, and the discard analyzer and episode core over them: no environment library, no
-#: agents, no GUI.
+LAZY_UPWARD = {("cribbage_env.envs.opponent", "agents")}
+#: The rules, what is built on them for the unseen cards, the invariant checker, and the discard
+#: analyzer and episode core over them: no environment library, no agents, no GUI.
 RULES_MODULES = (
     *sorted(
-        f"rules.{p.stem}"
-        for p in (ROOT / "cribbage_env" / "rules").glob("*.py")
+        f"{room}.{p.stem}"
+        for room in ("rules", "unseen")
+        for p in (ROOT / "cribbage_env" / room).glob("*.py")
         if p.stem != "__init__"
     ),
+    "invariants",
     "analysis.discard",
     "envs.episode",
 )

@@ -1,6 +1,6 @@
 """The hint in words, for learners, beside its numbers: why the suggested move is good, said
 from the engine's own scoring breakdown (:func:`~cribbage_env.rules.scoring.score_hand_breakdown`
-and :func:`~cribbage_env.rules.scoring.score_play_breakdown`: one implementation of scoring).
+and :func:`~cribbage_env.rules.pegging.score_play_breakdown`: one implementation of scoring).
 
 A discard: what the four cards kept score among themselves ("Keeps 7 8 8 J: 2 fifteens and a
 pair") and what the two cards give the crib ("no 5 to their crib"). A card in the play: what it scores ("fifteen for 2"), else the count it leaves and the card that
@@ -14,12 +14,8 @@ from collections.abc import Sequence
 
 import cribbage_env as ce
 from cribbage_env.rules.cards import RANK, SUIT
-from cribbage_env.rules.scoring import (
-    ScoreItem,
-    ScoreKind,
-    score_hand_breakdown,
-    score_play_breakdown,
-)
+from cribbage_env.rules.pegging import score_play_breakdown
+from cribbage_env.rules.scoring import ScoreItem, ScoreKind, score_hand_breakdown
 
 from .i18n import N_, Catalog
 from .narration import Narrator

@@ -11,7 +11,7 @@ from agents import make_agent
 from agents.players.expert import ExpertAgent, peg_value
 from agents.search.peg_search import sample_guesses, search_play
 from cribbage_env.rules.cards import VALUE, parse_card, parse_cards
-from cribbage_env.rules.determinize import DeterminizeError, consistent_with_goes, determinize
+from cribbage_env.unseen.determinize import DeterminizeError, consistent_with_goes, determinize
 
 
 def _to_play(seed: int) -> ce.GameState:

@@ -16,7 +16,7 @@ from agents.search.opponent_model import sample_modelled_arrays
 from agents.search.peg_search import DANGER_COUNTS
 from cribbage_env.rules.cards import VALUE, parse_cards
 from cribbage_env.rules.core import Phase
-from cribbage_env.rules.scoring import score_play
+from cribbage_env.rules.pegging import score_play
 
 
 def test_master_is_registered_and_the_top_level() -> None:

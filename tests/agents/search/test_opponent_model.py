@@ -117,7 +117,7 @@ def _stuck_after_its_own_card():
 
 
 def test_a_count_the_opponent_could_not_go_on_with_bounds_its_cards() -> None:
-    from cribbage_env.rules.determinize import consistent_with_goes, held_above
+    from cribbage_env.unseen.determinize import consistent_with_goes, held_above
 
     g = _stuck_after_its_own_card()
     v = g.view(0)
@@ -141,7 +141,7 @@ def test_every_go_bounds_the_cards_still_held_not_only_the_loosest() -> None:
                           to_act=1)  # fmt: skip
     v = g.view(1)
     v = type(v)(**{**v.__dict__, "goes": ((0, 25), (0, 10))})  # as if it had said go twice
-    from cribbage_env.rules.determinize import held_above
+    from cribbage_env.unseen.determinize import held_above
 
     assert held_above(v, 0) == 21
     for hand, _ in sample_modelled_guesses(v, np.random.default_rng(1), 100):
@@ -152,7 +152,7 @@ def test_every_go_bounds_the_cards_still_held_not_only_the_loosest() -> None:
 def test_the_bound_never_excludes_the_real_cards(policy: str) -> None:
     """In real play, every card the opponent still holds is above :func:`held_above` (a bound
     that excluded the truth would make every guess wrong)."""
-    from cribbage_env.rules.determinize import held_above
+    from cribbage_env.unseen.determinize import held_above
 
     bot, rng = make_agent(policy), np.random.default_rng(7)
     checked = bounded = 0

@@ -12,7 +12,8 @@ from gymnasium.utils.env_checker import check_env
 import cribbage_env as ce
 from agents.players.random_agent import RandomAgent
 from cribbage_env.encoding import InvalidActionError
-from cribbage_env.envs.single import CribbageEnv, EpisodeOverError, OpponentError
+from cribbage_env.envs.opponent import OpponentError
+from cribbage_env.envs.single import CribbageEnv, EpisodeOverError
 from cribbage_env.envs.vector import make_vec
 from cribbage_env.envs.wrappers import RLlibMaskObservation
 from cribbage_env.rules.actions import discard_cards

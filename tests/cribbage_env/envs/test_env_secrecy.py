@@ -97,7 +97,7 @@ def test_openspiel_agent_bot_generator_hides_its_seed() -> None:
 
 def _other_worlds(view, rng: np.random.Generator, n: int) -> list[tuple[list[int], list[int]]]:
     """``n`` guesses at the opponent's hidden cards that fit ``view`` (its go's included)."""
-    from cribbage_env.rules.determinize import consistent_with_goes
+    from cribbage_env.unseen.determinize import consistent_with_goes
 
     out: list[tuple[list[int], list[int]]] = []
     unseen = np.array(view.unseen_cards())
@@ -131,7 +131,7 @@ def test_candidate_world_matching_cannot_single_out_the_opponent_hand() -> None:
     true state) and keep those that give the reported ``win_chance``. The true world was singled
     out in 14 of 187 decisions; now the number is a function of the learner's view alone."""
     from cribbage_env.equity import chance_now
-    from cribbage_env.rules.determinize import determinize
+    from cribbage_env.unseen.determinize import determinize
 
     rng = np.random.default_rng(5)
     decisions = singled_out = old_singled_out = 0
@@ -152,7 +152,7 @@ def test_candidate_world_matching_cannot_single_out_the_opponent_hand() -> None:
 
 
 def test_states_that_look_the_same_to_the_learner_give_the_same_info() -> None:
-    from cribbage_env.rules.determinize import determinize
+    from cribbage_env.unseen.determinize import determinize
 
     rng = np.random.default_rng(6)
     compared = differ_in_truth = 0

@@ -27,8 +27,8 @@ from cribbage_env.kernels import fastsim as F
 from cribbage_env.kernels import simkernel as K
 from cribbage_env.rules.actions import discard_cards
 from cribbage_env.rules.cards import JACK, RANK, parse_cards
-from cribbage_env.rules.determinize import determinize
 from cribbage_env.rules.engine import GameState, new_game
+from cribbage_env.unseen.determinize import determinize
 
 POLICIES = tuple(F.POLICIES)
 

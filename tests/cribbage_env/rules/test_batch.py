@@ -9,7 +9,7 @@ from brute_force_reference import brute_show
 
 import cribbage_env as ce
 from cribbage_env.rules import scoring
-from cribbage_env.rules.batch import (
+from cribbage_env.unseen.batch import (
     N_SHOW_COMBINATIONS,
     BatchInputError,
     distribution_mean,

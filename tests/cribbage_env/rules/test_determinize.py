@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import cribbage_env as ce
-from cribbage_env.rules.determinize import DeterminizeError, check_guess, determinize
+from cribbage_env.unseen.determinize import DeterminizeError, check_guess, determinize
 
 
 def _mid_play(seed: int, plays: int = 2) -> ce.GameState:

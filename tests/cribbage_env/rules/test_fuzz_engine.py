@@ -14,7 +14,7 @@ from hypothesis import settings
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 import cribbage_env as ce
-from cribbage_env.rules.invariants import check_state, check_view
+from cribbage_env.invariants import check_state, check_view
 
 
 class EngineMachine(RuleBasedStateMachine):

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import cribbage_env as ce
-from cribbage_env.rules.scoring import play_points_fast, score_fast
+from cribbage_env.rules.pegging import play_points_fast
+from cribbage_env.rules.scoring import score_fast
 
 P = ce.parse_cards
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cribbage_env.analysis.luck import OutcomeSplit, outcome_split
+from cribbage_env.analysis.outcome import OutcomeSplit, outcome_split
 from ui.scenes.summary_scene import error_line, luck_parts
 from ui.words.i18n import LANGUAGES, Catalog, plural_rule
 

@@ -9,7 +9,7 @@ save/resume, in both seated modes (against the computer, hotseat) and every lang
 After every step it checks, independently of the controller's own bookkeeping:
 
 - the game is exactly the replay of the decisions the controller reports (R11.6) and every
-  engine invariant holds (card conservation, counts, views: ``cribbage_env.rules.invariants``);
+  engine invariant holds (card conservation, counts, views: ``cribbage_env.invariants``);
 - scores never go down except through undo or restart, and the game stops at the win (R10):
   nobody can act, confirm or cut after it;
 - previews (selection, hint, focus, show steps, reveal, language) never change the game or the
@@ -37,9 +37,9 @@ from random_games import random_game
 from table_play import resumed_table
 
 import cribbage_env as ce
+from cribbage_env.invariants import check_state, check_view
 from cribbage_env.rules.actions import CUT_BASE, discard_cards, is_cut, is_discard
 from cribbage_env.rules.core import Phase
-from cribbage_env.rules.invariants import check_state, check_view
 from ui.scenes.table_scene import table_scene
 from ui.table.coach import Coach
 from ui.table.controller import Mode, TableController

@@ -20,9 +20,9 @@ from itertools import combinations
 
 import numpy as np
 
-from .cards import JACK, RANK, SUIT
-from .core import CribbageError
-from .scoring import FLUSH_POINTS, KEY, NOBS_POINTS, RANK_POINTS
+from ..rules.cards import JACK, RANK, SUIT
+from ..rules.core import CribbageError
+from ..rules.scoring import FLUSH_POINTS, KEY, NOBS_POINTS, RANK_POINTS
 
 #: Total number of (4-card hand, starter) combinations: C(52, 4) * 48.
 N_SHOW_COMBINATIONS = 12_994_800

@@ -6,9 +6,9 @@ conservation, counts, scores, phase bookkeeping and what a PlayerView may hold.
 
 from __future__ import annotations
 
-from .cards import VALUE
-from .core import CribbageError, Phase
-from .engine import GameState
+from .rules.cards import VALUE
+from .rules.core import CribbageError, Phase
+from .rules.engine import GameState
 
 
 class InvariantViolation(CribbageError, AssertionError):

@@ -14,11 +14,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .cards import VALUE, cards_str
-from .core import Phase, PositionError
-from .engine import GameState
-from .positions import is_card_int
-from .views import PlayerView
+from ..rules.cards import VALUE, cards_str
+from ..rules.core import Phase, PositionError
+from ..rules.engine import GameState
+from ..rules.positions import is_card_int
+from ..rules.views import PlayerView
 
 
 def none_in_hand(u: int, m: int, k: int) -> float:
@@ -125,7 +125,7 @@ def check_guess(
     >>> v = g.view(g.current_player)
     >>> check_guess(v, [v.hand[0], *g.hands[1 - v.seat][1:]], g.discards[1 - v.seat])
     Traceback (most recent call last):
-    cribbage_env.rules.determinize.DeterminizeError: the guess holds cards this seat has seen: ...
+    cribbage_env.unseen.determinize.DeterminizeError: the guess holds cards this seat has seen: ...
     """
     guess = [*opponent_hand, *opponent_discards]
     if len(opponent_hand) != view.opponent_cards_left or len(opponent_discards) != 2:
