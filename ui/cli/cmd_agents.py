@@ -11,9 +11,9 @@ import argparse
 import json
 import sys
 
+from agents.agent_info import AgentInfo, agent_info, list_agents
 from agents.base import AgentSpecError
 from agents.params import Param
-from agents.registry import AgentInfo, agent_info, list_agents
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
