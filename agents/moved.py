@@ -32,6 +32,8 @@ MOVED: dict[str, str] = {
     },
     **{f"agents.learn.{name}": f"agents.nets.{name}" for name in ("features", "mlp", "oracle", "weights")},
     "agents.learn.rollouts": "agents.players.rollouts",
+    "agents.chance": "agents.coaching.chance",
+    "agents.coach": "agents.coaching.coach",
     "agents.seat_worker": "agents.seat_server",
     "agents.tournament.seat_worker": "agents.seat_server",
     "agents.seeding": "cribbage_env.seeding",

@@ -39,7 +39,7 @@ AGENTS: dict[str, str] = {
     "expectimax": "agents.players.expectimax:ExpectimaxAgent",
     "expert": "agents.players.expert:ExpertAgent",
     "master": "agents.players.master:MasterAgent",  # learned Q + win-aware search; path=weights.npz
-    "coach": "agents.coach:CoachAgent",  # plays the table's hint at every decision
+    "coach": "agents.coaching.coach:CoachAgent",  # plays the table's hint at every decision
     "maskable_ppo": "agents.players.maskable_ppo_agent:MaskablePPOAgent",  # extra "rl"; path=model.zip
     "policy_net": "agents.players.policy_net:PolicyNetAgent",  # a numpy net over env observations
     "neural": "agents.players.neural:NeuralAgent",  # learned Q net, numpy only; path=weights.npz

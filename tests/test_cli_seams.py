@@ -177,7 +177,7 @@ def test_train_refuses_options_its_method_does_not_use(tmp_path, capsys) -> None
 def test_review_candidates_help_says_what_the_number_counts(capsys) -> None:
     """``--candidates N`` rates the analyzer's N best splits plus the one taken (so 15 is all of
     them); the help said "splits rated besides the one taken (default 15)", one more than exist."""
-    from agents.review import DEFAULT_CANDIDATES
+    from agents.coaching.judge import DEFAULT_CANDIDATES
 
     code, out, _ = _run(capsys, "review", "--help")
     assert code == 0

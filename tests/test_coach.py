@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 import cribbage_env as ce
-from agents.review import judge, position_rng, rate, review_game
+from agents.coaching.judge import judge, position_rng, rate
+from agents.review import review_game
 from cribbage_env.rules.actions import discard_cards
 from cribbage_env.rules.cards import RANK
 from ui.scenes.scene import apply_click, hit

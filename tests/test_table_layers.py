@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from agents.review import judge, position_rng
+from agents.coaching.judge import judge, position_rng
 from cribbage_env.rules.actions import discard_cards
 from cribbage_env.rules.core import Phase
 from ui.scenes.scene import Label, Rect, Scene, overlaps

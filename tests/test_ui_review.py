@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import cribbage_env as ce
-from agents.chance import seat_chance
+from agents.coaching.chance import seat_chance
 from agents.review import review_game
 from agents.tournament.tournament import play_game
 from cribbage_env.equity import win_probability

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.review import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, review_game
+from agents.coaching.judge import DEFAULT_CANDIDATES, DEFAULT_SAMPLES
+from agents.review import review_game
 from agents.tournament.tournament import game_seeds, play_game
 
 PAIRINGS = (("random", "expectimax"), ("expert", "expectimax"))

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 def discard_taken(game: ce.GameState, seat: int) -> float | None:
     """``seat``'s winning chance after its discard of the current deal as the review rates it
     (:func:`agents.review.rate`: the judge's best chance minus the loss), None before it."""
-    from agents.review import position_rng, rate
+    from agents.coaching.judge import position_rng, rate
 
     if game.set_up:
         return None
@@ -77,7 +77,7 @@ class ChanceMeter:
 
     def job(self, ctl: TableController) -> Callable[[], Reading | None]:
         """The estimate as a call for the window's worker thread (it only reads a view)."""
-        from agents.chance import seat_chance
+        from agents.coaching.chance import seat_chance
 
         key = self.key(ctl)
         seat = ctl.bottom_seat

@@ -95,7 +95,7 @@ class Coach:
 
     def check(self, action: int) -> CoachWarning | None:
         """The warning for ``action`` at the person's position, or None if it is good enough."""
-        from agents.review import rate
+        from agents.coaching.judge import rate
 
         ctl = self._ctl
         assert ctl.to_act is not None  # a person's turn

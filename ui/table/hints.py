@@ -20,7 +20,7 @@ from ..words.narration import Narrator
 
 if TYPE_CHECKING:
     import cribbage_env as ce
-    from agents.review import Option
+    from agents.coaching.judge import Option
 
 
 @dataclass(frozen=True)
@@ -37,14 +37,14 @@ class HintView:
 
 def hint_rng(view: ce.PlayerView) -> np.random.Generator:
     """The judge's generator at ``view`` (the review's, seed 0: the table's review)."""
-    from agents.review import position_rng
+    from agents.coaching.judge import position_rng
 
     return position_rng(view)
 
 
 def hint_for(view: ce.PlayerView, rng: np.random.Generator) -> tuple[Option, ...]:
     """Every option of the person's decision rated by :func:`agents.review.judge`, best first."""
-    from agents.review import judge
+    from agents.coaching.judge import judge
 
     return judge(view, rng)
 
