@@ -22,9 +22,14 @@ MOVED: dict[str, str] = {
     **{
         f"agents.{name}": f"agents.tournament.{name}"
         for name in (
-            "backends", "game_result", "isolate", "limits", "luck_stats", "procs", "runner",
-            "shipping", "sources", "summary", "tables", "trust",
+            "backends", "game_result", "limits", "luck_stats", "procs", "runner", "shipping",
+            "summary", "tables",
         )
+    },
+    **{
+        f"agents{room}.{name}": f"agents.seats.{name}"
+        for room in ("", ".tournament")
+        for name in ("isolate", "sources", "trust")
     },
     **{
         f"agents.{name}": f"agents.store.{name}"
@@ -34,6 +39,7 @@ MOVED: dict[str, str] = {
     "agents.learn.rollouts": "agents.players.rollouts",
     "agents.chance": "agents.coaching.chance",
     "agents.coach": "agents.coaching.coach",
+    "agents.run_check": "agents.runs.run_check",
     "agents.seat_worker": "agents.seat_server",
     "agents.tournament.seat_worker": "agents.seat_server",
     "agents.seeding": "cribbage_env.seeding",

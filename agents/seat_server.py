@@ -3,7 +3,7 @@
 A fresh interpreter (never a fork: a forked child would hold a copy of the engine's memory, the
 true game state included) builds one agent from its spec and serves it over the bot protocol
 (:mod:`agents.arena.botkit`). It is how ``--isolate`` runs a Python plug-in (sealed like any
-other bot, :mod:`agents.tournament.isolate`), and how one turns an agent into a bot for
+other bot, :mod:`agents.seats.isolate`), and how one turns an agent into a bot for
 another host. When the spec does not build it says ``{"error": WHY}`` and exits.
 """
 

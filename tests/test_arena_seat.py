@@ -332,7 +332,7 @@ def test_an_isolated_table_refuses_a_data_folder_the_seat_reads(tmp_path: Path, 
 def test_the_host_warms_the_kernels_of_built_in_agents_only(monkeypatch) -> None:
     """Seats load the host's compiled kernels (a private copy); the host compiles them first
     for our own agents, never by importing a spec that names other code."""
-    from agents.tournament import isolate
+    from agents.seats import isolate
 
     warmed: list[str] = []
     monkeypatch.setattr(isolate, "_warm_one", warmed.append)

@@ -9,7 +9,7 @@ import pytest
 
 from agents.coaching.judge import rate
 from agents.review import THRESHOLDS, flag_of, review_game
-from agents.tournament.tournament import play_game
+from agents.tournament.play import play_game
 from cribbage_env.rules.cards import parse_cards
 from cribbage_env.rules.engine import GameState
 from ui.cli.cli import main as cli

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import cribbage_env as ce
-from agents.tournament.tournament import play_game
+from agents.tournament.play import play_game
 from ui.cli.cli import main as cli
 from ui.table.saves import SAVE_FORMAT
 

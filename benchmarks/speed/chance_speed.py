@@ -24,7 +24,7 @@ import cribbage_env as ce  # noqa: E402
 from agents import make_agent  # noqa: E402
 from agents.coaching.chance import seat_chance  # noqa: E402
 from agents.review import review_game  # noqa: E402
-from agents.tournament.tournament import play_game  # noqa: E402
+from agents.tournament.play import play_game  # noqa: E402
 
 
 def estimate_times(games: int) -> dict[str, list[float]]:

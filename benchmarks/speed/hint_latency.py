@@ -22,7 +22,8 @@ from provenance import provenance  # noqa: E402
 
 import cribbage_env as ce  # noqa: E402
 from agents.coaching.judge import DEFAULT_SAMPLES, judge, position_rng  # noqa: E402
-from agents.tournament.tournament import game_seeds, play_game  # noqa: E402
+from agents.tournament.play import play_game  # noqa: E402
+from agents.tournament.tournament import game_seeds  # noqa: E402
 from cribbage_env.rules.cards import RANK  # noqa: E402
 
 

@@ -19,7 +19,8 @@ import numpy as np
 
 from agents.coaching.judge import DEFAULT_CANDIDATES, DEFAULT_SAMPLES
 from agents.review import review_game
-from agents.tournament.tournament import game_seeds, play_game
+from agents.tournament.play import play_game
+from agents.tournament.tournament import game_seeds
 
 PAIRINGS = (("random", "expectimax"), ("expert", "expectimax"))
 

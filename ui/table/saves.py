@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
-from agents.tournament.trust import trusted_spec
+from agents.seats.trust import trusted_spec
 from cribbage_env.rules.core import STANDARD, Rules
 from cribbage_env.rules.engine import GameState
 

@@ -12,8 +12,8 @@ import math
 from dataclasses import fields, replace
 from pathlib import Path
 
+from agents.seats.trust import check_stored_specs
 from agents.store.files import UnreadableFile, parse_json, read_text
-from agents.tournament.trust import check_stored_specs
 from cribbage_env import Rules, RulesError
 from cribbage_env.envs.rewards import REWARDS
 
