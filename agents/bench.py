@@ -16,8 +16,8 @@ With a store, every finished block is saved in one transaction as it arrives (a 
 most the blocks in flight), a storage error (disk full, locked, removed) ends the run at once
 with what was saved (the block that failed goes to a recovery file made with ``mkstemp``), and
 :func:`resume_tournament` finishes an interrupted, failed or killed run: it replays only the
-blocks not saved, with the run's recorded seeds, so the result equals an uninterrupted run
-(the saving is :mod:`agents.runs.saving`, the reading back :mod:`agents.runs.resuming`).
+blocks not saved, with the run's recorded seeds, so the result equals an uninterrupted run (the
+saving is :mod:`agents.stored_runs.saving`, the reading back :mod:`agents.stored_runs.resuming`).
 Memory stays flat in the number of games (counts, not games, are kept; see :mod:`.summary`).
 """
 
@@ -32,11 +32,11 @@ from typing import Any
 import cribbage_env as ce
 
 from .arena.seat import DEFAULT_LIMITS, SeatLimits, database_files
-from .runs.resuming import Resumed, resume_plan
-from .runs.saving import BlockSaver, StorageFailed
 from .seats.sources import AgentSource
 from .store.db_errors import ResultsStoreError
 from .store.results_store import ResultsStore
+from .stored_runs.resuming import Resumed, resume_plan
+from .stored_runs.saving import BlockSaver, StorageFailed
 from .tournament.backends import check_sendable, make_backend
 from .tournament.game_result import GameResult
 from .tournament.runner import run_plan
@@ -196,18 +196,7 @@ def _drive(
         db.keep_journal()  # reads the results
         hidden = tuple(dict.fromkeys([*plan.seating.hidden, *database_files(db.path)]))
         plan = replace(plan, seating=replace(plan.seating, hidden=hidden))
-    run_id = None if resumed is None else resumed.run_id
-    be = make_backend(how.backend, how.workers, how.address, ship=plan.agents)
-    try:
-        check_sendable(plan, be.name)
-        if db is not None:
-            if run_id is None:
-                run_id = db.start_run(plan.params(), backend=be.name, workers=be.workers)
-            else:
-                db.reopen_run(run_id, backend=be.name, workers=be.workers)
-    except BaseException:
-        be.close()
-        raise
+    be, run_id = _start(plan, db, how, None if resumed is None else resumed.run_id)
     tally = Tally(plan) if resumed is None else resumed.tally
     before = tally.games
     saver = BlockSaver(db, run_id, how.on_block)
@@ -236,21 +225,55 @@ def _drive(
         summary["error"] = error
     if saver.recovery is not None:
         summary["run"]["recovery_file"] = str(saver.recovery)
-    if db is not None and run_id is not None and saver.error is None:
-        try:
-            db.finish_run(run_id, status, summary, elapsed)
-        except (ResultsStoreError, KeyboardInterrupt) as exc:  # left running: reaped on next open
-            if isinstance(exc, ResultsStoreError):
-                status, error = "failed", str(exc)
-                summary["run"]["status"], summary["error"] = status, error
-    elif db is not None and run_id is not None:
-        try:  # the store failed: try to say so (it may refuse; then the next open reaps the run)
-            db.finish_run(run_id, "failed", summary, elapsed)
-        except (ResultsStoreError, KeyboardInterrupt):
-            pass
+    if db is not None and run_id is not None:
+        status, error = _finish(db, run_id, saver.error is None, status, error, summary, elapsed)
     return TournamentRun(
         plan, status, summary, run_id, None if db is None else str(db.path), error,
         None if saver.recovery is None else str(saver.recovery), played, elapsed, be.name,
         be.workers, outcome.results if outcome is not None else (),
         () if resumed is None else resumed.warn,
     )  # fmt: skip
+
+
+def _start(plan: TournamentPlan, db: ResultsStore | None, how: PlayOptions, run_id: int | None):
+    """The backend of a run, checked able to receive its agents, and the run recorded in the
+    store (``run_id`` reopened, or a new one): (backend, run id)."""
+    be = make_backend(how.backend, how.workers, how.address, ship=plan.agents)
+    try:
+        check_sendable(plan, be.name)
+        if db is not None:
+            if run_id is None:
+                run_id = db.start_run(plan.params(), backend=be.name, workers=be.workers)
+            else:
+                db.reopen_run(run_id, backend=be.name, workers=be.workers)
+    except BaseException:
+        be.close()
+        raise
+    return be, run_id
+
+
+def _finish(
+    db: ResultsStore,
+    run_id: int,
+    saved: bool,
+    status: str,
+    error: str | None,
+    summary: dict,
+    elapsed: float,
+) -> tuple[str, str | None]:
+    """The run's end recorded in the store: its status and summary, or, when the store failed
+    (``saved`` False), "failed" if it still takes it (else the next open reaps the run). The
+    status and error as they end up (a store that fails here fails the run)."""
+    if saved:
+        try:
+            db.finish_run(run_id, status, summary, elapsed)
+        except (ResultsStoreError, KeyboardInterrupt) as exc:  # left running: reaped on next open
+            if isinstance(exc, ResultsStoreError):
+                status, error = "failed", str(exc)
+                summary["run"]["status"], summary["error"] = status, error
+    else:
+        try:  # the store failed: try to say so (it may refuse; then the next open reaps the run)
+            db.finish_run(run_id, "failed", summary, elapsed)
+        except (ResultsStoreError, KeyboardInterrupt):
+            pass
+    return status, error

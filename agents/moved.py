@@ -39,7 +39,7 @@ MOVED: dict[str, str] = {
     "agents.learn.rollouts": "agents.players.rollouts",
     "agents.chance": "agents.coaching.chance",
     "agents.coach": "agents.coaching.coach",
-    "agents.run_check": "agents.runs.run_check",
+    "agents.run_check": "agents.stored_runs.run_check",
     "agents.seat_worker": "agents.seat_server",
     "agents.tournament.seat_worker": "agents.seat_server",
     "agents.seeding": "cribbage_env.seeding",

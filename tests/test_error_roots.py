@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 ROOTS = {"cribbage_env": CribbageError, "agents": AgentError, "ui": UIError}
 #: Control-flow signals, never errors to report: a handler that catches the package's errors
 #: must not swallow them.
-SIGNALS = {"agents.tournament.play.TaskStopped", "agents.runs.saving.StorageFailed"}
+SIGNALS = {"agents.tournament.play.TaskStopped", "agents.stored_runs.saving.StorageFailed"}
 
 
 def _modules(package: str) -> list[str]:
