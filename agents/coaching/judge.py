@@ -37,9 +37,9 @@ from cribbage_env.rules.cards import RANK
 from cribbage_env.rules.core import Phase
 from cribbage_env.rules.views import PlayerView
 
-from ..players.expert import deal_play_outs, pegging_margins
 from ..search.opponent_model import sample_modelled_arrays, sample_opponent_deals
 from ..search.peg_search import sample_guesses
+from ..search.play_outs import deal_play_outs, pegging_margins
 
 #: Guesses per decision and discard splits rated by default (all 15). 512 guesses: the hint
 #: plays as strong as ``expert`` (32 lost to it) and still comes in well under a second; a game
