@@ -31,7 +31,7 @@ def main(argv: list[str]) -> int:
         return 2
     _set_parent_death_signal()
     channels = botkit.private_channels()
-    from .arena.sandbox import copy_seat_caches
+    from .arena.seat_caches import copy_seat_caches
 
     copy_seat_caches()  # the host's compiled kernels, before the agent imports numba
     try:
