@@ -8,11 +8,12 @@ move; the public modules beside these names are listed in the API reference.
 
 from __future__ import annotations
 
+from .agent_info import list_agents
 from .base import Agent, AgentSpecError, Hint, Option
 from .errors import AgentError
 from .moved import install_moved as _install_moved
 from .params import Param
-from .registry import AGENTS, LEVELS, list_agents, make_agent, parse_spec, read_spec
+from .registry import AGENTS, LEVELS, make_agent, parse_spec, read_spec
 
 #: Public names whose modules are imported on first use (tournaments pull in the results store
 #: and the process pools; training helpers and the seat their own modules).

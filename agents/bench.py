@@ -9,49 +9,44 @@ a notebook calls with the bot it holds::
     out.agent_seed  # drawn fresh unless given: pass agent_seed=out.agent_seed to repeat the run
 
 Agents are spec strings, agent instances or factories (a class or a function returning an
-agent; see :mod:`agents.tournament.sources`). Pool workers and Ray receive objects by pickling, so define
+agent; see :mod:`agents.seats.sources`). Pool workers and Ray receive objects by pickling, so define
 them at module level in an importable file (a notebook's classes run on the serial backend).
 
 With a store, every finished block is saved in one transaction as it arrives (a crash loses at
 most the blocks in flight), a storage error (disk full, locked, removed) ends the run at once
 with what was saved (the block that failed goes to a recovery file made with ``mkstemp``), and
 :func:`resume_tournament` finishes an interrupted, failed or killed run: it replays only the
-blocks not saved, with the run's recorded seeds, so the result equals an uninterrupted run.
+blocks not saved, with the run's recorded seeds, so the result equals an uninterrupted run (the
+saving is :mod:`agents.stored_runs.saving`, the reading back :mod:`agents.stored_runs.resuming`).
 Memory stays flat in the number of games (counts, not games, are kept; see :mod:`.summary`).
 """
 
 from __future__ import annotations
 
-import json
 import os
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 import cribbage_env as ce
 
 from .arena.seat import DEFAULT_LIMITS, SeatLimits, database_files
-from .store.provenance import versions
-from .store.results_store import ResultsStore, ResultsStoreError
+from .seats.sources import AgentSource
+from .store.db_errors import ResultsStoreError
+from .store.results_store import ResultsStore
+from .stored_runs.resuming import Resumed, resume_plan
+from .stored_runs.saving import BlockSaver, StorageFailed
 from .tournament.backends import check_sendable, make_backend
-from .tournament.game_result import GameResult, result_to_dict
+from .tournament.game_result import GameResult
 from .tournament.runner import run_plan
-from .tournament.sources import AgentSource
 from .tournament.summary import Tally
 from .tournament.tournament import (
     DEFAULT_BLOCK,
     AgentFailure,
-    TournamentError,
     TournamentPlan,
     make_plan,
 )
-from .tournament.trust import check_stored_specs
-
-#: seconds between heartbeats written to the store while a run waits for its blocks.
-BEAT_S = 2.0
 
 
 @dataclass(frozen=True)
@@ -67,17 +62,6 @@ class PlayOptions:
     on_block: Callable[[Sequence[GameResult]], bool | None] | None = None
     keep_results: bool = False
     prior: float = 1.0
-
-
-@dataclass(frozen=True)
-class Resumed:
-    """What a stored run already holds when it is resumed: its id, the tally of its saved games,
-    the blocks to skip (``skip(pairing, start)``) and what to warn about."""
-
-    run_id: int
-    tally: Tally
-    skip: Callable[[int, int], bool]
-    warn: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -114,82 +98,6 @@ class TournamentRun:
         return f"agent seed {self.agent_seed}; pass --agent-seed {self.agent_seed} to repeat"
 
 
-class _StorageFailed(Exception):
-    pass
-
-
-def write_recovery(
-    db: Path, run_id: int | None, block: Sequence[GameResult], error: str
-) -> Path | None:
-    """The games of a block the store refused, as JSON in a fresh ``mkstemp`` file next to the
-    database, else in the current folder, else the temporary folder; None if none could hold it."""
-    data = json.dumps({"format": "cribbage-env/bench-recovery", "db": str(db), "run": run_id,
-                       "error": error, "games": [result_to_dict(g) for g in block]})  # fmt: skip
-    for folder in (db.parent, Path.cwd(), Path(tempfile.gettempdir())):
-        name = None
-        try:
-            fd, name = tempfile.mkstemp(
-                prefix=f"cribbage-bench-recovery-run{run_id}-", suffix=".json", dir=folder
-            )
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(data)
-                f.flush()
-                os.fsync(f.fileno())
-            return Path(name)
-        except OSError:
-            if name is not None:
-                try:
-                    os.unlink(name)
-                except OSError:
-                    pass
-    return None
-
-
-class _Saver:
-    """``on_block`` of the runner: saves each block, then hands it to the caller's hook."""
-
-    def __init__(
-        self, store: ResultsStore | None, run_id: int | None, hook: Callable | None
-    ) -> None:
-        self.store, self.run_id, self.hook = store, run_id, hook
-        self.error: str | None = None
-        self.recovery: Path | None = None
-        self._beat = time.monotonic()
-
-    def _save(self, block: Sequence[GameResult]) -> None:
-        assert self.store is not None and self.run_id is not None
-        try:
-            self.store.add_games(self.run_id, block)
-        except KeyboardInterrupt:  # Ctrl-C inside the transaction (rolled back): finish it
-            self.store.add_games(self.run_id, block)
-            raise
-
-    def __call__(self, block: Sequence[GameResult]) -> bool | None:
-        stop = False
-        if self.store is not None:
-            try:
-                self._save(block)
-            except KeyboardInterrupt:
-                stop = True
-            except ResultsStoreError as exc:
-                self.error = str(exc)
-                self.recovery = write_recovery(self.store.path, self.run_id, block, self.error)
-                raise _StorageFailed from None
-            self._beat = time.monotonic()
-        if self.hook is not None:
-            stop = self.hook(block) is False or stop
-        return False if stop else None
-
-    def tick(self) -> None:
-        if self.store is None or time.monotonic() - self._beat < BEAT_S:
-            return
-        self._beat = time.monotonic()
-        try:
-            self.store.heartbeat(self.run_id)  # type: ignore[arg-type]
-        except ResultsStoreError:
-            pass  # the next block's save reports the store's trouble
-
-
 def _open(store: ResultsStore | str | os.PathLike | None) -> tuple[ResultsStore | None, bool]:
     if store is None or isinstance(store, ResultsStore):
         return store, False
@@ -215,8 +123,8 @@ def run_tournament(
     of the arguments, then :func:`play_plan` with ``play`` (``backend``, ``workers``,
     ``address``, ``store``, ``progress``, ``on_block``, ``keep_results``, ``prior``).
     Bad parameters raise :class:`TournamentError` (or AgentSpecError) before any game is played.
-    ``isolate`` (seconds per decision, e.g. :data:`agents.tournament.isolate.DEFAULT_TIMEOUT`) runs each
-    agent in its own process (see :mod:`agents.tournament.isolate`): for agents you do not trust.
+    ``isolate`` (seconds per decision, e.g. :data:`agents.seats.isolate.DEFAULT_TIMEOUT`) runs each
+    agent in its own process (see :mod:`agents.seats.isolate`): for agents you do not trust.
     ``deal_key`` (hex) repeats the deals of a run with that key (see ``make_plan``).
     """
     store = play.get("store")
@@ -274,102 +182,11 @@ def resume_tournament(
     assert db is not None
     how = PlayOptions(backend, workers, address, progress, on_block, keep_results, prior)
     try:
-        plan, resumed = _resume_plan(db, run_id, agents)
+        plan, resumed = resume_plan(db, run_id, agents)
         return _drive(plan, db, how, resumed)
     finally:
         if owned:
             db.close()
-
-
-def _resume_plan(
-    db: ResultsStore, run_id: int, agents: Sequence[AgentSource] | None
-) -> tuple[TournamentPlan, Resumed]:
-    run = db.run(run_id)
-    status, params = run["status"], run["params"]
-    if status == "running":
-        raise TournamentError(
-            f"run {run_id} is still running (process {run.get('pid')} on {run.get('host')}); "
-            f"stop it first, or wait for it"
-        )
-    if status == "complete":
-        raise TournamentError(f"run {run_id} is complete: nothing to resume")
-    if params.get("kind", "tournament") != "tournament":
-        raise TournamentError(
-            f"run {run_id} is a {params['kind']} run, not a tournament: run it again"
-        )
-    if "agent_seed" not in params or "block" not in params:
-        raise TournamentError(
-            f"run {run_id} was made by an older version that did not record its agent seed: "
-            f"it cannot be finished exactly; start a new run"
-        )
-    objects = params.get("objects") or []
-    if objects and agents is None and str(objects[0]).startswith("exploit["):
-        raise TournamentError(f"run {run_id} is an exploit run: `cribbage exploit --resume "
-                              f"{run_id} --db {db.path}` finishes it")  # fmt: skip
-    if objects and agents is None:
-        raise TournamentError(
-            f"run {run_id} played agent objects ({', '.join(objects)}), which a database cannot "
-            f"rebuild: pass them again, resume_tournament({run_id}, ..., agents=[...])"
-        )
-    if (
-        agents is None
-    ):  # specs from the file are built only when plain built-ins (agents.tournament.trust)
-        stored = params.get("agents")
-        check_stored_specs(
-            stored if isinstance(stored, list) else [stored],
-            (),
-            f"run {run_id} of {db.path}",
-            f"name the run's agents again to resume it (cribbage bench --resume {run_id} AGENT ...)",
-        )
-    plan = _stored_plan(db, run_id, params, agents)
-    mine = plan.params()
-    if any(mine[k] != params.get(k) for k in mine if k != "objects"):
-        raise TournamentError(
-            f"the agents given ({', '.join(plan.agents)}) are not those of run {run_id} "
-            f"({', '.join(params['agents'])})"
-        )
-    counts = db.block_counts(run_id, plan.block)
-
-    def skip(pairing: int, start: int) -> bool:
-        return counts.get((pairing, start), 0) >= plan.block_games(start)
-
-    tally = Tally(plan).add(db.iter_games(run_id))
-    warn = []
-    then, now = run["versions"].get("git_commit"), versions().get("git_commit")
-    if then and now and then != now:
-        warn.append(f"run {run_id} was started by commit {then[:10]}, resumed by {now[:10]}")
-    return plan, Resumed(run_id, tally, skip, tuple(warn))
-
-
-def _stored_plan(db: ResultsStore, run_id: int, params: dict, agents, check: bool = True):
-    """The plan run ``run_id`` recorded, rebuilt from its parameters (``check=False``: no agent
-    is built or imported, for reading a run's games)."""
-    try:
-        limits = SeatLimits.from_json(params.get("seat_limits", {}))
-    except ValueError as exc:
-        raise ResultsStoreError(
-            f"run {run_id} in {db.path} has damaged parameters ({exc})"
-        ) from None
-    try:
-        return make_plan(
-            agents if agents is not None else params["agents"], params["games"], params["seed"],
-            duplicate=params["duplicate"], block=params["block"], agent_seed=params["agent_seed"],
-            rules=ce.Rules.from_json(params.get("rules", {})), check_agents=check,
-            isolate=params.get("isolate"), deal_key=params.get("deal_key"),
-            seat_limits=limits, hidden=database_files(db.path),
-        )  # fmt: skip
-    except (KeyError, TypeError, ce.RulesError) as exc:
-        raise ResultsStoreError(
-            f"run {run_id} in {db.path} has damaged parameters ({exc})"
-        ) from None
-
-
-def summary_so_far(db: ResultsStore, run_id: int, prior: float = 1.0) -> dict:
-    """The report of the games run ``run_id`` has saved, for a run still running or stopped
-    before its end (a finished run has its summary saved). Builds no agent."""
-    params = db.run(run_id)["params"]
-    plan = _stored_plan(db, run_id, params, params.get("agents"), check=False)
-    return Tally(plan).add(db.iter_games(run_id)).summary(prior)
 
 
 def _drive(
@@ -379,21 +196,10 @@ def _drive(
         db.keep_journal()  # reads the results
         hidden = tuple(dict.fromkeys([*plan.seating.hidden, *database_files(db.path)]))
         plan = replace(plan, seating=replace(plan.seating, hidden=hidden))
-    run_id = None if resumed is None else resumed.run_id
-    be = make_backend(how.backend, how.workers, how.address, ship=plan.agents)
-    try:
-        check_sendable(plan, be.name)
-        if db is not None:
-            if run_id is None:
-                run_id = db.start_run(plan.params(), backend=be.name, workers=be.workers)
-            else:
-                db.reopen_run(run_id, backend=be.name, workers=be.workers)
-    except BaseException:
-        be.close()
-        raise
+    be, run_id = _start(plan, db, how, None if resumed is None else resumed.run_id)
     tally = Tally(plan) if resumed is None else resumed.tally
     before = tally.games
-    saver = _Saver(db, run_id, how.on_block)
+    saver = BlockSaver(db, run_id, how.on_block)
     status, error, outcome = "complete", None, None
     start = time.perf_counter()
     try:
@@ -401,7 +207,7 @@ def _drive(
                            progress=how.progress, keep_results=how.keep_results,
                            skip=None if resumed is None else resumed.skip, tally=tally)  # fmt: skip
         status = "interrupted" if outcome.interrupted else "complete"
-    except _StorageFailed:
+    except StorageFailed:
         status, error = "failed", saver.error
     except KeyboardInterrupt:  # a second Ctrl-C while the backend shut down
         status = "interrupted"
@@ -419,21 +225,55 @@ def _drive(
         summary["error"] = error
     if saver.recovery is not None:
         summary["run"]["recovery_file"] = str(saver.recovery)
-    if db is not None and run_id is not None and saver.error is None:
-        try:
-            db.finish_run(run_id, status, summary, elapsed)
-        except (ResultsStoreError, KeyboardInterrupt) as exc:  # left running: reaped on next open
-            if isinstance(exc, ResultsStoreError):
-                status, error = "failed", str(exc)
-                summary["run"]["status"], summary["error"] = status, error
-    elif db is not None and run_id is not None:
-        try:  # the store failed: try to say so (it may refuse; then the next open reaps the run)
-            db.finish_run(run_id, "failed", summary, elapsed)
-        except (ResultsStoreError, KeyboardInterrupt):
-            pass
+    if db is not None and run_id is not None:
+        status, error = _finish(db, run_id, saver.error is None, status, error, summary, elapsed)
     return TournamentRun(
         plan, status, summary, run_id, None if db is None else str(db.path), error,
         None if saver.recovery is None else str(saver.recovery), played, elapsed, be.name,
         be.workers, outcome.results if outcome is not None else (),
         () if resumed is None else resumed.warn,
     )  # fmt: skip
+
+
+def _start(plan: TournamentPlan, db: ResultsStore | None, how: PlayOptions, run_id: int | None):
+    """The backend of a run, checked able to receive its agents, and the run recorded in the
+    store (``run_id`` reopened, or a new one): (backend, run id)."""
+    be = make_backend(how.backend, how.workers, how.address, ship=plan.agents)
+    try:
+        check_sendable(plan, be.name)
+        if db is not None:
+            if run_id is None:
+                run_id = db.start_run(plan.params(), backend=be.name, workers=be.workers)
+            else:
+                db.reopen_run(run_id, backend=be.name, workers=be.workers)
+    except BaseException:
+        be.close()
+        raise
+    return be, run_id
+
+
+def _finish(
+    db: ResultsStore,
+    run_id: int,
+    saved: bool,
+    status: str,
+    error: str | None,
+    summary: dict,
+    elapsed: float,
+) -> tuple[str, str | None]:
+    """The run's end recorded in the store: its status and summary, or, when the store failed
+    (``saved`` False), "failed" if it still takes it (else the next open reaps the run). The
+    status and error as they end up (a store that fails here fails the run)."""
+    if saved:
+        try:
+            db.finish_run(run_id, status, summary, elapsed)
+        except (ResultsStoreError, KeyboardInterrupt) as exc:  # left running: reaped on next open
+            if isinstance(exc, ResultsStoreError):
+                status, error = "failed", str(exc)
+                summary["run"]["status"], summary["error"] = status, error
+    else:
+        try:  # the store failed: try to say so (it may refuse; then the next open reaps the run)
+            db.finish_run(run_id, "failed", summary, elapsed)
+        except (ResultsStoreError, KeyboardInterrupt):
+            pass
+    return status, error

@@ -22,9 +22,14 @@ MOVED: dict[str, str] = {
     **{
         f"agents.{name}": f"agents.tournament.{name}"
         for name in (
-            "backends", "game_result", "isolate", "limits", "luck_stats", "procs", "runner",
-            "shipping", "sources", "summary", "tables", "trust",
+            "backends", "game_result", "limits", "luck_stats", "procs", "runner", "shipping",
+            "summary", "tables",
         )
+    },
+    **{
+        f"agents{room}.{name}": f"agents.seats.{name}"
+        for room in ("", ".tournament")
+        for name in ("isolate", "sources", "trust")
     },
     **{
         f"agents.{name}": f"agents.store.{name}"
@@ -32,6 +37,9 @@ MOVED: dict[str, str] = {
     },
     **{f"agents.learn.{name}": f"agents.nets.{name}" for name in ("features", "mlp", "oracle", "weights")},
     "agents.learn.rollouts": "agents.players.rollouts",
+    "agents.chance": "agents.coaching.chance",
+    "agents.coach": "agents.coaching.coach",
+    "agents.run_check": "agents.stored_runs.run_check",
     "agents.seat_worker": "agents.seat_server",
     "agents.tournament.seat_worker": "agents.seat_server",
     "agents.seeding": "cribbage_env.seeding",

@@ -21,17 +21,15 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
-import inspect
 import os
 import shlex
 import shutil
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from functools import partial
+from dataclasses import dataclass, field
 
 from .base import Agent, AgentSpecError
-from .params import Param, bind, params_of
+from .params import bind, params_of
 
 #: name -> "module:Class" (imported lazily so cheap agents stay cheap to build).
 AGENTS: dict[str, str] = {
@@ -41,7 +39,7 @@ AGENTS: dict[str, str] = {
     "expectimax": "agents.players.expectimax:ExpectimaxAgent",
     "expert": "agents.players.expert:ExpertAgent",
     "master": "agents.players.master:MasterAgent",  # learned Q + win-aware search; path=weights.npz
-    "coach": "agents.coach:CoachAgent",  # plays the table's hint at every decision
+    "coach": "agents.coaching.coach:CoachAgent",  # plays the table's hint at every decision
     "maskable_ppo": "agents.players.maskable_ppo_agent:MaskablePPOAgent",  # extra "rl"; path=model.zip
     "policy_net": "agents.players.policy_net:PolicyNetAgent",  # a numpy net over env observations
     "neural": "agents.players.neural:NeuralAgent",  # learned Q net, numpy only; path=weights.npz
@@ -333,77 +331,3 @@ def _set(agent: object, key: str, value: str) -> None:
         setattr(agent, key, value)
     except (AttributeError, TypeError):  # slots or frozen: the user's choice
         pass
-
-
-# ------------------------------------------------------------------------------ describing
-
-
-@dataclass(frozen=True)
-class AgentInfo:
-    """What ``cribbage agents`` prints about one agent."""
-
-    name: str
-    kind: str  # built-in, level, plug-in, import path
-    source: str  # "module:attr", or the spec a level stands for
-    summary: str
-    doc: str = ""
-    params: tuple[Param, ...] = ()
-    error: str | None = None
-
-
-def _describe(name: str, kind: str, source: str, load: Callable[[], object]) -> AgentInfo:
-    try:
-        obj = load()
-    except AgentSpecError as exc:
-        return AgentInfo(name, kind, source, f"(cannot load: {exc})", error=str(exc))
-    doc = inspect.getdoc(obj) or ""
-    init_doc = inspect.getdoc(getattr(obj, "__init__", None)) if inspect.isclass(obj) else None
-    if init_doc and init_doc != inspect.getdoc(object.__init__):
-        doc = f"{doc}\n\n{init_doc}".strip()
-    summary = doc.split("\n\n")[0].replace("\n", " ").strip() if doc else "(no description)"
-    params = params_of(obj)[0] if callable(obj) else ()
-    return AgentInfo(name, kind, source, summary, doc, params)
-
-
-def list_agents() -> list[AgentInfo]:
-    """Every agent: built-in, then game levels, then installed plug-ins."""
-    out = [_describe(n, "built-in", t, partial(import_target, t)) for n, t in AGENTS.items()]
-    out += [
-        AgentInfo(n, "level", lv.spec, f"game level {lv.label!r}: the same as {lv.spec!r}")
-        for n, lv in LEVELS.items()
-        if n not in AGENTS
-    ]
-    for n, ep in sorted(plugins().items()):
-        if n in AGENTS or n in LEVELS:
-            continue  # built-ins win over a plug-in of the same name
-        dist = getattr(getattr(ep, "dist", None), "name", None)
-        out.append(
-            _describe(
-                n,
-                f"plug-in ({dist})" if dist else "plug-in",
-                ep.value,
-                partial(load_plugin, ep),
-            )
-        )
-    return out
-
-
-def agent_info(spec: str) -> AgentInfo:
-    """The help of one agent named as any spec would name it."""
-    s = read_spec(spec)
-    if s.target is not None:
-        return _describe(s.target, "import path", s.target, partial(import_target, s.target))
-    if s.name in LEVELS and LEVELS[s.name].spec != s.name:
-        level = LEVELS[s.name]
-        base = agent_info(level.spec)
-        return replace(
-            base,
-            name=s.name,
-            kind="level",
-            source=level.spec,
-            summary=f"game level {level.label!r}: the same as {level.spec!r}: {base.summary}",
-        )
-    for info in list_agents():
-        if info.name == s.name:
-            return info
-    raise AgentSpecError(f"unknown agent {s.name!r}; known: {', '.join(known_names())}")

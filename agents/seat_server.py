@@ -3,7 +3,7 @@
 A fresh interpreter (never a fork: a forked child would hold a copy of the engine's memory, the
 true game state included) builds one agent from its spec and serves it over the bot protocol
 (:mod:`agents.arena.botkit`). It is how ``--isolate`` runs a Python plug-in (sealed like any
-other bot, :mod:`agents.tournament.isolate`), and how one turns an agent into a bot for
+other bot, :mod:`agents.seats.isolate`), and how one turns an agent into a bot for
 another host. When the spec does not build it says ``{"error": WHY}`` and exits.
 """
 
@@ -31,7 +31,7 @@ def main(argv: list[str]) -> int:
         return 2
     _set_parent_death_signal()
     channels = botkit.private_channels()
-    from .arena.sandbox import copy_seat_caches
+    from .arena.seat_caches import copy_seat_caches
 
     copy_seat_caches()  # the host's compiled kernels, before the agent imports numba
     try:

@@ -25,7 +25,7 @@ import arcade  # noqa: E402
 import numpy as np  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from agents.review import judge, position_rng  # noqa: E402
+from agents.coaching.judge import judge, position_rng  # noqa: E402
 from cribbage_env.rules.actions import discard_cards  # noqa: E402
 from cribbage_env.rules.core import STANDARD, VARIANTS, Phase  # noqa: E402
 from ui.gui.app import GameWindow, Settings  # noqa: E402

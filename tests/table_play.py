@@ -8,7 +8,7 @@ from collections.abc import Callable
 import numpy as np
 
 import cribbage_env as ce
-from agents.tournament.tournament import play_game
+from agents.tournament.play import play_game
 from cribbage_env.rules.actions import discard_cards, is_discard
 from cribbage_env.rules.core import Phase
 from ui.table.controller import Mode, TableController

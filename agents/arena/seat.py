@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from cribbage_env.seeding import keyed_seed, new_deal_key
 
 from ..base import AgentSpecError
-from . import sandbox
+from . import sandbox, seat_caches
 from .client import ProtocolBot, SeatForfeit, log_folder
 
 #: Seconds a sealed agent may think per decision by default.
@@ -183,9 +183,9 @@ class SealedSeat(ProtocolBot):
 
     def _argv(self) -> tuple[list[str], dict[str, str] | None]:
         """A Python seat reads the host's compiled kernels and copies them into its own
-        scratch before its agent is built (:func:`.sandbox.copy_seat_caches`)."""
+        scratch before its agent is built (:func:`.seat_caches.copy_seat_caches`)."""
         if self._python and self.sealed is not None:
-            found = sandbox.kernel_caches(sandbox.project_packages())
+            found = seat_caches.kernel_caches(sandbox.project_packages())
             self.sealed = dataclasses.replace(self.sealed, ro=(*self._ro, *(h for h, _ in found)))
-            self.env[sandbox.SEAT_CACHES] = json.dumps(found)
+            self.env[seat_caches.SEAT_CACHES] = json.dumps(found)
         return super()._argv()

@@ -189,31 +189,12 @@ def train_dmc(
     run_dir.mkdir(parents=True, exist_ok=True)
     files = RunFiles(run_dir)
     t0 = time.time()
-    fcfg = FitConfig(hidden=cfg.hidden, lr=cfg.lr, seed=cfg.seed)
     meta = {"command": command, "config": json.dumps(asdict(cfg))}
     # 1-2: teacher data and the warm start
     paths = _generate(cfg, files, 0, "expectimax", [("self", 1.0)], progress, where)
     data_paths = list(paths)
     warm = run_dir / "warm_start.npz"
-    steps = 0
-    if cfg.warm_start and not stage_done(files, warm):
-        d0, p0, given = load_nets(Path(cfg.warm_start))
-        if (d0.in_dim, p0.in_dim) != (DISCARD_DIM, PLAY_DIM):
-            raise ValueError(f"{cfg.warm_start}: nets of {d0.in_dim}/{p0.in_dim} inputs, "
-                             f"the features are {DISCARD_DIM}/{PLAY_DIM}")  # fmt: skip
-        stage = given.get("stage", "given")
-        save_stage(files, warm, d0, p0, {**meta, "stage": f"warm_start:{stage}"})
-    if not stage_done(files, warm):
-        data = load_shards(data_paths)
-        nets, did = {}, {}
-        for kind in ("discard", "play"):
-            nets[kind], rep = fit(data, kind, "bc", replace(fcfg, epochs=cfg.epochs_bc),
-                                  log=lambda m: _log(run_dir, m))  # fmt: skip
-            did[f"gradient_steps_{kind}"] = str(rep["gradient_steps"])
-        save_stage(
-            files, warm, nets["discard"], nets["play"], {**meta, **did, "stage": "warm_start"}
-        )
-        log_steps(run_dir, "warm_start", did)
+    warm_start_stage(cfg, files, warm, data_paths, meta)
     steps = count_samples(data_paths)
     evaluate_stage(cfg, run_dir, "warm_start", warm, steps, db, t0, where)
     prev = warm
@@ -224,26 +205,7 @@ def train_dmc(
             league = _league(cfg, snapshots)
             data_paths += _generate(cfg, files, gen - 1, str(prev), league, progress, where)
         if not stage_done(files, out):
-            data = load_shards(data_paths)
-            d0, p0, _ = load_nets(prev)
-            nets, margins = {}, {}
-            for kind, init in (("discard", d0), ("play", p0)):
-                nets[kind], rep = dmc_fit(cfg, data, kind, init, lambda m: _log(run_dir, m))
-                margins[f"margin_{kind}"] = str(rep["margin"])
-                margins[f"gradient_steps_{kind}"] = str(rep["gradient_steps"])
-            log_steps(run_dir, f"gen{gen}", margins)
-            save_stage(
-                files,
-                out,
-                nets["discard"],
-                nets["play"],
-                {
-                    **meta,
-                    **margins,
-                    "stage": f"gen{gen}",
-                    "samples": str(count_samples(data_paths)),
-                },
-            )
+            generation_stage(cfg, files, gen, prev, out, data_paths, meta)
         steps = count_samples(data_paths)
         evaluate_stage(cfg, run_dir, f"gen{gen}", out, steps, db, t0, where)
         snapshots.append(str(out))
@@ -254,6 +216,56 @@ def train_dmc(
         f"final model {final} ({steps} sampled decisions, {time.time() - t0:.0f} s this session)",
     )
     return final
+
+
+def warm_start_stage(
+    cfg: DMCConfig, files: RunFiles, warm: Path, data_paths: list, meta: dict
+) -> None:
+    """The warm start at ``warm``, unless saved: the nets given (``cfg.warm_start``), else
+    behaviour cloning of the teacher's data."""
+    run_dir = warm.parent
+    if cfg.warm_start and not stage_done(files, warm):
+        d0, p0, given = load_nets(Path(cfg.warm_start))
+        if (d0.in_dim, p0.in_dim) != (DISCARD_DIM, PLAY_DIM):
+            raise ValueError(f"{cfg.warm_start}: nets of {d0.in_dim}/{p0.in_dim} inputs, "
+                             f"the features are {DISCARD_DIM}/{PLAY_DIM}")  # fmt: skip
+        stage = given.get("stage", "given")
+        save_stage(files, warm, d0, p0, {**meta, "stage": f"warm_start:{stage}"})
+    if not stage_done(files, warm):
+        fcfg = FitConfig(hidden=cfg.hidden, lr=cfg.lr, seed=cfg.seed)
+        data = load_shards(data_paths)
+        nets, did = {}, {}
+        for kind in ("discard", "play"):
+            nets[kind], rep = fit(data, kind, "bc", replace(fcfg, epochs=cfg.epochs_bc),
+                                  log=lambda m: _log(run_dir, m))  # fmt: skip
+            did[f"gradient_steps_{kind}"] = str(rep["gradient_steps"])
+        save_stage(
+            files, warm, nets["discard"], nets["play"], {**meta, **did, "stage": "warm_start"}
+        )
+        log_steps(run_dir, "warm_start", did)
+
+
+def generation_stage(
+    cfg: DMCConfig, files: RunFiles, gen: int, prev: Path, out: Path, data_paths: list, meta: dict
+) -> None:
+    """Generation ``gen``: both nets fitted by DMC from ``prev``'s on all the data so far,
+    saved at ``out``."""
+    run_dir = out.parent
+    data = load_shards(data_paths)
+    d0, p0, _ = load_nets(prev)
+    nets, margins = {}, {}
+    for kind, init in (("discard", d0), ("play", p0)):
+        nets[kind], rep = dmc_fit(cfg, data, kind, init, lambda m: _log(run_dir, m))
+        margins[f"margin_{kind}"] = str(rep["margin"])
+        margins[f"gradient_steps_{kind}"] = str(rep["gradient_steps"])
+    log_steps(run_dir, f"gen{gen}", margins)
+    save_stage(
+        files,
+        out,
+        nets["discard"],
+        nets["play"],
+        {**meta, **margins, "stage": f"gen{gen}", "samples": str(count_samples(data_paths))},
+    )
 
 
 RETURNS = {"points": "g", "equity": "e"}

@@ -241,25 +241,9 @@ def fit(
     done = 0
     for epoch in range(cfg.epochs):
         perm = rng.permutation(train)
-        total, seen = 0.0, 0
-        for i in range(0, len(perm) - batch + 1, batch):
-            idx = np.sort(perm[i : i + batch])
-            loss = _loss(
-                torch,
-                model,
-                torch.from_numpy(x[idx].astype(np.float32)),
-                torch.from_numpy(y[idx]),
-                torch.from_numpy(n[idx]),
-                torch.from_numpy(t[idx]),
-                method,
-            )
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += float(loss.detach()) * len(idx)
-            seen += len(idx)
-            done += 1
+        batches = [np.sort(perm[i : i + batch]) for i in range(0, len(perm) - batch + 1, batch)]
+        total, seen = _epoch(torch, model, (opt, sched), (x, y, n, t), batches, method)
+        done += len(batches)
         mlp = to_mlp(model)
         report = evaluate(mlp, x[hold], None if g is None else g[hold], n[hold], t[hold])
         log(f"{kind} {method} epoch {epoch + 1}/{cfg.epochs}: loss {total / seen:.4f} over "
@@ -269,12 +253,45 @@ def fit(
     report["gradient_steps"] = done
     report["batch"] = batch
     report["margin"] = 0.0
-    if method == "dmc" and not report["samples"]:
-        log(f"{kind} margin 0.0: no held-out decisions to choose another")
-    elif method == "dmc":  # the margin with the best held-out gain (chosen on the held-out slice)
-        report["margin"] = max(report["gains"], key=report["gains"].get)
-        log(
-            f"{kind} margin {report['margin']}: held-out gains by margin "
-            + ", ".join(f"{m}: {v:+.3f}" for m, v in report["gains"].items())
-        )
+    if method == "dmc":
+        report["margin"] = _margin(report, kind, log)
     return to_mlp(model), report
+
+
+def _epoch(torch, model, steppers, arrays, batches: list[np.ndarray], method: str):
+    """One pass over ``batches`` (row indices) of ``arrays`` (x, y, n, t), a gradient step
+    each with ``steppers`` (the optimizer and its schedule): (summed loss, decisions seen)."""
+    opt, sched = steppers
+    x, y, n, t = arrays
+    total, seen = 0.0, 0
+    for idx in batches:
+        loss = _loss(
+            torch,
+            model,
+            torch.from_numpy(x[idx].astype(np.float32)),
+            torch.from_numpy(y[idx]),
+            torch.from_numpy(n[idx]),
+            torch.from_numpy(t[idx]),
+            method,
+        )
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        total += float(loss.detach()) * len(idx)
+        seen += len(idx)
+    return total, seen
+
+
+def _margin(report: dict, kind: str, log) -> float:
+    """The DMC choice margin with the best held-out gain (chosen on the held-out slice; 0.0
+    when the slice is empty)."""
+    if not report["samples"]:
+        log(f"{kind} margin 0.0: no held-out decisions to choose another")
+        return 0.0
+    margin = max(report["gains"], key=report["gains"].get)
+    log(
+        f"{kind} margin {margin}: held-out gains by margin "
+        + ", ".join(f"{m}: {v:+.3f}" for m, v in report["gains"].items())
+    )
+    return margin

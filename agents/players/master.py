@@ -35,7 +35,8 @@ from ..base import Option
 from ..params import TRUE_WORDS, Param
 from ..search.opponent_model import sample_modelled_arrays, sample_opponent_deal_arrays
 from ..search.peg_search import equity_utility, search_play
-from .expert import ROLLOUTS, ExpertAgent, deal_play_outs
+from ..search.play_outs import deal_play_outs
+from .expert import ROLLOUTS, ExpertAgent
 from .neural import NeuralAgent
 from .rollouts import top_discards
 

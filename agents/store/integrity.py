@@ -55,7 +55,7 @@ def game_problem(
     scores, first dealer, deals and points by role; its seed must be ``seed`` (the run's seed
     of its index) and, with ``luck``, its luck what the replay measures (costly: a sample).
 
-    >>> from agents.tournament.tournament import play_game, result_of
+    >>> from agents.tournament.play import play_game, result_of
     >>> state = play_game("random", "random", 5, agent_seed=1)
     >>> row = result_of(state, 0, 0, False)
     >>> game_problem(row, ce.STANDARD) is None

@@ -8,8 +8,10 @@ or a run it does not hold, a :class:`NamedNothing` (bad input).
 
 A running run records its process (host, pid) and a heartbeat. A run whose process died (SIGKILL,
 a crash, a power cut) is marked ``interrupted`` when the database opens (its pid is gone; for
-another host's run, its heartbeat is older than :data:`STALE_S`), and ``cribbage bench --resume
-RUN`` finishes it. The file's layout (schema, game rows) is :mod:`agents.store.results_schema`.
+another host's run, its heartbeat is older than :data:`~agents.store.run_rows.STALE_S`), and
+``cribbage bench --resume RUN`` finishes it. The file's layout (schema, game rows) is
+:mod:`agents.store.results_schema`; a run row read back, :mod:`agents.store.run_rows`; the
+errors and their hints, :mod:`agents.store.db_errors`.
 """
 
 from __future__ import annotations
@@ -24,10 +26,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from ..errors import AgentError
 from ..tournament.game_result import GameResult
-from ..tournament.procs import pid_alive, process_token
+from ..tournament.procs import process_token
 from . import integrity
+from .db_errors import NamedNothing, ResultsStoreError, explain
 from .files import path_problem
 from .integrity import foreign_objects, game_problem, run_rules, summary_problem
 from .provenance import versions
@@ -42,18 +44,7 @@ from .results_schema import (
     game_row,
     schema_columns,
 )
-
-#: seconds without a heartbeat after which a ``running`` run is taken for dead (its process
-#: beats every few seconds while it runs, whatever its agents do).
-STALE_S = 600.0
-
-
-class ResultsStoreError(AgentError, RuntimeError):
-    """The results database cannot be used (locked, corrupt, unwritable, or not ours)."""
-
-
-class NamedNothing(ResultsStoreError, LookupError):
-    """No database file (missing, a folder, a FIFO, a device) or no such run: bad input."""
+from .run_rows import decode_run, run_is_dead
 
 
 def default_db_path() -> Path:
@@ -64,24 +55,6 @@ def default_db_path() -> Path:
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-def _explain(path: Path, exc: sqlite3.Error) -> ResultsStoreError:
-    msg = str(exc)
-    if "locked" in msg or "busy" in msg:
-        hint = "another process is writing to it; wait for it to finish or choose another file with --db"
-    elif "not a database" in msg or "malformed" in msg or "disk image" in msg:
-        hint = "the file is not a valid results database (corrupt or another format); choose another file with --db"
-    elif "full" in msg or "disk I/O" in msg:
-        hint = (
-            "the disk is full or failing; the games saved so far are kept: free space, then "
-            "`cribbage bench --resume RUN` finishes the run (or choose another file with --db)"
-        )
-    elif "readonly" in msg or "unable to open" in msg:
-        hint = "the file or its folder is not writable; choose another file with --db"
-    else:
-        hint = "choose another file with --db"
-    return ResultsStoreError(f"results database {path}: {msg} ({hint})")
 
 
 #: The columns of each of our tables (a column of another program's makes the file foreign).
@@ -109,13 +82,13 @@ class ResultsStore:
         try:
             self._db = sqlite3.connect(str(self.path), timeout=timeout)
         except sqlite3.Error as exc:
-            raise _explain(self.path, exc) from None
+            raise explain(self.path, exc) from None
         try:
             self._db.execute("PRAGMA foreign_keys = ON")
             self._init()
         except sqlite3.Error as exc:
             self._db.close()
-            raise _explain(self.path, exc) from None
+            raise explain(self.path, exc) from None
         except ResultsStoreError:
             self._db.close()
             raise
@@ -193,7 +166,7 @@ class ResultsStore:
             )
         except ResultsStoreError:
             return []
-        dead = [r["id"] for r in rows if _is_dead(r)]
+        dead = [r["id"] for r in rows if run_is_dead(r)]
         for run_id in dead:
             note = json.dumps(
                 {
@@ -225,7 +198,7 @@ class ResultsStore:
             with self._db:
                 return self._db.executemany(sql, args) if many else self._db.execute(sql, args)
         except sqlite3.Error as exc:
-            raise _explain(self.path, exc) from None
+            raise explain(self.path, exc) from None
 
     def _read(self, sql: str, args: Sequence = ()) -> list[dict]:
         try:
@@ -233,7 +206,7 @@ class ResultsStore:
             cols = [d[0] for d in cur.description]
             return [dict(zip(cols, row, strict=True)) for row in cur.fetchall()]
         except sqlite3.Error as exc:
-            raise _explain(self.path, exc) from None
+            raise explain(self.path, exc) from None
 
     # ------------------------------------------------------------------------- writing
     def start_run(
@@ -279,7 +252,7 @@ class ResultsStore:
         )
 
     def heartbeat(self, run_id: int) -> None:
-        """Say the run's process is alive (see :data:`STALE_S`)."""
+        """Say the run's process is alive (see :data:`~agents.store.run_rows.STALE_S`)."""
         self._write("UPDATE runs SET heartbeat = ? WHERE id = ?", (time.time(), run_id))
 
     def add_games(self, run_id: int, games: Sequence[GameResult]) -> None:
@@ -301,7 +274,7 @@ class ResultsStore:
                     (new, time.time(), run_id),
                 )
         except sqlite3.Error as exc:
-            raise _explain(self.path, exc) from None
+            raise explain(self.path, exc) from None
         except (OverflowError, ValueError, TypeError) as exc:  # a value SQLite cannot hold
             raise ResultsStoreError(
                 f"results database {self.path}: cannot store a game: {exc}"
@@ -317,7 +290,7 @@ class ResultsStore:
     def runs(self) -> list[dict]:
         """Every run, newest first, without per-game rows (a damaged row shows as ``damaged``)."""
         rows = self._read("SELECT * FROM runs ORDER BY id DESC")
-        return [_decode_run(r, self.path, strict=False) for r in rows]
+        return [decode_run(r, self.path, strict=False) for r in rows]
 
     def run(self, run_id: int) -> dict:
         rows = self._read("SELECT * FROM runs WHERE id = ?", (run_id,))
@@ -326,7 +299,7 @@ class ResultsStore:
             raise NamedNothing(
                 f"no run {run_id} in {self.path}; runs there: {', '.join(map(str, known)) or 'none'}"
             )
-        return _decode_run(rows[0], self.path)
+        return decode_run(rows[0], self.path)
 
     def games(self, run_id: int) -> list[GameResult]:
         """The saved games of a run, sorted by pairing, pair and seat swap."""
@@ -359,7 +332,7 @@ class ResultsStore:
                     ) from None
                 yield g
         except sqlite3.Error as exc:
-            raise _explain(self.path, exc) from None
+            raise explain(self.path, exc) from None
 
     def verify(self, run_id: int) -> None:
         """Check every stored game of a run, the luck of a random sample of them, and its saved
@@ -380,71 +353,3 @@ class ResultsStore:
             (block, block, run_id),
         )
         return {(int(r["pairing"]), int(r["start"])): int(r["n"]) for r in rows}
-
-
-def _is_dead(r: dict) -> bool:
-    """A ``running`` row whose process is gone: on this host, its pid no longer runs (whatever
-    the heartbeat: a serial block may take longer than :data:`STALE_S`); elsewhere, or with no
-    pid, its heartbeat (else its creation) is older than :data:`STALE_S`."""
-    pid = r.get("pid")
-    if isinstance(pid, int) and r.get("host") == socket.gethostname():
-        token = r.get("proc")
-        return not pid_alive(pid) or (token is not None and process_token(pid) not in (None, token))
-    beat = r.get("heartbeat")
-    if not isinstance(beat, (int, float)):
-        try:
-            beat = datetime.fromisoformat(str(r.get("created"))).timestamp()
-        except ValueError:
-            beat = 0.0
-    return time.time() - beat > STALE_S
-
-
-_RUN_TYPES: dict[str, type | tuple[type, ...]] = {
-    "agents": list, "params": dict, "versions": dict, "summary": (dict, type(None)),
-}  # fmt: skip
-
-
-def _decode_run(r: dict, path: Path, strict: bool = True) -> dict:
-    """A run row with its JSON decoded and its types checked; a hand-edited row that does not
-    decode raises :class:`ResultsStoreError` (``strict``) or comes back with status ``damaged``."""
-    out = dict(r)
-    try:
-        for key, kind in _RUN_TYPES.items():
-            if out.get(key) is not None:
-                out[key] = json.loads(out[key])
-            if not isinstance(out.get(key), kind):
-                raise ValueError(f"{key} is not a JSON {getattr(kind, '__name__', 'object')}")
-        for key in ("games", "seed", "duplicate", "workers", "games_done"):
-            if not isinstance(out.get(key), int) or isinstance(out.get(key), bool):
-                raise ValueError(f"{key} is not an integer")
-        for key in ("status", "created", "backend"):
-            if not isinstance(out.get(key), str):
-                raise ValueError(f"{key} is not text")
-        if not all(isinstance(a, str) for a in out["agents"]):
-            raise ValueError("agents is not a list of specs")
-        if out.get("elapsed") is not None and not isinstance(out["elapsed"], (int, float)):
-            raise ValueError("elapsed is not a number")
-    except (ValueError, TypeError) as exc:  # json.JSONDecodeError is a ValueError
-        msg = f"run {r.get('id')} in {path} is damaged ({exc}); it was edited by hand or by another program"
-        if strict:
-            raise ResultsStoreError(msg) from None
-        return {
-            "id": r.get("id"),
-            "created": str(r.get("created")),
-            "status": "damaged",
-            "agents": [],
-            "games": 0,
-            "seed": 0,
-            "duplicate": False,
-            "backend": "?",
-            "workers": 0,
-            "params": {},
-            "versions": {},
-            "games_done": 0,
-            "elapsed": None,
-            "summary": None,
-            "finished": None,
-            "damage": msg,
-        }
-    out["duplicate"] = bool(out["duplicate"])
-    return out

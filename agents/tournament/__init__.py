@@ -1,1 +1,1 @@
-"""Tournaments: plans, runners, backends (pool, Ray), isolated seats, results and summaries."""
+"""Tournaments: plans, playing them, runners, backends (pool, Ray), results and summaries."""

@@ -2,7 +2,7 @@
 
 One helper for every job that outgrows a process: ``backend.map(fn, items)`` runs a pure,
 module-level function on each item and yields the results as they finish. Tournaments map
-:func:`agents.tournament.tournament.play_task` over their blocks (``backend.run``); training maps its data
+:func:`agents.tournament.play.play_task` over their blocks (``backend.run``); training maps its data
 shards (:mod:`agents.learn.generate`). A tournament backend runs the same function on the same
 tasks and yields each block's games as it finishes (and ``None`` now and then while waiting, so
 the runner can react to Ctrl-C without an exception landing inside the pool's locks); the runner
@@ -32,9 +32,10 @@ from typing import Any, TypeVar
 from ..errors import AgentError
 from .game_result import GameResult
 from .limits import max_workers
+from .play import TaskStopped, play_task
 from .procs import pid_alive
 from .shipping import stage, user_modules
-from .tournament import Task, TaskStopped, TournamentError, TournamentPlan, play_task
+from .tournament import Task, TournamentError, TournamentPlan
 
 BACKENDS = ("serial", "pool", "ray")
 #: times Ray runs a task again after its worker or node died (then the run fails).
@@ -160,7 +161,7 @@ class PoolBackend:
         if method == "forkserver":
             # Import the engine (its scoring tables take ~0.3 s) once in the fork server, so each
             # worker starts as a fork of a warm process instead of importing it all again.
-            ctx.set_forkserver_preload(["agents.tournament.tournament"])
+            ctx.set_forkserver_preload(["agents.tournament.play"])
             _start_forkserver_ignoring_sigint()
         self._executor = ProcessPoolExecutor(
             max_workers=self.workers,

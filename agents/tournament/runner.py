@@ -105,27 +105,11 @@ def run_plan(
     are kept and counted, ``interrupted=True``; blocks in flight are dropped (each is small).
     ``tally`` continues an earlier count (a resumed run).
     """
-    be: Any = (
-        make_backend(backend, workers, address, ship=plan.agents)
-        if isinstance(backend, str)
-        else backend
-    )
-    try:
-        check_sendable(plan, be.name)
-    except Exception:
-        be.close()
-        raise
+    be = _open_backend(plan, backend, workers, address)
     tally = tally if tally is not None else Tally(plan)
     results: list[GameResult] = []
     played = 0
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(
-            total=plan.total_games, initial=tally.games, unit="game", file=sys.stderr,
-            dynamic_ncols=True, desc=f"{be.name} x{be.workers}",
-        )  # fmt: skip
+    bar = _progress_bar(plan, tally, be) if progress else None
     start = time.perf_counter()
     with _Stop() as stop:
         try:
@@ -160,3 +144,28 @@ def run_plan(
     return RunOutcome(
         plan, tuple(results), interrupted, elapsed, be.name, be.workers, tally, played
     )
+
+
+def _open_backend(plan: TournamentPlan, backend: str | Any, workers, address) -> Any:
+    """The backend named (or given), checked able to receive the plan's agents."""
+    be: Any = (
+        make_backend(backend, workers, address, ship=plan.agents)
+        if isinstance(backend, str)
+        else backend
+    )
+    try:
+        check_sendable(plan, be.name)
+    except Exception:
+        be.close()
+        raise
+    return be
+
+
+def _progress_bar(plan: TournamentPlan, tally: Tally, be: Any) -> Any:
+    """A progress bar of the plan's games on stderr, from the games already counted."""
+    from tqdm import tqdm
+
+    return tqdm(
+        total=plan.total_games, initial=tally.games, unit="game", file=sys.stderr,
+        dynamic_ncols=True, desc=f"{be.name} x{be.workers}",
+    )  # fmt: skip

@@ -1,4 +1,5 @@
-"""Self-play tournaments: duplicate deals, seeded plans and playing them (reports: summary.py).
+"""Self-play tournaments: duplicate deals and seeded plans (playing them: play.py; reports:
+summary.py).
 
 A game is a pure function of ``(seed, decisions)``: the engine draws every shuffle and cut from
 the seed, by *seat*. Playing the same seed twice with the two agents swapping seats is therefore
@@ -14,7 +15,8 @@ seed and the *seat*, so an agent cannot read the deal's seed from its generator,
 depends on which process, backend or order it ran in, and an agent playing itself under duplicate
 play splits every pair exactly.
 
-Each game's row and its per-seat points by role are in :mod:`agents.tournament.game_result`.
+A plan's games are played by :mod:`agents.tournament.play`; each game's row and its per-seat
+points by role are in :mod:`agents.tournament.game_result`.
 """
 
 from __future__ import annotations
@@ -28,18 +30,15 @@ from dataclasses import dataclass
 import numpy as np
 
 import cribbage_env as ce
-from cribbage_env.seeding import agent_rng, check_agent_seed, deals_from_secret, new_agent_seed
+from cribbage_env.seeding import check_agent_seed, deals_from_secret, new_agent_seed
 
-from ..arena.client import SeatForfeit
-from ..arena.sandbox import hide_from_seats
 from ..arena.seat import DEFAULT_LIMITS, SeatLimits
 from ..base import AgentSpecError
 from ..errors import AgentError
-from ..registry import SEALED_PREFIX, make_agent
-from .game_result import GameResult, game_luck_pair, seat_stats_fast
-from .isolate import check_isolation, isolated_players
+from ..registry import SEALED_PREFIX
+from ..seats.isolate import check_isolation
+from ..seats.sources import AgentSource, check_source, label_agents
 from .limits import LIMITS
-from .sources import AgentSource, agent_label, check_source, is_factory, label_agents
 
 #: Bytes of the secret a plan with isolated seats derives its deals from.
 DEAL_KEY_BYTES = 16
@@ -238,7 +237,7 @@ def make_plan(
     ``agent_seed`` seeds the agents' generators (see :mod:`cribbage_env.seeding`); ``None`` draws a
     fresh one from OS entropy (it is in :meth:`TournamentPlan.params`, so a run can be repeated).
     ``rules``: the game every deal plays (a :class:`~cribbage_env.Rules`, variant name or fields).
-    ``isolate`` (seconds per decision) runs every agent in its own process (:mod:`agents.tournament.isolate`):
+    ``isolate`` (seconds per decision) runs every agent in its own process (:mod:`agents.seats.isolate`):
     agents must then be spec strings, and they are checked there, never imported here; their
     deals then derive from ``seed`` and a ``deal_key`` drawn from the OS (no seat can replay
     them; the key is in :meth:`TournamentPlan.params`, so the results database can repeat the
@@ -251,25 +250,7 @@ def make_plan(
     (1, 2, 4)
     """
     agents = tuple(agents)
-    if len(agents) < 2:
-        raise TournamentError(f"a tournament needs at least two agent specs, got {len(agents)}")
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise TournamentError(f"games must be a positive integer, got {games!r}")
-    if duplicate and games % 2:
-        raise TournamentError(
-            f"games must be even with duplicate deals (each seed is played twice, seats swapped), "
-            f"got {games}; use an even number or turn duplicate deals off"
-        )
-    n_pairings = len(agents) * (len(agents) - 1) // 2
-    if games * n_pairings > MAX_GAMES:
-        raise TournamentError(
-            f"{games} games per pairing x {n_pairings} pairing(s) is {games * n_pairings:,} games; "
-            f"one run plays at most {MAX_GAMES:,}: split the study into several runs (other --seed)"
-        )
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
-        raise TournamentError(f"seed must be an integer from 0 to 2**63 - 1, got {seed!r}")
-    if isinstance(block, bool) or not isinstance(block, int) or block < 1:
-        raise TournamentError(f"block must be a positive integer, got {block!r}")
+    check_sizes(len(agents), games, duplicate, seed, block)
     try:
         agent_seed = new_agent_seed() if agent_seed is None else check_agent_seed(agent_seed)
     except ValueError as exc:
@@ -297,6 +278,31 @@ def make_plan(
         sources=sources, rules=rules, deal_key=key,
         seating=Seating(isolate, seat_limits, tuple(hidden)),
     )  # fmt: skip
+
+
+def check_sizes(n_agents: int, games: object, duplicate: bool, seed: object, block: object) -> None:
+    """The counts of a plan checked before anything is built: two agents or more, a positive
+    (even, with duplicate deals) number of games within :data:`MAX_GAMES` for the whole run, a
+    63-bit seed and a positive block; TournamentError says which is wrong."""
+    if n_agents < 2:
+        raise TournamentError(f"a tournament needs at least two agent specs, got {n_agents}")
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise TournamentError(f"games must be a positive integer, got {games!r}")
+    if duplicate and games % 2:
+        raise TournamentError(
+            f"games must be even with duplicate deals (each seed is played twice, seats swapped), "
+            f"got {games}; use an even number or turn duplicate deals off"
+        )
+    n_pairings = n_agents * (n_agents - 1) // 2
+    if games * n_pairings > MAX_GAMES:
+        raise TournamentError(
+            f"{games} games per pairing x {n_pairings} pairing(s) is {games * n_pairings:,} games; "
+            f"one run plays at most {MAX_GAMES:,}: split the study into several runs (other --seed)"
+        )
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise TournamentError(f"seed must be an integer from 0 to 2**63 - 1, got {seed!r}")
+    if isinstance(block, bool) or not isinstance(block, int) or block < 1:
+        raise TournamentError(f"block must be a positive integer, got {block!r}")
 
 
 def plays_outside(src: object) -> bool:
@@ -330,121 +336,3 @@ def deal_entropy(seed: int, key: str) -> int:
     True
     """
     return seed if not key else (int(key, 16) << 64) | seed
-
-
-# ------------------------------------------------------------------------------- playing
-
-_AGENT_CACHE: dict[tuple[object, int], object] = {}
-
-
-class TaskStopped(Exception):
-    """A block stopped between two games because the run is being interrupted."""
-
-
-def _agent(src: AgentSource, seat: int):
-    """The agent for ``seat``: one per (spec or factory, seat) per process, cheap to reuse and
-    never shared by seats; an agent instance is used as it is."""
-    if not isinstance(src, str) and not is_factory(src):
-        return src
-    key = (src, seat)
-    agent = _AGENT_CACHE.get(key)
-    if agent is None:
-        agent = make_agent(src) if isinstance(src, str) else src()  # type: ignore[operator]
-        _AGENT_CACHE[key] = agent
-    return agent
-
-
-def play_game(
-    spec0: AgentSource,
-    spec1: AgentSource,
-    seed: int,
-    agent_seed: int | None = None,
-    rules: ce.Rules | str = ce.STANDARD,
-) -> ce.GameState:
-    """Play one game of ``rules``, ``spec0`` in seat 0; raises :class:`AgentFailure` on an
-    illegal action.
-
-    ``agent_seed`` seeds the agents' generators (``None``: a fresh one from OS entropy).
-    """
-    players = (_agent(spec0, 0), _agent(spec1, 1))
-    return _play(players, (spec0, spec1), seed, agent_seed, ce.Rules.named(rules))[0]
-
-
-def _play(
-    players: tuple, specs: tuple, seed: int, agent_seed: int | None, rules: ce.Rules
-) -> tuple[ce.GameState, tuple[int, str] | None]:
-    """Play one game; an isolated seat's forfeit ends it: ``(state, (seat, reason))``."""
-    names = (agent_label(specs[0]), agent_label(specs[1]))
-    if agent_seed is None:
-        agent_seed = new_agent_seed()
-    rngs = (agent_rng(agent_seed, seed, 0), agent_rng(agent_seed, seed, 1))
-    g = ce.new_game(seed, rules=rules)
-    while not g.is_over:
-        p = g.to_act  # the player to act (the game is not over)
-        try:
-            action = players[p].act(g.view(p), rngs[p])
-        except SeatForfeit as exc:
-            return g, (p, f"{names[p]} (seat {p}) {exc}")
-        except Exception as exc:  # the agent's bug, reported with where it happened
-            raise AgentFailure(
-                f"agent {names[p]!r} (seat {p}) failed in game seed {seed}: {exc!r}"
-            ) from exc
-        try:
-            g.apply(action, p)
-        except ce.IllegalActionError as exc:
-            raise AgentFailure(
-                f"agent {names[p]!r} (seat {p}) in game seed {seed}: {exc}"
-            ) from None
-    return g, None
-
-
-def result_of(
-    g: ce.GameState, pairing: int, index: int, swapped: bool, forfeit: tuple[int, str] | None = None
-) -> GameResult:
-    """The row of a finished game, or of one a seat forfeited (``(seat, reason)``)."""
-    first = next(e.player for e in g.events if e.kind is ce.EventKind.DEAL)
-    winner = g.winner if forfeit is None else 1 - forfeit[0]
-    if winner is None or first is None:
-        raise TournamentError(f"game seed {g.seed} is not finished")
-    return GameResult(
-        pairing=pairing,
-        index=index,
-        swapped=swapped,
-        seed=g.seed,
-        winner=winner,
-        scores=g.scores,
-        first_dealer=first,
-        deals=g.deal_no + 1,
-        seats=seat_stats_fast(g),
-        moves=tuple(g.decisions),
-        forfeit="" if forfeit is None else forfeit[1],
-        luck=game_luck_pair(g),
-    )
-
-
-def play_task(task: Task, stop: object | None = None) -> list[GameResult]:
-    """Play every game of a block (the function each backend runs).
-
-    ``stop`` (an object with ``is_set()``, e.g. a ``threading.Event``) is checked between games:
-    when set, the block raises :class:`TaskStopped` (its games are dropped, the block replays on
-    resume), so a serial run answers Ctrl-C within a game.
-    """
-    a = task.a if task.source_a is None else task.source_a
-    b = task.b if task.source_b is None else task.source_b
-    out = []
-    for index, seed in task.items:
-        for swapped in (False, True) if task.duplicate else (False,):
-            if stop is not None and stop.is_set():  # type: ignore[attr-defined]
-                raise TaskStopped
-            specs = (b, a) if swapped else (a, b)
-            hide_from_seats(task.seating.hidden)  # a sealed: spec's seat reads no results either
-            players = (
-                (_agent(specs[0], 0), _agent(specs[1], 1))
-                if task.seating.isolate is None
-                else isolated_players(
-                    specs, task.seating.isolate, task.seating.limits, task.seating.hidden
-                )  # fmt: skip
-            )
-            g, forfeit = _play(players, specs, seed, task.agent_seed, task.rules)
-            out.append(result_of(g, task.pairing, index, swapped, forfeit))
-    return out

@@ -115,7 +115,8 @@ def db_games(db: Path, run_id: int = 1) -> dict[tuple, tuple]:
 
 
 def run_status(db: Path, run_id: int = 1) -> str | None:
-    from agents.store.results_store import ResultsStore, ResultsStoreError
+    from agents.store.db_errors import ResultsStoreError
+    from agents.store.results_store import ResultsStore
 
     try:
         with ResultsStore(db, create=False) as store:  # opening reaps dead runs
@@ -340,8 +341,9 @@ def attack_hidden_cards(log: dict, games: int = 20, episodes: int = 40) -> None:
     from cheater_agent import EnvCheaterAgent
     from test_env_secrecy import _equity_play_decisions, _other_worlds
 
+    from agents.tournament.play import play_game
     from agents.tournament.runner import run_plan
-    from agents.tournament.tournament import AgentFailure, game_seeds, make_plan, play_game
+    from agents.tournament.tournament import AgentFailure, game_seeds, make_plan
     from cribbage_env import new_game
     from cribbage_env.envs.single import CribbageEnv
     from cribbage_env.equity import chance_now

@@ -154,7 +154,7 @@ def attack_weights(tmp: Path) -> dict:
 
 def attack_outputs(tmp: Path) -> dict:
     sys.path.insert(0, str(ROOT))
-    from agents.tournament.tournament import play_game
+    from agents.tournament.play import play_game
 
     rec = tmp / "game.json"
     rec.write_text(json.dumps(play_game("greedy", "greedy", 3, agent_seed=0).to_record()))

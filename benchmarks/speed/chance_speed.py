@@ -2,7 +2,7 @@
 
     python benchmarks/speed/chance_speed.py --games 20 --review-games 10
 
-The estimate (:func:`agents.chance.seat_chance`, the indicator's guesses) is timed at every
+The estimate (:func:`agents.coaching.chance.seat_chance`, the indicator's guesses) is timed at every
 discard and play position of both seats in expectimax self-play; the review
 (:func:`agents.review.review_game`, default settings, what the Review screen runs) on games of
 random against expectimax. Wall time of this process; the kernels are warmed first.
@@ -22,9 +22,9 @@ import numpy as np  # noqa: E402
 
 import cribbage_env as ce  # noqa: E402
 from agents import make_agent  # noqa: E402
-from agents.chance import seat_chance  # noqa: E402
+from agents.coaching.chance import seat_chance  # noqa: E402
 from agents.review import review_game  # noqa: E402
-from agents.tournament.tournament import play_game  # noqa: E402
+from agents.tournament.play import play_game  # noqa: E402
 
 
 def estimate_times(games: int) -> dict[str, list[float]]:

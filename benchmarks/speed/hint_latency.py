@@ -1,4 +1,4 @@
-"""How long the table's hint takes: the judge (:func:`agents.review.judge`, the hint's generator)
+"""How long the table's hint takes: the judge (:func:`agents.coaching.judge.judge`, the hint's generator)
 at every discard and play with a choice of games between ``expert`` and ``expectimax``, after the
 kernels are loaded (the table's warm-up). Reports the wall and CPU time per hint (median, p99,
 max) by phase, with the machine's load beside them (the machine may be shared).
@@ -21,8 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from provenance import provenance  # noqa: E402
 
 import cribbage_env as ce  # noqa: E402
-from agents.review import DEFAULT_SAMPLES, judge, position_rng  # noqa: E402
-from agents.tournament.tournament import game_seeds, play_game  # noqa: E402
+from agents.coaching.judge import DEFAULT_SAMPLES, judge, position_rng  # noqa: E402
+from agents.tournament.play import play_game  # noqa: E402
+from agents.tournament.tournament import game_seeds  # noqa: E402
 from cribbage_env.rules.cards import RANK  # noqa: E402
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import cribbage_env as ce
 from agents.review import review_game
-from agents.tournament.tournament import play_game
+from agents.tournament.play import play_game
 from cribbage_env.rules.actions import parse_action
 from cribbage_env.rules.cards import RANK
 from cribbage_env.rules.core import Phase

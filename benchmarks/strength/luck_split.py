@@ -29,7 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from provenance import provenance  # noqa: E402
 
 from agents.review import review_game  # noqa: E402
-from agents.tournament.tournament import game_seeds, play_game  # noqa: E402
+from agents.tournament.play import play_game  # noqa: E402
+from agents.tournament.tournament import game_seeds  # noqa: E402
 
 OPPONENTS = ("greedy", "expectimax")
 

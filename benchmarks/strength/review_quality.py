@@ -17,8 +17,10 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.review import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, review_game
-from agents.tournament.tournament import game_seeds, play_game
+from agents.coaching.judge import DEFAULT_CANDIDATES, DEFAULT_SAMPLES
+from agents.review import review_game
+from agents.tournament.play import play_game
+from agents.tournament.tournament import game_seeds
 
 PAIRINGS = (("random", "expectimax"), ("expert", "expectimax"))
 

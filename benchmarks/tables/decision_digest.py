@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from agents.tournament.tournament import play_game  # noqa: E402
+from agents.tournament.play import play_game  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -23,7 +23,8 @@ from pathlib import Path
 import numpy as np
 
 import cribbage_env as ce
-from agents.tournament.tournament import game_seeds, play_game
+from agents.tournament.play import play_game
+from agents.tournament.tournament import game_seeds
 from cribbage_env.equity import dealer_table, table_params
 
 

@@ -43,7 +43,7 @@ from agents.stats import Z95  # noqa: E402
 from agents.store.atomic import atomic_write_json  # noqa: E402
 from agents.store.results_store import ResultsStore  # noqa: E402
 from agents.tournament.luck_stats import LuckTally  # noqa: E402
-from agents.tournament.tournament import play_game, result_of  # noqa: E402
+from agents.tournament.play import play_game, result_of  # noqa: E402
 
 
 class HighCardsAway:

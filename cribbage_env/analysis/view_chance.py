@@ -14,7 +14,7 @@ The guesses are drawn from a generator seeded by a hash of the view itself
 (:func:`view_rng`), so the estimate is a function of the view: two states that look the same to
 the seat give the same number, whatever the hidden cards are.
 
-:func:`play_chance` is also the play-phase estimate of :func:`agents.chance.seat_chance` (the
+:func:`play_chance` is also the play-phase estimate of :func:`agents.coaching.chance.seat_chance` (the
 table's winning-chance indicator), which brings its own guesses (the opponent model).
 
 >>> from cribbage_env.rules.engine import new_game

@@ -274,7 +274,7 @@ def cli_reference() -> str:
 # --------------------------------------------------------------------------- agents
 def agent_params() -> str:
     """Each agent's summary and parameters (from the ``Param`` declarations)."""
-    from agents.registry import list_agents
+    from agents.agent_info import list_agents
 
     out = []
     for info in list_agents():

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from agents.base import AgentSpecError
-from agents.discard_bench import StrategyError, compare, deal_cards, make_strategy, whole_games
+from agents.discard_bench import compare, deal_cards, whole_games
+from agents.discards.strategies import StrategyError, make_strategy
 from agents.store.results_store import ResultsStore
 from cribbage_env.analysis.discard import default_crib_table
 from cribbage_env.rules.scoring import score_hand

@@ -12,8 +12,9 @@ import pytest
 
 import cribbage_env as ce
 from agents import AGENTS, LEVELS, AgentSpecError, make_agent
+from agents.agent_info import agent_info, list_agents
 from agents.params import Param
-from agents.registry import agent_info, list_agents, read_spec
+from agents.registry import read_spec
 from ui.cli.cli import main as cli_main
 
 BOT = '''

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from agents.bench import run_tournament
-from agents.store.results_store import ResultsStore, ResultsStoreError
+from agents.store.db_errors import ResultsStoreError
+from agents.store.results_store import ResultsStore
 from ui.cli.cli import main
 
 

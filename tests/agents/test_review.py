@@ -7,8 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from agents.review import THRESHOLDS, flag_of, rate, review_game
-from agents.tournament.tournament import play_game
+from agents.coaching.judge import rate
+from agents.review import THRESHOLDS, flag_of, review_game
+from agents.tournament.play import play_game
 from cribbage_env.rules.cards import parse_cards
 from cribbage_env.rules.engine import GameState
 from ui.cli.cli import main as cli
@@ -70,7 +71,7 @@ def test_a_loss_is_measured_on_guesses_the_choice_was_not_made_on():
     """The judge picks its best option on the hint's guesses; the loss of another move is the
     difference on fresh guesses (a child of the same generator), not clipped at 0: the best of
     noisy estimates is too good on the guesses that picked it, not on others."""
-    from agents.review import CHECK_SAMPLES, judge, play_values, position_rng
+    from agents.coaching.judge import CHECK_SAMPLES, judge, play_values, position_rng
 
     views = _play_views(play_game("random", "random", 11, agent_seed=0), 12)
     assert len(views) == 12

@@ -155,7 +155,7 @@ def test_cli_equity_bad_input_exits_2(argv, capsys):
 
 
 def test_replay_text_gives_the_winning_chance_at_every_deal(tmp_path, capsys):
-    from agents.tournament.tournament import play_game
+    from agents.tournament.play import play_game
 
     g = play_game("greedy", "greedy", 11, agent_seed=0)
     path = tmp_path / "g.json"

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 import cribbage_env as ce
-from agents.chance import seat_chance
+from agents.coaching.chance import seat_chance
 from agents.review import review_game
-from agents.tournament.tournament import play_game
+from agents.tournament.play import play_game
 from cribbage_env import equity
 from ui.table.hints import hint_for
 

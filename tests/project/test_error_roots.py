@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 ROOTS = {"cribbage_env": CribbageError, "agents": AgentError, "ui": UIError}
 #: Control-flow signals, never errors to report: a handler that catches the package's errors
 #: must not swallow them.
-SIGNALS = {"agents.tournament.tournament.TaskStopped", "agents.bench._StorageFailed"}
+SIGNALS = {"agents.tournament.play.TaskStopped", "agents.stored_runs.saving.StorageFailed"}
 
 
 def _modules(package: str) -> list[str]:
@@ -65,7 +65,7 @@ def test_every_exception_is_under_its_package_root(package: str) -> None:
 def test_the_roots_are_exported_and_errors_keep_their_builtin_bases() -> None:
     import agents
     import cribbage_env as ce
-    from agents.store.results_store import ResultsStoreError
+    from agents.store.db_errors import ResultsStoreError
     from cribbage_env.envs.single import EpisodeOverError
     from cribbage_env.equity import EquityError
     from cribbage_env.kernels.fastsim import SimulatorInputError

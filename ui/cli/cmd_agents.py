@@ -11,9 +11,9 @@ import argparse
 import json
 import sys
 
+from agents.agent_info import AgentInfo, agent_info, list_agents
 from agents.base import AgentSpecError
 from agents.params import Param
-from agents.registry import AgentInfo, agent_info, list_agents
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -65,7 +65,7 @@ def _plugin_summary(ep) -> str:
 
 
 def _listing(infos: list[AgentInfo]) -> str:
-    from agents.discard_bench import BUILTIN
+    from agents.discards.strategies import BUILTIN
     from agents.registry import DISCARD_GROUP, plugins
 
     w = max(len(i.name) for i in infos)
@@ -116,7 +116,7 @@ def _help(i: AgentInfo) -> str:
 
 def _strategy_help(name: str) -> str | None:
     """The help of a discard strategy by name (built-in or plug-in), if NAME is one."""
-    from agents.discard_bench import BUILTIN
+    from agents.discards.strategies import BUILTIN
     from agents.registry import DISCARD_GROUP, plugins
 
     key = name.strip().lower()

@@ -23,18 +23,14 @@ import sys
 
 from agents.base import AgentSpecError
 from agents.bench import TournamentRun, play_plan, resume_tournament
+from agents.seats.trust import UntrustedSpec
 from agents.store.bench_records import RecordWriter
-from agents.store.results_store import (
-    NamedNothing,
-    ResultsStore,
-    ResultsStoreError,
-    default_db_path,
-)
+from agents.store.db_errors import NamedNothing, ResultsStoreError
+from agents.store.results_store import ResultsStore, default_db_path
 from agents.tournament.backends import BackendError
 from agents.tournament.game_result import GameResult
 from agents.tournament.luck_stats import StopRule
 from agents.tournament.tournament import DEFAULT_BLOCK, TournamentError, TournamentPlan, make_plan
-from agents.tournament.trust import UntrustedSpec
 from cribbage_env import STANDARD
 
 from ..reports.bench_report import format_summary, pairing_rows, rules_spec, to_csv

@@ -15,12 +15,8 @@ from pathlib import Path
 
 from agents.base import AgentSpecError
 from agents.discard_bench import MAX_DEALS, compare, format_report, whole_games
-from agents.store.results_store import (
-    NamedNothing,
-    ResultsStore,
-    ResultsStoreError,
-    default_db_path,
-)
+from agents.store.db_errors import NamedNothing, ResultsStoreError
+from agents.store.results_store import ResultsStore, default_db_path
 from agents.tournament.backends import BACKENDS, BackendError
 from agents.tournament.tournament import AgentFailure, TournamentError
 from cribbage_env import STANDARD
@@ -92,7 +88,7 @@ def _idle_game_options(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from agents.discard_bench import make_strategy
+    from agents.discards.strategies import make_strategy
 
     problem = _numbers_problem(args)
     if problem:

@@ -75,7 +75,7 @@ def resolve_opponent(name: str, isolate: float | None = None) -> str:
     if name in LEVELS and isolate is None:
         return spec  # a built-in level: nothing to check, nothing imported before the window
     if isolate is not None:
-        from agents.tournament.isolate import check_isolated
+        from agents.seats.isolate import check_isolated
 
         check_isolated(spec, isolate)  # AgentSpecError when it does not build there
     else:

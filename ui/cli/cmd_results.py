@@ -11,11 +11,12 @@ import argparse
 import json
 import sys
 
-from agents.bench import summary_so_far
-from agents.run_check import verify_run
 from agents.store.atomic import atomic_write_text
+from agents.store.db_errors import ResultsStoreError
 from agents.store.results_schema import game_row
-from agents.store.results_store import ResultsStore, ResultsStoreError, default_db_path
+from agents.store.results_store import ResultsStore, default_db_path
+from agents.stored_runs.resuming import summary_so_far
+from agents.stored_runs.run_check import verify_run
 from agents.tournament.game_result import SEAT_FIELDS
 
 from ..reports.bench_report import format_summary, pairing_rows, rules_spec, to_csv

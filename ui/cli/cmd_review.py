@@ -21,7 +21,8 @@ import json
 import sys
 from pathlib import Path
 
-from agents.review import DEFAULT_CANDIDATES, DEFAULT_SAMPLES, THRESHOLDS, Review, review_game
+from agents.coaching.judge import DEFAULT_CANDIDATES, DEFAULT_SAMPLES
+from agents.review import THRESHOLDS, Review, review_game
 from agents.store.atomic import atomic_write
 from cribbage_env.rules.cards import card_str
 from cribbage_env.rules.core import Rules

@@ -17,7 +17,7 @@ import argparse
 import json
 import sys
 
-from agents.review import DEFAULT_SAMPLES
+from agents.coaching.judge import DEFAULT_SAMPLES
 
 from ..reports.player_stats import (
     CACHE_NAME,

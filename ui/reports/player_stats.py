@@ -114,7 +114,8 @@ def error_rates(
 ) -> list[float]:
     """The person's error rate in each game, from the cache or reviewed (and cached) with the
     judge's settings (``samples`` guesses per decision: the judge's default unless given)."""
-    from agents.review import DEFAULT_SAMPLES, review_game, review_key
+    from agents.coaching.judge import DEFAULT_SAMPLES
+    from agents.review import review_game, review_key
 
     n = DEFAULT_SAMPLES if samples is None else samples
     cache = _read_cache(cache_path)

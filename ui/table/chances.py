@@ -1,7 +1,7 @@
 """The winning-chance indicator of the table (an evaluation bar): when to estimate,
 from whose view, and the last reading.
 
-The estimate is :func:`agents.chance.seat_chance` of the drawn seat's own
+The estimate is :func:`agents.coaching.chance.seat_chance` of the drawn seat's own
 :class:`~cribbage_env.PlayerView` with the judge's generator for the position, so it says
 nothing a player could not work out from their own cards (never the other hand, the crib or
 the deck) and it is the number the hint and the review show there: at the seat's decision the
@@ -25,8 +25,8 @@ if TYPE_CHECKING:
 
 def discard_taken(game: ce.GameState, seat: int) -> float | None:
     """``seat``'s winning chance after its discard of the current deal as the review rates it
-    (:func:`agents.review.rate`: the judge's best chance minus the loss), None before it."""
-    from agents.review import position_rng, rate
+    (:func:`agents.coaching.judge.rate`: the judge's best chance minus the loss), None before it."""
+    from agents.coaching.judge import position_rng, rate
 
     if game.set_up:
         return None
@@ -77,7 +77,7 @@ class ChanceMeter:
 
     def job(self, ctl: TableController) -> Callable[[], Reading | None]:
         """The estimate as a call for the window's worker thread (it only reads a view)."""
-        from agents.chance import seat_chance
+        from agents.coaching.chance import seat_chance
 
         key = self.key(ctl)
         seat = ctl.bottom_seat

@@ -1,7 +1,7 @@
 """Coach mode: before a move that gives away more winning chance than the person allows, the
 table asks "Are you sure?" and shows why (the judge's best option and both chances).
 
-The verdict is the review's (:func:`agents.review.rate` with the hint's generator for the
+The verdict is the review's (:func:`agents.coaching.judge.rate` with the hint's generator for the
 position), so the coach, the hint and the review never contradict each other. The warning is a
 preview like the hint (R11.2): nothing is played until the person confirms again ("Play it
 anyway") or changes the selection. Held by :class:`~ui.table.controller.TableController` as
@@ -95,7 +95,7 @@ class Coach:
 
     def check(self, action: int) -> CoachWarning | None:
         """The warning for ``action`` at the person's position, or None if it is good enough."""
-        from agents.review import rate
+        from agents.coaching.judge import rate
 
         ctl = self._ctl
         assert ctl.to_act is not None  # a person's turn

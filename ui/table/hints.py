@@ -1,7 +1,7 @@
-"""The hint: the review's judge (:func:`agents.review.judge`) at the person's position (R11.2).
+"""The hint: the review's judge (:func:`agents.coaching.judge.judge`) at the person's position (R11.2).
 
 One judge for the table: the hint rates the options by winning chance exactly as the review
-does, with the same generator for the position (:func:`agents.review.position_rng`, drawn from
+does, with the same generator for the position (:func:`agents.coaching.judge.position_rng`, drawn from
 what the person sees, never the game seed), so following a hint is never flagged by the review.
 The hint shows the best option; the table of options (every keep at a discard with its hand,
 crib and pegging expectations, every card in the play) is shown on request.
@@ -20,7 +20,7 @@ from ..words.narration import Narrator
 
 if TYPE_CHECKING:
     import cribbage_env as ce
-    from agents.review import Option
+    from agents.coaching.judge import Option
 
 
 @dataclass(frozen=True)
@@ -37,21 +37,21 @@ class HintView:
 
 def hint_rng(view: ce.PlayerView) -> np.random.Generator:
     """The judge's generator at ``view`` (the review's, seed 0: the table's review)."""
-    from agents.review import position_rng
+    from agents.coaching.judge import position_rng
 
     return position_rng(view)
 
 
 def hint_for(view: ce.PlayerView, rng: np.random.Generator) -> tuple[Option, ...]:
-    """Every option of the person's decision rated by :func:`agents.review.judge`, best first."""
-    from agents.review import judge
+    """Every option of the person's decision rated by :func:`agents.coaching.judge.judge`, best first."""
+    from agents.coaching.judge import judge
 
     return judge(view, rng)
 
 
 def shown_percent(narrator: Narrator):
     """A winning chance as the table writes it: to a tenth of a percentage point, rounded once
-    (as :func:`agents.review.rate` and :func:`agents.chance.seat_chance` give it), so the hint,
+    (as :func:`agents.coaching.judge.rate` and :func:`agents.coaching.chance.seat_chance` give it), so the hint,
     the indicator and the review print the same figure for one position."""
     return lambda x: narrator.cat.percent(round(x, 3))
 

@@ -7,7 +7,7 @@ wrong (:class:`SaveError`). The autosave file itself, its folder, lock and histo
 
 Nothing in a save runs code without the person's word: a seat whose agent would import code or
 read a file (anything but the built-in levels and agents with plain parameters and no ``path``:
-:func:`agents.tournament.trust.trusted_spec`, the rule every stored spec follows) raises
+:func:`agents.seats.trust.trusted_spec`, the rule every stored spec follows) raises
 :class:`UntrustedSave` naming it, and is accepted only when the caller passes it back as trusted
 (the start screen asks first).
 """
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Protocol
 
-from agents.tournament.trust import trusted_spec
+from agents.seats.trust import trusted_spec
 from cribbage_env.rules.core import STANDARD, Rules
 from cribbage_env.rules.engine import GameState
 

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 import cribbage_env as ce
-from agents.arena import sandbox
+from agents.arena import sandbox, seat_caches
 from agents.arena.seat import SealedSeat
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -30,14 +30,14 @@ def _sealed_python(code: str, limits: sandbox.Limits, caches=()) -> subprocess.C
     """``python -c code`` in the sandbox with ``limits``, the project importable, numba's cache
     folder and the caches to copy set as a seat's are."""
     env = {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p and os.path.isdir(p)),
-           "NUMBA_CACHE_DIR": sandbox.SEAT_NUMBA_CACHE, sandbox.SEAT_CACHES: json.dumps(caches)}  # fmt: skip
+           "NUMBA_CACHE_DIR": sandbox.SEAT_NUMBA_CACHE, seat_caches.SEAT_CACHES: json.dumps(caches)}  # fmt: skip
     argv = sandbox.wrap([sys.executable, "-c", code], limits, env)
     return subprocess.run(argv, capture_output=True, text=True, timeout=120,
                           preexec_fn=sandbox.rlimits(limits))  # fmt: skip
 
 
 # ------------------------------------------------------------------------------ kernel cache
-_COPY = "from agents.arena.sandbox import copy_seat_caches as c; n = c();"
+_COPY = "from agents.arena.seat_caches import copy_seat_caches as c; n = c();"
 
 
 def test_a_seat_copies_the_hosts_cache_and_writes_only_to_its_copy(tmp_path: Path,
@@ -49,7 +49,7 @@ def test_a_seat_copies_the_hosts_cache_and_writes_only_to_its_copy(tmp_path: Pat
     (cache / "k.f-1.py311.nbi").write_bytes(b"index")
     (cache / "k.f-1.py311.1.nbc").write_bytes(b"code")
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    found = sandbox.kernel_caches([str(tmp_path)])
+    found = seat_caches.kernel_caches([str(tmp_path)])
     seat_dir = found[0][1]
     assert found == ((str(cache), seat_dir),) and seat_dir.startswith(sandbox.SEAT_NUMBA_CACHE)
     limits = sandbox.Limits(ro=(*sandbox.python_folders(), str(tmp_path)))
@@ -70,7 +70,7 @@ def test_a_sealed_python_seat_loads_the_warm_kernels() -> None:
     from cribbage_env.kernels import simkernel
 
     simkernel.holds(np.zeros(simkernel.SIZE, np.int32), 0)  # compiled or loaded: now cached
-    found = sandbox.kernel_caches(sandbox.project_packages())
+    found = seat_caches.kernel_caches(sandbox.project_packages())
     ro = (*SealedSeat("greedy").sealed.ro, *(h for h, _ in found))  # type: ignore[union-attr]
     code = (f"{_COPY} from cribbage_env.kernels import simkernel as s, kernelcache as k;"
             "print(s.holds._cache._cache_path); print(k.compiled([s.holds]))")  # fmt: skip
@@ -95,7 +95,7 @@ def test_a_cache_under_numba_cache_dir_is_found_and_given_to_the_seat(tmp_path: 
     (source / "__pycache__").mkdir()  # a stale cache beside the sources: not numba's now
     (source / "__pycache__" / "k.f-1.py311.nbi").write_bytes(b"stale")
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "cache"))
-    found = sandbox.kernel_caches([str(tmp_path / "src")])
+    found = seat_caches.kernel_caches([str(tmp_path / "src")])
     assert found == ((str(cache), f"{sandbox.SEAT_NUMBA_CACHE}/{name}"),)
 
 
@@ -107,9 +107,9 @@ def test_a_sealed_python_seat_reads_the_caches_and_the_host_writes_nothing(tmp_p
     try:
         g = ce.new_game(1)
         seat.act(g.view(g.to_act), np.random.default_rng(0))
-        found = sandbox.kernel_caches(sandbox.project_packages())
+        found = seat_caches.kernel_caches(sandbox.project_packages())
         assert found and set(h for h, _ in found) <= set(seat.sealed.ro)  # type: ignore[union-attr]
-        assert json.loads(seat.env[sandbox.SEAT_CACHES]) == [list(p) for p in found]
+        assert json.loads(seat.env[seat_caches.SEAT_CACHES]) == [list(p) for p in found]
         assert seat.env["NUMBA_CACHE_DIR"] == sandbox.SEAT_NUMBA_CACHE
     finally:
         seat.close()
@@ -332,7 +332,7 @@ def test_an_isolated_table_refuses_a_data_folder_the_seat_reads(tmp_path: Path, 
 def test_the_host_warms_the_kernels_of_built_in_agents_only(monkeypatch) -> None:
     """Seats load the host's compiled kernels (a private copy); the host compiles them first
     for our own agents, never by importing a spec that names other code."""
-    from agents.tournament import isolate
+    from agents.seats import isolate
 
     warmed: list[str] = []
     monkeypatch.setattr(isolate, "_warm_one", warmed.append)

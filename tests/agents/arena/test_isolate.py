@@ -22,8 +22,9 @@ from agents.arena.seat import SealedSeat, check_timeout
 from agents.base import AgentSpecError
 from agents.bench import resume_tournament, run_tournament
 from agents.store.results_store import ResultsStore
+from agents.tournament.play import play_game
 from agents.tournament.runner import run_plan
-from agents.tournament.tournament import AgentFailure, make_plan, play_game
+from agents.tournament.tournament import AgentFailure, make_plan
 from ui.cli.cli import main
 
 HERE = Path(__file__).resolve().parents[2]
@@ -112,7 +113,7 @@ def test_an_isolated_run_resumes_isolated(tmp_path) -> None:
     agents = [
         "cheater_agent:FrameSpy",
         "random",
-    ]  # an import path is named again (agents.tournament.trust)
+    ]  # an import path is named again (agents.seats.trust)
     rest = resume_tournament(first.run_id, db, backend="serial", agents=agents)  # type: ignore[arg-type]
     assert rest.status == "complete" and rest.games_played == 4  # the spy stayed isolated
     assert rest.plan.seating.isolate == 10.0

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import cribbage_env as ce
-from agents.arena import cgroups, client, sandbox
+from agents.arena import cgroups, client, sandbox, seat_caches
 from agents.arena.client import SeatForfeit
 from agents.arena.seat import SealedSeat
 
@@ -206,10 +206,10 @@ def test_the_cache_copy_takes_only_kernels_and_skips_what_it_cannot_read(tmp_pat
     for name in ("k.f-1.py311.nbi", "k.f-1.py311.1.nbc", "k.g-2.py311.nbi"):
         (cache / name).write_bytes(b"x")
     monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    found = sandbox.kernel_caches([str(tmp_path)])
-    code = "from agents.arena.sandbox import copy_seat_caches as c; print(c())"
+    found = seat_caches.kernel_caches([str(tmp_path)])
+    code = "from agents.arena.seat_caches import copy_seat_caches as c; print(c())"
     env = {"PYTHONPATH": os.pathsep.join(p for p in sys.path if p and os.path.isdir(p)),
-           sandbox.SEAT_CACHES: json.dumps(found)}  # fmt: skip
+           seat_caches.SEAT_CACHES: json.dumps(found)}  # fmt: skip
     limits = sandbox.Limits(ro=(*sandbox.python_folders(), str(cache)))
     import subprocess
 

@@ -92,7 +92,7 @@ def test_maskable_ppo_learns_a_few_iterations_on_the_batched_env(tmp_path, flatt
     assert model.num_timesteps == 3 * 8 * 32 and len(model.ep_info_buffer) > 0
     model.save(tmp_path / "m.zip")
     agent = make_agent(f"maskable_ppo:path={tmp_path / 'm.zip'}")
-    from agents.tournament.tournament import play_game
+    from agents.tournament.play import play_game
 
     assert play_game(agent, "random", 0, agent_seed=0).is_over
 
@@ -123,7 +123,7 @@ def test_policy_net_is_a_masked_softmax_of_its_mlp(tmp_path) -> None:
 
 
 def test_policy_net_plays_whole_games_and_discards_in_two_picks(tmp_path) -> None:
-    from agents.tournament.tournament import play_game
+    from agents.tournament.play import play_game
 
     path = _tiny_net(tmp_path, np.random.default_rng(1))
     agent = make_agent(f"policy_net:path={path}")

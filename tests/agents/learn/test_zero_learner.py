@@ -62,7 +62,7 @@ def test_the_run_says_it_started_from_nothing_and_plays_without_torch(tmp_path):
     code = (
         "import sys; sys.modules['torch'] = None\n"
         "from agents import make_agent\n"
-        "from agents.tournament.tournament import play_game\n"
+        "from agents.tournament.play import play_game\n"
         f"a = make_agent('policy_net:path={run / 'model.npz'}')\n"
         "print(play_game(a, make_agent('random'), seed=3).winner in (0, 1))\n"
     )

@@ -13,9 +13,10 @@ import pytest
 from cheater_agent import CheaterAgent, rebuild
 
 import cribbage_env as ce
-from agents.tournament import tournament as t
+from agents.tournament import play
+from agents.tournament.play import play_game
 from agents.tournament.runner import run_plan
-from agents.tournament.tournament import make_plan, play_game
+from agents.tournament.tournament import game_seeds, make_plan
 from cribbage_env.seeding import agent_entropy, agent_rng, check_agent_seed, new_agent_seed
 
 
@@ -36,7 +37,7 @@ def test_the_cheater_catches_the_old_leak() -> None:
 
 def test_the_cheater_learns_nothing_from_the_agent_generator() -> None:
     agent_seed = new_agent_seed()
-    for seed in t.game_seeds(3, 40):
+    for seed in game_seeds(3, 40):
         for seat in (0, 1):
             assert rebuild(_first_view(seed, seat), agent_rng(agent_seed, seed, seat)) is None
     # A pinned small agent seed: the generator still shows only a digest of it.
@@ -77,7 +78,7 @@ def test_plans_draw_and_record_an_agent_seed() -> None:
 
 def test_a_cheater_in_a_serial_tournament_fails_to_cheat(monkeypatch) -> None:
     for seat in (0, 1):
-        monkeypatch.setitem(t._AGENT_CACHE, ("cheater", seat), CheaterAgent())
+        monkeypatch.setitem(play._AGENT_CACHE, ("cheater", seat), CheaterAgent())
     out = run_plan(
         make_plan(["cheater", "random"], 40, seed=2, check_agents=False), backend="serial"
     )

@@ -9,7 +9,7 @@ from extras import needs_training, refuses_missing_and_broken_files, tiny_maskab
 import cribbage_env as ce
 from agents import make_agent
 from agents.base import AgentSpecError
-from agents.tournament.tournament import play_game
+from agents.tournament.play import play_game
 from cribbage_env.encoding import observation_dict
 
 
@@ -49,7 +49,7 @@ def test_discard_is_two_picks_through_the_env_encoding(fake_policy) -> None:
 
 
 def test_plays_only_legal_cards_for_whole_games(fake_policy, monkeypatch) -> None:
-    import agents.tournament.tournament as t
+    import agents.tournament.play as t
 
     monkeypatch.setattr(t, "_AGENT_CACHE", {})
     for seed in range(5):

@@ -6,7 +6,8 @@ import sqlite3
 
 import pytest
 
-from agents.store.results_store import ResultsStore, ResultsStoreError, default_db_path
+from agents.store.db_errors import ResultsStoreError
+from agents.store.results_store import ResultsStore, default_db_path
 from agents.tournament.runner import run_plan
 from agents.tournament.tournament import make_plan
 

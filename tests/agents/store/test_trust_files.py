@@ -60,7 +60,7 @@ def test_resume_of_an_import_path_agent_named_again_on_the_command_line(
 
 def test_resume_api_refuses_untrusted_stored_specs(tmp_path, capsys, monkeypatch) -> None:
     from agents.bench import resume_tournament
-    from agents.tournament.trust import UntrustedSpec
+    from agents.seats.trust import UntrustedSpec
 
     monkeypatch.chdir(tmp_path)
     db = _tampered_run(tmp_path, capsys, [PAYLOAD, "random:"])
@@ -80,7 +80,7 @@ def test_resume_api_refuses_untrusted_stored_specs(tmp_path, capsys, monkeypatch
     ],
 )
 def test_a_path_in_a_stored_spec_is_never_trusted(spec, trusted) -> None:
-    from agents.tournament.trust import trusted_spec
+    from agents.seats.trust import trusted_spec
 
     assert trusted_spec(spec) is trusted
 

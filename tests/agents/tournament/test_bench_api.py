@@ -16,8 +16,9 @@ import cribbage_env as ce
 from agents.base import AgentSpecError
 from agents.bench import resume_tournament, run_tournament
 from agents.store.results_store import ResultsStore
+from agents.tournament.play import play_game
 from agents.tournament.summary import summarize
-from agents.tournament.tournament import MAX_GAMES, TournamentError, make_plan, play_game
+from agents.tournament.tournament import MAX_GAMES, TournamentError, make_plan
 
 
 def test_objects_and_factories_play_like_specs_on_serial_and_pool() -> None:

@@ -12,7 +12,7 @@ import pytest
 
 import cribbage_env as ce
 from agents.store.results_store import ResultsStore
-from agents.tournament.tournament import play_game
+from agents.tournament.play import play_game
 from ui.cli.cli import main
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -17,9 +17,10 @@ import pytest
 
 import cribbage_env as ce
 from agents.store.bench_records import clean_stale_tmp
-from agents.store.results_store import ResultsStore, ResultsStoreError
+from agents.store.db_errors import ResultsStoreError
+from agents.store.results_store import ResultsStore
+from agents.tournament.play import play_game
 from agents.tournament.procs import descendants, pid_alive
-from agents.tournament.tournament import play_game
 from ui.cli.cli import main
 
 ROOT = Path(__file__).resolve().parents[3]

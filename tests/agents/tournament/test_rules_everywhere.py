@@ -13,7 +13,8 @@ import pytest
 import cribbage_env as ce
 from agents.bench import resume_tournament, run_tournament
 from agents.store.results_store import ResultsStore
-from agents.tournament.tournament import make_plan, play_game
+from agents.tournament.play import play_game
+from agents.tournament.tournament import make_plan
 from ui.cli.cli import main
 
 TO_91 = ce.Rules(target=91)

@@ -8,6 +8,7 @@ import pytest
 import cribbage_env as ce
 from agents.tournament.backends import BackendError, make_backend
 from agents.tournament.game_result import GameResult, SeatStats, seat_stats
+from agents.tournament.play import play_game
 from agents.tournament.runner import run_plan
 from agents.tournament.summary import summarize, summarize_pairing
 from agents.tournament.tournament import (
@@ -16,7 +17,6 @@ from agents.tournament.tournament import (
     TournamentError,
     game_seeds,
     make_plan,
-    play_game,
 )
 from cribbage_env.rules.scoring import ScoreItem, ScoreKind
 
@@ -212,7 +212,7 @@ class _Cheat:
 
 
 def test_an_illegal_agent_action_names_the_agent_and_seed(monkeypatch) -> None:
-    import agents.tournament.tournament as t
+    import agents.tournament.play as t
 
     monkeypatch.setitem(t._AGENT_CACHE, ("cheat-spec", 1), _Cheat())
     with pytest.raises(AgentFailure, match="cheat-spec.*seed 7"):
@@ -240,7 +240,7 @@ def test_registered_agents_are_backend_independent() -> None:
     pool = run_plan(plan, backend="pool", workers=2)
     assert pool.results == serial.results
     # Reversed task order within one process: a fresh cache must give the same games too.
-    import agents.tournament.tournament as t
+    import agents.tournament.play as t
 
     t._AGENT_CACHE.clear()
     reversed_rows = [g for task in reversed(plan.tasks()) for g in t.play_task(task)]

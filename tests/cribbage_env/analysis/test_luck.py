@@ -14,7 +14,7 @@ from agents.bench import resume_tournament, run_tournament
 from agents.store.results_store import ResultsStore
 from agents.tournament.game_result import GameResult, SeatStats
 from agents.tournament.luck_stats import LuckTally
-from agents.tournament.tournament import play_game, result_of
+from agents.tournament.play import play_game, result_of
 from cribbage_env.analysis.luck import cut_luck, deal_luck_values, game_luck, luck_of, starter_luck
 
 

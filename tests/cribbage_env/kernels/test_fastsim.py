@@ -13,7 +13,7 @@ import sys
 import numpy as np
 import pytest
 
-from agents.players.expert import ExpertAgent, _play_view, deal_play_outs
+from agents.players.expert import ExpertAgent
 from agents.players.fastplay import ENGINE_POLICIES, engine_play_out, random_play_position
 from agents.search.opponent_model import (
     sample_modelled_arrays,
@@ -23,6 +23,7 @@ from agents.search.opponent_model import (
     split_nets,
 )
 from agents.search.peg_search import WIN_UTILITY, play_out, search_play
+from agents.search.play_outs import _play_view, deal_play_outs
 from cribbage_env.kernels import fastsim as F
 from cribbage_env.kernels import simkernel as K
 from cribbage_env.rules.actions import discard_cards

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from agents.store.results_store import ResultsStore, ResultsStoreError
+from agents.store.db_errors import ResultsStoreError
+from agents.store.results_store import ResultsStore
 from ui.cli.cli import main
 
 ROOT = Path(__file__).resolve().parents[3]

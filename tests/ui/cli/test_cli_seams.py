@@ -54,7 +54,7 @@ def test_review_text_counts_seats_and_deals_one_way_and_names_points_as_points()
     a table that counts seats and deals from 0 (as the JSON does), and called a points margin
     "game points" (a game is worth 1 to 3 game points)."""
     from agents.review import review_game
-    from agents.tournament.tournament import play_game
+    from agents.tournament.play import play_game
     from ui.cli.cmd_review import review_text
 
     game = play_game("greedy", "random", 3, agent_seed=1, rules="short")
@@ -177,7 +177,7 @@ def test_train_refuses_options_its_method_does_not_use(tmp_path, capsys) -> None
 def test_review_candidates_help_says_what_the_number_counts(capsys) -> None:
     """``--candidates N`` rates the analyzer's N best splits plus the one taken (so 15 is all of
     them); the help said "splits rated besides the one taken (default 15)", one more than exist."""
-    from agents.review import DEFAULT_CANDIDATES
+    from agents.coaching.judge import DEFAULT_CANDIDATES
 
     code, out, _ = _run(capsys, "review", "--help")
     assert code == 0

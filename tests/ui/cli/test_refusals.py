@@ -70,7 +70,8 @@ def test_a_db_that_cannot_be_a_database_file_is_bad_input(
 
 
 def test_the_store_says_what_a_fifo_is_not_a_failing_disk(tmp_path) -> None:
-    from agents.store.results_store import NamedNothing, ResultsStore
+    from agents.store.db_errors import NamedNothing
+    from agents.store.results_store import ResultsStore
 
     os.mkfifo(tmp_path / "fifo")
     with pytest.raises(NamedNothing, match="is a pipe"):

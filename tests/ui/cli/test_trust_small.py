@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[3]
 @pytest.fixture(scope="module")
 def history(tmp_path_factory) -> Path:
     """A data folder with two finished games at the table in its history."""
-    from agents.tournament.tournament import play_game
+    from agents.tournament.play import play_game
     from ui.table.saves import SAVE_FORMAT
 
     data_dir = tmp_path_factory.mktemp("data")
@@ -92,7 +92,7 @@ def test_a_review_cache_that_is_a_fifo_does_not_hang(history, tmp_path):
 # ------------------------------------------------------------------------------ review --plot
 @pytest.fixture(scope="module")
 def record(tmp_path_factory) -> Path:
-    from agents.tournament.tournament import play_game
+    from agents.tournament.play import play_game
 
     path = tmp_path_factory.mktemp("rec") / "game.json"
     path.write_text(json.dumps(play_game("greedy", "greedy", 3, agent_seed=0).to_record()))

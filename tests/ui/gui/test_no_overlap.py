@@ -16,7 +16,7 @@ import pytest
 from layout_boxes import SIZES, clashes, label_box, scale_of
 
 from agents.review import review_game
-from agents.tournament.tournament import play_game
+from agents.tournament.play import play_game
 from cribbage_env.rules.core import VARIANTS, Phase
 from ui.scenes.past_scene import past_scene
 from ui.scenes.preferences import Preferences

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 import cribbage_env as ce
-from agents.review import judge, position_rng, rate, review_game
+from agents.coaching.judge import judge, position_rng, rate
+from agents.review import review_game
 from cribbage_env.rules.actions import discard_cards
 from cribbage_env.rules.cards import RANK
 from ui.scenes.scene import apply_click, hit
@@ -139,7 +140,7 @@ def test_the_coach_agent_plays_the_hint_and_its_review_reads_zero() -> None:
     """``coach`` (the agent) plays the judge's best option with the hint's generator; a game it
     plays is reviewed with every one of its decisions at a loss of exactly 0."""
     from agents import make_agent
-    from agents.tournament.tournament import play_game
+    from agents.tournament.play import play_game
 
     coach = make_agent("coach")
     for view in _positions(10, 4):

@@ -10,7 +10,8 @@ import pytest
 from table_play import play_out
 
 import agents.review as review_mod
-from agents.review import DEFAULT_SAMPLES, review_game, review_key
+from agents.coaching.judge import DEFAULT_SAMPLES
+from agents.review import review_game, review_key
 from ui.reports.player_stats import (
     CACHE_NAME,
     error_rates,

@@ -9,9 +9,10 @@ import json
 import pytest
 
 import cribbage_env as ce
-from agents.chance import seat_chance
-from agents.review import Review, judge, review_game
-from agents.tournament.tournament import play_game
+from agents.coaching.chance import seat_chance
+from agents.coaching.judge import judge
+from agents.review import Review, review_game
+from agents.tournament.play import play_game
 from ui.table.chances import discard_taken
 from ui.table.hints import hint_rng
 from ui.words.i18n import Catalog

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from layout_boxes import straddling
 
-from agents.review import judge, position_rng
+from agents.coaching.judge import judge, position_rng
 from cribbage_env.rules.actions import discard_cards
 from cribbage_env.rules.core import Phase
 from ui.scenes.table_scene import table_scene

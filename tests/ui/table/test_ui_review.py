@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 import cribbage_env as ce
-from agents.chance import seat_chance
+from agents.coaching.chance import seat_chance
 from agents.review import review_game
-from agents.tournament.tournament import play_game
+from agents.tournament.play import play_game
 from cribbage_env.equity import win_probability
 from cribbage_env.rules.actions import discard_cards, is_discard, parse_action
 from cribbage_env.rules.cards import parse_cards as p

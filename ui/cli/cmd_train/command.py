@@ -390,7 +390,7 @@ def run(args) -> int:
 
 
 def _train(args, command: str, typed: list[str]) -> int:
-    from agents.store.results_store import ResultsStoreError
+    from agents.store.db_errors import ResultsStoreError
 
     try:
         cfg, command = _prepare(args, command, typed)

@@ -1,6 +1,6 @@
 """A run folder's ``config.json`` read back by ``cribbage train --resume``, checked like the command
 line: every field by the argument types that check the flags (:mod:`ui.cli.args.argtypes`, the caps of
-:data:`agents.tournament.limits.LIMITS`), every agent spec by :func:`agents.tournament.trust.check_stored_specs` (built
+:data:`agents.tournament.limits.LIMITS`), every agent spec by :func:`agents.seats.trust.check_stored_specs` (built
 only when a plain built-in, or named again on the command line), and the warm-start file only
 when ``--warm-start`` names it again. Anything else is :class:`ConfigError` (one line, exit 2).
 """
@@ -12,8 +12,8 @@ import math
 from dataclasses import fields, replace
 from pathlib import Path
 
+from agents.seats.trust import check_stored_specs
 from agents.store.files import UnreadableFile, parse_json, read_text
-from agents.tournament.trust import check_stored_specs
 from cribbage_env import Rules, RulesError
 from cribbage_env.envs.rewards import REWARDS
 

@@ -1,4 +1,4 @@
-"""The coach as a player: it plays the hint at every decision (the review's judge, its best
+"""The coach as a player: it plays the hint at every decision (the table's judge, its best
 option, with the hint's generator for the position), so ``cribbage bench coach expert`` measures
 how strong a player who follows every hint is, and the review of its games rates each of its
 decisions at exactly 0."""
@@ -11,15 +11,15 @@ from cribbage_env.rules.cards import RANK
 from cribbage_env.rules.core import Phase
 from cribbage_env.rules.views import PlayerView
 
-from .params import Param
+from ..params import Param
 
 
 class CoachAgent:
     """Plays the table's hint at every decision: the judge's best option.
 
-    The judge is :func:`agents.review.judge` with :func:`agents.review.position_rng`; a forced
-    move or a cut is played as it comes. Its ``rng`` is unused: the hint's generator is drawn
-    from the position, as at the table. ``samples``: the judge's guesses per decision (the
+    The judge is :func:`agents.coaching.judge.judge` with
+    :func:`agents.coaching.judge.position_rng`; a forced move or a cut is played as it comes. Its
+    ``rng`` is unused: the hint's generator is drawn from the position, as at the table. ``samples``: the judge's guesses per decision (the
     table's by default; another number plays a different coach than the table's)."""
 
     PARAMS: tuple[Param, ...] = (
@@ -32,7 +32,7 @@ class CoachAgent:
         self.samples = int(samples)
 
     def act(self, view: PlayerView, rng: np.random.Generator) -> int:
-        from .review import DEFAULT_SAMPLES, judge, position_rng
+        from .judge import DEFAULT_SAMPLES, judge, position_rng
 
         legal = view.legal_actions
         if not legal:

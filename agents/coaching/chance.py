@@ -1,5 +1,5 @@
 """A seat's winning chance from its own view, as the table's indicator shows it: at the seat's
-decision the judge's best option (:func:`agents.review.judge`, the hint's generator), so the
+decision the judge's best option (:func:`agents.coaching.judge.judge`, the hint's generator), so the
 indicator, the hint and the review print one figure for one position."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from cribbage_env.rules.cards import RANK
 from cribbage_env.rules.core import Phase
 from cribbage_env.rules.views import PlayerView
 
-from .review import DEFAULT_SAMPLES, ROLLOUT, guesses, judge, position_rng
+from .judge import DEFAULT_SAMPLES, ROLLOUT, guesses, judge, position_rng
 
 
 def seat_chance(
@@ -26,7 +26,7 @@ def seat_chance(
     None once its discard is made and the other's is not (no new card is known).
 
     >>> import cribbage_env as ce
-    >>> from agents.review import judge, position_rng
+    >>> from agents.coaching.judge import judge, position_rng
     >>> g = ce.new_game(3)
     >>> seat_chance(g.view(0)) == round(judge(g.view(0), position_rng(g.view(0)))[0].chance, 3)
     True

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 
-from .bench import summary_so_far
-from .store.results_store import ResultsStore, ResultsStoreError
+from ..store.db_errors import ResultsStoreError
+from ..store.results_store import ResultsStore
+from .resuming import summary_so_far
 
 #: The parts of a finished run's saved summary that its stored games must give again exactly
 #: (the ratings follow from the pairings' wins and the person's prior).

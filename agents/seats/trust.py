@@ -63,7 +63,7 @@ def check_stored_specs(
     >>> check_stored_specs(["os:system"], [], "run 3", "name it again")
     Traceback (most recent call last):
     ...
-    agents.tournament.trust.UntrustedSpec: run 3 names the agent 'os:system', which would run code or read a file: name it again
+    agents.seats.trust.UntrustedSpec: run 3 names the agent 'os:system', which would run code or read a file: name it again
     """
     for spec in specs:
         if not trusted_spec(spec) and spec not in named:
