@@ -27,9 +27,9 @@ from ui.scenes.settings_scene import settings_layer
 from ui.scenes.stats_scene import stats_scene
 from ui.scenes.table_scene import TABLE_RIGHT, table_scene
 from ui.scenes.tutorial_scene import tutorial_scene
-from ui.table.chances import Reading
 from ui.table.controller import Mode, TableController
-from ui.table.tutorial import Tutorial
+from ui.table.teaching.chances import Reading
+from ui.table.teaching.tutorial import Tutorial
 from ui.words.i18n import LANGUAGES, Catalog
 from ui.words.narration import Narrator
 

@@ -12,8 +12,8 @@ import cribbage_env as ce
 from agents.chance import seat_chance
 from agents.review import Review, judge, review_game
 from agents.tournament.tournament import play_game
-from ui.table.chances import discard_taken
-from ui.table.hints import hint_rng
+from ui.table.teaching.chances import discard_taken
+from ui.table.teaching.hints import hint_rng
 from ui.words.i18n import Catalog
 
 

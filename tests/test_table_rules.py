@@ -15,9 +15,9 @@ from cribbage_env.equity import win_probability
 from cribbage_env.rules.core import SHORT, STANDARD
 from ui.reports.player_stats import HistoryGame, player_stats
 from ui.scenes.review_scene import ReviewBrowser
-from ui.table.chances import ChanceMeter
 from ui.table.controller import Mode, TableController
 from ui.table.saves import SAVE_FORMAT
+from ui.table.teaching.chances import ChanceMeter
 
 
 def short_game(seed: int, rules=SHORT) -> ce.GameState:

@@ -14,7 +14,7 @@ from tests.test_table_layers import inside, text_box
 from ui.saved.autosave import SaveStore
 from ui.scenes.scene import overlaps
 from ui.scenes.tutorial_scene import tutorial_scene
-from ui.table.tutorial import SHORT, TEXTS, Tutorial, Where
+from ui.table.teaching.tutorial import SHORT, TEXTS, Tutorial, Where
 from ui.words.i18n import Catalog
 
 RULE = re.compile(r"\bR(\d+)(\.\d+)?\b")

@@ -10,9 +10,14 @@ MOVED: dict[str, str] = {
     **{
         f"ui.{name}": f"ui.table.{name}"
         for name in (
-            "board", "chances", "coach", "commands", "computer", "controller", "hints",
-            "history", "safety", "saves", "seats", "selection", "show", "tutorial", "warmup",
+            "board", "commands", "computer", "controller", "history", "safety", "saves", "seats",
+            "selection", "show", "warmup",
         )
+    },
+    **{
+        f"ui{room}.{name}": f"ui.table.teaching.{name}"
+        for room in ("", ".table")
+        for name in ("chances", "coach", "hints", "tutorial")
     },
     **{
         f"ui.{name}": f"ui.scenes.{name}"

@@ -153,8 +153,8 @@ class GameWindow(ScaledWindow):
         self._redraw = True
 
     def start_tutorial(self) -> None:
-        """The guided first deal (:mod:`ui.table.tutorial`): never saved, never in the history."""
-        from ..table.tutorial import Tutorial
+        """The guided first deal (:mod:`ui.table.teaching.tutorial`): never saved, never in the history."""
+        from ..table.teaching.tutorial import Tutorial
         from .tutorial_view import TutorialView
 
         self.warm_after_frame()

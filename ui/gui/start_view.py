@@ -11,8 +11,8 @@ from ..saved.autosave import SaveStore
 from ..scenes.preferences import next_value
 from ..scenes.scene import Scene, StartOptions, move_focus, next_variant, start_scene
 from ..scenes.settings_scene import settings_layer
-from ..table.coach import COACH_LIMITS
 from ..table.commands import Act, Command
+from ..table.teaching.coach import COACH_LIMITS
 from ..words.i18n import LANGUAGES, Catalog
 from .keys import ENTER
 from .screen_view import ScreenView, Shell

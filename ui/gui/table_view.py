@@ -37,10 +37,10 @@ from ..scenes.scene import (
     hit_command,
 )
 from ..scenes.table_scene import CENTER, COUNT_X, table_scene
-from ..table.chances import ChanceMeter
 from ..table.commands import Act, Command, run
 from ..table.controller import Mode, TableController
 from ..table.selection import forced_card
+from ..table.teaching.chances import ChanceMeter
 from .keys import TABLE_KEYS, lookup
 from .screen_view import TableShell, arcade_window
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from cribbage_env.rules.core import Phase
 
 from ..table.board import STANDARD_BOARD, BoardShape, peg_holes
-from ..table.chances import Reading
 from ..table.commands import Act, Command
 from ..table.controller import Mode, TableController
 from ..table.selection import CUT_SPREAD
+from ..table.teaching.chances import Reading
 from .coach_scene import hint_items, options_overlay, question_overlay, warning_overlay
 from .scene import (
     CARD_H,
@@ -75,7 +75,7 @@ def table_scene(
     ctl: TableController, chance: Reading | None = None, chances_on: bool = False
 ) -> Scene:
     """Lay out the whole table for the current state of ``ctl``; ``chance`` is the
-    winning-chance indicator's reading (:mod:`ui.table.chances`), ``chances_on`` its switch."""
+    winning-chance indicator's reading (:mod:`ui.table.teaching.chances`), ``chances_on`` its switch."""
     s = Scene(faces=(ctl.tr("J"), ctl.tr("Q"), ctl.tr("K")))
     s.panels.append((Rect(TABLE_RIGHT, 0, 3, HEIGHT), (12, 60, 38)))  # the buttons' side
     _names(s, ctl)
