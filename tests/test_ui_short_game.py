@@ -179,7 +179,7 @@ def test_the_short_boards_are_painted_where_the_geometry_says(target: int) -> No
 
     os.environ.setdefault("ARCADE_HEADLESS", "1")
     pytest.importorskip("arcade")
-    from ui.gui.board_art import HOLE, SCALE, board_image
+    from ui.gui.drawing.board_art import HOLE, SCALE, board_image
     from ui.table.board import BoardRect
 
     shape = BoardShape.of(Rules(target=target))

@@ -41,6 +41,10 @@ MOVED: dict[str, str] = {
     **{f"ui.{name}": f"ui.reports.{name}" for name in ("bench_plots", "bench_report", "player_stats", "record_stats")},
     **{f"ui.{name}": f"ui.saved.{name}" for name in ("autosave", "seeds", "shelf")},
     **{f"ui.{name}": f"ui.words.{name}" for name in ("i18n", "narration")},
+    **{
+        f"ui.gui.{name}": f"ui.gui.drawing.{name}"
+        for name in ("board_art", "card_art", "render", "window")
+    },
     "ui.cmd_train": "ui.cli.cmd_train.command",
     "ui.train_config": "ui.cli.cmd_train.config",
     "ui.cli.train_config": "ui.cli.cmd_train.config",

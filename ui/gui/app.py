@@ -24,12 +24,12 @@ from ..table.commands import Command
 from ..table.controller import Mode, TableController
 from ..table.saves import SaveError, UntrustedSave
 from ..table.warmup import warm_in_background
-from .render import Renderer, color_clear
+from .drawing.render import Renderer, color_clear
+from .drawing.window import ScaledWindow
 from .rules_view import RulesView
 from .sound import Sounds
 from .start_view import StartView
 from .table_view import TableView
-from .window import ScaledWindow
 
 if TYPE_CHECKING:  # imported when shown: the review and the statistics import the agents
     from ..saved.past_games import PastGame
