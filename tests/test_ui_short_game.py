@@ -11,8 +11,9 @@ from table_play import play_out
 
 import cribbage_env as ce
 from cribbage_env.rules.core import SHORT, STANDARD, Rules
-from ui.scenes.scene import StartOptions, start_scene
-from ui.scenes.table_scene import BOARD_RECT, SIDE_BOARD, table_scene
+from ui.scenes.screens.start_scene import StartOptions, start_scene
+from ui.scenes.table_layout import BOARD_RECT, SIDE_BOARD
+from ui.scenes.table_scene import table_scene
 from ui.table.board import (
     BoardShape,
     hole_position,

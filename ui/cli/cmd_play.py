@@ -232,7 +232,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     from ..gui.app import GameWindow, Settings
     from ..saved.autosave import SaveStore
-    from ..scenes.scene import StartOptions
+    from ..scenes.screens.start_scene import StartOptions
 
     level = args.opponent if args.opponent in LEVELS else "medium"
     options = StartOptions(level=level, hotseat=args.hotseat, lang=lang, rules=args.rules)

@@ -19,7 +19,8 @@ from ..saved.autosave import SaveStore
 from ..saved.seeds import new_game_seed
 from ..saved.shelf import shelve, take_from_shelf, unfinished, unfinished_label
 from ..scenes.preferences import COMPUTER_DELAY, SHOW_DELAY
-from ..scenes.scene import HEIGHT, WIDTH, Scene, StartOptions, loading_scene
+from ..scenes.scene import HEIGHT, WIDTH, Scene
+from ..scenes.screens.start_scene import StartOptions, loading_scene
 from ..table.commands import Command
 from ..table.controller import Mode, TableController
 from ..table.saves import SaveError, UntrustedSave

@@ -37,7 +37,8 @@ from ..scenes.scene import (
     act_button,
     hit_command,
 )
-from ..scenes.table_scene import CENTER, COUNT_X, table_scene
+from ..scenes.table_layout import CENTER, COUNT_X
+from ..scenes.table_scene import table_scene
 from ..table.commands import Act, Command, run
 from ..table.controller import Mode, TableController
 from ..table.teaching.chances import ChanceMeter

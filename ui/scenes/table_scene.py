@@ -3,14 +3,14 @@
 Everything about cards comes from the drawn seat's :class:`~cribbage_env.rules.views.PlayerView`; the
 other hand is only a number of backs unless it may be shown (watching two agents). Every card
 carries a stable ``key`` (its id when face up, its place when face down) so that
-:mod:`ui.scenes.motion` can move it from where it was to where it is now.
+:mod:`ui.scenes.motion` can move it from where it was to where it is now. Where each thing lies
+(the deck, the pile, the board, the log) is :mod:`ui.scenes.table_layout`'s.
 """
 
 from __future__ import annotations
 
 from cribbage_env.rules.core import Phase
 
-from ..table.board import STANDARD_BOARD, BoardShape, peg_holes
 from ..table.commands import Act, Command
 from ..table.controller import Mode, TableController
 from ..table.selection import CUT_SPREAD
@@ -28,8 +28,6 @@ from .scene import (
     SOFT,
     TABLE_RIGHT,
     WHITE,
-    WIDTH,
-    Board,
     CardItem,
     Label,
     Rect,
@@ -38,37 +36,27 @@ from .scene import (
     act_button,
 )
 from .summary_scene import deal_summary_items, game_summary_items
-
-CENTER = TABLE_RIGHT / 2
-DECK = Rect(170, 385, SMALL_W, SMALL_H)
-STARTER = Rect(DECK.x + SMALL_W + 20, DECK.y, SMALL_W, SMALL_H)
-PILE = Rect(366, 336, 384, SMALL_H + 14)  # the current sequence fans inside this
-FIRST_CUT = Rect(TABLE_RIGHT + 20, 330, 180, SMALL_H)  # the first deal's two cut cards, beside
-FIRST_CUT_TAG = "first-cut"  # their cards' keys and their names' tag
-PILE_STEP = 44  # the index of every card in the fan stays visible
-OLDER_STEP = 22
-OLDER_SCALE = 0.7
-#: The board lies across the table between the play and the other hand, its start at the left.
-BOARD_RECT = Rect(250, 526, 725, 114)
-#: The Review's board: upright beside its screen.
-SIDE_BOARD = Rect(TABLE_RIGHT + 20, 254, 250, 462)
-TOP_HAND_Y = HEIGHT - 150
-#: The log of the last moves, beside the table under the scores (wrapped to the side's width).
-LOG_X, LOG_W, LOG_TOP, LOG_STEP = TABLE_RIGHT + 16, 258, 690, 62
-COUNT_X = 870
-#: The prompt wraps between the player's label (left, up to x ~ 220) and the table's edge.
-PROMPT_X, PROMPT_W = 600, 700
-
-
-def hand_row(n: int, y: float, w: float, h: float, center: float, gap: float = 12) -> list[Rect]:
-    total = n * w + (n - 1) * gap
-    left = center - total / 2
-    return [Rect(left + i * (w + gap), y, w, h) for i in range(n)]
-
-
-def shown_score(score: int, shape: BoardShape = STANDARD_BOARD) -> int:
-    """A pegger stops in the game hole: the winner's score reads 121 (61), however far past."""
-    return min(score, shape.game_hole)
+from .table_layout import (
+    BOARD_RECT,
+    CENTER,
+    CHANCE_BAR,
+    COUNT_X,
+    DECK,
+    FIRST_CUT,
+    FIRST_CUT_TAG,
+    LOG_STEP,
+    LOG_TOP,
+    LOG_W,
+    LOG_X,
+    PILE,
+    PROMPT_W,
+    PROMPT_X,
+    STARTER,
+    TOP_HAND_Y,
+    board_items,
+    hand_row,
+    pile_rects,
+)
 
 
 def table_scene(
@@ -205,15 +193,6 @@ def _crib_and_deck(s: Scene, ctl: TableController) -> None:
         s.cards.append(CardItem(view.starter, r, key=f"c{view.starter}"))
 
 
-def pile_rects(n_older: int, n_seq: int) -> tuple[list[Rect], list[Rect]]:
-    """Where the cards of the play lie: earlier sequences small above, the current one fanned
-    in the pile. Steps are wide enough that every card's index corner stays visible."""
-    ow, oh = SMALL_W * OLDER_SCALE, SMALL_H * OLDER_SCALE
-    older = [Rect(370 + i * OLDER_STEP, 445, ow, oh) for i in range(n_older)]
-    seq = [Rect(370 + i * PILE_STEP, 340, SMALL_W, SMALL_H) for i in range(n_seq)]
-    return older, seq
-
-
 def _pile(s: Scene, ctl: TableController) -> None:
     """The play: earlier sequences, the current one fanned, the count and who said Go."""
     view = ctl.view(ctl.bottom_seat)
@@ -282,31 +261,6 @@ def _board(s: Scene, ctl: TableController) -> None:
     short = (ctl.short_name(0), ctl.short_name(1))
     names = (ctl.name(0), ctl.name(1))
     board_items(s, ctl.display_scores, ctl.pegs(), names, short, ctl.board_shape, BOARD_RECT)
-
-
-def board_items(
-    s: Scene,
-    scores: tuple[int, int],
-    pegs: tuple[tuple[int, int], tuple[int, int]],
-    names: tuple[str, str],
-    short: tuple[str, str],
-    shape: BoardShape = STANDARD_BOARD,
-    rect: Rect = SIDE_BOARD,
-) -> None:
-    """The board at ``rect`` and the two score lines beside the table (the table and the
-    review screen)."""
-    shown = tuple(shown_score(v, shape) for v in scores)
-    holes = tuple(peg_holes(f, b, shape) for f, b in pegs)
-    s.board = Board(rect, (holes[0], holes[1]), names, (shown[0], shown[1]), shape)
-    for seat in (0, 1):
-        y = HEIGHT - 28 - seat * 32
-        color = PLAYER_COLORS[seat]
-        s.labels.append(Label(short[seat], TABLE_RIGHT + 44, y, 16, color, "left", bold=True))
-        s.labels.append(Label(str(shown[seat]), WIDTH - 20, y, 20, color, "right", bold=True,
-                              tag="score"))  # fmt: skip
-
-
-CHANCE_BAR = Rect(770, HEIGHT - 32, 200, 16)
 
 
 def _chance_bar(s: Scene, ctl: TableController, reading: Reading) -> None:

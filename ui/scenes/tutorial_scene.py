@@ -18,6 +18,7 @@ from .scene import (
     HEIGHT,
     PANEL,
     SOFT,
+    TABLE_RIGHT,
     WHITE,
     Label,
     Rect,
@@ -25,7 +26,8 @@ from .scene import (
     act_button,
     wrapped_rows,
 )
-from .table_scene import STARTER, TABLE_RIGHT, table_scene
+from .table_layout import STARTER
+from .table_scene import table_scene
 
 #: Where a folded lesson lies (see :class:`ui.table.teaching.tutorial.Where`), and the whole one.
 RECTS = {
