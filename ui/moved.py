@@ -22,9 +22,14 @@ MOVED: dict[str, str] = {
     **{
         f"ui.{name}": f"ui.scenes.{name}"
         for name in (
-            "board_scene", "coach_scene", "motion", "review_scene", "rules_scene", "scene",
-            "stats_scene", "summary_scene", "table_scene", "tutorial_scene",
+            "board_scene", "coach_scene", "motion", "review_scene", "scene", "summary_scene",
+            "table_scene", "tutorial_scene",
         )
+    },
+    **{f"ui.{name}": f"ui.scenes.screens.{name}" for name in ("rules_scene", "stats_scene")},
+    **{
+        f"ui.scenes.{name}": f"ui.scenes.screens.{name}"
+        for name in ("past_scene", "rules_scene", "settings_scene", "stats_scene")
     },
     **{
         f"ui.{name}": f"ui.cli.{name}"
