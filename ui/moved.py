@@ -50,7 +50,7 @@ MOVED: dict[str, str] = {
         f"ui.gui.{name}": f"ui.gui.drawing.{name}"
         for name in ("board_art", "card_art", "render", "window")
     },
-    "ui.cmd_train": "ui.cli.cmd_train.command",
+    "ui.cmd_train": "ui.cli.cmd_train",
     "ui.train_config": "ui.cli.cmd_train.config",
     "ui.cli.train_config": "ui.cli.cmd_train.config",
     "ui.bench_records": "agents.store.bench_records",
