@@ -1,7 +1,7 @@
 """The boxes a laid-out scene's texts and controls take, measured with the font the window draws
 (Liberation Sans, shipped with Arcade) at a window's scale, without a window.
 
-The window draws the 1280x800 virtual table scaled to fit, letterboxed (:mod:`ui.gui.window`):
+The window draws the 1280x800 virtual table scaled to fit, letterboxed (:mod:`ui.gui.drawing.window`):
 the layout is the same at every size, but a font drawn small rounds to whole pixels, so a text's
 width in virtual pixels is measured at the pixel size the window renders it.
 """
@@ -18,7 +18,7 @@ SIZES = ((1024, 640), (1280, 800), (1920, 1080))
 
 
 def scale_of(size: tuple[int, int]) -> float:
-    """The window's scale for ``size`` (as :meth:`ui.gui.window.ScaledWindow._fit` computes)."""
+    """The window's scale for ``size`` (as :meth:`ui.gui.drawing.window.ScaledWindow._fit` computes)."""
     return min(size[0] / WIDTH, size[1] / HEIGHT)
 
 

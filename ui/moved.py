@@ -10,16 +10,26 @@ MOVED: dict[str, str] = {
     **{
         f"ui.{name}": f"ui.table.{name}"
         for name in (
-            "board", "chances", "coach", "commands", "computer", "controller", "hints",
-            "history", "safety", "saves", "seats", "selection", "show", "tutorial", "warmup",
+            "board", "commands", "computer", "controller", "history", "safety", "saves", "seats",
+            "selection", "show", "warmup",
         )
+    },
+    **{
+        f"ui{room}.{name}": f"ui.table.teaching.{name}"
+        for room in ("", ".table")
+        for name in ("chances", "coach", "hints", "tutorial")
     },
     **{
         f"ui.{name}": f"ui.scenes.{name}"
         for name in (
-            "board_scene", "coach_scene", "motion", "review_scene", "rules_scene", "scene",
-            "stats_scene", "summary_scene", "table_scene", "tutorial_scene",
+            "board_scene", "coach_scene", "motion", "review_scene", "scene", "summary_scene",
+            "table_scene", "tutorial_scene",
         )
+    },
+    **{f"ui.{name}": f"ui.scenes.screens.{name}" for name in ("rules_scene", "stats_scene")},
+    **{
+        f"ui.scenes.{name}": f"ui.scenes.screens.{name}"
+        for name in ("past_scene", "rules_scene", "settings_scene", "stats_scene")
     },
     **{
         f"ui.{name}": f"ui.cli.{name}"
@@ -36,7 +46,11 @@ MOVED: dict[str, str] = {
     **{f"ui.{name}": f"ui.reports.{name}" for name in ("bench_plots", "bench_report", "player_stats", "record_stats")},
     **{f"ui.{name}": f"ui.saved.{name}" for name in ("autosave", "seeds", "shelf")},
     **{f"ui.{name}": f"ui.words.{name}" for name in ("i18n", "narration")},
-    "ui.cmd_train": "ui.cli.cmd_train.command",
+    **{
+        f"ui.gui.{name}": f"ui.gui.drawing.{name}"
+        for name in ("board_art", "card_art", "render", "window")
+    },
+    "ui.cmd_train": "ui.cli.cmd_train",
     "ui.train_config": "ui.cli.cmd_train.config",
     "ui.cli.train_config": "ui.cli.cmd_train.config",
     "ui.bench_records": "agents.store.bench_records",

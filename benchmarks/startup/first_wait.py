@@ -62,7 +62,7 @@ t, c = time.perf_counter(), time.thread_time()
 agent.act(g.view(1), rng)
 out["first move"] = time.perf_counter() - t
 out["first move, CPU of its thread"] = time.thread_time() - c
-from ui.table.hints import hint_for, hint_rng
+from ui.table.teaching.hints import hint_for, hint_rng
 g.apply(agent.act(g.view(1), rng))
 view = g.view(g.to_act)
 t = time.perf_counter()

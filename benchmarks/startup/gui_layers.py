@@ -52,8 +52,8 @@ def main(argv: list[str] | None = None) -> int:
     from pyglet import gl
 
     from cribbage_env.rules.core import Phase
-    from ui.gui import render
     from ui.gui.app import GameWindow, Settings
+    from ui.gui.drawing import render
     from ui.table.controller import Mode, TableController
 
     window = GameWindow(settings=Settings(threaded=False, motion=True), size=(1280, 800))

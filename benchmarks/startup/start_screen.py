@@ -78,7 +78,7 @@ def differs(a, b, tol: float = 2.0) -> bool:
 def new_game_button() -> tuple[int, int]:
     """The centre of the start screen's New game button on the screen (y down)."""
     sys.path.insert(0, str(ROOT))
-    from ui.scenes.scene import StartOptions, start_scene
+    from ui.scenes.screens.start_scene import StartOptions, start_scene
 
     b = start_scene(StartOptions()).button("play")
     assert b is not None

@@ -2,7 +2,7 @@
 
 Plays games between two agents (seeds from ``--seed``), reviews each with
 :func:`agents.review.review_game` (the table's review, seed 0), and asks the table's hint
-(:func:`ui.table.hints.hint_for` with :func:`ui.table.hints.hint_rng`) at every decision the review rated
+(:func:`ui.table.teaching.hints.hint_for` with :func:`ui.table.teaching.hints.hint_rng`) at every decision the review rated
 with a choice. Agreement: the hint's option is the review's best option (in the play, a card of
 the same rank: they are interchangeable). A tie is a disagreement where the review rates the
 hint's option exactly as high as its best. Target: >= 99% agreement, ties aside.
@@ -24,7 +24,7 @@ from agents.tournament.play import play_game
 from cribbage_env.rules.actions import parse_action
 from cribbage_env.rules.cards import RANK
 from cribbage_env.rules.core import Phase
-from ui.table.hints import hint_for, hint_rng
+from ui.table.teaching.hints import hint_for, hint_rng
 
 
 def _same(a: int, b: int, play: bool) -> bool:

@@ -16,7 +16,7 @@ from agents.coaching.chance import seat_chance
 from agents.review import review_game
 from agents.tournament.play import play_game
 from cribbage_env import equity
-from ui.table.hints import hint_for
+from ui.table.teaching.hints import hint_for
 
 TO_91 = ce.Rules(target=91)
 TO_150 = ce.Rules(target=150, skunk=120, double_skunk=90)

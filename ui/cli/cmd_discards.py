@@ -88,17 +88,7 @@ def _idle_game_options(args: argparse.Namespace) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from agents.discards.strategies import make_strategy
-
-    problem = _numbers_problem(args)
-    if problem:
-        return _usage(problem)
-    try:
-        for s in args.strategies:
-            make_strategy(s)
-    except AgentSpecError as exc:
-        return _usage(str(exc))
-    problem = argtypes.output_folder_problem(args.plot)  # checked before the deals are played
+    problem = _usage_problem(args)
     if problem:
         return _usage(problem)
     try:
@@ -107,62 +97,93 @@ def run(args: argparse.Namespace) -> int:
         _err(str(exc))
         return 2 if isinstance(exc, NamedNothing) else 1
     with store:
-        params = {
-            "kind": "discards",
-            "agents": list(args.strategies),
-            "games": args.deals,
-            "deals": args.deals,
-            "seed": args.seed,
-            "duplicate": True,
-            "whole_games": args.games,
-            **({} if args.rules.is_standard else {"rules": args.rules.to_json()}),
-        }
-        try:
-            run_id = store.start_run(params, backend="serial", workers=1)
-        except ResultsStoreError as exc:
-            _err(str(exc))
-            return 1
-        start = time.perf_counter()
-        try:
-            report = _measure(args)
-        except KeyboardInterrupt:
-            _finish(store, run_id, "interrupted", {"kind": "discards"}, start)
-            _err(f"interrupted (run {run_id})")
-            return 130
-        except AgentSpecError as exc:  # a strategy that broke on some hand
-            _finish(store, run_id, "failed", {"error": str(exc)}, start)
-            _err(str(exc))
-            return 2
-        except (AgentFailure, BackendError, TournamentError, OSError, RuntimeError) as exc:
-            _finish(store, run_id, "failed", {"error": str(exc)}, start)
-            _err(f"run {run_id} failed: {exc}")
-            return 1
-        nets = report.pop("_nets")
-        report["kind"] = "discards"
-        report["run"] = {
-            "id": run_id,
-            "db": str(store.path),
-            "elapsed_s": round(time.perf_counter() - start, 3),
-        }
-        if not _finish(store, run_id, "complete", report, start):
-            return 1
+        done = _stored_run(store, args)
+    if isinstance(done, int):  # the run failed or was interrupted: its exit code
+        return done
+    report, nets = done
     print(
         json.dumps(report)
         if args.json
         else format_report(report)
-        + f"\n\nrun {run_id} saved to {store.path} ({report['run']['elapsed_s']:.1f} s)"
+        + f"\n\nrun {report['run']['id']} saved to {store.path} ({report['run']['elapsed_s']:.1f} s)"
     )
-    if args.plot is not None:
-        try:
-            path = write_plot(report, nets, args.plot)
-        except ImportError:
-            _err("--plot needs matplotlib: pip install 'cribbage-env[plot]'")
-            return 1
-        except OSError as exc:
-            _err(f"cannot write the plot to {args.plot}: {exc}")
-            return 1
-        if not args.json:
-            print(f"wrote {path}")
+    return _plot(args, report, nets)
+
+
+def _usage_problem(args: argparse.Namespace) -> str | None:
+    """What is wrong with the command line, checked before any deal is played, or None."""
+    from agents.discards.strategies import make_strategy
+
+    problem = _numbers_problem(args)
+    if problem:
+        return problem
+    try:
+        for s in args.strategies:
+            make_strategy(s)
+    except AgentSpecError as exc:
+        return str(exc)
+    return argtypes.output_folder_problem(args.plot)
+
+
+def _stored_run(store: ResultsStore, args: argparse.Namespace) -> int | tuple[dict, object]:
+    """Play the deals as a run of the results database: the report (with the run's id, its
+    database and time) and the per-deal points, or the exit code of a run that did not end."""
+    params = {
+        "kind": "discards",
+        "agents": list(args.strategies),
+        "games": args.deals,
+        "deals": args.deals,
+        "seed": args.seed,
+        "duplicate": True,
+        "whole_games": args.games,
+        **({} if args.rules.is_standard else {"rules": args.rules.to_json()}),
+    }
+    try:
+        run_id = store.start_run(params, backend="serial", workers=1)
+    except ResultsStoreError as exc:
+        _err(str(exc))
+        return 1
+    start = time.perf_counter()
+    try:
+        report = _measure(args)
+    except KeyboardInterrupt:
+        _finish(store, run_id, "interrupted", {"kind": "discards"}, start)
+        _err(f"interrupted (run {run_id})")
+        return 130
+    except AgentSpecError as exc:  # a strategy that broke on some hand
+        _finish(store, run_id, "failed", {"error": str(exc)}, start)
+        _err(str(exc))
+        return 2
+    except (AgentFailure, BackendError, TournamentError, OSError, RuntimeError) as exc:
+        _finish(store, run_id, "failed", {"error": str(exc)}, start)
+        _err(f"run {run_id} failed: {exc}")
+        return 1
+    nets = report.pop("_nets")
+    report["kind"] = "discards"
+    report["run"] = {
+        "id": run_id,
+        "db": str(store.path),
+        "elapsed_s": round(time.perf_counter() - start, 3),
+    }
+    if not _finish(store, run_id, "complete", report, start):
+        return 1
+    return report, nets
+
+
+def _plot(args: argparse.Namespace, report: dict, nets) -> int:
+    """Write the plot ``--plot`` asks for (exit code 0, or 1 when it cannot be written)."""
+    if args.plot is None:
+        return 0
+    try:
+        path = write_plot(report, nets, args.plot)
+    except ImportError:
+        _err("--plot needs matplotlib: pip install 'cribbage-env[plot]'")
+        return 1
+    except OSError as exc:
+        _err(f"cannot write the plot to {args.plot}: {exc}")
+        return 1
+    if not args.json:
+        print(f"wrote {path}")
     return 0
 
 

@@ -230,25 +230,13 @@ def run(args: argparse.Namespace) -> int:
     headless = args.autoplay is not None
     if not _gui_ready(headless):
         return 1
-    from ..gui.app import GameWindow, Settings
+    from ..gui.app import GameWindow
     from ..saved.autosave import SaveStore
-    from ..scenes.scene import StartOptions
+    from ..scenes.screens.start_scene import StartOptions
 
     level = args.opponent if args.opponent in LEVELS else "medium"
     options = StartOptions(level=level, hotseat=args.hotseat, lang=lang, rules=args.rules)
-    settings = Settings(
-        computer_delay=args.delay,
-        show_delay=args.show_delay,
-        threaded=not headless,
-        seed=args.seed,
-        watch=watch,
-        motion=not (headless or args.no_motion),
-        four_colour=args.four_colour,
-        chances=args.chances,
-        isolate=argtypes.isolation(args),
-        # the Settings panel's pace unless a delay is given (an option at its default is none)
-        pace_from_prefs=not headless and args.delay == 0.6 and args.show_delay == 1.0,
-    )
+    settings = _settings(args, watch, headless)
     store, problem = _autosave(args, SaveStore, own_game=not (watch or headless))
     notices = []
     if store is not None:  # the person's own game: the start screen as they left it
@@ -287,6 +275,25 @@ def run(args: argparse.Namespace) -> int:
 
     arcade.run()
     return 0
+
+
+def _settings(args: argparse.Namespace, watch, headless: bool):
+    """The window's settings from the command line (its pace, look and seats)."""
+    from ..gui.app import Settings
+
+    return Settings(
+        computer_delay=args.delay,
+        show_delay=args.show_delay,
+        threaded=not headless,
+        seed=args.seed,
+        watch=watch,
+        motion=not (headless or args.no_motion),
+        four_colour=args.four_colour,
+        chances=args.chances,
+        isolate=argtypes.isolation(args),
+        # the Settings panel's pace unless a delay is given (an option at its default is none)
+        pace_from_prefs=not headless and args.delay == 0.6 and args.show_delay == 1.0,
+    )
 
 
 def _autoplay(window, args: argparse.Namespace, seed: int, pilot: str) -> int:

@@ -144,6 +144,22 @@ def _usage_problem(args: argparse.Namespace) -> str | None:
     return argtypes.output_file_problem(args.csv, None) if args.csv is not None else None
 
 
+def _one_run(store: ResultsStore, args: argparse.Namespace) -> tuple[dict, list[dict], str]:
+    """``cribbage results RUN``: the run's JSON, its table (the pairings, or the games with
+    ``--per-game``) and its text; a forged game or summary raises (damaged, nothing shown)."""
+    run_ = _with_summary(store, store.run(args.runs[0]))
+    payload = {k: run_[k] for k in run_ if k != "summary"} | {"summary": run_["summary"]}
+    if args.per_game:
+        table = _game_table(store, run_["id"])
+        payload["games"] = table
+    else:
+        pairings = (run_.get("summary") or {}).get("pairings")
+        table = pairing_rows(run_["summary"]) if pairings else []
+    text = _format_run(run_)
+    verify_run(store, run_["id"])
+    return payload, table, text
+
+
 def run(args: argparse.Namespace) -> int:
     if len(args.runs) > 2:
         print(
@@ -170,21 +186,7 @@ def run(args: argparse.Namespace) -> int:
                 payload, table = {"db": str(store.path), "runs": runs}, runs
                 text = _format_list(runs, store.path)
             elif len(args.runs) == 1:
-                run_ = _with_summary(store, store.run(args.runs[0]))
-                payload = {k: run_[k] for k in run_ if k != "summary"} | {
-                    "summary": run_["summary"]
-                }
-                if args.per_game:
-                    table = _game_table(store, run_["id"])
-                    payload["games"] = table
-                else:
-                    table = (
-                        pairing_rows(run_["summary"])
-                        if (run_.get("summary") or {}).get("pairings")
-                        else []
-                    )
-                text = _format_run(run_)
-                verify_run(store, run_["id"])  # a forged game or summary: damaged, nothing shown
+                payload, table, text = _one_run(store, args)
             else:
                 r1, r2 = store.run(args.runs[0]), store.run(args.runs[1])
                 table = compare(r1, r2)

@@ -19,17 +19,18 @@ from ..saved.autosave import SaveStore
 from ..saved.seeds import new_game_seed
 from ..saved.shelf import shelve, take_from_shelf, unfinished, unfinished_label
 from ..scenes.preferences import COMPUTER_DELAY, SHOW_DELAY
-from ..scenes.scene import HEIGHT, WIDTH, Scene, StartOptions, loading_scene
+from ..scenes.scene import HEIGHT, WIDTH, Scene
+from ..scenes.screens.start_scene import StartOptions, loading_scene
 from ..table.commands import Command
 from ..table.controller import Mode, TableController
 from ..table.saves import SaveError, UntrustedSave
 from ..table.warmup import warm_in_background
-from .render import Renderer, color_clear
+from .drawing.render import Renderer, color_clear
+from .drawing.window import ScaledWindow
 from .rules_view import RulesView
 from .sound import Sounds
 from .start_view import StartView
 from .table_view import TableView
-from .window import ScaledWindow
 
 if TYPE_CHECKING:  # imported when shown: the review and the statistics import the agents
     from ..saved.past_games import PastGame
@@ -153,8 +154,8 @@ class GameWindow(ScaledWindow):
         self._redraw = True
 
     def start_tutorial(self) -> None:
-        """The guided first deal (:mod:`ui.table.tutorial`): never saved, never in the history."""
-        from ..table.tutorial import Tutorial
+        """The guided first deal (:mod:`ui.table.teaching.tutorial`): never saved, never in the history."""
+        from ..table.teaching.tutorial import Tutorial
         from .tutorial_view import TutorialView
 
         self.warm_after_frame()

@@ -7,8 +7,8 @@ from collections.abc import Callable
 
 import arcade
 
-from ..scenes.rules_scene import pages, rules_scene
 from ..scenes.scene import Scene
+from ..scenes.screens.rules_scene import pages, rules_scene
 from ..table.commands import Act, Command
 from .keys import PAGE_KEYS
 from .screen_view import ScreenView, Shell

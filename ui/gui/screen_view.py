@@ -16,7 +16,8 @@ from typing import Any, Generic, Protocol, TypeVar
 import arcade
 
 from ..saved.autosave import SaveStore
-from ..scenes.scene import Scene, StartOptions, hit_command
+from ..scenes.scene import Scene, hit_command
+from ..scenes.screens.start_scene import StartOptions
 from ..table.commands import Act, Command, dispatch
 from ..table.controller import TableController
 from .sound import Sounds

@@ -9,10 +9,11 @@ import arcade
 
 from ..saved.autosave import SaveStore
 from ..scenes.preferences import next_value
-from ..scenes.scene import Scene, StartOptions, move_focus, next_variant, start_scene
-from ..scenes.settings_scene import settings_layer
-from ..table.coach import COACH_LIMITS
+from ..scenes.scene import Scene
+from ..scenes.screens.settings_scene import settings_layer
+from ..scenes.screens.start_scene import StartOptions, move_focus, next_variant, start_scene
 from ..table.commands import Act, Command
+from ..table.teaching.coach import COACH_LIMITS
 from ..words.i18n import LANGUAGES, Catalog
 from .keys import ENTER
 from .screen_view import ScreenView, Shell
@@ -60,7 +61,7 @@ Handler = Callable[["StartView", Command], object]
 
 
 class StartView(ScreenView[StartShell]):
-    """Edits the window's :class:`~ui.scenes.scene.StartOptions` and starts or resumes a game."""
+    """Edits the window's :class:`~ui.scenes.screens.start_scene.StartOptions` and starts or resumes a game."""
 
     def key(self) -> tuple:
         return ("start", *vars(self.game_window.options).values())

@@ -25,9 +25,9 @@ from ..reports.player_stats import (
 )
 from ..reports.progress import progress
 from ..saved.past_games import PastGame, past_games, past_row
-from ..scenes.past_scene import page_count, past_scene
 from ..scenes.scene import Scene
-from ..scenes.stats_scene import level_name, stats_scene
+from ..scenes.screens.past_scene import page_count, past_scene
+from ..scenes.screens.stats_scene import level_name, stats_scene
 from ..table.commands import Act, Command
 from ..words.i18n import Catalog
 from .screen_view import ScreenView, SideJobs

@@ -1,8 +1,9 @@
-"""The table screen: one game at the table, drawn from :func:`ui.scenes.scene.table_scene`.
+"""The table screen: one game at the table, drawn from :func:`ui.scenes.table_scene.table_scene`.
 
-The view paces what the controller decides: the computer's move after its delay (computed in a
-worker thread when the window has one), the show one combination at a time. Clicks and keys go
-to the controller; "menu" and "new game" go back to the window, which owns the screens.
+The view draws the table (with motion between two scenes, and the points said where they were
+scored) and paces what the controller decides (its base :class:`~ui.gui.table_pace.TablePace`:
+the computer's move after its delay, the show one combination at a time). Clicks and keys go to
+the controller; "menu" and "new game" go back to the window, which owns the screens.
 """
 
 from __future__ import annotations
@@ -36,20 +37,21 @@ from ..scenes.scene import (
     act_button,
     hit_command,
 )
-from ..scenes.table_scene import CENTER, COUNT_X, table_scene
-from ..table.chances import ChanceMeter
+from ..scenes.table_layout import CENTER, COUNT_X
+from ..scenes.table_scene import table_scene
 from ..table.commands import Act, Command, run
 from ..table.controller import Mode, TableController
-from ..table.selection import forced_card
+from ..table.teaching.chances import ChanceMeter
 from .keys import TABLE_KEYS, lookup
 from .screen_view import TableShell, arcade_window
+from .table_pace import TablePace
 
 #: The export's note and its "Open the folder": over the log beside the table, clear of every
 #: card and of the board.
 EXPORT_PANEL = Rect(TABLE_RIGHT + 6, 470, 278, 160)
 
 
-class TableView(arcade.View):
+class TableView(TablePace, arcade.View):
     """Shows one :class:`~ui.table.controller.TableController` and forwards input to it."""
 
     game_window: TableShell
@@ -215,148 +217,7 @@ class TableView(arcade.View):
 
     def on_update(self, delta_time: float) -> bool:
         self.advance_motion(delta_time)
-        ctl = self.ctl
-        self._update_meter()
-        self._update_review()
-        if ctl.show.running:
-            self._pace_show(delta_time)
-            return True
-        self._show_wait = 0.0
-        if self.future is not None:
-            if self.future.done():
-                fut, self.future = self.future, None
-                try:
-                    ctl.computer.apply(fut.result(), self.ticket)
-                except Exception as exc:  # noqa: BLE001 - an agent bug must not kill the window
-                    self._agent_failed(exc)
-            return True
-        if ctl.computer.should_move or self._forced() is not None:
-            self._wait += delta_time
-            if self._wait >= self.game_window.settings.computer_delay:
-                self._wait = 0.0
-                forced = self._forced()
-                if forced is not None:  # the person's only card, played for them (Settings)
-                    ctl.decide(forced)
-                else:
-                    self._start_computer()
-        else:
-            self._wait = 0.0
-        return True
-
-    def _forced(self) -> int | None:
-        """The person's forced move when the Settings panel plays it by itself."""
-        return forced_card(self.ctl) if self.game_window.options.prefs.forced_card else None
-
-    def _update_meter(self) -> None:
-        """Collect a finished winning-chance estimate; start the next one when it is due."""
-        meter, fut = self.meter, self.meter_future
-        if fut is not None:
-            if not fut.done():
-                return
-            self.meter_future = None
-            try:
-                meter.done(fut.result(), self.ctl)
-            except Exception as exc:  # noqa: BLE001 - the indicator must not stop the game
-                meter.done(None, self.ctl)
-                meter.on = False
-                self.game_window.errors.append(f"winning chance failed: {exc!r}")
-        if not meter.wanted(self.ctl):
-            return
-        job = meter.job(self.ctl)
-        pool = self.game_window._side_pool
-        if pool is not None:
-            self.meter_future = pool.submit(job)
-        else:
-            meter.done(job(), self.ctl)
-
-    def _update_review(self) -> None:
-        """At game over, review the game (side thread) for the summary's error rate."""
-        ctl = self.ctl
-        fut = getattr(self, "review_future", None)
-        if fut is not None:
-            if fut.done():
-                self.review_future = None
-                try:
-                    ctl.game_review = fut.result()
-                except Exception as exc:  # noqa: BLE001 - the summary must not stop the game
-                    self.game_window.errors.append(f"review failed: {exc!r}")
-                    ctl.game_review = False
-                ctl.version += 1
-                self._remember_review()
-            return
-        if not ctl.game.is_over or getattr(ctl, "game_review", None) is not None:
-            return
-        if not any(ctl.is_human(s) for s in (0, 1)):
-            return
-        from agents.review import review_game
-
-        game = ctl.game.clone()
-        pool = self.game_window._side_pool
-        if pool is not None:
-            self.review_future = pool.submit(review_game, game)
-        else:
-            ctl.game_review = review_game(game)
-            ctl.version += 1
-            self._remember_review()
-
-    def _remember_review(self) -> None:
-        """Keep the finished game's review beside the history: Statistics reads its figures
-        (the same judge, never a second review); a failed write only costs a review later."""
-        from agents.review import Review
-
-        from ..reports.player_stats import CACHE_NAME, remember_review
-
-        rev, store = self.ctl.game_review, self.game_window.store
-        if store is None or not store.writable or not isinstance(rev, Review):
-            return
-        try:
-            remember_review(store.history.parent / CACHE_NAME, rev)
-        except OSError as exc:
-            self.game_window.errors.append(f"review not kept: {exc}")
-
-    def _pace_show(self, delta_time: float) -> None:
-        """One combination of the show per ``show_delay`` (longer on a hand's total)."""
-        settings = self.game_window.settings
-        at_end = self.ctl.show.at_end
-        auto = self.game_window.options.prefs.auto_continue
-        if at_end and settings.show_delay > 0 and self.ctl.mode is not Mode.WATCH and not auto:
-            return  # the deal summary waits for Continue (show delay 0: the fastest, no wait)
-        self._show_wait += delta_time
-        step = self.ctl.show.step
-        pause = self.game_window.settings.show_delay * (
-            3.0 if at_end else 1.6 if step is not None and step.points and not step.highlight else 1
-        )
-        if self._show_wait >= pause:
-            self._show_wait = 0.0
-            self.ctl.show.advance()
-
-    def _start_computer(self) -> None:
-        ctl = self.ctl
-        ticket, job = ctl.computer.job()
-        self.ticket = ticket
-        pool = self.game_window._pool
-        if pool is not None:
-            self.future = pool.submit(job)
-            return
-        try:
-            ctl.computer.apply(job(), ticket)
-        except Exception as exc:  # noqa: BLE001 - see _agent_failed
-            self._agent_failed(exc)
-
-    def _agent_failed(self, exc: Exception) -> None:
-        """An agent raised or answered an illegal move: keep the game going with the first legal
-        move of its own view, and keep the error (tests assert there are none)."""
-        from agents.arena.client import SeatForfeit
-
-        ctl = self.ctl
-        if isinstance(exc, SeatForfeit):  # an isolated seat failed: it loses, with its reason
-            ctl.computer.forfeit_game(str(exc))
-            return
-        self.game_window.errors.append(f"computer move failed: {exc!r}")
-        if ctl.computer.to_act and ctl.to_act is not None:
-            legal = ctl.game.view(ctl.to_act).legal_actions
-            if legal:
-                ctl.computer.apply(int(legal[0]))
+        return self.pace(delta_time)
 
     # ------------------------------------------------------------------------ input
     def click(self, wx: float, wy: float) -> Command | None:

@@ -1,4 +1,4 @@
-"""The guided first deal's screen: the table screen with the lesson (:mod:`ui.table.tutorial`).
+"""The guided first deal's screen: the table screen with the lesson (:mod:`ui.table.teaching.tutorial`).
 
 It is a :class:`~ui.gui.table_view.TableView` of the tutorial's controller, laid out by
 :func:`ui.scenes.tutorial_scene.tutorial_scene`; the deal waits while the welcome is read, and the
@@ -15,7 +15,7 @@ from ..scenes.board_scene import with_board
 from ..scenes.scene import Scene
 from ..scenes.tutorial_scene import tutorial_scene
 from ..table.commands import Act, Command
-from ..table.tutorial import Tutorial
+from ..table.teaching.tutorial import Tutorial
 from .keys import ENTER
 from .table_view import TableShell, TableView
 

@@ -24,8 +24,8 @@ from agents.store.atomic import atomic_write_json
 from agents.store.files import UnreadableFile
 from cribbage_env.rules.core import VARIANTS
 
-from ..scenes.scene import StartOptions
-from ..table.coach import COACH_LIMITS
+from ..scenes.screens.start_scene import StartOptions
+from ..table.teaching.coach import COACH_LIMITS
 from ..words.i18n import LANGUAGES
 from .aside import read_small_json, set_aside
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..table.commands import Act, Command
 from .scene import HEIGHT, PANEL, PLAYER_COLORS, SOFT, Label, Rect, Scene, Target, act_button
-from .table_scene import CENTER
+from .table_layout import CENTER
 
 if TYPE_CHECKING:
     from ..table.controller import TableController

@@ -1,5 +1,5 @@
 """The coach on the table, as data: the hint's lines and its "All options" button, the table of
-every option (shown on request), and coach mode's "Are you sure?" panel (:mod:`ui.table.coach`)."""
+every option (shown on request), and coach mode's "Are you sure?" panel (:mod:`ui.table.teaching.coach`)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The table's settings as a value: the pace (how long the computer waits before its move, how
 fast the show is counted, whether the deal summary goes on by itself, whether a forced card is
 played by itself) and the look (felt, card backs, board), with the values each may take.
-:mod:`ui.scenes.settings_scene` lays out their panel; :mod:`ui.saved.preferences` remembers them.
+:mod:`ui.scenes.screens.settings_scene` lays out their panel; :mod:`ui.saved.preferences` remembers them.
 """
 
 from __future__ import annotations

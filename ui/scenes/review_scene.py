@@ -42,7 +42,7 @@ from .scene import (
     act_button,
 )
 from .summary_scene import LUCK_COLOR, luck_parts
-from .table_scene import CENTER, COUNT_X, DECK, board_items, hand_row, pile_rects
+from .table_layout import CENTER, COUNT_X, DECK, board_items, hand_row, pile_rects
 
 CHART = Rect(30, 590, 900, 80)  # its axis labels end before the side panel (TABLE_RIGHT)
 #: The header above the chart, top down: the title with the legend at its right, then for each

@@ -3,33 +3,31 @@
 Everything about cards comes from the drawn seat's :class:`~cribbage_env.rules.views.PlayerView`; the
 other hand is only a number of backs unless it may be shown (watching two agents). Every card
 carries a stable ``key`` (its id when face up, its place when face down) so that
-:mod:`ui.scenes.motion` can move it from where it was to where it is now.
+:mod:`ui.scenes.motion` can move it from where it was to where it is now. Where each thing lies
+(the deck, the pile, the board, the log) is :mod:`ui.scenes.table_layout`'s, what is laid over
+it (pass the screen, the show, the game over) :mod:`ui.scenes.table_overlays`'s.
 """
 
 from __future__ import annotations
 
 from cribbage_env.rules.core import Phase
 
-from ..table.board import STANDARD_BOARD, BoardShape, peg_holes
-from ..table.chances import Reading
 from ..table.commands import Act, Command
 from ..table.controller import Mode, TableController
 from ..table.selection import CUT_SPREAD
+from ..table.teaching.chances import Reading
 from .coach_scene import hint_items, options_overlay, question_overlay, warning_overlay
 from .scene import (
     CARD_H,
     CARD_W,
     GOLD,
     HEIGHT,
-    PANEL,
     PLAYER_COLORS,
     SMALL_H,
     SMALL_W,
     SOFT,
     TABLE_RIGHT,
     WHITE,
-    WIDTH,
-    Board,
     CardItem,
     Label,
     Rect,
@@ -37,45 +35,35 @@ from .scene import (
     Target,
     act_button,
 )
-from .summary_scene import deal_summary_items, game_summary_items
-
-CENTER = TABLE_RIGHT / 2
-DECK = Rect(170, 385, SMALL_W, SMALL_H)
-STARTER = Rect(DECK.x + SMALL_W + 20, DECK.y, SMALL_W, SMALL_H)
-PILE = Rect(366, 336, 384, SMALL_H + 14)  # the current sequence fans inside this
-FIRST_CUT = Rect(TABLE_RIGHT + 20, 330, 180, SMALL_H)  # the first deal's two cut cards, beside
-FIRST_CUT_TAG = "first-cut"  # their cards' keys and their names' tag
-PILE_STEP = 44  # the index of every card in the fan stays visible
-OLDER_STEP = 22
-OLDER_SCALE = 0.7
-#: The board lies across the table between the play and the other hand, its start at the left.
-BOARD_RECT = Rect(250, 526, 725, 114)
-#: The Review's board: upright beside its screen.
-SIDE_BOARD = Rect(TABLE_RIGHT + 20, 254, 250, 462)
-TOP_HAND_Y = HEIGHT - 150
-#: The log of the last moves, beside the table under the scores (wrapped to the side's width).
-LOG_X, LOG_W, LOG_TOP, LOG_STEP = TABLE_RIGHT + 16, 258, 690, 62
-COUNT_X = 870
-#: The prompt wraps between the player's label (left, up to x ~ 220) and the table's edge.
-PROMPT_X, PROMPT_W = 600, 700
-
-
-def hand_row(n: int, y: float, w: float, h: float, center: float, gap: float = 12) -> list[Rect]:
-    total = n * w + (n - 1) * gap
-    left = center - total / 2
-    return [Rect(left + i * (w + gap), y, w, h) for i in range(n)]
-
-
-def shown_score(score: int, shape: BoardShape = STANDARD_BOARD) -> int:
-    """A pegger stops in the game hole: the winner's score reads 121 (61), however far past."""
-    return min(score, shape.game_hole)
+from .table_layout import (
+    BOARD_RECT,
+    CENTER,
+    CHANCE_BAR,
+    COUNT_X,
+    DECK,
+    FIRST_CUT,
+    FIRST_CUT_TAG,
+    LOG_STEP,
+    LOG_TOP,
+    LOG_W,
+    LOG_X,
+    PILE,
+    PROMPT_W,
+    PROMPT_X,
+    STARTER,
+    TOP_HAND_Y,
+    board_items,
+    hand_row,
+    pile_rects,
+)
+from .table_overlays import game_over_overlay, reveal_overlay, show_overlay
 
 
 def table_scene(
     ctl: TableController, chance: Reading | None = None, chances_on: bool = False
 ) -> Scene:
     """Lay out the whole table for the current state of ``ctl``; ``chance`` is the
-    winning-chance indicator's reading (:mod:`ui.table.chances`), ``chances_on`` its switch."""
+    winning-chance indicator's reading (:mod:`ui.table.teaching.chances`), ``chances_on`` its switch."""
     s = Scene(faces=(ctl.tr("J"), ctl.tr("Q"), ctl.tr("K")))
     s.panels.append((Rect(TABLE_RIGHT, 0, 3, HEIGHT), (12, 60, 38)))  # the buttons' side
     _names(s, ctl)
@@ -96,11 +84,11 @@ def table_scene(
     _buttons(s, ctl, chances_on)
     show = ctl.show.step
     if show is not None:
-        _show_overlay(s, ctl, show)
+        show_overlay(s, ctl, show)
     elif ctl.game.is_over:
-        _game_over_overlay(s, ctl)
+        game_over_overlay(s, ctl)
     elif ctl.needs_reveal:
-        _reveal_overlay(s, ctl)
+        reveal_overlay(s, ctl)
     elif ctl.guard.asking is not None:
         question_overlay(s, ctl)
     elif ctl.coach.shown_warning is not None:
@@ -205,15 +193,6 @@ def _crib_and_deck(s: Scene, ctl: TableController) -> None:
         s.cards.append(CardItem(view.starter, r, key=f"c{view.starter}"))
 
 
-def pile_rects(n_older: int, n_seq: int) -> tuple[list[Rect], list[Rect]]:
-    """Where the cards of the play lie: earlier sequences small above, the current one fanned
-    in the pile. Steps are wide enough that every card's index corner stays visible."""
-    ow, oh = SMALL_W * OLDER_SCALE, SMALL_H * OLDER_SCALE
-    older = [Rect(370 + i * OLDER_STEP, 445, ow, oh) for i in range(n_older)]
-    seq = [Rect(370 + i * PILE_STEP, 340, SMALL_W, SMALL_H) for i in range(n_seq)]
-    return older, seq
-
-
 def _pile(s: Scene, ctl: TableController) -> None:
     """The play: earlier sequences, the current one fanned, the count and who said Go."""
     view = ctl.view(ctl.bottom_seat)
@@ -284,31 +263,6 @@ def _board(s: Scene, ctl: TableController) -> None:
     board_items(s, ctl.display_scores, ctl.pegs(), names, short, ctl.board_shape, BOARD_RECT)
 
 
-def board_items(
-    s: Scene,
-    scores: tuple[int, int],
-    pegs: tuple[tuple[int, int], tuple[int, int]],
-    names: tuple[str, str],
-    short: tuple[str, str],
-    shape: BoardShape = STANDARD_BOARD,
-    rect: Rect = SIDE_BOARD,
-) -> None:
-    """The board at ``rect`` and the two score lines beside the table (the table and the
-    review screen)."""
-    shown = tuple(shown_score(v, shape) for v in scores)
-    holes = tuple(peg_holes(f, b, shape) for f, b in pegs)
-    s.board = Board(rect, (holes[0], holes[1]), names, (shown[0], shown[1]), shape)
-    for seat in (0, 1):
-        y = HEIGHT - 28 - seat * 32
-        color = PLAYER_COLORS[seat]
-        s.labels.append(Label(short[seat], TABLE_RIGHT + 44, y, 16, color, "left", bold=True))
-        s.labels.append(Label(str(shown[seat]), WIDTH - 20, y, 20, color, "right", bold=True,
-                              tag="score"))  # fmt: skip
-
-
-CHANCE_BAR = Rect(770, HEIGHT - 32, 200, 16)
-
-
 def _chance_bar(s: Scene, ctl: TableController, reading: Reading) -> None:
     """The drawn seat's winning chance: its colour from the left, the other's to the right,
     a mark at even."""
@@ -344,74 +298,3 @@ def _buttons(s: Scene, ctl: TableController, chances_on: bool = False) -> None:
                 Act.CONFIRM, label, Rect(820, 70, 150, 64), ctl.selection.can_confirm, primary=True
             )
         )
-
-
-def _reveal_overlay(base: Scene, ctl: TableController) -> None:
-    """Pass and play: not modal (undo etc. stay available); the hands stay face down."""
-    tr = ctl.tr
-    assert ctl.to_act is not None  # a person is to act
-    name = ctl.name(ctl.to_act)
-    o = base.layer = Scene()
-    r = Rect(STARTER.x + STARTER.w + 20, 300, 605, 220)  # the deck and the starter in sight,
-    # the count under it whole (it ends near x 960)
-    o.panels.append((r, PANEL))
-    o.labels.append(
-        Label(tr("Pass the screen to {name}", name=name), r.cx, r.y + 170, 22, WHITE, bold=True)
-    )
-    o.buttons.append(
-        act_button(Act.REVEAL, tr("See my hand — {name}", name=name),
-               Rect(r.cx - 200, r.y + 50, 400, 80), primary=True)
-    )  # fmt: skip
-
-
-def _show_overlay(base: Scene, ctl: TableController, step) -> None:
-    tr = ctl.tr
-    s = base.layer = Scene(modal=True, faces=base.faces)
-    r = Rect(40, 130, 920, 560)
-    s.panels.append((r, PANEL))
-    color = PLAYER_COLORS[step.player]
-    s.labels.append(Label(step.title, r.cx, r.y + r.h - 40, 24, color, bold=True))
-    if ctl.show.at_end and ctl.show.summary is not None:
-        deal_summary_items(s, ctl, r)  # the deal's points, waiting for Continue
-    else:
-        hl = set(step.highlight)
-        cards = list(step.cards) + [step.starter]
-        rects = hand_row(len(cards), r.y + r.h - 250, CARD_W, CARD_H, r.cx, 16)
-        for i, (c, rc) in enumerate(zip(cards, rects, strict=True)):
-            x = rc.x + (24 if i == 4 else 0)
-            rect = Rect(x, rc.y + (18 if c in hl else 0), rc.w, rc.h)
-            s.cards.append(CardItem(c, rect, highlight=c in hl, key=f"c{c}"))
-        s.labels.append(Label(tr("Starter"), rects[4].cx + 24, rects[4].y - 14, 13, SOFT))
-    for i, note in enumerate(ctl.show.intro):  # how the play ended, under the count
-        s.labels.append(Label(note, r.x + 24, r.y + 70 - i * 22, 13, SOFT, "left"))
-    prev = step.said[:-1][-3:] if step.line else step.said[-3:]
-    for i, line in enumerate(prev):
-        s.labels.append(Label(line, r.cx, r.y + 150 + (len(prev) - 1 - i) * 22, 15, SOFT))
-    if step.line:
-        s.labels.append(Label(step.line, r.cx, r.y + 105, 24, GOLD, bold=True))
-    if ctl.show.at_end:
-        s.buttons.append(act_button(Act.NEXT, tr("Continue"), Rect(r.x + r.w - 300, r.y + 20, 270, 56),
-                                primary=True))  # fmt: skip
-        return
-    s.buttons.append(
-        act_button(Act.NEXT, tr("Next"), Rect(r.x + r.w - 300, r.y + 20, 130, 56), primary=True)
-    )
-    s.buttons.append(act_button(Act.SKIP, tr("Skip"), Rect(r.x + r.w - 160, r.y + 20, 130, 56)))
-
-
-def _game_over_overlay(base: Scene, ctl: TableController) -> None:
-    """Result and skunk, the game's points by part, the person's error rate."""
-    tr = ctl.tr
-    s = base.layer = Scene(modal=True)
-    r = Rect(100, 110, 800, 600)
-    s.panels.append((r, PANEL))
-    lines = ctl.game_over_lines()
-    for i, line in enumerate(lines):
-        size, color = (30, GOLD) if i == 0 else (20, WHITE)
-        s.labels.append(Label(line, r.cx, r.y + r.h - 50 - i * 40, size, color, bold=i == 0))
-    game_summary_items(s, ctl, r, r.y + r.h - 90 - 40 * len(lines))
-    s.buttons.append(
-        act_button(Act.NEWGAME, tr("New game"), Rect(r.cx - 330, r.y + 24, 210, 64), primary=True)
-    )
-    s.buttons.append(act_button(Act.REVIEW, tr("Review"), Rect(r.cx - 105, r.y + 24, 210, 64)))
-    s.buttons.append(act_button(Act.RESTART, tr("Restart"), Rect(r.cx + 120, r.y + 24, 210, 64)))

@@ -1,5 +1,5 @@
 """The guided first deal laid out: the table (:func:`ui.scenes.table_scene.table_scene`) with the lesson
-of :mod:`ui.table.tutorial` where it covers nothing the person needs.
+of :mod:`ui.table.teaching.tutorial` where it covers nothing the person needs.
 
 A lesson first comes whole on a panel over the middle of the table, the person's hand in sight
 below it, and waits for "Got it"; it then folds to its title and one line (what to do now, with
@@ -10,14 +10,15 @@ show's panel; the welcome and the end have a panel of their own.
 
 from __future__ import annotations
 
-from ..table.chances import Reading
-from ..table.tutorial import Lesson, Tutorial, Where
+from ..table.teaching.chances import Reading
+from ..table.teaching.tutorial import Lesson, Tutorial, Where
 from .scene import (
     FELT,
     GOLD,
     HEIGHT,
     PANEL,
     SOFT,
+    TABLE_RIGHT,
     WHITE,
     Label,
     Rect,
@@ -25,9 +26,10 @@ from .scene import (
     act_button,
     wrapped_rows,
 )
-from .table_scene import STARTER, TABLE_RIGHT, table_scene
+from .table_layout import STARTER
+from .table_scene import table_scene
 
-#: Where a folded lesson lies (see :class:`ui.table.tutorial.Where`), and the whole one.
+#: Where a folded lesson lies (see :class:`ui.table.teaching.tutorial.Where`), and the whole one.
 RECTS = {
     Where.LOW: Rect(110, 90, 780, 100),
     Where.HIGH: Rect(TABLE_RIGHT + 6, 470, 278, 250),  # beside the table, in the log's place

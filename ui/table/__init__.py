@@ -1,1 +1,2 @@
-"""The pure-Python table (no arcade): the controller and its parts, hints, coach, saves."""
+"""The pure-Python table (no arcade): the controller and its parts, the saves; what helps a person
+learn (hints, coach, the winning-chance indicator, the tutorial) in ``teaching``."""

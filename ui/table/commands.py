@@ -1,6 +1,6 @@
 """What a click or a key asks of the table, as typed values, and the one table that does it.
 
-Every button and target of the screens (:mod:`ui.scenes.table_scene`, :func:`ui.scenes.scene.start_scene`,
+Every button and target of the screens (:mod:`ui.scenes.table_scene`, :func:`ui.scenes.screens.start_scene.start_scene`,
 the rules, review and statistics scenes) and every key binding (:mod:`ui.gui.keys`) carries a
 :class:`Command`; :func:`run` does the controller's part through :data:`TABLE`, and each screen
 does the rest (the menu, a new game, the rules...) through its own table in :mod:`ui.gui`. No

@@ -15,9 +15,10 @@ behaviour the rules card asks for (RULES R11) is unit-tested without a window:
 The game is a pure function of ``(seed, decisions)`` (see :mod:`cribbage_env.rules.engine`): the
 controller keeps the decisions and a cursor over them (:mod:`ui.table.history`) and rebuilds the game
 on undo/redo. It holds the small parts that do the rest: ``selection`` (the person's cards,
-:mod:`ui.table.selection`), ``coach`` (the hint and coach mode, :mod:`ui.table.coach`), ``computer`` (the
+:mod:`ui.table.selection`), ``coach`` (the hint and coach mode, :mod:`ui.table.teaching.coach`), ``computer`` (the
 agents' moves, :mod:`ui.table.computer`), ``show`` (the count step by step, :mod:`ui.table.show`) and
-``guard`` (the restart question, :mod:`ui.table.safety`); :mod:`ui.words.narration` says every sentence and
+``guard`` (the restart question, :mod:`ui.table.safety`); undo, redo and restart are its base
+:class:`~ui.table.rewind.Rewind`'s; :mod:`ui.words.narration` says every sentence and
 :mod:`ui.table.saves` keeps the save format.
 
 >>> c = TableController(seed=3, mode=Mode.HOTSEAT)
@@ -37,14 +38,15 @@ from cribbage_env.rules.core import EventKind, Phase
 from ..words.i18n import Catalog
 from ..words.narration import Narrator, card_label, table_prompt
 from .board import BoardShape
-from .coach import Coach
 from .computer import Computer
 from .history import History, UndoRule
+from .rewind import Rewind
 from .safety import RestartGuard
 from .saves import SaveError, read_save, save_data
 from .seats import seats
 from .selection import Selection
 from .show import ShowSequence, deal_points, last_cut, peg_holes, show_steps
+from .teaching.coach import Coach
 
 __all__ = ["Mode", "TableController"]
 
@@ -57,7 +59,7 @@ class Mode(str, Enum):
     WATCH = "watch"  # two agents; the person watches
 
 
-class TableController:
+class TableController(Rewind):
     """Owns one game at the table, its decision history and everything shown about it."""
 
     def __init__(
@@ -234,7 +236,7 @@ class TableController:
 
     def confirm(self) -> bool:
         """Send the selected cards (Confirm button, Enter, or a tap on the crib); in coach mode
-        a costly move is held back once (:meth:`ui.table.coach.Coach.holds_back`)."""
+        a costly move is held back once (:meth:`ui.table.teaching.coach.Coach.holds_back`)."""
         action = self.selection.pending_action
         if self.coach.holds_back(action):
             return False
@@ -316,34 +318,13 @@ class TableController:
         """(front, back) peg holes for each player: leap-frogging pegs (0 = start hole)."""
         return peg_holes(self._all_events(), self.display_scores)
 
-    # ----------------------------------------------------------------------------- undo / redo
-    def resume(self, actions: Sequence[int], cursor: int) -> None:
-        """Take over a list of decisions (a save) and go to ``cursor``; raises
-        :class:`~cribbage_env.IllegalActionError` if they do not replay."""
-        g = ce.new_game(self.seed, interactive_cuts=self.interactive_cuts, rules=self.rules)
-        actors = []
-        for a in actions:
-            actors.append(g.to_act)
-            g.apply(a)
-        self.history = History.of(actions, actors, 0)
-        self._rebuild(cursor)
-
+    # ----------------------------------------------------------------------------- undo rules
+    # (undo, redo, restart and resume: :class:`~ui.table.rewind.Rewind`)
     @property
     def _undo_rule(self) -> UndoRule:
         return {Mode.WATCH: UndoRule.EACH, Mode.HOTSEAT: UndoRule.OWN_TURN}.get(
             self.mode, UndoRule.LAST_HUMAN
         )
-
-    def _human(self, seat: int | None) -> bool:
-        return seat is not None and self.is_human(seat)
-
-    @property
-    def can_undo(self) -> bool:
-        return self._undo_target() is not None or self.guard.can_undo
-
-    @property
-    def can_redo(self) -> bool:
-        return self.history.can_redo
 
     @property
     def can_restart(self) -> bool:
@@ -355,59 +336,6 @@ class TableController:
     def can_export(self) -> bool:
         """A record holds every hand dealt: in pass and play only once the game is over."""
         return self.mode is not Mode.HOTSEAT or self.game.is_over
-
-    def _undo_target(self) -> int | None:
-        """The cursor an undo goes back to, or None (see :class:`~ui.table.history.UndoRule`: in pass
-        and play only the decisions of the person to act)."""
-        return self.history.undo_target(self._undo_rule, to_act=self.to_act, human=self._human)
-
-    def _rebuild(self, cursor: int) -> None:
-        self.history = self.history.moved_to(cursor)
-        self.game = ce.replay(
-            self.seed,
-            self.history.decisions,
-            interactive_cuts=self.interactive_cuts,
-            rules=self.rules,
-        )
-        self._after_rebuild()
-
-    def undo(self) -> bool:
-        """Back to the moment before the person's last decision (computer replies too, R11.5)."""
-        target = self._undo_target()
-        if target is None and self.guard.can_undo:
-            self.history = self.guard.take()  # the game as it was before Restart
-            self._rebuild(self.history.cursor)
-        elif target is None:
-            return False
-        else:
-            self._rebuild(target)
-        self.say(self.tr("Undone"))
-        self._changed()
-        return True
-
-    def redo(self) -> bool:
-        """Replay the undone decision and the computer's replies that followed it (R11.5)."""
-        cursor = self.history.redo_target(self._undo_rule, human=self._human)
-        if cursor is None:
-            return False
-        self._rebuild(cursor)
-        self.say(self.tr("Redone"))
-        self._changed()
-        return True
-
-    def restart(self) -> bool:
-        """The same game from the start: same seed, same shuffles, empty history (R11.6).
-
-        Refused (False) in pass and play while a game is under way (see :attr:`can_restart`).
-        Undo right after it brings the game back (:mod:`ui.table.safety`); the table asks first
-        (:meth:`ui.table.safety.RestartGuard.ask_restart`)."""
-        if not self.can_restart:
-            return False
-        self.guard.keep(self.history)  # Undo brings it back
-        self.history = self.history.cleared()
-        self._rebuild(0)
-        self._changed()
-        return True
 
     # ----------------------------------------------------------------------------- prompts
     def prompt(self) -> str:

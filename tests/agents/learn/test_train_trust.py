@@ -75,7 +75,8 @@ def test_resume_builds_a_stored_import_path_named_again(tmp_path, capsys) -> Non
     assert spec in capsys.readouterr().err
     import argparse
 
-    from ui.cli.cmd_train.command import _prepare, add_arguments
+    from ui.cli.cmd_train.arguments import add_arguments
+    from ui.cli.cmd_train.command import _prepare
 
     p = argparse.ArgumentParser()
     add_arguments(p)

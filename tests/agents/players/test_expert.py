@@ -178,7 +178,7 @@ def test_the_game_offers_the_expert_level() -> None:
     """The start screen and `cribbage play --opponent expert` offer the expert."""
     from agents import LEVELS
     from ui.cli.cmd_play import resolve_opponent
-    from ui.scenes.scene import StartOptions, start_scene
+    from ui.scenes.screens.start_scene import StartOptions, start_scene
 
     ids = {b.id for b in start_scene(StartOptions(level="expert")).buttons}
     assert "level:expert" in ids and resolve_opponent("expert") == "expert"

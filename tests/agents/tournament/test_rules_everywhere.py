@@ -95,7 +95,8 @@ def test_cribbage_discards_plays_its_games_by_the_rules(capsys, tmp_path: Path) 
 
 @pytest.mark.parametrize("method", ["ppo", "dmc"])
 def test_cribbage_train_learns_the_rules_asked_for(method: str) -> None:
-    from ui.cli.cmd_train.command import _config, add_arguments
+    from ui.cli.cmd_train.arguments import add_arguments
+    from ui.cli.cmd_train.command import _config
 
     p = argparse.ArgumentParser()
     add_arguments(p)

@@ -143,7 +143,8 @@ def test_train_refuses_options_its_method_does_not_use(tmp_path, capsys) -> None
     --teacher expert`` trained as if the option were not there (dmc always clones expectimax)."""
     import argparse
 
-    from ui.cli.cmd_train.command import _config, _usage_problem, add_arguments
+    from ui.cli.cmd_train.arguments import add_arguments
+    from ui.cli.cmd_train.command import _config, _usage_problem
 
     run = tmp_path / "run"
     for method, extra in (

@@ -103,7 +103,8 @@ def test_epochs_set_the_fit_of_the_method_asked_for():
     import argparse
 
     from agents.learn.dmc import DMCConfig
-    from ui.cli.cmd_train.command import _config, add_arguments
+    from ui.cli.cmd_train.arguments import add_arguments
+    from ui.cli.cmd_train.command import _config
 
     p = argparse.ArgumentParser()
     add_arguments(p)

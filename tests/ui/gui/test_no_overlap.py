@@ -18,18 +18,19 @@ from layout_boxes import SIZES, clashes, label_box, scale_of
 from agents.review import review_game
 from agents.tournament.play import play_game
 from cribbage_env.rules.core import VARIANTS, Phase
-from ui.scenes.past_scene import past_scene
 from ui.scenes.preferences import Preferences
 from ui.scenes.review_scene import CHART, ReviewBrowser, review_scene
-from ui.scenes.rules_scene import pages, rules_scene
-from ui.scenes.scene import Scene, StartOptions, start_scene
-from ui.scenes.settings_scene import settings_layer
-from ui.scenes.stats_scene import stats_scene
-from ui.scenes.table_scene import TABLE_RIGHT, table_scene
+from ui.scenes.scene import TABLE_RIGHT, Scene
+from ui.scenes.screens.past_scene import past_scene
+from ui.scenes.screens.rules_scene import pages, rules_scene
+from ui.scenes.screens.settings_scene import settings_layer
+from ui.scenes.screens.start_scene import StartOptions, start_scene
+from ui.scenes.screens.stats_scene import stats_scene
+from ui.scenes.table_scene import table_scene
 from ui.scenes.tutorial_scene import tutorial_scene
-from ui.table.chances import Reading
 from ui.table.controller import Mode, TableController
-from ui.table.tutorial import Tutorial
+from ui.table.teaching.chances import Reading
+from ui.table.teaching.tutorial import Tutorial
 from ui.words.i18n import LANGUAGES, Catalog
 from ui.words.narration import Narrator
 
@@ -243,7 +244,7 @@ def test_the_tutorial(lang: str) -> None:
 def test_statistics_bars_stay_in_their_chart_and_counts_agree_in_number(lang: str) -> None:
     """A large average (a lucky first game: 29 in the hand) keeps its bar left of the error
     chart; one win and one loss are said in the singular ("1 ganada", "1 gagnée")."""
-    from ui.scenes.stats_scene import BAR_X, ERRORS
+    from ui.scenes.screens.stats_scene import BAR_X, ERRORS
 
     big = dict(STATS, games=2, wins=1, losses=1, win_rate=0.5)
     big["points_per_deal"] = {

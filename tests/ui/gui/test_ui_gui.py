@@ -512,7 +512,7 @@ def test_rules_screen_export_and_four_colours(window, tmp_path) -> None:
     import json
 
     import cribbage_env as ce
-    from ui.gui.card_art import card_image
+    from ui.gui.drawing.card_art import card_image
     from ui.gui.rules_view import RulesView
 
     window.start_table(TableController(9, mode=Mode.COMPUTER, lang="fr"))

@@ -72,7 +72,7 @@ def test_review_key_at_game_over(window) -> None:
 def test_winning_chance_toggle_draws_the_bar(window) -> None:
     import arcade
 
-    from ui.scenes.table_scene import CHANCE_BAR
+    from ui.scenes.table_layout import CHANCE_BAR
 
     ctl = TableController(12, mode=Mode.COMPUTER)
     window.start_table(ctl)

@@ -11,8 +11,9 @@ from table_play import play_out
 
 import cribbage_env as ce
 from cribbage_env.rules.core import SHORT, STANDARD, Rules
-from ui.scenes.scene import StartOptions, start_scene
-from ui.scenes.table_scene import BOARD_RECT, SIDE_BOARD, table_scene
+from ui.scenes.screens.start_scene import StartOptions, start_scene
+from ui.scenes.table_layout import BOARD_RECT, SIDE_BOARD
+from ui.scenes.table_scene import table_scene
 from ui.table.board import (
     BoardShape,
     hole_position,
@@ -179,7 +180,7 @@ def test_the_short_boards_are_painted_where_the_geometry_says(target: int) -> No
 
     os.environ.setdefault("ARCADE_HEADLESS", "1")
     pytest.importorskip("arcade")
-    from ui.gui.board_art import HOLE, SCALE, board_image
+    from ui.gui.drawing.board_art import HOLE, SCALE, board_image
     from ui.table.board import BoardRect
 
     shape = BoardShape.of(Rules(target=target))

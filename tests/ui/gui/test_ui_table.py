@@ -14,7 +14,8 @@ import pytest
 
 from ui.scenes.motion import MAX_SECONDS, Transition
 from ui.scenes.scene import Rect, index_corner, overlaps
-from ui.scenes.table_scene import BOARD_RECT, SIDE_BOARD, pile_rects, table_scene
+from ui.scenes.table_layout import BOARD_RECT, SIDE_BOARD, pile_rects
+from ui.scenes.table_scene import table_scene
 from ui.table.board import (
     BOARD_HOLES,
     DOUBLE_SKUNK_LINE,
@@ -221,7 +222,7 @@ def test_rules_screen_text_in_three_languages() -> None:
     import re
     from pathlib import Path
 
-    from ui.scenes.rules_scene import PAGE_BOTTOM, RULES_DIR, pages, rules_scene, rules_text
+    from ui.scenes.screens.rules_scene import PAGE_BOTTOM, RULES_DIR, pages, rules_scene, rules_text
     from ui.words.i18n import LANGUAGES
 
     doc = (Path(__file__).resolve().parents[3] / "docs" / "RULES.md").read_text()

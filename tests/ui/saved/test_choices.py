@@ -6,7 +6,7 @@ import json
 
 from cribbage_env.rules.core import VARIANTS
 from ui.saved.choices import CHOICES_NAME, MAX_BYTES, apply_choices, load_choices, save_choices
-from ui.scenes.scene import StartOptions
+from ui.scenes.screens.start_scene import StartOptions
 
 
 def test_choices_come_back_as_they_were_left(tmp_path) -> None:

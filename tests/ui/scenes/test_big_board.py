@@ -10,7 +10,7 @@ from table_play import play_until
 from cribbage_env.rules.core import Phase
 from ui.saved.autosave import SaveStore
 from ui.scenes.board_scene import BIG_BOARD
-from ui.scenes.table_scene import BOARD_RECT
+from ui.scenes.table_layout import BOARD_RECT
 from ui.table.board import hole_position
 
 

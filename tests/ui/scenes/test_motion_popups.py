@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ui.scenes.motion import POP, Popup, Transition
 from ui.scenes.scene import CardItem, Rect, Scene, overlaps
-from ui.scenes.table_scene import STARTER, pile_rects
+from ui.scenes.table_layout import STARTER, pile_rects
 
 
 def _play(card: int = 5) -> tuple[Scene, Scene, Rect]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ui.scenes.scene import StartOptions, focusable, move_focus, start_scene
+from ui.scenes.screens.start_scene import StartOptions, focusable, move_focus, start_scene
 from ui.words.i18n import LANGUAGES
 
 

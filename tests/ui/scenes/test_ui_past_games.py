@@ -13,7 +13,7 @@ import cribbage_env as ce
 from cribbage_env.rules.core import Phase
 from ui.saved.autosave import SaveStore
 from ui.saved.past_games import MAX_GAME_BYTES, past_games, past_row, past_table
-from ui.scenes.past_scene import PER_PAGE, page_count, past_scene
+from ui.scenes.screens.past_scene import PER_PAGE, page_count, past_scene
 from ui.table.controller import Mode, TableController
 from ui.words.i18n import LANGUAGES, Catalog
 

@@ -84,9 +84,9 @@ def test_every_button_of_the_other_screens_carries_a_command_its_screen_answers(
     """The start (with its list of unfinished games), rules, statistics and review screens: no
     button is dispatched on its id, and the chart's click says where along it it fell."""
     from ui.scenes.review_scene import waiting_scene
-    from ui.scenes.rules_scene import rules_scene
-    from ui.scenes.scene import StartOptions, start_scene
-    from ui.scenes.stats_scene import stats_scene
+    from ui.scenes.screens.rules_scene import rules_scene
+    from ui.scenes.screens.start_scene import StartOptions, start_scene
+    from ui.scenes.screens.stats_scene import stats_scene
 
     tables = _screen_tables()
     opts = StartOptions(unfinished=("a", "b"), listing=True, has_save=True)

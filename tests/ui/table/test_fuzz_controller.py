@@ -41,8 +41,8 @@ from cribbage_env.invariants import check_state, check_view
 from cribbage_env.rules.actions import CUT_BASE, discard_cards, is_cut, is_discard
 from cribbage_env.rules.core import Phase
 from ui.scenes.table_scene import table_scene
-from ui.table.coach import Coach
 from ui.table.controller import Mode, TableController
+from ui.table.teaching.coach import Coach
 from ui.words.i18n import LANGUAGES
 
 CUT_PHASES = (Phase.CUT_FOR_DEAL, Phase.DEAL_CUT, Phase.STARTER_CUT)

@@ -20,7 +20,7 @@ from ui.reports.player_stats import (
     remember_review,
 )
 from ui.saved.autosave import SaveStore
-from ui.scenes.stats_scene import stats_scene
+from ui.scenes.screens.stats_scene import stats_scene
 from ui.scenes.summary_scene import error_line
 from ui.table.controller import Mode, TableController
 from ui.words.i18n import Catalog

@@ -13,8 +13,8 @@ from agents.coaching.chance import seat_chance
 from agents.coaching.judge import judge
 from agents.review import Review, review_game
 from agents.tournament.play import play_game
-from ui.table.chances import discard_taken
-from ui.table.hints import hint_rng
+from ui.table.teaching.chances import discard_taken
+from ui.table.teaching.hints import hint_rng
 from ui.words.i18n import Catalog
 
 

@@ -16,7 +16,8 @@ from ui.saved.autosave import SaveStore
 from ui.scenes.motion import Transition
 from ui.scenes.scene import Label, overlaps
 from ui.scenes.summary_scene import error_line
-from ui.scenes.table_scene import DECK, STARTER, table_scene
+from ui.scenes.table_layout import DECK, STARTER
+from ui.scenes.table_scene import table_scene
 from ui.table.controller import Mode, TableController
 from ui.table.show import points_by_part
 from ui.words.i18n import Catalog

@@ -15,9 +15,9 @@ from cribbage_env.equity import win_probability
 from cribbage_env.rules.core import SHORT, STANDARD
 from ui.reports.player_stats import HistoryGame, player_stats
 from ui.scenes.review_scene import ReviewBrowser
-from ui.table.chances import ChanceMeter
 from ui.table.controller import Mode, TableController
 from ui.table.saves import SAVE_FORMAT
+from ui.table.teaching.chances import ChanceMeter
 
 
 def short_game(seed: int, rules=SHORT) -> ce.GameState:
@@ -126,7 +126,7 @@ def test_the_export_and_replay_of_a_short_table_game_keep_its_rules(tmp_path) ->
 
 def test_the_statistics_screen_and_text_show_each_target_apart() -> None:
     from ui.cli.cmd_stats import stats_text
-    from ui.scenes.stats_scene import stats_scene
+    from ui.scenes.screens.stats_scene import stats_scene
 
     games = [short_game(s) for s in range(2)] + [short_game(s, STANDARD) for s in range(1)]
     st = _stats_of(games)

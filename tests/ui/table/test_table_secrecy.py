@@ -13,9 +13,9 @@ import pytest
 from cheater_agent import Cheated, CheaterAgent, rebuild
 
 from cribbage_env.rules.core import Phase
-from ui.table import hints
 from ui.table.computer import Computer
 from ui.table.controller import Mode, TableController
+from ui.table.teaching import hints
 
 
 def _play_first_discards(c: TableController) -> None:

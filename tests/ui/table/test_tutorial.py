@@ -14,7 +14,7 @@ from cribbage_env.rules.core import Phase
 from ui.saved.autosave import SaveStore
 from ui.scenes.scene import overlaps
 from ui.scenes.tutorial_scene import tutorial_scene
-from ui.table.tutorial import SHORT, TEXTS, Tutorial, Where
+from ui.table.teaching.tutorial import SHORT, TEXTS, Tutorial, Where
 from ui.words.i18n import Catalog
 
 RULE = re.compile(r"\bR(\d+)(\.\d+)?\b")

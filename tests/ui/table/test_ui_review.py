@@ -17,9 +17,9 @@ from cribbage_env.rules.core import Phase
 from cribbage_env.rules.engine import GameState
 from ui.scenes.review_scene import CHART, ReviewBrowser, review_scene
 from ui.scenes.scene import MIN_TARGET
-from ui.scenes.stats_scene import stats_scene
-from ui.table.chances import ChanceMeter
+from ui.scenes.screens.stats_scene import stats_scene
 from ui.table.controller import Mode, TableController
+from ui.table.teaching.chances import ChanceMeter
 from ui.words.i18n import Catalog
 from ui.words.narration import Narrator
 
@@ -135,8 +135,9 @@ def test_meter_reads_the_seats_own_estimate_the_hints_figure() -> None:
 
 
 def test_table_scene_draws_the_bar_and_not_under_the_show() -> None:
-    from ui.scenes.table_scene import CHANCE_BAR, table_scene
-    from ui.table.chances import Reading
+    from ui.scenes.table_layout import CHANCE_BAR
+    from ui.scenes.table_scene import table_scene
+    from ui.table.teaching.chances import Reading
 
     ctl = TableController(9, mode=Mode.COMPUTER)
     reading = Reading(0, 0.25, ChanceMeter.key(ctl))

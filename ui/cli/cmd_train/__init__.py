@@ -1,6 +1,8 @@
-"""``cribbage train``: the command (``command``) and its options checked against a saved run
-(``config``), a folder of their own so the command line's folder stays within its size."""
+"""``cribbage train``: its options (``arguments``), the command (``command``) and its options
+checked against a saved run (``config``), a folder of their own so the command line's folder
+stays within its size."""
 
-from .command import add_arguments, run
+from .arguments import add_arguments
+from .command import run
 
 __all__ = ["add_arguments", "run"]

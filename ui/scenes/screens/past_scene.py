@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from ..table.commands import Act
-from ..words.i18n import Catalog
-from .scene import GOLD, HEIGHT, SOFT, WHITE, WIDTH, Label, Rect, Scene, act_button
+from ...table.commands import Act
+from ...words.i18n import Catalog
+from ..scene import GOLD, HEIGHT, SOFT, WHITE, WIDTH, Label, Rect, Scene, act_button
 
 #: Games a page holds (each row is a 48 px target, RULES R11.7).
 PER_PAGE = 8

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import fields
 
-from ..table.commands import Act, Command
-from .preferences import CHOICES, Preferences
-from .scene import GOLD, HEIGHT, PANEL, SOFT, WHITE, WIDTH, Button, Label, Rect, Scene, act_button
+from ...table.commands import Act, Command
+from ..preferences import CHOICES, Preferences
+from ..scene import GOLD, HEIGHT, PANEL, SOFT, WHITE, WIDTH, Button, Label, Rect, Scene, act_button
 
 
 def settings_layer(base: Scene, prefs: Preferences, tr) -> None:

@@ -16,7 +16,7 @@ import numpy as np
 
 from cribbage_env.rules.actions import discard_cards, is_cut, is_discard
 
-from ..words.narration import Narrator
+from ...words.narration import Narrator
 
 if TYPE_CHECKING:
     import cribbage_env as ce

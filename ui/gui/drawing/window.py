@@ -6,7 +6,7 @@ from pathlib import Path
 
 import arcade
 
-from ..scenes.scene import HEIGHT, WIDTH
+from ...scenes.scene import HEIGHT, WIDTH
 
 
 class ScaledWindow(arcade.Window):

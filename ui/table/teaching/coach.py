@@ -15,10 +15,10 @@ from typing import Protocol
 
 from cribbage_env.rules.core import Phase
 
-from ..words.narration import Narrator
+from ...words.narration import Narrator
+from ..selection import Selection, TurnHost
 from . import hints
 from .hints import HintView, action_text, hint_rng
-from .selection import Selection, TurnHost
 
 #: The limits the start screen cycles through (winning chance, 0..1); 0: coach mode off.
 COACH_LIMITS = (0.0, 0.02, 0.05)
@@ -64,7 +64,7 @@ class Coach:
 
     def request_hint(self) -> HintView | None:
         """Show the judge's best move and its numbers (the review's verdict there, see
-        :mod:`ui.table.hints`); nothing changes until confirmed (R11.2)."""
+        :mod:`ui.table.teaching.hints`); nothing changes until confirmed (R11.2)."""
         ctl = self._ctl
         if not ctl.human_to_act or ctl.needs_reveal or ctl.to_act is None:
             return None

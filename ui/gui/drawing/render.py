@@ -12,9 +12,9 @@ import arcade
 import pyglet
 from arcade.shape_list import ShapeElementList, create_rectangle_filled
 
-from ..scenes.preferences import FELTS, Preferences
-from ..scenes.scene import GOLD, HEIGHT, PLAYER_COLORS, TABLE_RIGHT, Board, Label, Scene, overlaps
-from ..table.board import hole_position
+from ...scenes.preferences import FELTS, Preferences
+from ...scenes.scene import GOLD, HEIGHT, PLAYER_COLORS, TABLE_RIGHT, Board, Label, Scene, overlaps
+from ...table.board import hole_position
 from .board_art import board_texture
 from .card_art import CardTextures
 

@@ -8,9 +8,9 @@ on the left) as a bar chart, filled in while the games are reviewed.
 
 from __future__ import annotations
 
-from ..table.commands import Act
-from ..words.i18n import Catalog
-from .scene import GOLD, HEIGHT, PLAYER_COLORS, SOFT, WHITE, WIDTH, Label, Rect, Scene, act_button
+from ...table.commands import Act
+from ...words.i18n import Catalog
+from ..scene import GOLD, HEIGHT, PLAYER_COLORS, SOFT, WHITE, WIDTH, Label, Rect, Scene, act_button
 
 ERRORS = Rect(700, 290, 500, 210)
 BAR_MAX = 36  # px: a few games do not fill the chart
@@ -57,7 +57,7 @@ def stats_scene(
 
 def _progress(s: Scene, prog: dict, cat: Catalog) -> None:
     """Streaks, the record and best win against each level, achievements, month by month."""
-    from ..reports.progress import ACHIEVEMENTS, streak_words
+    from ...reports.progress import ACHIEVEMENTS, streak_words
 
     tr = cat.tr
     y = 292

@@ -11,11 +11,11 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from ..table.commands import Act
-from ..words.i18n import Catalog
-from .scene import GOLD, HEIGHT, SOFT, WHITE, WIDTH, Label, Rect, Scene, act_button, wrapped_rows
+from ...table.commands import Act
+from ...words.i18n import Catalog
+from ..scene import GOLD, HEIGHT, SOFT, WHITE, WIDTH, Label, Rect, Scene, act_button, wrapped_rows
 
-RULES_DIR = Path(__file__).resolve().parents[1] / "rules"
+RULES_DIR = Path(__file__).resolve().parents[2] / "rules"
 TEXT_W = 1080
 #: Characters a line of TEXT_W holds: a rule at 14 pt, a heading at 18 pt bold (Liberation Sans
 #: averages about 0.5 em a character in these languages; the estimate errs long).

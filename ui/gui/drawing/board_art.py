@@ -13,8 +13,8 @@ from pathlib import Path
 import arcade
 from PIL import Image, ImageDraw, ImageFont
 
-from ..scenes.scene import PLAYER_COLORS
-from ..table.board import (
+from ...scenes.scene import PLAYER_COLORS
+from ...table.board import (
     STANDARD_BOARD,
     BoardRect,
     BoardShape,

@@ -4,7 +4,8 @@ Two agents play a head-to-head, three or more a round robin. Duplicate deals are
 (every seed is played twice with the seats swapped). Exit codes: 0 done, 1 a run-time failure
 (database, backend, agent), 2 bad usage, 130 interrupted (finished games are saved).
 ``cribbage bench --resume RUN`` finishes an interrupted, failed or killed run. The work is done
-by :func:`agents.bench.run_tournament`; this module parses and prints.
+by :func:`agents.bench.run_tournament`; this module starts it and prints (its options and their
+checks: :mod:`ui.cli.cmd_bench.arguments`).
 
 ``--records DIR [--record-every K]`` also keeps the JSON game record (docs/RECORD_FORMAT.md) of
 the games of every K-th seed, one file each, written atomically, so any game of a tournament can
@@ -17,8 +18,6 @@ import argparse
 import contextlib
 import dataclasses
 import json
-import math
-import os
 import sys
 
 from agents.base import AgentSpecError
@@ -30,65 +29,12 @@ from agents.store.results_store import ResultsStore, default_db_path
 from agents.tournament.backends import BackendError
 from agents.tournament.game_result import GameResult
 from agents.tournament.luck_stats import StopRule
-from agents.tournament.tournament import DEFAULT_BLOCK, TournamentError, TournamentPlan, make_plan
+from agents.tournament.tournament import TournamentError, TournamentPlan, make_plan
 from cribbage_env import STANDARD
 
-from ..reports.bench_report import format_summary, pairing_rows, rules_spec, to_csv
-from .args import argtypes, options
-from .args.options import add_options
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    # fmt: off
-    p.add_argument("agents", nargs="*", metavar="AGENT",
-                   help="agent specs, e.g. random greedy expectimax 'name:key=value' (2 = head-to-head, 3+ = round robin)")
-    add_options(
-        p,
-        ("--games", argtypes.positive_int, None, None, "games per pairing (even with duplicate deals; default 1000)"),
-        options.seed(None, "root seed of the deals (default 0)"),
-        ("--resume", argtypes.run_id, None, "RUN", "finish run RUN of the database (interrupted, failed or killed): replays only the "
-         "blocks it has not saved, with its recorded seeds; agents it names by import path or "
-         "file are built only when named again (cribbage bench --resume RUN AGENT ...)"),
-        ("--agent-seed", argtypes.agent_seed, None, None, "seed of the agents' own randomness (default: fresh from the OS each run, "
-         "recorded with the run; pin the recorded one to repeat a run exactly)"),
-        ("--workers", argtypes.positive_int, None, None, f"worker processes (default: all cores, {os.cpu_count()})"),
-    )
-    options.backend_options(p)
-    add_options(
-        p,
-        ("--block", argtypes.positive_int, DEFAULT_BLOCK, None, f"duplicate pairs per task (default {DEFAULT_BLOCK})"),
-        options.rules(None),
-    )
-    p.add_argument("--no-duplicate", dest="duplicate", action="store_false",
-                   help="play each seed once (seat 0 = first-listed agent) instead of twice with seats swapped")
-    options.isolate_options(p, limits=True)
-    add_options(
-        p,
-        ("--until-separated", "head-to-head: stop once the luck-adjusted interval excludes 50%% (looks at 200 "
-         "games and each doubling, 99%% per look); --games is the cap (default 20000)"),
-        ("--ci-width", argtypes.unit_interval, None, "W", "head-to-head: stop once the luck-adjusted 95%% interval is narrower than W "
-         "(a win rate, e.g. 0.03); --games is the cap (default 20000)"),
-    )
-    # fmt: on
-    _add_output_arguments(p)
-
-
-def _add_output_arguments(p: argparse.ArgumentParser) -> None:
-    options.db_option(p)
-    # fmt: off
-    add_options(
-        p,
-        ("--json", "print the summary as one JSON object"),
-        ("--csv", argtypes.path, None, "FILE", "write one row per pairing to FILE"),
-        ("--plot", argtypes.path, None, "DIR", "write PNG charts to DIR (matplotlib)"),
-        ("--prior", float, 1.0, None, "virtual games per pairing in the ratings (default 1: keeps 100%% scores finite)"),
-        ("--records", argtypes.path, None, "DIR", "keep the game record (docs/RECORD_FORMAT.md) of chosen games in DIR, "
-         "with an index.json naming the agents in each seat (a folder without another run's records)"),
-        ("--record-every", argtypes.positive_int, None, "K", "with --records: keep the games of every K-th seed (both seats of a "
-         "duplicate pair; default 1: every game)"),
-    )
-    # fmt: on
-    options.progress_options(p)
+from ...reports.bench_report import format_summary, pairing_rows, rules_spec, to_csv
+from ..args import argtypes, options
+from .arguments import USAGE, usage_problem
 
 
 def _err(msg: str) -> None:
@@ -96,63 +42,9 @@ def _err(msg: str) -> None:
 
 
 def _usage(msg: str) -> int:
-    print(
-        "usage: cribbage bench AGENT AGENT [AGENT ...] [--games N] [--seed S] [--workers W] "
-        "[--backend {serial,pool,ray}] [--address ADDR] [--rules RULES] [--db PATH] [--json] [--csv FILE] [--plot DIR] "
-        "[--records DIR [--record-every K]]\n       cribbage bench --resume RUN [AGENT ...] [--db PATH] [--workers W]",
-        file=sys.stderr,
-    )
+    print(USAGE, file=sys.stderr)
     _err(f"error: {msg}")
     return 2
-
-
-def _usage_problem(args: argparse.Namespace) -> str | None:
-    if args.resume is not None:
-        given = [
-            f for f in ("games", "seed", "agent_seed", "rules") if getattr(args, f) is not None
-        ]
-        limits = (args.game_budget, args.seat_memory, args.seat_cpu, args.seat_procs)
-        if (
-            given
-            or args.records is not None
-            or not args.duplicate
-            or args.isolate
-            or any(v is not None for v in limits)
-        ):
-            return (
-                "--resume RUN continues a saved run with its own games, seeds and isolation: "
-                "give none of them"
-            )
-    elif len(args.agents) < 2:
-        return "name at least two agents (two for a head-to-head, three or more for a round robin)"
-    problem = argtypes.backend_problem(args)
-    if problem:
-        return problem
-    if args.decision_timeout is not None and not args.isolate:
-        return "--decision-timeout S is the time of an isolated agent: give --isolate too"
-    for flag in ("game_budget", "seat_memory", "seat_cpu", "seat_procs"):
-        if getattr(args, flag) is not None and not args.isolate:
-            return f"--{flag.replace('_', '-')} limits an isolated agent: give --isolate too"
-    if (args.until_separated or args.ci_width is not None) and (
-        args.resume is not None or len(args.agents) != 2
-    ):
-        return "--until-separated and --ci-width stop a new head-to-head: name exactly two agents"
-    if args.until_separated and args.ci_width is not None:
-        return "--until-separated and --ci-width are two stopping rules: give one"
-    if args.record_every is not None and args.records is None:
-        return "--record-every K says which games --records DIR keeps: give --records too"
-    if args.records is not None and os.path.lexists(args.records / "index.json"):
-        return (
-            f"{args.records} holds another run's game records (index.json): choose another folder"
-        )
-    problem = argtypes.output_folder_problem(args.plot)  # outputs checked before games are played
-    if args.csv is not None:
-        problem = problem or argtypes.output_file_problem(args.csv, None)
-    if problem:
-        return problem
-    if not 0 <= args.prior < math.inf:
-        return f"--prior is a finite number of virtual games >= 0, got {args.prior}"
-    return None
 
 
 class _Hook:
@@ -190,7 +82,7 @@ def _start(
 def run(args: argparse.Namespace) -> int:
     from agents.arena.seat import database_files
 
-    problem = _usage_problem(args)
+    problem = usage_problem(args)
     if problem:
         return _usage(problem)
     writer, plan = None, None
@@ -337,7 +229,7 @@ def _write_files(args: argparse.Namespace, summary: dict, hook: _Hook) -> int:
             _err(f"cannot write {args.csv}: {exc}")
             code = 1
     if args.plot is not None and hook.first is not None:
-        from ..reports.bench_plots import write_plots
+        from ...reports.bench_plots import write_plots
 
         try:
             for path in write_plots(summary, [hook.first], args.plot):

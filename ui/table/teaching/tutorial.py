@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 from cribbage_env.rules.core import Phase
 
-from ..words.i18n import N_
-from .commands import Act
-from .controller import Mode, TableController
+from ...words.i18n import N_
+from ..commands import Act
+from ..controller import Mode, TableController
 
 #: The deal of the tutorial (a fixed seed: the same lesson for everybody) and the computer's.
 SEED = 2024

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 import cribbage_env as ce
 
 if TYPE_CHECKING:
-    from .controller import TableController
+    from ..controller import TableController
 
 
 def discard_taken(game: ce.GameState, seat: int) -> float | None:
