@@ -9,10 +9,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("cribbage_env", "agents", "ui")
-#: A function, a module and a folder (its ``__init__`` not counted) past these is due to be split.
-MAX_FUNCTION_LINES = 80
-MAX_MODULE_LINES = 450
-MAX_FOLDER_MODULES = 15
+#: A function, a module and a folder (its ``__init__`` not counted) past these is split in the
+#: change that takes it past. They sit below the team's ceilings (80 lines a function, 500 a
+#: module, about 15 modules a folder) so that a module is split where its seam is, before any
+#: ceiling forces a cut wherever the next line falls.
+MAX_FUNCTION_LINES = 70
+MAX_MODULE_LINES = 400
+MAX_FOLDER_MODULES = 14
 
 
 def sources() -> list[Path]:

@@ -1,7 +1,7 @@
 """The layout guards: the tree shows the layers.
 
-A package's folders ("rooms") hold about 15 modules at most; imports between rooms run one way
-(no two rooms import each other, directly or round a circle), type-only imports included; the
+A package's folders ("rooms") hold at most ``MAX_FOLDER_MODULES`` modules (``source_tree``);
+imports between rooms run one way (no two rooms import each other, directly or round a circle), type-only imports included; the
 package faces (``cribbage_env/__init__.py`` and the like) only hand names on and are left out.
 """
 
