@@ -92,3 +92,22 @@ def tmp_path(tmp_path):
     'nobody', which may read a bot's folder only as others may (pytest makes it private)."""
     tmp_path.chmod(0o755)
     return tmp_path
+
+
+@pytest.fixture(autouse=True)
+def _signal_handlers_kept():
+    """A test leaves the process's Ctrl-C and SIGTERM handlers as it found them: a handler left
+    behind (a flag setter, an ignore) would make a later test's real Ctrl-C do nothing."""
+    import signal
+
+    before = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    if before[signal.SIGINT] == signal.SIG_IGN:  # a run started in the background ignores Ctrl-C:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # a test's Ctrl-C is a terminal's
+    yield
+    expected = {**before, signal.SIGINT: signal.default_int_handler}
+    if before[signal.SIGINT] != signal.SIG_IGN:
+        expected = before
+    changed = {s.name: signal.getsignal(s) for s, h in expected.items() if signal.getsignal(s) != h}
+    for s, h in before.items():
+        signal.signal(s, h)
+    assert not changed, f"the test left signal handlers changed: {changed}"

@@ -32,6 +32,18 @@ def _modules(package: str) -> list[str]:
 
 
 def _exceptions(package: str) -> list[type]:
+    """Every exception class ``package``'s modules define (the console script's entry module
+    answers Ctrl-C from its import on: the handler it sets is put back)."""
+    import signal
+
+    handler = signal.getsignal(signal.SIGINT)
+    try:
+        return _defined_exceptions(package)
+    finally:
+        signal.signal(signal.SIGINT, handler)
+
+
+def _defined_exceptions(package: str) -> list[type]:
     found = []
     for name in _modules(package):
         try:
