@@ -15,7 +15,12 @@ the test ends, whether it passed or failed (:func:`_sealed_seats_closed`).
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import sys
+import tempfile
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -29,6 +34,61 @@ INTEGRATION_TIMEOUT = 1800
 #: words of a test module that may open a sealed seat (directly, by spec, or isolated tables)
 _SEAT_WORDS = ("SealedSeat", "sealed", "isolate")
 _opens_seats: dict[str, bool] = {}
+
+
+#: names the folder where the kernels compiled ahead say they are done (set for the workers)
+_AHEAD = "CRIBBAGE_TEST_KERNELS_AHEAD"
+#: the two halves of ``cribbage warmup`` (about even: 13 and 16 s of one core from an empty cache)
+_HALVES = ("table", "batch")
+_ahead: list[subprocess.Popen] = []
+
+
+def pytest_configure(config) -> None:
+    """With several workers, each would compile the kernels it meets first, most of them the
+    same ones at the same time (about 20 s of two cores from an empty cache, twice over). The
+    run compiles them once instead, in two child processes (``cribbage warmup``'s halves, on the
+    two cores) while the workers collect, and a worker waits for them before its first test
+    (:func:`_kernels_compiled_ahead`). From a full cache the children load and exit in a second."""
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", 0):
+        return
+    if config.option.collectonly or os.environ.get(_AHEAD):
+        return
+    folder = Path(tempfile.mkdtemp(prefix="cribbage-kernels-"))
+    os.environ[_AHEAD] = str(folder)  # the workers start after this, with it
+    for half in _HALVES:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "ui", "warmup", "--what", half],
+            cwd=Path(__file__).resolve().parents[1],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        _ahead.append(child)
+        threading.Thread(target=_say_done, args=(child, folder / half), daemon=True).start()
+
+
+def _say_done(child: subprocess.Popen, flag: Path) -> None:
+    flag.write_text(str(child.wait()))
+
+
+def pytest_unconfigure(config) -> None:
+    for child in _ahead:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    if _ahead:
+        shutil.rmtree(os.environ.pop(_AHEAD), ignore_errors=True)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _kernels_compiled_ahead() -> None:
+    """A worker's first test waits for the kernels the run compiles ahead (at most 10 minutes:
+    then it compiles what it needs itself)."""
+    folder = os.environ.get(_AHEAD)
+    if not folder:
+        return
+    deadline = time.monotonic() + 600
+    while time.monotonic() < deadline and not all((Path(folder) / h).exists() for h in _HALVES):
+        time.sleep(0.1)
 
 
 def pytest_collection_modifyitems(config, items) -> None:

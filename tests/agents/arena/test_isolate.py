@@ -30,9 +30,15 @@ from ui.cli.cli import main
 HERE = Path(__file__).resolve().parents[2]
 
 
-# ray: a local Ray runtime (seconds of start-up, mostly waiting): the integration tier
+# pool and ray: worker processes (and a local Ray runtime), seconds of start-up, mostly waiting:
+# the integration tier; serial plays the same isolated seats in the README's tier
 @pytest.mark.parametrize(
-    "backend", ["serial", "pool", pytest.param("ray", marks=pytest.mark.integration)]
+    "backend",
+    [
+        "serial",
+        pytest.param("pool", marks=pytest.mark.integration),
+        pytest.param("ray", marks=pytest.mark.integration),
+    ],
 )
 def test_honest_agents_play_the_same_games_isolated(backend: str) -> None:
     agents = ["expectimax", "random", "cheater_agent:Chatty"]
@@ -72,7 +78,8 @@ def test_isolated_spies_find_nothing() -> None:
     ("bad", "reason"),
     [
         ("Crasher", "crashed deciding"),
-        ("Hanger", "gave no answer in"),
+        # asleep past three times its limit: seconds of waiting, the integration tier
+        pytest.param("Hanger", "gave no answer in", marks=pytest.mark.integration),
         ("Illegal", "chose an illegal action"),
         ("Raiser", "raised ValueError: out of ideas"),
     ],
@@ -97,6 +104,7 @@ def test_a_failing_isolated_seat_loses_the_game_with_its_reason(tmp_path, bad, r
     assert tuple(saved) == out.results
 
 
+@pytest.mark.integration  # an interrupted isolated run and its resume: seconds of seat start-ups
 def test_an_isolated_run_resumes_isolated(tmp_path) -> None:
     db = tmp_path / "r.sqlite"
     stop = []
