@@ -182,6 +182,7 @@ def test_the_engine_process_never_imports_an_isolated_agent(tmp_path, capsys, mo
     assert "marked_bot" not in sys.modules
 
 
+@pytest.mark.integration  # the command with sealed seats: the library's isolated runs above are in the README's tier
 def test_bench_cli_isolate(tmp_path, capsys) -> None:
     db = str(tmp_path / "r.sqlite")
     code = main(["bench", "cheater_agent:Raiser", "random", "--games", "2", "--isolate",

@@ -80,6 +80,7 @@ def _bench(here: Path, backend: str, capsys) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
+@pytest.mark.integration  # pool workers importing the user's module: seconds of start-up
 def test_bench_serial_and_pool_play_the_same_games(here: Path, capsys) -> None:
     serial, pool = _bench(here, "serial", capsys), _bench(here, "pool", capsys)
     assert pool["run"]["backend"] == "pool" and pool["run"]["workers"] == 2

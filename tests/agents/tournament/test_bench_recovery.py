@@ -86,6 +86,7 @@ def test_sigkill_leaves_no_worker_and_resume_finishes_the_run(tmp_path) -> None:
     _check_games(db, 2, 400)
 
 
+@pytest.mark.integration  # a child run killed: seconds of waiting
 def test_sigterm_ends_the_run_as_interrupted(tmp_path) -> None:
     db = tmp_path / "r.sqlite"
     proc = _start(db, "--games", "200000", "--backend", "serial")
@@ -100,6 +101,7 @@ def test_sigterm_ends_the_run_as_interrupted(tmp_path) -> None:
         assert store.run(1)["status"] == "interrupted"
 
 
+@pytest.mark.integration  # a child run interrupted twice: seconds of waiting
 def test_two_quick_ctrl_c_do_not_leave_the_run_running(tmp_path) -> None:
     db = tmp_path / "r.sqlite"
     proc = _start(db, "--games", "200000", "--workers", "2")

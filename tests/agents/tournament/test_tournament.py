@@ -233,6 +233,7 @@ def test_serial_and_pool_backends_give_identical_results() -> None:
     assert other.results == serial.results
 
 
+@pytest.mark.integration  # every agent on both backends: seconds of pool start-up
 def test_registered_agents_are_backend_independent() -> None:
     """Agents are cached per worker process: their choices must not depend on earlier games."""
     plan = make_plan(["expectimax", "greedy", "novice"], 6, seed=8, block=1)

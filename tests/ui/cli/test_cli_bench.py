@@ -41,6 +41,7 @@ def test_bench_json_has_the_stable_names(capsys, tmp_path) -> None:
         assert len(store.games(data["run"]["id"])) == 6
 
 
+@pytest.mark.integration  # serial and pool alike: tests/agents/tournament/test_tournament.py in the README's tier
 def test_bench_same_seed_same_answer_on_serial_and_pool(capsys, tmp_path) -> None:
     common = [
         *"random random: --games 8 --seed 21 --agent-seed 5 --block 1 --json --db".split(),
@@ -237,6 +238,7 @@ def test_python_m_ui_bench_runs_as_a_command(tmp_path) -> None:
     assert json.loads(proc.stdout)["pairings"][0]["games"] == 4
 
 
+@pytest.mark.integration  # a pool started and stopped: seconds of waiting
 def test_ctrl_c_on_a_pool_run_stops_quickly_and_keeps_saved_games(tmp_path) -> None:
     """SIGINT to the whole process group (what a terminal's Ctrl-C does) during a pool run."""
     import os

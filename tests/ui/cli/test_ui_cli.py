@@ -222,6 +222,7 @@ print(time.monotonic() - t0, draws[0], len(w.ctl.decisions), len(w.errors))
 
 
 @pytest.mark.gui
+@pytest.mark.integration  # an X server and the whole window's loop: seconds of start-up
 def test_real_event_loop_under_xvfb() -> None:
     """The window in Arcade's real event loop (X server in memory): the computer moves from its
     worker thread, and frames are drawn only when something changed."""

@@ -36,6 +36,13 @@ from ui.words.narration import Narrator
 
 SCALES = tuple(scale_of(size) for size in SIZES)
 
+#: a whole game a language: English in the README's tier, the others (whose words run longer)
+#: in the integration tier, which also plays four games to 121 in each language
+ONE_GAME_LANGUAGES = [
+    lang if lang == "en" else pytest.param(lang, marks=pytest.mark.integration)
+    for lang in LANGUAGES
+]
+
 
 #: The smallest text the table draws, in points: 12 px at the smallest window size.
 MIN_TEXT = 12
@@ -106,7 +113,7 @@ def _game_over_and_review(ctl: TableController, every: int = 1) -> list[tuple[st
     return out
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("lang", ONE_GAME_LANGUAGES)
 def test_the_table_against_the_computer(lang: str) -> None:
     ctl = TableController(3, mode=Mode.COMPUTER, opponent="greedy", lang=lang, agent_seed=1,
                           rules="short")  # fmt: skip
@@ -125,7 +132,7 @@ def test_played_games_to_121(lang: str, seed: int) -> None:
     _check(_play(ctl, seed, hints=True) + _game_over_and_review(ctl))
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("lang", ONE_GAME_LANGUAGES)
 def test_the_table_in_pass_and_play(lang: str) -> None:
     ctl = TableController(4, mode=Mode.HOTSEAT, lang=lang, rules="short")
     _check(_play(ctl, 4, hints=False))

@@ -344,7 +344,11 @@ def test_a_whole_game_by_mouse_R11_7(window, mode: Mode, lang: str, motion: bool
     assert g.is_over and g.scores[g.winner] >= 121
 
 
-@pytest.mark.parametrize("motion", [False, True], ids=["still", "motion"])
+@pytest.mark.parametrize(
+    "motion",
+    [False, pytest.param(True, marks=pytest.mark.integration)],  # motion: the integration tier
+    ids=["still", "motion"],
+)
 def test_monkey_random_clicks_and_keys(window, motion: bool) -> None:
     """A thousand random clicks, taps and keys across phases, languages and both modes, with
     the animations off and on (clicks then land while cards and pegs are still moving)."""

@@ -84,7 +84,7 @@ def test_selection_and_hint_are_previews_R11_2() -> None:
                 c.reveal()
                 before = c.game.fingerprint()
                 hand = c.hand_cards(c.to_act)
-                for _ in range(8):
+                for _ in range(3):
                     c.selection.toggle(hand[int(rng.integers(len(hand)))])
                     c.selection.select_position(int(rng.integers(0, 7)))
                     c.selection.move_focus(int(rng.choice([-1, 1])))
