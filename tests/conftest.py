@@ -79,19 +79,59 @@ def pytest_unconfigure(config) -> None:
         shutil.rmtree(os.environ.pop(_AHEAD), ignore_errors=True)
 
 
-@pytest.fixture(scope="session", autouse=True)
-def _kernels_compiled_ahead() -> None:
-    """A worker's first test waits for the kernels the run compiles ahead (at most 10 minutes:
+#: test folders whose modules step the batched env (its kernels are the "batch" half): the
+#: others start once the table's half is compiled
+_BATCH_USERS = ("cribbage_env", "docs")
+
+
+@pytest.fixture(autouse=True)
+def _kernels_compiled_ahead(request) -> None:
+    """A test waits for the kernels the run compiles ahead that it may use (at most 10 minutes:
     then it compiles what it needs itself)."""
     folder = os.environ.get(_AHEAD)
     if not folder:
         return
+    parts = Path(str(request.path)).resolve().relative_to(Path(__file__).resolve().parents[1]).parts
+    room = parts[1] if parts[0] == "tests" else parts[0]  # a test's folder, or a doctest's package
+    halves = _HALVES if room in _BATCH_USERS else ("table",)
     deadline = time.monotonic() + 600
-    while time.monotonic() < deadline and not all((Path(folder) / h).exists() for h in _HALVES):
+    while time.monotonic() < deadline and not all((Path(folder) / h).exists() for h in halves):
         time.sleep(0.1)
 
 
+#: the longest test modules first (then the rest in their order): a worker free late gets a short
+#: one, so no worker ends the run alone with a long one
+LONG_FIRST = (
+    "agents/arena/test_isolate.py",
+    "ui/gui/test_no_overlap.py",
+    "agents/players/test_agents.py",
+    "ui/cli/test_trust_small.py",
+    "ui/cli/test_cli_bench.py",
+    "ui/gui/test_ui_gui.py",
+    "cribbage_env/envs/test_vecenv.py",
+    "ui/cli/test_ui_cli.py",
+    "docs/test_docs_snippets.py",
+    "ui/gui/test_ui_gui_review.py",
+    "cribbage_env/analysis/test_luck.py",
+    "agents/tournament/test_tournament.py",
+    "agents/tournament/test_bench_api.py",
+    "project/test_architecture.py",
+    "ui/table/test_trust_game.py",
+    "ui/cli/test_bad_input.py",
+    "ui/cli/test_bad_args_matrix.py",
+)
+
+
 def pytest_collection_modifyitems(config, items) -> None:
+    here = Path(__file__).resolve().parent
+    rank = {name: i for i, name in enumerate(LONG_FIRST)}
+
+    def order(item) -> int:
+        path = Path(str(item.path)).resolve()
+        inside = path.is_relative_to(here)
+        return rank.get(path.relative_to(here).as_posix(), len(rank)) if inside else len(rank)
+
+    items.sort(key=order)  # stable: the same order on every worker
     for item in items:
         if item.get_closest_marker("integration") and not item.get_closest_marker("timeout"):
             item.add_marker(pytest.mark.timeout(INTEGRATION_TIMEOUT))
