@@ -196,17 +196,27 @@ def _record(what: str, seconds: float) -> None:
         pass  # a read-only place: the next message has no estimate
 
 
+def lock_path(what: str) -> Path:
+    """The compile lock of ``what`` (one per kernel stamp and kernel): processes compiling the
+    same kernels take turns, processes compiling different ones compile side by side.
+
+    >>> lock_path("the luck kernels") == lock_path("the luck kernels") != lock_path("the simulator")
+    True
+    """
+    tag = hashlib.sha256(what.encode()).hexdigest()[:12]
+    return cache_dir() / f"cribbage-kernels-{kernel_hash()}-{tag}.lock"
+
+
 @contextmanager
 def compile_lock(what: str) -> Iterator[bool]:
-    """Hold the compile lock (one per kernel stamp) so processes that start together compile
-    once: the others wait, saying so, then load what the first cached. Yields whether it waited."""
+    """Hold the compile lock of ``what`` so processes that start together compile it once: the
+    others wait, saying so, then load what the first cached. Yields whether it waited."""
     global _depth
     with _held:
         if _depth:  # already held by this process (a nested announce)
             yield False
             return
-        path = cache_dir() / f"cribbage-kernels-{kernel_hash()}.lock"
-        with open(path, "a+b") as f:
+        with open(lock_path(what), "a+b") as f:
             waited = False
             if fcntl is not None:
                 try:

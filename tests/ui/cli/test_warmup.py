@@ -50,7 +50,7 @@ def test_a_process_that_finds_another_compiling_waits_and_says_so(
     """Two first uses started together compile once: the second waits on the lock file, then
     loads what the first cached (here: the fake is compiled once the lock is free)."""
     monkeypatch.setattr(kernelcache, "cache_dir", lambda: tmp_path)
-    lock = tmp_path / f"cribbage-kernels-{kernelcache.kernel_hash()}.lock"
+    lock = kernelcache.lock_path("the thing")
     holder = subprocess.Popen(
         [sys.executable, "-c", HOLD, str(lock)], stdin=subprocess.PIPE, stdout=subprocess.PIPE
     )
@@ -83,6 +83,34 @@ with open(sys.argv[1], "a+b") as f:
     print("held", flush=True)
     sys.stdin.read()
 """
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the compile lock is POSIX (fcntl) only")
+def test_a_process_compiling_other_kernels_is_not_waited_for(capsys, monkeypatch, tmp_path):
+    """The lock is the kernel's: while another process compiles the thing, this one compiles
+    another kernel at once (the table's and the batched env's compile side by side)."""
+    monkeypatch.setattr(kernelcache, "cache_dir", lambda: tmp_path)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(kernelcache.lock_path("the thing"))],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == b"held\n"
+        ran: list[str] = []
+        t = threading.Thread(target=lambda: _compile_other(ran))
+        t.start()
+        t.join(5)
+        assert ran == ["compiled here"] and "waiting" not in capsys.readouterr().err
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait(5)
+
+
+def _compile_other(ran: list[str]) -> None:
+    with kernelcache.announce([_Fake([])], "another thing"):
+        ran.append("compiled here")
 
 
 def test_compiled_for_some_types_is_not_compiled_for_others() -> None:
