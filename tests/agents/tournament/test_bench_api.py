@@ -21,6 +21,7 @@ from agents.tournament.summary import summarize
 from agents.tournament.tournament import MAX_GAMES, TournamentError, make_plan
 
 
+@pytest.mark.integration  # pool workers for objects and factories: seconds of start-up
 def test_objects_and_factories_play_like_specs_on_serial_and_pool() -> None:
     agents = [RandomLegal, make_random_legal, FirstLegal()]
     serial = run_tournament(agents, 8, seed=3, agent_seed=5, backend="serial", keep_results=True)
