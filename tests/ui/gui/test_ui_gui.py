@@ -2,7 +2,8 @@
 the results are checked in the game and in the pixels of screenshots (RULES R11.2, R11.4, R11.7).
 
 Skipped cleanly when Arcade or a headless OpenGL (EGL + Mesa) is not available. The monkey test
-sends thousands of random clicks and keys; ``CRIBBAGE_MONKEY_EVENTS=100000`` runs a long one.
+sends hundreds of random clicks and keys (thousands with motion, in the integration tier);
+``CRIBBAGE_MONKEY_EVENTS=100000`` runs a long one.
 """
 
 from __future__ import annotations
@@ -352,7 +353,8 @@ def test_a_whole_game_by_mouse_R11_7(window, mode: Mode, lang: str, motion: bool
 def test_monkey_random_clicks_and_keys(window, motion: bool) -> None:
     """A thousand random clicks, taps and keys across phases, languages and both modes, with
     the animations off and on (clicks then land while cards and pegs are still moving)."""
-    _monkey(window, motion, int(os.environ.get("CRIBBAGE_MONKEY_EVENTS", "1000")))
+    default = "2000" if motion else "500"  # the moving one runs in the integration tier
+    _monkey(window, motion, int(os.environ.get("CRIBBAGE_MONKEY_EVENTS", default)))
 
 
 @pytest.mark.integration
