@@ -46,11 +46,11 @@ def test_honest_agents_play_the_same_games_isolated(backend: str) -> None:
         pytest.importorskip("ray")
         agents[2] = "greedy"  # Ray's workers import from the working folder, not from tests/
     kw = {"seed": 4, "agent_seed": 77, "block": 2}
-    plan = make_plan(agents, 4, isolate=10.0, **kw)
-    assert plan.deal_key and plan.seeds != make_plan(agents, 4, **kw).seeds  # a secret deal
-    inproc = run_plan(make_plan(agents, 4, deal_key=plan.deal_key, **kw), backend="serial")
+    plan = make_plan(agents, 2, isolate=10.0, **kw)
+    assert plan.deal_key and plan.seeds != make_plan(agents, 2, **kw).seeds  # a secret deal
+    inproc = run_plan(make_plan(agents, 2, deal_key=plan.deal_key, **kw), backend="serial")
     iso = run_plan(plan, backend=backend, workers=2)
-    assert len(iso.results) == 12
+    assert len(iso.results) == 6
     assert iso.results == inproc.results
     assert all(r.forfeit == "" for r in iso.results)
 

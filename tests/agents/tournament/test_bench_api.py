@@ -77,7 +77,12 @@ def test_resuming_an_object_run_needs_the_objects(tmp_path) -> None:
 
 # ray: a local Ray runtime (seconds of start-up, mostly waiting): the integration tier
 @pytest.mark.parametrize(
-    "backend", ["serial", "pool", pytest.param("ray", marks=pytest.mark.integration)]
+    "backend",
+    [
+        "serial",
+        pytest.param("pool", marks=pytest.mark.integration),  # seconds of pool start-up
+        pytest.param("ray", marks=pytest.mark.integration),
+    ],
 )
 def test_the_cheater_fails_on_every_backend(backend, monkeypatch, tmp_path) -> None:
     if backend == "ray":

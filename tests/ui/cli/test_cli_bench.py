@@ -221,6 +221,7 @@ def test_bench_ray_unreachable_address_exits_1(capsys, tmp_path) -> None:
     assert "cannot reach the Ray cluster" in err
 
 
+@pytest.mark.integration  # a child interpreter: `python -m ui` is checked in the README's tier
 def test_python_m_ui_bench_runs_as_a_command(tmp_path) -> None:
     proc = subprocess.run(
         [
