@@ -4,6 +4,7 @@ imports' targets and the size limits (tests/project/ checks them; the change tas
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 from pathlib import Path
 
@@ -75,3 +76,15 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 MODULES = {module_name(p) for p in sources()}
+
+
+def parsed(path: Path) -> ast.Module:
+    """``path``'s syntax tree, parsed once a run for each version of the file: the guards read
+    the whole tree several times (the trees are shared: a guard reads them, never changes them)."""
+    st = path.stat()
+    return _parsed(path, st.st_mtime_ns, st.st_size)
+
+
+@functools.cache
+def _parsed(path: Path, mtime_ns: int, size: int) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))

@@ -28,6 +28,7 @@ from source_tree import (
     cycles,
     from_target,
     module_name,
+    parsed,
     sources,
 )
 
@@ -92,7 +93,7 @@ def _graph() -> dict[str, set[str]]:
     paths = {module_name(p): p for p in sources()}
     graph: dict[str, set[str]] = {}
     for name, path in paths.items():
-        tree = ast.parse(path.read_text(), str(path))
+        tree = parsed(path)
         deps = set()
         for target in _imports(tree, name, path.name == "__init__.py"):
             if target in paths and target != name:
@@ -123,7 +124,7 @@ def test_package_edges_flow_one_way() -> None:
 
 def _long_functions(path: Path) -> dict[str, str]:
     """``file:function`` -> a description, for every function over the limit."""
-    tree = ast.parse(path.read_text(), str(path))
+    tree = parsed(path)
     rel = path.relative_to(ROOT).as_posix()
     out = {}
     for node in ast.walk(tree):
@@ -174,7 +175,7 @@ def test_size_check_sees_a_long_function(tmp_path: Path) -> None:
 @pytest.mark.parametrize("module", RULES_MODULES)
 def test_rules_modules_import_no_environment_agents_or_gui(module: str) -> None:
     path = ROOT / "cribbage_env" / f"{module.replace('.', '/')}.py"
-    tree = ast.parse(path.read_text(), str(path))
+    tree = parsed(path)
     bad = [
         m
         for m in _imports(tree, f"cribbage_env.{module}", False)
@@ -189,7 +190,7 @@ def test_no_module_outside_the_engine_reads_its_event_log() -> None:
         rel = path.relative_to(ROOT).as_posix()
         if rel in ENGINE_MODULES:
             continue
-        tree = ast.parse(path.read_text(), str(path))
+        tree = parsed(path)
         for node in ast.walk(tree):
             if isinstance(node, ast.Attribute) and node.attr == "_log":
                 readers.append(f"{rel}:{node.lineno} .{node.attr}")
@@ -205,7 +206,7 @@ def test_no_module_holds_a_rule_constant() -> None:
     hits = []
     for path in [*sources(), *sorted((ROOT / "benchmarks").rglob("*.py"))]:
         rel = path.relative_to(ROOT).as_posix()
-        tree = ast.parse(path.read_text(), str(path))
+        tree = parsed(path)
         for node in tree.body:
             if (
                 isinstance(node, (ast.Assign, ast.AnnAssign))
@@ -280,7 +281,7 @@ def test_no_benchmark_rewrites_a_tracked_file_by_default() -> None:
     }
     hits = []
     for path in sorted((ROOT / "benchmarks").rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(path)):
             if not (
                 isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "add_argument"
             ):
@@ -305,7 +306,7 @@ def test_no_module_keeps_a_moved_name_alive() -> None:
     name that moved. Old module paths live in one table per package (``moved.py``) alone."""
     found = []
     for path in sources():
-        tree = ast.parse(path.read_text(), str(path))
+        tree = parsed(path)
         if any(isinstance(n, ast.FunctionDef) and n.name == "__getattr__" for n in tree.body):
             found.append(path.relative_to(ROOT).as_posix())
     assert found == ["agents/__init__.py", "cribbage_env/__init__.py"]

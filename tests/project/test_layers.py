@@ -21,6 +21,7 @@ from source_tree import (
     cycles,
     from_target,
     module_name,
+    parsed,
     sources,
 )
 
@@ -30,7 +31,7 @@ def _imports_all(path: Path) -> set[str]:
     module = module_name(path)
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     out: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+    for node in ast.walk(parsed(path)):
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names if a.name in MODULES)
         elif isinstance(node, ast.ImportFrom):
@@ -98,8 +99,7 @@ def test_every_module_says_what_it_holds() -> None:
     silent = [
         p.relative_to(ROOT).as_posix()
         for p in sources()
-        if not ast.get_docstring(ast.parse(p.read_text(encoding="utf-8")))
-        and p.read_text(encoding="utf-8").strip()
+        if not ast.get_docstring(parsed(p)) and p.read_text(encoding="utf-8").strip()
     ]
     assert not silent, f"modules with no first lines saying what they hold: {silent}"
 

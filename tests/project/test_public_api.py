@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from source_tree import parsed
 
 import agents
 import cribbage_env
@@ -241,7 +242,7 @@ def _project_sources() -> list[Path]:
 def test_nothing_in_the_project_imports_an_old_path() -> None:
     hits = []
     for path in _project_sources():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parsed(path)):
             if isinstance(node, ast.Import):
                 names = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom) and not node.level and node.module:

@@ -17,7 +17,7 @@ from cribbage_env.analysis.discard import analyze_discards
 from cribbage_env.rules.core import Phase
 
 #: Expensive search agents get fewer games in the default run.
-GAMES = {name: 2 if name in ("expert", "master", "ismcts", "coach") else 5 for name in AGENTS}
+GAMES = {name: 2 if name in ("expert", "master", "ismcts", "coach") else 4 for name in AGENTS}
 #: Search agents whose default budget is seconds per decision are checked with a small one.
 SPECS = {name: name for name in AGENTS} | {"ismcts": "ismcts:sims=2", "master": "master:worlds=24"}
 
