@@ -23,6 +23,7 @@ from agents.learn.zero.evaluate import quick_eval
 from agents.learn.zero.net import NumpyNet
 from agents.store.atomic import atomic_write_text
 
+ROOT = Path(__file__).resolve().parents[2]
 OPPONENTS = ["random", "greedy", "expectimax"]
 
 
@@ -61,9 +62,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", type=Path, required=True)
     args = p.parse_args(argv)
     data = json.loads(args.out.read_text()) if args.out.exists() else {"runs": {}}
+    out = args.out.resolve()
+    named = out.relative_to(ROOT).as_posix() if out.is_relative_to(ROOT) else out.name
+    rest = [named if a == str(args.out) else a for a in sys.argv[1 + len(args.runs) :]]
     data["command"] = "python benchmarks/learning/curves.py " + shlex.join(
-        [*(r.name for r in args.runs), *sys.argv[1 + len(args.runs) :]]
-    )
+        [*(r.name for r in args.runs), *rest]
+    )  # the runs and the output named without the machine's paths
     data["evaluation"] = ("batched env, kernel opponents (deciding as the agents of the same name), "
                           "the policy's most likely legal card, Wilson 95% intervals; points: "
                           "duplicate deals (each deal from both seats); training_points: the "
@@ -72,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     for run in args.runs:
         saved = json.loads((run / "config.json").read_text())
         entry = data["runs"].setdefault(run.name, {"points": []})
-        entry.update(method=saved["method"], config=saved["config"], command=saved["command"])
+        command = saved["command"].replace(str(run.resolve()), run.name)  # no machine's path
+        entry.update(method=saved["method"], config=saved["config"], command=command)
         done = {(pt["steps"], pt["games"]) for pt in entry["points"]}
         progress = _progress(run)
         entry["training_points"] = _training_points(run, progress)
