@@ -26,6 +26,8 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
+from agents.store.atomic import atomic_write_text
+
 ROOT = Path(__file__).resolve().parents[2]
 COMMAND = ["-m", "pytest", "-p", "no:cacheprovider"]
 
@@ -94,9 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         "machine": f"{platform.machine()}, {os.cpu_count()} CPUs, Python {platform.python_version()}",
         "runs": runs,
     }
-    tmp = args.out.with_name(f".{args.out.name}.tmp")
-    tmp.write_text(json.dumps(result, indent=1) + "\n")
-    os.replace(tmp, args.out)
+    atomic_write_text(args.out, json.dumps(result, indent=1) + "\n")  # a temp file, replaced
     for r in runs:
         print(
             f"{r['rev']}: {r['wall_s']} s wall, {r['cpu_s']} s CPU, load {r['load_before']}: {r['pytest']}"
