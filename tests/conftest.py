@@ -44,11 +44,11 @@ _ahead: list[subprocess.Popen] = []
 
 
 def pytest_configure(config) -> None:
-    """With several workers, each would compile the kernels it meets first, most of them the
-    same ones at the same time (about 20 s of two cores from an empty cache, twice over). The
-    run compiles them once instead, in two child processes (``cribbage warmup``'s halves, on the
-    two cores) while the workers collect, and a worker waits for them before its first test
-    (:func:`_kernels_compiled_ahead`). From a full cache the children load and exit in a second."""
+    """With several workers, the first to meet a kernel compiles it and the others wait for it
+    (the kernel's compile lock), after their collection. The run starts compiling instead, in
+    two child processes (``cribbage warmup``'s halves, side by side on the two cores), while the
+    workers collect; a test waits for the half it may use (:func:`_kernels_compiled_ahead`).
+    From a full cache the children load and exit in a second."""
     if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", 0):
         return
     if config.option.collectonly or os.environ.get(_AHEAD):
